@@ -1,0 +1,119 @@
+/**
+ * The agent protocol: how a node agent registers, reports what it observes and
+ * leases tasks. Agents and the control plane meet only over these types.
+ */
+import { z, Id, Timestamp } from './common';
+import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
+
+export const RegisterAgentRequest = z
+  .strictObject({
+    joinToken: z.string().min(10),
+    name: z.string().min(1).max(64),
+    address: z.string().min(1).describe('IP the node binds engines to and other nodes reach it on'),
+    memoryMb: z.number().int().min(64),
+    agentVersion: z.string(),
+  })
+  .openapi('RegisterAgentRequest');
+export type RegisterAgentRequest = z.infer<typeof RegisterAgentRequest>;
+
+export const RegisterAgentResponse = z
+  .object({ nodeId: Id, credential: z.string() })
+  .openapi('RegisterAgentResponse');
+export type RegisterAgentResponse = z.infer<typeof RegisterAgentResponse>;
+
+export const EngineCredentials = z.object({
+  customerUser: z.string(),
+  customerPassword: z.string(),
+  internalUser: z.string(),
+  internalPassword: z.string(),
+});
+export type EngineCredentials = z.infer<typeof EngineCredentials>;
+
+/** Everything an agent needs to run one redis-server instance. */
+export const InstanceSpec = z.object({
+  instanceId: Id,
+  clusterId: Id,
+  port: z.number().int(),
+  memoryMb: z.number().int(),
+  durability: Durability,
+  evictionPolicy: EvictionPolicy,
+});
+export type InstanceSpec = z.infer<typeof InstanceSpec>;
+
+export const ClusterMember = z.object({
+  instanceId: Id,
+  host: z.string(),
+  port: z.number().int(),
+});
+export type ClusterMember = z.infer<typeof ClusterMember>;
+
+export const FormClusterShard = z.object({
+  slots: z.array(SlotRange),
+  primary: ClusterMember,
+  replicas: z.array(ClusterMember),
+});
+export type FormClusterShard = z.infer<typeof FormClusterShard>;
+
+export const TaskPayload = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
+  z.object({
+    kind: z.literal('form-cluster'),
+    clusterId: Id,
+    shards: z.array(FormClusterShard),
+    credentials: EngineCredentials,
+  }),
+]);
+export type TaskPayload = z.infer<typeof TaskPayload>;
+export type TaskKind = TaskPayload['kind'];
+
+export const AgentTask = z
+  .object({ id: Id, attempt: z.number().int(), leaseExpiresAt: Timestamp, payload: TaskPayload })
+  .openapi('AgentTask');
+export type AgentTask = z.infer<typeof AgentTask>;
+
+export const LeaseTaskResponse = z.object({ task: AgentTask.nullable() }).openapi('LeaseTaskResponse');
+export type LeaseTaskResponse = z.infer<typeof LeaseTaskResponse>;
+
+export const CompleteTaskRequest = z
+  .strictObject({
+    outcome: z.enum(['succeeded', 'failed']),
+    error: z.string().optional(),
+  })
+  .openapi('CompleteTaskRequest');
+export type CompleteTaskRequest = z.infer<typeof CompleteTaskRequest>;
+
+export const ObservedInstanceState = z.enum(['starting', 'running', 'crashed', 'stopped']);
+export type ObservedInstanceState = z.infer<typeof ObservedInstanceState>;
+
+export const ObservedClusterView = z.object({
+  myId: z.string(),
+  role: InstanceRole,
+  state: z.enum(['ok', 'fail']),
+  knownNodes: z.number().int(),
+  slotsAssigned: z.number().int(),
+  primaryId: z.string().nullable().describe('for a replica: the node id of its primary'),
+  primaryLinkUp: z.boolean().nullable(),
+});
+export type ObservedClusterView = z.infer<typeof ObservedClusterView>;
+
+export const ObservedInstance = z.object({
+  instanceId: Id,
+  clusterId: Id,
+  port: z.number().int(),
+  pid: z.number().int().nullable(),
+  state: ObservedInstanceState,
+  restarts: z.number().int(),
+  lastError: z.string().nullable(),
+  cluster: ObservedClusterView.nullable(),
+});
+export type ObservedInstance = z.infer<typeof ObservedInstance>;
+
+export const AgentStatusReport = z
+  .strictObject({
+    agentVersion: z.string(),
+    memoryMb: z.number().int(),
+    instances: z.array(ObservedInstance),
+  })
+  .openapi('AgentStatusReport');
+export type AgentStatusReport = z.infer<typeof AgentStatusReport>;

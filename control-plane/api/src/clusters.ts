@@ -1,0 +1,151 @@
+import { z, Id, Timestamp } from './common';
+import { Operation } from './operations';
+
+export const Durability = z
+  .enum(['none', 'aof-everysec', 'aof-always'])
+  .describe('none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write');
+export type Durability = z.infer<typeof Durability>;
+
+export const EvictionPolicy = z.enum([
+  'noeviction',
+  'allkeys-lru',
+  'allkeys-lfu',
+  'allkeys-random',
+  'volatile-lru',
+  'volatile-lfu',
+  'volatile-random',
+  'volatile-ttl',
+]);
+export type EvictionPolicy = z.infer<typeof EvictionPolicy>;
+
+export const ENGINE_VERSIONS = ['7'] as const;
+export const LIMITS = {
+  shards: { min: 1, max: 64 },
+  replicasPerShard: { min: 0, max: 5 },
+  memoryMbPerShard: { min: 16, max: 65536, default: 256 },
+  name: { min: 2, max: 40 },
+} as const;
+
+export const ClusterName = z
+  .string()
+  .min(LIMITS.name.min)
+  .max(LIMITS.name.max)
+  .regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lowercase letters, digits and dashes; starts with a letter, ends with a letter or digit');
+
+/** What the user asks for. Defaults are applied by the server and returned in `spec`. */
+export const CreateClusterRequest = z
+  .strictObject({
+    name: ClusterName,
+    shards: z.number().int().min(LIMITS.shards.min).max(LIMITS.shards.max),
+    replicasPerShard: z.number().int().min(LIMITS.replicasPerShard.min).max(LIMITS.replicasPerShard.max),
+    memoryMbPerShard: z
+      .number()
+      .int()
+      .min(LIMITS.memoryMbPerShard.min)
+      .max(LIMITS.memoryMbPerShard.max)
+      .optional(),
+    durability: Durability.optional(),
+    evictionPolicy: EvictionPolicy.optional(),
+    engineVersion: z.enum(ENGINE_VERSIONS).optional(),
+  })
+  .openapi('CreateClusterRequest');
+export type CreateClusterRequest = z.infer<typeof CreateClusterRequest>;
+
+export const ClusterSpec = z
+  .object({
+    shards: z.number().int(),
+    replicasPerShard: z.number().int(),
+    memoryMbPerShard: z.number().int(),
+    durability: Durability,
+    evictionPolicy: EvictionPolicy,
+    engineVersion: z.enum(ENGINE_VERSIONS),
+  })
+  .openapi('ClusterSpec');
+export type ClusterSpec = z.infer<typeof ClusterSpec>;
+
+export const ClusterPhase = z.enum(['provisioning', 'ready', 'updating', 'degraded', 'deleting', 'failed']);
+export type ClusterPhase = z.infer<typeof ClusterPhase>;
+
+export const Condition = z
+  .object({
+    type: z.string().describe('e.g. InstancesRunning, ClusterFormed, Healthy'),
+    status: z.enum(['true', 'false', 'unknown']),
+    reason: z.string(),
+    message: z.string(),
+    lastTransitionAt: Timestamp,
+  })
+  .openapi('Condition');
+export type Condition = z.infer<typeof Condition>;
+
+export const ClusterStatus = z.object({
+  phase: ClusterPhase,
+  conditions: z.array(Condition),
+});
+export type ClusterStatus = z.infer<typeof ClusterStatus>;
+
+export const Cluster = z
+  .object({
+    id: Id,
+    name: z.string(),
+    organizationId: Id,
+    spec: ClusterSpec,
+    generation: z.number().int(),
+    status: ClusterStatus,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .openapi('Cluster');
+export type Cluster = z.infer<typeof Cluster>;
+
+export const ClusterList = z.object({ items: z.array(Cluster) }).openapi('ClusterList');
+export type ClusterList = z.infer<typeof ClusterList>;
+
+export const ClusterWithOperation = z
+  .object({ cluster: Cluster, operation: Operation })
+  .openapi('ClusterWithOperation');
+export type ClusterWithOperation = z.infer<typeof ClusterWithOperation>;
+
+export const InstanceRole = z.enum(['primary', 'replica']);
+export type InstanceRole = z.infer<typeof InstanceRole>;
+export const InstanceHealth = z.enum(['healthy', 'starting', 'down', 'unknown']);
+export type InstanceHealth = z.infer<typeof InstanceHealth>;
+
+export const TopologyInstance = z
+  .object({
+    id: Id,
+    nodeId: Id,
+    nodeName: z.string(),
+    address: z.string().describe('host:port'),
+    role: InstanceRole,
+    observedRole: InstanceRole.nullable(),
+    health: InstanceHealth,
+  })
+  .openapi('TopologyInstance');
+export type TopologyInstance = z.infer<typeof TopologyInstance>;
+
+export const SlotRange = z.object({ start: z.number().int(), end: z.number().int() }).openapi('SlotRange');
+export type SlotRange = z.infer<typeof SlotRange>;
+
+export const TopologyShard = z
+  .object({
+    index: z.number().int(),
+    slots: z.array(SlotRange),
+    instances: z.array(TopologyInstance),
+  })
+  .openapi('TopologyShard');
+export type TopologyShard = z.infer<typeof TopologyShard>;
+
+export const Topology = z
+  .object({ clusterId: Id, shards: z.array(TopologyShard) })
+  .openapi('Topology');
+export type Topology = z.infer<typeof Topology>;
+
+export const Connection = z
+  .object({
+    uri: z.string().describe('redis://USER:PASSWORD@HOST:PORT of one primary; Redis Cluster clients discover the rest'),
+    seeds: z.array(z.string()).describe('host:port of every primary'),
+    username: z.string(),
+    password: z.string(),
+  })
+  .openapi('Connection');
+export type Connection = z.infer<typeof Connection>;

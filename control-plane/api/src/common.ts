@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+
+extendZodWithOpenApi(z);
+
+export { z };
+
+export const Id = z.string().uuid();
+export const Timestamp = z.string().describe('RFC 3339 timestamp');
+
+/** Stable machine-readable error codes. Clients branch on these, never on `title`. */
+export const ErrorCode = z.enum([
+  'validation_failed',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'name_taken',
+  'unplaceable',
+  'invalid_state',
+  'csrf_failed',
+  'invalid_credentials',
+  'join_token_invalid',
+  'payload_too_large',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const FieldError = z.object({
+  field: z.string().describe('Dotted path of the offending field, e.g. "shards"'),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof FieldError>;
+
+/** RFC 9457 problem details, with a stable `code`. */
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: ErrorCode,
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    errors: z.array(FieldError).optional(),
+  })
+  .openapi('Problem');
+export type Problem = z.infer<typeof Problem>;

@@ -1,0 +1,7 @@
+export * from './common';
+export * from './clusters';
+export * from './operations';
+export * from './nodes';
+export * from './agent';
+export * from './auth';
+export { buildOpenApiDocument } from './openapi';

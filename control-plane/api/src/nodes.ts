@@ -1,0 +1,39 @@
+import { z, Id, Timestamp } from './common';
+
+export const NodeStatus = z.enum(['online', 'offline']);
+export type NodeStatus = z.infer<typeof NodeStatus>;
+
+export const NodeInstanceSummary = z.object({
+  id: Id,
+  clusterId: Id,
+  clusterName: z.string(),
+  port: z.number().int(),
+  role: z.enum(['primary', 'replica']),
+  state: z.string(),
+});
+
+export const Node = z
+  .object({
+    id: Id,
+    name: z.string(),
+    address: z.string().describe('IP address the node binds engines to'),
+    status: NodeStatus,
+    capacity: z.object({ memoryMb: z.number().int(), usedMemoryMb: z.number().int() }),
+    lastHeartbeatAt: Timestamp.nullable(),
+    agentVersion: z.string().nullable(),
+    instances: z.array(NodeInstanceSummary),
+    createdAt: Timestamp,
+  })
+  .openapi('Node');
+export type Node = z.infer<typeof Node>;
+
+export const NodeList = z.object({ items: z.array(Node) }).openapi('NodeList');
+export type NodeList = z.infer<typeof NodeList>;
+
+export const CreateJoinTokenRequest = z
+  .strictObject({ ttlSeconds: z.number().int().min(60).max(7 * 24 * 3600).optional() })
+  .openapi('CreateJoinTokenRequest');
+export const JoinToken = z
+  .object({ token: z.string(), expiresAt: Timestamp })
+  .openapi('JoinToken');
+export type JoinToken = z.infer<typeof JoinToken>;

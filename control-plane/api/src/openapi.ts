@@ -1,0 +1,74 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z, Problem } from './common';
+import {
+  Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology,
+} from './clusters';
+import { Operation, OperationList } from './operations';
+import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
+import {
+  AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, RegisterAgentRequest, RegisterAgentResponse,
+} from './agent';
+import {
+  ApiToken, CreateOrganizationRequest, CreateOrganizationResponse, CreateTokenRequest, CreateUserRequest,
+  LoginRequest, Session, User,
+} from './auth';
+
+const json = (schema: z.ZodType, description = 'OK') => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: Problem } },
+});
+const body = (schema: z.ZodType) => ({ body: { content: { 'application/json': { schema } } } });
+const idParam = z.object({ id: z.string().uuid() });
+const errors = {
+  400: problem('Invalid request (code validation_failed)'),
+  401: problem('Missing or invalid credentials'),
+  404: problem('Not found (also for resources of another organization)'),
+};
+
+export function buildOpenApiDocument(): object {
+  const r = new OpenAPIRegistry();
+  r.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  const security = [{ bearer: [] }];
+
+  r.registerPath({
+    method: 'post', path: '/v1/clusters', summary: 'Create a cluster', security,
+    request: body(CreateClusterRequest),
+    responses: {
+      202: { ...json(ClusterWithOperation, 'Accepted; follow the operation at Location'), headers: { Location: { schema: { type: 'string' } } } },
+      ...errors,
+      409: problem('A cluster with this name exists (code name_taken)'),
+      422: problem('The spec cannot be placed on the available nodes (code unplaceable)'),
+    },
+  });
+  r.registerPath({ method: 'get', path: '/v1/clusters', summary: 'List clusters', security, responses: { 200: json(ClusterList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', security, request: { params: idParam }, responses: { 200: json(Cluster), ...errors } });
+  r.registerPath({ method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', security, request: { params: idParam }, responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/topology', summary: 'Shards, slot ranges and instances', security, request: { params: idParam }, responses: { 200: json(Topology), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', security, request: { params: idParam }, responses: { 200: json(Connection), ...errors, 409: problem('Cluster is being deleted') } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", security, request: { params: idParam }, responses: { 200: json(OperationList), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', security, request: { params: idParam }, responses: { 200: json(Operation), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes', security, responses: { 200: json(NodeList), 401: errors[401] } });
+  r.registerPath({ method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)', security, request: body(CreateJoinTokenRequest), responses: { 201: json(JoinToken), ...errors, 403: problem('Not a platform admin') } });
+  r.registerPath({ method: 'post', path: '/v1/organizations', summary: 'Create an organization (platform admin)', security, request: body(CreateOrganizationRequest), responses: { 201: json(CreateOrganizationResponse), ...errors, 403: problem('Not a platform admin'), 409: problem('Name taken') } });
+  r.registerPath({ method: 'post', path: '/v1/users', summary: "Create a user in the caller's organization", security, request: body(CreateUserRequest), responses: { 201: json(User), ...errors, 409: problem('Email taken') } });
+  r.registerPath({ method: 'post', path: '/v1/tokens', summary: "Create an API token in the caller's organization", security, request: body(CreateTokenRequest), responses: { 201: json(ApiToken), ...errors } });
+  r.registerPath({ method: 'post', path: '/v1/session', summary: 'Sign in (sets an httpOnly session cookie)', request: body(LoginRequest), responses: { 200: json(Session), 400: errors[400], 401: problem('Wrong email or password (code invalid_credentials)') } });
+  r.registerPath({ method: 'get', path: '/v1/session', summary: 'Current session', responses: { 200: json(Session), 401: errors[401] } });
+  r.registerPath({ method: 'delete', path: '/v1/session', summary: 'Sign out', responses: { 204: { description: 'Signed out' } } });
+  r.registerPath({ method: 'post', path: '/v1/agent/register', summary: 'Agent: register with a one-time join token', request: body(RegisterAgentRequest), responses: { 201: json(RegisterAgentResponse), 400: errors[400], 401: problem('Join token invalid, used or expired (code join_token_invalid)') } });
+  r.registerPath({ method: 'post', path: '/v1/agent/status', summary: 'Agent: report observed node and engine status', security, request: body(AgentStatusReport), responses: { 204: { description: 'Stored' }, 400: errors[400], 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/agent/tasks', summary: 'Agent: long-poll for the next task and lease it', security, request: { query: z.object({ waitMs: z.string().optional() }) }, responses: { 200: json(LeaseTaskResponse), 401: errors[401] } });
+  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease", security, request: { params: idParam }, responses: { 204: { description: 'Lease extended' }, ...errors, 409: problem('Lease lost') } });
+  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/complete', summary: 'Agent: report a task outcome', security, request: { params: idParam, ...body(CompleteTaskRequest) }, responses: { 204: { description: 'Recorded' }, ...errors } });
+  r.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness and database reachability', responses: { 200: json(z.object({ status: z.literal('ok') })) } });
+
+  return new OpenApiGeneratorV31(r.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Strata API', version: '1.0.0', description: 'Managed Redis Cluster: clusters, operations, nodes.' },
+    servers: [{ url: '/' }],
+  });
+}
