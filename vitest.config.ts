@@ -17,7 +17,6 @@ export default defineConfig({
           name: 'integration',
           include: ['{control-plane,engine,agents,infra}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

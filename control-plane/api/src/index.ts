@@ -4,4 +4,4 @@ export * from './operations';
 export * from './nodes';
 export * from './agent';
 export * from './auth';
-export { buildOpenApiDocument } from './openapi';
+

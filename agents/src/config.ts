@@ -1,0 +1,47 @@
+/** The only agent module that reads the environment. */
+import { z } from 'zod';
+import os from 'node:os';
+import path from 'node:path';
+
+const Env = z.object({
+  STRATA_URL: z.string().url(),
+  STRATA_JOIN_TOKEN: z.string().optional(),
+  STRATA_AGENT_DIR: z.string().default('/var/lib/strata-agent'),
+  STRATA_AGENT_NAME: z.string().min(1).default(os.hostname()),
+  STRATA_AGENT_ADDRESS: z.ipv4().default('127.0.0.1'),
+  STRATA_AGENT_MEMORY_MB: z.coerce.number().int().min(64).default(Math.floor(os.totalmem() / 1024 / 1024 / 2)),
+  STRATA_AGENT_STOP_ENGINES_ON_EXIT: z.enum(['true', 'false']).default('false'),
+  STRATA_REDIS_SERVER: z.string().default('redis-server'),
+  STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export interface AgentConfig {
+  controlPlaneUrl: string;
+  joinToken?: string;
+  dataDir: string;
+  name: string;
+  address: string;
+  memoryMb: number;
+  stopEnginesOnExit: boolean;
+  redisServer: string;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
+  const r = Env.safeParse(env);
+  if (!r.success) {
+    throw new Error(`invalid agent configuration:\n${r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  const e = r.data;
+  return {
+    controlPlaneUrl: e.STRATA_URL.replace(/\/$/, ''),
+    joinToken: e.STRATA_JOIN_TOKEN,
+    dataDir: path.resolve(e.STRATA_AGENT_DIR),
+    name: e.STRATA_AGENT_NAME,
+    address: e.STRATA_AGENT_ADDRESS,
+    memoryMb: e.STRATA_AGENT_MEMORY_MB,
+    stopEnginesOnExit: e.STRATA_AGENT_STOP_ENGINES_ON_EXIT === 'true',
+    redisServer: e.STRATA_REDIS_SERVER,
+    logLevel: e.STRATA_LOG_LEVEL,
+  };
+}

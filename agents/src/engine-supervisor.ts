@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { EngineCredentials, InstanceSpec, ObservedInstanceState } from '@strata/api';
+import { renderRedisConfig } from '@strata/engine';
+import type { InstanceRegistry } from './instance-registry';
+import { isAlive, isRedisOnPort, readPid, waitForExit, waitForPort } from './process-utils';
+
+interface Runtime {
+  pid: number | null;
+  state: ObservedInstanceState;
+  restarts: number;
+  lastError: string | null;
+  nextRestartAt: number;
+  backoffMs: number;
+}
+
+const MIN_BACKOFF = 250;
+const MAX_BACKOFF = 30_000;
+
+/**
+ * Runs redis-server processes for this node. Engines are started detached so
+ * they outlive an agent restart; a new agent adopts them by pid file. Crashed
+ * engines are restarted with exponential backoff and the crash is reported.
+ */
+export class EngineSupervisor {
+  private readonly runtime = new Map<string, Runtime>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly d: { registry: InstanceRegistry; address: string; redisServer: string; log: Logger; onChange: () => void },
+  ) {}
+
+  /** Adopt engines still running from a previous agent; start the rest. */
+  async recover(): Promise<void> {
+    for (const rec of this.d.registry.all()) {
+      const pid = readPid(this.pidFile(rec.spec.instanceId));
+      if (pid && isRedisOnPort(pid, rec.spec.port)) {
+        this.runtime.set(rec.spec.instanceId, { pid, state: 'running', restarts: 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF });
+        this.d.log.info({ instanceId: rec.spec.instanceId, pid }, 'adopted running engine');
+      } else {
+        await this.start(rec.spec.instanceId).catch((err) => this.d.log.error({ err, instanceId: rec.spec.instanceId }, 'could not restart engine'));
+      }
+    }
+    this.timer = setInterval(() => void this.watch(), 250);
+  }
+
+  status(instanceId: string): Runtime | undefined {
+    return this.runtime.get(instanceId);
+  }
+
+  /** Idempotent: write the config and make sure the engine runs. */
+  async ensure(spec: InstanceSpec, credentials: EngineCredentials): Promise<void> {
+    this.d.registry.put({ spec, credentials });
+    const dir = this.d.registry.instanceDir(spec.instanceId);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dir, 'redis.conf'), renderRedisConfig({
+      address: this.d.address, port: spec.port, dataDir: dir, memoryMb: spec.memoryMb,
+      durability: spec.durability, evictionPolicy: spec.evictionPolicy, credentials,
+    }), { mode: 0o600 });
+    const rt = this.runtime.get(spec.instanceId);
+    if (rt?.pid && isRedisOnPort(rt.pid, spec.port)) return;
+    const pid = readPid(this.pidFile(spec.instanceId));
+    if (pid && isRedisOnPort(pid, spec.port)) {
+      this.runtime.set(spec.instanceId, { pid, state: 'running', restarts: rt?.restarts ?? 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF });
+      return;
+    }
+    await this.start(spec.instanceId);
+  }
+
+  private pidFile(instanceId: string): string {
+    return path.join(this.d.registry.instanceDir(instanceId), 'redis.pid');
+  }
+
+  private async start(instanceId: string): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec) throw new Error(`unknown instance ${instanceId}`);
+    const dir = this.d.registry.instanceDir(instanceId);
+    const prev = this.runtime.get(instanceId);
+    const rt: Runtime = prev ?? { pid: null, state: 'starting', restarts: 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF };
+    rt.state = 'starting';
+    this.runtime.set(instanceId, rt);
+    this.d.onChange();
+    const out = openSync(path.join(dir, 'stdout.log'), 'a');
+    let exited = false;
+    try {
+      const child = spawn(this.d.redisServer, [path.join(dir, 'redis.conf')], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
+      child.once('exit', () => { exited = true; });
+      child.once('error', (err) => { exited = true; rt.lastError = err.message; });
+      child.unref();
+      rt.pid = child.pid ?? null;
+      await waitForPort(this.d.address, rec.spec.port, 10_000, () => exited);
+      rt.state = 'running';
+      rt.lastError = null;
+      this.d.log.info({ instanceId, pid: rt.pid, port: rec.spec.port }, 'engine started');
+    } catch (err) {
+      rt.state = 'crashed';
+      rt.lastError = `${(err as Error).message}${this.logTail(dir)}`;
+      rt.nextRestartAt = Date.now() + rt.backoffMs;
+      rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
+      throw new Error(rt.lastError);
+    } finally {
+      closeSync(out);
+      this.d.onChange();
+    }
+  }
+
+  private logTail(dir: string): string {
+    for (const f of ['redis.log', 'stdout.log']) {
+      const file = path.join(dir, f);
+      if (!existsSync(file)) continue;
+      const lines = readFileSync(file, 'utf8').trim().split('\n').slice(-3).join(' | ');
+      if (lines) return `: ${lines}`;
+    }
+    return '';
+  }
+
+  /** Crash detection and restart with backoff. */
+  private async watch(): Promise<void> {
+    for (const rec of this.d.registry.all()) {
+      const id = rec.spec.instanceId;
+      const rt = this.runtime.get(id);
+      if (!rt || rt.state === 'starting') continue;
+      if (rt.state === 'running' && rt.pid && !isAlive(rt.pid)) {
+        rt.state = 'crashed';
+        rt.restarts++;
+        rt.lastError = `redis-server (pid ${rt.pid}) exited unexpectedly${this.logTail(this.d.registry.instanceDir(id))}`;
+        rt.nextRestartAt = Date.now() + rt.backoffMs;
+        rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
+        this.d.log.warn({ instanceId: id, restarts: rt.restarts }, 'engine crashed; restarting with backoff');
+        this.d.onChange();
+      }
+      if (rt.state === 'crashed' && Date.now() >= rt.nextRestartAt) {
+        await this.start(id).then(() => {
+          // A healthy run resets the backoff after it has stayed up.
+          setTimeout(() => { if (rt.state === 'running') rt.backoffMs = MIN_BACKOFF; }, 10_000).unref();
+        }).catch(() => {});
+      }
+    }
+  }
+
+  /** Stop the engine and delete its data. Idempotent. */
+  async remove(instanceId: string): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    const rt = this.runtime.get(instanceId);
+    const pid = rt?.pid ?? readPid(this.pidFile(instanceId));
+    this.runtime.delete(instanceId);
+    if (rec) this.d.registry.delete(instanceId);
+    if (pid && (!rec || isRedisOnPort(pid, rec.spec.port))) await this.kill(pid);
+    rmSync(this.d.registry.instanceDir(instanceId), { recursive: true, force: true });
+    this.d.onChange();
+  }
+
+  private async kill(pid: number): Promise<void> {
+    try { process.kill(pid, 'SIGTERM'); } catch { return; }
+    if (!(await waitForExit(pid, 5000))) {
+      try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+      await waitForExit(pid, 2000);
+    }
+  }
+
+  /** Stops every engine, keeping data (used when the local pool shuts down). */
+  async stopAll(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all(this.d.registry.all().map(async (rec) => {
+      const pid = this.runtime.get(rec.spec.instanceId)?.pid ?? readPid(this.pidFile(rec.spec.instanceId));
+      if (pid && isRedisOnPort(pid, rec.spec.port)) await this.kill(pid);
+    }));
+  }
+
+  detach(): void {
+    clearInterval(this.timer);
+  }
+}

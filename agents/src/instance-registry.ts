@@ -1,0 +1,49 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { EngineCredentials, InstanceSpec } from '@strata/api';
+
+/** What this node is asked to run, persisted so a restarted agent knows it. */
+export interface InstanceRecord {
+  spec: InstanceSpec;
+  credentials: EngineCredentials;
+}
+
+export class InstanceRegistry {
+  private readonly file: string;
+  private readonly records = new Map<string, InstanceRecord>();
+
+  constructor(readonly dataDir: string) {
+    this.file = path.join(dataDir, 'instances.json');
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (existsSync(this.file)) {
+      for (const r of JSON.parse(readFileSync(this.file, 'utf8')) as InstanceRecord[]) this.records.set(r.spec.instanceId, r);
+    }
+  }
+
+  instanceDir(instanceId: string): string {
+    return path.join(this.dataDir, 'instances', instanceId);
+  }
+
+  all(): InstanceRecord[] {
+    return [...this.records.values()];
+  }
+
+  get(instanceId: string): InstanceRecord | undefined {
+    return this.records.get(instanceId);
+  }
+
+  put(record: InstanceRecord): void {
+    this.records.set(record.spec.instanceId, record);
+    this.save();
+  }
+
+  delete(instanceId: string): void {
+    this.records.delete(instanceId);
+    this.save();
+  }
+
+  private save(): void {
+    writeFileSync(this.file + '.tmp', JSON.stringify(this.all(), null, 2), { mode: 0o600 });
+    renameSync(this.file + '.tmp', this.file);
+  }
+}

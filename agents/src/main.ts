@@ -1,0 +1,60 @@
+/** Composition root of the node agent. */
+import pino from 'pino';
+import { loadConfig } from './config';
+import { ControlPlaneClient } from './control-plane.client';
+import { ensureRegistered } from './registration';
+import { InstanceRegistry } from './instance-registry';
+import { EngineSupervisor } from './engine-supervisor';
+import { StatusReporter } from './status-reporter';
+import { TaskRunner } from './task-runner';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel, name: `agent:${config.name}`, redact: ['*.password', '*.credentials', '*.credential'] });
+  const client = new ControlPlaneClient(config.controlPlaneUrl);
+
+  let identity;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      identity = await ensureRegistered(config, client, log);
+      break;
+    } catch (err) {
+      const e = err as Error & { status?: number };
+      if (e.status && e.status < 500) throw err;
+      if (attempt === 1 || attempt % 10 === 0) log.warn({ err: e.message }, 'control plane not reachable yet; retrying');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  const registry = new InstanceRegistry(config.dataDir);
+  let reporter: StatusReporter | undefined;
+  const supervisor = new EngineSupervisor({ registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke() });
+  reporter = new StatusReporter({ client, registry, supervisor, address: config.address, memoryMb: config.memoryMb, log });
+  await supervisor.recover();
+  reporter.start();
+  const runner = new TaskRunner({ client, supervisor, log, onDone: () => reporter?.poke() });
+  log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
+  process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
+  const loop = runner.run();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, stopEngines: config.stopEnginesOnExit }, 'agent stopping');
+    reporter?.stop();
+    await runner.stop();
+    await loop.catch(() => {});
+    // By default engines outlive the agent (an agent upgrade must not take data offline).
+    if (config.stopEnginesOnExit) await supervisor.stopAll();
+    else supervisor.detach();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(`agent failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import type { Logger } from 'pino';
+import type { AgentStatusReport, ObservedInstance } from '@strata/api';
+import { observeInstance } from '@strata/engine/redis-admin';
+import type { InstanceRegistry } from './instance-registry';
+import type { EngineSupervisor } from './engine-supervisor';
+import type { ControlPlaneClient } from './control-plane.client';
+import { AGENT_VERSION } from './registration';
+
+const STEADY_MS = 1000;
+/** While anything on this node is in flux, report faster so provisioning is not gated on the 1 s tick. */
+const FAST_MS = 100;
+
+export class StatusReporter {
+  private timer?: NodeJS.Timeout;
+  private inFlight = false;
+  private again = false;
+  private stopped = false;
+  private fastUntil = 0;
+
+  constructor(
+    private readonly d: {
+      client: ControlPlaneClient; registry: InstanceRegistry; supervisor: EngineSupervisor;
+      address: string; memoryMb: number; log: Logger;
+    },
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  /** Report now (something changed), and keep reporting fast for a few seconds. */
+  poke(): void {
+    this.fastUntil = Date.now() + 5000;
+    if (this.inFlight) this.again = true;
+    else this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+  }
+
+  private async tick(): Promise<void> {
+    this.inFlight = true;
+    let transitional = false;
+    try {
+      const report = await this.build();
+      transitional = report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false);
+      await this.d.client.reportStatus(report);
+    } catch (err) {
+      this.d.log.warn({ err: (err as Error).message }, 'status report failed; will retry');
+    } finally {
+      this.inFlight = false;
+      const fast = this.again || Date.now() < this.fastUntil || transitional;
+      this.again = false;
+      this.schedule(fast ? FAST_MS : STEADY_MS);
+    }
+  }
+
+  async build(): Promise<AgentStatusReport> {
+    const instances = await Promise.all(this.d.registry.all().map(async (rec): Promise<ObservedInstance> => {
+      const rt = this.d.supervisor.status(rec.spec.instanceId);
+      const state = rt?.state ?? 'stopped';
+      const cluster = state === 'running'
+        ? await observeInstance({ host: this.d.address, port: rec.spec.port, username: rec.credentials.internalUser, password: rec.credentials.internalPassword, timeoutMs: 500 }).catch(() => null)
+        : null;
+      return {
+        instanceId: rec.spec.instanceId, clusterId: rec.spec.clusterId, port: rec.spec.port, pid: rt?.pid ?? null,
+        state, restarts: rt?.restarts ?? 0, lastError: rt?.lastError ?? null, cluster,
+      };
+    }));
+    return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances };
+  }
+}

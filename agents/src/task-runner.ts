@@ -1,0 +1,97 @@
+import type { Logger } from 'pino';
+import type { AgentTask, TaskPayload } from '@strata/api';
+import { formCluster } from '@strata/engine/redis-admin';
+import type { ControlPlaneClient } from './control-plane.client';
+import type { EngineSupervisor } from './engine-supervisor';
+
+const HEARTBEAT_MS = 10_000;
+
+/** Serializes work per key (an instance or a cluster) while different keys run in parallel. */
+class KeyedLock {
+  private readonly tails = new Map<string, Promise<unknown>>();
+  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    const next = prev.catch(() => {}).then(fn);
+    this.tails.set(key, next);
+    void next.finally(() => { if (this.tails.get(key) === next) this.tails.delete(key); }).catch(() => {});
+    return next;
+  }
+}
+
+/** Long-polls the control plane for tasks, runs them, heartbeats their lease and reports the outcome. */
+export class TaskRunner {
+  private readonly abort = new AbortController();
+  private readonly lock = new KeyedLock();
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; log: Logger; onDone: () => void },
+  ) {}
+
+  async run(): Promise<void> {
+    let backoff = 200;
+    while (!this.abort.signal.aborted) {
+      try {
+        const task = await this.d.client.leaseTask(25_000, this.abort.signal);
+        backoff = 200;
+        if (task) {
+          const p = this.execute(task).finally(() => this.running.delete(p));
+          this.running.add(p);
+        }
+      } catch (err) {
+        if (this.abort.signal.aborted) break;
+        this.d.log.warn({ err: (err as Error).message }, 'task poll failed; retrying');
+        await new Promise((r) => setTimeout(r, backoff));
+        backoff = Math.min(backoff * 2, 5000);
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async execute(task: AgentTask): Promise<void> {
+    const log = this.d.log.child({ taskId: task.id, kind: task.payload.kind, attempt: task.attempt });
+    const hb = setInterval(() => void this.d.client.heartbeat(task.id).catch((err) => log.warn({ err: err.message }, 'lease heartbeat failed')), HEARTBEAT_MS);
+    const started = Date.now();
+    let outcome: { outcome: 'succeeded' | 'failed'; error?: string };
+    try {
+      await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log));
+      outcome = { outcome: 'succeeded' };
+      log.info({ ms: Date.now() - started }, 'task succeeded');
+    } catch (err) {
+      outcome = { outcome: 'failed', error: (err as Error).message };
+      log.warn({ error: outcome.error }, 'task failed');
+    } finally {
+      clearInterval(hb);
+    }
+    this.d.onDone();
+    for (let i = 0; i < 5; i++) {
+      try {
+        await this.d.client.complete(task.id, outcome);
+        return;
+      } catch (err) {
+        log.warn({ err: (err as Error).message }, 'could not report task outcome; retrying');
+        await new Promise((r) => setTimeout(r, 500 * (i + 1)));
+      }
+    }
+  }
+
+  private async perform(p: TaskPayload, log: Logger): Promise<void> {
+    switch (p.kind) {
+      case 'ensure-instance':
+        return this.d.supervisor.ensure(p.instance, p.credentials);
+      case 'remove-instance':
+        return this.d.supervisor.remove(p.instanceId);
+      case 'form-cluster':
+        return formCluster({
+          shards: p.shards, username: p.credentials.internalUser, password: p.credentials.internalPassword,
+          timeoutMs: 30_000, log: (msg) => log.debug(msg),
+        });
+    }
+  }
+}
+
+const lockKey = (p: TaskPayload) => (p.kind === 'form-cluster' ? `cluster:${p.clusterId}` : `instance:${p.kind === 'ensure-instance' ? p.instance.instanceId : p.instanceId}`);

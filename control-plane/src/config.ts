@@ -1,0 +1,51 @@
+/** The only module that reads the environment. Validated once at start. */
+import { z } from 'zod';
+import path from 'node:path';
+
+const Env = z.object({
+  DATABASE_URL: z.string().url(),
+  STRATA_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  STRATA_HOST: z.string().default('127.0.0.1'),
+  STRATA_HOME: z.string().default('.strata'),
+  STRATA_ADMIN_TOKEN: z.string().min(16).optional(),
+  STRATA_ADMIN_EMAIL: z.string().email().default('admin@strata.local'),
+  STRATA_MASTER_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)').optional(),
+  STRATA_CONSOLE_DIR: z.string().optional(),
+  STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  STRATA_NODE_OFFLINE_AFTER_MS: z.coerce.number().int().min(1000).default(5000),
+});
+
+export interface Config {
+  databaseUrl: string;
+  port: number;
+  host: string;
+  home: string;
+  adminToken?: string;
+  adminEmail: string;
+  masterKeyHex?: string;
+  consoleDir: string;
+  logLevel: z.infer<typeof Env>['STRATA_LOG_LEVEL'];
+  nodeOfflineAfterMs: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const repoRoot = path.resolve(import.meta.dirname, '../..');
+  return {
+    databaseUrl: e.DATABASE_URL,
+    port: e.STRATA_PORT,
+    host: e.STRATA_HOST,
+    home: path.resolve(e.STRATA_HOME),
+    adminToken: e.STRATA_ADMIN_TOKEN,
+    adminEmail: e.STRATA_ADMIN_EMAIL,
+    masterKeyHex: e.STRATA_MASTER_KEY,
+    consoleDir: path.resolve(e.STRATA_CONSOLE_DIR ?? path.join(repoRoot, 'console/dist')),
+    logLevel: e.STRATA_LOG_LEVEL,
+    nodeOfflineAfterMs: e.STRATA_NODE_OFFLINE_AFTER_MS,
+  };
+}

@@ -1,0 +1,25 @@
+import type { ErrorCode, FieldError } from '@strata/api';
+
+/** Business code throws these; one middleware maps them to problem+json. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly title: string,
+    readonly detail?: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail ?? title);
+  }
+}
+
+export const validationFailed = (errors: FieldError[], detail = 'The request is invalid; see errors for each field.') =>
+  new AppError(400, 'validation_failed', 'Invalid request', detail, errors);
+export const unauthorized = (detail = 'Send a valid API token as `Authorization: Bearer <token>` or sign in.') =>
+  new AppError(401, 'unauthorized', 'Unauthorized', detail);
+export const forbidden = (detail: string) => new AppError(403, 'forbidden', 'Forbidden', detail);
+export const notFound = (what: string) => new AppError(404, 'not_found', 'Not found', `${what} does not exist.`);
+export const conflict = (code: ErrorCode, detail: string, errors?: FieldError[]) =>
+  new AppError(409, code, 'Conflict', detail, errors);
+export const unplaceable = (detail: string, errors: FieldError[]) =>
+  new AppError(422, 'unplaceable', 'Cannot place cluster', detail, errors);

@@ -1,0 +1,40 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { Problem } from '@strata/api';
+import { AppError } from '../errors';
+
+function send(res: Parameters<RequestHandler>[1], p: Problem): void {
+  res.status(p.status).type('application/problem+json').send(JSON.stringify(p));
+}
+
+export function problemFromError(err: unknown, instance?: string): Problem {
+  if (err instanceof AppError) {
+    return {
+      type: `https://strata.dev/problems/${err.code}`,
+      title: err.title,
+      status: err.status,
+      code: err.code,
+      ...(err.detail ? { detail: err.detail } : {}),
+      ...(instance ? { instance } : {}),
+      ...(err.errors ? { errors: err.errors } : {}),
+    };
+  }
+  const e = err as { type?: string; status?: number };
+  if (e?.type === 'entity.parse.failed') {
+    return { type: 'https://strata.dev/problems/validation_failed', title: 'Invalid request', status: 400, code: 'validation_failed', detail: 'The body is not valid JSON.' };
+  }
+  if (e?.type === 'entity.too.large') {
+    return { type: 'https://strata.dev/problems/payload_too_large', title: 'Payload too large', status: 413, code: 'payload_too_large' };
+  }
+  return { type: 'https://strata.dev/problems/internal', title: 'Internal error', status: 500, code: 'internal', detail: 'Something went wrong on our side; it has been logged.' };
+}
+
+export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
+  const p = problemFromError(err, req.originalUrl);
+  if (p.status >= 500) log.error({ err, path: req.originalUrl }, 'request failed');
+  send(res, p);
+};
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  send(res, { type: 'https://strata.dev/problems/not_found', title: 'Not found', status: 404, code: 'not_found', detail: `No route for ${req.method} ${req.path}.`, instance: req.originalUrl });
+};

@@ -1,0 +1,93 @@
+/** Composition root of the control plane: config once, then everything passed in. */
+import pg from 'pg';
+import pino from 'pino';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from './config';
+import { migrate } from './db/migrate';
+import { SecretBox } from './crypto/secret-box';
+import { AuthStore } from './stores/auth.store';
+import { NodeStore } from './stores/node.store';
+import { ClusterStore } from './stores/cluster.store';
+import { OperationStore } from './stores/operation.store';
+import { TaskStore } from './stores/task.store';
+import { ObservedState } from './observed/observed-state';
+import { TaskBroker } from './services/task-broker';
+import { ClusterService } from './services/cluster.service';
+import { Reconciler } from './reconciler/reconciler';
+import { bootstrapAdmin } from './auth/bootstrap-admin';
+import { createApp } from './http/app';
+
+function masterKey(home: string, hex?: string): Buffer {
+  if (hex) return Buffer.from(hex, 'hex');
+  const file = path.join(home, 'master.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  return key;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = pino({ level: config.logLevel, name: 'control-plane', redact: ['*.password', '*.credentials', '*.token'] });
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
+  pool.on('error', (err) => log.error({ err }, 'idle database client failed'));
+
+  const applied = await migrate(pool);
+  if (applied.length) log.info({ applied }, 'applied migrations');
+
+  const box = new SecretBox(masterKey(config.home, config.masterKeyHex));
+  const auth = new AuthStore(pool);
+  const nodes = new NodeStore(pool);
+  const clusters = new ClusterStore(pool);
+  const operations = new OperationStore(pool);
+  const tasks = new TaskStore(pool);
+  const observed = new ObservedState();
+  const broker = new TaskBroker({ tasks, clusters, box });
+  const reconciler = new Reconciler({
+    clusters, nodes, tasks, operations, observed, box, log, notifyNode: (id) => broker.notify(id),
+  });
+  const service = new ClusterService({
+    pool, clusters, nodes, operations, box, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
+  });
+  observed.onReport((_node, clusterIds) => clusterIds.forEach((id) => reconciler.wake(id)));
+
+  const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
+  const app = createApp({
+    pool, log, box, auth, nodes, clusters, operations, tasks, observed, broker, service,
+    consoleDir: config.consoleDir,
+    nodeOfflineAfterMs: config.nodeOfflineAfterMs,
+    onTaskDone: (id) => reconciler.wake(id),
+    authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
+  });
+
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  reconciler.start();
+  log.info({ url: `http://${config.host}:${port}`, adminTokenFile: admin.tokenFile }, 'control plane listening');
+  // Machine-readable line for launchers that pass STRATA_PORT=0.
+  process.stdout.write(`STRATA_LISTENING ${port}\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    server.closeAllConnections();
+    server.close();
+    await reconciler.stop();
+    await pool.end();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(`control plane failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

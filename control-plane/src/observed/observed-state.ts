@@ -1,0 +1,52 @@
+import type { AgentStatusReport, ObservedInstance } from '@strata/api';
+
+interface NodeObservation {
+  receivedAt: number;
+  report: AgentStatusReport;
+}
+
+/**
+ * The latest status report of every node, kept in memory. The reconciler
+ * trusts this, not task completion. After a restart it is empty until each
+ * agent reports again (within a second): until then a node is "unknown".
+ */
+export class ObservedState {
+  private readonly byNode = new Map<string, NodeObservation>();
+  private readonly byInstance = new Map<string, { nodeId: string; instance: ObservedInstance; receivedAt: number }>();
+  private readonly listeners = new Set<(nodeId: string, clusterIds: Set<string>) => void>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  record(nodeId: string, report: AgentStatusReport): void {
+    const prev = this.byNode.get(nodeId);
+    const receivedAt = this.now();
+    const clusterIds = new Set<string>();
+    for (const i of prev?.report.instances ?? []) {
+      this.byInstance.delete(i.instanceId);
+      clusterIds.add(i.clusterId);
+    }
+    this.byNode.set(nodeId, { receivedAt, report });
+    for (const i of report.instances) {
+      this.byInstance.set(i.instanceId, { nodeId, instance: i, receivedAt });
+      clusterIds.add(i.clusterId);
+    }
+    for (const l of this.listeners) l(nodeId, clusterIds);
+  }
+
+  onReport(listener: (nodeId: string, clusterIds: Set<string>) => void): void {
+    this.listeners.add(listener);
+  }
+
+  /** When this node last reported (ms epoch), or null if not since this process started. */
+  lastReportAt(nodeId: string): number | null {
+    return this.byNode.get(nodeId)?.receivedAt ?? null;
+  }
+
+  instance(instanceId: string): ObservedInstance | null {
+    return this.byInstance.get(instanceId)?.instance ?? null;
+  }
+
+  nodeInstances(nodeId: string): ObservedInstance[] {
+    return this.byNode.get(nodeId)?.report.instances ?? [];
+  }
+}

@@ -1,0 +1,87 @@
+import type { FormClusterShard, InstanceSpec } from '@strata/api';
+import { planSlots } from '@strata/engine';
+import { CREATE_STEPS } from './steps';
+import type { Step } from './step-runner';
+import { address, isFormedMember, type ClusterContext } from './cluster-context';
+import { ensureTask } from './task-step';
+
+const def = (name: (typeof CREATE_STEPS)[number]['name']) => CREATE_STEPS.find((s) => s.name === name)!;
+
+/** Placement happened when the request was accepted; this step records it. */
+const plan: Step<ClusterContext> = {
+  def: def('plan'),
+  run: async (ctx) => {
+    const nodes = new Set(ctx.instances.map((i) => i.nodeId)).size;
+    return { kind: 'done', detail: `${ctx.instances.length} instances on ${nodes} nodes` };
+  },
+};
+
+const startInstances: Step<ClusterContext> = {
+  def: def('start-instances'),
+  run: async (ctx) => {
+    let running = 0;
+    for (const i of ctx.instances) {
+      if (ctx.observe(i.id)?.state === 'running') {
+        running++;
+        continue;
+      }
+      const spec = ctx.cluster.spec;
+      const instance: InstanceSpec = {
+        instanceId: i.id, clusterId: ctx.cluster.id, port: i.port, memoryMb: i.memoryMb,
+        durability: spec.durability, evictionPolicy: spec.evictionPolicy,
+      };
+      const failed = await ensureTask(ctx, {
+        nodeId: i.nodeId, kind: 'ensure-instance', dedupeKey: `ensure:${i.id}`, payload: { kind: 'ensure-instance', instance }, settleMs: 3000,
+      });
+      if (failed) return failed;
+    }
+    const total = ctx.instances.length;
+    return running === total ? { kind: 'done', detail: `${total} of ${total} running` } : { kind: 'wait', detail: `${running} of ${total} running`, fraction: running / total };
+  },
+};
+
+export function formPayload(ctx: ClusterContext): { kind: 'form-cluster'; clusterId: string; shards: FormClusterShard[] } {
+  const slots = planSlots(ctx.cluster.spec.shards);
+  const shards: FormClusterShard[] = slots.map((range, index) => {
+    const members = ctx.instances.filter((i) => i.shardIndex === index);
+    const member = (i: (typeof members)[number]) => ({ instanceId: i.id, ...address(ctx, i) });
+    return {
+      slots: [range],
+      primary: member(members.find((i) => i.role === 'primary')!),
+      replicas: members.filter((i) => i.role === 'replica').map(member),
+    };
+  });
+  return { kind: 'form-cluster', clusterId: ctx.cluster.id, shards };
+}
+
+const formCluster: Step<ClusterContext> = {
+  def: def('form-cluster'),
+  run: async (ctx) => {
+    const key = `form:${ctx.cluster.id}`;
+    if (ctx.tasks.get(key)?.state === 'succeeded' || ctx.instances.every((i) => isFormedMember(ctx, i))) {
+      return { kind: 'done' };
+    }
+    const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
+    const failed = await ensureTask(ctx, { nodeId: seed.nodeId, kind: 'form-cluster', dedupeKey: key, payload: formPayload(ctx), settleMs: 5000 });
+    return failed ?? { kind: 'wait', detail: 'meeting nodes, assigning 16384 slots, attaching replicas' };
+  },
+};
+
+const verify: Step<ClusterContext> = {
+  def: def('verify'),
+  run: async (ctx) => {
+    const formed = ctx.instances.filter((i) => isFormedMember(ctx, i)).length;
+    const total = ctx.instances.length;
+    if (formed === total) return { kind: 'done', detail: `${total} of ${total} nodes agree` };
+    // The form task succeeded but the nodes disagree later: form again (idempotent).
+    const task = ctx.tasks.get(`form:${ctx.cluster.id}`);
+    if (task?.state === 'succeeded' && Date.now() - task.updatedAt.getTime() > 5000) {
+      const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
+      const failed = await ensureTask(ctx, { nodeId: seed.nodeId, kind: 'form-cluster', dedupeKey: `form:${ctx.cluster.id}`, payload: formPayload(ctx), settleMs: 5000 });
+      if (failed) return failed;
+    }
+    return { kind: 'wait', detail: `${formed} of ${total} nodes agree`, fraction: formed / total };
+  },
+};
+
+export const createClusterSteps: Step<ClusterContext>[] = [plan, startInstances, formCluster, verify];

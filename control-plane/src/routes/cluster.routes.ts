@@ -1,0 +1,100 @@
+import { Router } from 'express';
+import {
+  CreateClusterRequest, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
+} from '@strata/api';
+import { planSlots } from '@strata/engine';
+import { parseBody, parseUuid } from '../http/validate';
+import { conflict, notFound } from '../errors';
+import type { ClusterService } from '../services/cluster.service';
+import { openSecrets } from '../services/cluster-secrets';
+import { publicCluster, type ClusterRow, type ClusterStore } from '../stores/cluster.store';
+import type { NodeStore } from '../stores/node.store';
+import { publicOperation, type OperationStore } from '../stores/operation.store';
+import type { ObservedState } from '../observed/observed-state';
+import type { SecretBox } from '../crypto/secret-box';
+
+export interface ClusterRoutesDeps {
+  service: ClusterService;
+  clusters: ClusterStore;
+  nodes: NodeStore;
+  operations: OperationStore;
+  observed: ObservedState;
+  box: SecretBox;
+}
+
+export function clusterRoutes(d: ClusterRoutesDeps): Router {
+  const r = Router();
+
+  const load = async (orgId: string, rawId: string | undefined): Promise<ClusterRow> => {
+    const cluster = await d.clusters.get(parseUuid(rawId, 'Cluster'), orgId);
+    if (!cluster) throw notFound('Cluster');
+    return cluster;
+  };
+
+  r.post('/', async (req, res) => {
+    const body = parseBody(CreateClusterRequest, req.body);
+    const { cluster, operation } = await d.service.create(req.principal!.organizationId, body);
+    const out: ClusterWithOperation = { cluster: publicCluster(cluster), operation: publicOperation(operation) };
+    res.status(202).location(`/v1/operations/${operation.id}`).json(out);
+  });
+
+  r.get('/', async (req, res) => {
+    res.json({ items: (await d.clusters.list(req.principal!.organizationId)).map(publicCluster) });
+  });
+
+  r.get('/:id', async (req, res) => {
+    res.json(publicCluster(await load(req.principal!.organizationId, req.params.id)));
+  });
+
+  r.delete('/:id', async (req, res) => {
+    const { cluster, operation } = await d.service.delete(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'));
+    res.status(202).location(`/v1/operations/${operation.id}`).json({ cluster: publicCluster(cluster), operation: publicOperation(operation) });
+  });
+
+  r.get('/:id/operations', async (req, res) => {
+    const cluster = await load(req.principal!.organizationId, req.params.id);
+    res.json({ items: (await d.operations.listForCluster(cluster.id, cluster.organizationId)).map(publicOperation) });
+  });
+
+  r.get('/:id/topology', async (req, res) => {
+    const cluster = await load(req.principal!.organizationId, req.params.id);
+    const [instances, nodes] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list()]);
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    const slots = planSlots(cluster.spec.shards);
+    const topology: Topology = {
+      clusterId: cluster.id,
+      shards: slots.map((range, index) => ({
+        index,
+        slots: [range],
+        instances: instances.filter((i) => i.shardIndex === index).map((i) => {
+          const o = d.observed.instance(i.id);
+          const node = byId.get(i.nodeId);
+          const health: InstanceHealth = !o ? 'unknown' : o.state === 'running' ? (o.cluster?.state === 'ok' ? 'healthy' : 'starting') : o.state === 'starting' ? 'starting' : 'down';
+          return {
+            id: i.id, nodeId: i.nodeId, nodeName: node?.name ?? 'unknown', address: `${node?.address ?? 'unknown'}:${i.port}`,
+            role: i.role, observedRole: o?.cluster?.role ?? null, health,
+          };
+        }),
+      })),
+    };
+    res.json(topology);
+  });
+
+  r.get('/:id/connection', async (req, res) => {
+    const cluster = await load(req.principal!.organizationId, req.params.id);
+    if (cluster.status.phase === 'deleting') throw conflict('invalid_state', 'The cluster is being deleted.');
+    const [instances, nodes] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list()]);
+    const byId = new Map(nodes.map((n) => [n.id, n]));
+    const seeds = instances.filter((i) => i.role === 'primary').map((i) => `${byId.get(i.nodeId)?.address}:${i.port}`);
+    const s = openSecrets(d.box, cluster.secretsEnc);
+    const conn: Connection = {
+      uri: `redis://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${seeds[0]}`,
+      seeds,
+      username: s.customerUser,
+      password: s.customerPassword,
+    };
+    res.set('Cache-Control', 'no-store').json(conn);
+  });
+
+  return r;
+}

@@ -1,0 +1,58 @@
+import { Router } from 'express';
+import { CreateJoinTokenRequest, type Node, type JoinToken } from '@strata/api';
+import { parseBody } from '../http/validate';
+import { requirePlatformAdmin } from '../auth/auth.middleware';
+import type { AuthStore } from '../stores/auth.store';
+import type { ClusterStore } from '../stores/cluster.store';
+import type { NodeStore } from '../stores/node.store';
+import type { ObservedState } from '../observed/observed-state';
+import { hashToken, newToken } from '../crypto/tokens';
+
+export interface NodeRoutesDeps {
+  nodes: NodeStore;
+  clusters: ClusterStore;
+  auth: AuthStore;
+  observed: ObservedState;
+  nodeOfflineAfterMs: number;
+}
+
+export function nodeRoutes(d: NodeRoutesDeps): Router {
+  const r = Router();
+
+  r.get('/', async (req, res) => {
+    const [nodes, instances, visible] = await Promise.all([
+      d.nodes.list(), d.clusters.allInstances(), d.clusters.list(req.principal!.organizationId),
+    ]);
+    const mine = new Set(visible.map((c) => c.id));
+    const now = Date.now();
+    const items: Node[] = nodes.map((n) => {
+      const on = instances.filter((i) => i.nodeId === n.id);
+      return {
+        id: n.id,
+        name: n.name,
+        address: n.address,
+        status: n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() < d.nodeOfflineAfterMs ? 'online' : 'offline',
+        capacity: { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) },
+        lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
+        agentVersion: n.agentVersion,
+        // Other organizations' instances count toward capacity but are not listed.
+        instances: on.filter((i) => mine.has(i.clusterId)).map((i) => ({
+          id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, port: i.port, role: i.role,
+          state: d.observed.instance(i.id)?.state ?? 'unknown',
+        })),
+        createdAt: n.createdAt.toISOString(),
+      };
+    });
+    res.json({ items });
+  });
+
+  r.post('/join-tokens', requirePlatformAdmin, async (req, res) => {
+    const body = parseBody(CreateJoinTokenRequest, req.body);
+    const token = newToken('sjt');
+    const expiresAt = await d.auth.createJoinToken(hashToken(token), body.ttlSeconds ?? 3600);
+    const out: JoinToken = { token, expiresAt: expiresAt.toISOString() };
+    res.status(201).json(out);
+  });
+
+  return r;
+}

@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { randomBytes } from 'node:crypto';
+import { LoginRequest, type Session } from '@strata/api';
+import { parseBody } from '../http/validate';
+import { AppError, unauthorized } from '../errors';
+import { SESSION_COOKIE } from '../auth/auth.middleware';
+import type { AuthStore } from '../stores/auth.store';
+import { hashToken, verifyPassword } from '../crypto/tokens';
+
+const TTL_SECONDS = 12 * 3600;
+
+/** Console sign-in: an httpOnly cookie plus a CSRF token the page keeps in memory. */
+export function sessionRoutes(d: { auth: AuthStore; secureCookies: boolean }): Router {
+  const r = Router();
+
+  r.post('/', async (req, res) => {
+    const body = parseBody(LoginRequest, req.body);
+    const user = await d.auth.findUserByEmail(body.email);
+    // Verify even for unknown emails so timing does not reveal which exist.
+    const ok = await verifyPassword(body.password, user?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=');
+    if (!user || !ok) throw new AppError(401, 'invalid_credentials', 'Wrong email or password', 'The email or password is not correct.');
+    const sid = randomBytes(32).toString('base64url');
+    await d.auth.createSession({ idHash: hashToken(sid), userId: user.id, csrfToken: randomBytes(24).toString('base64url'), ttlSeconds: TTL_SECONDS });
+    res.cookie(SESSION_COOKIE, sid, { httpOnly: true, sameSite: 'strict', secure: d.secureCookies, path: '/', maxAge: TTL_SECONDS * 1000 });
+    const s = await d.auth.sessionPrincipal(hashToken(sid));
+    const out: Session = { user: s!.user, organization: s!.organization, csrfToken: s!.principal.csrfToken! };
+    res.json(out);
+  });
+
+  r.get('/', async (req, res) => {
+    const sid = req.cookies?.[SESSION_COOKIE] as string | undefined;
+    const s = sid ? await d.auth.sessionPrincipal(hashToken(sid)) : null;
+    if (!s) throw unauthorized('Not signed in.');
+    const out: Session = { user: s.user, organization: s.organization, csrfToken: s.principal.csrfToken! };
+    res.json(out);
+  });
+
+  r.delete('/', async (req, res) => {
+    const sid = req.cookies?.[SESSION_COOKIE] as string | undefined;
+    if (sid) await d.auth.deleteSession(hashToken(sid));
+    res.clearCookie(SESSION_COOKIE, { path: '/' }).status(204).end();
+  });
+
+  return r;
+}

@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import {
+  type ClusterSpec, type CreateClusterRequest, type OperationStep, LIMITS,
+} from '@strata/api';
+import { planPlacement, type PlacementNode } from '@strata/engine';
+import { inTransaction, type Db } from '../db/tx';
+import { conflict, notFound, unplaceable } from '../errors';
+import type { SecretBox } from '../crypto/secret-box';
+import { newPassword } from '../crypto/tokens';
+import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
+import type { NodeStore } from '../stores/node.store';
+import type { OperationRow, OperationStore } from '../stores/operation.store';
+import { CREATE_STEPS, DELETE_STEPS } from '../reconciler/steps';
+import type { ClusterSecrets } from './cluster-secrets';
+
+export interface ClusterServiceDeps {
+  pool: pg.Pool;
+  clusters: ClusterStore;
+  nodes: NodeStore;
+  operations: OperationStore;
+  box: SecretBox;
+  nodeOfflineAfterMs: number;
+  /** Called after a change is committed, so the reconciler starts at once. */
+  wake: (clusterId: string) => void;
+}
+
+const PLACEMENT_LOCK = 74617462;
+
+export function withDefaults(req: CreateClusterRequest): ClusterSpec {
+  return {
+    shards: req.shards,
+    replicasPerShard: req.replicasPerShard,
+    memoryMbPerShard: req.memoryMbPerShard ?? LIMITS.memoryMbPerShard.default,
+    durability: req.durability ?? 'none',
+    evictionPolicy: req.evictionPolicy ?? 'noeviction',
+    engineVersion: req.engineVersion ?? '7',
+  };
+}
+
+const pending = (steps: readonly { name: string; title: string }[]): OperationStep[] =>
+  steps.map((s) => ({ name: s.name, title: s.title, state: 'pending' }));
+
+const isUniqueViolation = (err: unknown, constraint?: string) =>
+  (err as { code?: string }).code === '23505' && (!constraint || (err as { constraint?: string }).constraint === constraint);
+
+export class ClusterService {
+  constructor(private readonly d: ClusterServiceDeps) {}
+
+  /** Nodes as the placement planner sees them: online state, free memory and used ports. */
+  async placementNodes(db: Db): Promise<PlacementNode[]> {
+    const nodes = await this.d.nodes.list(db);
+    const instances = await this.d.clusters.allInstances(db);
+    const now = Date.now();
+    return nodes.map((n) => {
+      const mine = instances.filter((i) => i.nodeId === n.id);
+      return {
+        id: n.id,
+        name: n.name,
+        online: !!n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() < this.d.nodeOfflineAfterMs,
+        memoryMb: n.memoryMb,
+        usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0),
+        usedPorts: mine.map((i) => i.port),
+      };
+    });
+  }
+
+  async create(organizationId: string, req: CreateClusterRequest): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+    const spec = withDefaults(req);
+    const id = randomUUID();
+    try {
+      const result = await inTransaction(this.d.pool, async (db) => {
+        await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+        const taken = await db.query('SELECT 1 FROM clusters WHERE organization_id = $1 AND name = $2', [organizationId, req.name]);
+        if (taken.rowCount) throw nameTaken(req.name);
+
+        const placement = planPlacement({
+          shards: spec.shards,
+          replicasPerShard: spec.replicasPerShard,
+          memoryMbPerShard: spec.memoryMbPerShard,
+          nodes: await this.placementNodes(db),
+        });
+        if (!placement.ok) {
+          const field = placement.code === 'insufficient_memory' ? 'memoryMbPerShard' : 'replicasPerShard';
+          throw unplaceable(placement.reason, [{ field, message: placement.reason }]);
+        }
+
+        const secrets: ClusterSecrets = {
+          customerUser: 'app',
+          customerPassword: newPassword(),
+          internalUser: 'strata-internal',
+          internalPassword: newPassword(),
+        };
+        const cluster = await this.d.clusters.insert(
+          { id, organizationId, name: req.name, spec, phase: 'provisioning', secretsEnc: this.d.box.seal(JSON.stringify(secrets)) },
+          db,
+        );
+        const rows: InstanceRow[] = placement.instances.map((p) => ({
+          id: randomUUID(), clusterId: id, shardIndex: p.shardIndex, role: p.role, replicaIndex: p.replicaIndex,
+          nodeId: p.nodeId, port: p.port, memoryMb: spec.memoryMbPerShard,
+        }));
+        await this.d.clusters.insertInstances(rows, db);
+        const operation = await this.d.operations.create({ clusterId: id, organizationId, kind: 'create-cluster', steps: pending(CREATE_STEPS) }, db);
+        return { cluster, operation };
+      });
+      this.d.wake(id);
+      return result;
+    } catch (err) {
+      if (isUniqueViolation(err, 'clusters_organization_id_name_key')) throw nameTaken(req.name);
+      throw err;
+    }
+  }
+
+  /** Idempotent: deleting a cluster that is already being deleted returns the running delete. */
+  async delete(organizationId: string, clusterId: string): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+    const result = await inTransaction(this.d.pool, async (db) => {
+      const locked = await db.query('SELECT id FROM clusters WHERE id = $1 AND organization_id = $2 FOR UPDATE', [clusterId, organizationId]);
+      if (!locked.rowCount) throw notFound('Cluster');
+      const active = await this.d.operations.active(clusterId, db);
+      if (active?.kind === 'delete-cluster') {
+        return { cluster: (await this.d.clusters.get(clusterId, organizationId, db))!, operation: active };
+      }
+      if (active) await this.d.operations.cancelActive(clusterId, 'The cluster was deleted while this operation ran.', db);
+      // Work not yet handed to an agent is moot now; removal follows.
+      await db.query(`UPDATE tasks SET state = 'failed', error = 'cancelled: cluster deleted', updated_at = now() WHERE cluster_id = $1 AND state = 'pending'`, [clusterId]);
+      await this.d.clusters.setStatus(clusterId, 'deleting', [], db);
+      await this.d.clusters.markNeedsReconcile(clusterId, db);
+      const operation = await this.d.operations.create({ clusterId, organizationId, kind: 'delete-cluster', steps: pending(DELETE_STEPS) }, db);
+      return { cluster: (await this.d.clusters.get(clusterId, organizationId, db))!, operation };
+    });
+    this.d.wake(clusterId);
+    return result;
+  }
+}
+
+const nameTaken = (name: string) =>
+  conflict('name_taken', `A cluster named "${name}" already exists in this organization.`, [{ field: 'name', message: 'a cluster with this name already exists' }]);

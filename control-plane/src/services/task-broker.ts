@@ -1,0 +1,57 @@
+import { EventEmitter } from 'node:events';
+import { AgentTask, type TaskPayload } from '@strata/api';
+import type { TaskRow, TaskStore } from '../stores/task.store';
+import type { ClusterStore } from '../stores/cluster.store';
+import type { SecretBox } from '../crypto/secret-box';
+import { openSecrets } from './cluster-secrets';
+
+export const TASK_LEASE_MS = 30_000;
+
+/**
+ * Hands tasks to agents: long-polls wait on an in-process signal (or a short
+ * re-check interval, for tasks enqueued by another process) and secrets are
+ * added to the payload only on the way out.
+ */
+export class TaskBroker {
+  private readonly signal = new EventEmitter().setMaxListeners(0);
+
+  constructor(private readonly d: { tasks: TaskStore; clusters: ClusterStore; box: SecretBox }) {}
+
+  notify(nodeId: string): void {
+    this.signal.emit(nodeId);
+  }
+
+  async lease(nodeId: string, waitMs: number, abort: AbortSignal): Promise<AgentTask | null> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const row = await this.d.tasks.lease(nodeId, TASK_LEASE_MS);
+      if (row) {
+        const payload = await this.withSecrets(row);
+        if (payload) return AgentTask.parse({ id: row.id, attempt: row.attempt, leaseExpiresAt: row.leaseUntil!.toISOString(), payload });
+        await this.d.tasks.complete(row.id, nodeId, 'failed', 'cluster no longer exists');
+        continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || abort.aborted) return null;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          this.signal.off(nodeId, done);
+          abort.removeEventListener('abort', done);
+          resolve();
+        };
+        const t = setTimeout(done, Math.min(left, 1000));
+        this.signal.on(nodeId, done);
+        abort.addEventListener('abort', done);
+      });
+    }
+  }
+
+  private async withSecrets(row: TaskRow): Promise<TaskPayload | null> {
+    const p = row.payload as Record<string, unknown>;
+    if (p.kind === 'remove-instance') return p as TaskPayload;
+    const cluster = await this.d.clusters.get(row.clusterId);
+    if (!cluster) return null;
+    return { ...p, credentials: openSecrets(this.d.box, cluster.secretsEnc) } as TaskPayload;
+  }
+}

@@ -1,0 +1,133 @@
+import type pg from 'pg';
+import type { Cluster, ClusterPhase, ClusterSpec, Condition, InstanceRole } from '@strata/api';
+import type { Db } from '../db/tx';
+
+export interface ClusterRow extends Cluster {
+  secretsEnc: string;
+}
+
+export interface InstanceRow {
+  id: string;
+  clusterId: string;
+  shardIndex: number;
+  role: InstanceRole;
+  replicaIndex: number;
+  nodeId: string;
+  port: number;
+  memoryMb: number;
+}
+
+const toCluster = (r: any): ClusterRow => ({
+  id: r.id,
+  name: r.name,
+  organizationId: r.organization_id,
+  spec: r.spec as ClusterSpec,
+  generation: r.generation,
+  status: { phase: r.phase as ClusterPhase, conditions: r.conditions as Condition[] },
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+  secretsEnc: r.secrets_enc,
+});
+
+const toInstance = (r: any): InstanceRow => ({
+  id: r.id, clusterId: r.cluster_id, shardIndex: r.shard_index, role: r.role, replicaIndex: r.replica_index,
+  nodeId: r.node_id, port: r.port, memoryMb: r.memory_mb,
+});
+
+/** Strips what must never leave the server. */
+export const publicCluster = ({ secretsEnc: _s, ...c }: ClusterRow): Cluster => c;
+
+export class ClusterStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insert(c: { id: string; organizationId: string; name: string; spec: ClusterSpec; phase: ClusterPhase; secretsEnc: string }, db: Db): Promise<ClusterRow> {
+    const r = await db.query(
+      `INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
+      [c.id, c.organizationId, c.name, JSON.stringify(c.spec), c.phase, c.secretsEnc],
+    );
+    return toCluster(r.rows[0]);
+  }
+
+  async insertInstances(rows: InstanceRow[], db: Db): Promise<void> {
+    for (const i of rows) {
+      await db.query(
+        `INSERT INTO instances (id, cluster_id, shard_index, role, replica_index, node_id, port, memory_mb) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+        [i.id, i.clusterId, i.shardIndex, i.role, i.replicaIndex, i.nodeId, i.port, i.memoryMb],
+      );
+    }
+  }
+
+  async get(id: string, organizationId?: string, db: Db = this.pool): Promise<ClusterRow | null> {
+    const r = organizationId
+      ? await db.query('SELECT * FROM clusters WHERE id = $1 AND organization_id = $2', [id, organizationId])
+      : await db.query('SELECT * FROM clusters WHERE id = $1', [id]);
+    return r.rows[0] ? toCluster(r.rows[0]) : null;
+  }
+
+  async list(organizationId: string): Promise<ClusterRow[]> {
+    const r = await this.pool.query('SELECT * FROM clusters WHERE organization_id = $1 ORDER BY created_at DESC', [organizationId]);
+    return r.rows.map(toCluster);
+  }
+
+  async listByPhase(phases: ClusterPhase[]): Promise<ClusterRow[]> {
+    const r = await this.pool.query('SELECT * FROM clusters WHERE phase = ANY($1)', [phases]);
+    return r.rows.map(toCluster);
+  }
+
+  async instances(clusterId: string, db: Db = this.pool): Promise<InstanceRow[]> {
+    const r = await db.query('SELECT * FROM instances WHERE cluster_id = $1 ORDER BY shard_index, replica_index', [clusterId]);
+    return r.rows.map(toInstance);
+  }
+
+  /** Instances of every cluster, for capacity and node pages. */
+  async allInstances(db: Db = this.pool): Promise<(InstanceRow & { clusterName: string })[]> {
+    const r = await db.query('SELECT i.*, c.name AS cluster_name FROM instances i JOIN clusters c ON c.id = i.cluster_id ORDER BY c.name, i.shard_index, i.replica_index');
+    return r.rows.map((row) => ({ ...toInstance(row), clusterName: row.cluster_name }));
+  }
+
+  async setStatus(id: string, phase: ClusterPhase, conditions: Condition[], db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET phase = $2, conditions = $3, updated_at = now() WHERE id = $1', [id, phase, JSON.stringify(conditions)]);
+  }
+
+  async markNeedsReconcile(id: string, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET needs_reconcile = true WHERE id = $1', [id]);
+  }
+
+  async delete(id: string, db: Db = this.pool): Promise<void> {
+    await db.query('DELETE FROM clusters WHERE id = $1', [id]);
+  }
+
+  /**
+   * Leases up to `limit` clusters that need reconciling and are not leased by
+   * another live worker. Returns their ids.
+   */
+  async leaseForReconcile(owner: string, leaseMs: number, limit: number, exclude: string[]): Promise<string[]> {
+    const r = await this.pool.query(
+      `UPDATE clusters SET lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000)
+        WHERE id IN (
+          SELECT id FROM clusters
+           WHERE needs_reconcile AND NOT (id = ANY($4::uuid[]))
+             AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $1)
+           ORDER BY updated_at FOR UPDATE SKIP LOCKED LIMIT $3)
+        RETURNING id`,
+      [owner, leaseMs, limit, exclude],
+    );
+    return r.rows.map((row) => row.id);
+  }
+
+  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE clusters SET lease_until = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND lease_owner = $2`,
+      [id, owner, leaseMs],
+    );
+    return r.rowCount === 1;
+  }
+
+  /** Work is finished: clear the flag unless someone asked again meanwhile (generation unchanged). */
+  async releaseLease(id: string, owner: string, done: boolean): Promise<void> {
+    await this.pool.query(
+      `UPDATE clusters SET lease_owner = NULL, lease_until = NULL, needs_reconcile = needs_reconcile AND NOT $3 WHERE id = $1 AND lease_owner = $2`,
+      [id, owner, done],
+    );
+  }
+}

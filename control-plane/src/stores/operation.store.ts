@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { Operation, OperationKind, OperationState, OperationStep } from '@strata/api';
+import type { Db } from '../db/tx';
+
+export interface OperationRow extends Operation {
+  organizationId: string;
+}
+
+const toOp = (r: any): OperationRow => ({
+  id: r.id,
+  clusterId: r.cluster_id,
+  organizationId: r.organization_id,
+  kind: r.kind as OperationKind,
+  state: r.state as OperationState,
+  progress: r.progress,
+  steps: r.steps as OperationStep[],
+  ...(r.error ? { error: r.error } : {}),
+  createdAt: r.created_at.toISOString(),
+  updatedAt: r.updated_at.toISOString(),
+  ...(r.finished_at ? { finishedAt: r.finished_at.toISOString() } : {}),
+});
+
+export const publicOperation = ({ organizationId: _o, ...op }: OperationRow): Operation => op;
+
+export class OperationStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(o: { clusterId: string; organizationId: string; kind: OperationKind; steps: OperationStep[] }, db: Db): Promise<OperationRow> {
+    const r = await db.query(
+      `INSERT INTO operations (id, cluster_id, organization_id, kind, state, steps) VALUES ($1, $2, $3, $4, 'pending', $5) RETURNING *`,
+      [randomUUID(), o.clusterId, o.organizationId, o.kind, JSON.stringify(o.steps)],
+    );
+    return toOp(r.rows[0]);
+  }
+
+  async get(id: string, organizationId?: string): Promise<OperationRow | null> {
+    const r = organizationId
+      ? await this.pool.query('SELECT * FROM operations WHERE id = $1 AND organization_id = $2', [id, organizationId])
+      : await this.pool.query('SELECT * FROM operations WHERE id = $1', [id]);
+    return r.rows[0] ? toOp(r.rows[0]) : null;
+  }
+
+  async listForCluster(clusterId: string, organizationId: string): Promise<OperationRow[]> {
+    const r = await this.pool.query(
+      'SELECT * FROM operations WHERE cluster_id = $1 AND organization_id = $2 ORDER BY created_at DESC LIMIT 50',
+      [clusterId, organizationId],
+    );
+    return r.rows.map(toOp);
+  }
+
+  /** The oldest unfinished operation of a cluster: the one the reconciler drives. */
+  async active(clusterId: string, db: Db = this.pool): Promise<OperationRow | null> {
+    const r = await db.query(
+      `SELECT * FROM operations WHERE cluster_id = $1 AND state IN ('pending', 'running') ORDER BY created_at LIMIT 1`,
+      [clusterId],
+    );
+    return r.rows[0] ? toOp(r.rows[0]) : null;
+  }
+
+  async cancelActive(clusterId: string, reason: string, db: Db): Promise<void> {
+    await db.query(
+      `UPDATE operations SET state = 'cancelled', error = $2, updated_at = now(), finished_at = now()
+        WHERE cluster_id = $1 AND state IN ('pending', 'running')`,
+      [clusterId, JSON.stringify({ code: 'superseded', message: reason })],
+    );
+  }
+
+  async save(op: Pick<Operation, 'id' | 'state' | 'progress' | 'steps' | 'error'>): Promise<void> {
+    const finished = op.state === 'succeeded' || op.state === 'failed' || op.state === 'cancelled';
+    await this.pool.query(
+      `UPDATE operations SET state = $2, progress = $3, steps = $4, error = $5, updated_at = now(),
+              finished_at = CASE WHEN $6 THEN coalesce(finished_at, now()) ELSE NULL END
+        WHERE id = $1`,
+      [op.id, op.state, op.progress, JSON.stringify(op.steps), op.error ? JSON.stringify(op.error) : null, finished],
+    );
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * @strata/engine: pure engine planners and config rendering (no I/O).
+ * Code that talks to a running Redis is in '@strata/engine/redis-admin'.
+ */
+export { planSlots, SLOT_COUNT } from './redis/slots.planner';
+export {
+  planPlacement,
+  DEFAULT_BASE_PORT,
+  type PlacementNode,
+  type PlacementRequest,
+  type PlannedInstance,
+  type PlacementResult,
+  type PlacementFailureCode,
+} from './placement.planner';
+export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
+export { quoteConfigArg } from './redis/config.quoting';

@@ -1,0 +1,166 @@
+/**
+ * Engine-agnostic placement: which node runs each copy of each shard, on which port.
+ * Pure and deterministic: the same request always yields the same plan.
+ */
+
+export interface PlacementNode {
+  id: string;
+  name: string;
+  online: boolean;
+  memoryMb: number;
+  usedMemoryMb: number;
+  usedPorts: number[];
+}
+
+export interface PlacementRequest {
+  shards: number;
+  replicasPerShard: number;
+  memoryMbPerShard: number;
+  nodes: PlacementNode[];
+  /** Lowest port to hand out; default 7000. */
+  basePort?: number;
+}
+
+export interface PlannedInstance {
+  shardIndex: number;
+  role: 'primary' | 'replica';
+  /** 0 for the primary, 1..R for replicas. */
+  replicaIndex: number;
+  nodeId: string;
+  port: number;
+}
+
+export type PlacementFailureCode = 'no_nodes' | 'too_few_nodes' | 'insufficient_memory';
+
+export type PlacementResult =
+  | { ok: true; instances: PlannedInstance[] }
+  | { ok: false; code: PlacementFailureCode; reason: string };
+
+export const DEFAULT_BASE_PORT = 7000;
+/** Redis Cluster's bus listens on port + 10000. */
+const BUS_PORT_OFFSET = 10000;
+const MAX_PORT = 65535;
+
+interface NodeLoad {
+  node: PlacementNode;
+  plannedMb: number;
+  /** Ports taken on this node (used and planned), with their bus ports. */
+  taken: Set<number>;
+}
+
+const usedMb = (l: NodeLoad) => l.node.usedMemoryMb + l.plannedMb;
+const freeMb = (l: NodeLoad) => l.node.memoryMb - usedMb(l);
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byLoadThenName = (a: NodeLoad, b: NodeLoad) =>
+  usedMb(a) - usedMb(b) || compare(a.node.name, b.node.name) || compare(a.node.id, b.node.id);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function planPlacement(req: PlacementRequest): PlacementResult {
+  const { shards, replicasPerShard, memoryMbPerShard } = req;
+  const basePort = req.basePort ?? DEFAULT_BASE_PORT;
+  assertInteger('shards', shards, 1);
+  assertInteger('replicasPerShard', replicasPerShard, 0);
+  assertInteger('memoryMbPerShard', memoryMbPerShard, 1);
+  assertInteger('basePort', basePort, 1);
+
+  const online = req.nodes.filter((n) => n.online);
+  if (online.length === 0) {
+    const offline = req.nodes.length;
+    return fail('no_nodes', offline === 0 ? 'no nodes are registered' : `no online nodes: all ${plural(offline, 'registered node')} are offline`);
+  }
+  const copies = replicasPerShard + 1;
+  if (copies > online.length) {
+    return fail(
+      'too_few_nodes',
+      `${plural(copies, 'copy', 'copies')} per shard (1 primary + ${plural(replicasPerShard, 'replica')}) need ${copies} online nodes; ${online.length} ${online.length === 1 ? 'is' : 'are'} online`,
+    );
+  }
+  const neededMb = shards * copies * memoryMbPerShard;
+  const loads: NodeLoad[] = online.map((node) => ({ node, plannedMb: 0, taken: takenPorts(node.usedPorts) }));
+  const totalFree = loads.reduce((sum, l) => sum + Math.max(0, freeMb(l)), 0);
+  if (neededMb > totalFree) {
+    return fail(
+      'insufficient_memory',
+      `${plural(shards * copies, 'instance')} of ${memoryMbPerShard} MB need ${neededMb} MB; ${online.length} online ${online.length === 1 ? 'node has' : 'nodes have'} ${totalFree} MB free`,
+    );
+  }
+
+  const instances: PlannedInstance[] = [];
+  const place = (load: NodeLoad, shardIndex: number, replicaIndex: number) => {
+    load.plannedMb += memoryMbPerShard;
+    const port = nextFreePort(load.taken, basePort, load.node.name);
+    instances.push({ shardIndex, role: replicaIndex === 0 ? 'primary' : 'replica', replicaIndex, nodeId: load.node.id, port });
+  };
+  const noRoom = (what: string, candidates: NodeLoad[]) => {
+    const best = Math.max(0, ...candidates.map(freeMb));
+    return fail('insufficient_memory', `${what} needs ${memoryMbPerShard} MB; the most free memory on an eligible node is ${best} MB`);
+  };
+
+  // Primaries: round robin over nodes ordered by least used memory, then name.
+  const ordered = [...loads].sort(byLoadThenName);
+  const nodesOfShard: Set<NodeLoad>[] = [];
+  const primaryOf: NodeLoad[] = [];
+  for (let s = 0; s < shards; s++) {
+    let chosen: NodeLoad | undefined;
+    for (let k = 0; k < ordered.length && !chosen; k++) {
+      const candidate = ordered[(s + k) % ordered.length]!;
+      if (freeMb(candidate) >= memoryMbPerShard) chosen = candidate;
+    }
+    if (!chosen) return noRoom(`shard ${s} primary`, ordered);
+    place(chosen, s, 0);
+    nodesOfShard.push(new Set([chosen]));
+    primaryOf.push(chosen);
+  }
+
+  // Replicas: greedily on the least loaded node holding no copy of that shard.
+  // Ties go to the node that follows the shard's primary in the round robin
+  // ring, so replicas of one node's primaries spread over the other nodes.
+  const ring = new Map(ordered.map((l, i) => [l, i]));
+  for (let r = 1; r <= replicasPerShard; r++) {
+    for (let s = 0; s < shards; s++) {
+      const holders = nodesOfShard[s]!;
+      const primaryAt = ring.get(primaryOf[s]!)!;
+      const afterPrimary = (l: NodeLoad) => (ring.get(l)! - primaryAt + ordered.length) % ordered.length;
+      const eligible = loads.filter((l) => !holders.has(l));
+      const chosen = eligible
+        .filter((l) => freeMb(l) >= memoryMbPerShard)
+        .sort((a, b) => usedMb(a) - usedMb(b) || afterPrimary(a) - afterPrimary(b) || byLoadThenName(a, b))[0];
+      if (!chosen) return noRoom(`shard ${s} replica ${r}`, eligible);
+      place(chosen, s, r);
+      holders.add(chosen);
+    }
+  }
+
+  instances.sort((a, b) => a.shardIndex - b.shardIndex || a.replicaIndex - b.replicaIndex);
+  return { ok: true, instances };
+}
+
+function fail(code: PlacementFailureCode, reason: string): PlacementResult {
+  return { ok: false, code, reason };
+}
+
+function assertInteger(name: string, value: number, min: number): void {
+  if (!Number.isInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${value}`);
+}
+
+/** Ports a node already uses, plus the cluster bus ports they imply. */
+function takenPorts(usedPorts: number[]): Set<number> {
+  const taken = new Set<number>();
+  for (const p of usedPorts) {
+    taken.add(p);
+    taken.add(p + BUS_PORT_OFFSET);
+  }
+  return taken;
+}
+
+/** Lowest port >= basePort whose own and bus port are free; marks both taken. */
+function nextFreePort(taken: Set<number>, basePort: number, nodeName: string): number {
+  for (let port = basePort; port + BUS_PORT_OFFSET <= MAX_PORT; port++) {
+    if (taken.has(port) || taken.has(port + BUS_PORT_OFFSET)) continue;
+    taken.add(port);
+    taken.add(port + BUS_PORT_OFFSET);
+    return port;
+  }
+  // Unreachable in practice: it takes tens of thousands of instances on one node.
+  throw new Error(`node ${nodeName} has no free port pair between ${basePort} and ${MAX_PORT - BUS_PORT_OFFSET}`);
+}

@@ -1,0 +1,76 @@
+/**
+ * Short-lived admin connections to redis-server instances: standalone
+ * ioredis clients that fail fast and never reconnect on their own.
+ */
+import { Redis } from 'ioredis';
+
+export interface AdminTarget {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+}
+
+/** Connects one admin client; rejects when the instance is unreachable or refuses the login. */
+export async function connectAdmin(target: AdminTarget, timeoutMs: number): Promise<Redis> {
+  const client = new Redis({
+    host: target.host,
+    port: target.port,
+    username: target.username,
+    password: target.password,
+    lazyConnect: true,
+    connectTimeout: Math.max(50, Math.min(timeoutMs, 2000)),
+    commandTimeout: Math.max(50, timeoutMs),
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    reconnectOnError: () => false,
+    enableOfflineQueue: false,
+    enableReadyCheck: false,
+    autoResubscribe: false,
+  });
+  // Errors surface through the rejected promises; without a listener ioredis prints them.
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    // ioredis reports a failed AUTH on the event, not on connect(): check the login explicitly.
+    await client.ping();
+    return client;
+  } catch (err) {
+    client.disconnect();
+    throw err;
+  }
+}
+
+/** One connection per instance for the duration of an operation. */
+export class AdminConnectionPool {
+  private readonly clients = new Map<string, Promise<Redis>>();
+
+  constructor(
+    private readonly credentials: { username: string; password: string },
+    private readonly commandTimeoutMs: number,
+  ) {}
+
+  /** The pooled client for host:port, reconnecting if the previous one closed or failed. */
+  async get(host: string, port: number): Promise<Redis> {
+    const key = `${host}:${port}`;
+    const existing = this.clients.get(key);
+    if (existing) {
+      const client = await existing.catch(() => null);
+      if (client && client.status === 'ready') return client;
+      client?.disconnect();
+    }
+    const created = connectAdmin({ host, port, ...this.credentials }, this.commandTimeoutMs);
+    this.clients.set(key, created);
+    return created;
+  }
+
+  async closeAll(): Promise<void> {
+    const pending = [...this.clients.values()];
+    this.clients.clear();
+    for (const p of await Promise.allSettled(pending)) {
+      if (p.status === 'fulfilled') p.value.disconnect();
+    }
+  }
+}
+
+export const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,0 +1,6 @@
+/**
+ * @strata/engine/redis-admin: talks to running redis-server instances.
+ * Used by node agents only; the control plane uses the pure planners.
+ */
+export { observeInstance, type ObserveInstanceOptions } from './observe-instance';
+export { formCluster, type FormClusterOptions } from './form-cluster';

@@ -1,0 +1,119 @@
+/**
+ * Test fixture: real redis-server processes with configs from
+ * renderRedisConfig, each in its own temp dir. Integration tests only.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import { renderRedisConfig } from '../../config.renderer';
+import { connectAdmin } from '../admin-connection';
+
+export interface FleetMember {
+  host: string;
+  port: number;
+}
+
+export interface RunningRedis extends FleetMember {
+  dir: string;
+  pid: number;
+  process: ChildProcess;
+}
+
+export interface RedisFleet {
+  root: string;
+  servers: RunningRedis[];
+  /** When the last process was spawned (Date.now()). */
+  spawnedAt: number;
+  stop(): Promise<void>;
+}
+
+export const TEST_CREDENTIALS: EngineCredentials = {
+  customerUser: 'customer',
+  customerPassword: 'c0ffee00c0ffee00c0ffee00',
+  internalUser: 'strata-internal',
+  internalPassword: 'deadbeef"with quote\\and backslash',
+};
+
+export interface FleetOptions {
+  credentials?: EngineCredentials;
+  memoryMb?: number;
+  durability?: Durability;
+  evictionPolicy?: EvictionPolicy;
+  redisServer?: string;
+}
+
+/** Spawns one redis-server per member and waits until each answers PING as the internal user. */
+export async function startRedisFleet(members: FleetMember[], opts: FleetOptions = {}): Promise<RedisFleet> {
+  const credentials = opts.credentials ?? TEST_CREDENTIALS;
+  const root = await mkdtemp(join(tmpdir(), 'strata-engine-'));
+  const servers: RunningRedis[] = [];
+  const fleet: RedisFleet = {
+    root,
+    servers,
+    spawnedAt: 0,
+    stop: () => stopFleet(root, servers),
+  };
+  try {
+    for (const m of members) {
+      const dir = join(root, `${m.host}-${m.port}`);
+      await mkdir(dir);
+      const config = renderRedisConfig({
+        address: m.host,
+        port: m.port,
+        dataDir: dir,
+        memoryMb: opts.memoryMb ?? 64,
+        durability: opts.durability ?? 'none',
+        evictionPolicy: opts.evictionPolicy ?? 'noeviction',
+        credentials,
+      });
+      await writeFile(join(dir, 'redis.conf'), config, { mode: 0o600 });
+      const child = spawn(opts.redisServer ?? 'redis-server', [join(dir, 'redis.conf')], { stdio: 'ignore' });
+      if (child.pid === undefined) throw new Error(`redis-server for ${m.host}:${m.port} did not start`);
+      servers.push({ ...m, dir, pid: child.pid, process: child });
+    }
+    fleet.spawnedAt = Date.now();
+    await Promise.all(servers.map((s) => waitForPing(s, credentials, 10_000)));
+    return fleet;
+  } catch (err) {
+    await fleet.stop();
+    throw err;
+  }
+}
+
+async function waitForPing(server: RunningRedis, credentials: EngineCredentials, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (server.process.exitCode !== null) {
+      throw new Error(`redis-server ${server.host}:${server.port} exited with ${server.process.exitCode}; see ${server.dir}/redis.log`);
+    }
+    try {
+      const client = await connectAdmin({ host: server.host, port: server.port, username: credentials.internalUser, password: credentials.internalPassword }, 500);
+      client.disconnect();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw new Error(`redis-server ${server.host}:${server.port} did not answer PING: ${String(err)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+/** Kills every spawned process by PID, waits for it to exit and removes the temp dirs. */
+async function stopFleet(root: string, servers: RunningRedis[]): Promise<void> {
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.process.exitCode !== null || s.process.signalCode !== null) return resolve();
+          s.process.once('exit', () => resolve());
+          try {
+            process.kill(s.pid, 'SIGKILL');
+          } catch {
+            resolve();
+          }
+        }),
+    ),
+  );
+  await rm(root, { recursive: true, force: true });
+}

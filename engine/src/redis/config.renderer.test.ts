@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import { CUSTOMER_ACL_RULES, renderRedisConfig, type RedisConfigInput } from './config.renderer';
+import { quoteConfigArg } from './config.quoting';
+
+const credentials: EngineCredentials = {
+  customerUser: 'customer',
+  customerPassword: 'c0ffee00c0ffee00',
+  internalUser: 'strata-internal',
+  internalPassword: 'deadbeefdeadbeef',
+};
+const base: RedisConfigInput = {
+  address: '127.0.1.2',
+  port: 7001,
+  dataDir: '/var/lib/strata/i-1',
+  memoryMb: 256,
+  durability: 'none',
+  evictionPolicy: 'noeviction',
+  credentials,
+};
+const lines = (input: Partial<RedisConfigInput> = {}) => renderRedisConfig({ ...base, ...input }).split('\n');
+
+describe('renderRedisConfig', () => {
+  it.each<[Durability, string[], string[]]>([
+    ['none', ['save ""', 'appendonly no'], ['appendonly yes']],
+    ['aof-everysec', ['save ""', 'appendonly yes', 'appendfsync everysec'], ['appendonly no', 'appendfsync always']],
+    ['aof-always', ['appendonly yes', 'appendfsync always'], ['appendonly no', 'appendfsync everysec']],
+  ])('durability %s', (durability, present, absent) => {
+    const out = lines({ durability });
+    for (const line of present) expect(out).toContain(line);
+    for (const line of absent) expect(out).not.toContain(line);
+  });
+
+  it.each<EvictionPolicy>([
+    'noeviction', 'allkeys-lru', 'allkeys-lfu', 'allkeys-random',
+    'volatile-lru', 'volatile-lfu', 'volatile-random', 'volatile-ttl',
+  ])('eviction policy %s', (evictionPolicy) => {
+    const out = lines({ evictionPolicy, memoryMb: 128 });
+    expect(out).toContain(`maxmemory-policy ${evictionPolicy}`);
+    expect(out).toContain('maxmemory 128mb');
+  });
+
+  it('binds, announces and runs in cluster mode with fast replication', () => {
+    const out = lines();
+    for (const line of [
+      'bind 127.0.1.2',
+      'port 7001',
+      'protected-mode no',
+      'daemonize no',
+      'dir "/var/lib/strata/i-1"',
+      'pidfile "/var/lib/strata/i-1/redis.pid"',
+      'logfile "/var/lib/strata/i-1/redis.log"',
+      'cluster-enabled yes',
+      'cluster-config-file nodes.conf',
+      'cluster-node-timeout 2000',
+      'cluster-allow-replica-migration no',
+      'cluster-announce-ip 127.0.1.2',
+      'repl-diskless-sync yes',
+      'repl-diskless-sync-delay 0',
+      'latency-tracking yes',
+      'latency-tracking-info-percentiles "50 99 99.9"',
+      'masteruser "strata-internal"',
+      'masterauth "deadbeefdeadbeef"',
+    ]) {
+      expect(out).toContain(line);
+    }
+  });
+
+  it('disables the default user and defines internal and customer users', () => {
+    const out = lines();
+    expect(out).toContain('user default off resetpass resetkeys resetchannels -@all');
+    expect(out).toContain('user strata-internal reset on ">deadbeefdeadbeef" ~* &* +@all');
+    expect(out).toContain(`user customer reset on ">c0ffee00c0ffee00" ${CUSTOMER_ACL_RULES.join(' ')}`);
+  });
+
+  it('never contains nopass', () => {
+    for (const durability of ['none', 'aof-everysec', 'aof-always'] as const) {
+      expect(renderRedisConfig({ ...base, durability })).not.toMatch(/nopass/i);
+    }
+  });
+
+  it('takes admin and dangerous commands away from the customer before re-allowing safe ones', () => {
+    expect(CUSTOMER_ACL_RULES.slice(0, 5)).toEqual(['~*', '&*', '+@all', '-@admin', '-@dangerous']);
+    for (const rule of CUSTOMER_ACL_RULES.slice(5)) {
+      expect(rule).toMatch(/^\+[a-z_]+(\|[a-z-]+)?$/);
+      expect(rule).not.toMatch(/^\+(config|shutdown|debug|module|acl)|^\+cluster\|(addslots|reset|failover|meet|forget)/);
+    }
+  });
+
+  it('quotes passwords so they stay one argument', () => {
+    const out = renderRedisConfig({ ...base, credentials: { ...credentials, customerPassword: 'a "b" \\c\nd é' } });
+    expect(out).toContain('">a \\"b\\" \\\\c\\x0ad \\xc3\\xa9"');
+    expect(out.split('\n').filter((l) => l.startsWith('user customer'))).toHaveLength(1);
+  });
+
+  it.each([
+    [{ port: 60000 }, /port/],
+    [{ memoryMb: 0 }, /memoryMb/],
+    [{ address: '1.2.3.4 5.6.7.8' }, /address/],
+    [{ credentials: { ...credentials, customerUser: 'default' } }, /user name/],
+    [{ credentials: { ...credentials, customerUser: 'a b' } }, /user name/],
+    [{ credentials: { ...credentials, internalPassword: 'short' } }, /internalPassword/],
+  ] as const)('rejects unsafe input %#', (input, message) => {
+    expect(() => renderRedisConfig({ ...base, ...input })).toThrow(message);
+  });
+});
+
+describe('quoteConfigArg', () => {
+  it.each([
+    ['plain', '"plain"'],
+    ['', '""'],
+    ['sp ace', '"sp ace"'],
+    ['q"uote', '"q\\"uote"'],
+    ['back\\slash', '"back\\\\slash"'],
+    ['tab\t', '"tab\\x09"'],
+  ])('%j -> %s', (input, expected) => {
+    expect(quoteConfigArg(input)).toBe(expected);
+  });
+});

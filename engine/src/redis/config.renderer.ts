@@ -1,0 +1,120 @@
+import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import { assertSafeUsername, quoteConfigArg } from './config.quoting';
+
+export interface RedisConfigInput {
+  /** The one address the instance binds to and announces to the cluster. */
+  address: string;
+  port: number;
+  dataDir: string;
+  memoryMb: number;
+  durability: Durability;
+  evictionPolicy: EvictionPolicy;
+  credentials: EngineCredentials;
+}
+
+/**
+ * ACL rules of the customer user: everything on data, minus admin and
+ * dangerous commands, plus the read-only introspection and housekeeping
+ * commands Redis Cluster clients and tools need. Each re-allowed command is
+ * known to redis-server 7.0 (an unknown one stops the server from starting),
+ * which form-cluster.int.test.ts checks against a real server.
+ */
+export const CUSTOMER_ACL_RULES: readonly string[] = [
+  '~*',
+  '&*',
+  '+@all',
+  '-@admin',
+  '-@dangerous',
+  '+info',
+  '+cluster|info',
+  '+cluster|nodes',
+  '+cluster|slots',
+  '+cluster|shards',
+  '+cluster|myid',
+  '+cluster|keyslot',
+  '+cluster|countkeysinslot',
+  '+cluster|getkeysinslot',
+  '+keys',
+  '+flushdb',
+  '+flushall',
+  '+sort',
+  '+sort_ro',
+  '+latency|histogram',
+  '+slowlog|get',
+  '+client|setname',
+  '+client|getname',
+  '+client|id',
+  '+client|info',
+  '+readonly',
+  '+readwrite',
+  '+command',
+  '+command|docs',
+  '+command|count',
+];
+
+/** Rules of the internal user (agents, replication): everything. */
+export const INTERNAL_ACL_RULES: readonly string[] = ['~*', '&*', '+@all'];
+
+const PERSISTENCE: Record<Durability, string[]> = {
+  none: ['save ""', 'appendonly no'],
+  'aof-everysec': ['save ""', 'appendonly yes', 'appendfsync everysec'],
+  'aof-always': ['save ""', 'appendonly yes', 'appendfsync always'],
+};
+
+/** Renders a complete redis.conf for one Redis Cluster instance. */
+export function renderRedisConfig(input: RedisConfigInput): string {
+  const { address, port, dataDir, memoryMb, durability, evictionPolicy, credentials } = input;
+  if (!Number.isInteger(port) || port < 1 || port + 10000 > 65535) {
+    throw new RangeError(`port must be an integer in 1..55535 (cluster bus uses port+10000), got ${port}`);
+  }
+  if (!Number.isInteger(memoryMb) || memoryMb < 1) throw new RangeError(`memoryMb must be a positive integer, got ${memoryMb}`);
+  if (!/^[0-9A-Za-z.:_-]+$/.test(address)) throw new Error(`invalid bind address ${JSON.stringify(address)}`);
+  assertSafeUsername(credentials.customerUser);
+  assertSafeUsername(credentials.internalUser);
+  if (credentials.customerUser === credentials.internalUser) throw new Error('customer and internal users must differ');
+  for (const [name, value] of Object.entries(credentials)) {
+    if (name.endsWith('Password') && value.length < 8) throw new Error(`${name} must be at least 8 characters`);
+  }
+  const q = quoteConfigArg;
+
+  const lines = [
+    '# Rendered by @strata/engine. Do not edit: the agent rewrites it.',
+    `bind ${address}`,
+    `port ${port}`,
+    'protected-mode no',
+    'daemonize no',
+    `dir ${q(dataDir)}`,
+    `pidfile ${q(`${dataDir}/redis.pid`)}`,
+    `logfile ${q(`${dataDir}/redis.log`)}`,
+    '',
+    '# Cluster',
+    'cluster-enabled yes',
+    'cluster-config-file nodes.conf',
+    'cluster-node-timeout 2000',
+    'cluster-allow-replica-migration no',
+    `cluster-announce-ip ${address}`,
+    '',
+    '# Replication',
+    'repl-diskless-sync yes',
+    'repl-diskless-sync-delay 0',
+    `masteruser ${q(credentials.internalUser)}`,
+    `masterauth ${q(credentials.internalPassword)}`,
+    '',
+    `# Persistence: ${durability}`,
+    ...PERSISTENCE[durability],
+    '',
+    '# Memory',
+    `maxmemory ${memoryMb}mb`,
+    `maxmemory-policy ${evictionPolicy}`,
+    '',
+    '# Latency',
+    'latency-tracking yes',
+    'latency-tracking-info-percentiles "50 99 99.9"',
+    '',
+    '# Users: default disabled, internal for agents and replication, customer without admin commands',
+    'user default off resetpass resetkeys resetchannels -@all',
+    `user ${credentials.internalUser} reset on ${q(`>${credentials.internalPassword}`)} ${INTERNAL_ACL_RULES.join(' ')}`,
+    `user ${credentials.customerUser} reset on ${q(`>${credentials.customerPassword}`)} ${CUSTOMER_ACL_RULES.join(' ')}`,
+  ];
+  return `${lines.join('\n')}\n`;
+}

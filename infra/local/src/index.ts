@@ -1,0 +1,2 @@
+export { startStack, type Stack, type StackOptions, type AgentHandle } from './stack';
+export { startPostgres, findPostgresBin, freePort } from './postgres.runner';

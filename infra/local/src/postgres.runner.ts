@@ -1,0 +1,137 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, openSync, closeSync } from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import pg from 'pg';
+
+/** Finds initdb/postgres: PATH first, then Debian's /usr/lib/postgresql/<v>/bin. */
+export function findPostgresBin(): string | null {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'postgres'))) return dir;
+  }
+  const base = '/usr/lib/postgresql';
+  if (existsSync(base)) {
+    for (const v of readdirSync(base).sort().reverse()) {
+      const dir = path.join(base, v, 'bin');
+      if (existsSync(path.join(dir, 'initdb'))) return dir;
+    }
+  }
+  return null;
+}
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, host, () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** Runs a command as the `postgres` user when we are root (initdb refuses root). */
+function asPostgres(bin: string, args: string[]): [string, string[]] {
+  return isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+}
+
+export interface PostgresHandle {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * An embedded PostgreSQL: a data directory of our own, system binaries,
+ * loopback TCP only, a database named `strata`. Reuses the directory on the next start.
+ */
+export async function startPostgres(opts: { dataDir: string; logFile: string; port?: number; fast?: boolean }): Promise<PostgresHandle> {
+  const bin = findPostgresBin();
+  if (!bin) {
+    throw new Error('PostgreSQL server binaries (initdb, postgres) not found. Install Debian\'s postgresql-15 package (apt-get install postgresql-15) or set DATABASE_URL to an existing server.');
+  }
+  const dataDir = path.resolve(opts.dataDir);
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    if (isRoot()) {
+      openParentsForPostgres(dataDir);
+      spawnSync('chown', ['-R', 'postgres:postgres', dataDir]);
+    }
+    const [cmd, args] = asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'strata', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+    const r = spawnSync(cmd, args, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`initdb failed: ${r.stderr || r.stdout}`);
+  } else if (isRoot()) {
+    openParentsForPostgres(dataDir);
+  }
+  stopStale(bin, dataDir);
+
+  const port = opts.port ?? (await freePort());
+  const settings = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  if (opts.fast) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const [cmd, args] = asPostgres(path.join(bin, 'postgres'), settings);
+  mkdirSync(path.dirname(opts.logFile), { recursive: true });
+  const log = openSync(opts.logFile, 'a');
+  const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', log, log], detached: false });
+  closeSync(log);
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+
+  const url = `postgres://strata@127.0.0.1:${port}/strata`;
+  const admin = `postgres://strata@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      const has = await c.query(`SELECT 1 FROM pg_database WHERE datname = 'strata'`);
+      if (!has.rowCount) await c.query('CREATE DATABASE strata');
+      await c.end();
+      break;
+    } catch (err) {
+      if (exited) throw new Error(`postgres exited during start; see ${opts.logFile}`);
+      if (Date.now() > deadline) throw new Error(`postgres did not accept connections within 30 s: ${(err as Error).message}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  return {
+    url,
+    port,
+    stop: async () => {
+      if (exited) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      // With runuser in between, signal the postmaster itself (pid file) for a fast shutdown.
+      const pid = postmasterPid(dataDir);
+      try { process.kill(pid ?? child.pid!, 'SIGINT'); } catch { /* gone */ }
+      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+    },
+  };
+}
+
+function postmasterPid(dataDir: string): number | null {
+  const f = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(f)) return null;
+  const pid = Number.parseInt(readFileSync(f, 'utf8').split('\n')[0] ?? '', 10);
+  return Number.isFinite(pid) ? pid : null;
+}
+
+/** A postmaster left behind by a launcher that was killed: stop it before starting ours. */
+function stopStale(bin: string, dataDir: string): void {
+  const pid = postmasterPid(dataDir);
+  if (!pid) return;
+  try { process.kill(pid, 0); } catch { return; }
+  const [cmd, args] = asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'fast', '-w']);
+  spawnSync(cmd, args, { stdio: 'ignore' });
+}
+
+/** The postgres user must be able to reach its data directory through our folders. */
+function openParentsForPostgres(dataDir: string): void {
+  let dir = path.dirname(dataDir);
+  while (dir !== path.dirname(dir)) {
+    try {
+      const mode = Number.parseInt(spawnSync('stat', ['-c', '%a', dir], { encoding: 'utf8' }).stdout.trim(), 8);
+      if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+    } catch { /* best effort */ }
+    dir = path.dirname(dir);
+  }
+}

@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+export interface Managed {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts a TypeScript entry point with tsx, logs to a file (and optionally the
+ * console), and resolves once a line starting with `readyPrefix` is printed.
+ */
+export async function startTs(opts: {
+  entry: string; env: NodeJS.ProcessEnv; logFile: string; readyPrefix: string; timeoutMs?: number; echo?: boolean;
+}): Promise<Managed & { readyLine: string }> {
+  mkdirSync(path.dirname(opts.logFile), { recursive: true });
+  const log = createWriteStream(opts.logFile, { flags: 'a' });
+  const child = spawn(process.execPath, ['--import', 'tsx', opts.entry], {
+    cwd: REPO_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { log.end(); resolve(code); }));
+  child.stderr!.pipe(log, { end: false });
+  if (opts.echo) child.stderr!.pipe(process.stderr, { end: false });
+  const lines = createInterface({ input: child.stdout! });
+  const readyLine = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${path.basename(opts.entry)} did not start within ${opts.timeoutMs ?? 30_000} ms; see ${opts.logFile}`)), opts.timeoutMs ?? 30_000);
+    lines.on('line', (line) => {
+      log.write(line + '\n');
+      if (opts.echo) process.stdout.write(line + '\n');
+      if (line.startsWith(opts.readyPrefix)) { clearTimeout(timer); resolve(line); }
+    });
+    void exited.then((code) => { clearTimeout(timer); reject(new Error(`${path.basename(opts.entry)} exited with code ${code} during start; see ${opts.logFile}`)); });
+  });
+  return { child, exited, readyLine };
+}
+
+export async function stopProcess(m: Managed | undefined, signal: NodeJS.Signals = 'SIGTERM', timeoutMs = 15_000): Promise<void> {
+  if (!m || m.child.exitCode !== null || m.child.signalCode !== null) return;
+  m.child.kill(signal);
+  const t = setTimeout(() => m.child.kill('SIGKILL'), timeoutMs);
+  await m.exited;
+  clearTimeout(t);
+}
