@@ -4,7 +4,8 @@ import { formCluster } from '@strata/engine/redis-admin';
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 
-const HEARTBEAT_MS = 10_000;
+/** Must stay well under the control plane's task lease (6 s). */
+const HEARTBEAT_MS = 2_000;
 
 /** Serializes work per key (an instance or a cluster) while different keys run in parallel. */
 class KeyedLock {

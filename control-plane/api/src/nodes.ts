@@ -10,6 +10,7 @@ export const NodeInstanceSummary = z.object({
   port: z.number().int(),
   role: z.enum(['primary', 'replica']),
   state: z.string(),
+  restarts: z.number().int().describe('times the agent restarted this engine after a crash'),
 });
 
 export const Node = z

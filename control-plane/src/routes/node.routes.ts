@@ -39,6 +39,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         instances: on.filter((i) => mine.has(i.clusterId)).map((i) => ({
           id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, port: i.port, role: i.role,
           state: d.observed.instance(i.id)?.state ?? 'unknown',
+          restarts: d.observed.instance(i.id)?.restarts ?? 0,
         })),
         createdAt: n.createdAt.toISOString(),
       };

@@ -5,7 +5,8 @@ import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
 import { openSecrets } from './cluster-secrets';
 
-export const TASK_LEASE_MS = 30_000;
+/** Short leases, extended by agent heartbeats: a task leased just before a crash is handed out again within seconds. */
+export const TASK_LEASE_MS = 6_000;
 
 /**
  * Hands tasks to agents: long-polls wait on an in-process signal (or a short

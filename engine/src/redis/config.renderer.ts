@@ -52,6 +52,9 @@ export const CUSTOMER_ACL_RULES: readonly string[] = [
   '+command|count',
 ];
 
+/** cluster-node-timeout of every instance: failure detection after ~2 s of silence. */
+export const CLUSTER_NODE_TIMEOUT_MS = 2000;
+
 /** Rules of the internal user (agents, replication): everything. */
 export const INTERNAL_ACL_RULES: readonly string[] = ['~*', '&*', '+@all'];
 
@@ -90,7 +93,7 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     '# Cluster',
     'cluster-enabled yes',
     'cluster-config-file nodes.conf',
-    'cluster-node-timeout 2000',
+    `cluster-node-timeout ${CLUSTER_NODE_TIMEOUT_MS}`,
     'cluster-allow-replica-migration no',
     `cluster-announce-ip ${address}`,
     '',

@@ -28,16 +28,20 @@ export async function connectAdmin(target: AdminTarget, timeoutMs: number): Prom
     enableReadyCheck: false,
     autoResubscribe: false,
   });
-  // Errors surface through the rejected promises; without a listener ioredis prints them.
-  client.on('error', () => {});
+  // Without a listener ioredis prints errors; keep the last one to explain a failed connect.
+  let lastError: Error | undefined;
+  client.on('error', (err: Error) => {
+    lastError = err;
+  });
   try {
     await client.connect();
-    // ioredis reports a failed AUTH on the event, not on connect(): check the login explicitly.
+    // Commands queue behind the AUTH ioredis sends on connect: a PING proves the login worked.
     await client.ping();
     return client;
   } catch (err) {
     client.disconnect();
-    throw err;
+    // A refused login closes the connection; report "WRONGPASS ..." rather than "Connection is closed".
+    throw lastError ?? err;
   }
 }
 

@@ -55,8 +55,11 @@ describe('formCluster against real redis-server processes (3 primaries + 3 repli
     const started = Date.now();
     await formCluster({ shards, ...internal, log: (m) => logs.push(m) });
     const took = Date.now() - started;
-    console.log(`formCluster 3x1: ${took} ms (${Date.now() - fleet!.spawnedAt} ms after spawn)\n  ${logs.join('\n  ')}`);
+    console.log(`formCluster 3x1 on fresh processes: ${took} ms (${Date.now() - fleet!.spawnedAt} ms after spawn)\n  ${logs.join('\n  ')}`);
     expect(took).toBeLessThan(30_000);
+    for (const m of members) {
+      expect(await (await admin(m.host, m.port)).call('CONFIG', 'GET', 'cluster-node-timeout')).toEqual(['cluster-node-timeout', '2000']);
+    }
   });
 
   it('serves a customer Cluster client across every primary', async () => {
@@ -90,8 +93,12 @@ describe('formCluster against real redis-server processes (3 primaries + 3 repli
       ['CLUSTER', 'MEET', '127.0.0.1', '1'],
       ['CLUSTER', 'FORGET', 'abc'],
     ];
+    const root = await admin(HOSTS[0]!, 7100);
     for (const [cmd, ...args] of denied) {
-      await expect(customer.call(cmd!, ...args), `${cmd} ${args.join(' ')}`).rejects.toThrow(/NOPERM/);
+      const what = `${cmd} ${args.join(' ')}`;
+      // DEBUG and MODULE are also disabled server-wide (enable-*-command no), which redis checks first.
+      await expect(customer.call(cmd!, ...args), what).rejects.toThrow(/NOPERM|not allowed/);
+      expect(String(await root.call('ACL', 'DRYRUN', creds.customerUser, cmd!, ...args)), what).toMatch(/no permissions/);
     }
     // Re-allowed commands exist in this redis-server (it started with them) and work.
     expect(CUSTOMER_ACL_RULES).toContain('+cluster|slots');
@@ -99,7 +106,8 @@ describe('formCluster against real redis-server processes (3 primaries + 3 repli
     expect(String(await customer.call('INFO', 'server'))).toContain('redis_version');
 
     await expect(customer.call('AUTH', 'default', '')).rejects.toThrow(/WRONGPASS|invalid/i);
-    await expect(connectAdmin({ host: HOSTS[0]!, port: 7100, username: 'default', password: 'anything' }, 1000)).rejects.toThrow();
+    await expect(connectAdmin({ host: HOSTS[0]!, port: 7100, username: 'default', password: 'anything' }, 1000)).rejects.toThrow(/WRONGPASS/);
+    await expect(connectAdmin({ host: HOSTS[0]!, port: 7100, username: 'default', password: '' }, 1000)).rejects.toThrow(/WRONGPASS|NOAUTH/);
   });
 
   it('is idempotent: a second call succeeds and changes nothing', async () => {
@@ -125,5 +133,25 @@ describe('formCluster against real redis-server processes (3 primaries + 3 repli
     expect(new Set(ids).size).toBe(6);
     expect(await observeInstance({ host: '127.0.5.1', port: 7199, ...internal, timeoutMs: 300 })).toBeNull();
     expect(await observeInstance({ host: '127.0.5.1', port: 7100, username: 'default', password: 'nope' })).toBeNull();
+  });
+
+  it('keeps a failover that already happened when called again', async () => {
+    const replica = shards[0]!.replicas[0]!;
+    const client = await admin(replica.host, replica.port);
+    await client.call('CLUSTER', 'FAILOVER');
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const [planned, promoted] = await Promise.all(
+        [shards[0]!.primary, replica].map((m) => observeInstance({ host: m.host, port: m.port, ...internal })),
+      );
+      if (promoted?.role === 'primary' && planned?.role === 'replica' && planned.primaryLinkUp) break;
+      if (Date.now() > deadline) throw new Error('manual failover did not complete');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const logs: string[] = [];
+    await formCluster({ shards, ...internal, log: (m) => logs.push(m) });
+    expect(logs[0]).toMatch(/127\.0\.5\.2:7101 already took over as primary from 127\.0\.5\.1:7100/);
+    const view = await observeInstance({ host: replica.host, port: replica.port, ...internal });
+    expect(view).toMatchObject({ role: 'primary', state: 'ok' });
   });
 });

@@ -1,28 +1,33 @@
 /**
- * Forms a Redis Cluster from running, empty-or-partially-joined instances,
- * without redis-cli. Idempotent: every step first reads what is already
- * there, so calling it again on a formed cluster changes nothing.
+ * Forms a Redis Cluster from running instances, without redis-cli.
+ * Idempotent: every step first reads what is already there, so calling it
+ * again on a partially or fully formed cluster only finishes the job.
  *
  * Order (chosen for speed; each step is safe to repeat):
- *   1. read every node's id and view (waiting for unreachable ones),
+ *   1. read every node's id and view (waiting for nodes not answering yet),
  *   2. (a) unique config epochs on fresh nodes,
- *   3. (c) assign each primary its missing slots, before meeting, so slot
+ *   3. (c) give each primary its missing slots before any MEET, so slot
  *      ownership travels in the very first handshake packets,
  *   4. (b) MEET every node from the first primary,
- *   5. poll every node, fixing what gossip has not done yet (direct MEET
+ *   5. poll every POLL_MS, doing what gossip has not done yet (direct MEET
  *      between nodes that still miss each other, CLUSTER REPLICATE once a
- *      replica knows its primary) until (d) all know all, (e) replicas are
- *      linked and (f) every node reports cluster_state:ok with the planned
- *      slot owners.
+ *      replica knows its primary) until (d) all nodes know all nodes, (e)
+ *      replicas are linked and (f) every node reports cluster_state:ok and
+ *      the planned slot owners.
  *
- * Note: a primary keeps cluster_state:fail for 2 s after its process starts
- * (CLUSTER_WRITABLE_DELAY in redis' cluster.c); nothing here can shorten that.
+ * Two delays in redis itself bound how fast a primary turns cluster_state:ok:
+ *   - 2 s after the process started (CLUSTER_WRITABLE_DELAY, hard-coded);
+ *   - cluster-node-timeout (clamped to 0.5..5 s) after it last saw itself in a
+ *     minority, i.e. after it got its slots. formCluster lowers the timeout to
+ *     500 ms on the primaries it assigns slots to, and sets it back to
+ *     `nodeTimeoutMs` on every node before it returns (also on failure).
  */
 import type { FormClusterShard } from '@strata/api';
-import type { Redis } from 'ioredis';
+import { CLUSTER_NODE_TIMEOUT_MS } from '../config.renderer';
 import { AdminConnectionPool, errorMessage } from './admin-connection';
-import { parseClusterNodes, parseClusterSlots, parseInfo, subtractRanges, type ClusterNodeEntry } from './cluster-reply.parser';
-import { checkConvergence, type ConvergenceAction, type NodeSnapshot, type PlannedMember, type ResolvedShard } from './cluster-convergence';
+import { subtractRanges } from './cluster-reply.parser';
+import { checkConvergence, type PlannedMember } from './cluster-convergence';
+import { actionKey, applyAction, ensureNodeTimeout, meet, POLL_MS, readViews, resolveRoles, sleep, snapshot } from './form-cluster.steps';
 
 export interface FormClusterOptions {
   shards: FormClusterShard[];
@@ -31,30 +36,30 @@ export interface FormClusterOptions {
   password: string;
   /** Overall deadline; default 30000 ms. */
   timeoutMs?: number;
+  /** cluster-node-timeout the instances are configured with; default CLUSTER_NODE_TIMEOUT_MS. */
+  nodeTimeoutMs?: number;
   log?: (msg: string) => void;
 }
 
-const POLL_MS = 25;
+/** Lowest rejoin delay redis applies (CLUSTER_MIN_REJOIN_DELAY). */
+const FORMING_NODE_TIMEOUT_MS = 500;
 /** How long to wait before repeating a corrective action gossip may still be doing. */
 const ACTION_RETRY_MS = 500;
 
-interface MemberView {
-  member: PlannedMember;
-  myself: ClusterNodeEntry;
-  nodes: ClusterNodeEntry[];
-}
-
 export async function formCluster(opts: FormClusterOptions): Promise<void> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const nodeTimeoutMs = opts.nodeTimeoutMs ?? CLUSTER_NODE_TIMEOUT_MS;
   const startedAt = Date.now();
   const deadline = startedAt + timeoutMs;
   const log = opts.log ?? (() => {});
   if (opts.shards.length === 0) throw new Error('formCluster needs at least one shard');
   const pool = new AdminConnectionPool(opts, Math.min(2000, timeoutMs));
+  let members: PlannedMember[] = [];
+  let succeeded = false;
   try {
     const views = await readViews(pool, opts.shards, deadline);
     const shards = resolveRoles(opts.shards, views, log);
-    const members = shards.flatMap((s) => [s.primary, ...s.replicas]);
+    members = shards.flatMap((s) => [s.primary, ...s.replicas]);
     const viewOf = (m: PlannedMember) => views.get(m.address)!;
 
     // (a) Unique config epochs, so primaries never start with colliding epochs.
@@ -74,7 +79,7 @@ export async function formCluster(opts: FormClusterOptions): Promise<void> {
         if (missing.length === 0) return;
         const args = missing.flatMap((r) => [String(r.start), String(r.end)]);
         const client = await pool.get(primary.host, primary.port);
-        await client.call('CONFIG', 'SET', 'cluster-node-timeout', '500');
+        await client.call('CONFIG', 'SET', 'cluster-node-timeout', String(Math.min(FORMING_NODE_TIMEOUT_MS, nodeTimeoutMs)));
         await client.call('CLUSTER', 'ADDSLOTSRANGE', ...args).catch((err: unknown) => {
           throw new Error(`CLUSTER ADDSLOTSRANGE ${args.join(' ')} on ${primary.address} failed: ${errorMessage(err)}`);
         });
@@ -96,12 +101,12 @@ export async function formCluster(opts: FormClusterOptions): Promise<void> {
     const lastTried = new Map<string, number>();
     const actionErrors = new Map<string, string>();
     for (;;) {
-      const snapshots = await Promise.all(members.map((m) => snapshot(pool, m)));
-      const { problems, actions } = checkConvergence(shards, snapshots);
+      const { problems, actions } = checkConvergence(shards, await Promise.all(members.map((m) => snapshot(pool, m))));
       if (problems.length === 0) break;
       if (Date.now() >= deadline) {
-        const details = [...problems.slice(0, 10), ...[...actionErrors].map(([k, v]) => `${k} failed: ${v}`)];
-        throw new Error(`formCluster did not converge within ${timeoutMs} ms: ${details.join('; ')}${problems.length > 10 ? ` (+${problems.length - 10} more)` : ''}`);
+        const shown = [...problems.slice(0, 10), ...[...actionErrors].map(([key, err]) => `${key} failed: ${err}`)];
+        const more = problems.length > 10 ? ` (+${problems.length - 10} more)` : '';
+        throw new Error(`formCluster did not converge within ${timeoutMs} ms: ${shown.join('; ')}${more}`);
       }
       let meets = 0;
       await Promise.all(
@@ -110,122 +115,38 @@ export async function formCluster(opts: FormClusterOptions): Promise<void> {
           if (Date.now() - (lastTried.get(key) ?? 0) < ACTION_RETRY_MS) return;
           lastTried.set(key, Date.now());
           try {
-            await apply(pool, action);
+            await applyAction(pool, action);
             actionErrors.delete(key);
             if (action.kind === 'meet') meets++;
             else log(key);
           } catch (err) {
-            // "Unknown node" right after a handshake is expected: retried on a later poll.
+            // e.g. "Unknown node" right after a handshake: retry on the next poll but one.
             actionErrors.set(key, errorMessage(err));
-            lastTried.set(key, Date.now() - ACTION_RETRY_MS + POLL_MS * 2);
+            lastTried.set(key, Date.now() - ACTION_RETRY_MS + 2 * POLL_MS);
           }
         }),
       );
       if (meets > 0) log(`${meets} direct MEET(s) between nodes gossip had not introduced yet`);
       await sleep(POLL_MS);
     }
-    log(`cluster of ${members.length} nodes formed in ${Date.now() - startedAt} ms`);
+    succeeded = true;
   } finally {
-    await pool.closeAll();
-  }
-}
-
-function toMember(host: string, port: number): PlannedMember {
-  return { host, port, address: `${host}:${port}`, id: '' };
-}
-
-/** Connects to every node and reads its id and view, waiting for nodes that do not answer yet. */
-async function readViews(pool: AdminConnectionPool, shards: FormClusterShard[], deadline: number): Promise<Map<string, MemberView>> {
-  const members = shards.flatMap((s) => [s.primary, ...s.replicas]).map((m) => toMember(m.host, m.port));
-  const addresses = new Set(members.map((m) => m.address));
-  if (addresses.size !== members.length) throw new Error('formCluster: the same host:port appears twice in the plan');
-  const views = new Map<string, MemberView>();
-  for (;;) {
-    const failures: string[] = [];
-    await Promise.all(
-      members
-        .filter((m) => !views.has(m.address))
-        .map(async (m) => {
-          try {
-            const client = await pool.get(m.host, m.port);
-            const [id, nodesText] = (await Promise.all([client.call('CLUSTER', 'MYID'), client.call('CLUSTER', 'NODES')])).map(String) as [string, string];
-            const nodes = parseClusterNodes(nodesText);
-            const myself = nodes.find((n) => n.myself);
-            if (!myself) throw new Error('CLUSTER NODES has no myself line');
-            views.set(m.address, { member: { ...m, id }, myself, nodes });
-          } catch (err) {
-            failures.push(`${m.address}: ${errorMessage(err)}`);
-          }
-        }),
-    );
-    if (failures.length === 0) return views;
-    if (Date.now() >= deadline) throw new Error(`formCluster could not reach ${failures.length} node(s): ${failures.join('; ')}`);
-    await sleep(POLL_MS);
-  }
-}
-
-/**
- * Maps the plan onto node ids. If a shard already failed over (its planned
- * primary now replicates another member of the same shard), the current
- * primary is kept: forming never undoes a failover.
- */
-function resolveRoles(shards: FormClusterShard[], views: Map<string, MemberView>, log: (msg: string) => void): ResolvedShard[] {
-  return shards.map((shard) => {
-    const all = [shard.primary, ...shard.replicas].map((m) => views.get(`${m.host}:${m.port}`)!.member);
-    let primary = all[0]!;
-    const plannedPrimaryView = views.get(primary.address)!.myself;
-    const promoted = all.find((m) => m !== primary && plannedPrimaryView.role === 'replica' && plannedPrimaryView.primaryId === m.id);
-    if (promoted) {
-      log(`${promoted.address} already took over as primary from ${primary.address}; keeping it`);
-      primary = promoted;
+    try {
+      await restoreNodeTimeouts(pool, members, nodeTimeoutMs, log);
+    } catch (err) {
+      // On the failure path the original error matters more; a retry restores it.
+      if (succeeded) throw err;
+    } finally {
+      await pool.closeAll();
     }
-    return { slots: shard.slots, primary, replicas: all.filter((m) => m !== primary) };
-  });
-}
-
-async function snapshot(pool: AdminConnectionPool, member: PlannedMember): Promise<NodeSnapshot> {
-  try {
-    const client = await pool.get(member.host, member.port);
-    const replies = await client
-      .pipeline()
-      .call('CLUSTER', 'NODES')
-      .call('CLUSTER', 'INFO')
-      .call('CLUSTER', 'SLOTS')
-      .call('INFO', 'replication')
-      .exec();
-    if (!replies) throw new Error('pipeline aborted');
-    const failed = replies.find(([err]) => err);
-    if (failed) throw failed[0]!;
-    const [nodes, info, slots, replication] = replies.map(([, value]) => value) as [string, string, unknown, string];
-    return {
-      member,
-      nodes: parseClusterNodes(nodes),
-      clusterInfo: parseInfo(info),
-      slotOwners: parseClusterSlots(slots),
-      replication: parseInfo(replication),
-    };
-  } catch (err) {
-    return { member, error: errorMessage(err) };
   }
+  log(`cluster of ${members.length} nodes formed in ${Date.now() - startedAt} ms`);
 }
 
-function actionKey(action: ConvergenceAction): string {
-  return action.kind === 'meet'
-    ? `${action.from.address} met ${action.to.address}`
-    : `${action.replica.address} replicates ${action.primary.address}`;
+async function restoreNodeTimeouts(pool: AdminConnectionPool, members: PlannedMember[], ms: number, log: (msg: string) => void): Promise<void> {
+  const results = await Promise.allSettled(members.map((m) => ensureNodeTimeout(pool, m, ms)));
+  const restored = members.filter((_, i) => results[i]?.status === 'fulfilled' && results[i].value);
+  if (restored.length > 0) log(`cluster-node-timeout back to ${ms} ms on ${restored.map((m) => m.address).join(', ')}`);
+  const failed = results.flatMap((r, i) => (r.status === 'rejected' ? [`${members[i]!.address}: ${errorMessage(r.reason)}`] : []));
+  if (failed.length > 0) throw new Error(`could not restore cluster-node-timeout ${ms} on ${failed.join('; ')}`);
 }
-
-async function apply(pool: AdminConnectionPool, action: ConvergenceAction): Promise<void> {
-  if (action.kind === 'meet') {
-    await meet(await pool.get(action.from.host, action.from.port), action.to);
-  } else {
-    const client = await pool.get(action.replica.host, action.replica.port);
-    await client.call('CLUSTER', 'REPLICATE', action.primary.id);
-  }
-}
-
-function meet(client: Redis, to: PlannedMember): Promise<unknown> {
-  return client.call('CLUSTER', 'MEET', to.host, String(to.port));
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

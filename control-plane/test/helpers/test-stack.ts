@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { startStack, type Stack, type StackOptions } from '@strata/local';
+import { TestApi } from './api-client';
+
+/**
+ * A hermetic real stack for one test file: own temp dir, own PostgreSQL,
+ * control plane on a free port, agents on their own loopback range.
+ */
+export async function testStack(addressPrefix: string, opts: Partial<StackOptions> = {}): Promise<{ stack: Stack; api: TestApi; cleanup: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
+  const stack = await startStack({ dir, addressPrefix, port: 0, fastPostgres: true, ...opts });
+  return {
+    stack,
+    api: new TestApi(stack.url, stack.adminToken),
+    cleanup: async () => {
+      await stack.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** PIDs of redis-server processes listening on one of these addresses. */
+export function redisPidsOn(addresses: string[]): number[] {
+  let out = '';
+  try {
+    out = execFileSync('pgrep', ['-a', 'redis-server'], { encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  return out.split('\n').filter((l) => addresses.some((a) => l.includes(`${a}:`))).map((l) => Number(l.split(' ')[0]));
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// The two commands of the README: `npm start` and `npm test`.
+// Installs what is missing (npm packages; Debian packages through apt when
+// running as root), then runs Strata or every test suite.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const mode = process.argv[2];
+const say = (msg) => console.log(`\x1b[36m[strata]\x1b[0m ${msg}`);
+const fail = (msg) => { console.error(`\x1b[31m[strata]\x1b[0m ${msg}`); process.exit(1); };
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.error) fail(`${cmd} could not run: ${r.error.message}`);
+  return r.status ?? 1;
+}
+
+const onPath = (bin) => (process.env.PATH ?? '').split(':').some((d) => d && existsSync(path.join(d, bin)));
+const hasPostgres = () => !!process.env.DATABASE_URL || onPath('initdb') ||
+  (existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`)));
+
+function ensureSystemPackages(needs) {
+  const missing = needs.filter((n) => !n.present());
+  if (!missing.length) return;
+  const pkgs = missing.flatMap((n) => n.packages);
+  if (process.getuid?.() !== 0) {
+    fail(`missing: ${missing.map((n) => n.what).join(', ')}. Install the Debian packages: sudo apt-get install -y ${pkgs.join(' ')}`);
+  }
+  say(`installing ${pkgs.join(' ')} with apt (missing: ${missing.map((n) => n.what).join(', ')})`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (run('apt-get', ['update', '-qq'], { env }) !== 0) fail('apt-get update failed');
+  if (run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { env }) !== 0) fail(`apt-get install ${pkgs.join(' ')} failed`);
+  const still = missing.filter((n) => !n.present());
+  if (still.length) fail(`still missing after apt: ${still.map((n) => n.what).join(', ')}`);
+}
+
+function ensureNodeModules() {
+  const marker = path.join(root, 'node_modules/.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  say('installing npm packages (npm ci)');
+  if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) fail('npm ci failed');
+}
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureConsoleBuilt() {
+  const index = path.join(root, 'console/dist/index.html');
+  const src = path.join(root, 'console/src');
+  if (!existsSync(src)) return;
+  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(newestMtime(src), newestMtime(path.join(root, 'control-plane/api/src')))) return;
+  say('building the console (vite)');
+  if (run('npm', ['run', 'build', '--workspace', '@strata/console']) !== 0) fail('console build failed');
+}
+
+const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'], present: () => onPath('redis-server') && onPath('redis-cli') };
+const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
+const chromium = { what: 'Chromium (for the Playwright suite)', packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') };
+
+if (mode === 'start') {
+  ensureSystemPackages([redis, postgres]);
+  ensureNodeModules();
+  ensureConsoleBuilt();
+  process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
+} else if (mode === 'test') {
+  ensureSystemPackages([redis, postgres, chromium]);
+  ensureNodeModules();
+  const suites = [
+    ['types', 'npm', ['run', 'typecheck']],
+    ['unit', 'npm', ['run', 'test:unit']],
+    ['integration (real PostgreSQL, agents, redis-server)', 'npm', ['run', 'test:integration']],
+    ['console build', 'npm', ['run', 'build', '--workspace', '@strata/console']],
+    ['e2e (Playwright in Chromium against a real stack)', 'npm', ['run', 'test', '--workspace', '@strata/e2e']],
+  ];
+  const results = [];
+  for (const [name, cmd, args] of suites) {
+    say(`suite: ${name}`);
+    const started = Date.now();
+    const code = run(cmd, args);
+    results.push({ name, ok: code === 0, s: ((Date.now() - started) / 1000).toFixed(1) });
+    if (code !== 0) break;
+  }
+  console.log('');
+  for (const r of results) say(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.s} s)`);
+  const failed = results.filter((r) => !r.ok).length;
+  say(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed || results.length < suites.length ? 1 : 0);
+} else {
+  fail('usage: node scripts/bootstrap.mjs start|test');
+}
