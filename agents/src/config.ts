@@ -12,6 +12,8 @@ const Env = z.object({
   STRATA_AGENT_MEMORY_MB: z.coerce.number().int().min(64).default(Math.floor(os.totalmem() / 1024 / 1024 / 2)),
   STRATA_AGENT_STOP_ENGINES_ON_EXIT: z.enum(['true', 'false']).default('false'),
   STRATA_REDIS_SERVER: z.string().default('redis-server'),
+  STRATA_AGENT_SPARES: z.coerce.number().int().min(0).max(50).default(3),
+  STRATA_AGENT_SPARE_TOP_PORT: z.coerce.number().int().min(1100).max(55535).default(7999),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
@@ -24,6 +26,9 @@ export interface AgentConfig {
   memoryMb: number;
   stopEnginesOnExit: boolean;
   redisServer: string;
+  /** Warm spare engines kept ready for new primaries, on ports counting down from spareTopPort. */
+  spares: number;
+  spareTopPort: number;
   logLevel: string;
 }
 
@@ -42,6 +47,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     memoryMb: e.STRATA_AGENT_MEMORY_MB,
     stopEnginesOnExit: e.STRATA_AGENT_STOP_ENGINES_ON_EXIT === 'true',
     redisServer: e.STRATA_REDIS_SERVER,
+    spares: e.STRATA_AGENT_SPARES,
+    spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,
     logLevel: e.STRATA_LOG_LEVEL,
   };
 }

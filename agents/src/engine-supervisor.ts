@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSpec, ObservedInstanceState } from '@strata/api';
 import { renderRedisConfig } from '@strata/engine';
+import { applyInstanceSettings, SPARE_USERS } from '@strata/engine/redis-admin';
+import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
 import { isAlive, isRedisOnPort, readPid, waitForExit, waitForPort } from './process-utils';
 
@@ -29,7 +31,9 @@ export class EngineSupervisor {
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly d: { registry: InstanceRegistry; address: string; redisServer: string; log: Logger; onChange: () => void },
+    private readonly d: {
+      registry: InstanceRegistry; address: string; redisServer: string; log: Logger; onChange: () => void; spares?: SparePool;
+    },
   ) {}
 
   /** Adopt engines still running from a previous agent; start the rest. */
@@ -52,13 +56,11 @@ export class EngineSupervisor {
 
   /** Idempotent: write the config and make sure the engine runs. */
   async ensure(spec: InstanceSpec, credentials: EngineCredentials): Promise<void> {
-    this.d.registry.put({ spec, credentials });
     const dir = this.d.registry.instanceDir(spec.instanceId);
+    if (!this.d.registry.get(spec.instanceId) && !existsSync(dir) && (await this.claimSpare(spec, credentials))) return;
+    this.d.registry.put({ spec, credentials });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(path.join(dir, 'redis.conf'), renderRedisConfig({
-      address: this.d.address, port: spec.port, dataDir: dir, memoryMb: spec.memoryMb,
-      durability: spec.durability, evictionPolicy: spec.evictionPolicy, credentials,
-    }), { mode: 0o600 });
+    this.writeConfig(spec, credentials);
     const rt = this.runtime.get(spec.instanceId);
     if (rt?.pid && isRedisOnPort(rt.pid, spec.port)) return;
     const pid = readPid(this.pidFile(spec.instanceId));
@@ -67,6 +69,45 @@ export class EngineSupervisor {
       return;
     }
     await this.start(spec.instanceId);
+  }
+
+  /** Paths in the config are relative: the engine runs with its directory as working directory. */
+  private writeConfig(spec: InstanceSpec, credentials: EngineCredentials): void {
+    writeFileSync(path.join(this.d.registry.instanceDir(spec.instanceId), 'redis.conf'), renderRedisConfig({
+      address: this.d.address, port: spec.port, dataDir: '.', memoryMb: spec.memoryMb,
+      durability: spec.durability, evictionPolicy: spec.evictionPolicy, credentials,
+    }), { mode: 0o600 });
+  }
+
+  /**
+   * A warm spare on the planned port becomes this instance: its directory is
+   * moved into place (the process keeps its working directory) and it is
+   * reconfigured at runtime. Falls back to a cold start on any failure.
+   */
+  private async claimSpare(spec: InstanceSpec, credentials: EngineCredentials): Promise<boolean> {
+    const spare = this.d.spares?.take(spec.port);
+    if (!spare) return false;
+    const dir = this.d.registry.instanceDir(spec.instanceId);
+    try {
+      mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+      renameSync(spare.dir, dir);
+      await applyInstanceSettings({
+        host: this.d.address, port: spec.port, current: { username: SPARE_USERS.internalUser, password: spare.password },
+        settings: { memoryMb: spec.memoryMb, durability: spec.durability, evictionPolicy: spec.evictionPolicy, credentials },
+      });
+      rmSync(path.join(dir, 'spare.json'), { force: true });
+      this.d.registry.put({ spec, credentials });
+      this.writeConfig(spec, credentials);
+      this.runtime.set(spec.instanceId, { pid: spare.pid, state: 'running', restarts: 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF });
+      this.d.log.info({ instanceId: spec.instanceId, pid: spare.pid, port: spec.port }, 'claimed warm spare');
+      this.d.onChange();
+      return true;
+    } catch (err) {
+      this.d.log.warn({ err: (err as Error).message, port: spec.port }, 'could not claim spare; starting a fresh engine');
+      await this.kill(spare.pid);
+      rmSync(existsSync(dir) ? dir : spare.dir, { recursive: true, force: true });
+      return false;
+    }
   }
 
   private pidFile(instanceId: string): string {

@@ -7,6 +7,7 @@ import { InstanceRegistry } from './instance-registry';
 import { EngineSupervisor } from './engine-supervisor';
 import { StatusReporter } from './status-reporter';
 import { TaskRunner } from './task-runner';
+import { SparePool } from './spare-pool';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -28,9 +29,14 @@ async function main(): Promise<void> {
 
   const registry = new InstanceRegistry(config.dataDir);
   let reporter: StatusReporter | undefined;
-  const supervisor = new EngineSupervisor({ registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke() });
-  reporter = new StatusReporter({ client, registry, supervisor, address: config.address, memoryMb: config.memoryMb, log });
+  const spares = new SparePool({
+    dataDir: config.dataDir, address: config.address, redisServer: config.redisServer, log, count: config.spares,
+    topPort: config.spareTopPort, usedPorts: () => new Set(registry.all().map((r) => r.spec.port)), onChange: () => reporter?.poke(),
+  });
+  const supervisor = new EngineSupervisor({ registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares });
+  reporter = new StatusReporter({ client, registry, supervisor, spares, address: config.address, memoryMb: config.memoryMb, log });
   await supervisor.recover();
+  await spares.start();
   reporter.start();
   const runner = new TaskRunner({ client, supervisor, log, onDone: () => reporter?.poke() });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
@@ -46,8 +52,11 @@ async function main(): Promise<void> {
     await runner.stop();
     await loop.catch(() => {});
     // By default engines outlive the agent (an agent upgrade must not take data offline).
-    if (config.stopEnginesOnExit) await supervisor.stopAll();
-    else supervisor.detach();
+    if (config.stopEnginesOnExit) await Promise.all([supervisor.stopAll(), spares.stopAll()]);
+    else {
+      supervisor.detach();
+      spares.detach();
+    }
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -3,6 +3,7 @@ import type { AgentStatusReport, ObservedInstance } from '@strata/api';
 import { observeInstance } from '@strata/engine/redis-admin';
 import type { InstanceRegistry } from './instance-registry';
 import type { EngineSupervisor } from './engine-supervisor';
+import type { SparePool } from './spare-pool';
 import type { ControlPlaneClient } from './control-plane.client';
 import { AGENT_VERSION } from './registration';
 
@@ -19,7 +20,7 @@ export class StatusReporter {
 
   constructor(
     private readonly d: {
-      client: ControlPlaneClient; registry: InstanceRegistry; supervisor: EngineSupervisor;
+      client: ControlPlaneClient; registry: InstanceRegistry; supervisor: EngineSupervisor; spares?: SparePool;
       address: string; memoryMb: number; log: Logger;
     },
   ) {}
@@ -75,6 +76,6 @@ export class StatusReporter {
         state, restarts: rt?.restarts ?? 0, lastError: rt?.lastError ?? null, cluster,
       };
     }));
-    return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances };
+    return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [] };
   }
 }

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     clusters, nodes, tasks, operations, observed, box, log, notifyNode: (id) => broker.notify(id),
   });
   const service = new ClusterService({
-    pool, clusters, nodes, operations, box, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
+    pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
   });
   observed.onReport((_node, clusterIds) => clusterIds.forEach((id) => reconciler.wake(id)));
 

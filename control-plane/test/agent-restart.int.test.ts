@@ -27,12 +27,15 @@ describe('agent supervision', () => {
     await client.set('before-restart', '1');
     const before = redisPidsOn(addresses()).sort();
     expect(before).toHaveLength(6);
+    const sparesBefore = redisPidsOn(addresses(), 'spares').sort();
+    expect(sparesBefore.length).toBeGreaterThan(0);
 
     for (const i of [0, 1, 2]) {
       await stack.stopAgent(i, 'SIGKILL');
       await stack.startAgent(i);
     }
     expect(redisPidsOn(addresses()).sort()).toEqual(before);
+    expect(redisPidsOn(addresses(), 'spares').sort()).toEqual(sparesBefore);
     expect(await client.get('before-restart')).toBe('1');
     client.disconnect();
     // The restarted agents report the same engines, so the cluster stays ready.

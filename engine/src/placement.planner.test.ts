@@ -146,3 +146,22 @@ describe('planPlacement: determinism', () => {
     expect(planned({ ...req, nodes: [...req.nodes].reverse() })).toEqual(first);
   });
 });
+
+describe('planPlacement: warm spares', () => {
+  it('gives primaries the spare ports and replicas regular ports that never collide with spares', () => {
+    const nodes = [node('a', { sparePorts: [7999, 7998] }), node('b', { sparePorts: [7999] }), node('c')];
+    const req = { shards: 4, replicasPerShard: 1, memoryMbPerShard: 64, nodes };
+    const plan = planned(req);
+    expectValidPlan(req, plan);
+    const primaries = plan.filter((i) => i.role === 'primary');
+    expect(primaries.filter((i) => i.nodeId === 'id-a').map((i) => i.port).sort()).toEqual([7998, 7999]);
+    expect(primaries.find((i) => i.nodeId === 'id-b')?.port).toBe(7999);
+    expect(primaries.find((i) => i.nodeId === 'id-c')?.port).toBe(7000);
+    for (const r of plan.filter((i) => i.role === 'replica')) expect(r.port).toBeLessThan(7998);
+  });
+
+  it('ignores spare ports that are already in use', () => {
+    const plan = planned({ shards: 1, replicasPerShard: 0, memoryMbPerShard: 64, nodes: [node('a', { usedPorts: [7999], sparePorts: [7999] })] });
+    expect(plan[0]!.port).toBe(7000);
+  });
+});

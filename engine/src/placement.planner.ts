@@ -10,6 +10,12 @@ export interface PlacementNode {
   memoryMb: number;
   usedMemoryMb: number;
   usedPorts: number[];
+  /**
+   * Ports of engines the node keeps started and warm (spares). Primaries take
+   * them first: a Redis primary cannot report cluster_state ok until ~2 s
+   * after its process started, so a warm one makes a new cluster ready sooner.
+   */
+  sparePorts?: number[];
 }
 
 export interface PlacementRequest {
@@ -46,6 +52,8 @@ interface NodeLoad {
   plannedMb: number;
   /** Ports taken on this node (used and planned), with their bus ports. */
   taken: Set<number>;
+  /** Warm spare ports not yet handed out, lowest first. */
+  spares: number[];
 }
 
 const usedMb = (l: NodeLoad) => l.node.usedMemoryMb + l.plannedMb;
@@ -76,7 +84,13 @@ export function planPlacement(req: PlacementRequest): PlacementResult {
     );
   }
   const neededMb = shards * copies * memoryMbPerShard;
-  const loads: NodeLoad[] = online.map((node) => ({ node, plannedMb: 0, taken: takenPorts(node.usedPorts) }));
+  const loads: NodeLoad[] = online.map((node) => {
+    const taken = takenPorts(node.usedPorts);
+    const spares = [...new Set(node.sparePorts ?? [])].filter((p) => !taken.has(p) && !taken.has(p + BUS_PORT_OFFSET)).sort((a, b) => a - b);
+    // Regular ports never collide with a spare's port.
+    for (const p of spares) taken.add(p);
+    return { node, plannedMb: 0, taken, spares };
+  });
   const totalFree = loads.reduce((sum, l) => sum + Math.max(0, freeMb(l)), 0);
   if (neededMb > totalFree) {
     return fail(
@@ -88,7 +102,9 @@ export function planPlacement(req: PlacementRequest): PlacementResult {
   const instances: PlannedInstance[] = [];
   const place = (load: NodeLoad, shardIndex: number, replicaIndex: number) => {
     load.plannedMb += memoryMbPerShard;
-    const port = nextFreePort(load.taken, basePort, load.node.name);
+    const spare = replicaIndex === 0 ? load.spares.shift() : undefined;
+    if (spare !== undefined) load.taken.add(spare + BUS_PORT_OFFSET);
+    const port = spare ?? nextFreePort(load.taken, basePort, load.node.name);
     instances.push({ shardIndex, role: replicaIndex === 0 ? 'primary' : 'replica', replicaIndex, nodeId: load.node.id, port });
   };
   const noRoom = (what: string, candidates: NodeLoad[]) => {

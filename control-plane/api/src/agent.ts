@@ -114,6 +114,10 @@ export const AgentStatusReport = z
     agentVersion: z.string(),
     memoryMb: z.number().int(),
     instances: z.array(ObservedInstance),
+    sparePorts: z
+      .array(z.number().int())
+      .optional()
+      .describe('ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries'),
   })
   .openapi('AgentStatusReport');
 export type AgentStatusReport = z.infer<typeof AgentStatusReport>;

@@ -46,6 +46,12 @@ export class ObservedState {
     return this.byInstance.get(instanceId)?.instance ?? null;
   }
 
+  /** Warm spare ports the node reported last (empty if it has not reported recently). */
+  sparePorts(nodeId: string, maxAgeMs = 3000): number[] {
+    const o = this.byNode.get(nodeId);
+    return o && this.now() - o.receivedAt < maxAgeMs ? (o.report.sparePorts ?? []) : [];
+  }
+
   nodeInstances(nodeId: string): ObservedInstance[] {
     return this.byNode.get(nodeId)?.report.instances ?? [];
   }

@@ -13,6 +13,7 @@ import type { NodeStore } from '../stores/node.store';
 import type { OperationRow, OperationStore } from '../stores/operation.store';
 import { CREATE_STEPS, DELETE_STEPS } from '../reconciler/steps';
 import type { ClusterSecrets } from './cluster-secrets';
+import type { ObservedState } from '../observed/observed-state';
 
 export interface ClusterServiceDeps {
   pool: pg.Pool;
@@ -20,6 +21,7 @@ export interface ClusterServiceDeps {
   nodes: NodeStore;
   operations: OperationStore;
   box: SecretBox;
+  observed: ObservedState;
   nodeOfflineAfterMs: number;
   /** Called after a change is committed, so the reconciler starts at once. */
   wake: (clusterId: string) => void;
@@ -61,6 +63,7 @@ export class ClusterService {
         memoryMb: n.memoryMb,
         usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0),
         usedPorts: mine.map((i) => i.port),
+        sparePorts: this.d.observed.sparePorts(n.id),
       };
     });
   }

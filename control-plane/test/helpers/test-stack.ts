@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -22,13 +22,24 @@ export async function testStack(addressPrefix: string, opts: Partial<StackOption
   };
 }
 
-/** PIDs of redis-server processes listening on one of these addresses. */
-export function redisPidsOn(addresses: string[]): number[] {
+/**
+ * PIDs of redis-server processes on these addresses that serve cluster
+ * instances (working directory under instances/), or with `spares` the warm
+ * spares the agents keep (under spares/).
+ */
+export function redisPidsOn(addresses: string[], kind: 'instances' | 'spares' = 'instances'): number[] {
   let out = '';
   try {
     out = execFileSync('pgrep', ['-a', 'redis-server'], { encoding: 'utf8' });
   } catch {
     return [];
   }
-  return out.split('\n').filter((l) => addresses.some((a) => l.includes(`${a}:`))).map((l) => Number(l.split(' ')[0]));
+  return out.split('\n').filter((l) => addresses.some((a) => l.includes(`${a}:`))).map((l) => Number(l.split(' ')[0]))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`).includes(`/${kind}/`);
+      } catch {
+        return false;
+      }
+    });
 }

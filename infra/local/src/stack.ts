@@ -21,7 +21,10 @@ export interface StackOptions {
   /** fsync off for the embedded PostgreSQL (tests). */
   fastPostgres?: boolean;
   adminToken?: string;
+  /** Extra environment for the control plane. */
   extraEnv?: NodeJS.ProcessEnv;
+  /** Extra environment for the agents (e.g. STRATA_AGENT_SPARES). */
+  agentEnv?: NodeJS.ProcessEnv;
 }
 
 export interface AgentHandle {
@@ -90,7 +93,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const startAgent = async (i: number) => {
       const a = agents[i]!;
       const env: NodeJS.ProcessEnv = {
-        ...process.env, STRATA_URL: url, STRATA_AGENT_DIR: a.dir, STRATA_AGENT_NAME: a.name, STRATA_AGENT_ADDRESS: a.address,
+        ...process.env, ...opts.agentEnv, STRATA_URL: url, STRATA_AGENT_DIR: a.dir, STRATA_AGENT_NAME: a.name, STRATA_AGENT_ADDRESS: a.address,
         STRATA_AGENT_MEMORY_MB: String(opts.nodeMemoryMb ?? 2048), STRATA_AGENT_STOP_ENGINES_ON_EXIT: 'true',
       };
       if (!existsSync(path.join(a.dir, 'agent.json'))) env.STRATA_JOIN_TOKEN = await joinToken(url, adminToken);

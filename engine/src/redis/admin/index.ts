@@ -4,3 +4,4 @@
  */
 export { observeInstance, type ObserveInstanceOptions } from './observe-instance';
 export { formCluster, type FormClusterOptions } from './form-cluster';
+export { applyInstanceSettings, SPARE_USERS, type InstanceSettings } from './apply-settings';

@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { renderRedisConfig } from '@strata/engine';
+import { SPARE_USERS } from '@strata/engine/redis-admin';
+import { isAlive, isRedisOnPort, readPid, waitForExit, waitForPort } from './process-utils';
+
+export interface Spare {
+  port: number;
+  pid: number;
+  dir: string;
+  password: string;
+  startedAt: number;
+}
+
+/** A Redis primary cannot reach cluster_state ok until ~2 s after its process started (CLUSTER_WRITABLE_DELAY). */
+export const WARM_AFTER_MS = 2500;
+
+/**
+ * Keeps a few redis-server processes started in cluster mode, not yet part of
+ * any cluster, so that new primaries skip Redis's start-up delay. A spare is
+ * claimed by moving its directory to the instance's and reconfiguring it at
+ * runtime (its config uses paths relative to its working directory).
+ */
+export class SparePool {
+  private readonly spares = new Map<number, Spare>();
+  private readonly root: string;
+  private timer?: NodeJS.Timeout;
+  private maintaining = false;
+
+  constructor(private readonly d: {
+    dataDir: string; address: string; redisServer: string; log: Logger; count: number; topPort: number;
+    /** Ports the node's instances use (never given to a spare). */
+    usedPorts: () => Set<number>;
+    onChange: () => void;
+  }) {
+    this.root = path.join(d.dataDir, 'spares');
+  }
+
+  async start(): Promise<void> {
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    for (const name of readdirSync(this.root)) {
+      const dir = path.join(this.root, name);
+      const meta = readMeta(dir);
+      const pid = readPid(path.join(dir, 'redis.pid'));
+      if (meta && pid && isRedisOnPort(pid, meta.port)) this.spares.set(meta.port, { ...meta, pid, dir });
+      else rmSync(dir, { recursive: true, force: true });
+    }
+    if (this.d.count > 0) {
+      this.timer = setInterval(() => void this.maintain(), 1000);
+      void this.maintain();
+    }
+  }
+
+  /** Ports of spares that are warm (old enough to skip the start-up delay) and alive. */
+  warmPorts(now = Date.now()): number[] {
+    return [...this.spares.values()].filter((s) => now - s.startedAt >= WARM_AFTER_MS && isAlive(s.pid)).map((s) => s.port);
+  }
+
+  /** Hands over the spare on this port, if there is a live one; the pool refills itself. */
+  take(port: number): Spare | null {
+    const s = this.spares.get(port);
+    if (!s) return null;
+    this.spares.delete(port);
+    setImmediate(() => void this.maintain());
+    return isRedisOnPort(s.pid, port) ? s : null;
+  }
+
+  async maintain(): Promise<void> {
+    if (this.maintaining) return;
+    this.maintaining = true;
+    try {
+      for (const s of [...this.spares.values()]) {
+        if (!isAlive(s.pid)) {
+          this.spares.delete(s.port);
+          rmSync(s.dir, { recursive: true, force: true });
+        }
+      }
+      while (this.spares.size < this.d.count) {
+        const port = this.freePort();
+        if (port === null) break;
+        await this.spawnSpare(port);
+      }
+    } catch (err) {
+      this.d.log.warn({ err: (err as Error).message }, 'could not keep the spare pool full');
+    } finally {
+      this.maintaining = false;
+    }
+  }
+
+  private freePort(): number | null {
+    const used = this.d.usedPorts();
+    for (let p = this.d.topPort; p > this.d.topPort - 100; p--) {
+      if (!used.has(p) && !this.spares.has(p)) return p;
+    }
+    return null;
+  }
+
+  private async spawnSpare(port: number): Promise<void> {
+    const dir = path.join(this.root, String(port));
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const password = randomBytes(16).toString('hex');
+    writeFileSync(path.join(dir, 'redis.conf'), renderRedisConfig({
+      address: this.d.address, port, dataDir: '.', memoryMb: 64, durability: 'none', evictionPolicy: 'noeviction',
+      credentials: { ...SPARE_USERS, internalPassword: password, customerPassword: randomBytes(16).toString('hex') },
+    }), { mode: 0o600 });
+    const startedAt = Date.now();
+    writeFileSync(path.join(dir, 'spare.json'), JSON.stringify({ port, password, startedAt }), { mode: 0o600 });
+    const out = openSync(path.join(dir, 'stdout.log'), 'a');
+    let exited = false;
+    try {
+      const child = spawn(this.d.redisServer, ['redis.conf'], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
+      child.once('exit', () => { exited = true; });
+      child.once('error', () => { exited = true; });
+      child.unref();
+      await waitForPort(this.d.address, port, 5000, () => exited);
+      this.spares.set(port, { port, pid: child.pid!, dir, password, startedAt });
+      // Tell the control plane once it is warm.
+      setTimeout(() => this.d.onChange(), WARM_AFTER_MS + 50).unref();
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    } finally {
+      closeSync(out);
+    }
+  }
+
+  async stopAll(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.spares.values()].map(async (s) => {
+      try { process.kill(s.pid, 'SIGTERM'); } catch { /* gone */ }
+      await waitForExit(s.pid, 5000);
+      rmSync(s.dir, { recursive: true, force: true });
+    }));
+    this.spares.clear();
+  }
+
+  detach(): void {
+    clearInterval(this.timer);
+  }
+}
+
+function readMeta(dir: string): { port: number; password: string; startedAt: number } | null {
+  const f = path.join(dir, 'spare.json');
+  if (!existsSync(f)) return null;
+  try {
+    return JSON.parse(readFileSync(f, 'utf8'));
+  } catch {
+    return null;
+  }
+}

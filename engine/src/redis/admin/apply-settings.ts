@@ -1,0 +1,51 @@
+import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES } from '../config.renderer';
+import { connectAdmin } from './admin-connection';
+
+export interface InstanceSettings {
+  memoryMb: number;
+  durability: Durability;
+  evictionPolicy: EvictionPolicy;
+  credentials: EngineCredentials;
+}
+
+/** Users a warm spare starts with; replaced when it is claimed. */
+export const SPARE_USERS = { internalUser: 'strata-spare', customerUser: 'strata-spare-app' } as const;
+
+const PERSISTENCE: Record<Durability, string[]> = {
+  none: ['appendonly', 'no'],
+  'aof-everysec': ['appendonly', 'yes', 'appendfsync', 'everysec'],
+  'aof-always': ['appendonly', 'yes', 'appendfsync', 'always'],
+};
+
+/**
+ * Turns a running, never-clustered spare into a cluster's instance at runtime:
+ * the cluster's users, replication credentials, memory, eviction and
+ * persistence, then removes the spare's own users. The same settings are in
+ * the redis.conf the agent writes beside it, so a restart keeps them.
+ */
+export async function applyInstanceSettings(opts: {
+  host: string; port: number; current: { username: string; password: string }; settings: InstanceSettings; timeoutMs?: number;
+}): Promise<void> {
+  const { credentials: c, memoryMb, durability, evictionPolicy } = opts.settings;
+  const timeoutMs = opts.timeoutMs ?? 2000;
+  const spare = await connectAdmin({ host: opts.host, port: opts.port, ...opts.current }, timeoutMs);
+  try {
+    await spare.call('ACL', 'SETUSER', c.internalUser, 'reset', 'on', `>${c.internalPassword}`, ...INTERNAL_ACL_RULES);
+    await spare.call('ACL', 'SETUSER', c.customerUser, 'reset', 'on', `>${c.customerPassword}`, ...CUSTOMER_ACL_RULES);
+    await spare.call('CONFIG', 'SET',
+      'masteruser', c.internalUser, 'masterauth', c.internalPassword,
+      'maxmemory', `${memoryMb}mb`, 'maxmemory-policy', evictionPolicy, 'save', '',
+      ...PERSISTENCE[durability]);
+  } finally {
+    spare.disconnect();
+  }
+  const internal = await connectAdmin({ host: opts.host, port: opts.port, username: c.internalUser, password: c.internalPassword }, timeoutMs);
+  try {
+    const leftovers = [opts.current.username, SPARE_USERS.internalUser, SPARE_USERS.customerUser]
+      .filter((u, i, all) => all.indexOf(u) === i && u !== c.internalUser && u !== c.customerUser);
+    if (leftovers.length) await internal.call('ACL', 'DELUSER', ...leftovers);
+  } finally {
+    internal.disconnect();
+  }
+}
