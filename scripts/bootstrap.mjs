@@ -80,7 +80,7 @@ if (mode === 'start') {
     ['unit', 'npm', ['run', 'test:unit']],
     ['integration (real PostgreSQL, agents, redis-server)', 'npm', ['run', 'test:integration']],
     ['console build', 'npm', ['run', 'build', '--workspace', '@strata/console']],
-    ['e2e (Playwright in Chromium against a real stack)', 'npm', ['run', 'test', '--workspace', '@strata/e2e']],
+    ['e2e (Playwright in Chromium against a real stack)', 'npm', ['run', 'test:e2e']],
   ];
   const results = [];
   for (const [name, cmd, args] of suites) {

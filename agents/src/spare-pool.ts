@@ -28,7 +28,8 @@ export class SparePool {
   private readonly spares = new Map<number, Spare>();
   private readonly root: string;
   private timer?: NodeJS.Timeout;
-  private maintaining = false;
+  private maintaining?: Promise<void>;
+  private stopped = false;
 
   constructor(private readonly d: {
     dataDir: string; address: string; redisServer: string; log: Logger; count: number; topPort: number;
@@ -68,9 +69,13 @@ export class SparePool {
     return isRedisOnPort(s.pid, port) ? s : null;
   }
 
-  async maintain(): Promise<void> {
-    if (this.maintaining) return;
-    this.maintaining = true;
+  maintain(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.maintaining ??= this.refill().finally(() => { this.maintaining = undefined; });
+    return this.maintaining;
+  }
+
+  private async refill(): Promise<void> {
     try {
       for (const s of [...this.spares.values()]) {
         if (!isAlive(s.pid)) {
@@ -78,15 +83,13 @@ export class SparePool {
           rmSync(s.dir, { recursive: true, force: true });
         }
       }
-      while (this.spares.size < this.d.count) {
+      while (!this.stopped && this.spares.size < this.d.count) {
         const port = this.freePort();
         if (port === null) break;
         await this.spawnSpare(port);
       }
     } catch (err) {
       this.d.log.warn({ err: (err as Error).message }, 'could not keep the spare pool full');
-    } finally {
-      this.maintaining = false;
     }
   }
 
@@ -111,8 +114,9 @@ export class SparePool {
     writeFileSync(path.join(dir, 'spare.json'), JSON.stringify({ port, password, startedAt }), { mode: 0o600 });
     const out = openSync(path.join(dir, 'stdout.log'), 'a');
     let exited = false;
+    let child: ReturnType<typeof spawn> | undefined;
     try {
-      const child = spawn(this.d.redisServer, ['redis.conf'], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
+      child = spawn(this.d.redisServer, ['redis.conf'], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
       child.once('exit', () => { exited = true; });
       child.once('error', () => { exited = true; });
       child.unref();
@@ -121,6 +125,7 @@ export class SparePool {
       // Tell the control plane once it is warm.
       setTimeout(() => this.d.onChange(), WARM_AFTER_MS + 50).unref();
     } catch (err) {
+      if (child?.pid && !exited) try { process.kill(child.pid, 'SIGKILL'); } catch { /* gone */ }
       rmSync(dir, { recursive: true, force: true });
       throw err;
     } finally {
@@ -128,8 +133,11 @@ export class SparePool {
     }
   }
 
+  /** Stops every spare, including one being started right now. */
   async stopAll(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
+    await this.maintaining;
     await Promise.all([...this.spares.values()].map(async (s) => {
       try { process.kill(s.pid, 'SIGTERM'); } catch { /* gone */ }
       await waitForExit(s.pid, 5000);
@@ -139,6 +147,7 @@ export class SparePool {
   }
 
   detach(): void {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres, type PostgresHandle } from './postgres.runner';
 import { REPO_ROOT, startTs, stopProcess, type Managed } from './process';
+import { stopLeftoverRedis } from './leftovers';
 
 export interface StackOptions {
   /** State directory (PostgreSQL data, admin token, node data). Default: <repo>/.strata */
@@ -49,8 +50,8 @@ export interface Stack {
   startControlPlane(): Promise<void>;
   stopAgent(index: number, signal?: NodeJS.Signals): Promise<void>;
   startAgent(index: number): Promise<void>;
-  /** Everything down; engines stopped (data kept). */
-  stop(): Promise<void>;
+  /** Everything down; engines stopped (data kept). Reports redis-server processes the agents failed to stop (then stopped here). */
+  stop(): Promise<{ leftoverPids: number[] }>;
 }
 
 const CP_ENTRY = path.join(REPO_ROOT, 'control-plane/src/main.ts');
@@ -110,8 +111,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       startAgent,
       stop: async () => {
         await Promise.all(agents.map((a) => stopProcess(a.proc)));
+        // Agents stop their engines; anything still running under our nodes is a bug: stop it and say so.
+        const leftovers = await stopLeftoverRedis(path.join(dir, 'nodes'));
+        if (leftovers.length) console.warn(`[strata] stopped ${leftovers.length} redis-server process(es) the agents left running: ${leftovers.join(', ')}`);
         await stopProcess(cp);
         await pgHandle?.stop();
+        return { leftoverPids: leftovers };
       },
     };
     return stack;

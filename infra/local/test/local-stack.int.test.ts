@@ -50,8 +50,9 @@ describe('the local stack (what npm start runs)', () => {
     for (let i = 0; i < 100; i++) await client.set(`k${i}`, `v${i}`);
     client.disconnect();
     expect(redisOnPrefix().length).toBeGreaterThanOrEqual(4);
-    await stack.stop();
+    const { leftoverPids } = await stack.stop();
     stack = undefined;
+    expect(leftoverPids).toEqual([]);
     expect(redisOnPrefix()).toEqual([]);
   });
 

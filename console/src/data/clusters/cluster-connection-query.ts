@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Connection } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { clusterKeys } from './keys';
+
+/** GET /v1/clusters/{id}/connection — 409 until the cluster can accept clients. */
+export function getClusterConnection(id: string, signal?: AbortSignal): Promise<Connection> {
+  return apiRequest<Connection>('GET', `/v1/clusters/${encodeURIComponent(id)}/connection`, { signal });
+}
+
+export function useClusterConnectionQuery(id: string, opts: { enabled: boolean }) {
+  return useQuery({
+    queryKey: clusterKeys.connection(id),
+    queryFn: ({ signal }) => getClusterConnection(id, signal),
+    enabled: opts.enabled,
+    staleTime: 30_000,
+  });
+}

@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
+import type { OperationList } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { FAST_POLL_MS, SLOW_POLL_MS, isOperationActive } from '../polling';
+import { clusterKeys } from './keys';
+
+/** GET /v1/clusters/{id}/operations — newest first. */
+export function getClusterOperations(id: string, signal?: AbortSignal): Promise<OperationList> {
+  return apiRequest<OperationList>('GET', `/v1/clusters/${encodeURIComponent(id)}/operations`, { signal });
+}
+
+export function useClusterOperationsQuery(id: string) {
+  return useQuery({
+    queryKey: clusterKeys.operations(id),
+    queryFn: ({ signal }) => getClusterOperations(id, signal),
+    refetchInterval: (q) => {
+      if (q.state.error?.status === 404) return false;
+      return q.state.data?.items.some((o) => isOperationActive(o.state)) ? FAST_POLL_MS : SLOW_POLL_MS;
+    },
+  });
+}

@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Topology } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { FAST_POLL_MS, SLOW_POLL_MS } from '../polling';
+import { clusterKeys } from './keys';
+
+/** GET /v1/clusters/{id}/topology */
+export function getClusterTopology(id: string, signal?: AbortSignal): Promise<Topology> {
+  return apiRequest<Topology>('GET', `/v1/clusters/${encodeURIComponent(id)}/topology`, { signal });
+}
+
+export function useClusterTopologyQuery(id: string, opts: { fast: boolean }) {
+  return useQuery({
+    queryKey: clusterKeys.topology(id),
+    queryFn: ({ signal }) => getClusterTopology(id, signal),
+    refetchInterval: (q) => (q.state.error?.status === 404 ? false : opts.fast ? FAST_POLL_MS : SLOW_POLL_MS),
+  });
+}

@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ClusterList } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { FAST_POLL_MS, SLOW_POLL_MS, isTransitional } from '../polling';
+import { clusterKeys } from './keys';
+
+/** GET /v1/clusters */
+export function getClusters(signal?: AbortSignal): Promise<ClusterList> {
+  return apiRequest<ClusterList>('GET', '/v1/clusters', { signal });
+}
+
+export function useClustersQuery() {
+  return useQuery({
+    queryKey: clusterKeys.list(),
+    queryFn: ({ signal }) => getClusters(signal),
+    refetchInterval: (q) =>
+      q.state.data?.items.some((c) => isTransitional(c.status.phase)) ? FAST_POLL_MS : SLOW_POLL_MS,
+  });
+}

@@ -1,0 +1,4 @@
+export const nodeKeys = {
+  all: ['nodes'] as const,
+  list: () => [...nodeKeys.all, 'list'] as const,
+};

@@ -1,0 +1,164 @@
+import { useState } from 'react';
+import type { Cluster, Operation } from '@strata/api';
+import { useClusterQuery } from '../../data/clusters/cluster-query';
+import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
+import { isOperationActive } from '../../data/polling';
+import { Link } from '../../lib/router';
+import { useDocumentTitle, useNow } from '../../lib/hooks';
+import { formatAgo, formatDateTime, formatMemoryMb, plural } from '../../lib/format';
+import { datasetMemoryMb, instanceCount, reservedMemoryMb } from '../../lib/cluster-math';
+import { PageHeader } from '../../components/layout/PageHeader';
+import { ClusterStatusBadge } from '../../components/ui/Badge';
+import { Icon } from '../../components/ui/Icon';
+import { EmptyState, ErrorState, LoadingState } from '../../components/ui/States';
+import { NavTabs } from '../../components/ui/Tabs';
+import { DURABILITY_LABELS } from './labels';
+import { ActivityTimeline } from './ActivityTimeline';
+import { ConnectionPanel } from './ConnectionPanel';
+import { DeleteClusterDialog } from './DeleteClusterDialog';
+import { OperationProgress } from './OperationProgress';
+import { TopologyPanel } from './TopologyPanel';
+
+// Later issues add monitoring, benchmark and topology-change tabs here.
+const TABS = [
+  { key: 'overview', title: 'Overview', path: '' },
+  { key: 'activity', title: 'Activity', path: '/activity' },
+] as const;
+
+export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
+  const cluster = useClusterQuery(id);
+  const ops = useClusterOperationsQuery(id);
+  useDocumentTitle(cluster.data?.name ?? 'Cluster');
+
+  if (cluster.isPending) return <LoadingState label="Loading cluster…" />;
+  if (cluster.isError) {
+    if (cluster.error.status === 404 || cluster.error.status === 400) {
+      return (
+        <>
+          <EmptyState
+            level={1}
+            icon="clusters"
+            title="Cluster not found"
+            action={
+              <Link to="/clusters" className="btn btn-secondary">
+                <Icon name="arrowLeft" /> Back to clusters
+              </Link>
+            }
+          >
+            It may have been deleted, or it belongs to another organization.
+          </EmptyState>
+        </>
+      );
+    }
+    return <ErrorState level={1} error={cluster.error} title="Could not load the cluster" onRetry={() => void cluster.refetch()} />;
+  }
+
+  const c = cluster.data;
+  const latest = ops.data?.items[0];
+  const showOp = latest && (isOperationActive(latest.state) || (latest.state === 'failed' && c.status.phase === 'failed'));
+  const current = TABS.find((t) => t.key === tab) ?? TABS[0];
+
+  return (
+    <>
+      <ClusterHeader cluster={c} />
+      {showOp && <OperationProgress operation={latest} />}
+      <NavTabs
+        label="Cluster sections"
+        current={current.key}
+        tabs={TABS.map((t) => ({ key: t.key, title: t.title, href: `/clusters/${c.id}${t.path}` }))}
+      />
+      <div className="tab-content">
+        {current.key === 'overview' ? <Overview cluster={c} latest={latest} /> : <ActivityTimeline cluster={c} />}
+      </div>
+    </>
+  );
+}
+
+function ClusterHeader({ cluster }: { cluster: Cluster }) {
+  const [deleting, setDeleting] = useState(false);
+  const s = cluster.spec;
+  return (
+    <>
+      <PageHeader
+        crumbs={[{ href: '/clusters', title: 'Clusters' }]}
+        title={cluster.name}
+        meta={<ClusterStatusBadge phase={cluster.status.phase} />}
+        description={
+          <span className="spec-line">
+            <span>{plural(s.shards, 'shard')}</span>
+            <span>{plural(s.replicasPerShard, 'replica')} per shard</span>
+            <span>{formatMemoryMb(s.memoryMbPerShard)} per shard</span>
+            <span>{DURABILITY_LABELS[s.durability]}</span>
+            <span>Redis {s.engineVersion}</span>
+          </span>
+        }
+        actions={
+          <button
+            type="button"
+            className="btn btn-danger-outline"
+            onClick={() => setDeleting(true)}
+            disabled={cluster.status.phase === 'deleting'}
+          >
+            <Icon name="trash" />
+            Delete
+          </button>
+        }
+      />
+      <DeleteClusterDialog cluster={cluster} open={deleting} onClose={() => setDeleting(false)} />
+    </>
+  );
+}
+
+function Overview({ cluster, latest }: { cluster: Cluster; latest: Operation | undefined }) {
+  const now = useNow(5000);
+  const s = cluster.spec;
+  return (
+    <div className="stack-lg">
+      <section className="card" aria-labelledby="config-title">
+        <h2 id="config-title" className="visually-hidden">
+          Configuration
+        </h2>
+        <dl className="stats">
+          <div>
+            <dt>Instances</dt>
+            <dd>{instanceCount(s)}</dd>
+          </div>
+          <div>
+            <dt>Shards × replicas</dt>
+            <dd>
+              {s.shards} × {s.replicasPerShard}
+            </dd>
+          </div>
+          <div>
+            <dt>Dataset memory</dt>
+            <dd>{formatMemoryMb(datasetMemoryMb(s))}</dd>
+          </div>
+          <div>
+            <dt>Reserved memory</dt>
+            <dd>{formatMemoryMb(reservedMemoryMb(s))}</dd>
+          </div>
+          <div>
+            <dt>Eviction</dt>
+            <dd className="mono">{s.evictionPolicy}</dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <time dateTime={cluster.createdAt} title={formatDateTime(cluster.createdAt)}>
+                {formatAgo(cluster.createdAt, now)}
+              </time>
+            </dd>
+          </div>
+        </dl>
+        {latest && !isOperationActive(latest.state) && (
+          <p className="stats-foot muted small">
+            Last operation: {latest.kind.replace('-', ' ')} {latest.state} {formatAgo(latest.finishedAt ?? latest.updatedAt, now)}.{' '}
+            <Link to={`/clusters/${cluster.id}/activity`}>See activity</Link>
+          </p>
+        )}
+      </section>
+      <ConnectionPanel clusterId={cluster.id} phase={cluster.status.phase} />
+      <TopologyPanel clusterId={cluster.id} phase={cluster.status.phase} />
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import type { ClusterPhase, Connection } from '@strata/api';
+import { useClusterConnectionQuery } from '../../data/clusters/cluster-connection-query';
+import { CopyButton } from '../../components/ui/CopyButton';
+import { Icon } from '../../components/ui/Icon';
+import { ErrorState } from '../../components/ui/States';
+import { Tabs } from '../../components/ui/Tabs';
+import { CLIENTS, MASK, buildSnippet, maskUri, type ClientKey } from './snippets';
+
+const CONNECTABLE: Record<ClusterPhase, boolean> = {
+  provisioning: false,
+  ready: true,
+  updating: true,
+  degraded: true,
+  deleting: false,
+  failed: false,
+};
+
+export function ConnectionPanel({ clusterId, phase }: { clusterId: string; phase: ClusterPhase }) {
+  const enabled = CONNECTABLE[phase];
+  const conn = useClusterConnectionQuery(clusterId, { enabled });
+  return (
+    <section className="card" aria-labelledby="connect-title" data-testid="connection-panel">
+      <div className="card-head">
+        <h2 id="connect-title" className="card-title">
+          Connect
+        </h2>
+        <span className="muted small">Use a cluster-aware client: it discovers every shard from any seed.</span>
+      </div>
+      {!enabled ? (
+        <p className="muted pad" data-testid="connection-unavailable">
+          {phase === 'provisioning'
+            ? 'Connection details appear here as soon as the cluster is ready.'
+            : phase === 'deleting'
+              ? 'This cluster is being deleted.'
+              : 'This cluster cannot accept connections.'}
+        </p>
+      ) : conn.isPending ? (
+        <div className="pad" aria-busy="true">
+          <span className="skeleton" style={{ width: '60%' }} />
+        </div>
+      ) : conn.isError ? (
+        conn.error.status === 409 ? (
+          <p className="muted pad">Connection details appear here as soon as the cluster is ready.</p>
+        ) : (
+          <ErrorState error={conn.error} title="Could not load connection details" onRetry={() => void conn.refetch()} />
+        )
+      ) : (
+        <ConnectionDetails conn={conn.data} />
+      )}
+    </section>
+  );
+}
+
+function ConnectionDetails({ conn }: { conn: Connection }) {
+  const [reveal, setReveal] = useState(false);
+  const [client, setClient] = useState<ClientKey>('redis-cli');
+  const snippet = buildSnippet(client, conn, reveal);
+  return (
+    <div className="connection">
+      <div className="kv-grid">
+        <div className="kv">
+          <span className="kv-key" id="uri-label">
+            Connection URI
+          </span>
+          <div className="secret-row">
+            <code className="secret" data-testid="connection-uri">
+              {maskUri(conn.uri, conn.password, reveal)}
+            </code>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              aria-pressed={reveal}
+              onClick={() => setReveal((r) => !r)}
+            >
+              <Icon name={reveal ? 'eyeOff' : 'eye'} />
+              {reveal ? 'Hide password' : 'Reveal password'}
+            </button>
+            <CopyButton text={conn.uri} label="Copy connection URI" />
+          </div>
+        </div>
+        <div className="kv kv-inline">
+          <div>
+            <span className="kv-key">Username</span>
+            <div className="secret-row">
+              <code className="secret">{conn.username}</code>
+              <CopyButton text={conn.username} label="Copy username" compact />
+            </div>
+          </div>
+          <div>
+            <span className="kv-key">Password</span>
+            <div className="secret-row">
+              <code className="secret" data-testid="connection-password">
+                {reveal ? conn.password : MASK}
+              </code>
+              <CopyButton text={conn.password} label="Copy password" compact />
+            </div>
+          </div>
+        </div>
+        <div className="kv">
+          <span className="kv-key">Seeds (every primary)</span>
+          <div className="seeds">
+            <ul className="seed-list" aria-label="Seeds">
+              {conn.seeds.map((s) => (
+                <li key={s}>
+                  <code>{s}</code>
+                </li>
+              ))}
+            </ul>
+            <CopyButton text={conn.seeds.join(',')} label="Copy seeds" compact />
+          </div>
+        </div>
+      </div>
+      <Tabs label="Client snippets" tabs={CLIENTS} selected={client} onSelect={setClient}>
+        <div className="code-block">
+          <div className="code-block-bar">
+            <span className="muted small">{CLIENTS.find((c) => c.key === client)?.language}</span>
+            <CopyButton text={buildSnippet(client, conn, true)} label={`Copy ${client} snippet`} />
+          </div>
+          <pre tabIndex={0} role="region" aria-label={`${client} snippet`}>
+            <code>{snippet}</code>
+          </pre>
+        </div>
+      </Tabs>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import type { ClusterPhase, Topology } from '@strata/api';
+import { useClusterTopologyQuery } from '../../data/clusters/cluster-topology-query';
+import { isTransitional } from '../../data/polling';
+import { formatSlotRange } from '../../lib/format';
+import { Badge, HealthDot } from '../../components/ui/Badge';
+import { ErrorState } from '../../components/ui/States';
+import { SlotBar, shardColor, slotCount } from './SlotBar';
+
+export function TopologyPanel({ clusterId, phase }: { clusterId: string; phase: ClusterPhase }) {
+  const topology = useClusterTopologyQuery(clusterId, { fast: isTransitional(phase) });
+  return (
+    <section className="card" aria-labelledby="topology-title" data-testid="topology">
+      <div className="card-head">
+        <h2 id="topology-title" className="card-title">
+          Topology
+        </h2>
+        <span className="muted small">One row per shard; bars show each shard&apos;s hash slots on 0–16383.</span>
+      </div>
+      {topology.isPending ? (
+        <TopologySkeleton />
+      ) : topology.isError ? (
+        <ErrorState error={topology.error} title="Could not load the topology" onRetry={() => void topology.refetch()} />
+      ) : topology.data.shards.length === 0 ? (
+        <p className="muted pad">No shards yet. They appear here as soon as instances are placed on nodes.</p>
+      ) : (
+        <TopologyRows topology={topology.data} />
+      )}
+    </section>
+  );
+}
+
+function TopologyRows({ topology }: { topology: Topology }) {
+  const shards = [...topology.shards].sort((a, b) => a.index - b.index);
+  return (
+    <ol className="shards" aria-label="Shards">
+      {shards.map((shard) => {
+        const instances = [...shard.instances].sort((a, b) => (a.role === b.role ? a.address.localeCompare(b.address) : a.role === 'primary' ? -1 : 1));
+        return (
+          <li key={shard.index} className="shard" data-testid="shard-row">
+            <div className="shard-meta">
+              <div className="shard-name">
+                <span className="shard-swatch" style={{ background: shardColor(shard.index) }} aria-hidden="true" />
+                Shard {shard.index + 1}
+              </div>
+              <div className="muted small tabular">
+                {shard.slots.length ? shard.slots.map(formatSlotRange).join(', ') : 'no slots'}
+                <br />
+                {slotCount(shard.slots).toLocaleString()} slots
+              </div>
+            </div>
+            <div className="shard-bar">
+              <SlotBar ranges={shard.slots} index={shard.index} />
+            </div>
+            <ul className="instances" aria-label={`Shard ${shard.index + 1} instances`}>
+              {instances.length === 0 && <li className="muted small">Placing instances…</li>}
+              {instances.map((inst) => (
+                <li key={inst.id} className="instance" data-testid="instance">
+                  <HealthDot health={inst.health} />
+                  <Badge tone={inst.role === 'primary' ? 'info' : 'neutral'}>{inst.role === 'primary' ? 'Primary' : 'Replica'}</Badge>
+                  <span className="instance-node">{inst.nodeName}</span>
+                  <code className="instance-addr">{inst.address}</code>
+                  {inst.observedRole && inst.observedRole !== inst.role && (
+                    <span className="small warning-text">observed as {inst.observedRole}</span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function TopologySkeleton() {
+  return (
+    <div className="shards" aria-busy="true" aria-label="Loading topology">
+      {[0, 1, 2].map((i) => (
+        <div key={i} className="shard">
+          <span className="skeleton" style={{ width: '70%' }} />
+          <span className="skeleton" style={{ width: '100%', height: 12 }} />
+          <span className="skeleton" style={{ width: '85%' }} />
+        </div>
+      ))}
+    </div>
+  );
+}

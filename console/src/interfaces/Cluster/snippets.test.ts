@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import type { Connection } from '@strata/api';
+import { CLIENTS, MASK, buildSnippet, maskUri, parseHostPort } from './snippets';
+
+const conn: Connection = {
+  uri: 'redis://default:s3cr%2Ft@127.0.0.1:7001',
+  seeds: ['127.0.0.1:7001', '127.0.0.2:7002', '127.0.0.3:7003'],
+  username: 'default',
+  password: 's3cr/t',
+};
+
+describe('maskUri', () => {
+  it('masks an encoded password and reveals on demand', () => {
+    expect(maskUri(conn.uri, conn.password, false)).toBe(`redis://default:${MASK}@127.0.0.1:7001`);
+    expect(maskUri(conn.uri, conn.password, true)).toBe(conn.uri);
+  });
+  it('masks a plain password', () => {
+    expect(maskUri('redis://u:abc@h:1', 'abc', false)).toBe(`redis://u:${MASK}@h:1`);
+  });
+});
+
+describe('parseHostPort', () => {
+  it('splits host and port, including IPv6', () => {
+    expect(parseHostPort('10.0.0.1:7000')).toEqual({ host: '10.0.0.1', port: 7000 });
+    expect(parseHostPort('[::1]:7000')).toEqual({ host: '::1', port: 7000 });
+  });
+});
+
+describe('buildSnippet', () => {
+  it.each(CLIENTS.map((c) => c.key))('%s: lists every seed and masks the password', (client) => {
+    const masked = buildSnippet(client, conn, false);
+    expect(masked).not.toContain(conn.password);
+    expect(masked).toContain(MASK);
+    const revealed = buildSnippet(client, conn, true);
+    expect(revealed).toContain(conn.password);
+    if (client !== 'redis-cli') for (const s of conn.seeds) expect(revealed).toContain(s.split(':')[1]);
+  });
+  it('redis-cli runs in cluster mode', () => {
+    expect(buildSnippet('redis-cli', conn, true)).toMatch(/redis-cli -c /);
+  });
+});

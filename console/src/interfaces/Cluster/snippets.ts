@@ -1,0 +1,134 @@
+import type { Connection } from '@strata/api';
+
+export const CLIENTS = [
+  { key: 'redis-cli', title: 'redis-cli', language: 'shell' },
+  { key: 'ioredis', title: 'ioredis', language: 'javascript' },
+  { key: 'node-redis', title: 'node-redis', language: 'javascript' },
+  { key: 'redis-py', title: 'redis-py', language: 'python' },
+  { key: 'go-redis', title: 'go-redis', language: 'go' },
+  { key: 'jedis', title: 'Jedis', language: 'java' },
+] as const;
+
+export type ClientKey = (typeof CLIENTS)[number]['key'];
+
+export const MASK = '••••••••';
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export function parseHostPort(s: string): HostPort {
+  const i = s.lastIndexOf(':');
+  const host = i === -1 ? s : s.slice(0, i).replace(/^\[(.*)\]$/, '$1');
+  const port = i === -1 ? 6379 : Number(s.slice(i + 1));
+  return { host, port: Number.isFinite(port) ? port : 6379 };
+}
+
+/** The URI with its password replaced by a mask (or unchanged when `reveal`). */
+export function maskUri(uri: string, password: string, reveal: boolean): string {
+  if (reveal || !password) return uri;
+  for (const p of [password, encodeURIComponent(password)]) {
+    const needle = `:${p}@`;
+    const i = uri.indexOf(needle);
+    if (i !== -1) return `${uri.slice(0, i)}:${MASK}@${uri.slice(i + needle.length)}`;
+  }
+  return uri;
+}
+
+const q = (s: string) => JSON.stringify(s);
+
+/** Cluster-aware connection snippets. With `reveal` false the password is masked. */
+export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolean): string {
+  const password = reveal ? conn.password : MASK;
+  const seeds = (conn.seeds.length > 0 ? conn.seeds : [new URL(conn.uri.replace(/^rediss?:/, 'http:')).host]).map(parseHostPort);
+  const first = seeds[0]!;
+  const user = conn.username;
+  switch (client) {
+    case 'redis-cli':
+      return [
+        '# -c follows MOVED/ASK redirects between shards',
+        `redis-cli -c -h ${first.host} -p ${first.port} --user ${user} --pass '${password}'`,
+        '',
+        '# or, with the connection URI',
+        `redis-cli -c -u '${maskUri(conn.uri, conn.password, reveal)}'`,
+      ].join('\n');
+    case 'ioredis':
+      return [
+        "import { Cluster } from 'ioredis';",
+        '',
+        'const cluster = new Cluster(',
+        '  [',
+        ...seeds.map((s) => `    { host: ${q(s.host)}, port: ${s.port} },`),
+        '  ],',
+        `  { redisOptions: { username: ${q(user)}, password: ${q(password)} } },`,
+        ');',
+        '',
+        "await cluster.set('greeting', 'hello');",
+        "console.log(await cluster.get('greeting'));",
+      ].join('\n');
+    case 'node-redis':
+      return [
+        "import { createCluster } from 'redis';",
+        '',
+        'const cluster = createCluster({',
+        '  rootNodes: [',
+        ...seeds.map((s) => `    { url: ${q(`redis://${s.host}:${s.port}`)} },`),
+        '  ],',
+        `  defaults: { username: ${q(user)}, password: ${q(password)} },`,
+        '});',
+        '',
+        'await cluster.connect();',
+        "await cluster.set('greeting', 'hello');",
+        "console.log(await cluster.get('greeting'));",
+      ].join('\n');
+    case 'redis-py':
+      return [
+        'from redis.cluster import RedisCluster, ClusterNode',
+        '',
+        'rc = RedisCluster(',
+        '    startup_nodes=[',
+        ...seeds.map((s) => `        ClusterNode(${q(s.host)}, ${s.port}),`),
+        '    ],',
+        `    username=${q(user)},`,
+        `    password=${q(password)},`,
+        '    decode_responses=True,',
+        ')',
+        '',
+        'rc.set("greeting", "hello")',
+        'print(rc.get("greeting"))',
+      ].join('\n');
+    case 'go-redis':
+      return [
+        'import "github.com/redis/go-redis/v9"',
+        '',
+        'rdb := redis.NewClusterClient(&redis.ClusterOptions{',
+        '\tAddrs: []string{',
+        ...seeds.map((s) => `\t\t${q(`${s.host}:${s.port}`)},`),
+        '\t},',
+        `\tUsername: ${q(user)},`,
+        `\tPassword: ${q(password)},`,
+        '})',
+        '',
+        'err := rdb.Set(ctx, "greeting", "hello", 0).Err()',
+      ].join('\n');
+    case 'jedis':
+      return [
+        'import redis.clients.jedis.*;',
+        'import java.util.Set;',
+        '',
+        'Set<HostAndPort> nodes = Set.of(',
+        seeds.map((s) => `    new HostAndPort(${q(s.host)}, ${s.port})`).join(',\n'),
+        ');',
+        'JedisClientConfig config = DefaultJedisClientConfig.builder()',
+        `    .user(${q(user)})`,
+        `    .password(${q(password)})`,
+        '    .build();',
+        '',
+        'try (JedisCluster jedis = new JedisCluster(nodes, config)) {',
+        '    jedis.set("greeting", "hello");',
+        '    System.out.println(jedis.get("greeting"));',
+        '}',
+      ].join('\n');
+  }
+}

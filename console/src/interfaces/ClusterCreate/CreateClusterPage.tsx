@@ -1,0 +1,239 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Durability, EvictionPolicy, LIMITS } from '@strata/api';
+import { useClusterCreateMutation } from '../../data/clusters/cluster-create-mutation';
+import { useNodesQuery } from '../../data/nodes/nodes-query';
+import { Link, navigate } from '../../lib/router';
+import { useDocumentTitle } from '../../lib/hooks';
+import { formatMemoryMb } from '../../lib/format';
+import { previewPlacement, type ClusterShape } from '../../lib/cluster-math';
+import { PageHeader } from '../../components/layout/PageHeader';
+import { Field } from '../../components/ui/Field';
+import { InlineAlert } from '../../components/ui/States';
+import { ClusterSummary } from './ClusterSummary';
+import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from './options';
+import {
+  INITIAL_VALUES,
+  mapServerErrors,
+  validateClusterForm,
+  type ClusterFormValues,
+  type FieldErrors,
+  type FormField,
+} from './validation';
+
+export default function CreateClusterPage() {
+  useDocumentTitle('Create cluster');
+  const create = useClusterCreateMutation();
+  const nodes = useNodesQuery({ refetchInterval: 5000 });
+  const [values, setValues] = useState<ClusterFormValues>(INITIAL_VALUES);
+  const [touched, setTouched] = useState<Partial<Record<FormField, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<{ title: string; lines: string[] } | null>(null);
+  const [focusTick, setFocusTick] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const validation = useMemo(() => validateClusterForm(values), [values]);
+  const clientErrors: FieldErrors = validation.ok ? {} : validation.errors;
+  const shape: ClusterShape | null = useMemo(() => {
+    const s = Number(values.shards);
+    const r = Number(values.replicasPerShard);
+    if (!Number.isInteger(s) || !Number.isInteger(r) || s < LIMITS.shards.min || s > LIMITS.shards.max) return null;
+    if (r < LIMITS.replicasPerShard.min || r > LIMITS.replicasPerShard.max) return null;
+    return { shards: s, replicasPerShard: r, memoryMbPerShard: values.memoryMbPerShard };
+  }, [values]);
+  const placement = shape && nodes.data ? previewPlacement(shape, nodes.data.items) : null;
+
+  function errorFor(f: FormField): string | undefined {
+    if (serverErrors[f]) return serverErrors[f];
+    if (submitted || touched[f]) {
+      if (clientErrors[f]) return clientErrors[f];
+      if (placement?.problem?.field === f) return placement.problem.message;
+    }
+    return undefined;
+  }
+
+  function set<K extends FormField>(field: K, value: ClusterFormValues[K]) {
+    setValues((v) => ({ ...v, [field]: value }));
+    setServerErrors((e) => ({ ...e, [field]: undefined }));
+    setFormError(null);
+  }
+  const touch = (f: FormField) => () => setTouched((t) => ({ ...t, [f]: true }));
+
+  // After a failed submit, move focus to the first field with an error.
+  useEffect(() => {
+    if (focusTick === 0) return;
+    const el = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    el?.focus({ preventScroll: true });
+    el?.closest('.field')?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [focusTick]);
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setSubmitted(true);
+    setFormError(null);
+    if (!validation.ok || placement?.problem) {
+      setFocusTick((t) => t + 1);
+      return;
+    }
+    create.mutate(validation.body, {
+      onSuccess: ({ cluster }) => navigate(`/clusters/${cluster.id}`),
+      onError: (err) => {
+        const { fields, other } = mapServerErrors(err.fieldErrors);
+        setServerErrors(fields);
+        if (Object.keys(fields).length === 0 || other.length > 0) {
+          setFormError({ title: err.problem?.title ?? 'The cluster was not created', lines: other.length ? other : [err.summary] });
+        }
+        setFocusTick((t) => t + 1);
+      },
+    });
+  }
+
+  return (
+    <>
+      <PageHeader
+        crumbs={[{ href: '/clusters', title: 'Clusters' }]}
+        title="Create cluster"
+        description="Choose the shape of your Redis Cluster. You can see what it will use before you create it."
+      />
+      <div className="wizard">
+        <form ref={formRef} className="wizard-form" onSubmit={onSubmit} noValidate aria-label="Create cluster">
+          {formError && (
+            <InlineAlert tone="danger" title={formError.title}>
+              {formError.lines.map((l) => (
+                <div key={l}>{l}</div>
+              ))}
+            </InlineAlert>
+          )}
+          <section className="card form-section" aria-labelledby="sec-basics">
+            <h2 id="sec-basics" className="card-title">
+              <span className="step-num" aria-hidden="true">1</span> Name
+            </h2>
+            <Field
+              label="Cluster name"
+              error={errorFor('name')}
+              hint={`${LIMITS.name.min}–${LIMITS.name.max} characters: lowercase letters, digits and dashes. Used in URLs and logs.`}
+            >
+              <input
+                className="input"
+                name="name"
+                autoComplete="off"
+                spellCheck={false}
+                maxLength={LIMITS.name.max + 10}
+                value={values.name}
+                onChange={(e) => set('name', e.target.value)}
+                onBlur={touch('name')}
+                placeholder="e.g. sessions-cache"
+              />
+            </Field>
+          </section>
+
+          <section className="card form-section" aria-labelledby="sec-shape">
+            <h2 id="sec-shape" className="card-title">
+              <span className="step-num" aria-hidden="true">2</span> Shape
+            </h2>
+            <div className="grid-2">
+              <Field label="Shards" error={errorFor('shards')} hint={`${LIMITS.shards.min}–${LIMITS.shards.max}. Hash slots are split evenly between shards.`}>
+                <input
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  name="shards"
+                  min={LIMITS.shards.min}
+                  max={LIMITS.shards.max}
+                  step={1}
+                  value={values.shards}
+                  onChange={(e) => set('shards', e.target.value)}
+                  onBlur={touch('shards')}
+                />
+              </Field>
+              <Field
+                label="Replicas per shard"
+                error={errorFor('replicasPerShard')}
+                hint={`${LIMITS.replicasPerShard.min}–${LIMITS.replicasPerShard.max}. Replicas take over if a primary fails.`}
+              >
+                <input
+                  className="input"
+                  type="number"
+                  inputMode="numeric"
+                  name="replicasPerShard"
+                  min={LIMITS.replicasPerShard.min}
+                  max={LIMITS.replicasPerShard.max}
+                  step={1}
+                  value={values.replicasPerShard}
+                  onChange={(e) => set('replicasPerShard', e.target.value)}
+                  onBlur={touch('replicasPerShard')}
+                />
+              </Field>
+            </div>
+            <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint="maxmemory of each instance; replicas get the same.">
+              <select
+                className="input"
+                name="memoryMbPerShard"
+                value={values.memoryMbPerShard}
+                onChange={(e) => set('memoryMbPerShard', Number(e.target.value))}
+                onBlur={touch('memoryMbPerShard')}
+              >
+                {MEMORY_OPTIONS_MB.map((mb) => (
+                  <option key={mb} value={mb}>
+                    {formatMemoryMb(mb)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </section>
+
+          <section className="card form-section" aria-labelledby="sec-data">
+            <h2 id="sec-data" className="card-title">
+              <span className="step-num" aria-hidden="true">3</span> Data
+            </h2>
+            <fieldset className="fieldset" aria-describedby={errorFor('durability') ? 'durability-error' : undefined}>
+              <legend className="field-label">Durability</legend>
+              <div className="radio-cards">
+                {Durability.options.map((d) => (
+                  <label key={d} className="radio-card">
+                    <input type="radio" name="durability" value={d} checked={values.durability === d} onChange={() => set('durability', d)} />
+                    <span className="radio-card-body">
+                      <span className="radio-card-title">{DURABILITY_OPTIONS[d].title}</span>
+                      <span className="radio-card-text">{DURABILITY_OPTIONS[d].description}</span>
+                    </span>
+                  </label>
+                ))}
+              </div>
+              {errorFor('durability') && (
+                <p id="durability-error" className="field-error">
+                  {errorFor('durability')}
+                </p>
+              )}
+            </fieldset>
+            <Field label="Eviction policy" error={errorFor('evictionPolicy')} hint={EVICTION_OPTIONS[values.evictionPolicy]}>
+              <select
+                className="input"
+                name="evictionPolicy"
+                value={values.evictionPolicy}
+                onChange={(e) => set('evictionPolicy', e.target.value as EvictionPolicy)}
+              >
+                {EvictionPolicy.options.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </section>
+
+          <div className="form-actions">
+            <Link to="/clusters" className="btn btn-secondary">
+              Cancel
+            </Link>
+            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+              {create.isPending ? 'Creating…' : 'Create cluster'}
+            </button>
+          </div>
+        </form>
+        <div className="wizard-aside">
+          <ClusterSummary shape={shape} durability={values.durability} nodes={nodes.data?.items} nodesError={nodes.error} />
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+import { LIMITS, type Durability, type EvictionPolicy } from '@strata/api';
+
+/** One line per durability mode, shown in the wizard. Keys are checked against the schema's enum. */
+export const DURABILITY_OPTIONS: Record<Durability, { title: string; description: string }> = {
+  none: {
+    title: 'None (in memory)',
+    description: 'Fastest. Nothing is written to disk; a primary that restarts without a replica loses its data.',
+  },
+  'aof-everysec': {
+    title: 'AOF, every second',
+    description: 'Append-only file fsynced once a second: at most about one second of writes is lost on a crash.',
+  },
+  'aof-always': {
+    title: 'AOF, every write',
+    description: 'fsync before every write is acknowledged: no acknowledged write is lost, at the cost of throughput.',
+  },
+};
+
+export const EVICTION_OPTIONS: Record<EvictionPolicy, string> = {
+  noeviction: 'Reject writes when memory is full (best for data you must not lose).',
+  'allkeys-lru': 'Evict the least recently used keys (a typical cache).',
+  'allkeys-lfu': 'Evict the least frequently used keys.',
+  'allkeys-random': 'Evict random keys.',
+  'volatile-lru': 'Evict the least recently used keys that have a TTL.',
+  'volatile-lfu': 'Evict the least frequently used keys that have a TTL.',
+  'volatile-random': 'Evict random keys that have a TTL.',
+  'volatile-ttl': 'Evict keys with a TTL, the nearest expiry first.',
+};
+
+export const MEMORY_OPTIONS_MB: readonly number[] = [32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536].filter(
+  (mb) => mb >= LIMITS.memoryMbPerShard.min && mb <= LIMITS.memoryMbPerShard.max,
+);

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { INITIAL_VALUES, mapServerErrors, validateClusterForm, type ClusterFormValues } from './validation';
+
+const valid: ClusterFormValues = { ...INITIAL_VALUES, name: 'orders-cache' };
+
+describe('validateClusterForm (mirrors the server schema)', () => {
+  it('accepts a valid form and returns the request body', () => {
+    const r = validateClusterForm(valid);
+    expect(r).toEqual({
+      ok: true,
+      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction' },
+    });
+  });
+
+  it.each([
+    [{ shards: '0' }, 'shards', 'Choose between 1 and 64 shards.'],
+    [{ shards: '65' }, 'shards', 'Choose between 1 and 64 shards.'],
+    [{ shards: '' }, 'shards', 'Enter a whole number.'],
+    [{ shards: '2.5' }, 'shards', 'Enter a whole number.'],
+    [{ replicasPerShard: '6' }, 'replicasPerShard', 'Choose between 0 and 5 replicas per shard.'],
+    [{ replicasPerShard: '-1' }, 'replicasPerShard', 'Choose between 0 and 5 replicas per shard.'],
+    [{ name: '' }, 'name', 'Enter a name for the cluster.'],
+    [{ name: 'a' }, 'name', 'Use at least 2 characters.'],
+    [{ name: 'Orders' }, 'name', expect.stringContaining('lowercase letters')],
+    [{ name: 'orders-' }, 'name', expect.stringContaining('lowercase letters')],
+    [{ name: 'x'.repeat(41) }, 'name', 'Use at most 40 characters.'],
+  ] as const)('%j → error at %s', (patch, field, message) => {
+    const r = validateClusterForm({ ...valid, ...patch });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors[field]).toEqual(message);
+  });
+
+  it('trims the name', () => {
+    const r = validateClusterForm({ ...valid, name: '  orders ' });
+    expect(r.ok && r.body.name).toBe('orders');
+  });
+});
+
+describe('mapServerErrors', () => {
+  it('puts known fields at the field and keeps the rest', () => {
+    expect(
+      mapServerErrors([
+        { field: 'name', message: 'taken' },
+        { field: 'replicasPerShard', message: 'not enough nodes' },
+        { field: 'engineVersion', message: 'nope' },
+      ]),
+    ).toEqual({ fields: { name: 'Taken.', replicasPerShard: 'Not enough nodes.' }, other: ['engineVersion: nope'] });
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { ObservedInstance, Operation } from '@strata/api';
+import type { ClusterContext, ReconcileDeps } from './cluster-context';
+import type { ClusterRow, InstanceRow } from '../stores/cluster.store';
+import type { TaskRow } from '../stores/task.store';
+import { createClusterSteps } from './create-cluster.steps';
+import { runSteps } from './step-runner';
+
+/** An in-memory context: fake task queue and fake observations, no database. */
+function fakeContext(observed: Map<string, ObservedInstance>) {
+  const enqueued: { nodeId: string; kind: string; dedupeKey: string }[] = [];
+  const tasks = new Map<string, TaskRow>();
+  const instances: InstanceRow[] = [0, 1].flatMap((shard) => [
+    { id: `p${shard}`, clusterId: 'c', shardIndex: shard, role: 'primary' as const, replicaIndex: 0, nodeId: `n${shard}`, port: 7000, memoryMb: 64 },
+    { id: `r${shard}`, clusterId: 'c', shardIndex: shard, role: 'replica' as const, replicaIndex: 1, nodeId: `n${1 - shard}`, port: 7001, memoryMb: 64 },
+  ]);
+  const deps = {
+    tasks: {
+      enqueue: async (t: { nodeId: string; kind: string; dedupeKey: string }) => {
+        if ([...tasks.values()].some((x) => x.dedupeKey === t.dedupeKey && x.state === 'pending')) return false;
+        enqueued.push(t);
+        tasks.set(t.dedupeKey, { id: t.dedupeKey, state: 'pending', dedupeKey: t.dedupeKey, updatedAt: new Date() } as TaskRow);
+        return true;
+      },
+      countFailures: async () => 0,
+    },
+    notifyNode: () => {},
+  } as unknown as ReconcileDeps;
+  const ctx: ClusterContext = {
+    deps,
+    cluster: { id: 'c', spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' } } as ClusterRow,
+    instances,
+    nodes: new Map(['n0', 'n1'].map((id, i) => [id, { id, name: id, address: `127.0.9.${i + 1}` } as never])),
+    tasks,
+    observe: (id) => observed.get(id) ?? null,
+    nodeReportedAt: () => Date.now(),
+  };
+  return { ctx, enqueued, tasks, instances };
+}
+
+const op = (): Operation => ({ id: 'o', clusterId: 'c', kind: 'create-cluster', state: 'pending', progress: 0, steps: [], createdAt: '', updatedAt: '' });
+const running = (id: string, cluster: ObservedInstance['cluster'] = null): ObservedInstance => ({
+  instanceId: id, clusterId: 'c', port: 7000, pid: 1, state: 'running', restarts: 0, lastError: null, cluster,
+});
+
+describe('create-cluster steps (fake store and agents)', () => {
+  it('asks each node to start its instances once, then waits', async () => {
+    const observed = new Map<string, ObservedInstance>();
+    const { ctx, enqueued } = fakeContext(observed);
+    const o = op();
+    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
+    expect(enqueued.map((t) => t.dedupeKey).sort()).toEqual(['ensure:p0', 'ensure:p1', 'ensure:r0', 'ensure:r1']);
+    expect(o.steps.find((s) => s.name === 'start-instances')).toMatchObject({ state: 'running', detail: '0 of 4 running' });
+    await runSteps(o, createClusterSteps, ctx);
+    expect(enqueued).toHaveLength(4);
+  });
+
+  it('forms the cluster on the first primary once all run, and is done only when every member agrees', async () => {
+    const observed = new Map<string, ObservedInstance>();
+    const { ctx, enqueued, tasks, instances } = fakeContext(observed);
+    for (const i of instances) observed.set(i.id, running(i.id));
+    const o = op();
+    await runSteps(o, createClusterSteps, ctx);
+    const form = enqueued.find((t) => t.kind === 'form-cluster')!;
+    expect(form.nodeId).toBe('n0');
+    expect(o.progress).toBeGreaterThanOrEqual(0.5);
+
+    tasks.set('form:c', { ...tasks.get('form:c')!, state: 'succeeded' });
+    const view = (role: 'primary' | 'replica', primaryId: string | null) => ({ myId: '', role, state: 'ok' as const, knownNodes: 4, slotsAssigned: 16384, primaryId, primaryLinkUp: role === 'replica' ? true : null });
+    observed.set('p0', running('p0', { ...view('primary', null), myId: 'P0' }));
+    observed.set('p1', running('p1', { ...view('primary', null), myId: 'P1' }));
+    observed.set('r0', running('r0', { ...view('replica', 'P0'), myId: 'R0' }));
+    // r1 follows the wrong primary: not done yet.
+    observed.set('r1', running('r1', { ...view('replica', 'P0'), myId: 'R1' }));
+    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
+    expect(o.steps.find((s) => s.name === 'verify')?.detail).toBe('3 of 4 nodes agree');
+
+    observed.set('r1', running('r1', { ...view('replica', 'P1'), myId: 'R1' }));
+    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'succeeded' });
+    expect(o.progress).toBe(1);
+  });
+});

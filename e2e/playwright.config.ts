@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium, never a downloaded browser.
+const CHROMIUM = process.env.STRATA_E2E_CHROMIUM ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: './tests',
+  testMatch: '**/*.e2e.ts',
+  outputDir: './artifacts/test-results',
+  globalSetup: './global-setup.ts',
+  globalTeardown: './global-teardown.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 180_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { outputFolder: './artifacts/report', open: 'never' }]] : [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1360, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+});

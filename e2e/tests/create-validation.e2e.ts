@@ -1,0 +1,57 @@
+import type { Node } from '@strata/api';
+import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
+
+test.describe('create wizard: bad input shows at the field and creates nothing', () => {
+  test.beforeEach(async ({ signedInPage, wizard }) => {
+    void signedInPage;
+    await wizard.goto();
+  });
+
+  test('0 shards', async ({ page, wizard, api }, testInfo) => {
+    const name = uniqueName('e2e-zero');
+    await wizard.fill({ name, shards: 0, replicasPerShard: 0, memory: '32 MB' });
+    await wizard.submit.click();
+    await expect(wizard.shards).toShowFieldError('Choose between 1 and 64 shards.');
+    await expect(wizard.shards).toBeFocused();
+    await saveScreenshot(page, 'wizard-error-shards', testInfo);
+    expect(await api.clustersNamed(name)).toHaveLength(0);
+  });
+
+  test('a duplicate name (server 409 shown at the name field)', async ({ page, wizard, api, createCluster }, testInfo) => {
+    const name = uniqueName('e2e-dup');
+    await createCluster({ name });
+    await wizard.fill({ name, shards: 1, replicasPerShard: 0, memory: '32 MB' });
+    await wizard.submit.click();
+    await expect(wizard.name).toShowFieldError(/./);
+    await expect(wizard.name).toBeFocused();
+    await expect(page).toHaveURL(/\/clusters\/new$/);
+    await saveScreenshot(page, 'wizard-error-duplicate', testInfo);
+    expect(await api.clustersNamed(name)).toHaveLength(1);
+  });
+
+  test('more replicas than the nodes allow (client check)', async ({ wizard, api, stack }) => {
+    const name = uniqueName('e2e-repl');
+    await wizard.fill({ name, shards: 1, replicasPerShard: stack.nodes, memory: '32 MB' });
+    await expect(wizard.summary).toContainText(`need ${stack.nodes + 1} online nodes`);
+    await wizard.submit.click();
+    await expect(wizard.replicasPerShard).toShowFieldError(`need ${stack.nodes + 1} online nodes`);
+    expect(await api.clustersNamed(name)).toHaveLength(0);
+  });
+
+  test('more replicas than the nodes allow (server 422 shown at the field it names)', async ({ page, wizard, api, stack }) => {
+    // Pretend the console's node list is stale and shows spare nodes: the server decides.
+    await page.route('**/v1/nodes', async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { items: Node[] };
+      const extra = Array.from({ length: 3 }, (_, i) => ({ ...body.items[0]!, id: `00000000-0000-4000-8000-00000000000${i}`, name: `ghost-${i}` }));
+      await route.fulfill({ response: res, json: { items: [...body.items, ...extra] } });
+    });
+    await wizard.goto();
+    const name = uniqueName('e2e-422');
+    await wizard.fill({ name, shards: 1, replicasPerShard: stack.nodes, memory: '32 MB' });
+    await wizard.submit.click();
+    await expect(wizard.replicasPerShard).toShowFieldError(/./);
+    await expect(page).toHaveURL(/\/clusters\/new$/);
+    expect(await api.clustersNamed(name)).toHaveLength(0);
+  });
+});
