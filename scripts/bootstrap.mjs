@@ -41,8 +41,10 @@ function ensureNodeModules() {
   const marker = path.join(root, 'node_modules/.package-lock.json');
   const lock = path.join(root, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  say('installing npm packages (npm ci)');
-  if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) fail('npm ci failed');
+  // `npm install` (not `npm ci`): it follows package-lock.json but tolerates the
+  // platform-specific optional packages npm leaves out of the lock on some setups.
+  say('installing npm packages (npm install)');
+  if (run('npm', ['install', '--no-audit', '--no-fund']) !== 0) fail('npm install failed');
 }
 
 function newestMtime(dir) {
