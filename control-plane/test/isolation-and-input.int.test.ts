@@ -3,13 +3,14 @@ import type { Problem } from '@strata/api';
 import { testStack } from './helpers/test-stack';
 import { TestApi } from './helpers/api-client';
 
+const ENV_ADMIN_TOKEN = 'operator-chosen-admin-token-1234';
 let api: TestApi;
 let cleanup: () => Promise<void>;
 let url: string;
 
 beforeAll(async () => {
   let stack;
-  ({ stack, api, cleanup } = await testStack('127.0.14', { nodes: 2 }));
+  ({ stack, api, cleanup } = await testStack('127.0.14', { nodes: 2, adminToken: ENV_ADMIN_TOKEN }));
   url = stack.url;
 });
 afterAll(async () => cleanup?.());
@@ -42,6 +43,14 @@ describe('organization isolation', () => {
     expectProblem(await other.call('POST', '/v1/organizations', { name: 'third' }), 403, 'forbidden');
     await api.waitForPhase(id, 'ready');
     expect((await api.getCluster(id)).status).toBe(200);
+  });
+
+  it('accepts STRATA_ADMIN_TOKEN as an admin token of the default organization', async () => {
+    const viaEnv = new TestApi(url, ENV_ADMIN_TOKEN);
+    const names = (await viaEnv.listClusters()).body.items.map((c) => c.name);
+    expect(names).toEqual((await api.listClusters()).body.items.map((c) => c.name));
+    expect(names).toContain('private');
+    expect((await viaEnv.call('POST', '/v1/nodes/join-tokens', {})).status).toBe(201);
   });
 
   it('rejects missing and invalid tokens with 401', async () => {

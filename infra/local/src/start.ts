@@ -28,7 +28,7 @@ console.log(`
 
   Console      ${s.url}/
   API          ${s.url}/v1   (OpenAPI: ${s.url}/v1/openapi.json)
-  Sign in      ${s.adminEmail} / password in ${path.join(dir, 'admin-password')}
+  Sign in      ${s.adminEmail} / ${s.adminPassword}   (also in ${path.join(dir, 'admin-password')})
   Admin token  ${path.join(dir, 'admin-token')}   (export STRATA_TOKEN=$(cat ${path.join(dir, 'admin-token')}))
   Database     ${env.DATABASE_URL ? 'DATABASE_URL' : s.databaseUrl}
   Nodes        ${s.agents.map((a) => `${a.name} ${a.address}`).join(', ')}

@@ -23,13 +23,13 @@ export function TopologyPanel({ clusterId, phase }: { clusterId: string; phase: 
       ) : topology.data.shards.length === 0 ? (
         <p className="muted pad">No shards yet. They appear here as soon as instances are placed on nodes.</p>
       ) : (
-        <TopologyRows topology={topology.data} />
+        <TopologyRows topology={topology.data} phase={phase} />
       )}
     </section>
   );
 }
 
-function TopologyRows({ topology }: { topology: Topology }) {
+function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterPhase }) {
   const shards = [...topology.shards].sort((a, b) => a.index - b.index);
   return (
     <ol className="shards" aria-label="Shards">
@@ -59,7 +59,8 @@ function TopologyRows({ topology }: { topology: Topology }) {
                   <Badge tone={inst.role === 'primary' ? 'info' : 'neutral'}>{inst.role === 'primary' ? 'Primary' : 'Replica'}</Badge>
                   <span className="instance-node">{inst.nodeName}</span>
                   <code className="instance-addr">{inst.address}</code>
-                  {inst.observedRole && inst.observedRole !== inst.role && (
+                  {/* Before replicas attach, every fresh instance is a primary: only flag a role change (e.g. a failover) later. */}
+                  {phase !== 'provisioning' && inst.observedRole && inst.observedRole !== inst.role && (
                     <span className="small warning-text">observed as {inst.observedRole}</span>
                   )}
                 </li>
