@@ -5,6 +5,7 @@ import { parseBody, parseUuid } from '../http/validate';
 import { AppError, conflict, notFound } from '../errors';
 import { requireNode } from '../auth/auth.middleware';
 import { inTransaction } from '../db/tx';
+import { isUniqueViolation } from '../db/pg-errors';
 import type { AuthStore } from '../stores/auth.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskStore } from '../stores/task.store';
@@ -39,7 +40,7 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
       const out: RegisterAgentResponse = { nodeId: node.id, credential };
       res.status(201).json(out);
     } catch (err) {
-      if ((err as { code?: string }).code === '23505') throw conflict('name_taken', `A node named "${body.name}" is already registered.`, [{ field: 'name', message: 'taken' }]);
+      if (isUniqueViolation(err)) throw conflict('name_taken', `A node named "${body.name}" is already registered.`, [{ field: 'name', message: 'taken' }]);
       throw err;
     }
   });

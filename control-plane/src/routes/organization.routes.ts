@@ -5,10 +5,10 @@ import { parseBody } from '../http/validate';
 import { requirePlatformAdmin } from '../auth/auth.middleware';
 import { conflict } from '../errors';
 import { inTransaction } from '../db/tx';
+import { isUniqueViolation } from '../db/pg-errors';
 import type { AuthStore } from '../stores/auth.store';
 import { hashPassword, hashToken, newToken } from '../crypto/tokens';
 
-const unique = (err: unknown) => (err as { code?: string }).code === '23505';
 
 /** Organizations, users and API tokens. */
 export function organizationRoutes(d: { pool: pg.Pool; auth: AuthStore }): Router {
@@ -25,7 +25,7 @@ export function organizationRoutes(d: { pool: pg.Pool; auth: AuthStore }): Route
       });
       res.status(201).json({ organization, token });
     } catch (err) {
-      if (unique(err)) throw conflict('name_taken', `An organization named "${body.name}" exists.`, [{ field: 'name', message: 'taken' }]);
+      if (isUniqueViolation(err)) throw conflict('name_taken', `An organization named "${body.name}" exists.`, [{ field: 'name', message: 'taken' }]);
       throw err;
     }
   });
@@ -38,7 +38,7 @@ export function organizationRoutes(d: { pool: pg.Pool; auth: AuthStore }): Route
       });
       res.status(201).json(user);
     } catch (err) {
-      if (unique(err)) throw conflict('conflict', `A user with email ${body.email} exists.`, [{ field: 'email', message: 'taken' }]);
+      if (isUniqueViolation(err)) throw conflict('conflict', `A user with email ${body.email} exists.`, [{ field: 'email', message: 'taken' }]);
       throw err;
     }
   });

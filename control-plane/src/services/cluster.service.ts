@@ -5,6 +5,7 @@ import {
 } from '@strata/api';
 import { planPlacement, type PlacementNode } from '@strata/engine';
 import { inTransaction, type Db } from '../db/tx';
+import { isUniqueViolation } from '../db/pg-errors';
 import { conflict, notFound, unplaceable } from '../errors';
 import type { SecretBox } from '../crypto/secret-box';
 import { newPassword } from '../crypto/tokens';
@@ -42,9 +43,6 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
 
 const pending = (steps: readonly { name: string; title: string }[]): OperationStep[] =>
   steps.map((s) => ({ name: s.name, title: s.title, state: 'pending' }));
-
-const isUniqueViolation = (err: unknown, constraint?: string) =>
-  (err as { code?: string }).code === '23505' && (!constraint || (err as { constraint?: string }).constraint === constraint);
 
 export class ClusterService {
   constructor(private readonly d: ClusterServiceDeps) {}

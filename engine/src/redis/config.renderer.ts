@@ -58,11 +58,14 @@ export const CLUSTER_NODE_TIMEOUT_MS = 2000;
 /** Rules of the internal user (agents, replication): everything. */
 export const INTERNAL_ACL_RULES: readonly string[] = ['~*', '&*', '+@all'];
 
-const PERSISTENCE: Record<Durability, string[]> = {
-  none: ['save ""', 'appendonly no'],
-  'aof-everysec': ['save ""', 'appendonly yes', 'appendfsync everysec'],
-  'aof-always': ['save ""', 'appendonly yes', 'appendfsync always'],
+/** Persistence directives per durability, as [name, value] pairs: rendered into redis.conf and applied with CONFIG SET. */
+export const PERSISTENCE_SETTINGS: Record<Durability, readonly (readonly [string, string])[]> = {
+  none: [['save', ''], ['appendonly', 'no']],
+  'aof-everysec': [['save', ''], ['appendonly', 'yes'], ['appendfsync', 'everysec']],
+  'aof-always': [['save', ''], ['appendonly', 'yes'], ['appendfsync', 'always']],
 };
+
+const directive = ([name, value]: readonly [string, string]) => `${name} ${/^[a-z0-9-]+$/.test(value) ? value : quoteConfigArg(value)}`;
 
 /** Renders a complete redis.conf for one Redis Cluster instance. */
 export function renderRedisConfig(input: RedisConfigInput): string {
@@ -104,7 +107,7 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     `masterauth ${q(credentials.internalPassword)}`,
     '',
     `# Persistence: ${durability}`,
-    ...PERSISTENCE[durability],
+    ...PERSISTENCE_SETTINGS[durability].map(directive),
     '',
     '# Memory',
     `maxmemory ${memoryMb}mb`,

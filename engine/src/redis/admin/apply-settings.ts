@@ -1,5 +1,5 @@
 import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
-import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES } from '../config.renderer';
+import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, PERSISTENCE_SETTINGS } from '../config.renderer';
 import { connectAdmin } from './admin-connection';
 
 export interface InstanceSettings {
@@ -11,12 +11,6 @@ export interface InstanceSettings {
 
 /** Users a warm spare starts with; replaced when it is claimed. */
 export const SPARE_USERS = { internalUser: 'strata-spare', customerUser: 'strata-spare-app' } as const;
-
-const PERSISTENCE: Record<Durability, string[]> = {
-  none: ['appendonly', 'no'],
-  'aof-everysec': ['appendonly', 'yes', 'appendfsync', 'everysec'],
-  'aof-always': ['appendonly', 'yes', 'appendfsync', 'always'],
-};
 
 /**
  * Turns a running, never-clustered spare into a cluster's instance at runtime:
@@ -35,8 +29,8 @@ export async function applyInstanceSettings(opts: {
     await spare.call('ACL', 'SETUSER', c.customerUser, 'reset', 'on', `>${c.customerPassword}`, ...CUSTOMER_ACL_RULES);
     await spare.call('CONFIG', 'SET',
       'masteruser', c.internalUser, 'masterauth', c.internalPassword,
-      'maxmemory', `${memoryMb}mb`, 'maxmemory-policy', evictionPolicy, 'save', '',
-      ...PERSISTENCE[durability]);
+      'maxmemory', `${memoryMb}mb`, 'maxmemory-policy', evictionPolicy,
+      ...PERSISTENCE_SETTINGS[durability].flat());
   } finally {
     spare.disconnect();
   }
