@@ -18,6 +18,7 @@ import { ClusterService } from './services/cluster.service';
 import { Reconciler } from './reconciler/reconciler';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { createApp } from './http/app';
+import { Janitor } from './services/janitor';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   reconciler.start();
+  const janitor = new Janitor({ pool, log });
+  janitor.start();
   log.info({ url: `http://${config.host}:${port}`, adminTokenFile: admin.tokenFile }, 'control plane listening');
   // Machine-readable line for launchers that pass STRATA_PORT=0.
   process.stdout.write(`STRATA_LISTENING ${port}\n`);
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'shutting down');
     server.closeAllConnections();
     server.close();
+    janitor.stop();
     await reconciler.stop();
     await pool.end();
     process.exit(0);

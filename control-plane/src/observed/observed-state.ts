@@ -42,8 +42,14 @@ export class ObservedState {
     return this.byNode.get(nodeId)?.receivedAt ?? null;
   }
 
-  instance(instanceId: string): ObservedInstance | null {
-    return this.byInstance.get(instanceId)?.instance ?? null;
+  /**
+   * The latest observation of an instance. With `nodeId`, only what that node
+   * reported counts: a node cannot vouch for an instance placed elsewhere.
+   */
+  instance(instanceId: string, nodeId?: string): ObservedInstance | null {
+    const o = this.byInstance.get(instanceId);
+    if (!o || (nodeId && o.nodeId !== nodeId)) return null;
+    return o.instance;
   }
 
   /** Warm spare ports the node reported last (empty if it has not reported recently). */

@@ -37,13 +37,14 @@ export async function loadContext(deps: ReconcileDeps, cluster: ClusterRow): Pro
     deps.nodes.list(),
     deps.tasks.latestByKey(cluster.id),
   ]);
+  const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
   return {
     deps,
     cluster,
     instances,
     nodes: new Map(nodes.map((n) => [n.id, n])),
     tasks,
-    observe: (id) => deps.observed.instance(id),
+    observe: (id) => deps.observed.instance(id, placedOn.get(id)),
     nodeReportedAt: (id) => deps.observed.lastReportAt(id),
   };
 }

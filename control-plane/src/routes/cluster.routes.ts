@@ -67,7 +67,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
         index,
         slots: [range],
         instances: instances.filter((i) => i.shardIndex === index).map((i) => {
-          const o = d.observed.instance(i.id);
+          const o = d.observed.instance(i.id, i.nodeId);
           const node = byId.get(i.nodeId);
           const health: InstanceHealth = !o ? 'unknown' : o.state === 'running' ? (o.cluster?.state === 'ok' ? 'healthy' : 'starting') : o.state === 'starting' ? 'starting' : 'down';
           return {

@@ -38,8 +38,8 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         // Other organizations' instances count toward capacity but are not listed.
         instances: on.filter((i) => mine.has(i.clusterId)).map((i) => ({
           id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, port: i.port, role: i.role,
-          state: d.observed.instance(i.id)?.state ?? 'unknown',
-          restarts: d.observed.instance(i.id)?.restarts ?? 0,
+          state: d.observed.instance(i.id, n.id)?.state ?? 'unknown',
+          restarts: d.observed.instance(i.id, n.id)?.restarts ?? 0,
         })),
         createdAt: n.createdAt.toISOString(),
       };

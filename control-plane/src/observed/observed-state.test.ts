@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentStatusReport, ObservedInstance } from '@strata/api';
+import { ObservedState } from './observed-state';
+
+const inst = (id: string, state: ObservedInstance['state'] = 'running'): ObservedInstance => ({
+  instanceId: id, clusterId: 'c1', port: 7000, pid: 10, state, restarts: 0, lastError: null, cluster: null,
+});
+const report = (instances: ObservedInstance[], sparePorts?: number[]): AgentStatusReport => ({ agentVersion: 'x', memoryMb: 100, instances, sparePorts });
+
+describe('ObservedState', () => {
+  it('replaces a node’s previous report and forgets instances it no longer lists', () => {
+    const o = new ObservedState();
+    o.record('n1', report([inst('a'), inst('b')]));
+    o.record('n1', report([inst('a', 'crashed')]));
+    expect(o.instance('a')?.state).toBe('crashed');
+    expect(o.instance('b')).toBeNull();
+  });
+
+  it('only believes the node an instance is placed on', () => {
+    const o = new ObservedState();
+    o.record('n2', report([inst('a')]));
+    expect(o.instance('a', 'n1')).toBeNull();
+    expect(o.instance('a', 'n2')?.state).toBe('running');
+  });
+
+  it('tells listeners which clusters a report touched, and expires stale spare ports', () => {
+    let now = 1000;
+    const o = new ObservedState(() => now);
+    const seen: string[][] = [];
+    o.onReport((_n, ids) => seen.push([...ids]));
+    o.record('n1', report([inst('a')], [7999]));
+    expect(seen).toEqual([['c1']]);
+    expect(o.lastReportAt('n1')).toBe(1000);
+    expect(o.sparePorts('n1')).toEqual([7999]);
+    now += 10_000;
+    expect(o.sparePorts('n1')).toEqual([]);
+    expect(o.lastReportAt('n9')).toBeNull();
+  });
+});
