@@ -7,7 +7,7 @@ import { renderRedisConfig } from '@strata/engine';
 import { applyInstanceSettings, SPARE_USERS } from '@strata/engine/redis-admin';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
-import { isAlive, isRedisOnPort, readPid, waitForExit, waitForPort } from './process-utils';
+import { isAlive, isRedisOnPort, readPid, waitForExit, waitForRedis } from './process-utils';
 
 interface Runtime {
   pid: number | null;
@@ -131,7 +131,7 @@ export class EngineSupervisor {
       child.once('error', (err) => { exited = true; rt.lastError = err.message; });
       child.unref();
       rt.pid = child.pid ?? null;
-      await waitForPort(this.d.address, rec.spec.port, 10_000, () => exited);
+      await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited);
       rt.state = 'running';
       rt.lastError = null;
       this.d.log.info({ instanceId, pid: rt.pid, port: rec.spec.port }, 'engine started');

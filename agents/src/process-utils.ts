@@ -33,18 +33,25 @@ export function readPid(file: string): number | null {
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
-/** Resolves when something accepts TCP connections on host:port, or rejects at the deadline. */
-export async function waitForPort(host: string, port: number, timeoutMs: number, isDead: () => boolean): Promise<void> {
+/**
+ * Resolves when a Redis server answers on host:port (any RESP reply to PING,
+ * e.g. -NOAUTH, counts), or rejects at the deadline or when our process died.
+ * A plain TCP connect is not enough: another program may hold the port.
+ */
+export async function waitForRedis(host: string, port: number, timeoutMs: number, isDead: () => boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = net.connect({ host, port });
-      s.once('connect', () => { s.destroy(); resolve(true); });
-      s.once('error', () => { s.destroy(); resolve(false); });
+      const done = (v: boolean) => { clearTimeout(t); s.destroy(); resolve(v); };
+      const t = setTimeout(() => done(false), 200);
+      s.once('connect', () => s.write('PING\r\n'));
+      s.once('data', (d) => done(d[0] === 0x2b /* + */ || d[0] === 0x2d /* - */));
+      s.once('error', () => done(false));
     });
-    if (ok) return;
     if (isDead()) throw new Error('redis-server exited during start');
-    if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${host}:${port} within ${timeoutMs} ms`);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${host}:${port} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

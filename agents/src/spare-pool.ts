@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { renderRedisConfig } from '@strata/engine';
 import { SPARE_USERS } from '@strata/engine/redis-admin';
-import { isAlive, isRedisOnPort, readPid, waitForExit, waitForPort } from './process-utils';
+import { isAlive, isRedisOnPort, readPid, waitForExit, waitForRedis } from './process-utils';
 
 export interface Spare {
   port: number;
@@ -120,7 +120,7 @@ export class SparePool {
       child.once('exit', () => { exited = true; });
       child.once('error', () => { exited = true; });
       child.unref();
-      await waitForPort(this.d.address, port, 5000, () => exited);
+      await waitForRedis(this.d.address, port, 5000, () => exited);
       this.spares.set(port, { port, pid: child.pid!, dir, password, startedAt });
       // Tell the control plane once it is warm.
       setTimeout(() => this.d.onChange(), WARM_AFTER_MS + 50).unref();

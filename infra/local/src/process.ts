@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -33,7 +33,7 @@ export async function startTs(opts: {
       if (opts.echo) process.stdout.write(line + '\n');
       if (line.startsWith(opts.readyPrefix)) { clearTimeout(timer); resolve(line); }
     });
-    void exited.then((code) => { clearTimeout(timer); reject(new Error(`${path.basename(opts.entry)} exited with code ${code} during start; see ${opts.logFile}`)); });
+    void exited.then((code) => { clearTimeout(timer); reject(new Error(`${path.basename(opts.entry)} exited with code ${code} during start:\n${logTail(opts.logFile)}\n(full log: ${opts.logFile})`)); });
   });
   return { child, exited, readyLine };
 }
@@ -44,4 +44,10 @@ export async function stopProcess(m: Managed | undefined, signal: NodeJS.Signals
   const t = setTimeout(() => m.child.kill('SIGKILL'), timeoutMs);
   await m.exited;
   clearTimeout(t);
+}
+
+/** The last lines a process wrote, to explain why it stopped. */
+export function logTail(file: string, lines = 5): string {
+  if (!existsSync(file)) return '';
+  return readFileSync(file, 'utf8').trim().split('\n').slice(-lines).map((l) => `  ${l}`).join('\n');
 }

@@ -1,4 +1,5 @@
 /** `npm start`: Strata on this machine until Ctrl-C. */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type Stack } from './stack';
 import { REPO_ROOT } from './process';
@@ -8,6 +9,21 @@ const dir = path.resolve(env.STRATA_HOME ?? path.join(REPO_ROOT, '.strata'));
 const nodes = Number(env.STRATA_LOCAL_NODES ?? 3);
 const port = Number(env.STRATA_PORT ?? 8080);
 if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50) throw new Error('STRATA_LOCAL_NODES must be an integer from 1 to 50');
+
+// One launcher per state directory: a second one would fight over PostgreSQL and the nodes.
+const lock = path.join(dir, 'launcher.pid');
+if (existsSync(lock)) {
+  const other = Number(readFileSync(lock, 'utf8'));
+  let alive = false;
+  try { process.kill(other, 0); alive = other !== process.pid; } catch { /* stale */ }
+  if (alive) {
+    console.error(`Strata is already running from ${dir} (launcher pid ${other}). Stop it first, or set STRATA_HOME to another directory.`);
+    process.exit(1);
+  }
+}
+mkdirSync(dir, { recursive: true });
+writeFileSync(lock, String(process.pid));
+const releaseLock = () => { try { if (readFileSync(lock, 'utf8') === String(process.pid)) rmSync(lock); } catch { /* gone */ } };
 
 console.log(`starting Strata: PostgreSQL, control plane on :${port}, ${nodes} local nodes (state in ${dir}) ...`);
 let stack: Stack | undefined;
@@ -19,6 +35,7 @@ try {
   });
 } catch (err) {
   console.error(`\nStrata failed to start: ${(err as Error).message}\nLogs: ${path.join(dir, 'logs')}`);
+  releaseLock();
   process.exit(1);
 }
 
@@ -42,8 +59,9 @@ const stop = async (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(`\n${signal}: stopping agents (and their redis-server processes), control plane and PostgreSQL ...`);
-  await s.stop();
-  console.log('stopped.');
+  const { leftoverPids } = await s.stop();
+  releaseLock();
+  console.log(leftoverPids.length ? `stopped (and ${leftoverPids.length} engine(s) the agents left behind).` : 'stopped.');
   process.exit(0);
 };
 process.on('SIGINT', () => void stop('SIGINT'));
