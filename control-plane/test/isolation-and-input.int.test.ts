@@ -99,3 +99,33 @@ describe('bad input stores nothing', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('node registration', () => {
+  it('accepts a join token once, and only from a platform admin', async () => {
+    const other = await api.call<{ token: string }>('POST', '/v1/organizations', { name: 'no-admin-co' });
+    expectProblem(await new TestApi(url, other.body.token).call('POST', '/v1/nodes/join-tokens', {}), 403, 'forbidden');
+
+    const jt = await api.call<{ token: string; expiresAt: string }>('POST', '/v1/nodes/join-tokens', { ttlSeconds: 600 });
+    expect(jt.status).toBe(201);
+    const register = (name: string) => fetch(`${url}/v1/agent/register`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ joinToken: jt.body.token, name, address: '127.0.14.99', memoryMb: 128, agentVersion: 'test' }),
+    });
+    const first = await register('extra-node');
+    expect(first.status).toBe(201);
+    const { credential } = (await first.json()) as { credential: string };
+    const second = await register('extra-node-2');
+    expect(second.status).toBe(401);
+    expect(((await second.json()) as Problem).code).toBe('join_token_invalid');
+
+    // The node credential works for the agent protocol only.
+    const status = await fetch(`${url}/v1/agent/status`, {
+      method: 'POST', headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agentVersion: 'test', memoryMb: 128, instances: [] }),
+    });
+    expect(status.status).toBe(204);
+    expectProblem(await new TestApi(url, credential).listClusters(), 401, 'unauthorized');
+    const nodes = (await api.nodes()).body.items;
+    expect(nodes.find((n) => n.name === 'extra-node')).toMatchObject({ status: 'online', address: '127.0.14.99' });
+  });
+});
