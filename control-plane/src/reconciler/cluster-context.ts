@@ -31,11 +31,17 @@ export interface ClusterContext {
   nodeReportedAt(nodeId: string): number | null;
 }
 
-export async function loadContext(deps: ReconcileDeps, cluster: ClusterRow): Promise<ClusterContext> {
+/**
+ * Loads one cluster's snapshot. The health pass, which looks at every ready
+ * cluster each second, passes the node list it already has and skips tasks.
+ */
+export async function loadContext(
+  deps: ReconcileDeps, cluster: ClusterRow, opts: { nodes?: NodeRow[]; tasks?: boolean } = {},
+): Promise<ClusterContext> {
   const [instances, nodes, tasks] = await Promise.all([
     deps.clusters.instances(cluster.id),
-    deps.nodes.list(),
-    deps.tasks.latestByKey(cluster.id),
+    opts.nodes ?? deps.nodes.list(),
+    opts.tasks === false ? new Map<string, TaskRow>() : deps.tasks.latestByKey(cluster.id),
   ]);
   const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
   return {

@@ -54,15 +54,21 @@ export function formPayload(ctx: ClusterContext): { kind: 'form-cluster'; cluste
   return { kind: 'form-cluster', clusterId: ctx.cluster.id, shards };
 }
 
+const formKey = (ctx: ClusterContext) => `form:${ctx.cluster.id}`;
+
+/** Hands the (idempotent) form-cluster task to the agent of shard 0's primary. */
+function ensureFormTask(ctx: ClusterContext) {
+  const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
+  return ensureTask(ctx, { nodeId: seed.nodeId, kind: 'form-cluster', dedupeKey: formKey(ctx), payload: formPayload(ctx), settleMs: 5000 });
+}
+
 const formCluster: Step<ClusterContext> = {
   def: def('form-cluster'),
   run: async (ctx) => {
-    const key = `form:${ctx.cluster.id}`;
-    if (ctx.tasks.get(key)?.state === 'succeeded' || ctx.instances.every((i) => isFormedMember(ctx, i))) {
+    if (ctx.tasks.get(formKey(ctx))?.state === 'succeeded' || ctx.instances.every((i) => isFormedMember(ctx, i))) {
       return { kind: 'done' };
     }
-    const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
-    const failed = await ensureTask(ctx, { nodeId: seed.nodeId, kind: 'form-cluster', dedupeKey: key, payload: formPayload(ctx), settleMs: 5000 });
+    const failed = await ensureFormTask(ctx);
     return failed ?? { kind: 'wait', detail: 'meeting nodes, assigning 16384 slots, attaching replicas' };
   },
 };
@@ -74,10 +80,9 @@ const verify: Step<ClusterContext> = {
     const total = ctx.instances.length;
     if (formed === total) return { kind: 'done', detail: `${total} of ${total} nodes agree` };
     // The form task succeeded but the nodes disagree later: form again (idempotent).
-    const task = ctx.tasks.get(`form:${ctx.cluster.id}`);
+    const task = ctx.tasks.get(formKey(ctx));
     if (task?.state === 'succeeded' && Date.now() - task.updatedAt.getTime() > 5000) {
-      const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
-      const failed = await ensureTask(ctx, { nodeId: seed.nodeId, kind: 'form-cluster', dedupeKey: `form:${ctx.cluster.id}`, payload: formPayload(ctx), settleMs: 5000 });
+      const failed = await ensureFormTask(ctx);
       if (failed) return failed;
     }
     return { kind: 'wait', detail: `${formed} of ${total} nodes agree`, fraction: formed / total };

@@ -124,9 +124,11 @@ export class Reconciler {
   private async healthPass(): Promise<void> {
     if (this.stopped) return;
     try {
-      for (const cluster of await this.deps.clusters.listByPhase(['ready', 'degraded'])) {
+      const clusters = await this.deps.clusters.listByPhase(['ready', 'degraded']);
+      const nodes = clusters.length ? await this.deps.nodes.list() : [];
+      for (const cluster of clusters) {
         if (this.workers.has(cluster.id)) continue;
-        const ctx = await loadContext(this.deps, cluster);
+        const ctx = await loadContext(this.deps, cluster, { nodes, tasks: false });
         const h = evaluateHealth(ctx);
         if (h.phase === 'unknown') continue;
         const changed = h.phase !== cluster.status.phase ||

@@ -27,37 +27,36 @@ export class TestApi {
   operation(id: string) { return this.call<Operation>('GET', `/v1/operations/${id}`); }
   nodes() { return this.call<NodeList>('GET', '/v1/nodes'); }
 
-  async waitForPhase(id: string, phase: Cluster['status']['phase'], timeoutMs = 60_000): Promise<Cluster> {
+  /** Polls `probe` every 50 ms until it returns a value, or throws `describe()` after the timeout. */
+  private async pollUntil<T>(probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {
     const deadline = Date.now() + timeoutMs;
-    let last: Cluster | undefined;
     while (Date.now() < deadline) {
-      const r = await this.getCluster(id);
-      if (r.status === 200) {
-        last = r.body;
-        if (last.status.phase === phase) return last;
-        if (last.status.phase === 'failed') throw new Error(`cluster failed: ${JSON.stringify(last.status.conditions)}`);
-      }
+      const v = await probe();
+      if (v !== undefined) return v;
       await new Promise((res) => setTimeout(res, 50));
     }
-    throw new Error(`cluster ${id} did not reach ${phase} in ${timeoutMs} ms (last: ${last?.status.phase})`);
+    throw new Error(describe());
+  }
+
+  waitForPhase(id: string, phase: Cluster['status']['phase'], timeoutMs = 60_000): Promise<Cluster> {
+    let last: Cluster | undefined;
+    return this.pollUntil(async () => {
+      const r = await this.getCluster(id);
+      if (r.status !== 200) return undefined;
+      last = r.body;
+      if (last.status.phase === 'failed' && phase !== 'failed') throw new Error(`cluster failed: ${JSON.stringify(last.status.conditions)}`);
+      return last.status.phase === phase ? last : undefined;
+    }, timeoutMs, () => `cluster ${id} did not reach ${phase} in ${timeoutMs} ms (last: ${last?.status.phase})`);
   }
 
   async waitForGone(id: string, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if ((await this.getCluster(id)).status === 404) return;
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    throw new Error(`cluster ${id} still exists after ${timeoutMs} ms`);
+    await this.pollUntil(async () => ((await this.getCluster(id)).status === 404 ? true : undefined), timeoutMs, () => `cluster ${id} still exists after ${timeoutMs} ms`);
   }
 
-  async waitForOperation(id: string, timeoutMs = 60_000): Promise<Operation> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const r = await this.operation(id);
-      if (['succeeded', 'failed', 'cancelled'].includes(r.body.state)) return r.body;
-      await new Promise((res) => setTimeout(res, 50));
-    }
-    throw new Error(`operation ${id} did not finish in ${timeoutMs} ms`);
+  waitForOperation(id: string, timeoutMs = 60_000): Promise<Operation> {
+    return this.pollUntil(async () => {
+      const op = (await this.operation(id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, timeoutMs, () => `operation ${id} did not finish in ${timeoutMs} ms`);
   }
 }
