@@ -8,6 +8,7 @@ import { EngineSupervisor } from './engine-supervisor';
 import { StatusReporter } from './status-reporter';
 import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
+import { InstanceConnections } from './instance-connections';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -33,12 +34,15 @@ async function main(): Promise<void> {
     dataDir: config.dataDir, address: config.address, redisServer: config.redisServer, log, count: config.spares,
     topPort: config.spareTopPort, usedPorts: () => new Set(registry.all().map((r) => r.spec.port)), onChange: () => reporter?.poke(),
   });
-  const supervisor = new EngineSupervisor({ registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares });
-  reporter = new StatusReporter({ client, registry, supervisor, spares, address: config.address, memoryMb: config.memoryMb, log });
+  const supervisor = new EngineSupervisor({
+    registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares, primaryHoldMs: config.primaryHoldMs,
+  });
+  const connections = new InstanceConnections({ address: config.address, timeoutMs: 500 });
+  reporter = new StatusReporter({ client, registry, supervisor, spares, connections, address: config.address, memoryMb: config.memoryMb, log });
   await supervisor.recover();
   await spares.start();
   reporter.start();
-  const runner = new TaskRunner({ client, supervisor, log, onDone: () => reporter?.poke() });
+  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke() });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();
@@ -50,6 +54,7 @@ async function main(): Promise<void> {
     log.info({ signal, stopEngines: config.stopEnginesOnExit }, 'agent stopping');
     reporter?.stop();
     await runner.stop();
+    connections.closeAll();
     await loop.catch(() => {});
     // By default engines outlive the agent (an agent upgrade must not take data offline).
     if (config.stopEnginesOnExit) await Promise.all([supervisor.stopAll(), spares.stopAll()]);
