@@ -54,10 +54,15 @@ async function main(): Promise<void> {
     log.info({ signal, stopEngines: config.stopEnginesOnExit }, 'agent stopping');
     reporter?.stop();
     await runner.stop();
+    log.debug('task runner stopped');
     connections.closeAll();
     await loop.catch(() => {});
+    log.debug('task loop ended');
     // By default engines outlive the agent (an agent upgrade must not take data offline).
-    if (config.stopEnginesOnExit) await Promise.all([supervisor.stopAll(), spares.stopAll()]);
+    if (config.stopEnginesOnExit) {
+      await Promise.all([supervisor.stopAll(), spares.stopAll()]);
+      log.info('engines stopped');
+    }
     else {
       supervisor.detach();
       spares.detach();

@@ -49,9 +49,20 @@ export class TaskRunner {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops polling and gives running tasks a moment to finish. A task still
+   * running after `graceMs` (e.g. forming a cluster that was deleted
+   * meanwhile) is left to its lease: the control plane hands it out again.
+   */
+  async stop(graceMs = 3000): Promise<void> {
     this.abort.abort();
-    await Promise.allSettled([...this.running]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((r) => { timer = setTimeout(r, graceMs); }),
+    ]);
+    clearTimeout(timer);
+    if (this.running.size) this.d.log.warn({ running: this.running.size }, 'stopping with tasks still running; their leases will expire');
   }
 
   private async execute(task: AgentTask): Promise<void> {

@@ -152,6 +152,8 @@ export const ObservedClusterView = z.object({
   /** For a replica whose link is down: seconds since it went down; -1 when it never connected since start. */
   linkDownSinceSec: z.number().nullable().default(null),
   syncInProgress: z.boolean().default(false),
+  /** Config epoch of this node's slot claim (a replica shows its primary's): a higher epoch supersedes a lower one. */
+  configEpoch: z.number().int().default(0),
 });
 export type ObservedClusterView = z.infer<typeof ObservedClusterView>;
 

@@ -70,7 +70,7 @@ describe('create-cluster steps (fake store and agents)', () => {
     expect(o.progress).toBeGreaterThanOrEqual(0.5);
 
     tasks.set('form:c', { ...tasks.get('form:c')!, state: 'succeeded' });
-    const view = (role: 'primary' | 'replica', primaryId: string | null) => ({ myId: '', role, state: 'ok' as const, knownNodes: 4, slotsAssigned: 16384, primaryId, primaryLinkUp: role === 'replica' ? true : null, slotsOwned: role === 'primary' ? 8192 : 0, openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false });
+    const view = (role: 'primary' | 'replica', primaryId: string | null) => ({ myId: '', role, state: 'ok' as const, knownNodes: 4, slotsAssigned: 16384, primaryId, primaryLinkUp: role === 'replica' ? true : null, slotsOwned: role === 'primary' ? 8192 : 0, openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1 });
     observed.set('p0', running('p0', { ...view('primary', null), myId: 'P0' }));
     observed.set('p1', running('p1', { ...view('primary', null), myId: 'P1' }));
     observed.set('r0', running('r0', { ...view('replica', 'P0'), myId: 'R0' }));

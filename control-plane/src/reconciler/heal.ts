@@ -8,6 +8,7 @@ import type { EventInstanceRef, FailoverCause, TaskResult } from '@strata/api';
 import { planHealing, type HealAction, type HealInstance, type HealPlan } from '@strata/engine';
 import { address, type ClusterContext } from './cluster-context';
 import { enqueueNow } from './task-step';
+import type { TaskRequest } from '@strata/api';
 import type { InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
 
@@ -16,7 +17,7 @@ export function healInstances(ctx: ClusterContext): HealInstance[] {
   return ctx.instances.map((i) => {
     const o = ctx.observe(i.id);
     return {
-      id: i.id, shard: i.shardIndex, nodeId: i.nodeId, role: i.role, preferredRole: i.preferredRole, engineId: i.engineId ?? null,
+      id: i.id, shard: i.shardIndex, nodeId: i.nodeId, role: i.role, preferredRole: i.preferredRole, engineId: i.engineId ?? null, configEpoch: i.configEpoch ?? null,
       obs: o ? { process: o.state, held: o.held, crashedAt: o.crashedAt ? Date.parse(o.crashedAt) : null, view: o.cluster } : null,
     };
   });
@@ -36,6 +37,24 @@ export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promis
   await recordFinishedRepairs(ctx);
 }
 
+/**
+ * Hands a healing task to an agent unless one is open, one just succeeded
+ * (its effect shows in the next reports, within a second or two), or it
+ * keeps failing: then it is retried with backoff (0.5 s doubling to 30 s),
+ * never in a tight loop.
+ */
+const SETTLE_MS = 2000;
+async function healTask(ctx: ClusterContext, t: { nodeId: string; dedupeKey: string; request: TaskRequest }): Promise<void> {
+  const latest = ctx.tasks.get(t.dedupeKey);
+  if (latest?.state === 'succeeded' && Date.now() - latest.updatedAt.getTime() < SETTLE_MS) return;
+  if (latest?.state === 'failed') {
+    const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, null, t.dedupeKey);
+    const backoff = Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
+    if (Date.now() - latest.updatedAt.getTime() < backoff) return;
+  }
+  await enqueueNow(ctx, t);
+}
+
 const ref = (ctx: ClusterContext, i: InstanceRow): EventInstanceRef => {
   const a = address(ctx, i);
   return { instanceId: i.id, address: `${a.host}:${a.port}`, nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId };
@@ -50,9 +69,10 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
     case 'record-role': {
       const inst = byId(ctx, a.instanceId);
       const oldPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.role === 'primary' && i.id !== inst.id);
-      await clusters.recordObservedInstance(inst.id, { role: a.role, engineId: a.engineId });
+      await clusters.recordObservedInstance(inst.id, { role: a.role, engineId: a.engineId, configEpoch: a.configEpoch });
       inst.role = a.role;
       inst.engineId = a.engineId;
+      inst.configEpoch = a.configEpoch;
       if (a.role === 'primary' && a.previousRole === 'replica' && oldPrimary) await recordFailover(ctx, inst, oldPrimary);
       return;
     }
@@ -62,7 +82,7 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
       const latest = ctx.tasks.get(key);
       // A forced failover that failed (no quorum, timeout) is retried as a takeover.
       const mode = latest?.state === 'failed' ? 'takeover' : a.mode;
-      await enqueueNow(ctx, {
+      await healTask(ctx, {
         nodeId: inst.nodeId, dedupeKey: latest?.state === 'failed' ? `${key}:takeover` : key,
         request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode },
       });
@@ -72,7 +92,7 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
       const inst = byId(ctx, a.instanceId);
       const key = `restart:${inst.id}:${a.crashedAt ?? 0}`;
       const spec = cluster.spec;
-      await enqueueNow(ctx, {
+      await healTask(ctx, {
         nodeId: inst.nodeId, dedupeKey: key,
         request: {
           kind: 'ensure-instance',
@@ -95,7 +115,7 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
     }
     case 'switchover': {
       const inst = byId(ctx, a.instanceId);
-      await enqueueNow(ctx, {
+      await healTask(ctx, {
         nodeId: inst.nodeId, dedupeKey: `switchover:${a.shard}:${a.fromInstanceId}`,
         request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode: 'switchover' },
       });
@@ -105,7 +125,7 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
       const primaries = ctx.instances.filter((i) => i.role === 'primary');
       const seed = primaries.find((i) => ctx.observe(i.id)?.state === 'running');
       if (!seed) return;
-      await enqueueNow(ctx, {
+      await healTask(ctx, {
         nodeId: seed.nodeId, dedupeKey: `repair-slots:${a.slots.join(',')}`,
         request: { kind: 'repair-slots', clusterId: cluster.id, primaries: primaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
       });

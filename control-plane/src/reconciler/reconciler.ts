@@ -47,7 +47,7 @@ export class Reconciler {
     clearInterval(this.timer);
     clearInterval(this.sweepTimer);
     for (const w of this.workers.values()) w.wake();
-    while (this.workers.size) await new Promise((r) => setTimeout(r, 20));
+    while (this.workers.size || this.ticking) await new Promise((r) => setTimeout(r, 20));
   }
 
   /** Something changed for this cluster (or any, without an id): look now. */

@@ -28,6 +28,8 @@ export interface InstanceRow {
   memoryMb: number;
   /** The Redis node id last reported by the instance. */
   engineId?: string | null;
+  /** Its config epoch as last observed. */
+  configEpoch?: number | null;
 }
 
 const toCluster = (r: any): ClusterRow => ({
@@ -47,6 +49,7 @@ const toCluster = (r: any): ClusterRow => ({
 const toInstance = (r: any): InstanceRow => ({
   id: r.id, clusterId: r.cluster_id, shardIndex: r.shard_index, role: r.role, preferredRole: r.preferred_role, replicaIndex: r.replica_index,
   nodeId: r.node_id, port: r.port, memoryMb: r.memory_mb, engineId: r.engine_id,
+  configEpoch: r.config_epoch === null || r.config_epoch === undefined ? null : Number(r.config_epoch),
 });
 
 /** Strips what must never leave the server. */
@@ -84,8 +87,12 @@ export class ClusterStore {
   }
 
   /** Records what an instance was observed to be: its live role and Redis node id. */
-  async recordObservedInstance(id: string, o: { role: InstanceRole; engineId: string }, db: Db = this.pool): Promise<void> {
-    await db.query('UPDATE instances SET role = $2, engine_id = $3 WHERE id = $1 AND (role IS DISTINCT FROM $2 OR engine_id IS DISTINCT FROM $3)', [id, o.role, o.engineId]);
+  async recordObservedInstance(id: string, o: { role: InstanceRole; engineId: string; configEpoch: number }, db: Db = this.pool): Promise<void> {
+    await db.query(
+      `UPDATE instances SET role = $2, engine_id = $3, config_epoch = $4
+        WHERE id = $1 AND (role IS DISTINCT FROM $2 OR engine_id IS DISTINCT FROM $3 OR config_epoch IS DISTINCT FROM $4)`,
+      [id, o.role, o.engineId, o.configEpoch],
+    );
   }
 
   async setObservedGeneration(id: string, generation: number, db: Db = this.pool): Promise<void> {

@@ -6,15 +6,15 @@ const NOW = 1_000_000;
 
 const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' | 'replica' }): ObservedClusterView => ({
   state: 'ok', knownNodes: 6, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: v.role === 'primary' ? 5461 : 0,
-  openSlots: [], replOffset: 1000, linkDownSinceSec: null, syncInProgress: false, ...v,
+  openSlots: [], replOffset: 1000, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1, ...v,
 });
 
 /** A healthy 3x1 cluster: shard s has primary P<s> on node n<s> and replica R<s> on the next node. */
 function healthy(shards = 3): HealInstance[] {
   return Array.from({ length: shards }, (_, s) => [
-    { id: `p${s}`, shard: s, nodeId: `n${s}`, role: 'primary' as const, preferredRole: 'primary' as const, engineId: `P${s}`,
+    { id: `p${s}`, shard: s, nodeId: `n${s}`, role: 'primary' as const, preferredRole: 'primary' as const, engineId: `P${s}`, configEpoch: 1,
       obs: { process: 'running' as const, held: false, crashedAt: null, view: view({ myId: `P${s}`, role: 'primary' }) } },
-    { id: `r${s}`, shard: s, nodeId: `n${(s + 1) % shards}`, role: 'replica' as const, preferredRole: 'replica' as const, engineId: `R${s}`,
+    { id: `r${s}`, shard: s, nodeId: `n${(s + 1) % shards}`, role: 'replica' as const, preferredRole: 'replica' as const, engineId: `R${s}`, configEpoch: 1,
       obs: { process: 'running' as const, held: false, crashedAt: null, view: view({ myId: `R${s}`, role: 'replica', primaryId: `P${s}`, primaryLinkUp: true }) } },
   ]).flat();
 }
@@ -68,11 +68,20 @@ describe('planHealing', () => {
     },
     {
       name: 'after promotion: record the new roles, then restart the held old primary as a replica',
-      build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary' }); }),
+      build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); }),
       expect: [
-        { kind: 'record-role', instanceId: 'r1', role: 'primary', previousRole: 'replica' },
+        { kind: 'record-role', instanceId: 'r1', role: 'primary', previousRole: 'replica', configEpoch: 2 },
         { kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false },
       ],
+    },
+    {
+      name: 'a stale "primary" observation (from before a switchover) never releases a just-killed primary',
+      build: () => {
+        // p1 became primary again with epoch 3; r1's last report still shows it primary at epoch 2.
+        const l = set(healthy(), 'p1', (i) => { i.configEpoch = 3; crash(i); });
+        return set(l, 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); });
+      },
+      expect: [{ kind: 'record-role', instanceId: 'r1', role: 'primary' }],
     },
     {
       name: 'a restarted ex-primary that still claims its slots while failing is not recorded as primary',
@@ -133,7 +142,7 @@ describe('planHealing', () => {
 
   it('picks the replica with the highest replication offset', () => {
     const l = healthy();
-    l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1b',
+    l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1b', configEpoch: 1,
       obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R1b', role: 'replica', primaryId: 'P1', primaryLinkUp: false, linkDownSinceSec: 0, replOffset: 5000 }) } });
     set(set(l, 'p1', (i) => crash(i)), 'r1', linkDown(0));
     expect(planHealing(input(l, { shards: 3 })).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1b' }]);

@@ -32,6 +32,8 @@ export interface HealInstance {
   preferredRole: InstanceRole;
   /** Redis node id last recorded for this instance. */
   engineId: string | null;
+  /** Config epoch last recorded for this instance (while it ran). */
+  configEpoch: number | null;
   /** What its node reported; null when the node is not reporting (unknown). */
   obs: HealObservation | null;
 }
@@ -54,7 +56,7 @@ export interface HealInput {
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
 
 export type HealAction =
-  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; previousRole: InstanceRole }
+  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole }
   | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
   | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
   | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string }
@@ -100,8 +102,8 @@ export function planHealing(input: HealInput): HealPlan {
     const v = i.obs?.view;
     if (!isRunning(i) || !v) continue;
     const role: InstanceRole | null = v.role === 'replica' ? 'replica' : servesSlots(i) && v.state === 'ok' ? 'primary' : null;
-    if (role && (role !== i.role || v.myId !== i.engineId)) {
-      actions.push({ kind: 'record-role', instanceId: i.id, shard: i.shard, role, engineId: v.myId, previousRole: i.role });
+    if (role && (role !== i.role || v.myId !== i.engineId || v.configEpoch !== i.configEpoch)) {
+      actions.push({ kind: 'record-role', instanceId: i.id, shard: i.shard, role, engineId: v.myId, configEpoch: v.configEpoch, previousRole: i.role });
     }
   }
 
@@ -109,12 +111,18 @@ export function planHealing(input: HealInput): HealPlan {
   for (let shard = 0; shard < input.shards; shard++) {
     const members = input.instances.filter((i) => i.shard === shard);
     const serving = members.filter(servesSlots);
+    const held = members.filter((x) => isDown(x) && x.obs!.held);
+    // A held instance may restart once another member serves the slots with a
+    // higher config epoch than its own last claim: it then rejoins as a
+    // replica. An observation from before a switchover (a stale "primary")
+    // does not qualify, so a just-killed primary is never restarted empty
+    // with the newest claim to its slots.
+    const supersedes = (h: HealInstance) => serving.some((s) => s.obs!.view!.state === 'ok' && s.obs!.view!.configEpoch > (h.configEpoch ?? 0));
+    for (const m of held.filter(supersedes)) {
+      actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: 'rejoins as a replica of the new primary', dataLost: false });
+    }
     if (serving.length) {
-      // Safe now: a held instance rejoins as a replica of the serving primary
-      // (its slots were taken over with a newer config epoch).
-      for (const m of members.filter((x) => isDown(x) && x.obs!.held)) {
-        actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: 'rejoins as a replica of the new primary', dataLost: false });
-      }
+      if (held.some((h) => !supersedes(h))) waiting.push(`shard ${shard}: waiting for the new primary's claim to reach the agents`);
       continue;
     }
     const primary = members.find((m) => m.role === 'primary');

@@ -14,6 +14,9 @@ ALTER TABLE instances ALTER COLUMN preferred_role SET NOT NULL;
 ALTER TABLE instances ADD CONSTRAINT instances_preferred_role_check CHECK (preferred_role IN ('primary', 'replica'));
 -- The Redis node id the instance last reported (CLUSTER MYID).
 ALTER TABLE instances ADD COLUMN engine_id text;
+-- Its config epoch as last observed: a held former primary may restart only
+-- once another member serves its slots with a higher epoch.
+ALTER TABLE instances ADD COLUMN config_epoch bigint;
 
 -- Slot ranges per shard (resharding changes them; today they follow the plan).
 CREATE TABLE shards (

@@ -16,7 +16,7 @@ export interface PromoteResult {
 
 const POLL_MS = 10;
 /** A forced failover that has not won its election by then is retried as a takeover. */
-const FORCE_FALLBACK_MS = 1500;
+const FORCE_FALLBACK_MS = 700;
 
 async function isPrimary(client: Redis): Promise<boolean> {
   const role = (await client.call('ROLE')) as unknown[];

@@ -70,5 +70,6 @@ export function toView(myId: string, clusterInfoText: string, nodesText: string,
     replOffset: role === 'replica' ? num(replication.slave_repl_offset) : num(replication.master_repl_offset),
     linkDownSinceSec: role === 'replica' && replication.master_link_status !== 'up' ? num(replication.master_link_down_since_seconds) : null,
     syncInProgress: role === 'replica' && replication.master_sync_in_progress === '1',
+    configEpoch: myself?.configEpoch ?? 0,
   };
 }

@@ -1,9 +1,11 @@
 /**
  * Closes slots left importing or migrating (an interrupted migration, a
  * crash mid-move): keys a non-owner holds in the slot are moved back to the
- * slot's owner with MIGRATE, then every node marks the slot STABLE. Nothing
- * is deleted; a key present on both sides stops the repair with an error.
+ * slot's owner with MIGRATE and every node marks the slot STABLE. Nothing
+ * acknowledged is lost: where both sides hold a key, the owner's (newer)
+ * copy wins.
  */
+import type { Redis } from 'ioredis';
 import { AdminConnectionPool } from './admin-connection';
 import { parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
 
@@ -31,16 +33,20 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     for (const slot of openSlots) {
       const owner = views.find((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end));
       if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
+      // The owner first: a MIGRATING owner answers ASK for keys it lacks and
+      // would refuse them back. Once stable it serves the slot alone; the
+      // keys still on the importing side are moved back right after (a read
+      // in between misses them for milliseconds, nothing is lost).
+      if (owner.open.some((o) => o.slot === slot)) await owner.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
       let moved = 0;
       for (const v of views.filter((x) => x !== owner && x.open.some((o) => o.slot === slot))) {
         for (;;) {
           const keys = (await v.client.call('CLUSTER', 'GETKEYSINSLOT', String(slot), String(opts.batch ?? 100))) as string[];
           if (!keys.length) break;
-          await v.client.call('MIGRATE', owner.host, String(owner.port), '', '0', '5000', 'AUTH2', opts.username, opts.password, 'KEYS', ...keys);
-          moved += keys.length;
+          moved += await moveBack(v.client, owner, keys, opts);
         }
+        await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
       }
-      for (const v of views.filter((x) => x.open.some((o) => o.slot === slot))) await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
       log(`slot ${slot} closed; ${moved} key(s) moved back to its owner`);
       repaired.push({ slot, movedKeys: moved });
     }
@@ -48,4 +54,29 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
   } finally {
     await pool.closeAll();
   }
+}
+
+/**
+ * MIGRATEs keys to the owner. A key the owner already has was written there
+ * after the owner became stable, so it is the newer value: the stale copy on
+ * the importing side is dropped instead of overwriting it.
+ */
+async function moveBack(from: Redis, owner: { host: string; port: number }, keys: string[], opts: RepairSlotsOptions): Promise<number> {
+  const migrate = (ks: string[]) => from.call('MIGRATE', owner.host, String(owner.port), '', '0', '5000', 'AUTH2', opts.username, opts.password, 'KEYS', ...ks);
+  try {
+    await migrate(keys);
+    return keys.length;
+  } catch (err) {
+    if (!/BUSYKEY/.test((err as Error).message)) throw err;
+  }
+  let moved = 0;
+  for (const k of keys) {
+    try {
+      if (String(await migrate([k])) !== 'NOKEY') moved++;
+    } catch (err) {
+      if (!/BUSYKEY/.test((err as Error).message)) throw err;
+      await from.call('DEL', k);
+    }
+  }
+  return moved;
 }
