@@ -47,10 +47,10 @@ async function main(): Promise<void> {
   const operations = new OperationStore(pool);
   const tasks = new TaskStore(pool);
   const events = new EventStore(pool);
-  const observed = new ObservedState();
+  const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
   const reconciler = new Reconciler({
-    clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing,
+    clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
   });
   const service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service,
     consoleDir: config.consoleDir,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
+    nodeDownAfterMs: config.nodeDownAfterMs,
     onTaskDone: (id) => reconciler.wake(id),
     authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
   });
