@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
-import { formCluster, promoteReplica, repairOpenSlots } from '@strata/engine/redis-admin';
+import { forgetNodes, formCluster, joinAsReplica, promoteReplica, repairOpenSlots } from '@strata/engine/redis-admin';
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
@@ -111,6 +111,11 @@ export class TaskRunner {
       const r = await promoteReplica(client, p.mode, { log: (msg) => log.info(msg) });
       return { kind: 'failover', mode: r.mode, promotedAt: r.promotedAt };
     },
+    'join-replica': async (p) => {
+      const client = await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+      await joinAsReplica(client, p.primary);
+    },
+    'forget-nodes': (p) => forgetNodes({ members: p.members, engineIds: p.engineIds, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
     'repair-slots': async (p, log) => ({
       kind: 'repair-slots',
       repaired: await repairOpenSlots({
@@ -124,11 +129,13 @@ const lockKey = (p: TaskPayload): string => {
   switch (p.kind) {
     case 'form-cluster':
     case 'repair-slots':
+    case 'forget-nodes':
       return `cluster:${p.clusterId}`;
     case 'ensure-instance':
       return `instance:${p.instance.instanceId}`;
     case 'remove-instance':
     case 'failover':
+    case 'join-replica':
       return `instance:${p.instanceId}`;
   }
 };

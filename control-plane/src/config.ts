@@ -42,6 +42,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.STRATA_NODE_DOWN_AFTER_MS <= e.STRATA_NODE_OFFLINE_AFTER_MS) {
+    throw new Error('invalid configuration:\n  STRATA_NODE_DOWN_AFTER_MS must be greater than STRATA_NODE_OFFLINE_AFTER_MS (a node is offline before it is down)');
+  }
   const repoRoot = path.resolve(import.meta.dirname, '../..');
   return {
     databaseUrl: e.DATABASE_URL,

@@ -20,6 +20,7 @@ import { Reconciler } from './reconciler/reconciler';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { createApp } from './http/app';
 import { Janitor } from './services/janitor';
+import { OrphanSweeper } from './services/orphan-sweeper';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -49,10 +50,13 @@ async function main(): Promise<void> {
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
+  // The reconciler asks the service to place replacements; the service wakes the reconciler.
+  let service: ClusterService | undefined;
   const reconciler = new Reconciler({
     clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
+    replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
   });
-  const service = new ClusterService({
+  service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
   });
   observed.onReport((_node, clusterIds, changed) => {
@@ -79,6 +83,8 @@ async function main(): Promise<void> {
   reconciler.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
+  const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
+  orphans.start();
   log.info({ url: `http://${config.host}:${port}`, adminTokenFile: admin.tokenFile }, 'control plane listening');
   // Machine-readable line for launchers that pass STRATA_PORT=0.
   process.stdout.write(`STRATA_LISTENING ${port}\n`);
@@ -91,6 +97,7 @@ async function main(): Promise<void> {
     server.closeAllConnections();
     server.close();
     janitor.stop();
+    orphans.stop();
     await reconciler.stop();
     await pool.end();
     process.exit(0);

@@ -14,7 +14,7 @@ let api: TestApi;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ stack, api, cleanup } = await testStack('127.0.24', { nodes: 3, extraEnv: { STRATA_NODE_DOWN_AFTER_MS: '4000' } }));
+  ({ stack, api, cleanup } = await testStack('127.0.24', { nodes: 3, extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '6000' } }));
 });
 afterAll(async () => cleanup?.());
 
@@ -59,11 +59,21 @@ describe('a node whose agent goes silent', () => {
     const event = await api.waitForEvent(id, 'node-down', (e) => e.node.id === node.id);
     expect(event.instances).toHaveLength(2);
 
-    // The engines kept serving all along (only the agent died); the node comes back with its agent.
+    // Its replica is rebuilt on another node (its primary stays: it is the only copy that serves its shard).
+    const lostReplica = topo.shards.flatMap((s) => s.instances).find((i) => i.nodeId === node.id && i.role === 'replica')!;
+    await api.waitForEvent(id, 'replica-rebuilt', (e) => e.lost.instanceId === lostReplica.id);
+
+    // The engines kept serving all along (only the agent died). The node comes back: its replaced
+    // engine is removed, the rest carries on, and the cluster is whole.
     expect(await countPresent(app, 'k', 5000)).toBe(5000);
     await stack.startAgent(2);
-    await api.waitForHealthy(id);
+    const healed = await api.waitForHealthy(id, 60_000);
     expect((await api.nodes()).body.items.find((n) => n.id === node.id)!.status).toBe('online');
+    expect(healed.shards.flatMap((s) => s.instances).some((i) => i.id === lostReplica.id)).toBe(false);
+    for (const s of healed.shards) expect(new Set(s.instances.map((i) => i.nodeId)).size).toBe(2);
+    const fresh = appClient(uri, (await api.connection(id)).body.seeds);
+    expect(await countPresent(fresh, 'k', 5000)).toBe(5000);
+    fresh.disconnect();
     app.disconnect();
   });
 });

@@ -5,6 +5,9 @@
 export { planSlots, SLOT_COUNT } from './redis/slots.planner';
 export {
   planPlacement,
+  placeReplacement,
+  type ReplacementRequest,
+  type ReplacementResult,
   DEFAULT_BASE_PORT,
   type PlacementNode,
   type PlacementRequest,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planPlacement, type PlacementNode, type PlacementRequest, type PlannedInstance } from './placement.planner';
+import { placeReplacement, planPlacement, type PlacementNode, type PlacementRequest, type PlannedInstance } from './placement.planner';
 
 const node = (name: string, over: Partial<PlacementNode> = {}): PlacementNode => ({
   id: `id-${name}`,
@@ -163,5 +163,17 @@ describe('planPlacement: warm spares', () => {
   it('ignores spare ports that are already in use', () => {
     const plan = planned({ shards: 1, replicasPerShard: 0, memoryMbPerShard: 64, nodes: [node('a', { usedPorts: [7999], sparePorts: [7999] })] });
     expect(plan[0]!.port).toBe(7000);
+  });
+});
+
+describe('placeReplacement', () => {
+  const n = (id: string, usedMemoryMb: number, online = true, usedPorts: number[] = []) => ({ id, name: id, online, memoryMb: 1024, usedMemoryMb, usedPorts });
+  it('picks the least loaded online node without a copy of the shard, on its lowest free port', () => {
+    const r = placeReplacement({ memoryMb: 256, excludeNodeIds: ['a'], nodes: [n('a', 0), n('b', 512, true, [7000]), n('c', 256, true, [7000, 7001]), n('d', 0, false)] });
+    expect(r).toEqual({ ok: true, nodeId: 'c', port: 7002 });
+  });
+  it('says why when no node may take it', () => {
+    expect(placeReplacement({ memoryMb: 256, excludeNodeIds: ['a', 'b'], nodes: [n('a', 0), n('b', 0)] })).toMatchObject({ ok: false, code: 'too_few_nodes' });
+    expect(placeReplacement({ memoryMb: 900, excludeNodeIds: ['a'], nodes: [n('a', 0), n('b', 512)] })).toMatchObject({ ok: false, code: 'insufficient_memory', reason: expect.stringContaining('512 MB') });
   });
 });

@@ -180,3 +180,39 @@ function nextFreePort(taken: Set<number>, basePort: number, nodeName: string): n
   // Unreachable in practice: it takes tens of thousands of instances on one node.
   throw new Error(`node ${nodeName} has no free port pair between ${basePort} and ${MAX_PORT - BUS_PORT_OFFSET}`);
 }
+
+export interface ReplacementRequest {
+  memoryMb: number;
+  /** Nodes holding another copy of this shard (never chosen: anti-affinity). */
+  excludeNodeIds: string[];
+  nodes: PlacementNode[];
+  basePort?: number;
+}
+
+export type ReplacementResult =
+  | { ok: true; nodeId: string; port: number }
+  | { ok: false; code: PlacementFailureCode; reason: string };
+
+/**
+ * Where a replacement copy of one shard goes: the least loaded online node
+ * that holds no copy of the shard and has the memory, on its lowest free
+ * port pair (spare ports left to new primaries).
+ */
+export function placeReplacement(req: ReplacementRequest): ReplacementResult {
+  assertInteger('memoryMb', req.memoryMb, 1);
+  const exclude = new Set(req.excludeNodeIds);
+  const eligible = req.nodes.filter((n) => n.online && !exclude.has(n.id));
+  if (!eligible.length) {
+    return { ok: false, code: 'too_few_nodes', reason: 'every online node already holds a copy of this shard (a replica never shares a node with another copy)' };
+  }
+  const fits = eligible.filter((n) => n.memoryMb - n.usedMemoryMb >= req.memoryMb)
+    .sort((a, b) => a.usedMemoryMb - b.usedMemoryMb || compare(a.name, b.name) || compare(a.id, b.id));
+  const chosen = fits[0];
+  if (!chosen) {
+    const best = Math.max(0, ...eligible.map((n) => n.memoryMb - n.usedMemoryMb));
+    return { ok: false, code: 'insufficient_memory', reason: `a replacement needs ${req.memoryMb} MB; the most free memory on an eligible node is ${best} MB` };
+  }
+  const taken = takenPorts(chosen.usedPorts);
+  for (const p of chosen.sparePorts ?? []) taken.add(p);
+  return { ok: true, nodeId: chosen.id, port: nextFreePort(taken, req.basePort ?? DEFAULT_BASE_PORT, chosen.name) };
+}

@@ -75,6 +75,19 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     clusterId: Id,
     primaries: z.array(ClusterMember).describe('every primary; open slots on them are closed'),
   }),
+  z.object({
+    kind: z.literal('join-replica'),
+    clusterId: Id,
+    instanceId: Id.describe('the new instance, on this node'),
+    port: z.number().int(),
+    primary: ClusterMember.describe('the primary it replicates'),
+  }),
+  z.object({
+    kind: z.literal('forget-nodes'),
+    clusterId: Id,
+    members: z.array(ClusterMember).describe('every remaining member'),
+    engineIds: z.array(z.string()).describe('Redis node ids of lost instances'),
+  }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -91,6 +104,8 @@ export const TaskPayload = z.discriminatedUnion('kind', [
     mode: z.enum(['force', 'takeover', 'switchover']), credentials: EngineCredentials,
   }),
   z.object({ kind: z.literal('repair-slots'), clusterId: Id, primaries: z.array(ClusterMember), credentials: EngineCredentials }),
+  z.object({ kind: z.literal('join-replica'), clusterId: Id, instanceId: Id, port: z.number().int(), primary: ClusterMember, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ClusterMember), engineIds: z.array(z.string()), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 

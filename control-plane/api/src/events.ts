@@ -68,12 +68,20 @@ export const NodeDownEvent = z.object({
   instances: z.array(EventInstanceRef).describe("this cluster's instances on the node"),
 });
 
+export const ReplicaRebuiltEvent = z.object({
+  ...base,
+  type: z.literal('replica-rebuilt'),
+  shard: z.number().int(),
+  lost: EventInstanceRef.describe('the copy on the down node'),
+  replacement: EventInstanceRef.describe('the new replica, on another node'),
+});
+
 export const ClusterEvent = z
-  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent])
+  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent, ReplicaRebuiltEvent])
   .openapi('ClusterEvent');
 export type ClusterEvent = z.infer<typeof ClusterEvent>;
 export type ClusterEventType = ClusterEvent['type'];
-export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down'] as const satisfies readonly ClusterEventType[];
+export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt'] as const satisfies readonly ClusterEventType[];
 
 export const ClusterEventList = z
   .object({

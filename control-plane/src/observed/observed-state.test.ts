@@ -59,4 +59,14 @@ describe('ObservedState', () => {
     expect(o.isSilent('n1')).toBe(true);
     expect(o.isSilent('never-reported')).toBe(true);
   });
+
+  it('a node is silent for as long as this process has not heard from it, never longer than the process has run', () => {
+    let now = 50_000;
+    const o = new ObservedState(() => now, 5000);
+    now += 3000;
+    expect(o.silentForMs('n1')).toBe(3000);
+    o.record('n1', report([]));
+    now += 1000;
+    expect(o.silentForMs('n1')).toBe(1000);
+  });
 });

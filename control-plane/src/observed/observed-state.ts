@@ -19,7 +19,20 @@ export class ObservedState {
    * @param staleAfterMs what a node said stops counting once it has been
    * silent this long: its instances are unknown, never healthy.
    */
-  constructor(private readonly now: () => number = Date.now, private readonly staleAfterMs = 5000) {}
+  private readonly startedAt: number;
+
+  constructor(private readonly now: () => number = Date.now, private readonly staleAfterMs = 5000) {
+    this.startedAt = now();
+  }
+
+  /**
+   * How long this process has not heard from the node: since its last report,
+   * or since this process started. The control plane's own outage never
+   * counts against a node (after a restart every node gets a fresh chance).
+   */
+  silentForMs(nodeId: string): number {
+    return this.now() - (this.lastReportAt(nodeId) ?? this.startedAt);
+  }
 
   record(nodeId: string, report: AgentStatusReport): void {
     const prev = this.byNode.get(nodeId);

@@ -1,5 +1,5 @@
 import type { ObservedInstance } from '@strata/api';
-import type { ClusterRow, ClusterStore, InstanceRow, ShardRow } from '../stores/cluster.store';
+import type { ClusterRow, ClusterStore, InstanceRow, LostInstanceRow, ShardRow } from '../stores/cluster.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { OperationStore } from '../stores/operation.store';
@@ -22,6 +22,11 @@ export interface ReconcileDeps {
   healing: HealingSettings;
   /** A node silent this long is down. */
   nodeDownAfterMs: number;
+  /**
+   * Places a new copy of a lost instance's shard on another node and marks
+   * the lost one (one transaction, under the placement lock).
+   */
+  replaceInstance?: (cluster: ClusterRow, lost: InstanceRow) => Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }>;
 }
 
 export interface HealingSettings {
@@ -40,6 +45,8 @@ export interface ClusterContext {
   /** The operation whose tasks `tasks` holds; null for healing work. */
   operationId: string | null;
   instances: InstanceRow[];
+  /** Instances replaced after their node went down, until forgotten and cleaned up. */
+  lost: LostInstanceRow[];
   shards: ShardRow[];
   nodes: Map<string, NodeRow>;
   tasks: Map<string, TaskRow>;
@@ -55,8 +62,9 @@ export interface ClusterContext {
 export async function loadContext(
   deps: ReconcileDeps, cluster: ClusterRow, operationId: string | null, opts: { nodes?: NodeRow[] } = {},
 ): Promise<ClusterContext> {
-  const [instances, shards, nodes, tasks] = await Promise.all([
+  const [instances, lost, shards, nodes, tasks] = await Promise.all([
     deps.clusters.instances(cluster.id),
+    deps.clusters.lostInstances(cluster.id),
     deps.clusters.shards(cluster.id),
     opts.nodes ?? deps.nodes.list(),
     deps.tasks.latestByKey(cluster.id, operationId),
@@ -67,6 +75,7 @@ export async function loadContext(
     cluster,
     operationId,
     instances,
+    lost,
     shards,
     nodes: new Map(nodes.map((n) => [n.id, n])),
     tasks,

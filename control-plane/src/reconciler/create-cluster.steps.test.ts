@@ -31,6 +31,7 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
     cluster: { id: 'c', spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' } } as ClusterRow,
     operationId: 'o',
     instances,
+    lost: [],
     shards: [],
     nodes: new Map(['n0', 'n1'].map((id, i) => [id, { id, name: id, address: `127.0.9.${i + 1}` } as never])),
     tasks,

@@ -13,12 +13,15 @@ import type { InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
 
 /** Observed state of the context's instances, as the planner sees it. */
-export function healInstances(ctx: ClusterContext): HealInstance[] {
+export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstance[] {
+  const down = new Set(downNodes(ctx, now).map((n) => n.id));
   return ctx.instances.map((i) => {
     const o = ctx.observe(i.id);
     return {
       id: i.id, shard: i.shardIndex, nodeId: i.nodeId, role: i.role, preferredRole: i.preferredRole, engineId: i.engineId ?? null, configEpoch: i.configEpoch ?? null,
       obs: o ? { process: o.state, held: o.held, crashedAt: o.crashedAt ? Date.parse(o.crashedAt) : null, view: o.cluster } : null,
+      nodeSilent: ctx.deps.observed.isSilent(i.nodeId),
+      nodeDown: down.has(i.nodeId),
     };
   });
 }
@@ -28,25 +31,39 @@ export function planFor(ctx: ClusterContext, healthySince: number | null, now = 
   return planHealing({
     now, shards: ctx.cluster.spec.shards, durability: ctx.cluster.spec.durability, instances: healInstances(ctx),
     fastFailover: s.fastFailover, failoverGraceMs: s.failoverGraceMs, rebalanceAfterMs: s.rebalanceAfterMs, healthySince,
+    lost: ctx.lost.map((l) => ({ id: l.id, shard: l.shardIndex, engineId: l.engineId ?? null, forgotten: !!l.forgottenAt })),
   });
 }
 
-/** Applies a plan. Every action is idempotent: tasks and events carry dedupe keys. */
-export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promise<void> {
-  for (const a of plan.actions) await apply(ctx, a);
+/**
+ * Applies a plan. Every action is idempotent: tasks and events carry dedupe
+ * keys. Returns what could not be done now, in words (e.g. no room for a
+ * replacement), for the cluster's conditions.
+ */
+export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promise<string[]> {
+  const blocked: string[] = [];
+  for (const a of plan.actions) {
+    const why = await apply(ctx, a);
+    if (why) blocked.push(why);
+  }
   await recordFinishedRepairs(ctx);
+  return blocked;
 }
 
-/** Nodes holding this cluster's instances that have been silent past the node-down timeout. */
-export function downNodes(ctx: ClusterContext, now = Date.now()) {
+/**
+ * Nodes holding this cluster's instances that this control plane has not
+ * heard from for the node-down timeout (counted from its own start, so a
+ * control-plane outage never makes every node look down at once).
+ */
+export function downNodes(ctx: ClusterContext, _now = Date.now()) {
   const ids = new Set(ctx.instances.map((i) => i.nodeId));
-  return [...ctx.nodes.values()].filter((n) => ids.has(n.id) && !!n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() > ctx.deps.nodeDownAfterMs);
+  return [...ctx.nodes.values()].filter((n) => ids.has(n.id) && ctx.deps.observed.silentForMs(n.id) > ctx.deps.nodeDownAfterMs);
 }
 
 /** A node went down: tell the user, once per outage, on every cluster it held instances of. */
 export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
   for (const n of downNodes(ctx)) {
-    const silentSince = n.lastHeartbeatAt!.toISOString();
+    const silentSince = (n.lastHeartbeatAt ?? n.createdAt).toISOString();
     const instances = ctx.instances.filter((i) => i.nodeId === n.id).map((i) => ref(ctx, i));
     await ctx.deps.events.record(ctx.cluster, {
       type: 'node-down', node: { id: n.id, name: n.name, address: n.address }, silentSince, instances,
@@ -80,7 +97,12 @@ const ref = (ctx: ClusterContext, i: InstanceRow): EventInstanceRef => {
 const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
-async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
+const instanceSpec = (ctx: ClusterContext, inst: InstanceRow) => ({
+  instanceId: inst.id, clusterId: ctx.cluster.id, port: inst.port, memoryMb: inst.memoryMb,
+  durability: ctx.cluster.spec.durability, evictionPolicy: ctx.cluster.spec.evictionPolicy,
+});
+
+async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void> {
   const { clusters, events } = ctx.deps;
   const cluster = ctx.cluster;
   switch (a.kind) {
@@ -109,13 +131,9 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
     case 'restart': {
       const inst = byId(ctx, a.instanceId);
       const key = `restart:${inst.id}:${a.crashedAt ?? 0}`;
-      const spec = cluster.spec;
       await healTask(ctx, {
         nodeId: inst.nodeId, dedupeKey: key,
-        request: {
-          kind: 'ensure-instance',
-          instance: { instanceId: inst.id, clusterId: cluster.id, port: inst.port, memoryMb: inst.memoryMb, durability: spec.durability, evictionPolicy: spec.evictionPolicy },
-        },
+        request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) },
       });
       const instance = ref(ctx, inst);
       await events.record(cluster, {
@@ -136,6 +154,55 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
       await healTask(ctx, {
         nodeId: inst.nodeId, dedupeKey: `switchover:${a.shard}:${a.fromInstanceId}`,
         request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode: 'switchover' },
+      });
+      return;
+    }
+    case 'start': {
+      const inst = byId(ctx, a.instanceId);
+      await healTask(ctx, { nodeId: inst.nodeId, dedupeKey: `start:${inst.id}`, request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) } });
+      return;
+    }
+    case 'join': {
+      const inst = byId(ctx, a.instanceId);
+      const primary = byId(ctx, a.primaryInstanceId);
+      await healTask(ctx, {
+        nodeId: inst.nodeId, dedupeKey: `join:${inst.id}:${primary.id}`,
+        request: { kind: 'join-replica', clusterId: cluster.id, instanceId: inst.id, port: inst.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
+      });
+      return;
+    }
+    case 'replace': {
+      const lost = byId(ctx, a.instanceId);
+      if (!ctx.deps.replaceInstance) return 'replacing instances is not available';
+      const r = await ctx.deps.replaceInstance(cluster, lost);
+      if (!r.ok) return `shard ${a.shard}: cannot rebuild the copy that was on a down node: ${r.reason}; waiting for room or for the node to return`;
+      const from = ref(ctx, lost);
+      const to = ref(ctx, r.replacement);
+      await events.record(cluster, {
+        type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
+        message: `Shard ${a.shard}: the copy on ${from.nodeName} (down) is rebuilt as a new replica at ${to.address} on ${to.nodeName}.`,
+      }, `replica-rebuilt:${lost.id}`);
+      return;
+    }
+    case 'forget': {
+      const members = ctx.instances.filter((i) => ctx.observe(i.id)?.state === 'running');
+      const seed = members[0];
+      if (!seed) return;
+      // One key per set of members: a member that was away is included next time.
+      const key = `forget:${a.lostInstanceIds.join(',')}:${members.map((m) => m.id).join(',')}`;
+      const latest = ctx.tasks.get(key);
+      // Done once every member forgot them; the 60 s FORGET ban keeps gossip from bringing them back meanwhile.
+      if (latest?.state === 'succeeded') {
+        await clusters.markForgotten(a.lostInstanceIds);
+        if (Date.now() - latest.updatedAt.getTime() < 5000) return;
+      }
+      if (!a.engineIds.length) {
+        await clusters.markForgotten(a.lostInstanceIds);
+        return;
+      }
+      await healTask(ctx, {
+        nodeId: seed.nodeId, dedupeKey: key,
+        request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: a.engineIds },
       });
       return;
     }

@@ -170,7 +170,7 @@ export class Reconciler {
     const plan = planFor(ctx, this.healthySince.get(clusterId) ?? null);
     if (plan.actions.length) {
       this.deps.log.info({ clusterId, actions: plan.actions }, 'healing');
-      await applyHealPlan(ctx, plan);
+      plan.waiting.push(...(await applyHealPlan(ctx, plan)));
     }
     await recordDownNodes(ctx);
     const h = evaluateHealth(ctx, plan);

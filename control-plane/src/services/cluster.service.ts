@@ -3,7 +3,7 @@ import type pg from 'pg';
 import {
   type ClusterSpec, type CreateClusterRequest, type OperationStep, LIMITS,
 } from '@strata/api';
-import { planPlacement, planSlots, type PlacementNode } from '@strata/engine';
+import { placeReplacement, planPlacement, planSlots, type PlacementNode } from '@strata/engine';
 import { inTransaction, type Db } from '../db/tx';
 import { isUniqueViolation } from '../db/pg-errors';
 import { conflict, notFound, unplaceable } from '../errors';
@@ -111,6 +111,39 @@ export class ClusterService {
       if (isUniqueViolation(err, 'clusters_organization_id_name_key')) throw nameTaken(req.name);
       throw err;
     }
+  }
+
+  /**
+   * Rebuilds one copy of a shard whose node went down: places a new replica
+   * on another online node with room (never beside another copy of the
+   * shard), and marks the lost instance, in one transaction under the
+   * placement lock. If the lost copy was the shard's preferred primary, the
+   * copy serving the shard now becomes the preferred one.
+   */
+  async replaceInstance(cluster: ClusterRow, lost: InstanceRow): Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }> {
+    return inTransaction(this.d.pool, async (db) => {
+      await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+      const members = (await this.d.clusters.instances(cluster.id, db)).filter((i) => i.shardIndex === lost.shardIndex);
+      if (!members.some((i) => i.id === lost.id)) return { ok: false as const, reason: 'already replaced' };
+      const others = members.filter((i) => i.id !== lost.id);
+      const placed = placeReplacement({
+        memoryMb: lost.memoryMb,
+        excludeNodeIds: [lost.nodeId, ...others.map((i) => i.nodeId)],
+        nodes: await this.placementNodes(db),
+      });
+      if (!placed.ok) return { ok: false as const, reason: placed.reason };
+      const replacement: InstanceRow = {
+        id: randomUUID(), clusterId: cluster.id, shardIndex: lost.shardIndex, role: 'replica', preferredRole: 'replica',
+        replicaIndex: Math.max(0, ...members.map((i) => i.replicaIndex)) + 1, nodeId: placed.nodeId, port: placed.port, memoryMb: lost.memoryMb,
+      };
+      await this.d.clusters.markLost(lost.id, db);
+      await this.d.clusters.insertInstances([replacement], db);
+      if (lost.preferredRole === 'primary') {
+        const serving = others.find((i) => i.role === 'primary');
+        if (serving) await this.d.clusters.setPreferredRole(serving.id, 'primary', db);
+      }
+      return { ok: true as const, replacement };
+    });
   }
 
   /** Idempotent: deleting a cluster that is already being deleted returns the running delete. */

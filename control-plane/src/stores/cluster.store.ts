@@ -32,6 +32,12 @@ export interface InstanceRow {
   configEpoch?: number | null;
 }
 
+/** An instance whose node went down and that was replaced elsewhere. */
+export interface LostInstanceRow extends InstanceRow {
+  lostAt: Date;
+  forgottenAt: Date | null;
+}
+
 const toCluster = (r: any): ClusterRow => ({
   id: r.id,
   name: r.name,
@@ -116,14 +122,36 @@ export class ClusterStore {
     return r.rows.map(toCluster);
   }
 
+  /** The cluster's active instances (lost ones are in `lostInstances`). */
   async instances(clusterId: string, db: Db = this.pool): Promise<InstanceRow[]> {
-    const r = await db.query('SELECT * FROM instances WHERE cluster_id = $1 ORDER BY shard_index, replica_index', [clusterId]);
+    const r = await db.query('SELECT * FROM instances WHERE cluster_id = $1 AND lost_at IS NULL ORDER BY shard_index, replica_index', [clusterId]);
     return r.rows.map(toInstance);
+  }
+
+  async lostInstances(clusterId: string, db: Db = this.pool): Promise<LostInstanceRow[]> {
+    const r = await db.query('SELECT * FROM instances WHERE cluster_id = $1 AND lost_at IS NOT NULL ORDER BY shard_index, replica_index', [clusterId]);
+    return r.rows.map((row) => ({ ...toInstance(row), lostAt: row.lost_at, forgottenAt: row.forgotten_at }));
+  }
+
+  async markLost(id: string, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE instances SET lost_at = now() WHERE id = $1 AND lost_at IS NULL', [id]);
+  }
+
+  async markForgotten(ids: string[], db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE instances SET forgotten_at = now() WHERE id = ANY($1::uuid[]) AND forgotten_at IS NULL', [ids]);
+  }
+
+  async deleteInstance(id: string, db: Db = this.pool): Promise<void> {
+    await db.query('DELETE FROM instances WHERE id = $1', [id]);
+  }
+
+  async setPreferredRole(id: string, role: InstanceRole, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE instances SET preferred_role = $2 WHERE id = $1', [id, role]);
   }
 
   /** Instances of every cluster, for capacity and node pages. */
   async allInstances(db: Db = this.pool): Promise<(InstanceRow & { clusterName: string })[]> {
-    const r = await db.query('SELECT i.*, c.name AS cluster_name FROM instances i JOIN clusters c ON c.id = i.cluster_id ORDER BY c.name, i.shard_index, i.replica_index');
+    const r = await db.query('SELECT i.*, c.name AS cluster_name FROM instances i JOIN clusters c ON c.id = i.cluster_id WHERE i.lost_at IS NULL ORDER BY c.name, i.shard_index, i.replica_index');
     return r.rows.map((row) => ({ ...toInstance(row), clusterName: row.cluster_name }));
   }
 

@@ -6,10 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { Cluster } from 'ioredis';
 
-export function appClient(uri: string): Cluster {
+export function appClient(uri: string, seeds?: string[]): Cluster {
   const u = new URL(uri);
-  const c = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
-    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectTimeout: 500 },
+  const startup = (seeds ?? [`${u.hostname}:${u.port}`]).map((s) => ({ host: s.slice(0, s.lastIndexOf(':')), port: Number(s.slice(s.lastIndexOf(':') + 1)) }));
+  const c = new Cluster(startup, {
+    // A command never waits forever: a stuck client fails the test instead of hanging it.
+    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectTimeout: 500, commandTimeout: 3000 },
     slotsRefreshTimeout: 500,
     retryDelayOnFailover: 20,
     retryDelayOnClusterDown: 50,

@@ -12,9 +12,9 @@ const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' 
 /** A healthy 3x1 cluster: shard s has primary P<s> on node n<s> and replica R<s> on the next node. */
 function healthy(shards = 3): HealInstance[] {
   return Array.from({ length: shards }, (_, s) => [
-    { id: `p${s}`, shard: s, nodeId: `n${s}`, role: 'primary' as const, preferredRole: 'primary' as const, engineId: `P${s}`, configEpoch: 1,
+    { id: `p${s}`, shard: s, nodeId: `n${s}`, role: 'primary' as const, preferredRole: 'primary' as const, engineId: `P${s}`, configEpoch: 1, nodeSilent: false, nodeDown: false,
       obs: { process: 'running' as const, held: false, crashedAt: null, view: view({ myId: `P${s}`, role: 'primary' }) } },
-    { id: `r${s}`, shard: s, nodeId: `n${(s + 1) % shards}`, role: 'replica' as const, preferredRole: 'replica' as const, engineId: `R${s}`, configEpoch: 1,
+    { id: `r${s}`, shard: s, nodeId: `n${(s + 1) % shards}`, role: 'replica' as const, preferredRole: 'replica' as const, engineId: `R${s}`, configEpoch: 1, nodeSilent: false, nodeDown: false,
       obs: { process: 'running' as const, held: false, crashedAt: null, view: view({ myId: `R${s}`, role: 'replica', primaryId: `P${s}`, primaryLinkUp: true }) } },
   ]).flat();
 }
@@ -101,9 +101,67 @@ describe('planHealing', () => {
       expect: [{ kind: 'promote', instanceId: 'r1' }],
     },
     {
-      name: 'primary node not reporting: nothing to do here (Redis and node-loss handling)',
-      build: () => set(healthy(), 'p0', (i) => { i.obs = null; }),
+      name: 'primary node not reporting: nothing to do here yet (Redis fails over on its own)',
+      build: () => set(healthy(), 'p0', (i) => { i.obs = null; i.nodeSilent = true; }),
       expect: [],
+    },
+    {
+      name: 'an instance its reporting node does not run is started',
+      build: () => set(healthy(), 'r2', (i) => { i.obs = null; }),
+      expect: [{ kind: 'start', shard: 2, instanceId: 'r2' }],
+    },
+    {
+      name: 'a fresh replica that is not a member yet joins its shard primary',
+      build: () => set(healthy(), 'r1', (i) => { i.obs!.view = view({ myId: 'N1', role: 'primary', slotsOwned: 0, knownNodes: 1 }); }),
+      expect: [{ kind: 'join', shard: 1, instanceId: 'r1', primaryInstanceId: 'p1' }],
+    },
+    {
+      name: 'node down: its replica is rebuilt elsewhere; its primary, once Redis promoted the replica, too',
+      build: () => {
+        const l = healthy();
+        // node n1 holds p1 and r0; Redis already promoted r1 for shard 1.
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        return set(l, 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); });
+      },
+      expect: [
+        { kind: 'record-role', instanceId: 'r1', role: 'primary' },
+        { kind: 'replace', shard: 0, instanceId: 'r0' },
+        { kind: 'replace', shard: 1, instanceId: 'p1' },
+      ],
+    },
+    {
+      name: 'node down before Redis promoted: wait, rebuild nothing yet',
+      build: () => set(healthy(), 'p1', (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; }),
+      expect: [],
+    },
+    {
+      name: 'lost instances are forgotten by the remaining members',
+      build: () => healthy(),
+      over: { lost: [{ id: 'x', shard: 0, engineId: 'X', forgotten: false }, { id: 'y', shard: 1, engineId: 'Y', forgotten: true }] },
+      expect: [{ kind: 'forget', lostInstanceIds: ['x', 'y'], engineIds: ['X', 'Y'] }],
+    },
+    {
+      name: 'forgotten lost instances need nothing more while no member still knows them',
+      build: () => healthy(),
+      over: { lost: [{ id: 'y', shard: 1, engineId: 'Y', forgotten: true }] },
+      expect: [],
+    },
+    {
+      name: 'a member that still knows a lost node (it was away when the rest forgot it) makes everyone forget again',
+      build: () => set(healthy(), 'p2', (i) => { i.obs!.view = { ...i.obs!.view!, knownNodes: 7 }; }),
+      over: { lost: [{ id: 'y', shard: 1, engineId: 'Y', forgotten: true }] },
+      expect: [{ kind: 'forget', lostInstanceIds: ['y'], engineIds: ['Y'] }],
+    },
+    {
+      name: 'crashed primary while its replica\'s node has not reported yet (control plane just restarted): decide nothing',
+      build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', (i) => { i.obs = null; i.nodeSilent = true; }),
+      expect: [],
+    },
+    {
+      name: 'crashed primary whose only replica sits on a down node: restart it (the replica is gone)',
+      build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; }),
+      over: { durability: 'aof-everysec' },
+      expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false }],
     },
     {
       name: 'open slots are closed',
@@ -142,7 +200,7 @@ describe('planHealing', () => {
 
   it('picks the replica with the highest replication offset', () => {
     const l = healthy();
-    l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1b', configEpoch: 1,
+    l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1b', configEpoch: 1, nodeSilent: false, nodeDown: false,
       obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R1b', role: 'replica', primaryId: 'P1', primaryLinkUp: false, linkDownSinceSec: 0, replOffset: 5000 }) } });
     set(set(l, 'p1', (i) => crash(i)), 'r1', linkDown(0));
     expect(planHealing(input(l, { shards: 3 })).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1b' }]);

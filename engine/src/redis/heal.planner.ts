@@ -34,8 +34,20 @@ export interface HealInstance {
   engineId: string | null;
   /** Config epoch last recorded for this instance (while it ran). */
   configEpoch: number | null;
-  /** What its node reported; null when the node is not reporting (unknown). */
+  /** What its node reported; null when the node is silent or does not list it. */
   obs: HealObservation | null;
+  /** Its node has stopped reporting (what it said no longer counts). */
+  nodeSilent: boolean;
+  /** Its node has been silent past the node-down timeout. */
+  nodeDown: boolean;
+}
+
+/** An instance replaced after its node went down, kept until every member forgot it. */
+export interface LostInstance {
+  id: string;
+  shard: number;
+  engineId: string | null;
+  forgotten: boolean;
 }
 
 export interface HealInput {
@@ -51,6 +63,8 @@ export interface HealInput {
   rebalanceAfterMs: number;
   /** Since when every instance has been a healthy member (ms epoch), or null. */
   healthySince: number | null;
+  /** Instances already replaced after node loss. */
+  lost?: LostInstance[];
 }
 
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
@@ -60,7 +74,11 @@ export type HealAction =
   | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
   | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
   | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string }
-  | { kind: 'repair-slots'; slots: number[] };
+  | { kind: 'repair-slots'; slots: number[] }
+  | { kind: 'start'; shard: number; instanceId: string }
+  | { kind: 'join'; shard: number; instanceId: string; primaryInstanceId: string }
+  | { kind: 'replace'; shard: number; instanceId: string }
+  | { kind: 'forget'; lostInstanceIds: string[]; engineIds: string[] };
 
 export interface HealPlan {
   actions: HealAction[];
@@ -107,6 +125,18 @@ export function planHealing(input: HealInput): HealPlan {
     }
   }
 
+  // 1b. An instance its (reporting) node does not run is started; a new one
+  //     that is not yet a member replicates its shard's primary.
+  for (const i of input.instances) {
+    if (!i.obs && !i.nodeSilent) actions.push({ kind: 'start', shard: i.shard, instanceId: i.id });
+  }
+  for (const i of input.instances) {
+    const v = i.obs?.view;
+    if (!isRunning(i) || !v || i.role !== 'replica' || v.role !== 'primary' || v.slotsOwned > 0) continue;
+    const primary = input.instances.find((m) => m.shard === i.shard && m !== i && servesSlots(m) && m.obs!.view!.state === 'ok');
+    if (primary) actions.push({ kind: 'join', shard: i.shard, instanceId: i.id, primaryInstanceId: primary.id });
+  }
+
   // 2. Every shard has a primary serving its slots.
   for (let shard = 0; shard < input.shards; shard++) {
     const members = input.instances.filter((i) => i.shard === shard);
@@ -139,6 +169,14 @@ export function planHealing(input: HealInput): HealPlan {
       continue;
     }
     const crashedAt = primary.obs.crashedAt;
+    // A copy whose node has not reported (e.g. just after a control-plane
+    // restart) may be the in-sync replica: decide only once it has been
+    // heard from, or its node is down.
+    const unheard = members.filter((m) => m !== primary && !m.obs && !m.nodeDown);
+    if (unheard.length) {
+      waiting.push(`shard ${shard}: primary stopped; waiting to hear from the node of its other copy before deciding`);
+      continue;
+    }
     const candidates = members
       .filter((m) => m !== primary && isPromotable(m, primary, input.now))
       .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0));
@@ -162,6 +200,22 @@ export function planHealing(input: HealInput): HealPlan {
       reason: hasReplicas ? 'no replica was in sync when the primary stopped' : 'the shard has no replica',
       dataLost: !persistent,
     });
+  }
+
+  // 2b. A copy on a down node is rebuilt on another node, once its shard has
+  //     a serving primary to copy from (Redis promotes one on its own).
+  for (const i of input.instances.filter((x) => x.nodeDown)) {
+    const serving = input.instances.find((m) => m.shard === i.shard && !m.nodeSilent && servesSlots(m));
+    if (serving) actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
+    else waiting.push(`shard ${i.shard}: a copy was on a down node and no other copy serves its slots yet; waiting for a replica to be promoted or the node to return`);
+  }
+  // Lost ids are forgotten on every member; again whenever a member still
+  // knows more nodes than the cluster has (it was unreachable the first time,
+  // or learned a lost id back by gossip before everyone forgot it).
+  const lost = input.lost ?? [];
+  const overKnown = input.instances.some((i) => isRunning(i) && i.obs!.view!.knownNodes > input.instances.length);
+  if (lost.some((l) => !l.forgotten) || (lost.length && overKnown)) {
+    actions.push({ kind: 'forget', lostInstanceIds: lost.map((l) => l.id), engineIds: lost.flatMap((l) => (l.engineId ? [l.engineId] : [])) });
   }
 
   // 3. No slot stays importing or migrating.
@@ -193,5 +247,9 @@ export function describeHealAction(a: HealAction): string {
     case 'restart': return `shard ${a.shard}: restarting an instance (${a.reason})${a.dataLost ? '; without persistence its data is lost' : ''}`;
     case 'switchover': return `shard ${a.shard}: moving the primary back to its preferred node (switchover)`;
     case 'repair-slots': return `closing ${a.slots.length} open slot(s)`;
+    case 'start': return `shard ${a.shard}: starting an instance`;
+    case 'join': return `shard ${a.shard}: a new replica is joining and syncing from its primary`;
+    case 'replace': return `shard ${a.shard}: rebuilding a copy that was on a down node on another node`;
+    case 'forget': return `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)`;
   }
 }

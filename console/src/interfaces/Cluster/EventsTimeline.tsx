@@ -12,6 +12,7 @@ const TITLES: Record<ClusterEvent['type'], string> = {
   'primaries-rebalanced': 'Primaries rebalanced',
   'slots-repaired': 'Slots repaired',
   'node-down': 'Node down',
+  'replica-rebuilt': 'Replica rebuilt',
 };
 
 const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'success' | 'neutral'> = {
@@ -21,6 +22,7 @@ const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'succe
   'primaries-rebalanced': 'success',
   'slots-repaired': 'success',
   'node-down': 'danger',
+  'replica-rebuilt': 'info',
 };
 
 /** What happened to the cluster and what Strata did about it, newest first. */

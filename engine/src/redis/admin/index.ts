@@ -9,3 +9,4 @@ export { observeWith } from './observe-instance';
 export { promoteReplica, type PromoteMode, type PromoteResult } from './failover';
 export { repairOpenSlots, type RepairSlotsOptions } from './repair-slots';
 export { connectAdmin, type AdminTarget } from './admin-connection';
+export { joinAsReplica, forgetNodes } from './membership';

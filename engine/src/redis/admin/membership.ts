@@ -1,0 +1,59 @@
+/**
+ * Cluster membership changes for node-loss healing: a new instance joins
+ * as a replica of its shard's primary, and members forget lost node ids.
+ */
+import type { Redis } from 'ioredis';
+import { AdminConnectionPool } from './admin-connection';
+import { parseClusterNodes } from './cluster-reply.parser';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * MEETs the primary, waits until the handshake is done, then REPLICATEs it
+ * and waits until Redis calls itself a replica of it. Idempotent.
+ */
+export async function joinAsReplica(client: Redis, primary: { host: string; port: number }, opts: { timeoutMs?: number } = {}): Promise<void> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+  const find = async () => parseClusterNodes(String(await client.call('CLUSTER', 'NODES')))
+    .find((n) => n.host === primary.host && n.port === primary.port && !n.flags.includes('handshake'));
+  let entry = await find();
+  if (!entry) await client.call('CLUSTER', 'MEET', primary.host, String(primary.port));
+  while (!entry || entry.role !== 'primary') {
+    if (Date.now() > deadline) throw new Error(`${primary.host}:${primary.port} did not become known as a primary in time`);
+    await sleep(50);
+    entry = await find();
+  }
+  const myself = parseClusterNodes(String(await client.call('CLUSTER', 'NODES'))).find((n) => n.myself)!;
+  if (myself.role === 'replica' && myself.primaryId === entry.id) return;
+  for (;;) {
+    try {
+      await client.call('CLUSTER', 'REPLICATE', entry.id);
+      return;
+    } catch (err) {
+      // "Unknown node" until the primary's id has spread to this node.
+      if (Date.now() > deadline) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+/** CLUSTER FORGET each lost id on every member (members that do not know it are fine). */
+export async function forgetNodes(opts: { members: { host: string; port: number }[]; engineIds: string[]; username: string; password: string }): Promise<void> {
+  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 3000);
+  try {
+    await Promise.all(opts.members.map(async (m) => {
+      const c = await pool.get(m.host, m.port);
+      const myId = String(await c.call('CLUSTER', 'MYID'));
+      for (const id of opts.engineIds) {
+        if (id === myId) continue;
+        try {
+          await c.call('CLUSTER', 'FORGET', id);
+        } catch (err) {
+          if (!/Unknown node/i.test((err as Error).message)) throw err;
+        }
+      }
+    }));
+  } finally {
+    await pool.closeAll();
+  }
+}
