@@ -8,6 +8,7 @@ import { EngineSupervisor } from './engine-supervisor';
 import { StatusReporter } from './status-reporter';
 import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
+import { MetricsSampler } from './metrics/metrics-sampler';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   await supervisor.recover();
   await spares.start();
   reporter.start();
+  const metrics = new MetricsSampler({ sink: client, registry, supervisor, address: config.address, dataDir: config.dataDir, log });
+  metrics.start();
   const runner = new TaskRunner({ client, supervisor, log, onDone: () => reporter?.poke() });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
@@ -49,6 +52,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal, stopEngines: config.stopEnginesOnExit }, 'agent stopping');
     reporter?.stop();
+    metrics.stop();
     await runner.stop();
     await loop.catch(() => {});
     // By default engines outlive the agent (an agent upgrade must not take data offline).

@@ -13,6 +13,10 @@ const Env = z.object({
   STRATA_CONSOLE_DIR: z.string().optional(),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
   STRATA_NODE_OFFLINE_AFTER_MS: z.coerce.number().int().min(1000).default(5000),
+  STRATA_METRICS_TOKEN: z.string().min(16).optional(),
+  STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
+  STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
+  STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export interface Config {
@@ -26,6 +30,7 @@ export interface Config {
   consoleDir: string;
   logLevel: z.infer<typeof Env>['STRATA_LOG_LEVEL'];
   nodeOfflineAfterMs: number;
+  metrics: { scrapeToken?: string; hotSeconds: number; rawRetentionHours: number; rollupRetentionDays: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,5 +52,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: path.resolve(e.STRATA_CONSOLE_DIR ?? path.join(repoRoot, 'console/dist')),
     logLevel: e.STRATA_LOG_LEVEL,
     nodeOfflineAfterMs: e.STRATA_NODE_OFFLINE_AFTER_MS,
+    metrics: {
+      scrapeToken: e.STRATA_METRICS_TOKEN, hotSeconds: e.STRATA_METRICS_HOT_SECONDS,
+      rawRetentionHours: e.STRATA_METRICS_RAW_RETENTION_HOURS, rollupRetentionDays: e.STRATA_METRICS_ROLLUP_RETENTION_DAYS,
+    },
   };
 }

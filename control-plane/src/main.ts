@@ -19,6 +19,7 @@ import { Reconciler } from './reconciler/reconciler';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { createApp } from './http/app';
 import { Janitor } from './services/janitor';
+import { createMetricsModule } from './metrics/metrics.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -47,8 +48,10 @@ async function main(): Promise<void> {
   const tasks = new TaskStore(pool);
   const observed = new ObservedState();
   const broker = new TaskBroker({ tasks, clusters, box });
+  const metrics = createMetricsModule({ pool, log, config, clusters, nodes });
   const reconciler = new Reconciler({
     clusters, nodes, tasks, operations, observed, box, log, notifyNode: (id) => broker.notify(id),
+    onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   const service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
   const app = createApp({
     pool, log, box, auth, nodes, clusters, operations, tasks, observed, broker, service,
     consoleDir: config.consoleDir,
+    metrics: metrics.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     onTaskDone: (id) => reconciler.wake(id),
     authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   reconciler.start();
+  await metrics.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   log.info({ url: `http://${config.host}:${port}`, adminTokenFile: admin.tokenFile }, 'control plane listening');
@@ -84,6 +89,7 @@ async function main(): Promise<void> {
     server.close();
     janitor.stop();
     await reconciler.stop();
+    await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));
     await pool.end();
     process.exit(0);
   };

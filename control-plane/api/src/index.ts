@@ -5,3 +5,4 @@ export * from './nodes';
 export * from './agent';
 export * from './auth';
 
+export * from './metrics';

@@ -25,7 +25,7 @@ export class Reconciler {
   private stopped = false;
   private ticking = false;
 
-  constructor(private readonly deps: ReconcileDeps & { log: Logger }) {}
+  constructor(private readonly deps: ReconcileDeps & { log: Logger; onPass?: (outcome: 'done' | 'requeued' | 'failed', seconds: number) => void }) {}
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), TICK_MS);
@@ -67,7 +67,12 @@ export class Reconciler {
     void (async () => {
       try {
         while (!this.stopped) {
-          const done = await this.pass(clusterId);
+          const started = performance.now();
+          const done = await this.pass(clusterId).catch((err) => {
+            this.deps.onPass?.('failed', (performance.now() - started) / 1000);
+            throw err;
+          });
+          this.deps.onPass?.(done ? 'done' : 'requeued', (performance.now() - started) / 1000);
           if (done) {
             await this.deps.clusters.releaseLease(clusterId, this.owner, true);
             return;

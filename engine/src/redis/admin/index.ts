@@ -5,3 +5,5 @@
 export { observeInstance, type ObserveInstanceOptions } from './observe-instance';
 export { formCluster, type FormClusterOptions } from './form-cluster';
 export { applyInstanceSettings, SPARE_USERS, type InstanceSettings } from './apply-settings';
+export { readSnapshot, CommandClassifier, SAMPLER_COMMANDS } from './metrics-reader';
+export { connectAdmin, type AdminTarget } from './admin-connection';
