@@ -77,7 +77,7 @@ describe('live metrics of a real 3 x 1 cluster under a counted load', () => {
     expect(r.body.source).toBe('memory');
     const [ops, reads, writes] = ['ops', 'ops_read', 'ops_write'].map((m) => sum(r.body.series.find((s) => s.metric === m)!.values));
     const client = load.reads + load.writes;
-    console.log(`client: ${client} ops (${load.reads} reads, ${load.writes} writes) in ${load.endedMs - load.startedMs} ms; API: ${ops.toFixed(0)} ops (${reads!.toFixed(0)} reads, ${writes!.toFixed(0)} writes)`);
+    console.log(`client: ${client} ops (${load.reads} reads, ${load.writes} writes) in ${load.endedMs - load.startedMs} ms; API: ${ops!.toFixed(0)} ops (${reads!.toFixed(0)} reads, ${writes!.toFixed(0)} writes)`);
     expect(Math.abs(ops! - client) / client).toBeLessThan(0.1);
     expect(Math.abs(reads! - load.reads) / load.reads).toBeLessThan(0.1);
     expect(Math.abs(writes! - load.writes) / load.writes).toBeLessThan(0.1);
