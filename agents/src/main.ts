@@ -39,7 +39,9 @@ async function main(): Promise<void> {
   await supervisor.recover();
   await spares.start();
   reporter.start();
-  const metrics = new MetricsSampler({ sink: client, registry, supervisor, address: config.address, dataDir: config.dataDir, log });
+  // Samples are taken on the second on every node; pushes spread over the next 400 ms (stable per node).
+  const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 400;
+  const metrics = new MetricsSampler({ sink: client, registry, supervisor, address: config.address, dataDir: config.dataDir, log, pushDelayMs });
   metrics.start();
   const runner = new TaskRunner({ client, supervisor, log, onDone: () => reporter?.poke() });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');

@@ -29,6 +29,8 @@ export class MetricsSampler {
   constructor(
     private readonly d: {
       sink: MetricsSink; registry: InstanceRegistry; supervisor: EngineSupervisor; address: string; dataDir: string; log: Logger;
+      /** Delay before pushing each batch, so a fleet's pushes spread over the second instead of arriving at once. */
+      pushDelayMs?: number;
     },
   ) {
     this.host = new HostSampler(d.dataDir);
@@ -61,7 +63,9 @@ export class MetricsSampler {
       if (instances.length) this.pending.instances.push(instances);
       this.pending.host = this.pending.host.slice(-MAX_BUFFERED_SECONDS);
       this.pending.instances = this.pending.instances.slice(-MAX_BUFFERED_SECONDS);
-      void this.flush();
+      const delay = this.d.pushDelayMs ?? 0;
+      if (delay > 0) setTimeout(() => void this.flush(), delay).unref();
+      else void this.flush();
     } catch (err) {
       this.d.log.warn({ err: (err as Error).message }, 'metrics sampling failed');
     } finally {

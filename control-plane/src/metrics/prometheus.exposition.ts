@@ -22,7 +22,27 @@ interface Family {
   lines: string[];
 }
 
-export function renderStrataExposition(c: PromCounters, dir: InstanceDirectory, nowMs: number, staleMs = 15_000): string {
+const LE = Array.from({ length: LATENCY_BUCKETS }, (_, i) => String(bucketUpperUs(i) / 1e6));
+
+/** Label text per instance, rebuilt only when what it names changes (4,000 instances render every scrape). */
+const labelCache = new Map<string, { sig: string; body: string }>();
+function labelBody(info: InstanceInfo, t: InstanceTotals): string {
+  const role = t.isPrimary ? 'primary' : 'replica';
+  const sig = `${info.clusterName}|${info.shard}|${info.nodeName}|${role}`;
+  const hit = labelCache.get(info.id);
+  if (hit?.sig === sig) return hit.body;
+  const l = labels(baseLabels(info, t));
+  const body = l.slice(1, -1);
+  if (labelCache.size > 200_000) labelCache.clear();
+  labelCache.set(info.id, { sig, body });
+  return body;
+}
+
+/**
+ * Renders in slices, yielding to the event loop every `sliceSize` instances
+ * so a scrape of thousands of instances never stalls API requests.
+ */
+export async function renderStrataExposition(c: PromCounters, dir: InstanceDirectory, nowMs: number, staleMs = 15_000, sliceSize = 200): Promise<string> {
   const fam = (name: string, type: Family['type'], help: string): Family => ({ name, type, help, lines: [] });
   const up = fam('strata_redis_up', 'gauge', 'Whether the instance sent a metrics sample in the last 15 seconds.');
   const commands = fam('strata_redis_commands_total', 'counter', 'Commands executed, by class (read, write, other). A replica\'s writes are applied from replication.');
@@ -41,21 +61,23 @@ export function renderStrataExposition(c: PromCounters, dir: InstanceDirectory, 
   const restarts = fam('strata_redis_restarts_total', 'counter', 'Engine restarts seen by the metrics sampler.');
   const lag = fam('strata_redis_replication_lag_bytes', 'gauge', 'Replication offset lag of a replica behind its primary.');
 
+  let n = 0;
   for (const [id, t] of c.instances) {
+    if (++n % sliceSize === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const info = dir.get(id);
     if (!info) continue;
-    const base = baseLabels(info, t);
-    const l = labels(base);
+    const b = labelBody(info, t);
+    const l = `{${b}}`;
     up.lines.push(`strata_redis_up${l} ${nowMs - t.lastSeenMs <= staleMs ? 1 : 0}`);
-    for (const [klass, v] of [['read', t.reads], ['write', t.writes], ['other', t.others]] as const) {
-      commands.lines.push(`strata_redis_commands_total${labels({ ...base, class: klass })} ${v}`);
-    }
+    commands.lines.push(`strata_redis_commands_total{${b},class="read"} ${t.reads}`);
+    commands.lines.push(`strata_redis_commands_total{${b},class="write"} ${t.writes}`);
+    commands.lines.push(`strata_redis_commands_total{${b},class="other"} ${t.others}`);
     let cumulative = 0;
     for (let i = 0; i < LATENCY_BUCKETS; i++) {
       cumulative += t.buckets[i] ?? 0;
-      if (i >= FIRST_LE && i <= LAST_LE) latency.lines.push(`strata_redis_command_latency_seconds_bucket${labels({ ...base, le: bucketUpperUs(i) / 1e6 })} ${cumulative}`);
+      if (i >= FIRST_LE && i <= LAST_LE) latency.lines.push(`strata_redis_command_latency_seconds_bucket{${b},le="${LE[i]}"} ${cumulative}`);
     }
-    latency.lines.push(`strata_redis_command_latency_seconds_bucket${labels({ ...base, le: '+Inf' })} ${cumulative}`);
+    latency.lines.push(`strata_redis_command_latency_seconds_bucket{${b},le="+Inf"} ${cumulative}`);
     latency.lines.push(`strata_redis_command_latency_seconds_sum${l} ${t.latencySumUs / 1e6}`);
     latency.lines.push(`strata_redis_command_latency_seconds_count${l} ${cumulative}`);
     clients.lines.push(`strata_redis_connected_clients${l} ${t.clients}`);

@@ -84,7 +84,7 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
       throw unauthorized('Send the scrape token (STRATA_METRICS_TOKEN or .strata/metrics-token) as `Authorization: Bearer <token>`.');
     }
     const own = await d.cpMetrics.registry.metrics();
-    res.type('text/plain; version=0.0.4; charset=utf-8').send(renderStrataExposition(d.ingest.prom, d.directory, Date.now()) + own);
+    res.type('text/plain; version=0.0.4; charset=utf-8').send((await renderStrataExposition(d.ingest.prom, d.directory, Date.now())) + own);
   });
 
   return r;
