@@ -15,6 +15,7 @@ const Env = z.object({
   STRATA_AGENT_SPARES: z.coerce.number().int().min(0).max(50).default(3),
   STRATA_AGENT_SPARE_TOP_PORT: z.coerce.number().int().min(1100).max(55535).default(7999),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  STRATA_AGENT_PRIMARY_HOLD_MS: z.coerce.number().int().min(0).default(20_000),
 });
 
 export interface AgentConfig {
@@ -30,6 +31,12 @@ export interface AgentConfig {
   spares: number;
   spareTopPort: number;
   logLevel: string;
+  /**
+   * A crashed primary is not restarted on the agent's own until the control
+   * plane decides (promote its replica first), or until this long has passed
+   * (the control plane is away; Redis has failed over on its own by then).
+   */
+  primaryHoldMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -50,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     spares: e.STRATA_AGENT_SPARES,
     spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,
     logLevel: e.STRATA_LOG_LEVEL,
+    primaryHoldMs: e.STRATA_AGENT_PRIMARY_HOLD_MS,
   };
 }

@@ -1,6 +1,6 @@
 import {
   type AgentMetricsBatch, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
-  type RegisterAgentRequest,
+  type RegisterAgentRequest, type TaskProgressRequest,
 } from '@strata/api';
 
 export class ControlPlaneError extends Error {
@@ -52,6 +52,10 @@ export class ControlPlaneClient {
 
   async heartbeat(taskId: string): Promise<void> {
     await this.call('POST', `/v1/agent/tasks/${taskId}/heartbeat`, undefined, AbortSignal.timeout(5000));
+  }
+
+  async progress(taskId: string, progress: TaskProgressRequest): Promise<void> {
+    await this.call('POST', `/v1/agent/tasks/${taskId}/progress`, progress, AbortSignal.timeout(5000));
   }
 
   async complete(taskId: string, outcome: CompleteTaskRequest): Promise<void> {

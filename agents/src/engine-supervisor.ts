@@ -16,15 +16,30 @@ interface Runtime {
   lastError: string | null;
   nextRestartAt: number;
   backoffMs: number;
+  /** A crashed former primary waits for the control plane (promote its replica first) until holdUntil. */
+  held: boolean;
+  holdUntil: number;
+  /** When this agent saw the process exit (ms epoch). */
+  crashedAt: number | null;
 }
+
+const fresh = (pid: number | null, state: ObservedInstanceState, restarts = 0): Runtime => ({
+  pid, state, restarts, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF, held: false, holdUntil: 0, crashedAt: null,
+});
 
 const MIN_BACKOFF = 250;
 const MAX_BACKOFF = 30_000;
 
+/** How often adopted engines (not our children) are checked for exit; our own children report exit at once. */
+const WATCH_MS = 100;
+
 /**
  * Runs redis-server processes for this node. Engines are started detached so
- * they outlive an agent restart; a new agent adopts them by pid file. Crashed
- * engines are restarted with exponential backoff and the crash is reported.
+ * they outlive an agent restart; a new agent adopts them by pid file. The
+ * crash is reported at once. A crashed replica is restarted with exponential
+ * backoff; a crashed former primary is held: restarted only when the control
+ * plane says so (after promoting its replica, so the replica never resyncs
+ * from an empty restarted primary), or when the hold expires.
  */
 export class EngineSupervisor {
   private readonly runtime = new Map<string, Runtime>();
@@ -33,6 +48,8 @@ export class EngineSupervisor {
   constructor(
     private readonly d: {
       registry: InstanceRegistry; address: string; redisServer: string; log: Logger; onChange: () => void; spares?: SparePool;
+      /** How long a crashed former primary waits for the control plane before restarting on its own. */
+      primaryHoldMs?: number;
     },
   ) {}
 
@@ -41,13 +58,25 @@ export class EngineSupervisor {
     for (const rec of this.d.registry.all()) {
       const pid = readPid(this.pidFile(rec.spec.instanceId));
       if (pid && isRedisOnPort(pid, rec.spec.port)) {
-        this.runtime.set(rec.spec.instanceId, { pid, state: 'running', restarts: 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF });
+        this.runtime.set(rec.spec.instanceId, fresh(pid, 'running'));
         this.d.log.info({ instanceId: rec.spec.instanceId, pid }, 'adopted running engine');
+      } else if (rec.lastRole === 'primary') {
+        // It stopped while this agent was away: same rule as a crash.
+        const rt = fresh(null, 'stopped');
+        this.hold(rec.spec.instanceId, rt, 'engine not running when the agent started');
+        this.runtime.set(rec.spec.instanceId, rt);
       } else {
         await this.start(rec.spec.instanceId).catch((err) => this.d.log.error({ err, instanceId: rec.spec.instanceId }, 'could not restart engine'));
       }
     }
-    this.timer = setInterval(() => void this.watch(), 250);
+    this.timer = setInterval(() => void this.watch(), WATCH_MS);
+  }
+
+  private hold(instanceId: string, rt: Runtime, why: string): void {
+    rt.held = true;
+    rt.holdUntil = Date.now() + (this.d.primaryHoldMs ?? 20_000);
+    rt.crashedAt ??= Date.now();
+    this.d.log.warn({ instanceId, why, holdMs: this.d.primaryHoldMs ?? 20_000 }, 'former primary held: waiting for the control plane to promote its replica before restarting it');
   }
 
   status(instanceId: string): Runtime | undefined {
@@ -65,9 +94,12 @@ export class EngineSupervisor {
     if (rt?.pid && isRedisOnPort(rt.pid, spec.port)) return;
     const pid = readPid(this.pidFile(spec.instanceId));
     if (pid && isRedisOnPort(pid, spec.port)) {
-      this.runtime.set(spec.instanceId, { pid, state: 'running', restarts: rt?.restarts ?? 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF });
+      this.runtime.set(spec.instanceId, fresh(pid, 'running', rt?.restarts ?? 0));
       return;
     }
+    // The control plane asked for this instance to run: that ends any hold.
+    if (rt?.held) this.d.log.info({ instanceId: spec.instanceId }, 'control plane released the held engine; restarting it');
+    if (rt) rt.held = false;
     await this.start(spec.instanceId);
   }
 
@@ -98,7 +130,7 @@ export class EngineSupervisor {
       rmSync(path.join(dir, 'spare.json'), { force: true });
       this.d.registry.put({ spec, credentials });
       this.writeConfig(spec, credentials);
-      this.runtime.set(spec.instanceId, { pid: spare.pid, state: 'running', restarts: 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF });
+      this.runtime.set(spec.instanceId, fresh(spare.pid, 'running'));
       this.d.log.info({ instanceId: spec.instanceId, pid: spare.pid, port: spec.port }, 'claimed warm spare');
       this.d.onChange();
       return true;
@@ -119,21 +151,27 @@ export class EngineSupervisor {
     if (!rec) throw new Error(`unknown instance ${instanceId}`);
     const dir = this.d.registry.instanceDir(instanceId);
     const prev = this.runtime.get(instanceId);
-    const rt: Runtime = prev ?? { pid: null, state: 'starting', restarts: 0, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF };
+    const rt: Runtime = prev ?? fresh(null, 'starting');
     rt.state = 'starting';
+    rt.held = false;
     this.runtime.set(instanceId, rt);
     this.d.onChange();
     const out = openSync(path.join(dir, 'stdout.log'), 'a');
     let exited = false;
     try {
       const child = spawn(this.d.redisServer, [path.join(dir, 'redis.conf')], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
-      child.once('exit', () => { exited = true; });
+      child.once('exit', () => {
+        exited = true;
+        // Our own child: the exit is known at once, no polling delay.
+        if (rt.pid === child.pid && rt.state === 'running') this.crashed(instanceId, rt);
+      });
       child.once('error', (err) => { exited = true; rt.lastError = err.message; });
       child.unref();
       rt.pid = child.pid ?? null;
       await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited);
       rt.state = 'running';
       rt.lastError = null;
+      rt.crashedAt = null;
       this.d.log.info({ instanceId, pid: rt.pid, port: rec.spec.port }, 'engine started');
     } catch (err) {
       rt.state = 'crashed';
@@ -157,22 +195,33 @@ export class EngineSupervisor {
     return '';
   }
 
-  /** Crash detection and restart with backoff. */
+  /** The engine exited without being asked to: report at once; hold a former primary. */
+  private crashed(id: string, rt: Runtime): void {
+    if (rt.state !== 'running') return;
+    rt.state = 'crashed';
+    rt.restarts++;
+    rt.crashedAt = Date.now();
+    rt.lastError = `redis-server (pid ${rt.pid}) exited unexpectedly${this.logTail(this.d.registry.instanceDir(id))}`;
+    rt.nextRestartAt = Date.now() + rt.backoffMs;
+    rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
+    if (this.d.registry.get(id)?.lastRole === 'primary') this.hold(id, rt, 'primary exited');
+    else this.d.log.warn({ instanceId: id, restarts: rt.restarts }, 'engine crashed; restarting with backoff');
+    this.d.onChange();
+  }
+
+  /** Crash detection for adopted engines, restarts with backoff, and hold expiry. */
   private async watch(): Promise<void> {
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
       const rt = this.runtime.get(id);
       if (!rt || rt.state === 'starting') continue;
-      if (rt.state === 'running' && rt.pid && !isAlive(rt.pid)) {
-        rt.state = 'crashed';
-        rt.restarts++;
-        rt.lastError = `redis-server (pid ${rt.pid}) exited unexpectedly${this.logTail(this.d.registry.instanceDir(id))}`;
-        rt.nextRestartAt = Date.now() + rt.backoffMs;
-        rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
-        this.d.log.warn({ instanceId: id, restarts: rt.restarts }, 'engine crashed; restarting with backoff');
-        this.d.onChange();
+      if (rt.state === 'running' && rt.pid && !isAlive(rt.pid)) this.crashed(id, rt);
+      if (rt.held) {
+        if (Date.now() < rt.holdUntil) continue;
+        this.d.log.warn({ instanceId: id }, 'hold expired without word from the control plane; restarting the former primary');
+        rt.held = false;
       }
-      if (rt.state === 'crashed' && Date.now() >= rt.nextRestartAt) {
+      if ((rt.state === 'crashed' || rt.state === 'stopped') && Date.now() >= rt.nextRestartAt) {
         await this.start(id).then(() => {
           // A healthy run resets the backoff after it has stayed up.
           setTimeout(() => { if (rt.state === 'running') rt.backoffMs = MIN_BACKOFF; }, 10_000).unref();
@@ -186,6 +235,7 @@ export class EngineSupervisor {
     const rec = this.d.registry.get(instanceId);
     const rt = this.runtime.get(instanceId);
     const pid = rt?.pid ?? readPid(this.pidFile(instanceId));
+    if (rt) rt.state = 'stopped';
     this.runtime.delete(instanceId);
     if (rec) this.d.registry.delete(instanceId);
     if (pid && (!rec || isRedisOnPort(pid, rec.spec.port))) await this.kill(pid);
@@ -205,7 +255,9 @@ export class EngineSupervisor {
   async stopAll(): Promise<void> {
     clearInterval(this.timer);
     await Promise.all(this.d.registry.all().map(async (rec) => {
-      const pid = this.runtime.get(rec.spec.instanceId)?.pid ?? readPid(this.pidFile(rec.spec.instanceId));
+      const rt = this.runtime.get(rec.spec.instanceId);
+      if (rt) rt.state = 'stopped';
+      const pid = rt?.pid ?? readPid(this.pidFile(rec.spec.instanceId));
       if (pid && isRedisOnPort(pid, rec.spec.port)) await this.kill(pid);
     }));
   }

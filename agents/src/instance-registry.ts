@@ -6,6 +6,8 @@ import type { EngineCredentials, InstanceSpec } from '@strata/api';
 export interface InstanceRecord {
   spec: InstanceSpec;
   credentials: EngineCredentials;
+  /** The role the instance last reported: a crashed former primary waits for the control plane before restarting. */
+  lastRole?: 'primary' | 'replica';
 }
 
 export class InstanceRegistry {
@@ -33,7 +35,16 @@ export class InstanceRegistry {
   }
 
   put(record: InstanceRecord): void {
-    this.records.set(record.spec.instanceId, record);
+    const prev = this.records.get(record.spec.instanceId);
+    this.records.set(record.spec.instanceId, { lastRole: prev?.lastRole, ...record });
+    this.save();
+  }
+
+  /** Remembers the role an instance last reported (written only when it changes). */
+  setLastRole(instanceId: string, role: 'primary' | 'replica'): void {
+    const r = this.records.get(instanceId);
+    if (!r || r.lastRole === role) return;
+    r.lastRole = role;
     this.save();
   }
 

@@ -8,6 +8,7 @@ import { EngineSupervisor } from './engine-supervisor';
 import { StatusReporter } from './status-reporter';
 import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
+import { InstanceConnections } from './instance-connections';
 import { MetricsSampler } from './metrics/metrics-sampler';
 
 async function main(): Promise<void> {
@@ -34,16 +35,19 @@ async function main(): Promise<void> {
     dataDir: config.dataDir, address: config.address, redisServer: config.redisServer, log, count: config.spares,
     topPort: config.spareTopPort, usedPorts: () => new Set(registry.all().map((r) => r.spec.port)), onChange: () => reporter?.poke(),
   });
-  const supervisor = new EngineSupervisor({ registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares });
-  reporter = new StatusReporter({ client, registry, supervisor, spares, address: config.address, memoryMb: config.memoryMb, log });
+  const supervisor = new EngineSupervisor({
+    registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares, primaryHoldMs: config.primaryHoldMs,
+  });
+  const connections = new InstanceConnections({ address: config.address, timeoutMs: 500 });
+  reporter = new StatusReporter({ client, registry, supervisor, spares, connections, address: config.address, memoryMb: config.memoryMb, log });
   await supervisor.recover();
   await spares.start();
   reporter.start();
   // Samples are taken on the second on every node; pushes spread over the next 400 ms (stable per node).
   const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 400;
-  const metrics = new MetricsSampler({ sink: client, registry, supervisor, address: config.address, dataDir: config.dataDir, log, pushDelayMs });
+  const metrics = new MetricsSampler({ sink: client, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs });
   metrics.start();
-  const runner = new TaskRunner({ client, supervisor, log, onDone: () => reporter?.poke() });
+  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke() });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();
@@ -56,9 +60,15 @@ async function main(): Promise<void> {
     reporter?.stop();
     metrics.stop();
     await runner.stop();
+    log.debug('task runner stopped');
+    connections.closeAll();
     await loop.catch(() => {});
+    log.debug('task loop ended');
     // By default engines outlive the agent (an agent upgrade must not take data offline).
-    if (config.stopEnginesOnExit) await Promise.all([supervisor.stopAll(), spares.stopAll()]);
+    if (config.stopEnginesOnExit) {
+      await Promise.all([supervisor.stopAll(), spares.stopAll()]);
+      log.info('engines stopped');
+    }
     else {
       supervisor.detach();
       spares.detach();

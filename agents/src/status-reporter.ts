@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AgentStatusReport, ObservedInstance } from '@strata/api';
-import { observeInstance } from '@strata/engine/redis-admin';
+import { observeWith } from '@strata/engine/redis-admin';
+import type { InstanceConnections } from './instance-connections';
 import type { InstanceRegistry } from './instance-registry';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { SparePool } from './spare-pool';
@@ -20,7 +21,7 @@ export class StatusReporter {
 
   constructor(
     private readonly d: {
-      client: ControlPlaneClient; registry: InstanceRegistry; supervisor: EngineSupervisor; spares?: SparePool;
+      client: ControlPlaneClient; registry: InstanceRegistry; supervisor: EngineSupervisor; spares?: SparePool; connections: InstanceConnections;
       address: string; memoryMb: number; log: Logger;
     },
   ) {}
@@ -64,16 +65,25 @@ export class StatusReporter {
     }
   }
 
+  private async observe(rec: ReturnType<InstanceRegistry['all']>[number]) {
+    try {
+      const client = await this.d.connections.get(rec.spec.instanceId, rec.spec.port, { username: rec.credentials.internalUser, password: rec.credentials.internalPassword });
+      return await observeWith(client);
+    } catch {
+      return null;
+    }
+  }
+
   async build(): Promise<AgentStatusReport> {
     const instances = await Promise.all(this.d.registry.all().map(async (rec): Promise<ObservedInstance> => {
       const rt = this.d.supervisor.status(rec.spec.instanceId);
       const state = rt?.state ?? 'stopped';
-      const cluster = state === 'running'
-        ? await observeInstance({ host: this.d.address, port: rec.spec.port, username: rec.credentials.internalUser, password: rec.credentials.internalPassword, timeoutMs: 500 }).catch(() => null)
-        : null;
+      const cluster = state === 'running' ? await this.observe(rec) : null;
+      if (cluster && state === 'running') this.d.registry.setLastRole(rec.spec.instanceId, cluster.role);
       return {
         instanceId: rec.spec.instanceId, clusterId: rec.spec.clusterId, port: rec.spec.port, pid: rt?.pid ?? null,
         state, restarts: rt?.restarts ?? 0, lastError: rt?.lastError ?? null, cluster,
+        held: rt?.held ?? false, crashedAt: rt?.crashedAt ? new Date(rt.crashedAt).toISOString() : null,
       };
     }));
     return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [] };

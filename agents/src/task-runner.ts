@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import type { AgentTask, TaskPayload } from '@strata/api';
-import { formCluster } from '@strata/engine/redis-admin';
+import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
+import { formCluster, promoteReplica, repairOpenSlots } from '@strata/engine/redis-admin';
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
+import type { InstanceConnections } from './instance-connections';
 
 /** Must stay well under the control plane's task lease (6 s). */
 const HEARTBEAT_MS = 2_000;
@@ -26,7 +27,7 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; log: Logger; onDone: () => void },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void },
   ) {}
 
   async run(): Promise<void> {
@@ -48,19 +49,30 @@ export class TaskRunner {
     }
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops polling and gives running tasks a moment to finish. A task still
+   * running after `graceMs` (e.g. forming a cluster that was deleted
+   * meanwhile) is left to its lease: the control plane hands it out again.
+   */
+  async stop(graceMs = 3000): Promise<void> {
     this.abort.abort();
-    await Promise.allSettled([...this.running]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((r) => { timer = setTimeout(r, graceMs); }),
+    ]);
+    clearTimeout(timer);
+    if (this.running.size) this.d.log.warn({ running: this.running.size }, 'stopping with tasks still running; their leases will expire');
   }
 
   private async execute(task: AgentTask): Promise<void> {
     const log = this.d.log.child({ taskId: task.id, kind: task.payload.kind, attempt: task.attempt });
     const hb = setInterval(() => void this.d.client.heartbeat(task.id).catch((err) => log.warn({ err: err.message }, 'lease heartbeat failed')), HEARTBEAT_MS);
     const started = Date.now();
-    let outcome: { outcome: 'succeeded' | 'failed'; error?: string };
+    let outcome: { outcome: 'succeeded' | 'failed'; error?: string; result?: TaskResult };
     try {
-      await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log));
-      outcome = { outcome: 'succeeded' };
+      const result = await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log));
+      outcome = { outcome: 'succeeded', ...(result ? { result } : {}) };
       log.info({ ms: Date.now() - started }, 'task succeeded');
     } catch (err) {
       outcome = { outcome: 'failed', error: (err as Error).message };
@@ -80,19 +92,43 @@ export class TaskRunner {
     }
   }
 
-  private async perform(p: TaskPayload, log: Logger): Promise<void> {
-    switch (p.kind) {
-      case 'ensure-instance':
-        return this.d.supervisor.ensure(p.instance, p.credentials);
-      case 'remove-instance':
-        return this.d.supervisor.remove(p.instanceId);
-      case 'form-cluster':
-        return formCluster({
-          shards: p.shards, username: p.credentials.internalUser, password: p.credentials.internalPassword,
-          timeoutMs: 30_000, log: (msg) => log.debug(msg),
-        });
-    }
+  private perform(p: TaskPayload, log: Logger): Promise<TaskResult | void> {
+    const handler = this.handlers[p.kind] as (p: TaskPayload, log: Logger) => Promise<TaskResult | void>;
+    if (!handler) throw new Error(`this agent has no handler for tasks of kind "${p.kind}"`);
+    return handler(p, log);
   }
+
+  /** One handler per task kind: a kind added to the API without a handler here does not compile. */
+  private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger) => Promise<TaskResult | void> } = {
+    'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
+    'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
+    'form-cluster': (p, log) => formCluster({
+      shards: p.shards, username: p.credentials.internalUser, password: p.credentials.internalPassword,
+      timeoutMs: 30_000, log: (msg) => log.debug(msg),
+    }),
+    failover: async (p, log) => {
+      const client = await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+      const r = await promoteReplica(client, p.mode, { log: (msg) => log.info(msg) });
+      return { kind: 'failover', mode: r.mode, promotedAt: r.promotedAt };
+    },
+    'repair-slots': async (p, log) => ({
+      kind: 'repair-slots',
+      repaired: await repairOpenSlots({
+        primaries: p.primaries, username: p.credentials.internalUser, password: p.credentials.internalPassword, log: (msg) => log.info(msg),
+      }),
+    }),
+  };
 }
 
-const lockKey = (p: TaskPayload) => (p.kind === 'form-cluster' ? `cluster:${p.clusterId}` : `instance:${p.kind === 'ensure-instance' ? p.instance.instanceId : p.instanceId}`);
+const lockKey = (p: TaskPayload): string => {
+  switch (p.kind) {
+    case 'form-cluster':
+    case 'repair-slots':
+      return `cluster:${p.clusterId}`;
+    case 'ensure-instance':
+      return `instance:${p.instance.instanceId}`;
+    case 'remove-instance':
+    case 'failover':
+      return `instance:${p.instanceId}`;
+  }
+};

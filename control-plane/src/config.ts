@@ -13,6 +13,9 @@ const Env = z.object({
   STRATA_CONSOLE_DIR: z.string().optional(),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
   STRATA_NODE_OFFLINE_AFTER_MS: z.coerce.number().int().min(1000).default(5000),
+  STRATA_FAST_FAILOVER: z.enum(['true', 'false']).default('true'),
+  STRATA_FAILOVER_GRACE_MS: z.coerce.number().int().min(0).default(5000),
+  STRATA_REBALANCE_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
   STRATA_METRICS_TOKEN: z.string().min(16).optional(),
   STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
@@ -30,6 +33,7 @@ export interface Config {
   consoleDir: string;
   logLevel: z.infer<typeof Env>['STRATA_LOG_LEVEL'];
   nodeOfflineAfterMs: number;
+  healing: { fastFailover: boolean; failoverGraceMs: number; rebalanceAfterMs: number };
   metrics: { scrapeToken?: string; hotSeconds: number; rawRetentionHours: number; rollupRetentionDays: number };
 }
 
@@ -52,6 +56,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: path.resolve(e.STRATA_CONSOLE_DIR ?? path.join(repoRoot, 'console/dist')),
     logLevel: e.STRATA_LOG_LEVEL,
     nodeOfflineAfterMs: e.STRATA_NODE_OFFLINE_AFTER_MS,
+    healing: {
+      fastFailover: e.STRATA_FAST_FAILOVER === 'true',
+      failoverGraceMs: e.STRATA_FAILOVER_GRACE_MS,
+      rebalanceAfterMs: e.STRATA_REBALANCE_AFTER_MS,
+    },
     metrics: {
       scrapeToken: e.STRATA_METRICS_TOKEN, hotSeconds: e.STRATA_METRICS_HOT_SECONDS,
       rawRetentionHours: e.STRATA_METRICS_RAW_RETENTION_HOURS, rollupRetentionDays: e.STRATA_METRICS_ROLLUP_RETENTION_DAYS,

@@ -12,6 +12,7 @@ import { NodeStore } from './stores/node.store';
 import { ClusterStore } from './stores/cluster.store';
 import { OperationStore } from './stores/operation.store';
 import { TaskStore } from './stores/task.store';
+import { EventStore } from './stores/event.store';
 import { ObservedState } from './observed/observed-state';
 import { TaskBroker } from './services/task-broker';
 import { ClusterService } from './services/cluster.service';
@@ -46,21 +47,27 @@ async function main(): Promise<void> {
   const clusters = new ClusterStore(pool);
   const operations = new OperationStore(pool);
   const tasks = new TaskStore(pool);
+  const events = new EventStore(pool);
   const observed = new ObservedState();
   const broker = new TaskBroker({ tasks, clusters, box });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes });
   const reconciler = new Reconciler({
-    clusters, nodes, tasks, operations, observed, box, log, notifyNode: (id) => broker.notify(id),
+    clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing,
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   const service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
   });
-  observed.onReport((_node, clusterIds) => clusterIds.forEach((id) => reconciler.wake(id)));
+  observed.onReport((_node, clusterIds, changed) => {
+    for (const id of clusterIds) {
+      if (changed.has(id)) void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
+      else reconciler.wake(id);
+    }
+  });
 
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
   const app = createApp({
-    pool, log, box, auth, nodes, clusters, operations, tasks, observed, broker, service,
+    pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service,
     consoleDir: config.consoleDir,
     metrics: metrics.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,9 @@ beforeAll(async () => {
   const handle = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log'), fast: true });
   stopPg = handle.stop;
   pool = new pg.Pool({ connectionString: handle.url });
-  expect(await migrate(pool)).toEqual([1]);
+  // Every migration file applies once, in order; a second run applies none.
+  const files = readdirSync(path.join(import.meta.dirname, '../src/db/migrations')).filter((f) => /^\d+_.*\.sql$/.test(f));
+  expect(await migrate(pool)).toEqual(files.map((f) => Number.parseInt(f, 10)).sort((a, b) => a - b));
   expect(await migrate(pool)).toEqual([]);
 });
 afterAll(async () => {

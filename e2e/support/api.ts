@@ -8,6 +8,7 @@ import type {
   CreateOrganizationResponse,
   NodeList,
   Problem,
+  Topology,
   User,
 } from '@strata/api';
 
@@ -54,6 +55,10 @@ export class StrataApi {
 
   getCluster(id: string): Promise<Cluster> {
     return this.request('GET', `/v1/clusters/${id}`);
+  }
+
+  topology(id: string): Promise<Topology> {
+    return this.request<Topology>('GET', `/v1/clusters/${id}/topology`);
   }
 
   getConnection(id: string): Promise<Connection> {

@@ -14,3 +14,14 @@ export {
 } from './placement.planner';
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
+export {
+  planHealing,
+  describeHealAction,
+  isPromotable,
+  type HealAction,
+  type HealInput,
+  type HealInstance,
+  type HealObservation,
+  type HealPlan,
+  type FailoverMode,
+} from './redis/heal.planner';

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AgentMetricsBatch, HostMetricSample, InstanceMetricSample } from '@strata/api';
 import type { InstanceRegistry } from '../instance-registry';
 import type { EngineSupervisor } from '../engine-supervisor';
+import type { InstanceConnections } from '../instance-connections';
 import { HostSampler } from './host-sampler';
 import { InstanceSampler } from './instance-sampler';
 
@@ -28,7 +29,7 @@ export class MetricsSampler {
 
   constructor(
     private readonly d: {
-      sink: MetricsSink; registry: InstanceRegistry; supervisor: EngineSupervisor; address: string; dataDir: string; log: Logger;
+      sink: MetricsSink; registry: InstanceRegistry; supervisor: EngineSupervisor; connections: InstanceConnections; dataDir: string; log: Logger;
       /** Delay before pushing each batch, so a fleet's pushes spread over the second instead of arriving at once. */
       pushDelayMs?: number;
     },
@@ -43,7 +44,6 @@ export class MetricsSampler {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    for (const s of this.samplers.values()) s.close();
     this.samplers.clear();
   }
 
@@ -78,22 +78,20 @@ export class MetricsSampler {
     const jobs: Promise<InstanceMetricSample | null>[] = [];
     for (const rec of this.d.registry.all()) {
       if (this.d.supervisor.status(rec.spec.instanceId)?.state !== 'running') continue;
-      const target = { host: this.d.address, port: rec.spec.port, username: rec.credentials.internalUser, password: rec.credentials.internalPassword };
       let s = this.samplers.get(rec.spec.instanceId);
-      if (!s || !s.matches(target)) {
-        s?.close();
-        s = new InstanceSampler({ ...target, instanceId: rec.spec.instanceId, clusterId: rec.spec.clusterId });
+      if (!s) {
+        const { instanceId, port } = rec.spec;
+        s = new InstanceSampler({ instanceId, clusterId: rec.spec.clusterId }, () => {
+          // Re-read the record: a claimed spare or new credentials change the login.
+          const current = this.d.registry.get(instanceId) ?? rec;
+          return this.d.connections.get(instanceId, current.spec.port ?? port, { username: current.credentials.internalUser, password: current.credentials.internalPassword });
+        });
         this.samplers.set(rec.spec.instanceId, s);
       }
       seen.add(rec.spec.instanceId);
       jobs.push(s.sample(ts).catch(() => null));
     }
-    for (const [id, s] of this.samplers) {
-      if (!seen.has(id)) {
-        s.close();
-        this.samplers.delete(id);
-      }
-    }
+    for (const id of this.samplers.keys()) if (!seen.has(id)) this.samplers.delete(id);
     return (await Promise.all(jobs)).filter((x): x is InstanceMetricSample => x !== null);
   }
 

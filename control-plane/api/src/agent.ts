@@ -54,18 +54,52 @@ export const FormClusterShard = z.object({
 });
 export type FormClusterShard = z.infer<typeof FormClusterShard>;
 
+/**
+ * What the control plane asks an agent to do, as stored (never with secrets).
+ * The union is checked when a task is enqueued; an agent gets the same
+ * request plus the cluster's engine credentials where it needs them.
+ */
+export const TaskRequest = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec }),
+  z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
+  z.object({ kind: z.literal('form-cluster'), clusterId: Id, shards: z.array(FormClusterShard) }),
+  z.object({
+    kind: z.literal('failover'),
+    clusterId: Id,
+    instanceId: Id.describe('the replica to promote'),
+    port: z.number().int(),
+    mode: z.enum(['force', 'takeover', 'switchover']).describe('force/takeover: its primary is dead; switchover: data-safe CLUSTER FAILOVER'),
+  }),
+  z.object({
+    kind: z.literal('repair-slots'),
+    clusterId: Id,
+    primaries: z.array(ClusterMember).describe('every primary; open slots on them are closed'),
+  }),
+]);
+export type TaskRequest = z.infer<typeof TaskRequest>;
+export type TaskKind = TaskRequest['kind'];
+
+/** Task kinds that need no engine credentials on the agent. */
+export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance'] as const satisfies readonly TaskKind[];
+
 export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
+  z.object({ kind: z.literal('form-cluster'), clusterId: Id, shards: z.array(FormClusterShard), credentials: EngineCredentials }),
   z.object({
-    kind: z.literal('form-cluster'),
-    clusterId: Id,
-    shards: z.array(FormClusterShard),
-    credentials: EngineCredentials,
+    kind: z.literal('failover'), clusterId: Id, instanceId: Id, port: z.number().int(),
+    mode: z.enum(['force', 'takeover', 'switchover']), credentials: EngineCredentials,
   }),
+  z.object({ kind: z.literal('repair-slots'), clusterId: Id, primaries: z.array(ClusterMember), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
-export type TaskKind = TaskPayload['kind'];
+
+/** What a finished task tells the control plane, per kind (optional). */
+export const TaskResult = z.union([
+  z.object({ kind: z.literal('failover'), promotedAt: Timestamp, mode: z.enum(['force', 'takeover', 'switchover']) }),
+  z.object({ kind: z.literal('repair-slots'), repaired: z.array(z.object({ slot: z.number().int(), movedKeys: z.number().int() })) }),
+]);
+export type TaskResult = z.infer<typeof TaskResult>;
 
 export const AgentTask = z
   .object({ id: Id, attempt: z.number().int(), leaseExpiresAt: Timestamp, payload: TaskPayload })
@@ -79,12 +113,28 @@ export const CompleteTaskRequest = z
   .strictObject({
     outcome: z.enum(['succeeded', 'failed']),
     error: z.string().optional(),
+    result: TaskResult.optional(),
   })
   .openapi('CompleteTaskRequest');
 export type CompleteTaskRequest = z.infer<typeof CompleteTaskRequest>;
 
+export const TaskProgressRequest = z
+  .strictObject({
+    progress: z.number().min(0).max(1),
+    detail: z.string().max(500).optional(),
+  })
+  .openapi('TaskProgressRequest');
+export type TaskProgressRequest = z.infer<typeof TaskProgressRequest>;
+
 export const ObservedInstanceState = z.enum(['starting', 'running', 'crashed', 'stopped']);
 export type ObservedInstanceState = z.infer<typeof ObservedInstanceState>;
+
+export const OpenSlot = z.object({
+  slot: z.number().int(),
+  state: z.enum(['importing', 'migrating']),
+  peerId: z.string().describe('the node it imports from / migrates to'),
+});
+export type OpenSlot = z.infer<typeof OpenSlot>;
 
 export const ObservedClusterView = z.object({
   myId: z.string(),
@@ -94,6 +144,16 @@ export const ObservedClusterView = z.object({
   slotsAssigned: z.number().int(),
   primaryId: z.string().nullable().describe('for a replica: the node id of its primary'),
   primaryLinkUp: z.boolean().nullable(),
+  /** Slots this instance owns (a primary serving data has > 0). */
+  slotsOwned: z.number().int().default(0),
+  openSlots: z.array(OpenSlot).default([]),
+  /** Replication offset: master_repl_offset on a primary, slave_repl_offset on a replica. */
+  replOffset: z.number().nullable().default(null),
+  /** For a replica whose link is down: seconds since it went down; -1 when it never connected since start. */
+  linkDownSinceSec: z.number().nullable().default(null),
+  syncInProgress: z.boolean().default(false),
+  /** Config epoch of this node's slot claim (a replica shows its primary's): a higher epoch supersedes a lower one. */
+  configEpoch: z.number().int().default(0),
 });
 export type ObservedClusterView = z.infer<typeof ObservedClusterView>;
 
@@ -106,6 +166,10 @@ export const ObservedInstance = z.object({
   restarts: z.number().int(),
   lastError: z.string().nullable(),
   cluster: ObservedClusterView.nullable(),
+  /** A crashed former primary the agent will not restart on its own until the control plane decides (or the hold expires). */
+  held: z.boolean().default(false),
+  /** When the agent saw the process exit. */
+  crashedAt: Timestamp.nullable().default(null),
 });
 export type ObservedInstance = z.infer<typeof ObservedInstance>;
 

@@ -89,7 +89,8 @@ export const Cluster = z
     name: z.string(),
     organizationId: Id,
     spec: ClusterSpec,
-    generation: z.number().int(),
+    generation: z.number().int().describe('bumped by every spec change'),
+    observedGeneration: z.number().int().describe('the generation the reconciler last brought the cluster to'),
     status: ClusterStatus,
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -116,8 +117,9 @@ export const TopologyInstance = z
     nodeId: Id,
     nodeName: z.string(),
     address: z.string().describe('host:port'),
-    role: InstanceRole,
-    observedRole: InstanceRole.nullable(),
+    role: InstanceRole.describe('the role it has now (follows failovers)'),
+    preferredRole: InstanceRole.describe('the role placement gave it; Strata moves primaries back to these after a failover'),
+    observedRole: InstanceRole.nullable().describe('what the instance itself says, when its node reports'),
     health: InstanceHealth,
   })
   .openapi('TopologyInstance');

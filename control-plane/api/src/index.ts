@@ -5,4 +5,5 @@ export * from './nodes';
 export * from './agent';
 export * from './auth';
 
+export * from './events';
 export * from './metrics';

@@ -4,9 +4,10 @@ import {
   Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology,
 } from './clusters';
 import { Operation, OperationList } from './operations';
+import { ClusterEventList, ClusterEventQuery } from './events';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
 import {
-  AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, RegisterAgentRequest, RegisterAgentResponse,
+  AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
 } from './agent';
 import {
   AgentMetricsBatch, ClusterCurrentMetricsList, MetricsResult, MetricsStreamEvent, NodeCurrentMetricsList,
@@ -53,6 +54,7 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/topology', summary: 'Shards, slot ranges and instances', security, request: { params: idParam }, responses: { 200: json(Topology), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', security, request: { params: idParam }, responses: { 200: json(Connection), ...errors, 409: problem('Cluster is being deleted') } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", security, request: { params: idParam }, responses: { 200: json(OperationList), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged", security, request: { params: idParam, query: ClusterEventQuery }, responses: { 200: json(ClusterEventList), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', security, request: { params: idParam }, responses: { 200: json(Operation), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes', security, responses: { 200: json(NodeList), 401: errors[401] } });
   r.registerPath({ method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)', security, request: body(CreateJoinTokenRequest), responses: { 201: json(JoinToken), ...errors, 403: problem('Not a platform admin') } });
@@ -66,6 +68,7 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'post', path: '/v1/agent/status', summary: 'Agent: report observed node and engine status', security, request: body(AgentStatusReport), responses: { 204: { description: 'Stored' }, 400: errors[400], 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/v1/agent/tasks', summary: 'Agent: long-poll for the next task and lease it', security, request: { query: z.object({ waitMs: z.string().optional() }) }, responses: { 200: json(LeaseTaskResponse), 401: errors[401] } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease", security, request: { params: idParam }, responses: { 204: { description: 'Lease extended' }, ...errors, 409: problem('Lease lost') } });
+  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/progress', summary: "Agent: report a running task's progress", security, request: { params: idParam, ...body(TaskProgressRequest) }, responses: { 204: { description: 'Recorded' }, ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/complete', summary: 'Agent: report a task outcome', security, request: { params: idParam, ...body(CompleteTaskRequest) }, responses: { 204: { description: 'Recorded' }, ...errors } });
   const metricsQuery = z.object({
     metric: z.string().describe('comma-separated: ops, ops_read, ops_write, ops_other, latency_p50, latency_p95, latency_p99, latency_p999, clients, memory_used, memory_max, keys, evictions, expirations, hits, misses, repl_lag, net_in, net_out, cpu'),

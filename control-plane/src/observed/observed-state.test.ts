@@ -3,7 +3,7 @@ import type { AgentStatusReport, ObservedInstance } from '@strata/api';
 import { ObservedState } from './observed-state';
 
 const inst = (id: string, state: ObservedInstance['state'] = 'running'): ObservedInstance => ({
-  instanceId: id, clusterId: 'c1', port: 7000, pid: 10, state, restarts: 0, lastError: null, cluster: null,
+  instanceId: id, clusterId: 'c1', port: 7000, pid: 10, state, restarts: 0, lastError: null, cluster: null, held: false, crashedAt: null,
 });
 const report = (instances: ObservedInstance[], sparePorts?: number[]): AgentStatusReport => ({ agentVersion: 'x', memoryMb: 100, instances, sparePorts });
 
@@ -35,5 +35,16 @@ describe('ObservedState', () => {
     now += 10_000;
     expect(o.sparePorts('n1')).toEqual([]);
     expect(o.lastReportAt('n9')).toBeNull();
+  });
+
+  it('tells listeners which clusters changed in a way that matters, not every report', () => {
+    const o = new ObservedState();
+    const calls: string[][] = [];
+    o.onReport((_n, _all, changed) => calls.push([...changed]));
+    o.record('n1', report([inst('a')]));
+    o.record('n1', report([inst('a')]));
+    o.record('n1', report([inst('a', 'crashed')]));
+    o.record('n1', report([]));
+    expect(calls).toEqual([['c1'], [], ['c1'], ['c1']]);
   });
 });

@@ -13,7 +13,7 @@ interface NodeObservation {
 export class ObservedState {
   private readonly byNode = new Map<string, NodeObservation>();
   private readonly byInstance = new Map<string, { nodeId: string; instance: ObservedInstance; receivedAt: number }>();
-  private readonly listeners = new Set<(nodeId: string, clusterIds: Set<string>) => void>();
+  private readonly listeners = new Set<(nodeId: string, clusterIds: Set<string>, changed: Set<string>) => void>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -21,19 +21,30 @@ export class ObservedState {
     const prev = this.byNode.get(nodeId);
     const receivedAt = this.now();
     const clusterIds = new Set<string>();
+    const before = new Map<string, string>();
     for (const i of prev?.report.instances ?? []) {
       this.byInstance.delete(i.instanceId);
       clusterIds.add(i.clusterId);
+      before.set(i.instanceId, fingerprint(i));
     }
     this.byNode.set(nodeId, { receivedAt, report });
+    const changed = new Set<string>();
     for (const i of report.instances) {
       this.byInstance.set(i.instanceId, { nodeId, instance: i, receivedAt });
       clusterIds.add(i.clusterId);
+      if (before.get(i.instanceId) !== fingerprint(i)) changed.add(i.clusterId);
+      before.delete(i.instanceId);
     }
-    for (const l of this.listeners) l(nodeId, clusterIds);
+    for (const gone of prev?.report.instances ?? []) if (before.has(gone.instanceId)) changed.add(gone.clusterId);
+    for (const l of this.listeners) l(nodeId, clusterIds, changed);
   }
 
-  onReport(listener: (nodeId: string, clusterIds: Set<string>) => void): void {
+  /**
+   * Called on every report with the clusters it mentions and those whose
+   * instances changed in a way the reconciler cares about (process state,
+   * role, cluster state, replication link, slots).
+   */
+  onReport(listener: (nodeId: string, clusterIds: Set<string>, changed: Set<string>) => void): void {
     this.listeners.add(listener);
   }
 
@@ -61,4 +72,10 @@ export class ObservedState {
   nodeInstances(nodeId: string): ObservedInstance[] {
     return this.byNode.get(nodeId)?.report.instances ?? [];
   }
+}
+
+/** What about an instance makes a reconcile pass worth running at once. */
+function fingerprint(i: ObservedInstance): string {
+  const v = i.cluster;
+  return [i.state, i.held, v?.role, v?.state, v?.myId, v?.primaryId, v?.primaryLinkUp, v?.slotsOwned, v?.openSlots.length, v?.knownNodes, v?.syncInProgress, v?.configEpoch].join('|');
 }

@@ -1,8 +1,9 @@
 import type { ObservedInstance } from '@strata/api';
-import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
+import type { ClusterRow, ClusterStore, InstanceRow, ShardRow } from '../stores/cluster.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { OperationStore } from '../stores/operation.store';
+import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
 
@@ -11,19 +12,33 @@ export interface ReconcileDeps {
   nodes: NodeStore;
   tasks: TaskStore;
   operations: OperationStore;
+  events: EventStore;
   observed: ObservedState;
   box: SecretBox;
   /** Tells an agent's long-poll that it has work. */
   notifyNode: (nodeId: string) => void;
   /** Retries of one task before the operation fails. */
   maxTaskAttempts?: number;
+  healing: HealingSettings;
+}
+
+export interface HealingSettings {
+  /** Promote a replica as soon as an agent sees its primary exit (otherwise Redis's own detection). */
+  fastFailover: boolean;
+  /** With fast failover off: how long Redis gets before Strata steps in. */
+  failoverGraceMs: number;
+  /** How long a cluster must be healthy before primaries move back to their preferred instances. */
+  rebalanceAfterMs: number;
 }
 
 /** A snapshot of desired and observed state for one pass over one cluster. */
 export interface ClusterContext {
   deps: ReconcileDeps;
   cluster: ClusterRow;
+  /** The operation whose tasks `tasks` holds; null for healing work. */
+  operationId: string | null;
   instances: InstanceRow[];
+  shards: ShardRow[];
   nodes: Map<string, NodeRow>;
   tasks: Map<string, TaskRow>;
   observe(instanceId: string): ObservedInstance | null;
@@ -36,18 +51,21 @@ export interface ClusterContext {
  * cluster each second, passes the node list it already has and skips tasks.
  */
 export async function loadContext(
-  deps: ReconcileDeps, cluster: ClusterRow, opts: { nodes?: NodeRow[]; tasks?: boolean } = {},
+  deps: ReconcileDeps, cluster: ClusterRow, operationId: string | null, opts: { nodes?: NodeRow[] } = {},
 ): Promise<ClusterContext> {
-  const [instances, nodes, tasks] = await Promise.all([
+  const [instances, shards, nodes, tasks] = await Promise.all([
     deps.clusters.instances(cluster.id),
+    deps.clusters.shards(cluster.id),
     opts.nodes ?? deps.nodes.list(),
-    opts.tasks === false ? new Map<string, TaskRow>() : deps.tasks.latestByKey(cluster.id),
+    deps.tasks.latestByKey(cluster.id, operationId),
   ]);
   const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
   return {
     deps,
     cluster,
+    operationId,
     instances,
+    shards,
     nodes: new Map(nodes.map((n) => [n.id, n])),
     tasks,
     observe: (id) => deps.observed.instance(id, placedOn.get(id)),

@@ -8,17 +8,17 @@ import { runSteps } from './step-runner';
 
 /** An in-memory context: fake task queue and fake observations, no database. */
 function fakeContext(observed: Map<string, ObservedInstance>) {
-  const enqueued: { nodeId: string; kind: string; dedupeKey: string }[] = [];
+  const enqueued: { nodeId: string; kind: string; dedupeKey: string; operationId: string | null }[] = [];
   const tasks = new Map<string, TaskRow>();
   const instances: InstanceRow[] = [0, 1].flatMap((shard) => [
-    { id: `p${shard}`, clusterId: 'c', shardIndex: shard, role: 'primary' as const, replicaIndex: 0, nodeId: `n${shard}`, port: 7000, memoryMb: 64 },
-    { id: `r${shard}`, clusterId: 'c', shardIndex: shard, role: 'replica' as const, replicaIndex: 1, nodeId: `n${1 - shard}`, port: 7001, memoryMb: 64 },
+    { id: `p${shard}`, clusterId: 'c', shardIndex: shard, role: 'primary' as const, preferredRole: 'primary' as const, replicaIndex: 0, nodeId: `n${shard}`, port: 7000, memoryMb: 64 },
+    { id: `r${shard}`, clusterId: 'c', shardIndex: shard, role: 'replica' as const, preferredRole: 'replica' as const, replicaIndex: 1, nodeId: `n${1 - shard}`, port: 7001, memoryMb: 64 },
   ]);
   const deps = {
     tasks: {
-      enqueue: async (t: { nodeId: string; kind: string; dedupeKey: string }) => {
+      enqueue: async (t: { nodeId: string; request: { kind: string }; dedupeKey: string; operationId: string | null }) => {
         if ([...tasks.values()].some((x) => x.dedupeKey === t.dedupeKey && x.state === 'pending')) return false;
-        enqueued.push(t);
+        enqueued.push({ nodeId: t.nodeId, kind: t.request.kind, dedupeKey: t.dedupeKey, operationId: t.operationId });
         tasks.set(t.dedupeKey, { id: t.dedupeKey, state: 'pending', dedupeKey: t.dedupeKey, updatedAt: new Date() } as TaskRow);
         return true;
       },
@@ -29,7 +29,9 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
   const ctx: ClusterContext = {
     deps,
     cluster: { id: 'c', spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' } } as ClusterRow,
+    operationId: 'o',
     instances,
+    shards: [],
     nodes: new Map(['n0', 'n1'].map((id, i) => [id, { id, name: id, address: `127.0.9.${i + 1}` } as never])),
     tasks,
     observe: (id) => observed.get(id) ?? null,
@@ -40,7 +42,7 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
 
 const op = (): Operation => ({ id: 'o', clusterId: 'c', kind: 'create-cluster', state: 'pending', progress: 0, steps: [], createdAt: '', updatedAt: '' });
 const running = (id: string, cluster: ObservedInstance['cluster'] = null): ObservedInstance => ({
-  instanceId: id, clusterId: 'c', port: 7000, pid: 1, state: 'running', restarts: 0, lastError: null, cluster,
+  instanceId: id, clusterId: 'c', port: 7000, pid: 1, state: 'running', restarts: 0, lastError: null, cluster, held: false, crashedAt: null,
 });
 
 describe('create-cluster steps (fake store and agents)', () => {
@@ -50,6 +52,8 @@ describe('create-cluster steps (fake store and agents)', () => {
     const o = op();
     expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
     expect(enqueued.map((t) => t.dedupeKey).sort()).toEqual(['ensure:p0', 'ensure:p1', 'ensure:r0', 'ensure:r1']);
+    // Tasks belong to the operation that asked for them.
+    expect(new Set(enqueued.map((t) => t.operationId))).toEqual(new Set(['o']));
     expect(o.steps.find((s) => s.name === 'start-instances')).toMatchObject({ state: 'running', detail: '0 of 4 running' });
     await runSteps(o, createClusterSteps, ctx);
     expect(enqueued).toHaveLength(4);
@@ -66,7 +70,7 @@ describe('create-cluster steps (fake store and agents)', () => {
     expect(o.progress).toBeGreaterThanOrEqual(0.5);
 
     tasks.set('form:c', { ...tasks.get('form:c')!, state: 'succeeded' });
-    const view = (role: 'primary' | 'replica', primaryId: string | null) => ({ myId: '', role, state: 'ok' as const, knownNodes: 4, slotsAssigned: 16384, primaryId, primaryLinkUp: role === 'replica' ? true : null });
+    const view = (role: 'primary' | 'replica', primaryId: string | null) => ({ myId: '', role, state: 'ok' as const, knownNodes: 4, slotsAssigned: 16384, primaryId, primaryLinkUp: role === 'replica' ? true : null, slotsOwned: role === 'primary' ? 8192 : 0, openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1 });
     observed.set('p0', running('p0', { ...view('primary', null), myId: 'P0' }));
     observed.set('p1', running('p1', { ...view('primary', null), myId: 'P1' }));
     observed.set('r0', running('r0', { ...view('replica', 'P0'), myId: 'R0' }));

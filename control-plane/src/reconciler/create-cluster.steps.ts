@@ -31,7 +31,7 @@ const startInstances: Step<ClusterContext> = {
         durability: spec.durability, evictionPolicy: spec.evictionPolicy,
       };
       const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, kind: 'ensure-instance', dedupeKey: `ensure:${i.id}`, payload: { kind: 'ensure-instance', instance }, settleMs: 3000,
+        nodeId: i.nodeId, dedupeKey: `ensure:${i.id}`, request: { kind: 'ensure-instance', instance }, settleMs: 3000,
       });
       if (failed) return failed;
     }
@@ -41,12 +41,12 @@ const startInstances: Step<ClusterContext> = {
 };
 
 export function formPayload(ctx: ClusterContext): { kind: 'form-cluster'; clusterId: string; shards: FormClusterShard[] } {
-  const slots = planSlots(ctx.cluster.spec.shards);
-  const shards: FormClusterShard[] = slots.map((range, index) => {
+  const stored = ctx.shards.length ? ctx.shards.map((s) => s.slots) : planSlots(ctx.cluster.spec.shards).map((r) => [r]);
+  const shards: FormClusterShard[] = stored.map((slots, index) => {
     const members = ctx.instances.filter((i) => i.shardIndex === index);
     const member = (i: (typeof members)[number]) => ({ instanceId: i.id, ...address(ctx, i) });
     return {
-      slots: [range],
+      slots,
       primary: member(members.find((i) => i.role === 'primary')!),
       replicas: members.filter((i) => i.role === 'replica').map(member),
     };
@@ -59,7 +59,7 @@ const formKey = (ctx: ClusterContext) => `form:${ctx.cluster.id}`;
 /** Hands the (idempotent) form-cluster task to the agent of shard 0's primary. */
 function ensureFormTask(ctx: ClusterContext) {
   const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
-  return ensureTask(ctx, { nodeId: seed.nodeId, kind: 'form-cluster', dedupeKey: formKey(ctx), payload: formPayload(ctx), settleMs: 5000 });
+  return ensureTask(ctx, { nodeId: seed.nodeId, dedupeKey: formKey(ctx), request: formPayload(ctx), settleMs: 5000 });
 }
 
 const formCluster: Step<ClusterContext> = {

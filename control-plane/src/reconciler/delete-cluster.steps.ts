@@ -23,8 +23,8 @@ const stopInstances: Step<ClusterContext> = {
       }
       waitingOn.add(ctx.nodes.get(i.nodeId)?.name ?? i.nodeId);
       const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, kind: 'remove-instance', dedupeKey: `remove:${i.id}`,
-        payload: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id }, settleMs: 3000,
+        nodeId: i.nodeId, dedupeKey: `remove:${i.id}`,
+        request: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id }, settleMs: 3000,
       });
       if (failed) return failed;
     }

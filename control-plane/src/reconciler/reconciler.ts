@@ -1,50 +1,77 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { condition } from './condition';
+import type { ClusterPhase } from '@strata/api';
 import { loadContext, type ReconcileDeps } from './cluster-context';
 import { runSteps } from './step-runner';
-import { createClusterSteps } from './create-cluster.steps';
-import { deleteClusterSteps } from './delete-cluster.steps';
+import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
+import { applyHealPlan, planFor } from './heal';
 
 const LEASE_MS = 5000;
 const REQUEUE_MS = 250;
 const TICK_MS = 500;
+/** Every provisioned cluster gets a pass at least this often, changed or not (level-triggered). */
+const SWEEP_MS = 2000;
+const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
 
 /**
  * Level-triggered reconciler. Each cluster that needs work is leased in
  * PostgreSQL (one worker per cluster across processes); a worker re-reads
- * desired + observed state every pass and runs the operation's steps until
- * they all succeed. Restarting the process at any point only repeats passes.
+ * desired + observed state every pass, runs the active operation's steps
+ * (create, delete) and otherwise asks the healing planner what the cluster
+ * needs, until nothing is left to do. Restarting the process at any point
+ * only repeats passes.
  */
 export class Reconciler {
   private readonly owner = `cp-${randomUUID()}`;
-  private readonly workers = new Map<string, { wake: () => void }>();
+  private readonly workers = new Map<string, { wake: () => void; again: boolean }>();
+  /** Since when each cluster has been healthy, for rebalancing (memory only: a restart just waits again). */
+  private readonly healthySince = new Map<string, number>();
   private timer?: NodeJS.Timeout;
-  private healthTimer?: NodeJS.Timeout;
+  private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
   private ticking = false;
+  /** Passes run so far (for tests and metrics). */
+  passes = 0;
 
   constructor(private readonly deps: ReconcileDeps & { log: Logger; onPass?: (outcome: 'done' | 'requeued' | 'failed', seconds: number) => void }) {}
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), TICK_MS);
-    this.healthTimer = setInterval(() => void this.healthPass(), 1000);
+    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
     void this.tick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    clearInterval(this.healthTimer);
+    clearInterval(this.sweepTimer);
     for (const w of this.workers.values()) w.wake();
-    while (this.workers.size) await new Promise((r) => setTimeout(r, 20));
+    while (this.workers.size || this.ticking) await new Promise((r) => setTimeout(r, 20));
   }
 
   /** Something changed for this cluster (or any, without an id): look now. */
   wake(clusterId?: string): void {
-    if (clusterId && this.workers.has(clusterId)) this.workers.get(clusterId)!.wake();
-    else void this.tick();
+    const w = clusterId ? this.workers.get(clusterId) : undefined;
+    if (w) {
+      w.again = true;
+      w.wake();
+    } else void this.tick();
+  }
+
+  /** An observation changed: ask for a pass (stored, so another control plane may take it) and look now. */
+  async request(clusterId: string): Promise<void> {
+    await this.deps.clusters.markNeedsReconcile(clusterId);
+    this.wake(clusterId);
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      if (await this.deps.clusters.markAllNeedReconcile(PROVISIONED)) await this.tick();
+    } catch (err) {
+      this.deps.log.error({ err }, 'reconcile sweep failed');
+    }
   }
 
   private async tick(): Promise<void> {
@@ -62,93 +89,114 @@ export class Reconciler {
 
   private spawn(clusterId: string): void {
     let wakeUp = () => {};
-    const worker = { wake: () => wakeUp() };
+    const worker = { wake: () => wakeUp(), again: false };
     this.workers.set(clusterId, worker);
     void (async () => {
       try {
         while (!this.stopped) {
+          worker.again = false;
           const started = performance.now();
-          const done = await this.pass(clusterId).catch((err) => {
+          const { done, seen } = await this.pass(clusterId).catch((err) => {
             this.deps.onPass?.('failed', (performance.now() - started) / 1000);
             throw err;
           });
           this.deps.onPass?.(done ? 'done' : 'requeued', (performance.now() - started) / 1000);
-          if (done) {
-            await this.deps.clusters.releaseLease(clusterId, this.owner, true);
+          if (done && !worker.again) {
+            await this.deps.clusters.releaseLease(clusterId, this.owner, seen);
             return;
           }
           if (!(await this.deps.clusters.renewLease(clusterId, this.owner, LEASE_MS))) return;
+          if (worker.again) continue;
           await new Promise<void>((resolve) => {
             const t = setTimeout(resolve, REQUEUE_MS);
             wakeUp = () => { clearTimeout(t); resolve(); };
           });
+          wakeUp = () => {};
         }
-        await this.deps.clusters.releaseLease(clusterId, this.owner, false);
+        await this.deps.clusters.releaseLease(clusterId, this.owner, null);
       } catch (err) {
         this.deps.log.error({ err, clusterId }, 'reconcile pass failed; will retry');
-        await this.deps.clusters.releaseLease(clusterId, this.owner, false).catch(() => {});
+        await this.deps.clusters.releaseLease(clusterId, this.owner, null).catch(() => {});
       } finally {
         this.workers.delete(clusterId);
       }
     })();
   }
 
-  /** One pass. Returns true when the cluster needs nothing more. */
-  private async pass(clusterId: string): Promise<boolean> {
+  /**
+   * One pass. `done` when the cluster needs nothing more right now; `seen` is
+   * the request counter read at its start (the flag is cleared only if it
+   * has not moved since).
+   */
+  private async pass(clusterId: string): Promise<{ done: boolean; seen: string | null }> {
+    this.passes++;
     const { clusters, operations } = this.deps;
     const cluster = await clusters.get(clusterId);
-    if (!cluster) return true;
+    if (!cluster) return { done: true, seen: null };
+    const seen = cluster.reconcileRequests;
     const op = await operations.active(clusterId);
-    if (!op) return true;
-    const ctx = await loadContext(this.deps, cluster);
-    const before = JSON.stringify([op.state, op.progress, op.steps]);
-    const steps = op.kind === 'delete-cluster' ? deleteClusterSteps : createClusterSteps;
-    const outcome = await runSteps(op, steps, ctx);
-    if (JSON.stringify([op.state, op.progress, op.steps]) !== before) await operations.save(op);
-
-    if (op.kind === 'create-cluster') {
-      if (outcome.kind === 'succeeded') {
-        await clusters.setStatus(clusterId, 'ready', evaluateHealth(ctx).conditions);
-        this.deps.log.info({ clusterId, name: cluster.name }, 'cluster ready');
-      } else if (outcome.kind === 'failed') {
-        await clusters.setStatus(clusterId, 'failed', [condition('Provisioned', 'false', outcome.code, outcome.message)]);
-        this.deps.log.warn({ clusterId, error: outcome.message }, 'cluster create failed');
+    if (op) {
+      const ctx = await loadContext(this.deps, cluster, op.id);
+      const handler = handlerFor(op.kind);
+      if (!handler) {
+        op.state = 'failed';
+        op.error = { code: 'unknown_operation_kind', message: `This control plane has no handler for operations of kind "${op.kind}".` };
+        await operations.save(op);
+        this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
+        return { done: true, seen };
       }
-    } else if (op.kind === 'delete-cluster') {
-      if (outcome.kind === 'succeeded') {
-        await clusters.delete(clusterId);
-        this.deps.log.info({ clusterId, name: cluster.name }, 'cluster deleted');
-      } else if (outcome.kind === 'failed') {
-        await clusters.setStatus(clusterId, 'failed', [condition('Deleted', 'false', outcome.code, outcome.message)]);
+      const before = JSON.stringify([op.state, op.progress, op.steps]);
+      const outcome = await runSteps(op, handler.steps, ctx);
+      if (JSON.stringify([op.state, op.progress, op.steps]) !== before && !(await operations.save(op))) {
+        // The row moved on without us (a delete cancelled this create): look again.
+        return { done: false, seen };
       }
+      if (outcome.kind === 'succeeded') {
+        await handler.onSucceeded(ctx);
+        this.deps.log.info({ clusterId, name: cluster.name, kind: op.kind }, 'operation succeeded');
+        // Another operation may be queued behind this one.
+        return { done: false, seen };
+      }
+      if (outcome.kind === 'failed') {
+        await handler.onFailed(ctx, outcome);
+        this.deps.log.warn({ clusterId, kind: op.kind, error: outcome.message }, 'operation failed');
+        return { done: true, seen };
+      }
+      return { done: false, seen };
     }
-    return outcome.kind !== 'waiting';
+    if (!PROVISIONED.includes(cluster.status.phase)) return { done: true, seen };
+    return { done: await this.heal(clusterId), seen };
   }
 
-  /** Ready clusters turn degraded when observation says so, and back. */
-  private async healthPass(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      const clusters = await this.deps.clusters.listByPhase(['ready', 'degraded']);
-      const nodes = clusters.length ? await this.deps.nodes.list() : [];
-      for (const cluster of clusters) {
-        if (this.workers.has(cluster.id)) continue;
-        const ctx = await loadContext(this.deps, cluster, { nodes, tasks: false });
-        const h = evaluateHealth(ctx);
-        if (h.phase === 'unknown') continue;
-        const changed = h.phase !== cluster.status.phase ||
-          JSON.stringify(h.conditions.map((c) => [c.type, c.status, c.message])) !==
-          JSON.stringify(cluster.status.conditions.map((c) => [c.type, c.status, c.message]));
-        if (changed) {
-          const conditions = h.conditions.map((c) => {
-            const prev = cluster.status.conditions.find((p) => p.type === c.type && p.status === c.status);
-            return prev ? { ...c, lastTransitionAt: prev.lastTransitionAt } : c;
-          });
-          await this.deps.clusters.setStatus(cluster.id, h.phase, conditions);
-        }
-      }
-    } catch (err) {
-      this.deps.log.error({ err }, 'health pass failed');
+  /** No operation runs: hold the cluster to its spec. True when nothing is left to do. */
+  private async heal(clusterId: string): Promise<boolean> {
+    const cluster = (await this.deps.clusters.get(clusterId))!;
+    const ctx = await loadContext(this.deps, cluster, null);
+    const plan = planFor(ctx, this.healthySince.get(clusterId) ?? null);
+    if (plan.actions.length) {
+      this.deps.log.info({ clusterId, actions: plan.actions }, 'healing');
+      await applyHealPlan(ctx, plan);
     }
+    const h = evaluateHealth(ctx, plan);
+    if (h.phase === 'unknown') return false;
+    if (h.phase === 'ready') {
+      if (!this.healthySince.has(clusterId)) this.healthySince.set(clusterId, Date.now());
+      if (cluster.observedGeneration < cluster.generation) await this.deps.clusters.setObservedGeneration(clusterId, cluster.generation);
+    } else {
+      this.healthySince.delete(clusterId);
+    }
+    const changed = h.phase !== cluster.status.phase ||
+      JSON.stringify(h.conditions.map((c) => [c.type, c.status, c.message])) !==
+      JSON.stringify(cluster.status.conditions.map((c) => [c.type, c.status, c.message]));
+    if (changed) {
+      const conditions = h.conditions.map((c) => {
+        const prev = cluster.status.conditions.find((p) => p.type === c.type && p.status === c.status);
+        return prev ? { ...c, lastTransitionAt: prev.lastTransitionAt } : c;
+      });
+      await this.deps.clusters.setStatus(clusterId, h.phase, conditions);
+      if (h.phase !== cluster.status.phase) this.deps.log.info({ clusterId, phase: h.phase, conditions: h.conditions.filter((c) => c.status !== 'true' || c.type === 'Healing') }, 'cluster phase changed');
+    }
+    // Waiting needs no worker: observation changes and the sweep bring the next pass.
+    return !plan.actions.length;
   }
 }

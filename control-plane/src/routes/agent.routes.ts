@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { AgentStatusReport, CompleteTaskRequest, RegisterAgentRequest, type RegisterAgentResponse } from '@strata/api';
+import { AgentStatusReport, CompleteTaskRequest, RegisterAgentRequest, TaskProgressRequest, type RegisterAgentResponse } from '@strata/api';
 import { parseBody, parseUuid } from '../http/validate';
 import { AppError, conflict, notFound } from '../errors';
 import { requireNode } from '../auth/auth.middleware';
@@ -72,10 +72,20 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
     res.status(204).end();
   });
 
+  node.post('/tasks/:id/progress', async (req, res) => {
+    const id = parseUuid(req.params.id, 'Task');
+    const body = parseBody(TaskProgressRequest, req.body);
+    if (!(await d.tasks.progress(id, req.node!.id, body.progress, body.detail))) {
+      if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
+      throw conflict('conflict', 'The task is no longer leased by this node.');
+    }
+    res.status(204).end();
+  });
+
   node.post('/tasks/:id/complete', async (req, res) => {
     const id = parseUuid(req.params.id, 'Task');
     const body = parseBody(CompleteTaskRequest, req.body);
-    const task = await d.tasks.complete(id, req.node!.id, body.outcome, body.error);
+    const task = await d.tasks.complete(id, req.node!.id, body.outcome, body.error, body.result);
     if (!task) {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       // Already completed (a retry after a lost response): accept quietly.

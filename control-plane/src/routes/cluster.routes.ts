@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import {
-  CreateClusterRequest, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
+  ClusterEventQuery, CreateClusterRequest, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
 } from '@strata/api';
 import { planSlots } from '@strata/engine';
 import { parseBody, parseUuid } from '../http/validate';
@@ -10,6 +10,7 @@ import { openSecrets } from '../services/cluster-secrets';
 import { publicCluster, type ClusterRow, type ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import { publicOperation, type OperationStore } from '../stores/operation.store';
+import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
 
@@ -18,6 +19,7 @@ export interface ClusterRoutesDeps {
   clusters: ClusterStore;
   nodes: NodeStore;
   operations: OperationStore;
+  events: EventStore;
   observed: ObservedState;
   box: SecretBox;
 }
@@ -56,23 +58,30 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     res.json({ items: (await d.operations.listForCluster(cluster.id, cluster.organizationId)).map(publicOperation) });
   });
 
+  r.get('/:id/events', async (req, res) => {
+    const cluster = await load(req.principal!.organizationId, req.params.id);
+    const q = parseBody(ClusterEventQuery, req.query);
+    const out: ClusterEventList = await d.events.list(cluster.id, cluster.organizationId, { limit: q.limit, before: q.before });
+    res.json(out);
+  });
+
   r.get('/:id/topology', async (req, res) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
-    const [instances, nodes] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list()]);
+    const [instances, nodes, stored] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list(), d.clusters.shards(cluster.id)]);
     const byId = new Map(nodes.map((n) => [n.id, n]));
-    const slots = planSlots(cluster.spec.shards);
+    const slots = stored.length ? stored.map((s) => s.slots) : planSlots(cluster.spec.shards).map((range) => [range]);
     const topology: Topology = {
       clusterId: cluster.id,
-      shards: slots.map((range, index) => ({
+      shards: slots.map((ranges, index) => ({
         index,
-        slots: [range],
+        slots: ranges,
         instances: instances.filter((i) => i.shardIndex === index).map((i) => {
           const o = d.observed.instance(i.id, i.nodeId);
           const node = byId.get(i.nodeId);
-          const health: InstanceHealth = !o ? 'unknown' : o.state === 'running' ? (o.cluster?.state === 'ok' ? 'healthy' : 'starting') : o.state === 'starting' ? 'starting' : 'down';
+          const health: InstanceHealth = !o ? 'unknown' : o.state === 'running' ? (o.cluster?.state === 'ok' && o.cluster.role === i.role ? 'healthy' : 'starting') : o.state === 'starting' ? 'starting' : 'down';
           return {
             id: i.id, nodeId: i.nodeId, nodeName: node?.name ?? 'unknown', address: `${node?.address ?? 'unknown'}:${i.port}`,
-            role: i.role, observedRole: o?.cluster?.role ?? null, health,
+            role: i.role, preferredRole: i.preferredRole, observedRole: o?.cluster?.role ?? null, health,
           };
         }),
       })),

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import {
   type ClusterSpec, type CreateClusterRequest, type OperationStep, LIMITS,
 } from '@strata/api';
-import { planPlacement, type PlacementNode } from '@strata/engine';
+import { planPlacement, planSlots, type PlacementNode } from '@strata/engine';
 import { inTransaction, type Db } from '../db/tx';
 import { isUniqueViolation } from '../db/pg-errors';
 import { conflict, notFound, unplaceable } from '../errors';
@@ -97,10 +97,11 @@ export class ClusterService {
           db,
         );
         const rows: InstanceRow[] = placement.instances.map((p) => ({
-          id: randomUUID(), clusterId: id, shardIndex: p.shardIndex, role: p.role, replicaIndex: p.replicaIndex,
+          id: randomUUID(), clusterId: id, shardIndex: p.shardIndex, role: p.role, preferredRole: p.role, replicaIndex: p.replicaIndex,
           nodeId: p.nodeId, port: p.port, memoryMb: spec.memoryMbPerShard,
         }));
         await this.d.clusters.insertInstances(rows, db);
+        await this.d.clusters.insertShards(planSlots(spec.shards).map((range, shardIndex) => ({ clusterId: id, shardIndex, slots: [range] })), db);
         const operation = await this.d.operations.create({ clusterId: id, organizationId, kind: 'create-cluster', steps: pending(CREATE_STEPS) }, db);
         return { cluster, operation };
       });

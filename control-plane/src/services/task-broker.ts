@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AgentTask, type TaskPayload } from '@strata/api';
+import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest } from '@strata/api';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
@@ -49,10 +49,10 @@ export class TaskBroker {
   }
 
   private async withSecrets(row: TaskRow): Promise<TaskPayload | null> {
-    const p = row.payload as Record<string, unknown>;
-    if (p.kind === 'remove-instance') return p as TaskPayload;
+    const request = TaskRequest.parse(row.payload);
+    if ((TASKS_WITHOUT_CREDENTIALS as readonly string[]).includes(request.kind)) return TaskPayload.parse(request);
     const cluster = await this.d.clusters.get(row.clusterId);
     if (!cluster) return null;
-    return { ...p, credentials: openSecrets(this.d.box, cluster.secretsEnc) } as TaskPayload;
+    return TaskPayload.parse({ ...request, credentials: openSecrets(this.d.box, cluster.secretsEnc) });
   }
 }

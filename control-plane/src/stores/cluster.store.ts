@@ -1,20 +1,35 @@
 import type pg from 'pg';
-import type { Cluster, ClusterPhase, ClusterSpec, Condition, InstanceRole } from '@strata/api';
+import type { Cluster, ClusterPhase, ClusterSpec, Condition, InstanceRole, SlotRange } from '@strata/api';
 import type { Db } from '../db/tx';
 
 export interface ClusterRow extends Cluster {
   secretsEnc: string;
+  /** Reconcile requests so far; a pass clears needs_reconcile only if this has not moved since it began. */
+  reconcileRequests: string;
+}
+
+export interface ShardRow {
+  clusterId: string;
+  shardIndex: number;
+  slots: SlotRange[];
 }
 
 export interface InstanceRow {
   id: string;
   clusterId: string;
   shardIndex: number;
+  /** The live role: follows failovers as observed. */
   role: InstanceRole;
+  /** The role placement chose; primaries return to these after a failover. */
+  preferredRole: InstanceRole;
   replicaIndex: number;
   nodeId: string;
   port: number;
   memoryMb: number;
+  /** The Redis node id last reported by the instance. */
+  engineId?: string | null;
+  /** Its config epoch as last observed. */
+  configEpoch?: number | null;
 }
 
 const toCluster = (r: any): ClusterRow => ({
@@ -23,19 +38,22 @@ const toCluster = (r: any): ClusterRow => ({
   organizationId: r.organization_id,
   spec: r.spec as ClusterSpec,
   generation: r.generation,
+  observedGeneration: r.observed_generation,
   status: { phase: r.phase as ClusterPhase, conditions: r.conditions as Condition[] },
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
   secretsEnc: r.secrets_enc,
+  reconcileRequests: String(r.reconcile_requests),
 });
 
 const toInstance = (r: any): InstanceRow => ({
-  id: r.id, clusterId: r.cluster_id, shardIndex: r.shard_index, role: r.role, replicaIndex: r.replica_index,
-  nodeId: r.node_id, port: r.port, memoryMb: r.memory_mb,
+  id: r.id, clusterId: r.cluster_id, shardIndex: r.shard_index, role: r.role, preferredRole: r.preferred_role, replicaIndex: r.replica_index,
+  nodeId: r.node_id, port: r.port, memoryMb: r.memory_mb, engineId: r.engine_id,
+  configEpoch: r.config_epoch === null || r.config_epoch === undefined ? null : Number(r.config_epoch),
 });
 
 /** Strips what must never leave the server. */
-export const publicCluster = ({ secretsEnc: _s, ...c }: ClusterRow): Cluster => c;
+export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, ...c }: ClusterRow): Cluster => c;
 
 export class ClusterStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -51,10 +69,34 @@ export class ClusterStore {
   async insertInstances(rows: InstanceRow[], db: Db): Promise<void> {
     for (const i of rows) {
       await db.query(
-        `INSERT INTO instances (id, cluster_id, shard_index, role, replica_index, node_id, port, memory_mb) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-        [i.id, i.clusterId, i.shardIndex, i.role, i.replicaIndex, i.nodeId, i.port, i.memoryMb],
+        `INSERT INTO instances (id, cluster_id, shard_index, role, preferred_role, replica_index, node_id, port, memory_mb) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+        [i.id, i.clusterId, i.shardIndex, i.role, i.preferredRole, i.replicaIndex, i.nodeId, i.port, i.memoryMb],
       );
     }
+  }
+
+  async insertShards(rows: ShardRow[], db: Db): Promise<void> {
+    for (const sh of rows) {
+      await db.query(`INSERT INTO shards (cluster_id, shard_index, slots) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [sh.clusterId, sh.shardIndex, JSON.stringify(sh.slots)]);
+    }
+  }
+
+  async shards(clusterId: string, db: Db = this.pool): Promise<ShardRow[]> {
+    const r = await db.query('SELECT * FROM shards WHERE cluster_id = $1 ORDER BY shard_index', [clusterId]);
+    return r.rows.map((row) => ({ clusterId: row.cluster_id, shardIndex: row.shard_index, slots: row.slots as SlotRange[] }));
+  }
+
+  /** Records what an instance was observed to be: its live role and Redis node id. */
+  async recordObservedInstance(id: string, o: { role: InstanceRole; engineId: string; configEpoch: number }, db: Db = this.pool): Promise<void> {
+    await db.query(
+      `UPDATE instances SET role = $2, engine_id = $3, config_epoch = $4
+        WHERE id = $1 AND (role IS DISTINCT FROM $2 OR engine_id IS DISTINCT FROM $3 OR config_epoch IS DISTINCT FROM $4)`,
+      [id, o.role, o.engineId, o.configEpoch],
+    );
+  }
+
+  async setObservedGeneration(id: string, generation: number, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET observed_generation = $2 WHERE id = $1 AND observed_generation < $2', [id, generation]);
   }
 
   async get(id: string, organizationId?: string, db: Db = this.pool): Promise<ClusterRow | null> {
@@ -89,8 +131,18 @@ export class ClusterStore {
     await db.query('UPDATE clusters SET phase = $2, conditions = $3, updated_at = now() WHERE id = $1', [id, phase, JSON.stringify(conditions)]);
   }
 
+  /** Asks for a reconcile pass (something changed: a spec, an observation, a task outcome). */
   async markNeedsReconcile(id: string, db: Db = this.pool): Promise<void> {
-    await db.query('UPDATE clusters SET needs_reconcile = true WHERE id = $1', [id]);
+    await db.query('UPDATE clusters SET needs_reconcile = true, reconcile_requests = reconcile_requests + 1 WHERE id = $1', [id]);
+  }
+
+  /** Level-triggered sweep: every cluster in these phases gets a pass. Returns how many were marked. */
+  async markAllNeedReconcile(phases: ClusterPhase[]): Promise<number> {
+    const r = await this.pool.query(
+      'UPDATE clusters SET needs_reconcile = true, reconcile_requests = reconcile_requests + 1 WHERE phase = ANY($1) AND NOT needs_reconcile',
+      [phases],
+    );
+    return r.rowCount ?? 0;
   }
 
   async delete(id: string, db: Db = this.pool): Promise<void> {
@@ -123,11 +175,17 @@ export class ClusterStore {
     return r.rowCount === 1;
   }
 
-  /** Work is finished: clear the flag unless someone asked again meanwhile (generation unchanged). */
-  async releaseLease(id: string, owner: string, done: boolean): Promise<void> {
+  /**
+   * Gives the cluster back. With `doneAt` (the reconcile_requests value read
+   * when the last pass began) the flag is cleared, but only if nobody asked
+   * for work since that pass began.
+   */
+  async releaseLease(id: string, owner: string, doneAt: string | null): Promise<void> {
     await this.pool.query(
-      `UPDATE clusters SET lease_owner = NULL, lease_until = NULL, needs_reconcile = needs_reconcile AND NOT $3 WHERE id = $1 AND lease_owner = $2`,
-      [id, owner, done],
+      `UPDATE clusters SET lease_owner = NULL, lease_until = NULL,
+              needs_reconcile = needs_reconcile AND NOT ($3::bigint IS NOT NULL AND reconcile_requests = $3::bigint)
+        WHERE id = $1 AND lease_owner = $2`,
+      [id, owner, doneAt],
     );
   }
 }

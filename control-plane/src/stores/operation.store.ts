@@ -66,13 +66,20 @@ export class OperationStore {
     );
   }
 
-  async save(op: Pick<Operation, 'id' | 'state' | 'progress' | 'steps' | 'error'>): Promise<void> {
+  /**
+   * Guarded write: an operation only moves forward. A finished operation
+   * (succeeded, failed, cancelled) is never written again, and progress
+   * never goes back. Returns false when the row refused the write (e.g. a
+   * delete cancelled the create this pass was driving).
+   */
+  async save(op: Pick<Operation, 'id' | 'state' | 'progress' | 'steps' | 'error'>): Promise<boolean> {
     const finished = op.state === 'succeeded' || op.state === 'failed' || op.state === 'cancelled';
-    await this.pool.query(
-      `UPDATE operations SET state = $2, progress = $3, steps = $4, error = $5, updated_at = now(),
+    const r = await this.pool.query(
+      `UPDATE operations SET state = $2, progress = GREATEST(progress, $3), steps = $4, error = $5, updated_at = now(),
               finished_at = CASE WHEN $6 THEN coalesce(finished_at, now()) ELSE NULL END
-        WHERE id = $1`,
+        WHERE id = $1 AND state IN ('pending', 'running')`,
       [op.id, op.state, op.progress, JSON.stringify(op.steps), op.error ? JSON.stringify(op.error) : null, finished],
     );
+    return r.rowCount === 1;
   }
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { TaskRequest, type TaskResult } from '@strata/api';
 import type { Db } from '../db/tx';
 
 export type TaskState = 'pending' | 'leased' | 'succeeded' | 'failed';
@@ -9,6 +10,8 @@ export interface TaskRow {
   id: string;
   nodeId: string;
   clusterId: string;
+  /** The operation the task belongs to; null for healing work outside operations. */
+  operationId: string | null;
   kind: string;
   payload: Record<string, unknown>;
   dedupeKey: string;
@@ -16,23 +19,41 @@ export interface TaskRow {
   attempt: number;
   leaseUntil: Date | null;
   error: string | null;
+  progress: number | null;
+  progressDetail: string | null;
+  result: TaskResult | null;
+  createdAt: Date;
   updatedAt: Date;
 }
 
+export interface EnqueueTask {
+  nodeId: string;
+  clusterId: string;
+  operationId: string | null;
+  request: TaskRequest;
+  dedupeKey: string;
+}
+
 const toTask = (r: any): TaskRow => ({
-  id: r.id, nodeId: r.node_id, clusterId: r.cluster_id, kind: r.kind, payload: r.payload, dedupeKey: r.dedupe_key,
-  state: r.state, attempt: r.attempt, leaseUntil: r.lease_until, error: r.error, updatedAt: r.updated_at,
+  id: r.id, nodeId: r.node_id, clusterId: r.cluster_id, operationId: r.operation_id, kind: r.kind, payload: r.payload, dedupeKey: r.dedupe_key,
+  state: r.state, attempt: r.attempt, leaseUntil: r.lease_until, error: r.error, progress: r.progress, progressDetail: r.progress_detail,
+  result: r.result, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
 export class TaskStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** Inserts unless an open task with the same dedupe key exists. Returns true when inserted. */
-  async enqueue(t: { nodeId: string; clusterId: string; kind: string; payload: object; dedupeKey: string }, db: Db = this.pool): Promise<boolean> {
+  /**
+   * Inserts unless an open task with the same dedupe key exists for the same
+   * owner (operation, or healing). The request is checked against the task
+   * union here, so a malformed task never reaches an agent. True when inserted.
+   */
+  async enqueue(t: EnqueueTask, db: Db = this.pool): Promise<boolean> {
+    const request = TaskRequest.parse(t.request);
     const r = await db.query(
-      `INSERT INTO tasks (id, node_id, cluster_id, kind, payload, dedupe_key, state) VALUES ($1, $2, $3, $4, $5, $6, 'pending')
-       ON CONFLICT (dedupe_key) WHERE state IN ('pending', 'leased') DO NOTHING`,
-      [randomUUID(), t.nodeId, t.clusterId, t.kind, JSON.stringify(t.payload), t.dedupeKey],
+      `INSERT INTO tasks (id, node_id, cluster_id, operation_id, kind, payload, dedupe_key, state) VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending')
+       ON CONFLICT (cluster_id, (coalesce(operation_id::text, '')), dedupe_key) WHERE state IN ('pending', 'leased') DO NOTHING`,
+      [randomUUID(), t.nodeId, t.clusterId, t.operationId, request.kind, JSON.stringify(request), t.dedupeKey],
     );
     return r.rowCount === 1;
   }
@@ -60,11 +81,20 @@ export class TaskStore {
     return r.rowCount === 1;
   }
 
-  async complete(id: string, nodeId: string, outcome: 'succeeded' | 'failed', error?: string): Promise<TaskRow | null> {
+  async progress(id: string, nodeId: string, progress: number, detail?: string): Promise<boolean> {
     const r = await this.pool.query(
-      `UPDATE tasks SET state = $3, error = $4, lease_until = NULL, updated_at = now()
+      `UPDATE tasks SET progress = $3, progress_detail = $4, updated_at = now() WHERE id = $1 AND node_id = $2 AND state = 'leased'`,
+      [id, nodeId, progress, detail ?? null],
+    );
+    return r.rowCount === 1;
+  }
+
+  async complete(id: string, nodeId: string, outcome: 'succeeded' | 'failed', error?: string, result?: TaskResult): Promise<TaskRow | null> {
+    const r = await this.pool.query(
+      `UPDATE tasks SET state = $3, error = $4, result = $5, progress = CASE WHEN $3 = 'succeeded' THEN 1 ELSE progress END,
+              lease_until = NULL, updated_at = now()
         WHERE id = $1 AND node_id = $2 AND state = 'leased' RETURNING *`,
-      [id, nodeId, outcome, error ?? null],
+      [id, nodeId, outcome, error ?? null, result ? JSON.stringify(result) : null],
     );
     return r.rows[0] ? toTask(r.rows[0]) : null;
   }
@@ -74,17 +104,21 @@ export class TaskStore {
     return r.rowCount === 1;
   }
 
-  /** The newest task for each dedupe key of a cluster. */
-  async latestByKey(clusterId: string): Promise<Map<string, TaskRow>> {
+  /** The newest task for each dedupe key of a cluster's operation (or of its healing work, with null). */
+  async latestByKey(clusterId: string, operationId: string | null): Promise<Map<string, TaskRow>> {
     const r = await this.pool.query(
-      `SELECT DISTINCT ON (dedupe_key) * FROM tasks WHERE cluster_id = $1 ORDER BY dedupe_key, created_at DESC`,
-      [clusterId],
+      `SELECT DISTINCT ON (dedupe_key) * FROM tasks WHERE cluster_id = $1 AND operation_id IS NOT DISTINCT FROM $2
+        ORDER BY dedupe_key, created_at DESC`,
+      [clusterId, operationId],
     );
     return new Map(r.rows.map((row) => [row.dedupe_key as string, toTask(row)]));
   }
 
-  async countFailures(clusterId: string, dedupeKey: string): Promise<number> {
-    const r = await this.pool.query(`SELECT count(*)::int AS n FROM tasks WHERE cluster_id = $1 AND dedupe_key = $2 AND state = 'failed'`, [clusterId, dedupeKey]);
+  async countFailures(clusterId: string, operationId: string | null, dedupeKey: string): Promise<number> {
+    const r = await this.pool.query(
+      `SELECT count(*)::int AS n FROM tasks WHERE cluster_id = $1 AND operation_id IS NOT DISTINCT FROM $2 AND dedupe_key = $3 AND state = 'failed'`,
+      [clusterId, operationId, dedupeKey],
+    );
     return r.rows[0].n;
   }
 }

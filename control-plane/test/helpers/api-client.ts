@@ -1,4 +1,4 @@
-import type { Cluster, ClusterWithOperation, Connection, NodeList, Operation, Problem, Topology } from '@strata/api';
+import type { Cluster, ClusterEvent, ClusterEventList, ClusterWithOperation, Connection, NodeList, Operation, Problem, Topology } from '@strata/api';
 
 export interface ApiResponse<T> { status: number; body: T; headers: Headers }
 
@@ -26,6 +26,29 @@ export class TestApi {
   connection(id: string) { return this.call<Connection>('GET', `/v1/clusters/${id}/connection`); }
   operation(id: string) { return this.call<Operation>('GET', `/v1/operations/${id}`); }
   nodes() { return this.call<NodeList>('GET', '/v1/nodes'); }
+  events(id: string, query = '') { return this.call<ClusterEventList & Problem>('GET', `/v1/clusters/${id}/events${query}`); }
+
+  /** Waits for an event of this type matching `where`, newest first. */
+  waitForEvent<T extends ClusterEvent['type']>(id: string, type: T, where: (e: Extract<ClusterEvent, { type: T }>) => boolean = () => true, timeoutMs = 30_000): Promise<Extract<ClusterEvent, { type: T }>> {
+    let seen: string[] = [];
+    return this.pollUntil(async () => {
+      const items = (await this.events(id, '?limit=200')).body.items ?? [];
+      seen = items.map((e) => e.type);
+      return items.find((e): e is Extract<ClusterEvent, { type: T }> => e.type === type && where(e as Extract<ClusterEvent, { type: T }>));
+    }, timeoutMs, () => `no ${type} event on cluster ${id} within ${timeoutMs} ms (events: ${seen.join(', ') || 'none'})`);
+  }
+
+  /** Waits until the cluster is ready and every instance is healthy in its recorded role. */
+  waitForHealthy(id: string, timeoutMs = 60_000): Promise<Topology> {
+    let last = '';
+    return this.pollUntil(async () => {
+      const c = (await this.getCluster(id)).body;
+      const t = (await this.topology(id)).body;
+      const all = t.shards.flatMap((s) => s.instances);
+      last = `${c.status.phase}: ${all.map((i) => `${i.address} ${i.role}/${i.observedRole} ${i.health}`).join(', ')}`;
+      return c.status.phase === 'ready' && all.every((i) => i.health === 'healthy' && i.observedRole === i.role) ? t : undefined;
+    }, timeoutMs, () => `cluster ${id} not healthy within ${timeoutMs} ms (${last})`);
+  }
 
   /** Polls `probe` every 50 ms until it returns a value, or throws `describe()` after the timeout. */
   private async pollUntil<T>(probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {

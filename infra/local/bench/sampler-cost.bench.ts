@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { connectAdmin } from '@strata/engine/redis-admin';
 import { InstanceSampler } from '../../../agents/src/metrics/instance-sampler';
 
 const WINDOW = Number(process.env.WINDOW ?? 30);
@@ -38,7 +39,9 @@ async function main(): Promise<void> {
     await sleep(WINDOW * 1000);
     const idle = (ticks(redis.pid!) - idle0) / TICK / WINDOW;
 
-    const sampler = new InstanceSampler({ host, port, username: 'sampler', password: 'sampler-password', instanceId: '00000000-0000-0000-0000-000000000001', clusterId: '00000000-0000-0000-0000-000000000002' });
+    // One long-lived connection, as the agent keeps per instance.
+    const conn = await connectAdmin({ host, port, username: 'sampler', password: 'sampler-password' }, 1000);
+    const sampler = new InstanceSampler({ instanceId: '00000000-0000-0000-0000-000000000001', clusterId: '00000000-0000-0000-0000-000000000002' }, async () => conn);
     const r0 = ticks(redis.pid!);
     const s0 = process.cpuUsage();
     let samples = 0;
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
     const wall = (Date.now() - t0) / 1000;
     const sampled = (ticks(redis.pid!) - r0) / TICK / wall;
     const own = process.cpuUsage(s0);
-    sampler.close();
+    conn.disconnect();
     console.log(`  redis-server CPU idle            ${(idle * 100).toFixed(2)} % of one core`);
     console.log(`  redis-server CPU while sampled   ${(sampled * 100).toFixed(2)} % of one core (${samples} samples)`);
     console.log(`  => sampling cost in redis-server ${((sampled - idle) * 100).toFixed(2)} % of one core (goal: at most 1 %)`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 
 /**
  * redis-server processes whose working directory lies under `dir` (engines
@@ -24,6 +24,11 @@ export function redisProcessesUnder(dir: string): number[] {
 /** Stops leftovers (SIGTERM, then SIGKILL after 3 s) and returns their PIDs. */
 export async function stopLeftoverRedis(dir: string): Promise<number[]> {
   const pids = redisProcessesUnder(dir);
+  if (pids.length && process.env.STRATA_DEBUG_LEFTOVERS) {
+    for (const pid of pids) {
+      try { console.warn(`[leftover] ${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')} cwd=${readlinkSync(`/proc/${pid}/cwd`)}`); } catch { /* gone */ }
+    }
+  }
   for (const pid of pids) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
   const deadline = Date.now() + 3000;
   while (Date.now() < deadline && redisProcessesUnder(dir).length) await new Promise((r) => setTimeout(r, 50));

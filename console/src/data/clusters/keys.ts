@@ -5,4 +5,5 @@ export const clusterKeys = {
   topology: (id: string) => [...clusterKeys.all, 'detail', id, 'topology'] as const,
   connection: (id: string) => [...clusterKeys.all, 'detail', id, 'connection'] as const,
   operations: (id: string) => [...clusterKeys.all, 'detail', id, 'operations'] as const,
+  events: (id: string) => [...clusterKeys.all, 'detail', id, 'events'] as const,
 };

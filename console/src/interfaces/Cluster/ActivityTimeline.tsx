@@ -5,6 +5,7 @@ import { useNow } from '../../lib/hooks';
 import { Badge, OperationStateBadge } from '../../components/ui/Badge';
 import { EmptyState, ErrorState, LoadingState } from '../../components/ui/States';
 import { OPERATION_TITLES, StepList } from './OperationProgress';
+import { EventsTimeline } from './EventsTimeline';
 
 /** Operations (newest first) and the cluster's condition transitions. */
 export function ActivityTimeline({ cluster }: { cluster: Cluster }) {
@@ -12,6 +13,7 @@ export function ActivityTimeline({ cluster }: { cluster: Cluster }) {
   const now = useNow(5000);
   return (
     <div className="stack-lg">
+      <EventsTimeline clusterId={cluster.id} fast={cluster.status.phase === 'degraded'} />
       <section className="card" aria-labelledby="ops-title">
         <div className="card-head">
           <h2 id="ops-title" className="card-title">

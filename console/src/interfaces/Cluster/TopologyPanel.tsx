@@ -63,6 +63,11 @@ function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterP
                   {phase !== 'provisioning' && inst.observedRole && inst.observedRole !== inst.role && (
                     <span className="small warning-text">observed as {inst.observedRole}</span>
                   )}
+                  {phase !== 'provisioning' && inst.preferredRole === 'primary' && inst.role === 'replica' && (
+                    <span className="small muted" data-testid="preferred-primary">
+                      placed as primary; Strata moves it back once the cluster is stable
+                    </span>
+                  )}
                 </li>
               ))}
             </ul>

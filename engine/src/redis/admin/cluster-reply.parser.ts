@@ -100,3 +100,18 @@ export function subtractRanges(wanted: SlotRange[], have: SlotRange[]): SlotRang
   }
   return missing;
 }
+
+/**
+ * Open slots on one node, from its own CLUSTER NODES line:
+ * `[slot->-peer]` (migrating to peer) and `[slot-<-peer]` (importing from peer).
+ */
+export function parseOpenSlots(nodesText: string, myId: string): { slot: number; state: 'importing' | 'migrating'; peerId: string }[] {
+  const line = nodesText.split('\n').find((l) => l.startsWith(`${myId} `));
+  if (!line) return [];
+  const out: { slot: number; state: 'importing' | 'migrating'; peerId: string }[] = [];
+  for (const f of line.trim().split(' ').slice(8)) {
+    const m = /^\[(\d+)-([<>])-([0-9a-f]+)\]$/.exec(f);
+    if (m) out.push({ slot: Number(m[1]), state: m[2] === '>' ? 'migrating' : 'importing', peerId: m[3]! });
+  }
+  return out;
+}

@@ -5,5 +5,8 @@
 export { observeInstance, type ObserveInstanceOptions } from './observe-instance';
 export { formCluster, type FormClusterOptions } from './form-cluster';
 export { applyInstanceSettings, SPARE_USERS, type InstanceSettings } from './apply-settings';
+export { observeWith } from './observe-instance';
+export { promoteReplica, type PromoteMode, type PromoteResult } from './failover';
+export { repairOpenSlots, type RepairSlotsOptions } from './repair-slots';
 export { readSnapshot, CommandClassifier, SAMPLER_COMMANDS } from './metrics-reader';
 export { connectAdmin, type AdminTarget } from './admin-connection';

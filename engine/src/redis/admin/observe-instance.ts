@@ -1,6 +1,7 @@
-import type { ObservedClusterView } from '@strata/api';
+import type { Redis } from 'ioredis';
+import type { ObservedClusterView, OpenSlot } from '@strata/api';
 import { connectAdmin, type AdminTarget } from './admin-connection';
-import { parseClusterNodes, parseInfo } from './cluster-reply.parser';
+import { parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 
 export interface ObserveInstanceOptions extends AdminTarget {
   /** Connect and command timeout; default 1000 ms. */
@@ -8,9 +9,8 @@ export interface ObserveInstanceOptions extends AdminTarget {
 }
 
 /**
- * Reads how one instance sees the cluster: its id, role, cluster state and,
- * for a replica, its primary and replication link. Null when the instance is
- * unreachable, refuses the login or does not answer like a cluster node.
+ * Reads how one instance sees the cluster over a short-lived connection.
+ * Agents keep one connection per instance and call `observeWith` instead.
  */
 export async function observeInstance(opts: ObserveInstanceOptions): Promise<ObservedClusterView | null> {
   let client;
@@ -19,6 +19,19 @@ export async function observeInstance(opts: ObserveInstanceOptions): Promise<Obs
   } catch {
     return null;
   }
+  try {
+    return await observeWith(client);
+  } finally {
+    client.disconnect();
+  }
+}
+
+/**
+ * Reads how one instance sees the cluster: its id, role, cluster state, the
+ * slots it owns or has open and, for a replica, its primary, replication
+ * link and offset. Null when the instance does not answer like a cluster node.
+ */
+export async function observeWith(client: Redis): Promise<ObservedClusterView | null> {
   try {
     const replies = await client
       .pipeline()
@@ -30,22 +43,33 @@ export async function observeInstance(opts: ObserveInstanceOptions): Promise<Obs
     if (!replies) return null;
     for (const [err] of replies) if (err) return null;
     const [myId, clusterInfoText, nodesText, replicationText] = replies.map(([, value]) => String(value)) as [string, string, string, string];
-    const clusterInfo = parseInfo(clusterInfoText);
-    const myself = parseClusterNodes(nodesText).find((n) => n.myself);
-    const replication = parseInfo(replicationText);
-    const role = myself?.role === 'replica' || replication.role === 'slave' ? 'replica' : 'primary';
-    return {
-      myId,
-      role,
-      state: clusterInfo.cluster_state === 'ok' ? 'ok' : 'fail',
-      knownNodes: Number(clusterInfo.cluster_known_nodes ?? 0),
-      slotsAssigned: Number(clusterInfo.cluster_slots_assigned ?? 0),
-      primaryId: role === 'replica' ? (myself?.primaryId ?? null) : null,
-      primaryLinkUp: role === 'replica' ? replication.master_link_status === 'up' : null,
-    };
+    return toView(myId, clusterInfoText, nodesText, replicationText);
   } catch {
     return null;
-  } finally {
-    client.disconnect();
   }
+}
+
+/** Pure: the four replies -> the observed view. */
+export function toView(myId: string, clusterInfoText: string, nodesText: string, replicationText: string): ObservedClusterView {
+  const clusterInfo = parseInfo(clusterInfoText);
+  const myself = parseClusterNodes(nodesText).find((n) => n.myself);
+  const replication = parseInfo(replicationText);
+  const role = myself?.role === 'replica' || replication.role === 'slave' ? 'replica' : 'primary';
+  const openSlots: OpenSlot[] = myself ? parseOpenSlots(nodesText, myself.id) : [];
+  const num = (v: string | undefined) => (v === undefined || v === '' ? null : Number(v));
+  return {
+    myId,
+    role,
+    state: clusterInfo.cluster_state === 'ok' ? 'ok' : 'fail',
+    knownNodes: Number(clusterInfo.cluster_known_nodes ?? 0),
+    slotsAssigned: Number(clusterInfo.cluster_slots_assigned ?? 0),
+    primaryId: role === 'replica' ? (myself?.primaryId ?? null) : null,
+    primaryLinkUp: role === 'replica' ? replication.master_link_status === 'up' : null,
+    slotsOwned: role === 'primary' ? (myself?.slots.reduce((n, r) => n + r.end - r.start + 1, 0) ?? 0) : 0,
+    openSlots,
+    replOffset: role === 'replica' ? num(replication.slave_repl_offset) : num(replication.master_repl_offset),
+    linkDownSinceSec: role === 'replica' && replication.master_link_status !== 'up' ? num(replication.master_link_down_since_seconds) : null,
+    syncInProgress: role === 'replica' && replication.master_sync_in_progress === '1',
+    configEpoch: myself?.configEpoch ?? 0,
+  };
 }

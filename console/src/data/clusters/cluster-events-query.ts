@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ClusterEventList } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { FAST_POLL_MS, SLOW_POLL_MS } from '../polling';
+import { clusterKeys } from './keys';
+
+/** GET /v1/clusters/{id}/events — failovers, restarts, data loss, rebalancing, slot repair; newest first. */
+export function getClusterEvents(id: string, signal?: AbortSignal): Promise<ClusterEventList> {
+  return apiRequest<ClusterEventList>('GET', `/v1/clusters/${encodeURIComponent(id)}/events?limit=50`, { signal });
+}
+
+export function useClusterEventsQuery(id: string, opts: { fast?: boolean } = {}) {
+  return useQuery({
+    queryKey: clusterKeys.events(id),
+    queryFn: ({ signal }) => getClusterEvents(id, signal),
+    refetchInterval: (q) => (q.state.error?.status === 404 ? false : opts.fast ? FAST_POLL_MS : SLOW_POLL_MS),
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Cluster events: what happened to a cluster and what Strata did about it
+ * (failovers, restarts, data loss, rebalancing, slot repair). Kept in
+ * PostgreSQL, newest first.
+ */
+import { z, Id, Timestamp } from './common';
+
+export const EventInstanceRef = z.object({
+  instanceId: Id,
+  address: z.string().describe('host:port'),
+  nodeName: z.string(),
+});
+export type EventInstanceRef = z.infer<typeof EventInstanceRef>;
+
+export const FailoverCause = z.enum(['process-crash', 'node-lost', 'switchover', 'engine']).describe(
+  'process-crash: the agent saw the primary exit; node-lost: its node stopped reporting; switchover: a data-safe planned failover; engine: Redis failed over on its own',
+);
+export type FailoverCause = z.infer<typeof FailoverCause>;
+
+const base = { id: Id, clusterId: Id, at: Timestamp, message: z.string() };
+
+export const FailoverEvent = z.object({
+  ...base,
+  type: z.literal('failover'),
+  shard: z.number().int(),
+  cause: FailoverCause,
+  oldPrimary: EventInstanceRef,
+  newPrimary: EventInstanceRef,
+  detectedAt: Timestamp.nullable().describe('when the old primary was seen gone (agent) or asked to step down'),
+  promotedAt: Timestamp.describe('when the new primary took over its slots'),
+  clusterOkAt: Timestamp.describe('when the new primary reported cluster_state ok'),
+  writeUnavailableMs: z.number().int().nullable().describe('the window without writes for this shard as Strata measured it: detectedAt to clusterOkAt'),
+});
+
+export const InstanceRestartedEvent = z.object({
+  ...base,
+  type: z.literal('instance-restarted'),
+  shard: z.number().int(),
+  instance: EventInstanceRef,
+  reason: z.string(),
+});
+
+export const DataLostEvent = z.object({
+  ...base,
+  type: z.literal('data-lost'),
+  shard: z.number().int(),
+  instance: EventInstanceRef,
+  reason: z.string(),
+});
+
+export const PrimariesRebalancedEvent = z.object({
+  ...base,
+  type: z.literal('primaries-rebalanced'),
+  moves: z.array(z.object({ shard: z.number().int(), from: EventInstanceRef, to: EventInstanceRef })),
+});
+
+export const SlotsRepairedEvent = z.object({
+  ...base,
+  type: z.literal('slots-repaired'),
+  slots: z.array(z.object({ slot: z.number().int(), movedKeys: z.number().int() })),
+});
+
+export const ClusterEvent = z
+  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent])
+  .openapi('ClusterEvent');
+export type ClusterEvent = z.infer<typeof ClusterEvent>;
+export type ClusterEventType = ClusterEvent['type'];
+export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired'] as const satisfies readonly ClusterEventType[];
+
+export const ClusterEventList = z
+  .object({
+    items: z.array(ClusterEvent),
+    nextCursor: z.string().nullable().describe('pass as `before` to get the next (older) page'),
+  })
+  .openapi('ClusterEventList');
+export type ClusterEventList = z.infer<typeof ClusterEventList>;
+
+export const ClusterEventQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  before: z.string().regex(/^\d+$/, 'a cursor from nextCursor').optional(),
+});
+export type ClusterEventQuery = z.infer<typeof ClusterEventQuery>;

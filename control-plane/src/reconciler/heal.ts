@@ -1,0 +1,189 @@
+/**
+ * Healing: holds a provisioned cluster to its spec whether or not an
+ * operation runs. Asks the pure planner in `engine` what to do next and
+ * applies it: records the live roles, hands promotions, restarts,
+ * switchovers and slot repairs to agents as tasks, and records events.
+ */
+import type { EventInstanceRef, FailoverCause, TaskResult } from '@strata/api';
+import { planHealing, type HealAction, type HealInstance, type HealPlan } from '@strata/engine';
+import { address, type ClusterContext } from './cluster-context';
+import { enqueueNow } from './task-step';
+import type { TaskRequest } from '@strata/api';
+import type { InstanceRow } from '../stores/cluster.store';
+import type { TaskRow } from '../stores/task.store';
+
+/** Observed state of the context's instances, as the planner sees it. */
+export function healInstances(ctx: ClusterContext): HealInstance[] {
+  return ctx.instances.map((i) => {
+    const o = ctx.observe(i.id);
+    return {
+      id: i.id, shard: i.shardIndex, nodeId: i.nodeId, role: i.role, preferredRole: i.preferredRole, engineId: i.engineId ?? null, configEpoch: i.configEpoch ?? null,
+      obs: o ? { process: o.state, held: o.held, crashedAt: o.crashedAt ? Date.parse(o.crashedAt) : null, view: o.cluster } : null,
+    };
+  });
+}
+
+export function planFor(ctx: ClusterContext, healthySince: number | null, now = Date.now()): HealPlan {
+  const s = ctx.deps.healing;
+  return planHealing({
+    now, shards: ctx.cluster.spec.shards, durability: ctx.cluster.spec.durability, instances: healInstances(ctx),
+    fastFailover: s.fastFailover, failoverGraceMs: s.failoverGraceMs, rebalanceAfterMs: s.rebalanceAfterMs, healthySince,
+  });
+}
+
+/** Applies a plan. Every action is idempotent: tasks and events carry dedupe keys. */
+export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promise<void> {
+  for (const a of plan.actions) await apply(ctx, a);
+  await recordFinishedRepairs(ctx);
+}
+
+/**
+ * Hands a healing task to an agent unless one is open, one just succeeded
+ * (its effect shows in the next reports, within a second or two), or it
+ * keeps failing: then it is retried with backoff (0.5 s doubling to 30 s),
+ * never in a tight loop.
+ */
+const SETTLE_MS = 2000;
+async function healTask(ctx: ClusterContext, t: { nodeId: string; dedupeKey: string; request: TaskRequest }): Promise<void> {
+  const latest = ctx.tasks.get(t.dedupeKey);
+  if (latest?.state === 'succeeded' && Date.now() - latest.updatedAt.getTime() < SETTLE_MS) return;
+  if (latest?.state === 'failed') {
+    const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, null, t.dedupeKey);
+    const backoff = Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
+    if (Date.now() - latest.updatedAt.getTime() < backoff) return;
+  }
+  await enqueueNow(ctx, t);
+}
+
+const ref = (ctx: ClusterContext, i: InstanceRow): EventInstanceRef => {
+  const a = address(ctx, i);
+  return { instanceId: i.id, address: `${a.host}:${a.port}`, nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId };
+};
+const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
+const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+
+async function apply(ctx: ClusterContext, a: HealAction): Promise<void> {
+  const { clusters, events } = ctx.deps;
+  const cluster = ctx.cluster;
+  switch (a.kind) {
+    case 'record-role': {
+      const inst = byId(ctx, a.instanceId);
+      const oldPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.role === 'primary' && i.id !== inst.id);
+      await clusters.recordObservedInstance(inst.id, { role: a.role, engineId: a.engineId, configEpoch: a.configEpoch });
+      inst.role = a.role;
+      inst.engineId = a.engineId;
+      inst.configEpoch = a.configEpoch;
+      if (a.role === 'primary' && a.previousRole === 'replica' && oldPrimary) await recordFailover(ctx, inst, oldPrimary);
+      return;
+    }
+    case 'promote': {
+      const inst = byId(ctx, a.instanceId);
+      const key = `promote:${a.shard}:${a.fromInstanceId}:${a.crashedAt ?? 0}`;
+      const latest = ctx.tasks.get(key);
+      // A forced failover that failed (no quorum, timeout) is retried as a takeover.
+      const mode = latest?.state === 'failed' ? 'takeover' : a.mode;
+      await healTask(ctx, {
+        nodeId: inst.nodeId, dedupeKey: latest?.state === 'failed' ? `${key}:takeover` : key,
+        request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode },
+      });
+      return;
+    }
+    case 'restart': {
+      const inst = byId(ctx, a.instanceId);
+      const key = `restart:${inst.id}:${a.crashedAt ?? 0}`;
+      const spec = cluster.spec;
+      await healTask(ctx, {
+        nodeId: inst.nodeId, dedupeKey: key,
+        request: {
+          kind: 'ensure-instance',
+          instance: { instanceId: inst.id, clusterId: cluster.id, port: inst.port, memoryMb: inst.memoryMb, durability: spec.durability, evictionPolicy: spec.evictionPolicy },
+        },
+      });
+      const instance = ref(ctx, inst);
+      await events.record(cluster, {
+        type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,
+        message: `Shard ${a.shard}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.`,
+      }, key);
+      if (a.dataLost) {
+        await events.record(cluster, {
+          type: 'data-lost', shard: a.shard, instance,
+          reason: `durability none and ${a.reason}`,
+          message: `Shard ${a.shard} lost its data: its primary stopped, ${a.reason}, and durability "none" keeps nothing on disk. It restarts empty. Use aof-everysec or replicas to survive this.`,
+        }, `data-lost:${inst.id}:${a.crashedAt ?? 0}`);
+      }
+      return;
+    }
+    case 'switchover': {
+      const inst = byId(ctx, a.instanceId);
+      await healTask(ctx, {
+        nodeId: inst.nodeId, dedupeKey: `switchover:${a.shard}:${a.fromInstanceId}`,
+        request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode: 'switchover' },
+      });
+      return;
+    }
+    case 'repair-slots': {
+      const primaries = ctx.instances.filter((i) => i.role === 'primary');
+      const seed = primaries.find((i) => ctx.observe(i.id)?.state === 'running');
+      if (!seed) return;
+      await healTask(ctx, {
+        nodeId: seed.nodeId, dedupeKey: `repair-slots:${a.slots.join(',')}`,
+        request: { kind: 'repair-slots', clusterId: cluster.id, primaries: primaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
+      });
+      return;
+    }
+  }
+}
+
+/**
+ * A replica was seen serving its shard's slots: record the failover with
+ * what Strata measured. The cause comes from what was known of the old
+ * primary; the times from its agent (exit seen) and the promotion task.
+ */
+async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: InstanceRow): Promise<void> {
+  const now = Date.now();
+  const oldObs = ctx.observe(old.id);
+  const tasks = [...ctx.tasks.values()].filter((t) => t.kind === 'failover' && (t.payload as { instanceId?: string }).instanceId === promoted.id);
+  const task = tasks.sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
+  const mode = (task?.payload as { mode?: string } | undefined)?.mode;
+  const result = task?.result as Extract<TaskResult, { kind: 'failover' }> | null | undefined;
+  const cause: FailoverCause = mode === 'switchover' && task && now - task.createdAt.getTime() < 60_000 ? 'switchover'
+    : !oldObs ? 'node-lost'
+      : oldObs.state === 'crashed' || oldObs.state === 'stopped' ? 'process-crash' : 'engine';
+  const detectedAt = cause === 'switchover' ? task!.createdAt.getTime() : oldObs?.crashedAt ? Date.parse(oldObs.crashedAt) : null;
+  const promotedAt = result?.promotedAt && task && now - task.createdAt.getTime() < 60_000 ? Date.parse(result.promotedAt) : now;
+  const clusterOkAt = Math.max(promotedAt, now);
+  const from = ref(ctx, old);
+  const to = ref(ctx, promoted);
+  const window = detectedAt !== null ? Math.max(0, clusterOkAt - detectedAt) : null;
+  await ctx.deps.events.record(ctx.cluster, {
+    type: 'failover', shard: promoted.shardIndex, cause, oldPrimary: from, newPrimary: to,
+    detectedAt: iso(detectedAt), promotedAt: iso(promotedAt)!, clusterOkAt: iso(clusterOkAt)!, writeUnavailableMs: window,
+    message: `Shard ${promoted.shardIndex}: ${to.address} (${to.nodeName}) took over from ${from.address} (${from.nodeName}) after ${causeText[cause]}${window !== null ? `; about ${window} ms without writes` : ''}.`,
+  });
+  if (cause === 'switchover' && promoted.preferredRole === 'primary') {
+    await ctx.deps.events.record(ctx.cluster, {
+      type: 'primaries-rebalanced', moves: [{ shard: promoted.shardIndex, from, to }],
+      message: `Shard ${promoted.shardIndex}: primary moved back to ${to.address} on ${to.nodeName}, spreading primaries over nodes again.`,
+    });
+  }
+}
+
+const causeText: Record<FailoverCause, string> = {
+  'process-crash': 'its primary process exited',
+  'node-lost': 'its node stopped reporting',
+  switchover: 'a planned switchover',
+  engine: 'Redis failed over on its own',
+};
+
+/** A repair-slots task that finished: record which slots it closed (once per task). */
+async function recordFinishedRepairs(ctx: ClusterContext): Promise<void> {
+  const done = [...ctx.tasks.values()].filter((t: TaskRow) => t.kind === 'repair-slots' && t.state === 'succeeded' && t.result?.kind === 'repair-slots');
+  for (const t of done) {
+    const slots = (t.result as Extract<TaskResult, { kind: 'repair-slots' }>).repaired;
+    if (!slots.length) continue;
+    await ctx.deps.events.record(ctx.cluster, {
+      type: 'slots-repaired', slots,
+      message: `Closed ${slots.length} slot(s) left importing/migrating (${slots.map((s) => s.slot).join(', ')}); ${slots.reduce((n, s) => n + s.movedKeys, 0)} key(s) moved back to their owner.`,
+    }, `slots-repaired:${t.id}`);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * One handler per operation kind, in an exhaustive map: adding a kind to the
+ * API without a handler does not compile, and a kind this process does not
+ * know (a newer control plane wrote it) fails loudly instead of running
+ * another kind's steps.
+ */
+import type { OperationKind } from '@strata/api';
+import type { Step } from './step-runner';
+import type { ClusterContext } from './cluster-context';
+import { createClusterSteps } from './create-cluster.steps';
+import { deleteClusterSteps } from './delete-cluster.steps';
+import { condition } from './condition';
+import { evaluateHealth } from './health';
+
+export interface OperationHandler {
+  steps: Step<ClusterContext>[];
+  onSucceeded(ctx: ClusterContext): Promise<void>;
+  onFailed(ctx: ClusterContext, failure: { code: string; message: string }): Promise<void>;
+}
+
+export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandler } = {
+  'create-cluster': {
+    steps: createClusterSteps,
+    async onSucceeded(ctx) {
+      await ctx.deps.clusters.setStatus(ctx.cluster.id, 'ready', evaluateHealth(ctx).conditions);
+      await ctx.deps.clusters.setObservedGeneration(ctx.cluster.id, ctx.cluster.generation);
+    },
+    async onFailed(ctx, f) {
+      await ctx.deps.clusters.setStatus(ctx.cluster.id, 'failed', [condition('Provisioned', 'false', f.code, f.message)]);
+    },
+  },
+  'delete-cluster': {
+    steps: deleteClusterSteps,
+    async onSucceeded(ctx) {
+      await ctx.deps.clusters.delete(ctx.cluster.id);
+    },
+    async onFailed(ctx, f) {
+      await ctx.deps.clusters.setStatus(ctx.cluster.id, 'failed', [condition('Deleted', 'false', f.code, f.message)]);
+    },
+  },
+};
+
+export function handlerFor(kind: string): OperationHandler | null {
+  return Object.hasOwn(OPERATION_HANDLERS, kind) ? OPERATION_HANDLERS[kind as OperationKind] : null;
+}

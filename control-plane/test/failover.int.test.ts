@@ -1,0 +1,124 @@
+/**
+ * A crashed primary, with data in the cluster and a client writing while it
+ * happens: no replicated key is lost, the replica takes over at once, the
+ * old primary comes back as a replica, primaries are spread again, and the
+ * user is told what happened (events), including when data was lost.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Topology } from '@strata/api';
+import type { Stack } from '@strata/local';
+import { testStack } from './helpers/test-stack';
+import type { TestApi } from './helpers/api-client';
+import { appClient, countPresent, countPresentEventually, DurableWriter, enginePid, loadKeys } from './helpers/workload';
+
+let stack: Stack;
+let api: TestApi;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ stack, api, cleanup } = await testStack('127.0.17', { nodes: 3, extraEnv: { STRATA_REBALANCE_AFTER_MS: '2000' } }));
+});
+afterAll(async () => cleanup?.());
+
+const KEYS = 20_000;
+
+async function ready(name: string, spec: Record<string, unknown>) {
+  const r = await api.createCluster({ name, memoryMbPerShard: 64, ...spec });
+  expect(r.status).toBe(202);
+  await api.waitForPhase(r.body.cluster.id, 'ready');
+  const id = r.body.cluster.id;
+  const uri = (await api.connection(id)).body.uri;
+  return { id, uri, topology: await api.waitForHealthy(id) };
+}
+
+const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.find((i) => i.role === 'primary')!;
+
+async function drop(id: string) {
+  await api.deleteCluster(id);
+  await api.waitForGone(id);
+}
+
+describe.each(['none', 'aof-everysec'] as const)('kill -9 of a primary, 3x1, durability %s', (durability) => {
+  it('loses no replicated key; the replica takes over, the old primary rejoins as a replica, primaries spread again', async () => {
+    const { id, uri, topology } = await ready(`kill-primary-${durability}`, { shards: 3, replicasPerShard: 1, durability });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', KEYS, 1);
+    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
+    await new Promise((r) => setTimeout(r, 300));
+
+    const victim = primaryOf(topology, 1);
+    const replica = topology.shards[1]!.instances.find((i) => i.role === 'replica')!;
+    process.kill(enginePid(victim.address), 'SIGKILL');
+
+    const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 1);
+    expect(failover).toMatchObject({ cause: 'process-crash', oldPrimary: { instanceId: victim.id }, newPrimary: { instanceId: replica.id } });
+    expect(failover.writeUnavailableMs).toBeGreaterThanOrEqual(0);
+    await api.waitForEvent(id, 'instance-restarted', (e) => e.instance.instanceId === victim.id);
+
+    // Healthy again with the old primary as a replica (before or after the switch back).
+    const after = await api.waitForHealthy(id);
+    expect(after.shards[1]!.instances).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 300));
+    await writer.stop();
+
+    const fresh = appClient(uri);
+    expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    expect(writer.acked.length).toBeGreaterThan(10);
+    expect(await writer.lost(fresh)).toEqual([]);
+    console.log(`writer: ${writer.acked.length} acknowledged writes, ${writer.errors} errors, longest gap ${writer.longestGapMs} ms; failover event: ${failover.writeUnavailableMs} ms`);
+    // No data was lost, so none was reported.
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
+
+    // Primaries move back to their preferred (spread) instances with a data-safe switchover.
+    await api.waitForEvent(id, 'primaries-rebalanced', (e) => e.moves.some((m) => m.to.instanceId === victim.id));
+    const spread = await api.waitForHealthy(id);
+    expect(primaryOf(spread, 1).id).toBe(victim.id);
+    expect(new Set(spread.shards.map((s) => s.instances.find((i) => i.role === 'primary')!.nodeId)).size).toBe(3);
+    expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    fresh.disconnect();
+    app.disconnect();
+    writer['client'].disconnect();
+    await drop(id);
+  });
+});
+
+describe('kill -9 of a primary without replicas', () => {
+  it('durability none: restarted, and the user is told the shard lost its data', async () => {
+    const { id, uri, topology } = await ready('no-replica-none', { shards: 3, replicasPerShard: 0 });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', KEYS, 0);
+    const victim = primaryOf(topology, 2);
+    process.kill(enginePid(victim.address), 'SIGKILL');
+    const lost = await api.waitForEvent(id, 'data-lost', (e) => e.shard === 2);
+    expect(lost.message).toMatch(/durability "none"/);
+    await api.waitForHealthy(id);
+    app.disconnect();
+    const fresh = appClient(uri);
+    const present = await countPresent(fresh, 'k', KEYS);
+    fresh.disconnect();
+    // The other two shards keep theirs; shard 2's keys are gone, as reported.
+    expect(present).toBeLessThan(KEYS);
+    expect(present).toBeGreaterThan(KEYS / 2);
+    await drop(id);
+  });
+
+  it('durability aof-everysec: restarted from its AOF with every key', async () => {
+    const { id, uri, topology } = await ready('no-replica-aof', { shards: 3, replicasPerShard: 0, durability: 'aof-everysec' });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', KEYS, 0);
+    const victim = primaryOf(topology, 0);
+    process.kill(enginePid(victim.address), 'SIGKILL');
+    await api.waitForEvent(id, 'instance-restarted', (e) => e.instance.instanceId === victim.id);
+    await api.waitForHealthy(id);
+    const fresh = appClient(uri);
+    expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    fresh.disconnect();
+    // The application's long-lived client too, once it caught up.
+    const t0 = Date.now();
+    expect(await countPresentEventually(app, 'k', KEYS)).toBe(KEYS);
+    console.log(`long-lived client caught up after ${Date.now() - t0} ms`);
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
+    app.disconnect();
+    await drop(id);
+  });
+});

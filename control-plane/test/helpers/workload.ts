@@ -1,0 +1,125 @@
+/**
+ * What a real application does to a cluster while faults happen: load keys
+ * and make sure replicas have them (WAIT), and keep writing with
+ * acknowledged-by-replica writes, remembering which ones were acknowledged.
+ */
+import { execFileSync } from 'node:child_process';
+import { Cluster } from 'ioredis';
+
+export function appClient(uri: string): Cluster {
+  const u = new URL(uri);
+  const c = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
+    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectTimeout: 500 },
+    slotsRefreshTimeout: 500,
+    retryDelayOnFailover: 20,
+    retryDelayOnClusterDown: 50,
+    retryDelayOnTryAgain: 20,
+  });
+  // Connection errors during a fault are expected; the commands report them.
+  c.on('error', () => {});
+  return c;
+}
+
+/** Writes `count` keys `prefix:<i>` = `v<i>` and waits until every primary's replicas acknowledged them. */
+export async function loadKeys(client: Cluster, prefix: string, count: number, replicas: number): Promise<void> {
+  for (let start = 0; start < count; start += 1000) {
+    const writes: Promise<unknown>[] = [];
+    for (let i = start; i < Math.min(count, start + 1000); i++) writes.push(client.set(`${prefix}:${i}`, `v${i}`));
+    await Promise.all(writes);
+  }
+  if (replicas > 0) {
+    for (const node of client.nodes('master')) {
+      const acked = Number(await node.call('WAIT', String(replicas), '5000'));
+      if (acked < replicas) throw new Error(`WAIT: only ${acked} of ${replicas} replicas acknowledged on ${node.options.host}:${node.options.port}`);
+    }
+  }
+}
+
+/** How many of `prefix:0..count-1` hold their loaded value. */
+export async function countPresent(client: Cluster, prefix: string, count: number): Promise<number> {
+  let present = 0;
+  let firstError: Error | null = null;
+  for (let start = 0; start < count; start += 1000) {
+    const reads: Promise<string | null>[] = [];
+    for (let i = start; i < Math.min(count, start + 1000); i++) reads.push(client.get(`${prefix}:${i}`).catch((err: Error) => { firstError ??= err; return null; }));
+    (await Promise.all(reads)).forEach((v, k) => { if (v === `v${start + k}`) present++; });
+  }
+  // A read that failed says nothing about the key: the caller must not mistake it for a lost key.
+  if (firstError) throw new Error(`reads failed: ${(firstError as Error).message}`);
+  return present;
+}
+
+/**
+ * Writes one key after another, each followed by WAIT for `replicas`
+ * acknowledgements: a write counts as acknowledged only when a replica has it.
+ * Records the longest gap between two acknowledged writes.
+ */
+export class DurableWriter {
+  readonly acked: string[] = [];
+  errors = 0;
+  longestGapMs = 0;
+  private stopped = false;
+  private loop?: Promise<void>;
+
+  constructor(private readonly client: Cluster, private readonly prefix: string, private readonly replicas: number) {}
+
+  start(): this {
+    this.loop = (async () => {
+      let last = Date.now();
+      for (let i = 0; !this.stopped; i++) {
+        const key = `${this.prefix}:${i}`;
+        try {
+          const res = await this.client.pipeline().set(key, `w${i}`).call('WAIT', String(this.replicas), '1000').exec();
+          const [setErr] = res?.[0] ?? [new Error('no reply')];
+          const [, waited] = res?.[1] ?? [null, 0];
+          if (!setErr && (this.replicas === 0 || Number(waited) >= this.replicas)) {
+            this.acked.push(key);
+            const now = Date.now();
+            this.longestGapMs = Math.max(this.longestGapMs, now - last);
+            last = now;
+          } else if (setErr) this.errors++;
+        } catch {
+          this.errors++;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+    })();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+  }
+
+  /** Acknowledged keys that no longer hold their value. */
+  async lost(client: Cluster): Promise<string[]> {
+    const missing: string[] = [];
+    for (let start = 0; start < this.acked.length; start += 500) {
+      const keys = this.acked.slice(start, start + 500);
+      const values = await Promise.all(keys.map((k) => client.get(k).catch(() => null)));
+      values.forEach((v, j) => { if (v !== `w${keys[j]!.split(':').pop()}`) missing.push(keys[j]!); });
+    }
+    return missing;
+  }
+}
+
+/** The pid of the redis-server serving host:port (its process title names the address). */
+export function enginePid(address: string): number {
+  const out = execFileSync('pgrep', ['-f', `redis-server ${address}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  if (out.length !== 1) throw new Error(`expected one redis-server on ${address}, found ${out.length}`);
+  return Number(out[0]);
+}
+
+/** Like countPresent, but retries while reads fail (a long-lived client catching up with a new topology). */
+export async function countPresentEventually(client: Cluster, prefix: string, count: number, timeoutMs = 15_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await countPresent(client, prefix, count);
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}

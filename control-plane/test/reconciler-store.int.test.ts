@@ -1,0 +1,157 @@
+/**
+ * The reconciler's guarantees that live in PostgreSQL, against a real one:
+ * typed tasks checked at enqueue and owned by an operation, operation rows
+ * that only move forward, reconcile requests that are never lost, events
+ * recorded once, and an unknown operation kind failing loudly.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres } from '@strata/local';
+import { migrate } from '../src/db/migrate';
+import { TaskStore } from '../src/stores/task.store';
+import { OperationStore } from '../src/stores/operation.store';
+import { ClusterStore } from '../src/stores/cluster.store';
+import { EventStore } from '../src/stores/event.store';
+import { NodeStore } from '../src/stores/node.store';
+import { ObservedState } from '../src/observed/observed-state';
+import { SecretBox } from '../src/crypto/secret-box';
+import { Reconciler } from '../src/reconciler/reconciler';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-reconciler-store-'));
+let stopPg: () => Promise<void>;
+let pool: pg.Pool;
+let org: string;
+let node: string;
+
+beforeAll(async () => {
+  const handle = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log'), fast: true });
+  stopPg = handle.stop;
+  pool = new pg.Pool({ connectionString: handle.url });
+  pool.on('error', () => {}); // idle clients see the server stop in afterAll
+  await migrate(pool);
+  org = randomUUID();
+  node = randomUUID();
+  await pool.query(`INSERT INTO organizations (id, name) VALUES ($1, 'o')`, [org]);
+  await pool.query(`INSERT INTO nodes (id, name, address, memory_mb, credential_hash) VALUES ($1, 'n', '127.0.0.1', 64, 'h')`, [node]);
+});
+afterAll(async () => {
+  await pool?.end();
+  await stopPg?.();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cluster(): Promise<string> {
+  const id = randomUUID();
+  await new ClusterStore(pool).insert({
+    id, organizationId: org, name: `c-${id.slice(0, 8)}`, phase: 'provisioning', secretsEnc: 'x',
+    spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 64, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' },
+  }, pool);
+  return id;
+}
+
+describe('tasks', () => {
+  it('a malformed task never reaches the queue', async () => {
+    const tasks = new TaskStore(pool);
+    const clusterId = await cluster();
+    await expect(tasks.enqueue({ nodeId: node, clusterId, operationId: null, dedupeKey: 'x', request: { kind: 'failover', clusterId } as never })).rejects.toThrow();
+    await expect(tasks.enqueue({ nodeId: node, clusterId, operationId: null, dedupeKey: 'y', request: { kind: 'format-disk' } as never })).rejects.toThrow();
+    expect((await pool.query('SELECT count(*)::int AS n FROM tasks WHERE cluster_id = $1', [clusterId])).rows[0].n).toBe(0);
+  });
+
+  it('dedupe keys belong to their operation; progress and a typed result are kept', async () => {
+    const tasks = new TaskStore(pool);
+    const clusterId = await cluster();
+    const request = { kind: 'remove-instance' as const, instanceId: randomUUID(), clusterId };
+    const [opA, opB] = [randomUUID(), randomUUID()];
+    expect(await tasks.enqueue({ nodeId: node, clusterId, operationId: opA, dedupeKey: 'remove:1', request })).toBe(true);
+    expect(await tasks.enqueue({ nodeId: node, clusterId, operationId: opA, dedupeKey: 'remove:1', request })).toBe(false);
+    expect(await tasks.enqueue({ nodeId: node, clusterId, operationId: opB, dedupeKey: 'remove:1', request })).toBe(true);
+    expect(await tasks.enqueue({ nodeId: node, clusterId, operationId: null, dedupeKey: 'remove:1', request })).toBe(true);
+    expect([...(await tasks.latestByKey(clusterId, opA)).values()].map((t) => t.operationId)).toEqual([opA]);
+
+    const leased = (await tasks.lease(node, 5000))!;
+    expect(await tasks.progress(leased.id, node, 0.5, 'half way')).toBe(true);
+    expect((await pool.query('SELECT progress, progress_detail FROM tasks WHERE id = $1', [leased.id])).rows[0]).toEqual({ progress: 0.5, progress_detail: 'half way' });
+    const done = await tasks.complete(leased.id, node, 'succeeded', undefined, { kind: 'repair-slots', repaired: [{ slot: 7, movedKeys: 2 }] });
+    expect(done).toMatchObject({ state: 'succeeded', progress: 1, result: { kind: 'repair-slots', repaired: [{ slot: 7, movedKeys: 2 }] } });
+    // Progress from a node that does not hold the lease is refused.
+    expect(await tasks.progress(leased.id, randomUUID(), 0.9)).toBe(false);
+  });
+});
+
+describe('operations and reconcile requests', () => {
+  it('a finished operation is never written again, and progress never goes back', async () => {
+    const ops = new OperationStore(pool);
+    const clusterId = await cluster();
+    const op = await ops.create({ clusterId, organizationId: org, kind: 'create-cluster', steps: [] }, pool);
+    expect(await ops.save({ ...op, state: 'running', progress: 0.6 })).toBe(true);
+    expect(await ops.save({ ...op, state: 'running', progress: 0.2 })).toBe(true);
+    expect((await ops.get(op.id))!.progress).toBeCloseTo(0.6);
+    await ops.cancelActive(clusterId, 'deleted', pool);
+    expect(await ops.save({ ...op, state: 'succeeded', progress: 1 })).toBe(false);
+    expect((await ops.get(op.id))!.state).toBe('cancelled');
+  });
+
+  it('needs_reconcile is cleared only when nothing asked for work since the pass began', async () => {
+    const clusters = new ClusterStore(pool);
+    const id = await cluster();
+    const owner = 'test-owner';
+    expect(await clusters.leaseForReconcile(owner, 5000, 100, [])).toContain(id);
+    const seen = (await clusters.get(id))!.reconcileRequests;
+    await clusters.markNeedsReconcile(id); // an observation changed mid-pass
+    await clusters.releaseLease(id, owner, seen);
+    expect((await pool.query('SELECT needs_reconcile FROM clusters WHERE id = $1', [id])).rows[0].needs_reconcile).toBe(true);
+    expect(await clusters.leaseForReconcile(owner, 5000, 100, [])).toContain(id);
+    await clusters.releaseLease(id, owner, (await clusters.get(id))!.reconcileRequests);
+    expect((await pool.query('SELECT needs_reconcile FROM clusters WHERE id = $1', [id])).rows[0].needs_reconcile).toBe(false);
+  });
+});
+
+describe('events', () => {
+  it('are recorded once per happening and paged newest first', async () => {
+    const events = new EventStore(pool);
+    const id = await cluster();
+    const c = { id, organizationId: org };
+    const e = (n: number) => ({ type: 'slots-repaired' as const, slots: [{ slot: n, movedKeys: 0 }], message: `repair ${n}` });
+    for (let n = 0; n < 5; n++) expect(await events.record(c, e(n), `k${n}`)).toBe(true);
+    expect(await events.record(c, e(0), 'k0')).toBe(false);
+    const first = await events.list(id, org, { limit: 3 });
+    expect(first.items.map((x) => x.message)).toEqual(['repair 4', 'repair 3', 'repair 2']);
+    const second = await events.list(id, org, { limit: 3, before: first.nextCursor! });
+    expect(second.items.map((x) => x.message)).toEqual(['repair 1', 'repair 0']);
+    expect(second.nextCursor).toBeNull();
+    expect((await events.list(id, randomUUID(), { limit: 3 })).items).toEqual([]);
+    await expect(events.record(c, { type: 'data-lost', message: 'x' } as never)).rejects.toThrow();
+  });
+});
+
+describe('an operation kind this control plane does not know', () => {
+  it('fails loudly instead of running another kind’s steps', async () => {
+    const clusters = new ClusterStore(pool);
+    const operations = new OperationStore(pool);
+    const id = await cluster();
+    const opId = randomUUID();
+    await pool.query(`INSERT INTO operations (id, cluster_id, organization_id, kind, state, steps) VALUES ($1, $2, $3, 'reshard-quantum', 'pending', '[]')`, [opId, id, org]);
+    const reconciler = new Reconciler({
+      clusters, operations, nodes: new NodeStore(pool), tasks: new TaskStore(pool), events: new EventStore(pool),
+      observed: new ObservedState(), box: new SecretBox(Buffer.alloc(32)), notifyNode: () => {}, log: pino({ level: 'silent' }),
+      healing: { fastFailover: true, failoverGraceMs: 5000, rebalanceAfterMs: 30_000 },
+    });
+    reconciler.start();
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await operations.get(opId))!.state === 'pending' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const op = (await operations.get(opId))!;
+      expect(op.state).toBe('failed');
+      expect(op.error?.code).toBe('unknown_operation_kind');
+      expect((await pool.query('SELECT count(*)::int AS n FROM tasks WHERE cluster_id = $1', [id])).rows[0].n).toBe(0);
+    } finally {
+      await reconciler.stop();
+    }
+  });
+});

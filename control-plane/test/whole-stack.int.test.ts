@@ -1,0 +1,183 @@
+/**
+ * Strata itself going away, with data in the cluster: the control plane
+ * killed while it heals, every Strata process killed (engines surviving or
+ * not), a clean stop and start, deletes racing creates, and slots left open.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { startStack, type Stack } from '@strata/local';
+import type { Topology } from '@strata/api';
+import { redisPidsOn, testStack } from './helpers/test-stack';
+import { TestApi } from './helpers/api-client';
+import { appClient, countPresent, enginePid, loadKeys } from './helpers/workload';
+
+const PREFIX = '127.0.18';
+let stack: Stack;
+let api: TestApi;
+
+beforeAll(async () => {
+  ({ stack, api } = await testStack(PREFIX, { nodes: 3, extraEnv: { STRATA_REBALANCE_AFTER_MS: '1500' } }));
+});
+// The last test replaces the stack: stop whichever runs now, then remove the directory.
+afterAll(async () => {
+  await stack?.stop();
+  if (stack) rmSync(stack.dir, { recursive: true, force: true });
+});
+
+const KEYS = 5_000;
+const addresses = () => stack.agents.map((a) => a.address);
+
+async function ready(name: string, spec: Record<string, unknown>) {
+  const r = await api.createCluster({ name, memoryMbPerShard: 64, ...spec });
+  expect(r.status).toBe(202);
+  await api.waitForPhase(r.body.cluster.id, 'ready');
+  const id = r.body.cluster.id;
+  return { id, uri: (await api.connection(id)).body.uri, topology: await api.waitForHealthy(id) };
+}
+
+const spread = (t: Topology) => t.shards.every((s) => s.instances.find((i) => i.role === 'primary')!.preferredRole === 'primary');
+
+async function healthyAndSpread(id: string): Promise<Topology> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const t = await api.waitForHealthy(id);
+    if (spread(t)) return t;
+    if (Date.now() > deadline) throw new Error('primaries not spread again');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function keysIntact(uri: string, prefix = 'k') {
+  const c = appClient(uri);
+  try {
+    return await countPresent(c, prefix, KEYS);
+  } finally {
+    c.disconnect();
+  }
+}
+
+describe('the control plane killed while it heals', () => {
+  it('kill -9 right after a primary crashes: the restarted control plane completes the heal, no key lost', async () => {
+    const { id, uri, topology } = await ready('heal-crash', { shards: 3, replicasPerShard: 1 });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', KEYS, 1);
+    app.disconnect();
+    const victim = topology.shards[0]!.instances.find((i) => i.role === 'primary')!;
+    process.kill(enginePid(victim.address), 'SIGKILL');
+    await stack.stopControlPlane('SIGKILL');
+    await stack.startControlPlane();
+    await api.waitForEvent(id, 'failover', (e) => e.oldPrimary.instanceId === victim.id);
+    await api.waitForEvent(id, 'instance-restarted', (e) => e.instance.instanceId === victim.id);
+    await healthyAndSpread(id);
+    expect(await keysIntact(uri)).toBe(KEYS);
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
+  });
+});
+
+describe('every Strata process killed', () => {
+  it('engines survive: everything comes back, same engines, data served', async () => {
+    const { id, uri } = await ready('all-killed', { shards: 2, replicasPerShard: 1 });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', KEYS, 1);
+    app.disconnect();
+    const before = redisPidsOn(addresses()).sort();
+    await Promise.all([stack.stopControlPlane('SIGKILL'), ...stack.agents.map((_, i) => stack.stopAgent(i, 'SIGKILL'))]);
+    await stack.startControlPlane();
+    await Promise.all(stack.agents.map((_, i) => stack.startAgent(i)));
+    await healthyAndSpread(id);
+    expect(redisPidsOn(addresses()).sort()).toEqual(before);
+    expect(await keysIntact(uri)).toBe(KEYS);
+  });
+
+  it('engines killed too (aof-everysec): ready again, primaries spread, every key back from the AOF', async () => {
+    const { id, uri } = await ready('all-dead', { shards: 3, replicasPerShard: 1, durability: 'aof-everysec' });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', KEYS, 1);
+    app.disconnect();
+    await Promise.all([stack.stopControlPlane('SIGKILL'), ...stack.agents.map((_, i) => stack.stopAgent(i, 'SIGKILL'))]);
+    for (const pid of redisPidsOn(addresses())) process.kill(pid, 'SIGKILL');
+    await stack.startControlPlane();
+    await Promise.all(stack.agents.map((_, i) => stack.startAgent(i)));
+    await healthyAndSpread(id);
+    expect(await keysIntact(uri)).toBe(KEYS);
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
+  });
+});
+
+describe('delete during create', () => {
+  it('at several points: every cluster ends deleted and no engine is left', async () => {
+    const ids: string[] = [];
+    for (const delayMs of [0, 50, 200, 600, 1200]) {
+      const r = await api.createCluster({ name: `race-${delayMs}`, shards: 2, replicasPerShard: 1, memoryMbPerShard: 32 });
+      expect(r.status).toBe(202);
+      await new Promise((res) => setTimeout(res, delayMs));
+      expect((await api.deleteCluster(r.body.cluster.id)).status).toBe(202);
+      ids.push(r.body.cluster.id);
+    }
+    for (const id of ids) await api.waitForGone(id);
+    const left = (await api.listClusters()).body.items.filter((c) => c.name.startsWith('race-'));
+    expect(left).toEqual([]);
+    // Engines of the other tests' clusters remain; none of these clusters' instances do.
+    const dirs = stack.agents.flatMap((a) => {
+      try {
+        return (JSON.parse(readFileSync(path.join(a.dir, 'instances.json'), 'utf8')) as { spec: { clusterId: string } }[]).map((r) => r.spec.clusterId);
+      } catch {
+        return [];
+      }
+    });
+    expect(dirs.filter((c) => ids.includes(c))).toEqual([]);
+  });
+});
+
+describe('slots left importing/migrating', () => {
+  it('are closed, keys moved back to the owner, and the repair is recorded', async () => {
+    const { id, uri, topology } = await ready('open-slots', { shards: 2, replicasPerShard: 0 });
+    const app = appClient(uri);
+    await app.set('{open}:a', '1');
+    await app.set('{open}:b', '2');
+    const slot = Number(await app.cluster('KEYSLOT', '{open}'));
+    const owner = topology.shards.find((s) => s.slots.some((r) => r.start <= slot && slot <= r.end))!.instances[0]!;
+    const other = topology.shards.find((s) => s.instances[0]!.id !== owner.id)!.instances[0]!;
+    // The agents' own record of the engine credentials (what an operator on the host has).
+    const agentDir = stack.agents.find((a) => owner.address.startsWith(`${a.address}:`))!.dir;
+    const rec = (JSON.parse(readFileSync(path.join(agentDir, 'instances.json'), 'utf8')) as { spec: { instanceId: string }; credentials: { internalUser: string; internalPassword: string } }[])
+      .find((r) => r.spec.instanceId === owner.id)!;
+    const admin = (address: string) => new Redis({ host: address.split(':')[0], port: Number(address.split(':')[1]), username: rec.credentials.internalUser, password: rec.credentials.internalPassword });
+    const a = admin(owner.address);
+    const b = admin(other.address);
+    const [aId, bId] = [String(await a.call('CLUSTER', 'MYID')), String(await b.call('CLUSTER', 'MYID'))];
+    // An interrupted migration: slot open on both sides, one key already moved.
+    await b.call('CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', aId);
+    await a.call('CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', bId);
+    const [bHost, bPort] = other.address.split(':');
+    await a.call('MIGRATE', bHost!, bPort!, '', '0', '5000', 'AUTH2', rec.credentials.internalUser, rec.credentials.internalPassword, 'KEYS', '{open}:a');
+
+    const repaired = await api.waitForEvent(id, 'slots-repaired');
+    expect(repaired.slots).toEqual([{ slot, movedKeys: 1 }]);
+    for (const c of [a, b]) expect(String(await c.call('CLUSTER', 'NODES'))).not.toMatch(/\[\d+-[<>]-/);
+    expect(await app.get('{open}:a')).toBe('1');
+    expect(await app.get('{open}:b')).toBe('2');
+    await api.waitForHealthy(id);
+    a.disconnect();
+    b.disconnect();
+    app.disconnect();
+  });
+});
+
+describe('a clean stop and start of the whole stack', () => {
+  it('brings every cluster back ready, primaries spread, AOF keys intact', async () => {
+    const { id, uri } = await ready('restart-all', { shards: 3, replicasPerShard: 1, durability: 'aof-everysec' });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', KEYS, 1);
+    app.disconnect();
+    const { leftoverPids } = await stack.stop();
+    expect(leftoverPids).toEqual([]);
+    stack = await startStack({ dir: stack.dir, addressPrefix: PREFIX, port: 0, nodes: 3, fastPostgres: true, extraEnv: { STRATA_REBALANCE_AFTER_MS: '1500' } });
+    api = new TestApi(stack.url, stack.adminToken);
+    await healthyAndSpread(id);
+    expect(await keysIntact(uri)).toBe(KEYS);
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
+  });
+});

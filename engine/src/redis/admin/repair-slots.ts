@@ -1,0 +1,82 @@
+/**
+ * Closes slots left importing or migrating (an interrupted migration, a
+ * crash mid-move): keys a non-owner holds in the slot are moved back to the
+ * slot's owner with MIGRATE and every node marks the slot STABLE. Nothing
+ * acknowledged is lost: where both sides hold a key, the owner's (newer)
+ * copy wins.
+ */
+import type { Redis } from 'ioredis';
+import { AdminConnectionPool } from './admin-connection';
+import { parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
+
+export interface RepairSlotsOptions {
+  primaries: { host: string; port: number }[];
+  username: string;
+  password: string;
+  log?: (msg: string) => void;
+  /** Keys per MIGRATE call. */
+  batch?: number;
+}
+
+export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot: number; movedKeys: number }[]> {
+  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 5000);
+  const log = opts.log ?? (() => {});
+  try {
+    const views = await Promise.all(opts.primaries.map(async (p) => {
+      const client = await pool.get(p.host, p.port);
+      const text = String(await client.call('CLUSTER', 'NODES'));
+      const myself = parseClusterNodes(text).find((n) => n.myself)!;
+      return { ...p, client, myself, open: parseOpenSlots(text, myself.id) };
+    }));
+    const openSlots = [...new Set(views.flatMap((v) => v.open.map((o) => o.slot)))].sort((a, b) => a - b);
+    const repaired: { slot: number; movedKeys: number }[] = [];
+    for (const slot of openSlots) {
+      const owner = views.find((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end));
+      if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
+      // The owner first: a MIGRATING owner answers ASK for keys it lacks and
+      // would refuse them back. Once stable it serves the slot alone; the
+      // keys still on the importing side are moved back right after (a read
+      // in between misses them for milliseconds, nothing is lost).
+      if (owner.open.some((o) => o.slot === slot)) await owner.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+      let moved = 0;
+      for (const v of views.filter((x) => x !== owner && x.open.some((o) => o.slot === slot))) {
+        for (;;) {
+          const keys = (await v.client.call('CLUSTER', 'GETKEYSINSLOT', String(slot), String(opts.batch ?? 100))) as string[];
+          if (!keys.length) break;
+          moved += await moveBack(v.client, owner, keys, opts);
+        }
+        await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+      }
+      log(`slot ${slot} closed; ${moved} key(s) moved back to its owner`);
+      repaired.push({ slot, movedKeys: moved });
+    }
+    return repaired;
+  } finally {
+    await pool.closeAll();
+  }
+}
+
+/**
+ * MIGRATEs keys to the owner. A key the owner already has was written there
+ * after the owner became stable, so it is the newer value: the stale copy on
+ * the importing side is dropped instead of overwriting it.
+ */
+async function moveBack(from: Redis, owner: { host: string; port: number }, keys: string[], opts: RepairSlotsOptions): Promise<number> {
+  const migrate = (ks: string[]) => from.call('MIGRATE', owner.host, String(owner.port), '', '0', '5000', 'AUTH2', opts.username, opts.password, 'KEYS', ...ks);
+  try {
+    await migrate(keys);
+    return keys.length;
+  } catch (err) {
+    if (!/BUSYKEY/.test((err as Error).message)) throw err;
+  }
+  let moved = 0;
+  for (const k of keys) {
+    try {
+      if (String(await migrate([k])) !== 'NOKEY') moved++;
+    } catch (err) {
+      if (!/BUSYKEY/.test((err as Error).message)) throw err;
+      await from.call('DEL', k);
+    }
+  }
+  return moved;
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import type { ObservedClusterView } from '@strata/api';
+import { planHealing, type HealInput, type HealInstance } from './heal.planner';
+
+const NOW = 1_000_000;
+
+const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' | 'replica' }): ObservedClusterView => ({
+  state: 'ok', knownNodes: 6, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: v.role === 'primary' ? 5461 : 0,
+  openSlots: [], replOffset: 1000, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1, ...v,
+});
+
+/** A healthy 3x1 cluster: shard s has primary P<s> on node n<s> and replica R<s> on the next node. */
+function healthy(shards = 3): HealInstance[] {
+  return Array.from({ length: shards }, (_, s) => [
+    { id: `p${s}`, shard: s, nodeId: `n${s}`, role: 'primary' as const, preferredRole: 'primary' as const, engineId: `P${s}`, configEpoch: 1,
+      obs: { process: 'running' as const, held: false, crashedAt: null, view: view({ myId: `P${s}`, role: 'primary' }) } },
+    { id: `r${s}`, shard: s, nodeId: `n${(s + 1) % shards}`, role: 'replica' as const, preferredRole: 'replica' as const, engineId: `R${s}`, configEpoch: 1,
+      obs: { process: 'running' as const, held: false, crashedAt: null, view: view({ myId: `R${s}`, role: 'replica', primaryId: `P${s}`, primaryLinkUp: true }) } },
+  ]).flat();
+}
+
+const input = (instances: HealInstance[], over: Partial<HealInput> = {}): HealInput => ({
+  now: NOW, shards: instances.filter((i) => i.preferredRole === 'primary').length, durability: 'none', instances,
+  fastFailover: true, failoverGraceMs: 5000, rebalanceAfterMs: 30_000, healthySince: null, ...over,
+});
+
+const set = (list: HealInstance[], id: string, patch: (i: HealInstance) => void) => { patch(list.find((i) => i.id === id)!); return list; };
+const crash = (i: HealInstance, at = NOW - 50) => { i.obs = { process: 'crashed', held: true, crashedAt: at, view: null }; };
+const linkDown = (sec: number) => (i: HealInstance) => { i.obs!.view = { ...i.obs!.view!, primaryLinkUp: false, linkDownSinceSec: sec }; };
+const kinds = (p: ReturnType<typeof planHealing>) => p.actions.map((a) => a.kind);
+
+describe('planHealing', () => {
+  it('a healthy cluster needs nothing', () => {
+    expect(planHealing(input(healthy()))).toEqual({ actions: [], waiting: [] });
+  });
+
+  const table: { name: string; build: () => HealInstance[]; over?: Partial<HealInput>; expect: unknown[] }[] = [
+    {
+      name: 'crashed primary with an in-sync replica (link just went down): promote it, do not restart the primary',
+      build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', linkDown(0)),
+      expect: [{ kind: 'promote', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', mode: 'force' }],
+    },
+    {
+      name: 'fewer than 3 shards: the survivors cannot out-vote, so take over without election',
+      build: () => set(set(healthy(2), 'p0', (i) => crash(i)), 'r0', linkDown(0)),
+      expect: [{ kind: 'promote', shard: 0, instanceId: 'r0', mode: 'takeover' }],
+    },
+    {
+      name: 'replica link down long before the crash (missing writes): restart the primary, data lost without persistence',
+      build: () => set(set(healthy(), 'p2', (i) => crash(i)), 'r2', linkDown(60)),
+      expect: [{ kind: 'restart', shard: 2, instanceId: 'p2', dataLost: true }],
+    },
+    {
+      name: 'replica never connected since it started (whole-stack restart): restart the primary (AOF keeps data)',
+      build: () => set(set(healthy(), 'p0', (i) => crash(i)), 'r0', linkDown(-1)),
+      over: { durability: 'aof-everysec' },
+      expect: [{ kind: 'restart', shard: 0, instanceId: 'p0', dataLost: false }],
+    },
+    {
+      name: 'replica in a full sync is not promoted',
+      build: () => set(set(healthy(), 'p0', (i) => crash(i)), 'r0', (i) => { i.obs!.view = { ...i.obs!.view!, syncInProgress: true }; }),
+      expect: [{ kind: 'restart', instanceId: 'p0', dataLost: true }],
+    },
+    {
+      name: 'no replicas: restart the primary and say the data is lost (durability none)',
+      build: () => set(healthy().filter((i) => i.role === 'primary'), 'p1', (i) => crash(i)),
+      expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', reason: 'the shard has no replica', dataLost: true }],
+    },
+    {
+      name: 'after promotion: record the new roles, then restart the held old primary as a replica',
+      build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); }),
+      expect: [
+        { kind: 'record-role', instanceId: 'r1', role: 'primary', previousRole: 'replica', configEpoch: 2 },
+        { kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false },
+      ],
+    },
+    {
+      name: 'a stale "primary" observation (from before a switchover) never releases a just-killed primary',
+      build: () => {
+        // p1 became primary again with epoch 3; r1's last report still shows it primary at epoch 2.
+        const l = set(healthy(), 'p1', (i) => { i.configEpoch = 3; crash(i); });
+        return set(l, 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); });
+      },
+      expect: [{ kind: 'record-role', instanceId: 'r1', role: 'primary' }],
+    },
+    {
+      name: 'a restarted ex-primary that still claims its slots while failing is not recorded as primary',
+      build: () => set(healthy(), 'p1', (i) => { i.obs!.view = view({ myId: 'P1', role: 'primary', state: 'fail' }); }),
+      expect: [],
+    },
+    {
+      name: 'fast failover off: wait for Redis inside the grace period',
+      build: () => set(set(healthy(), 'p1', (i) => crash(i, NOW - 1000)), 'r1', linkDown(1)),
+      over: { fastFailover: false },
+      expect: [],
+    },
+    {
+      name: 'fast failover off: step in after the grace period',
+      build: () => set(set(healthy(), 'p1', (i) => crash(i, NOW - 6000)), 'r1', linkDown(6)),
+      over: { fastFailover: false },
+      expect: [{ kind: 'promote', instanceId: 'r1' }],
+    },
+    {
+      name: 'primary node not reporting: nothing to do here (Redis and node-loss handling)',
+      build: () => set(healthy(), 'p0', (i) => { i.obs = null; }),
+      expect: [],
+    },
+    {
+      name: 'open slots are closed',
+      build: () => set(healthy(), 'p0', (i) => { i.obs!.view = { ...i.obs!.view!, openSlots: [{ slot: 42, state: 'migrating', peerId: 'P1' }] }; }),
+      expect: [{ kind: 'repair-slots', slots: [42] }],
+    },
+    {
+      name: 'healthy long enough after a failover: switch the primary back to the preferred instance',
+      build: () => {
+        const l = healthy();
+        set(l, 'p1', (i) => { i.role = 'replica'; i.obs!.view = view({ myId: 'P1', role: 'replica', primaryId: 'R1', primaryLinkUp: true }); });
+        return set(l, 'r1', (i) => { i.role = 'primary'; i.obs!.view = view({ myId: 'R1', role: 'primary' }); });
+      },
+      over: { healthySince: NOW - 31_000 },
+      expect: [{ kind: 'switchover', shard: 1, instanceId: 'p1', fromInstanceId: 'r1' }],
+    },
+    {
+      name: 'not yet healthy long enough: no switchover',
+      build: () => {
+        const l = healthy();
+        set(l, 'p1', (i) => { i.role = 'replica'; i.obs!.view = view({ myId: 'P1', role: 'replica', primaryId: 'R1', primaryLinkUp: true }); });
+        return set(l, 'r1', (i) => { i.role = 'primary'; i.obs!.view = view({ myId: 'R1', role: 'primary' }); });
+      },
+      over: { healthySince: NOW - 5_000 },
+      expect: [],
+    },
+  ];
+
+  for (const t of table) {
+    it(t.name, () => {
+      const plan = planHealing(input(t.build(), t.over));
+      expect(plan.actions).toHaveLength(t.expect.length);
+      t.expect.forEach((e, k) => expect(plan.actions[k]).toMatchObject(e as object));
+    });
+  }
+
+  it('picks the replica with the highest replication offset', () => {
+    const l = healthy();
+    l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1b', configEpoch: 1,
+      obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R1b', role: 'replica', primaryId: 'P1', primaryLinkUp: false, linkDownSinceSec: 0, replOffset: 5000 }) } });
+    set(set(l, 'p1', (i) => crash(i)), 'r1', linkDown(0));
+    expect(planHealing(input(l, { shards: 3 })).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1b' }]);
+  });
+
+  it('never restarts a crashed primary while an in-sync replica exists', () => {
+    // Exhaustive over link states that mean "in sync when it died".
+    for (const sec of [0, 1, 2]) {
+      const plan = planHealing(input(set(set(healthy(), 'p0', (i) => crash(i, NOW - 2000)), 'r0', linkDown(sec))));
+      expect(kinds(plan)).toEqual(['promote']);
+    }
+  });
+});

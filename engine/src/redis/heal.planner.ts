@@ -1,0 +1,197 @@
+/**
+ * The healing planner: a pure function from (spec, stored topology, observed
+ * state) to the ordered actions that bring a provisioned Redis Cluster back
+ * to its spec. The control plane applies the actions and asks again on every
+ * pass, so a plan only ever says what to do next, never remembers.
+ *
+ * The data-safety rule it encodes: a crashed primary is never restarted
+ * while its shard has an in-sync replica that could take over. Restarted
+ * first, a primary without persistence comes back empty but still owning its
+ * slots, and its replicas resync from it and drop their copy. So the replica
+ * is promoted first and the old primary rejoins as its replica; only a shard
+ * without such a replica restarts its primary (AOF reloads; with durability
+ * `none` the shard's data is gone, and the plan says so).
+ */
+import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '@strata/api';
+
+export interface HealObservation {
+  process: ObservedInstanceState;
+  /** The agent holds a crashed former primary until told to restart it. */
+  held: boolean;
+  /** When the agent saw the process exit (ms epoch). */
+  crashedAt: number | null;
+  view: ObservedClusterView | null;
+}
+
+export interface HealInstance {
+  id: string;
+  shard: number;
+  nodeId: string;
+  /** The stored live role (follows failovers). */
+  role: InstanceRole;
+  preferredRole: InstanceRole;
+  /** Redis node id last recorded for this instance. */
+  engineId: string | null;
+  /** Config epoch last recorded for this instance (while it ran). */
+  configEpoch: number | null;
+  /** What its node reported; null when the node is not reporting (unknown). */
+  obs: HealObservation | null;
+}
+
+export interface HealInput {
+  now: number;
+  shards: number;
+  durability: Durability;
+  instances: HealInstance[];
+  /** Promote a replica as soon as an agent sees its primary's process exit. */
+  fastFailover: boolean;
+  /** With fast failover off: how long Redis gets to fail over on its own before Strata steps in. */
+  failoverGraceMs: number;
+  /** Primaries move back to their preferred instances once the cluster has been healthy this long. */
+  rebalanceAfterMs: number;
+  /** Since when every instance has been a healthy member (ms epoch), or null. */
+  healthySince: number | null;
+}
+
+export type FailoverMode = 'force' | 'takeover' | 'switchover';
+
+export type HealAction =
+  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole }
+  | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
+  | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
+  | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string }
+  | { kind: 'repair-slots'; slots: number[] };
+
+export interface HealPlan {
+  actions: HealAction[];
+  /** Things in progress that need no action now, in words (shown as the cluster's condition). */
+  waiting: string[];
+}
+
+/** How far behind its primary's death a replica's link may have gone down and still count as in sync. */
+const LINK_SLACK_MS = 3000;
+
+const isRunning = (i: HealInstance) => i.obs?.process === 'running' && !!i.obs.view;
+const servesSlots = (i: HealInstance) => isRunning(i) && i.obs!.view!.role === 'primary' && i.obs!.view!.slotsOwned > 0;
+const isDown = (i: HealInstance) => !!i.obs && (i.obs.process === 'crashed' || i.obs.process === 'stopped');
+
+/**
+ * A replica that had the primary's data when the primary died: it follows
+ * that primary, is not in a full sync, and its link is up or went down no
+ * earlier than the primary's death (a link down since before that, or never
+ * up since the replica started, means it may be missing writes).
+ */
+export function isPromotable(replica: HealInstance, primary: HealInstance, now: number): boolean {
+  const v = replica.obs?.view;
+  if (!isRunning(replica) || !v || v.role !== 'replica' || v.syncInProgress) return false;
+  if (primary.engineId && v.primaryId !== primary.engineId) return false;
+  if (v.primaryLinkUp) return true;
+  const crashedAt = primary.obs?.crashedAt;
+  if (v.linkDownSinceSec === null || v.linkDownSinceSec < 0 || crashedAt === null || crashedAt === undefined) return false;
+  return v.linkDownSinceSec * 1000 <= now - crashedAt + LINK_SLACK_MS;
+}
+
+export function planHealing(input: HealInput): HealPlan {
+  const actions: HealAction[] = [];
+  const waiting: string[] = [];
+
+  // 1. The stored topology follows what instances say about themselves. A
+  //    replica counts as promoted only once it serves slots with cluster_state
+  //    ok (a restarted ex-primary briefly claims its old slots while failing).
+  for (const i of input.instances) {
+    const v = i.obs?.view;
+    if (!isRunning(i) || !v) continue;
+    const role: InstanceRole | null = v.role === 'replica' ? 'replica' : servesSlots(i) && v.state === 'ok' ? 'primary' : null;
+    if (role && (role !== i.role || v.myId !== i.engineId || v.configEpoch !== i.configEpoch)) {
+      actions.push({ kind: 'record-role', instanceId: i.id, shard: i.shard, role, engineId: v.myId, configEpoch: v.configEpoch, previousRole: i.role });
+    }
+  }
+
+  // 2. Every shard has a primary serving its slots.
+  for (let shard = 0; shard < input.shards; shard++) {
+    const members = input.instances.filter((i) => i.shard === shard);
+    const serving = members.filter(servesSlots);
+    const held = members.filter((x) => isDown(x) && x.obs!.held);
+    // A held instance may restart once another member serves the slots with a
+    // higher config epoch than its own last claim: it then rejoins as a
+    // replica. An observation from before a switchover (a stale "primary")
+    // does not qualify, so a just-killed primary is never restarted empty
+    // with the newest claim to its slots.
+    const supersedes = (h: HealInstance) => serving.some((s) => s.obs!.view!.state === 'ok' && s.obs!.view!.configEpoch > (h.configEpoch ?? 0));
+    for (const m of held.filter(supersedes)) {
+      actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: 'rejoins as a replica of the new primary', dataLost: false });
+    }
+    if (serving.length) {
+      if (held.some((h) => !supersedes(h))) waiting.push(`shard ${shard}: waiting for the new primary's claim to reach the agents`);
+      continue;
+    }
+    const primary = members.find((m) => m.role === 'primary');
+    if (!primary) {
+      waiting.push(`shard ${shard}: no instance is recorded as primary`);
+      continue;
+    }
+    if (!primary.obs) {
+      waiting.push(`shard ${shard}: the primary's node is not reporting; Redis fails over on its own`);
+      continue;
+    }
+    if (!isDown(primary)) {
+      waiting.push(`shard ${shard}: primary ${primary.obs.process === 'running' ? 'is rejoining' : 'is starting'}`);
+      continue;
+    }
+    const crashedAt = primary.obs.crashedAt;
+    const candidates = members
+      .filter((m) => m !== primary && isPromotable(m, primary, input.now))
+      .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0));
+    const best = candidates[0];
+    if (best) {
+      if (!input.fastFailover && crashedAt !== null && input.now - crashedAt < input.failoverGraceMs) {
+        waiting.push(`shard ${shard}: primary down; waiting for Redis's own failover`);
+        continue;
+      }
+      // FORCE needs votes from a majority of primaries; with fewer than 3
+      // shards the survivors are not a majority, and the agent has seen the
+      // process exit, so a takeover without election is safe.
+      const mode = input.shards >= 3 ? 'force' : 'takeover';
+      actions.push({ kind: 'promote', shard, instanceId: best.id, fromInstanceId: primary.id, mode, crashedAt });
+      continue;
+    }
+    const hasReplicas = members.length > 1;
+    const persistent = input.durability !== 'none';
+    actions.push({
+      kind: 'restart', shard, instanceId: primary.id, crashedAt,
+      reason: hasReplicas ? 'no replica was in sync when the primary stopped' : 'the shard has no replica',
+      dataLost: !persistent,
+    });
+  }
+
+  // 3. No slot stays importing or migrating.
+  const open = new Set<number>();
+  for (const i of input.instances) for (const s of (isRunning(i) ? i.obs!.view!.openSlots : [])) open.add(s.slot);
+  if (open.size) actions.push({ kind: 'repair-slots', slots: [...open].sort((a, b) => a - b) });
+
+  // 4. Once healthy for a while, primaries go back to their preferred (spread) instances.
+  if (!actions.length && input.healthySince !== null && input.now - input.healthySince >= input.rebalanceAfterMs) {
+    for (let shard = 0; shard < input.shards; shard++) {
+      const members = input.instances.filter((i) => i.shard === shard);
+      const current = members.find((m) => m.role === 'primary');
+      const preferred = members.find((m) => m.preferredRole === 'primary');
+      if (!current || !preferred || current === preferred) continue;
+      const v = preferred.obs?.view;
+      if (isRunning(preferred) && v?.role === 'replica' && v.primaryLinkUp && !v.syncInProgress && v.primaryId === current.engineId) {
+        actions.push({ kind: 'switchover', shard, instanceId: preferred.id, fromInstanceId: current.id });
+      }
+    }
+  }
+  return { actions, waiting };
+}
+
+/** One line per action, for conditions and logs. */
+export function describeHealAction(a: HealAction): string {
+  switch (a.kind) {
+    case 'record-role': return `shard ${a.shard}: instance is now ${a.role}`;
+    case 'promote': return `shard ${a.shard}: primary stopped; promoting its in-sync replica (${a.mode})`;
+    case 'restart': return `shard ${a.shard}: restarting an instance (${a.reason})${a.dataLost ? '; without persistence its data is lost' : ''}`;
+    case 'switchover': return `shard ${a.shard}: moving the primary back to its preferred node (switchover)`;
+    case 'repair-slots': return `closing ${a.slots.length} open slot(s)`;
+  }
+}
