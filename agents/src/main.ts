@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   reporter.start();
   // Samples are taken on the second on every node; pushes spread over the next 400 ms (stable per node).
   const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 400;
-  const metrics = new MetricsSampler({ sink: client, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs });
+  const metrics = new MetricsSampler({ sink: client, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
   const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke() });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');

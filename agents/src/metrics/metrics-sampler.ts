@@ -32,6 +32,8 @@ export class MetricsSampler {
       sink: MetricsSink; registry: InstanceRegistry; supervisor: EngineSupervisor; connections: InstanceConnections; dataDir: string; log: Logger;
       /** Delay before pushing each batch, so a fleet's pushes spread over the second instead of arriving at once. */
       pushDelayMs?: number;
+      /** Push every N seconds (each push carries N seconds of samples). */
+      pushEverySeconds?: number;
     },
   ) {
     this.host = new HostSampler(d.dataDir);
@@ -64,6 +66,7 @@ export class MetricsSampler {
       this.pending.host = this.pending.host.slice(-MAX_BUFFERED_SECONDS);
       this.pending.instances = this.pending.instances.slice(-MAX_BUFFERED_SECONDS);
       const delay = this.d.pushDelayMs ?? 0;
+      if ((ts / 1000) % (this.d.pushEverySeconds ?? 1) !== 0) return;
       if (delay > 0) setTimeout(() => void this.flush(), delay).unref();
       else void this.flush();
     } catch (err) {

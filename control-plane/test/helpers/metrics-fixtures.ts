@@ -24,8 +24,8 @@ export async function seedFleet(pool: pg.Pool, o: { nodes: number; clusters: num
       return { id: randomUUID(), nodeId: node.id, shard: s, port };
     });
     await pool.query(
-      `INSERT INTO instances (id, cluster_id, shard_index, role, replica_index, node_id, port, memory_mb)
-       SELECT i, $2, s, 'primary', 0, n, p, 256 FROM unnest($1::uuid[], $3::int[], $4::uuid[], $5::int[]) AS u(i, s, n, p)`,
+      `INSERT INTO instances (id, cluster_id, shard_index, role, preferred_role, replica_index, node_id, port, memory_mb)
+       SELECT i, $2, s, 'primary', 'primary', 0, n, p, 256 FROM unnest($1::uuid[], $3::int[], $4::uuid[], $5::int[]) AS u(i, s, n, p)`,
       [instances.map((i) => i.id), id, instances.map((i) => i.shard), instances.map((i) => i.nodeId), instances.map((i) => i.port)],
     );
     clusters.push({ id, instances });

@@ -6,7 +6,7 @@
  * Prints control-plane CPU, API latency while ingesting, PostgreSQL rows/s
  * written, and whether ingestion keeps up. Asserts nothing.
  *
- *   npm run bench:metrics                      (NODES=1000 INSTANCES=4 SECONDS=30)
+ *   npm run bench:metrics                      (NODES=1000 INSTANCES=4 SECONDS=30 PUSH_SECONDS=1)
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,8 @@ const NODES = Number(process.env.NODES ?? 1000);
 const INSTANCES = Number(process.env.INSTANCES ?? 4);
 const SECONDS = Number(process.env.SECONDS ?? 30);
 const WARMUP = Number(process.env.WARMUP ?? 10);
+/** Seconds of samples per push (the agent's STRATA_AGENT_METRICS_PUSH_SECONDS). */
+const PUSH_SECONDS = Number(process.env.PUSH_SECONDS ?? 1);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN; };
 const cpuTicks = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
@@ -28,7 +30,7 @@ const TICK = 100; // USER_HZ
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-metrics-'));
-  console.log(`metrics ingestion benchmark: ${NODES} nodes x ${INSTANCES} instances at 1 Hz, ${SECONDS} s measured after ${WARMUP} s warm-up`);
+  console.log(`metrics ingestion benchmark: ${NODES} nodes x ${INSTANCES} instances sampled at 1 Hz, pushed every ${PUSH_SECONDS} s, ${SECONDS} s measured after ${WARMUP} s warm-up`);
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), shared with other work; PostgreSQL with fsync on`);
   const pgh = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log') });
   // PROFILE_DIR=/some/dir writes a V8 CPU profile of the control plane there.
@@ -68,8 +70,8 @@ async function main(): Promise<void> {
       await pool.query("INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc, needs_reconcile) VALUES ($1, $2, $3, '{}', 'ready', 'x', false)", [clusterId, org, `bench-${c}`]);
       const rows = Array.from({ length: INSTANCES }, (_, s) => ({ id: randomUUID(), shard: s, node: nodes[(c + s * Math.floor(NODES / INSTANCES)) % NODES]!, port: 7000 + s }));
       await pool.query(
-        `INSERT INTO instances (id, cluster_id, shard_index, role, replica_index, node_id, port, memory_mb)
-         SELECT i, $2, s, 'primary', 0, n, p, 256 FROM unnest($1::uuid[], $3::int[], $4::uuid[], $5::int[]) AS u(i, s, n, p)`,
+        `INSERT INTO instances (id, cluster_id, shard_index, role, preferred_role, replica_index, node_id, port, memory_mb)
+         SELECT i, $2, s, 'primary', 'primary', 0, n, p, 256 FROM unnest($1::uuid[], $3::int[], $4::uuid[], $5::int[]) AS u(i, s, n, p)`,
         [rows.map((r) => r.id), clusterId, rows.map((r) => r.shard), rows.map((r) => r.node.id), rows.map((r) => r.port)],
       );
       for (const r of rows) {
@@ -81,16 +83,17 @@ async function main(): Promise<void> {
     await sleep(6000); // the control plane's instance directory reloads every 5 s
 
     const latency = new Array<number>(27).fill(0);
+    const seconds = (ts: number) => Array.from({ length: PUSH_SECONDS }, (_, k) => ts - (PUSH_SECONDS - 1 - k) * 1000);
     const batch = (nodeId: string, ts: number) => ({
-      host: [{ ts, cpu: 0.3, memoryTotal: 8e9, memoryAvailable: 5e9, diskTotal: 1e11, diskFree: 6e10 }],
-      instances: (perNode.get(nodeId) ?? []).map((i) => {
+      host: seconds(ts).map((t) => ({ ts: t, cpu: 0.3, memoryTotal: 8e9, memoryAvailable: 5e9, diskTotal: 1e11, diskFree: 6e10 })),
+      instances: seconds(ts).flatMap((t) => (perNode.get(nodeId) ?? []).map((i) => {
         latency[3] = 900; latency[4] = 95; latency[8] = 5;
         return {
-          instanceId: i.instanceId, clusterId: i.clusterId, ts, intervalMs: 1000, role: 'primary', restarted: false, reads: 700, writes: 300, others: 5,
+          instanceId: i.instanceId, clusterId: i.clusterId, ts: t, intervalMs: 1000, role: 'primary', restarted: false, reads: 700, writes: 300, others: 5,
           latency, latencySumUs: 9000, clients: 20, usedMemory: 5e7, maxMemory: 2.7e8, keys: 1e5, evicted: 0, expired: 2, hits: 650, misses: 50,
           netIn: 6e4, netOut: 4e4, cpuSeconds: 0.05, replicas: [],
         };
-      }),
+      })),
     });
 
     // Load: every node samples on the second and pushes after a stable per-node delay of 0-400 ms, like real agents.
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
       while (!stop) {
         await sleep(1000 - (Date.now() % 1000) + 20);
         const ts = Math.floor(Date.now() / 1000) * 1000;
+        if ((ts / 1000) % PUSH_SECONDS !== 0) continue;
         for (const [idx, n] of nodes.entries()) {
           const due = ts + 20 + Math.floor((idx * 400) / nodes.length);
           if (due > Date.now()) await sleep(due - Date.now());
@@ -114,7 +118,7 @@ async function main(): Promise<void> {
               if (measuring) {
                 pushLat.push(performance.now() - t0);
                 if (res.ok) { accepted += body.accepted; rejected += body.rejected; } else failed++;
-                sent += INSTANCES;
+                sent += INSTANCES * PUSH_SECONDS;
               }
             })
             .catch(() => { if (measuring) failed++; })
@@ -193,7 +197,7 @@ async function main(): Promise<void> {
     console.log(`  API p99 (all probes)           ${pct(allApi, 0.99).toFixed(1)} ms (goal: under 100 ms)`);
     console.log(`  PostgreSQL rows written        ${rowsPerSec.toFixed(0)} rows/s (1 s points + 1 min rollups, instances + nodes)`);
     console.log(`  write queue (every 5 s)        ${queues.join(', ')} rows; rows dropped ${dropped}`);
-    const keepsUp = failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3;
+    const keepsUp = failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3 * PUSH_SECONDS;
     console.log(`  keeps up                       ${keepsUp ? 'yes' : 'NO'}`);
   } finally {
     await pool.end();
