@@ -13,6 +13,7 @@ const Env = z.object({
   STRATA_CONSOLE_DIR: z.string().optional(),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
   STRATA_NODE_OFFLINE_AFTER_MS: z.coerce.number().int().min(1000).default(5000),
+  STRATA_NODE_DOWN_AFTER_MS: z.coerce.number().int().min(1000).default(15_000),
   STRATA_FAST_FAILOVER: z.enum(['true', 'false']).default('true'),
   STRATA_FAILOVER_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   STRATA_REBALANCE_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
@@ -33,6 +34,8 @@ export interface Config {
   consoleDir: string;
   logLevel: z.infer<typeof Env>['STRATA_LOG_LEVEL'];
   nodeOfflineAfterMs: number;
+  /** A node silent this long is down (an event says so). */
+  nodeDownAfterMs: number;
   healing: { fastFailover: boolean; failoverGraceMs: number; rebalanceAfterMs: number };
   metrics: { scrapeToken?: string; hotSeconds: number; rawRetentionHours: number; rollupRetentionDays: number };
 }
@@ -56,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: path.resolve(e.STRATA_CONSOLE_DIR ?? path.join(repoRoot, 'console/dist')),
     logLevel: e.STRATA_LOG_LEVEL,
     nodeOfflineAfterMs: e.STRATA_NODE_OFFLINE_AFTER_MS,
+    nodeDownAfterMs: e.STRATA_NODE_DOWN_AFTER_MS,
     healing: {
       fastFailover: e.STRATA_FAST_FAILOVER === 'true',
       failoverGraceMs: e.STRATA_FAILOVER_GRACE_MS,

@@ -48,11 +48,11 @@ async function main(): Promise<void> {
   const operations = new OperationStore(pool);
   const tasks = new TaskStore(pool);
   const events = new EventStore(pool);
-  const observed = new ObservedState();
+  const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes });
   const reconciler = new Reconciler({
-    clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing,
+    clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   const service = new ClusterService({
@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     consoleDir: config.consoleDir,
     metrics: metrics.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
+    nodeDownAfterMs: config.nodeDownAfterMs,
     onTaskDone: (id) => reconciler.wake(id),
     authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
   });

@@ -67,4 +67,21 @@ describe('agent supervision', () => {
     const topoAfter: Topology = (await api.topology(clusterId)).body;
     expect(topoAfter.shards[0]!.instances.find((i) => i.id === replica.id)).toMatchObject({ health: 'healthy', observedRole: 'replica' });
   });
+
+  it('an agent that dies is started again by the launcher (as systemd would), and its node returns online', async () => {
+    const agent = stack.agents[1]!;
+    const before = agent.proc!.child.pid!;
+    const node = (await api.nodes()).body.items.find((n) => n.name === agent.name)!;
+    process.kill(before, 'SIGKILL');
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const now = (await api.nodes()).body.items.find((n) => n.id === node.id)!;
+      const restarted = agent.proc?.child.pid !== before && agent.proc?.child.exitCode === null;
+      if (restarted && now.status === 'online' && Date.now() - Date.parse(now.lastHeartbeatAt!) < 2000) break;
+      if (Date.now() > deadline) throw new Error(`agent not restarted: status ${now.status}, restarts ${agent.restarts}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(agent.restarts).toBe(1);
+    await api.waitForPhase(clusterId, 'ready');
+  });
 });

@@ -140,7 +140,7 @@ describe('an operation kind this control plane does not know', () => {
     const reconciler = new Reconciler({
       clusters, operations, nodes: new NodeStore(pool), tasks: new TaskStore(pool), events: new EventStore(pool),
       observed: new ObservedState(), box: new SecretBox(Buffer.alloc(32)), notifyNode: () => {}, log: pino({ level: 'silent' }),
-      healing: { fastFailover: true, failoverGraceMs: 5000, rebalanceAfterMs: 30_000 },
+      healing: { fastFailover: true, failoverGraceMs: 5000, rebalanceAfterMs: 30_000 }, nodeDownAfterMs: 15_000,
     });
     reconciler.start();
     try {

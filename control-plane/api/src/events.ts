@@ -60,12 +60,20 @@ export const SlotsRepairedEvent = z.object({
   slots: z.array(z.object({ slot: z.number().int(), movedKeys: z.number().int() })),
 });
 
+export const NodeDownEvent = z.object({
+  ...base,
+  type: z.literal('node-down'),
+  node: z.object({ id: Id, name: z.string(), address: z.string() }),
+  silentSince: Timestamp.describe("the node's last report"),
+  instances: z.array(EventInstanceRef).describe("this cluster's instances on the node"),
+});
+
 export const ClusterEvent = z
-  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent])
+  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent])
   .openapi('ClusterEvent');
 export type ClusterEvent = z.infer<typeof ClusterEvent>;
 export type ClusterEventType = ClusterEvent['type'];
-export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired'] as const satisfies readonly ClusterEventType[];
+export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down'] as const satisfies readonly ClusterEventType[];
 
 export const ClusterEventList = z
   .object({

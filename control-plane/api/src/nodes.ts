@@ -1,6 +1,6 @@
 import { z, Id, Timestamp } from './common';
 
-export const NodeStatus = z.enum(['online', 'offline']);
+export const NodeStatus = z.enum(['online', 'offline', 'down']).describe('offline: silent for a few seconds; down: silent past the node-down timeout (default 15 s)');
 export type NodeStatus = z.infer<typeof NodeStatus>;
 
 export const NodeInstanceSummary = z.object({

@@ -47,4 +47,16 @@ describe('ObservedState', () => {
     o.record('n1', report([]));
     expect(calls).toEqual([['c1'], [], ['c1'], ['c1']]);
   });
+
+  it('what a silent node last said stops counting: its instances are unknown', () => {
+    let now = 1000;
+    const o = new ObservedState(() => now, 5000);
+    o.record('n1', report([inst('a')]));
+    expect(o.instance('a', 'n1')?.state).toBe('running');
+    expect(o.isSilent('n1')).toBe(false);
+    now += 5001;
+    expect(o.instance('a', 'n1')).toBeNull();
+    expect(o.isSilent('n1')).toBe(true);
+    expect(o.isSilent('never-reported')).toBe(true);
+  });
 });

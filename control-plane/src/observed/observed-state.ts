@@ -15,7 +15,11 @@ export class ObservedState {
   private readonly byInstance = new Map<string, { nodeId: string; instance: ObservedInstance; receivedAt: number }>();
   private readonly listeners = new Set<(nodeId: string, clusterIds: Set<string>, changed: Set<string>) => void>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * @param staleAfterMs what a node said stops counting once it has been
+   * silent this long: its instances are unknown, never healthy.
+   */
+  constructor(private readonly now: () => number = Date.now, private readonly staleAfterMs = 5000) {}
 
   record(nodeId: string, report: AgentStatusReport): void {
     const prev = this.byNode.get(nodeId);
@@ -60,7 +64,14 @@ export class ObservedState {
   instance(instanceId: string, nodeId?: string): ObservedInstance | null {
     const o = this.byInstance.get(instanceId);
     if (!o || (nodeId && o.nodeId !== nodeId)) return null;
+    if (this.now() - o.receivedAt > this.staleAfterMs) return null;
     return o.instance;
+  }
+
+  /** Has this node been silent past the staleness limit (or never reported since this process started)? */
+  isSilent(nodeId: string): boolean {
+    const at = this.lastReportAt(nodeId);
+    return at === null || this.now() - at > this.staleAfterMs;
   }
 
   /** Warm spare ports the node reported last (empty if it has not reported recently). */

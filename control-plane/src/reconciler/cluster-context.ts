@@ -20,6 +20,8 @@ export interface ReconcileDeps {
   /** Retries of one task before the operation fails. */
   maxTaskAttempts?: number;
   healing: HealingSettings;
+  /** A node silent this long is down. */
+  nodeDownAfterMs: number;
 }
 
 export interface HealingSettings {

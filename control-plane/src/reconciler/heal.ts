@@ -37,6 +37,24 @@ export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promis
   await recordFinishedRepairs(ctx);
 }
 
+/** Nodes holding this cluster's instances that have been silent past the node-down timeout. */
+export function downNodes(ctx: ClusterContext, now = Date.now()) {
+  const ids = new Set(ctx.instances.map((i) => i.nodeId));
+  return [...ctx.nodes.values()].filter((n) => ids.has(n.id) && !!n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() > ctx.deps.nodeDownAfterMs);
+}
+
+/** A node went down: tell the user, once per outage, on every cluster it held instances of. */
+export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
+  for (const n of downNodes(ctx)) {
+    const silentSince = n.lastHeartbeatAt!.toISOString();
+    const instances = ctx.instances.filter((i) => i.nodeId === n.id).map((i) => ref(ctx, i));
+    await ctx.deps.events.record(ctx.cluster, {
+      type: 'node-down', node: { id: n.id, name: n.name, address: n.address }, silentSince, instances,
+      message: `Node ${n.name} (${n.address}) has not reported since ${silentSince}: it is down. This cluster had ${instances.length} instance(s) on it: ${instances.map((i) => i.address).join(', ')}.`,
+    }, `node-down:${n.id}:${silentSince}`);
+  }
+}
+
 /**
  * Hands a healing task to an agent unless one is open, one just succeeded
  * (its effect shows in the next reports, within a second or two), or it

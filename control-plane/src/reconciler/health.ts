@@ -11,15 +11,22 @@ export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: '
   const unreported = ctx.instances.filter((i) => ctx.nodeReportedAt(i.nodeId) === null);
   if (unreported.length) return { phase: 'unknown', conditions: [] };
   const name = (i: (typeof ctx.instances)[number]) => `${ctx.nodes.get(i.nodeId)?.name ?? i.nodeId}:${i.port}`;
-  const down = ctx.instances.filter((i) => ctx.observe(i.id)?.state !== 'running');
+  // What a silent node last said does not count: its instances are unknown.
+  const unknown = ctx.instances.filter((i) => !ctx.observe(i.id));
+  const silentNodes = [...new Set(unknown.map((i) => i.nodeId))].map((id) => ctx.nodes.get(id)?.name ?? id);
+  const down = ctx.instances.filter((i) => ctx.observe(i.id) && ctx.observe(i.id)!.state !== 'running');
   const unformed = ctx.instances.filter((i) => !isFormedMember(ctx, i));
   const shardsWithoutPrimary = ctx.shards.length
     ? ctx.shards.filter((s) => !ctx.instances.some((i) => i.shardIndex === s.shardIndex && i.role === 'primary' && ctx.observe(i.id)?.state === 'running'))
     : [];
+  const running = ctx.instances.length - unknown.length - down.length;
   const conditions = [
+    unknown.length
+      ? condition('NodesReporting', 'false', 'NodeSilent', `not reporting: ${silentNodes.join(', ')}; ${unknown.length} instance(s) unknown (${unknown.map(name).join(', ')})`)
+      : condition('NodesReporting', 'true', 'AllReporting', 'every node holding an instance reports'),
     down.length
       ? condition('InstancesRunning', 'false', 'InstanceDown', `not running: ${down.map((i) => `${name(i)} (${ctx.observe(i.id)?.state ?? 'unknown'}, ${i.role})`).join(', ')}`)
-      : condition('InstancesRunning', 'true', 'AllRunning', `${ctx.instances.length} instances running`),
+      : condition('InstancesRunning', unknown.length ? 'unknown' : 'true', unknown.length ? 'SomeUnknown' : 'AllRunning', `${running} of ${ctx.instances.length} instances running${unknown.length ? `; ${unknown.length} unknown` : ''}`),
     unformed.length
       ? condition('ClusterHealthy', 'false', shardsWithoutPrimary.length ? 'ShardWithoutPrimary' : 'MembersDisagree',
         shardsWithoutPrimary.length
@@ -29,5 +36,5 @@ export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: '
   ];
   const doing = plan ? [...plan.actions.filter((a) => a.kind !== 'record-role').map(describeHealAction), ...plan.waiting] : [];
   if (doing.length) conditions.push(condition('Healing', 'true', 'Acting', doing.join('; ')));
-  return { phase: down.length || unformed.length ? 'degraded' : 'ready', conditions };
+  return { phase: unknown.length || down.length || unformed.length ? 'degraded' : 'ready', conditions };
 }

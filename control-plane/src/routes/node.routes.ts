@@ -14,6 +14,7 @@ export interface NodeRoutesDeps {
   auth: AuthStore;
   observed: ObservedState;
   nodeOfflineAfterMs: number;
+  nodeDownAfterMs: number;
 }
 
 export function nodeRoutes(d: NodeRoutesDeps): Router {
@@ -31,7 +32,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         id: n.id,
         name: n.name,
         address: n.address,
-        status: n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() < d.nodeOfflineAfterMs ? 'online' : 'offline',
+        status: nodeStatus(n.lastHeartbeatAt, now, d),
         capacity: { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) },
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
         agentVersion: n.agentVersion,
@@ -56,4 +57,11 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
   });
 
   return r;
+}
+
+/** online; offline (silent a few seconds, or not reported yet); down (silent past the node-down timeout). */
+export function nodeStatus(lastHeartbeatAt: Date | null, now: number, t: { nodeOfflineAfterMs: number; nodeDownAfterMs: number }): Node['status'] {
+  if (!lastHeartbeatAt) return 'offline';
+  const silent = now - lastHeartbeatAt.getTime();
+  return silent < t.nodeOfflineAfterMs ? 'online' : silent < t.nodeDownAfterMs ? 'offline' : 'down';
 }

@@ -33,6 +33,10 @@ export interface AgentHandle {
   address: string;
   dir: string;
   proc?: Managed;
+  /** Set while the launcher itself stops this agent: an exit then is not a crash. */
+  stopping?: boolean;
+  /** Times the launcher restarted this agent after it died. */
+  restarts: number;
 }
 
 export interface Stack {
@@ -68,8 +72,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   let pgHandle: PostgresHandle | undefined;
   let cp: Managed | undefined;
   const agents: AgentHandle[] = Array.from({ length: nodeCount }, (_, i) => ({
-    name: `node-${i + 1}`, address: `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`),
+    name: `node-${i + 1}`, address: `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`), restarts: 0,
   }));
+  let shuttingDown = false;
 
   try {
     const databaseUrl = opts.databaseUrl ?? (pgHandle = await startPostgres({
@@ -98,7 +103,20 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         STRATA_AGENT_MEMORY_MB: String(opts.nodeMemoryMb ?? 2048), STRATA_AGENT_STOP_ENGINES_ON_EXIT: 'true',
       };
       if (!existsSync(path.join(a.dir, 'agent.json'))) env.STRATA_JOIN_TOKEN = await joinToken(url, adminToken);
-      a.proc = await startTs({ entry: AGENT_ENTRY, env, logFile: path.join(logs, `${a.name}.log`), readyPrefix: 'STRATA_AGENT_READY', echo: opts.echo });
+      a.stopping = false;
+      const proc = await startTs({ entry: AGENT_ENTRY, env, logFile: path.join(logs, `${a.name}.log`), readyPrefix: 'STRATA_AGENT_READY', echo: opts.echo });
+      a.proc = proc;
+      // Like systemd's Restart=on-failure: an agent that dies is started again
+      // (after 1 s, backing off to 30 s while it keeps dying).
+      void proc.exited.then(async (code) => {
+        if (a.stopping || shuttingDown || a.proc !== proc) return;
+        a.restarts++;
+        const delay = Math.min(30_000, 1000 * 2 ** Math.min(5, a.restarts - 1));
+        console.warn(`[strata] agent ${a.name} exited (${code ?? 'killed'}); restarting it in ${delay} ms`);
+        await new Promise((r) => setTimeout(r, delay));
+        if (a.stopping || shuttingDown || a.proc !== proc) return;
+        await startAgent(i).catch((err) => console.error(`[strata] could not restart agent ${a.name}: ${(err as Error).message}`));
+      });
     };
     await Promise.all(agents.map((_, i) => startAgent(i)));
     await waitForNodesOnline(url, adminToken, nodeCount);
@@ -107,9 +125,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       url, port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
       stopControlPlane: (signal = 'SIGTERM') => stopProcess(cp, signal),
       startControlPlane,
-      stopAgent: (i, signal = 'SIGTERM') => stopProcess(agents[i]!.proc, signal),
+      stopAgent: (i, signal = 'SIGTERM') => {
+        agents[i]!.stopping = true;
+        return stopProcess(agents[i]!.proc, signal);
+      },
       startAgent,
       stop: async () => {
+        shuttingDown = true;
         await Promise.all(agents.map((a) => stopProcess(a.proc)));
         // Agents stop their engines; anything still running under our nodes is a bug: stop it and say so.
         const leftovers = await stopLeftoverRedis(path.join(dir, 'nodes'));
@@ -121,6 +143,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     };
     return stack;
   } catch (err) {
+    shuttingDown = true;
     await Promise.all(agents.map((a) => stopProcess(a.proc)));
     await stopProcess(cp);
     await pgHandle?.stop();

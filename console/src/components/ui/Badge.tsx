@@ -49,7 +49,8 @@ export function OperationStateBadge({ state }: { state: OperationState }) {
 }
 
 export function NodeStatusBadge({ status }: { status: NodeStatus }) {
-  return <Badge tone={status === 'online' ? 'success' : 'danger'}>{status === 'online' ? 'Online' : 'Offline'}</Badge>;
+  const label = { online: 'Online', offline: 'Offline', down: 'Down' }[status];
+  return <Badge tone={status === 'online' ? 'success' : status === 'offline' ? 'warning' : 'danger'}>{label}</Badge>;
 }
 
 const HEALTH: Record<InstanceHealth, { label: string; cls: string }> = {

@@ -11,6 +11,7 @@ const TITLES: Record<ClusterEvent['type'], string> = {
   'data-lost': 'Data lost',
   'primaries-rebalanced': 'Primaries rebalanced',
   'slots-repaired': 'Slots repaired',
+  'node-down': 'Node down',
 };
 
 const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'success' | 'neutral'> = {
@@ -19,6 +20,7 @@ const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'succe
   'data-lost': 'danger',
   'primaries-rebalanced': 'success',
   'slots-repaired': 'success',
+  'node-down': 'danger',
 };
 
 /** What happened to the cluster and what Strata did about it, newest first. */
