@@ -83,11 +83,11 @@ export class MetricsSampler {
       if (this.d.supervisor.status(rec.spec.instanceId)?.state !== 'running') continue;
       let s = this.samplers.get(rec.spec.instanceId);
       if (!s) {
-        const { instanceId, port } = rec.spec;
+        const { instanceId } = rec.spec;
         s = new InstanceSampler({ instanceId, clusterId: rec.spec.clusterId }, () => {
           // Re-read the record: a claimed spare or new credentials change the login.
           const current = this.d.registry.get(instanceId) ?? rec;
-          return this.d.connections.get(instanceId, current.spec.port ?? port, { username: current.credentials.internalUser, password: current.credentials.internalPassword });
+          return this.d.connections.get(instanceId, current.spec.port, { username: current.credentials.internalUser, password: current.credentials.internalPassword });
         });
         this.samplers.set(rec.spec.instanceId, s);
       }
