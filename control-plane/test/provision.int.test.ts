@@ -31,7 +31,7 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
 
   it('becomes ready and its operation succeeds with every step done', async () => {
     const cluster = await api.waitForPhase(clusterId, 'ready');
-    expect(cluster.status.conditions.map((c) => [c.type, c.status])).toEqual([['InstancesRunning', 'true'], ['ClusterHealthy', 'true']]);
+    expect(cluster.status.conditions.map((c) => [c.type, c.status])).toEqual([['NodesReporting', 'true'], ['InstancesRunning', 'true'], ['ClusterHealthy', 'true']]);
     const op = await api.waitForOperation(operationId);
     expect(op.state).toBe('succeeded');
     expect(op.progress).toBe(1);
