@@ -67,6 +67,7 @@ function ensureConsoleBuilt() {
 
 const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'], present: () => onPath('redis-server') && onPath('redis-cli') };
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
+const prometheus = { what: 'Prometheus and promtool (metrics tests)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
 const chromium = { what: 'Chromium (for the Playwright suite)', packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') };
 
 if (mode === 'start') {
@@ -75,7 +76,7 @@ if (mode === 'start') {
   ensureConsoleBuilt();
   process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
 } else if (mode === 'test') {
-  ensureSystemPackages([redis, postgres, chromium]);
+  ensureSystemPackages([redis, postgres, chromium, prometheus]);
   ensureNodeModules();
   const suites = [
     ['types', 'npm', ['run', 'typecheck']],

@@ -14,6 +14,7 @@ const Env = z.object({
   STRATA_REDIS_SERVER: z.string().default('redis-server'),
   STRATA_AGENT_SPARES: z.coerce.number().int().min(0).max(50).default(3),
   STRATA_AGENT_SPARE_TOP_PORT: z.coerce.number().int().min(1100).max(55535).default(7999),
+  STRATA_AGENT_METRICS_PUSH_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
   STRATA_AGENT_PRIMARY_HOLD_MS: z.coerce.number().int().min(0).default(20_000),
 });
@@ -31,6 +32,8 @@ export interface AgentConfig {
   spares: number;
   spareTopPort: number;
   logLevel: string;
+  /** Seconds of metric samples per push (1 = every second; more means fewer requests for large fleets, later live charts). */
+  metricsPushSeconds: number;
   /**
    * A crashed primary is not restarted on the agent's own until the control
    * plane decides (promote its replica first), or until this long has passed
@@ -58,5 +61,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,
     logLevel: e.STRATA_LOG_LEVEL,
     primaryHoldMs: e.STRATA_AGENT_PRIMARY_HOLD_MS,
+    metricsPushSeconds: e.STRATA_AGENT_METRICS_PUSH_SECONDS,
   };
 }

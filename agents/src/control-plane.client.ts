@@ -1,5 +1,5 @@
 import {
-  LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
+  type AgentMetricsBatch, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
   type RegisterAgentRequest, type TaskProgressRequest,
 } from '@strata/api';
 
@@ -40,6 +40,10 @@ export class ControlPlaneClient {
 
   async reportStatus(report: AgentStatusReport): Promise<void> {
     await this.call('POST', '/v1/agent/status', report, AbortSignal.timeout(5000));
+  }
+
+  async pushMetrics(batch: AgentMetricsBatch): Promise<void> {
+    await this.call('POST', '/v1/agent/metrics', batch, AbortSignal.timeout(5000));
   }
 
   async leaseTask(waitMs: number, signal: AbortSignal): Promise<AgentTask | null> {

@@ -9,6 +9,7 @@ import { StatusReporter } from './status-reporter';
 import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
 import { InstanceConnections } from './instance-connections';
+import { MetricsSampler } from './metrics/metrics-sampler';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -42,6 +43,10 @@ async function main(): Promise<void> {
   await supervisor.recover();
   await spares.start();
   reporter.start();
+  // Samples are taken on the second on every node; pushes spread over the next 400 ms (stable per node).
+  const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 400;
+  const metrics = new MetricsSampler({ sink: client, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
+  metrics.start();
   const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke() });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
@@ -53,6 +58,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal, stopEngines: config.stopEnginesOnExit }, 'agent stopping');
     reporter?.stop();
+    metrics.stop();
     await runner.stop();
     log.debug('task runner stopped');
     connections.closeAll();

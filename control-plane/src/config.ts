@@ -17,6 +17,10 @@ const Env = z.object({
   STRATA_FAST_FAILOVER: z.enum(['true', 'false']).default('true'),
   STRATA_FAILOVER_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   STRATA_REBALANCE_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
+  STRATA_METRICS_TOKEN: z.string().min(16).optional(),
+  STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
+  STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
+  STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export interface Config {
@@ -33,6 +37,7 @@ export interface Config {
   /** A node silent this long is down (an event says so). */
   nodeDownAfterMs: number;
   healing: { fastFailover: boolean; failoverGraceMs: number; rebalanceAfterMs: number };
+  metrics: { scrapeToken?: string; hotSeconds: number; rawRetentionHours: number; rollupRetentionDays: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -62,6 +67,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fastFailover: e.STRATA_FAST_FAILOVER === 'true',
       failoverGraceMs: e.STRATA_FAILOVER_GRACE_MS,
       rebalanceAfterMs: e.STRATA_REBALANCE_AFTER_MS,
+    },
+    metrics: {
+      scrapeToken: e.STRATA_METRICS_TOKEN, hotSeconds: e.STRATA_METRICS_HOT_SECONDS,
+      rawRetentionHours: e.STRATA_METRICS_RAW_RETENTION_HOURS, rollupRetentionDays: e.STRATA_METRICS_ROLLUP_RETENTION_DAYS,
     },
   };
 }

@@ -21,6 +21,7 @@ import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { createApp } from './http/app';
 import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
+import { createMetricsModule } from './metrics/metrics.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -50,11 +51,13 @@ async function main(): Promise<void> {
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
+  const metrics = createMetricsModule({ pool, log, config, clusters, nodes });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
     clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
+    onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
@@ -70,6 +73,7 @@ async function main(): Promise<void> {
   const app = createApp({
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service,
     consoleDir: config.consoleDir,
+    metrics: metrics.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onTaskDone: (id) => reconciler.wake(id),
@@ -81,6 +85,7 @@ async function main(): Promise<void> {
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   reconciler.start();
+  await metrics.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -99,6 +104,7 @@ async function main(): Promise<void> {
     janitor.stop();
     orphans.stop();
     await reconciler.stop();
+    await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));
     await pool.end();
     process.exit(0);
   };

@@ -6,3 +6,4 @@ export * from './agent';
 export * from './auth';
 
 export * from './events';
+export * from './metrics';

@@ -10,6 +10,9 @@ import {
   AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
 } from './agent';
 import {
+  AgentMetricsBatch, ClusterCurrentMetricsList, MetricsResult, MetricsStreamEvent, NodeCurrentMetricsList,
+} from './metrics';
+import {
   ApiToken, CreateOrganizationRequest, CreateOrganizationResponse, CreateTokenRequest, CreateUserRequest,
   LoginRequest, Session, User,
 } from './auth';
@@ -67,6 +70,28 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease", security, request: { params: idParam }, responses: { 204: { description: 'Lease extended' }, ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/progress', summary: "Agent: report a running task's progress", security, request: { params: idParam, ...body(TaskProgressRequest) }, responses: { 204: { description: 'Recorded' }, ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/complete', summary: 'Agent: report a task outcome', security, request: { params: idParam, ...body(CompleteTaskRequest) }, responses: { 204: { description: 'Recorded' }, ...errors } });
+  const metricsQuery = z.object({
+    metric: z.string().describe('comma-separated: ops, ops_read, ops_write, ops_other, latency_p50, latency_p95, latency_p99, latency_p999, clients, memory_used, memory_max, keys, evictions, expirations, hits, misses, repl_lag, net_in, net_out, cpu'),
+    from: z.string().optional().describe('RFC 3339, unix seconds or relative ("-1h"); default 5 minutes before `to`'),
+    to: z.string().optional().describe('default now'),
+    step: z.string().optional().describe('seconds per point; default keeps ~600 points'),
+    by: z.enum(['cluster', 'shard', 'instance']).optional(),
+  });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/metrics', summary: 'Metric history of a cluster, by cluster, shard or instance (hot window, 1 s points or 1 min rollups)', security, request: { params: idParam, query: metricsQuery }, responses: { 200: json(MetricsResult), ...errors } });
+  r.registerPath({
+    method: 'get', path: '/v1/clusters/{id}/metrics/stream', summary: 'Live metrics: server-sent `sample` events, one point per series per second', security,
+    request: { params: idParam, query: z.object({ metric: z.string().optional(), by: z.enum(['cluster', 'shard', 'instance']).optional() }) },
+    responses: { 200: { description: 'text/event-stream of `sample` events (data: MetricsStreamEvent)', content: { 'text/event-stream': { schema: MetricsStreamEvent } } }, ...errors },
+  });
+  r.registerPath({
+    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk)', security,
+    request: { params: idParam, query: z.object({ metric: z.string().optional().describe('comma-separated: cpu, memory_total, memory_available, memory_used, disk_total, disk_free, disk_used'), from: z.string().optional(), to: z.string().optional(), step: z.string().optional() }) },
+    responses: { 200: json(MetricsResult), ...errors },
+  });
+  r.registerPath({ method: 'get', path: '/v1/metrics/clusters', summary: "Current ops/s, p99 and memory of the caller's clusters", security, responses: { 200: json(ClusterCurrentMetricsList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node', security, responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
+  r.registerPath({ method: 'post', path: '/v1/agent/metrics', summary: 'Agent: push a batch of per-second instance and host samples', security, request: body(AgentMetricsBatch), responses: { 200: json(z.object({ accepted: z.number().int(), rejected: z.number().int() })), 400: errors[400], 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus exposition of cluster, shard, instance and node series and the control plane\'s health (scrape token as Bearer)', security, responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': { schema: z.string() } } }, 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness and database reachability', responses: { 200: json(z.object({ status: z.literal('ok') })) } });
 
   return new OpenApiGeneratorV31(r.definitions).generateDocument({

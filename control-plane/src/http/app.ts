@@ -13,18 +13,22 @@ import { nodeRoutes, type NodeRoutesDeps } from '../routes/node.routes';
 import { organizationRoutes } from '../routes/organization.routes';
 import { sessionRoutes } from '../routes/session.routes';
 import { agentRoutes, type AgentRoutesDeps } from '../routes/agent.routes';
+import type { Router, RequestHandler } from 'express';
 
 export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesDeps {
   pool: pg.Pool;
   log: Logger;
   authDeps: AuthDeps;
   consoleDir: string;
+  /** Live metrics (issue 9): agent push endpoint, metrics API + /metrics, API latency middleware. */
+  metrics?: { agentRouter: Router; router: (user: RequestHandler) => Router; httpMiddleware: RequestHandler };
 }
 
 export function createApp(d: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  if (d.metrics) app.use(d.metrics.httpMiddleware);
   app.use(express.json({ limit: '1mb' }));
   app.use(cookieParser());
 
@@ -36,9 +40,11 @@ export function createApp(d: AppDeps): Express {
   app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
 
   app.use('/v1/session', sessionRoutes({ auth: d.auth, secureCookies: false }));
+  if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);
   app.use('/v1/agent', agentRoutes(d));
 
   const user = requireUser(d.authDeps);
+  if (d.metrics) app.use(d.metrics.router(user));
   app.use('/v1/clusters', user, clusterRoutes(d));
   app.use('/v1/operations', user, operationRoutes(d));
   app.use('/v1/nodes', user, nodeRoutes(d));

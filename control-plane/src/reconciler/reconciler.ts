@@ -34,7 +34,7 @@ export class Reconciler {
   /** Passes run so far (for tests and metrics). */
   passes = 0;
 
-  constructor(private readonly deps: ReconcileDeps & { log: Logger }) {}
+  constructor(private readonly deps: ReconcileDeps & { log: Logger; onPass?: (outcome: 'done' | 'requeued' | 'failed', seconds: number) => void }) {}
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), TICK_MS);
@@ -95,7 +95,12 @@ export class Reconciler {
       try {
         while (!this.stopped) {
           worker.again = false;
-          const { done, seen } = await this.pass(clusterId);
+          const started = performance.now();
+          const { done, seen } = await this.pass(clusterId).catch((err) => {
+            this.deps.onPass?.('failed', (performance.now() - started) / 1000);
+            throw err;
+          });
+          this.deps.onPass?.(done ? 'done' : 'requeued', (performance.now() - started) / 1000);
           if (done && !worker.again) {
             await this.deps.clusters.releaseLease(clusterId, this.owner, seen);
             return;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { Cluster, Operation } from '@strata/api';
 import { useClusterQuery } from '../../data/clusters/cluster-query';
 import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
@@ -19,9 +19,13 @@ import { DeleteClusterDialog } from './DeleteClusterDialog';
 import { OperationProgress } from './OperationProgress';
 import { TopologyPanel } from './TopologyPanel';
 
+// uPlot and the charts load only when the Monitoring tab opens.
+const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
+
 // Later issues add monitoring, benchmark and topology-change tabs here.
 const TABS = [
   { key: 'overview', title: 'Overview', path: '' },
+  { key: 'monitoring', title: 'Monitoring', path: '/monitoring' },
   { key: 'activity', title: 'Activity', path: '/activity' },
 ] as const;
 
@@ -68,7 +72,9 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
         tabs={TABS.map((t) => ({ key: t.key, title: t.title, href: `/clusters/${c.id}${t.path}` }))}
       />
       <div className="tab-content">
-        {current.key === 'overview' ? <Overview cluster={c} latest={latest} /> : <ActivityTimeline cluster={c} />}
+        {current.key === 'overview' ? <Overview cluster={c} latest={latest} />
+          : current.key === 'monitoring' ? <Suspense fallback={<LoadingState label="Loading charts…" />}><MonitoringTab clusterId={c.id} /></Suspense>
+          : <ActivityTimeline cluster={c} />}
       </div>
     </>
   );

@@ -7,14 +7,18 @@ import { PageHeader } from '../../components/layout/PageHeader';
 import { ClusterStatusBadge } from '../../components/ui/Badge';
 import { Icon } from '../../components/ui/Icon';
 import { EmptyState, ErrorState, SkeletonRows } from '../../components/ui/States';
+import { useCurrentClusterMetricsQuery } from '../../data/metrics/current-metrics-query';
+import { formatRate } from '../Cluster/Monitoring/format';
 
-const COLS = 5;
+const COLS = 6;
 
 export default function ClustersPage() {
   useDocumentTitle('Clusters');
   const clusters = useClustersQuery();
   const now = useNow(5000);
   const items = clusters.data?.items ?? [];
+  const current = useCurrentClusterMetricsQuery();
+  const opsOf = (id: string) => current.data?.items.find((m) => m.clusterId === id);
 
   const createButton = (
     <Link to="/clusters/new" className="btn btn-primary">
@@ -49,6 +53,7 @@ export default function ClustersPage() {
                   Shards × replicas
                 </th>
                 <th scope="col">Memory</th>
+                <th scope="col">Ops/s</th>
                 <th scope="col">Age</th>
               </tr>
             </thead>
@@ -78,6 +83,10 @@ export default function ClustersPage() {
                     <td>
                       <span className="tabular">{formatMemoryMb(datasetMemoryMb(c.spec))}</span>
                       <div className="cell-sub">{formatMemoryMb(c.spec.memoryMbPerShard)} per shard</div>
+                    </td>
+                    <td data-testid="cluster-ops">
+                      <span className="tabular">{formatRate(opsOf(c.id)?.ops, '')}</span>
+                      <div className="cell-sub">{opsOf(c.id)?.ops != null ? `${formatRate(opsOf(c.id)?.opsRead, '')} r / ${formatRate(opsOf(c.id)?.opsWrite, '')} w` : 'no samples'}</div>
                     </td>
                     <td>
                       <time dateTime={c.createdAt} title={formatDateTime(c.createdAt)} className="tabular">

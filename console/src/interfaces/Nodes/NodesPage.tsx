@@ -1,4 +1,4 @@
-import type { Node } from '@strata/api';
+import type { Node, NodeCurrentMetrics } from '@strata/api';
 import { useNodesQuery } from '../../data/nodes/nodes-query';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { formatAgo, formatDateTime, formatMemoryMb, plural } from '../../lib/format';
@@ -6,14 +6,17 @@ import { PageHeader } from '../../components/layout/PageHeader';
 import { NodeStatusBadge } from '../../components/ui/Badge';
 import { Meter } from '../../components/ui/ProgressBar';
 import { EmptyState, ErrorState, SkeletonRows } from '../../components/ui/States';
+import { useCurrentNodeMetricsQuery } from '../../data/metrics/current-metrics-query';
+import { NodeUsage } from './NodeUsage';
 
-const COLS = 5;
+const COLS = 6;
 
 export default function NodesPage() {
   useDocumentTitle('Nodes');
   const nodes = useNodesQuery();
   const now = useNow(1000);
   const items = nodes.data?.items ?? [];
+  const usage = useCurrentNodeMetricsQuery();
   const online = items.filter((n) => n.status === 'online').length;
   const total = items.reduce((a, n) => a + n.capacity.memoryMb, 0);
   const used = items.reduce((a, n) => a + n.capacity.usedMemoryMb, 0);
@@ -58,12 +61,13 @@ export default function NodesPage() {
                   <th scope="col">Node</th>
                   <th scope="col">Status</th>
                   <th scope="col">Capacity</th>
+                  <th scope="col">CPU / memory</th>
                   <th scope="col">Instances</th>
                   <th scope="col">Last heartbeat</th>
                 </tr>
               </thead>
               <tbody>
-                {nodes.isPending ? <SkeletonRows cols={COLS} /> : items.map((n) => <NodeRow key={n.id} node={n} now={now} />)}
+                {nodes.isPending ? <SkeletonRows cols={COLS} /> : items.map((n) => <NodeRow key={n.id} node={n} now={now} usage={usage.data?.items.find((u) => u.nodeId === n.id)} />)}
               </tbody>
             </table>
           </div>
@@ -73,7 +77,7 @@ export default function NodesPage() {
   );
 }
 
-function NodeRow({ node, now }: { node: Node; now: number }) {
+function NodeRow({ node, now, usage }: { node: Node; now: number; usage?: NodeCurrentMetrics }) {
   const { memoryMb, usedMemoryMb } = node.capacity;
   const clusters = [...new Set(node.instances.map((i) => i.clusterName))];
   const primaries = node.instances.filter((i) => i.role === 'primary').length;
@@ -95,6 +99,9 @@ function NodeRow({ node, now }: { node: Node; now: number }) {
         <div className="cell-sub tabular">
           {formatMemoryMb(usedMemoryMb)} of {formatMemoryMb(memoryMb)}
         </div>
+      </td>
+      <td className="cell-capacity">
+        <NodeUsage name={node.name} usage={usage} />
       </td>
       <td>
         <span className="tabular">{node.instances.length}</span>

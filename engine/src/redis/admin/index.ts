@@ -8,5 +8,6 @@ export { applyInstanceSettings, SPARE_USERS, type InstanceSettings } from './app
 export { observeWith } from './observe-instance';
 export { promoteReplica, type PromoteMode, type PromoteResult } from './failover';
 export { repairOpenSlots, type RepairSlotsOptions } from './repair-slots';
+export { readSnapshot, CommandClassifier, SAMPLER_COMMANDS } from './metrics-reader';
 export { connectAdmin, type AdminTarget } from './admin-connection';
 export { joinAsReplica, forgetNodes } from './membership';

@@ -1,0 +1,60 @@
+/** Builds the live-metrics pieces from their dependencies (called by main.ts). */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { ClusterStore } from '../stores/cluster.store';
+import type { NodeStore } from '../stores/node.store';
+import { InstanceDirectory } from './instance-directory';
+import { MetricsStore } from './metrics.store';
+import { MetricsIngest } from './metrics-ingest';
+import { MetricsQuery } from './metrics-query';
+import { MetricsStreams } from './metrics-stream';
+import { createControlPlaneMetrics } from './control-plane.metrics';
+import { metricsRoutes } from '../routes/metrics.routes';
+import { agentMetricsRoutes } from '../routes/agent-metrics.routes';
+
+/** The scrape token: STRATA_METRICS_TOKEN, else `<home>/metrics-token` (created once, 0600). */
+function scrapeToken(home: string, configured?: string): { token: string; file?: string } {
+  if (configured) return { token: configured };
+  const file = path.join(home, 'metrics-token');
+  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), file };
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const token = `smt_${randomBytes(24).toString('hex')}`;
+  writeFileSync(file, token + '\n', { mode: 0o600 });
+  return { token, file };
+}
+
+export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Config; clusters: ClusterStore; nodes: NodeStore }) {
+  const m = d.config.metrics;
+  const directory = new InstanceDirectory(d.pool);
+  const store = new MetricsStore(d.pool, { rawRetentionHours: m.rawRetentionHours, rollupRetentionDays: m.rollupRetentionDays });
+  const ingest = new MetricsIngest({ directory, store, log: d.log, hotSeconds: m.hotSeconds });
+  const query = new MetricsQuery({ hot: ingest.hot, directory, store, hotSeconds: m.hotSeconds, rawRetentionSec: m.rawRetentionHours * 3600 });
+  const streams = new MetricsStreams(query);
+  const cpMetrics = createControlPlaneMetrics({ pool: d.pool, ingest });
+  const token = scrapeToken(d.config.home, m.scrapeToken);
+  return {
+    scrapeTokenFile: token.file,
+    cpMetrics,
+    app: {
+      agentRouter: agentMetricsRoutes({ nodes: d.nodes, ingest }),
+      router: (user: RequestHandler) => metricsRoutes({
+        user, clusters: d.clusters, nodes: d.nodes, query, streams, ingest, directory, cpMetrics, scrapeToken: token.token,
+      }),
+      httpMiddleware: cpMetrics.httpMiddleware,
+    },
+    async start() {
+      directory.start();
+      await ingest.start();
+    },
+    async stop() {
+      streams.stop();
+      directory.stop();
+      await ingest.stop();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Metrics API: history per cluster and node, the live SSE stream, current
+ * values for the clusters and nodes lists, and Prometheus's /metrics.
+ */
+import { Router, type RequestHandler } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import {
+  ClusterMetricsQuery, MetricsStreamQuery, NodeMetricsQuery, NODE_METRICS, type ClusterCurrentMetricsList, type ClusterMetric, type NodeCurrentMetricsList,
+} from '@strata/api';
+import { parseBody, parseUuid } from '../http/validate';
+import { notFound, unauthorized } from '../errors';
+import type { ClusterStore } from '../stores/cluster.store';
+import type { NodeStore } from '../stores/node.store';
+import type { MetricsQuery } from '../metrics/metrics-query';
+import { parseTime } from '../metrics/time-range';
+import type { MetricsStreams } from '../metrics/metrics-stream';
+import type { MetricsIngest } from '../metrics/metrics-ingest';
+import type { InstanceDirectory } from '../metrics/instance-directory';
+import { renderStrataExposition } from '../metrics/prometheus.exposition';
+import type { ControlPlaneMetrics } from '../metrics/control-plane.metrics';
+
+export interface MetricsRoutesDeps {
+  user: RequestHandler;
+  clusters: ClusterStore;
+  nodes: NodeStore;
+  query: MetricsQuery;
+  streams: MetricsStreams;
+  ingest: MetricsIngest;
+  directory: InstanceDirectory;
+  cpMetrics: ControlPlaneMetrics;
+  scrapeToken: string;
+}
+
+const DEFAULT_STREAM: ClusterMetric[] = ['ops', 'ops_read', 'ops_write', 'latency_p50', 'latency_p99', 'memory_used', 'clients'];
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function metricsRoutes(d: MetricsRoutesDeps): Router {
+  const r = Router();
+  const nowSec = () => Math.floor(Date.now() / 1000);
+
+  const cluster = async (orgId: string, raw: string | undefined) => {
+    const c = await d.clusters.get(parseUuid(raw, 'Cluster'), orgId);
+    if (!c) throw notFound('Cluster');
+    return c;
+  };
+
+  r.get('/v1/clusters/:id/metrics', d.user, async (req, res) => {
+    const c = await cluster(req.principal!.organizationId, req.params.id as string);
+    const q = parseBody(ClusterMetricsQuery, req.query);
+    const now = nowSec();
+    const plan = d.query.plan({ from: parseTime(q.from, now, 'from'), to: parseTime(q.to, now, 'to'), step: q.step });
+    res.json(await d.query.cluster(c.id, q.metric, q.by, plan));
+  });
+
+  r.get('/v1/clusters/:id/metrics/stream', d.user, async (req, res) => {
+    const c = await cluster(req.principal!.organizationId, req.params.id as string);
+    const q = parseBody(MetricsStreamQuery, req.query);
+    d.streams.open(req, res, { clusterId: c.id, metrics: q.metric ?? DEFAULT_STREAM, by: q.by });
+  });
+
+  r.get('/v1/nodes/:id/metrics', d.user, async (req, res) => {
+    const id = parseUuid(req.params.id as string, 'Node');
+    if (!(await d.nodes.list()).some((n) => n.id === id)) throw notFound('Node');
+    const q = parseBody(NodeMetricsQuery, req.query);
+    const now = nowSec();
+    const plan = d.query.plan({ from: parseTime(q.from, now, 'from'), to: parseTime(q.to, now, 'to'), step: q.step });
+    res.json(await d.query.node(id, q.metric ?? [...NODE_METRICS], plan));
+  });
+
+  r.get('/v1/metrics/clusters', d.user, async (req, res) => {
+    const ids = (await d.clusters.list(req.principal!.organizationId)).map((c) => c.id);
+    const out: ClusterCurrentMetricsList = { items: d.query.currentClusters(ids) };
+    res.json(out);
+  });
+
+  r.get('/v1/metrics/nodes', d.user, async (_req, res) => {
+    const out: NodeCurrentMetricsList = { items: d.query.currentNodes((await d.nodes.list()).map((n) => n.id)) };
+    res.json(out);
+  });
+
+  r.get('/metrics', async (req, res) => {
+    const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    if (!m || !timingSafeEqual(digest(m[1]!), digest(d.scrapeToken))) {
+      throw unauthorized('Send the scrape token (STRATA_METRICS_TOKEN or .strata/metrics-token) as `Authorization: Bearer <token>`.');
+    }
+    const own = await d.cpMetrics.registry.metrics();
+    res.type('text/plain; version=0.0.4; charset=utf-8').send((await renderStrataExposition(d.ingest.prom, d.directory, Date.now())) + own);
+  });
+
+  return r;
+}

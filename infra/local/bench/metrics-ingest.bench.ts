@@ -1,0 +1,213 @@
+/**
+ * Benchmark: metrics ingestion at fleet scale. Simulates NODES agents x
+ * INSTANCES engine instances pushing one batch per second (host sample +
+ * one sample per instance, on the wall-clock second like real agents) to a
+ * real control plane on a real PostgreSQL, while a prober calls the API.
+ * Prints control-plane CPU, API latency while ingesting, PostgreSQL rows/s
+ * written, and whether ingestion keeps up. Asserts nothing.
+ *
+ *   npm run bench:metrics                      (NODES=1000 INSTANCES=4 SECONDS=30 PUSH_SECONDS=1)
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { startPostgres } from '../src/postgres.runner';
+import { REPO_ROOT, startTs, stopProcess } from '../src/process';
+
+const NODES = Number(process.env.NODES ?? 1000);
+const INSTANCES = Number(process.env.INSTANCES ?? 4);
+const SECONDS = Number(process.env.SECONDS ?? 30);
+const WARMUP = Number(process.env.WARMUP ?? 10);
+/** Seconds of samples per push (the agent's STRATA_AGENT_METRICS_PUSH_SECONDS). */
+const PUSH_SECONDS = Number(process.env.PUSH_SECONDS ?? 1);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const pct = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN; };
+const cpuTicks = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const TICK = 100; // USER_HZ
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-metrics-'));
+  console.log(`metrics ingestion benchmark: ${NODES} nodes x ${INSTANCES} instances sampled at 1 Hz, pushed every ${PUSH_SECONDS} s, ${SECONDS} s measured after ${WARMUP} s warm-up`);
+  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), shared with other work; PostgreSQL with fsync on`);
+  const pgh = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log') });
+  // PROFILE_DIR=/some/dir writes a V8 CPU profile of the control plane there.
+  const cp = await startTs({
+    entry: path.join(REPO_ROOT, 'control-plane/src/main.ts'),
+    env: {
+      ...process.env, DATABASE_URL: pgh.url, STRATA_HOME: dir, STRATA_PORT: '0', STRATA_LOG_LEVEL: 'warn', STRATA_ADMIN_TOKEN: 'bench-admin-token-0123456789',
+      ...(process.env.PROFILE_DIR ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` } : {}),
+    },
+    logFile: path.join(dir, 'control-plane.log'), readyPrefix: 'STRATA_LISTENING',
+  });
+  const url = `http://127.0.0.1:${cp.readyLine.split(' ')[1]}`;
+  const cpPid = cp.child.pid!;
+  const admin = { authorization: 'Bearer bench-admin-token-0123456789', 'content-type': 'application/json' };
+  const pool = new pg.Pool({ connectionString: pgh.url, max: 4 });
+  try {
+    // Nodes register through the real agent protocol (join token, then credential).
+    process.stdout.write(`registering ${NODES} nodes… `);
+    const nodes: { id: string; credential: string; address: string }[] = [];
+    for (let i = 0; i < NODES; i += 50) {
+      nodes.push(...(await Promise.all(Array.from({ length: Math.min(50, NODES - i) }, async (_, j) => {
+        const n = i + j;
+        const { token } = (await (await fetch(`${url}/v1/nodes/join-tokens`, { method: 'POST', headers: admin, body: '{}' })).json()) as { token: string };
+        const address = `10.${Math.floor(n / 250)}.${n % 250}.1`;
+        const r = (await (await fetch(`${url}/v1/agent/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ joinToken: token, name: `sim-${n}`, address, memoryMb: 8192, agentVersion: 'bench' }) })).json()) as { nodeId: string; credential: string };
+        return { id: r.nodeId, credential: r.credential, address };
+      }))));
+    }
+    console.log('done');
+    // Clusters of INSTANCES primaries, each instance on a different node (SQL: no agents to build them).
+    const org = (await pool.query("SELECT id FROM organizations WHERE name = 'default'")).rows[0].id as string;
+    const perNode = new Map<string, { instanceId: string; clusterId: string; port: number }[]>();
+    const clusterIds: string[] = [];
+    for (let c = 0; c < NODES; c++) {
+      const clusterId = randomUUID();
+      clusterIds.push(clusterId);
+      await pool.query("INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc, needs_reconcile) VALUES ($1, $2, $3, '{}', 'ready', 'x', false)", [clusterId, org, `bench-${c}`]);
+      const rows = Array.from({ length: INSTANCES }, (_, s) => ({ id: randomUUID(), shard: s, node: nodes[(c + s * Math.floor(NODES / INSTANCES)) % NODES]!, port: 7000 + s }));
+      await pool.query(
+        `INSERT INTO instances (id, cluster_id, shard_index, role, preferred_role, replica_index, node_id, port, memory_mb)
+         SELECT i, $2, s, 'primary', 'primary', 0, n, p, 256 FROM unnest($1::uuid[], $3::int[], $4::uuid[], $5::int[]) AS u(i, s, n, p)`,
+        [rows.map((r) => r.id), clusterId, rows.map((r) => r.shard), rows.map((r) => r.node.id), rows.map((r) => r.port)],
+      );
+      for (const r of rows) {
+        const list = perNode.get(r.node.id) ?? [];
+        list.push({ instanceId: r.id, clusterId, port: r.port });
+        perNode.set(r.node.id, list);
+      }
+    }
+    await sleep(6000); // the control plane's instance directory reloads every 5 s
+
+    const latency = new Array<number>(27).fill(0);
+    const seconds = (ts: number) => Array.from({ length: PUSH_SECONDS }, (_, k) => ts - (PUSH_SECONDS - 1 - k) * 1000);
+    const batch = (nodeId: string, ts: number) => ({
+      host: seconds(ts).map((t) => ({ ts: t, cpu: 0.3, memoryTotal: 8e9, memoryAvailable: 5e9, diskTotal: 1e11, diskFree: 6e10 })),
+      instances: seconds(ts).flatMap((t) => (perNode.get(nodeId) ?? []).map((i) => {
+        latency[3] = 900; latency[4] = 95; latency[8] = 5;
+        return {
+          instanceId: i.instanceId, clusterId: i.clusterId, ts: t, intervalMs: 1000, role: 'primary', restarted: false, reads: 700, writes: 300, others: 5,
+          latency, latencySumUs: 9000, clients: 20, usedMemory: 5e7, maxMemory: 2.7e8, keys: 1e5, evicted: 0, expired: 2, hits: 650, misses: 50,
+          netIn: 6e4, netOut: 4e4, cpuSeconds: 0.05, replicas: [],
+        };
+      })),
+    });
+
+    // Load: every node samples on the second and pushes after a stable per-node delay of 0-400 ms, like real agents.
+    const pushLat: number[] = [];
+    let sent = 0, accepted = 0, rejected = 0, failed = 0, skipped = 0, measuring = false;
+    const inFlight = new Set<string>();
+    let stop = false;
+    const pusher = (async () => {
+      while (!stop) {
+        await sleep(1000 - (Date.now() % 1000) + 20);
+        const ts = Math.floor(Date.now() / 1000) * 1000;
+        if ((ts / 1000) % PUSH_SECONDS !== 0) continue;
+        for (const [idx, n] of nodes.entries()) {
+          const due = ts + 20 + Math.floor((idx * 400) / nodes.length);
+          if (due > Date.now()) await sleep(due - Date.now());
+          if (inFlight.has(n.id)) { if (measuring) skipped++; continue; }
+          inFlight.add(n.id);
+          const t0 = performance.now();
+          void fetch(`${url}/v1/agent/metrics`, { method: 'POST', headers: { authorization: `Bearer ${n.credential}`, 'content-type': 'application/json' }, body: JSON.stringify(batch(n.id, ts)) })
+            .then(async (res) => {
+              const body = (await res.json()) as { accepted: number; rejected: number };
+              if (measuring) {
+                pushLat.push(performance.now() - t0);
+                if (res.ok) { accepted += body.accepted; rejected += body.rejected; } else failed++;
+                sent += INSTANCES * PUSH_SECONDS;
+              }
+            })
+            .catch(() => { if (measuring) failed++; })
+            .finally(() => inFlight.delete(n.id));
+        }
+      }
+    })();
+
+    // Prober: the API a console user hits while this goes on.
+    const apiLat: Record<string, number[]> = { 'cluster metrics (5 min, by shard)': [], 'current ops of 1,000 clusters': [], 'list clusters': [] };
+    const prober = (async () => {
+      const h = { authorization: admin.authorization };
+      let i = 0;
+      while (!stop) {
+        const [name, p] = ([
+          ['cluster metrics (5 min, by shard)', `/v1/clusters/${clusterIds[i % clusterIds.length]}/metrics?metric=ops,latency_p99&from=-5m&by=shard`],
+          ['current ops of 1,000 clusters', '/v1/metrics/clusters'],
+          ['list clusters', '/v1/clusters'],
+        ] as const)[i++ % 3]!;
+        const t0 = performance.now();
+        await (await fetch(url + p, { headers: h })).arrayBuffer();
+        if (measuring) apiLat[name]!.push(performance.now() - t0);
+        await sleep(100);
+      }
+    })();
+
+    const insertedRows = async () => Number((await pool.query("SELECT coalesce(sum(n_tup_ins), 0) AS n FROM pg_stat_user_tables WHERE relname LIKE 'metric\\_%'")).rows[0].n);
+    const scrapeToken = readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim();
+    const gauge = async (name: string) => {
+      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` } })).text();
+      return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    };
+
+    console.log(`warming up ${WARMUP} s…`);
+    await sleep(WARMUP * 1000);
+    measuring = true;
+    const t0 = performance.now();
+    const cpu0 = cpuTicks(cpPid);
+    const client0 = process.cpuUsage();
+    const pgPids = async () => [Number(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]), ...(await pool.query('SELECT pid FROM pg_stat_activity')).rows.map((r) => r.pid as number)];
+    const pgCpu = async () => { let t = 0; for (const pid of await pgPids()) { try { t += cpuTicks(pid); } catch { /* gone */ } } return t; };
+    const pg0 = await pgCpu();
+    const rows0 = await insertedRows();
+    const queues: number[] = [];
+    console.log('   t    cp cpu   rss MB   pushes/s   push p99   write queue   rows/s');
+    let lastCpu = cpu0, lastRows = rows0, lastT = t0, lastPushes = 0;
+    for (let s = 5; s <= SECONDS; s += 5) {
+      await sleep(5000);
+      const now = performance.now(), cpu = cpuTicks(cpPid), rows = await insertedRows(), q = await gauge('strata_metrics_write_queue_rows');
+      queues.push(q);
+      const dt = (now - lastT) / 1000;
+      console.log(`${String(s).padStart(4)} s  ${((cpu - lastCpu) / TICK / dt).toFixed(2).padStart(6)}   ${rssMb(cpPid).toFixed(0).padStart(6)}   ${((pushLat.length - lastPushes) / dt).toFixed(0).padStart(8)}   ${pct(pushLat.slice(lastPushes), 0.99).toFixed(0).padStart(5)} ms   ${String(q).padStart(11)}   ${((rows - lastRows) / dt).toFixed(0).padStart(6)}`);
+      lastCpu = cpu; lastRows = rows; lastT = now; lastPushes = pushLat.length;
+    }
+    const wall = (performance.now() - t0) / 1000;
+    const cpuCores = (cpuTicks(cpPid) - cpu0) / TICK / wall;
+    const clientCpu = process.cpuUsage(client0);
+    const clientCores = (clientCpu.user + clientCpu.system) / 1e6 / wall;
+    const pgCores = ((await pgCpu()) - pg0) / TICK / wall;
+    const rowsPerSec = ((await insertedRows()) - rows0) / wall;
+    measuring = false;
+    stop = true;
+    await Promise.all([pusher, prober]);
+    await sleep(1500);
+    const dropped = await gauge('strata_metrics_rows_dropped_total');
+
+    const expectedSamples = NODES * INSTANCES * wall;
+    console.log('\nresults');
+    console.log(`  control-plane CPU              ${cpuCores.toFixed(2)} cores (goal: under 1)    RSS ${rssMb(cpPid).toFixed(0)} MB`);
+    console.log(`  control-plane CPU per sample   ${((cpuCores / (accepted / wall)) * 1e6).toFixed(0)} µs (=> ${((cpuCores / (accepted / wall)) * NODES * INSTANCES).toFixed(2)} cores at ${NODES * INSTANCES} samples/s if it got the CPU)`);
+    console.log(`  on the same 2 cores            PostgreSQL backends ${pgCores.toFixed(2)} cores (approx.), this load generator ${clientCores.toFixed(2)} cores; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(`  samples pushed                 ${sent} (${(sent / wall).toFixed(0)}/s; ideal ${(expectedSamples / wall).toFixed(0)}/s), accepted ${accepted}, rejected ${rejected}, failed pushes ${failed}, pushes skipped (previous still in flight) ${skipped}`);
+    console.log(`  agent push latency             p50 ${pct(pushLat, 0.5).toFixed(1)} ms, p99 ${pct(pushLat, 0.99).toFixed(1)} ms`);
+    for (const [name, xs] of Object.entries(apiLat)) console.log(`  API ${name.padEnd(34)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p99 ${pct(xs, 0.99).toFixed(1)} ms (n=${xs.length})`);
+    const allApi = Object.values(apiLat).flat();
+    console.log(`  API p99 (all probes)           ${pct(allApi, 0.99).toFixed(1)} ms (goal: under 100 ms)`);
+    console.log(`  PostgreSQL rows written        ${rowsPerSec.toFixed(0)} rows/s (1 s points + 1 min rollups, instances + nodes)`);
+    console.log(`  write queue (every 5 s)        ${queues.join(', ')} rows; rows dropped ${dropped}`);
+    const keepsUp = failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3 * PUSH_SECONDS;
+    console.log(`  keeps up                       ${keepsUp ? 'yes' : 'NO'}`);
+  } finally {
+    await pool.end();
+    await stopProcess(cp);
+    await pgh.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
