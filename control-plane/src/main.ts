@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     metrics: metrics.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
+    onNodeChanged: () => void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes')),
     onTaskDone: (id) => reconciler.wake(id),
     authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
   });

@@ -8,6 +8,7 @@ function node(name: string, status: 'online' | 'offline', memoryMb = 4096, usedM
     name,
     address: '127.0.0.1',
     status,
+    draining: false,
     capacity: { memoryMb, usedMemoryMb },
     lastHeartbeatAt: null,
     agentVersion: null,

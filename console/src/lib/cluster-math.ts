@@ -47,7 +47,7 @@ export interface PlacementSummary {
  * shows the obvious problems before the user submits.
  */
 export function previewPlacement(s: ClusterShape, nodes: readonly Node[]): PlacementSummary {
-  const online = nodes.filter((n) => n.status === 'online');
+  const online = nodes.filter((n) => n.status === 'online' && !n.draining);
   const free = online.map((n) => Math.max(0, n.capacity.memoryMb - n.capacity.usedMemoryMb));
   const freeMemoryMb = free.reduce((a, b) => a + b, 0);
   const nodesNeededPerShard = 1 + s.replicasPerShard;

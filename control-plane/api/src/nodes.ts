@@ -19,6 +19,7 @@ export const Node = z
     name: z.string(),
     address: z.string().describe('IP address the node binds engines to'),
     status: NodeStatus,
+    draining: z.boolean().describe('taken out of placement; its instances are moving to other nodes'),
     capacity: z.object({ memoryMb: z.number().int(), usedMemoryMb: z.number().int() }),
     lastHeartbeatAt: Timestamp.nullable(),
     agentVersion: z.string().nullable(),

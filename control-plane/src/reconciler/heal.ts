@@ -22,6 +22,7 @@ export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstan
       obs: o ? { process: o.state, held: o.held, crashedAt: o.crashedAt ? Date.parse(o.crashedAt) : null, view: o.cluster } : null,
       nodeSilent: ctx.deps.observed.isSilent(i.nodeId),
       nodeDown: down.has(i.nodeId),
+      nodeDraining: ctx.nodes.get(i.nodeId)?.draining ?? false,
     };
   });
 }
@@ -48,6 +49,19 @@ export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promis
   }
   await recordFinishedRepairs(ctx);
   return blocked;
+}
+
+/**
+ * A lost instance that every member forgot and that its node no longer runs
+ * (removed as an orphan, or the node reports without it) is gone for good:
+ * its row, and with it its port, is released.
+ */
+export async function releaseCleanedUpLost(ctx: ClusterContext): Promise<void> {
+  for (const l of ctx.lost) {
+    if (!l.forgottenAt || ctx.deps.observed.isSilent(l.nodeId)) continue;
+    if (ctx.deps.observed.nodeInstances(l.nodeId).some((i) => i.instanceId === l.id)) continue;
+    await ctx.deps.clusters.deleteInstance(l.id);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { loadContext, type ReconcileDeps } from './cluster-context';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
-import { applyHealPlan, planFor, recordDownNodes } from './heal';
+import { applyHealPlan, planFor, recordDownNodes, releaseCleanedUpLost } from './heal';
 
 const LEASE_MS = 5000;
 const REQUEUE_MS = 250;
@@ -178,6 +178,7 @@ export class Reconciler {
       plan.waiting.push(...(await applyHealPlan(ctx, plan)));
     }
     await recordDownNodes(ctx);
+    await releaseCleanedUpLost(ctx);
     const h = evaluateHealth(ctx, plan);
     if (h.phase === 'unknown') return false;
     if (h.phase === 'ready') {

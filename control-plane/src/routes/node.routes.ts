@@ -1,6 +1,7 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { CreateJoinTokenRequest, type Node, type JoinToken } from '@strata/api';
-import { parseBody } from '../http/validate';
+import { parseBody, parseUuid } from '../http/validate';
+import { notFound } from '../errors';
 import { requirePlatformAdmin } from '../auth/auth.middleware';
 import type { AuthStore } from '../stores/auth.store';
 import type { ClusterStore } from '../stores/cluster.store';
@@ -15,6 +16,8 @@ export interface NodeRoutesDeps {
   observed: ObservedState;
   nodeOfflineAfterMs: number;
   nodeDownAfterMs: number;
+  /** A node's placement changed (drain): every cluster on it needs a pass. */
+  onNodeChanged?: (nodeId: string) => void;
 }
 
 export function nodeRoutes(d: NodeRoutesDeps): Router {
@@ -33,6 +36,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         name: n.name,
         address: n.address,
         status: nodeStatus(n.lastHeartbeatAt, now, d),
+        draining: n.draining,
         capacity: { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) },
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
         agentVersion: n.agentVersion,
@@ -47,6 +51,16 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
     });
     res.json({ items });
   });
+
+  /** Drain (maintenance): primaries switch over elsewhere, every instance is rebuilt on other nodes. */
+  const drain = (draining: boolean) => async (req: Request, res: Response) => {
+    const node = await d.nodes.setDraining(parseUuid(String(req.params.id), 'Node'), draining);
+    if (!node) throw notFound('Node');
+    d.onNodeChanged?.(node.id);
+    res.json({ id: node.id, name: node.name, draining: node.draining });
+  };
+  r.post('/:id/drain', requirePlatformAdmin, drain(true));
+  r.post('/:id/undrain', requirePlatformAdmin, drain(false));
 
   r.post('/join-tokens', requirePlatformAdmin, async (req, res) => {
     const body = parseBody(CreateJoinTokenRequest, req.body);

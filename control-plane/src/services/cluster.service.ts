@@ -50,14 +50,16 @@ export class ClusterService {
   /** Nodes as the placement planner sees them: online state, free memory and used ports. */
   async placementNodes(db: Db): Promise<PlacementNode[]> {
     const nodes = await this.d.nodes.list(db);
-    const instances = await this.d.clusters.allInstances(db);
+    // Replaced instances not cleaned up yet still hold their ports.
+    const instances = await this.d.clusters.allInstances(db, { includeLost: true });
     const now = Date.now();
     return nodes.map((n) => {
       const mine = instances.filter((i) => i.nodeId === n.id);
       return {
         id: n.id,
         name: n.name,
-        online: !!n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() < this.d.nodeOfflineAfterMs,
+        // A draining node takes no new instances.
+        online: !n.draining && !!n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() < this.d.nodeOfflineAfterMs,
         memoryMb: n.memoryMb,
         usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0),
         usedPorts: mine.map((i) => i.port),

@@ -149,9 +149,14 @@ export class ClusterStore {
     await db.query('UPDATE instances SET preferred_role = $2 WHERE id = $1', [id, role]);
   }
 
-  /** Instances of every cluster, for capacity and node pages. */
-  async allInstances(db: Db = this.pool): Promise<(InstanceRow & { clusterName: string })[]> {
-    const r = await db.query('SELECT i.*, c.name AS cluster_name FROM instances i JOIN clusters c ON c.id = i.cluster_id WHERE i.lost_at IS NULL ORDER BY c.name, i.shard_index, i.replica_index');
+  /**
+   * Instances of every cluster, for capacity and node pages. With
+   * `includeLost`, also replaced ones not cleaned up yet (they still hold
+   * their port on their node).
+   */
+  async allInstances(db: Db = this.pool, opts: { includeLost?: boolean } = {}): Promise<(InstanceRow & { clusterName: string })[]> {
+    const r = await db.query(`SELECT i.*, c.name AS cluster_name FROM instances i JOIN clusters c ON c.id = i.cluster_id
+      WHERE ($1 OR i.lost_at IS NULL) ORDER BY c.name, i.shard_index, i.replica_index`, [opts.includeLost ?? false]);
     return r.rows.map((row) => ({ ...toInstance(row), clusterName: row.cluster_name }));
   }
 

@@ -9,12 +9,14 @@ export interface NodeRow {
   memoryMb: number;
   agentVersion: string | null;
   lastHeartbeatAt: Date | null;
+  /** Taken out of placement; its instances move to other nodes. */
+  draining: boolean;
   createdAt: Date;
 }
 
 const toNode = (r: any): NodeRow => ({
   id: r.id, name: r.name, address: r.address, memoryMb: r.memory_mb, agentVersion: r.agent_version,
-  lastHeartbeatAt: r.last_heartbeat_at, createdAt: r.created_at,
+  lastHeartbeatAt: r.last_heartbeat_at, draining: r.draining, createdAt: r.created_at,
 });
 
 export class NodeStore {
@@ -36,6 +38,16 @@ export class NodeStore {
   async list(db: Db = this.pool): Promise<NodeRow[]> {
     const r = await db.query('SELECT * FROM nodes ORDER BY name');
     return r.rows.map(toNode);
+  }
+
+  async get(id: string, db: Db = this.pool): Promise<NodeRow | null> {
+    const r = await db.query('SELECT * FROM nodes WHERE id = $1', [id]);
+    return r.rows[0] ? toNode(r.rows[0]) : null;
+  }
+
+  async setDraining(id: string, draining: boolean, db: Db = this.pool): Promise<NodeRow | null> {
+    const r = await db.query('UPDATE nodes SET draining = $2 WHERE id = $1 RETURNING *', [id, draining]);
+    return r.rows[0] ? toNode(r.rows[0]) : null;
   }
 
   async heartbeat(id: string, memoryMb: number, agentVersion: string): Promise<void> {

@@ -164,6 +164,23 @@ describe('planHealing', () => {
       expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false }],
     },
     {
+      name: 'drain: the primary on a draining node switches over to its in-sync replica; replicas there are rebuilt elsewhere',
+      build: () => {
+        const l = healthy();
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.nodeDraining = true; });
+        return l;
+      },
+      expect: [
+        { kind: 'replace', shard: 0, instanceId: 'r0' },
+        { kind: 'switchover', shard: 1, instanceId: 'r1', fromInstanceId: 'p1' },
+      ],
+    },
+    {
+      name: 'drain of a shard without replicas is blocked, and says so',
+      build: () => set(healthy().filter((i) => i.role === 'primary'), 'p1', (i) => { i.nodeDraining = true; }),
+      expect: [],
+    },
+    {
       name: 'open slots are closed',
       build: () => set(healthy(), 'p0', (i) => { i.obs!.view = { ...i.obs!.view!, openSlots: [{ slot: 42, state: 'migrating', peerId: 'P1' }] }; }),
       expect: [{ kind: 'repair-slots', slots: [42] }],

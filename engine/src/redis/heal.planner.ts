@@ -40,6 +40,8 @@ export interface HealInstance {
   nodeSilent: boolean;
   /** Its node has been silent past the node-down timeout. */
   nodeDown: boolean;
+  /** Its node is being drained: its copies move to other nodes. */
+  nodeDraining?: boolean;
 }
 
 /** An instance replaced after its node went down, kept until every member forgot it. */
@@ -209,6 +211,26 @@ export function planHealing(input: HealInput): HealPlan {
     if (serving) actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
     else waiting.push(`shard ${i.shard}: a copy was on a down node and no other copy serves its slots yet; waiting for a replica to be promoted or the node to return`);
   }
+
+  // 2c. Drain: a primary on a draining node hands over to an in-sync replica
+  //     elsewhere (data-safe switchover); then its copy, like every replica
+  //     there, is rebuilt on another node.
+  for (const i of input.instances.filter((x) => x.nodeDraining && !x.nodeDown)) {
+    if (i.role === 'primary') {
+      const target = input.instances.find((m) => m.shard === i.shard && !m.nodeDraining && isRunning(m) && m.obs!.view!.role === 'replica'
+        && m.obs!.view!.primaryLinkUp && !m.obs!.view!.syncInProgress && m.obs!.view!.primaryId === i.engineId);
+      if (target) actions.push({ kind: 'switchover', shard: i.shard, instanceId: target.id, fromInstanceId: i.id });
+      else {
+        const other = input.instances.some((m) => m.shard === i.shard && m !== i);
+        waiting.push(other
+          ? `shard ${i.shard}: draining; waiting for a replica on another node to catch up before switching over`
+          : `shard ${i.shard}: draining is blocked: the shard has no replica to hand over to (add one with replicasPerShard, or undrain)`);
+      }
+      continue;
+    }
+    const serving = input.instances.find((m) => m.shard === i.shard && !m.nodeDraining && !m.nodeSilent && servesSlots(m));
+    if (serving) actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
+  }
   // Lost ids are forgotten on every member; again whenever a member still
   // knows more nodes than the cluster has (it was unreachable the first time,
   // or learned a lost id back by gossip before everyone forgot it).
@@ -229,7 +251,7 @@ export function planHealing(input: HealInput): HealPlan {
       const members = input.instances.filter((i) => i.shard === shard);
       const current = members.find((m) => m.role === 'primary');
       const preferred = members.find((m) => m.preferredRole === 'primary');
-      if (!current || !preferred || current === preferred) continue;
+      if (!current || !preferred || current === preferred || preferred.nodeDraining) continue;
       const v = preferred.obs?.view;
       if (isRunning(preferred) && v?.role === 'replica' && v.primaryLinkUp && !v.syncInProgress && v.primaryId === current.engineId) {
         actions.push({ kind: 'switchover', shard, instanceId: preferred.id, fromInstanceId: current.id });

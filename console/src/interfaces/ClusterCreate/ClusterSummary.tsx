@@ -108,7 +108,7 @@ const MAX_PREVIEW_SHARDS = 12;
 
 /** A sketch of one valid spread (round-robin); the scheduler picks the real one. */
 function PlacementPreview({ shape, nodes }: { shape: ClusterShape; nodes: readonly Node[] }) {
-  const online = nodes.filter((n) => n.status === 'online');
+  const online = nodes.filter((n) => n.status === 'online' && !n.draining);
   if (online.length === 0 || 1 + shape.replicasPerShard > online.length || shape.shards > MAX_PREVIEW_SHARDS) return null;
   const shown = online.slice(0, MAX_PREVIEW_NODES);
   const cells: { shard: number; role: 'P' | 'R' }[][] = shown.map(() => []);
