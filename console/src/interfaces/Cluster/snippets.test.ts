@@ -38,4 +38,16 @@ describe('buildSnippet', () => {
   it('redis-cli runs in cluster mode', () => {
     expect(buildSnippet('redis-cli', conn, true)).toMatch(/redis-cli -c /);
   });
+  it.each(CLIENTS.map((c) => c.key))('%s: starts with how to install the client', (client) => {
+    expect(buildSnippet(client, conn, true).split('\n')[0]).toMatch(/install|Maven/);
+  });
+  it('go-redis is a complete program: package main, context imported, ctx defined before use', () => {
+    const go = buildSnippet('go-redis', conn, true);
+    expect(go).toMatch(/^package main$/m);
+    expect(go).toContain('"context"');
+    const defined = go.indexOf('ctx := context.Background()');
+    expect(defined).toBeGreaterThan(-1);
+    expect(go.indexOf('rdb.Set(ctx')).toBeGreaterThan(defined);
+    expect(go).toMatch(/^func main\(\) \{$/m);
+  });
 });

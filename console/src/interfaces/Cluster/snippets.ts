@@ -47,6 +47,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
   switch (client) {
     case 'redis-cli':
       return [
+        '# install: apt-get install redis-tools (Debian/Ubuntu) or brew install redis (macOS)',
         '# -c follows MOVED/ASK redirects between shards',
         `redis-cli -c -h ${first.host} -p ${first.port} --user ${user} --pass '${password}'`,
         '',
@@ -55,6 +56,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       ].join('\n');
     case 'ioredis':
       return [
+        '// npm install ioredis  (save as main.mjs, run: node main.mjs)',
         "import { Cluster } from 'ioredis';",
         '',
         'const cluster = new Cluster(',
@@ -69,6 +71,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       ].join('\n');
     case 'node-redis':
       return [
+        '// npm install redis  (save as main.mjs, run: node main.mjs)',
         "import { createCluster } from 'redis';",
         '',
         'const cluster = createCluster({',
@@ -84,6 +87,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       ].join('\n');
     case 'redis-py':
       return [
+        '# pip install redis',
         'from redis.cluster import RedisCluster, ClusterNode',
         '',
         'rc = RedisCluster(',
@@ -100,20 +104,36 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       ].join('\n');
     case 'go-redis':
       return [
-        'import "github.com/redis/go-redis/v9"',
+        '// install: go mod init example && go get github.com/redis/go-redis/v9  (save as main.go, run: go run .)',
+        'package main',
         '',
-        'rdb := redis.NewClusterClient(&redis.ClusterOptions{',
-        '\tAddrs: []string{',
-        ...seeds.map((s) => `\t\t${q(`${s.host}:${s.port}`)},`),
-        '\t},',
-        `\tUsername: ${q(user)},`,
-        `\tPassword: ${q(password)},`,
-        '})',
+        'import (',
+        '\t"context"',
+        '\t"fmt"',
         '',
-        'err := rdb.Set(ctx, "greeting", "hello", 0).Err()',
+        '\t"github.com/redis/go-redis/v9"',
+        ')',
+        '',
+        'func main() {',
+        '\tctx := context.Background()',
+        '\trdb := redis.NewClusterClient(&redis.ClusterOptions{',
+        '\t\tAddrs: []string{',
+        ...seeds.map((s) => `\t\t\t${q(`${s.host}:${s.port}`)},`),
+        '\t\t},',
+        `\t\tUsername: ${q(user)},`,
+        `\t\tPassword: ${q(password)},`,
+        '\t})',
+        '\tdefer rdb.Close()',
+        '',
+        '\tif err := rdb.Set(ctx, "greeting", "hello", 0).Err(); err != nil {',
+        '\t\tpanic(err)',
+        '\t}',
+        '\tfmt.Println(rdb.Get(ctx, "greeting").Val())',
+        '}',
       ].join('\n');
     case 'jedis':
       return [
+        '// Maven: redis.clients:jedis (5.x)',
         'import redis.clients.jedis.*;',
         'import java.util.Set;',
         '',
