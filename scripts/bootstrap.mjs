@@ -68,6 +68,11 @@ function ensureConsoleBuilt() {
 const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'], present: () => onPath('redis-server') && onPath('redis-cli') };
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
 const prometheus = { what: 'Prometheus and promtool (metrics tests)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
+const pyRedis = {
+  what: 'redis-py for the system python3 (client compatibility tests)', packages: ['python3-redis'],
+  present: () => spawnSync('/usr/bin/python3', ['-c', 'import redis.cluster'], { stdio: 'ignore' }).status === 0,
+};
+const golang = { what: 'Go (go-redis client test)', packages: ['golang-go'], present: () => onPath('go') };
 const chromium = { what: 'Chromium (for the Playwright suite)', packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') };
 
 if (mode === 'start') {
@@ -76,7 +81,7 @@ if (mode === 'start') {
   ensureConsoleBuilt();
   process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
 } else if (mode === 'test') {
-  ensureSystemPackages([redis, postgres, chromium, prometheus]);
+  ensureSystemPackages([redis, postgres, chromium, prometheus, pyRedis, golang]);
   ensureNodeModules();
   const suites = [
     ['types', 'npm', ['run', 'typecheck']],

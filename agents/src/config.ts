@@ -16,6 +16,7 @@ const Env = z.object({
   STRATA_AGENT_SPARE_TOP_PORT: z.coerce.number().int().min(1100).max(55535).default(7999),
   STRATA_AGENT_METRICS_PUSH_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  STRATA_AGENT_ENDPOINT_BIND: z.string().min(1).optional(),
   STRATA_AGENT_PRIMARY_HOLD_MS: z.coerce.number().int().min(0).default(20_000),
 });
 
@@ -40,6 +41,13 @@ export interface AgentConfig {
    * (the control plane is away; Redis has failed over on its own by then).
    */
   primaryHoldMs: number;
+  /**
+   * Where cluster endpoints listen: by default the endpoint host the control
+   * plane names (locally a loopback address the first agent to bind serves;
+   * on hosts a floating IP only its holder can bind). `0.0.0.0` serves them on
+   * every agent, behind a load balancer.
+   */
+  endpointBind?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -61,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,
     logLevel: e.STRATA_LOG_LEVEL,
     primaryHoldMs: e.STRATA_AGENT_PRIMARY_HOLD_MS,
+    endpointBind: e.STRATA_AGENT_ENDPOINT_BIND,
     metricsPushSeconds: e.STRATA_AGENT_METRICS_PUSH_SECONDS,
   };
 }

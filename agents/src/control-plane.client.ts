@@ -1,5 +1,5 @@
 import {
-  type AgentMetricsBatch, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
+  type AgentMetricsBatch, AgentEndpoints, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
   type RegisterAgentRequest, type TaskProgressRequest,
 } from '@strata/api';
 
@@ -44,6 +44,10 @@ export class ControlPlaneClient {
 
   async pushMetrics(batch: AgentMetricsBatch): Promise<void> {
     await this.call('POST', '/v1/agent/metrics', batch, AbortSignal.timeout(5000));
+  }
+
+  async endpoints(): Promise<AgentEndpoints> {
+    return AgentEndpoints.parse(await this.call('GET', '/v1/agent/endpoints', undefined, AbortSignal.timeout(3000)));
   }
 
   async leaseTask(waitMs: number, signal: AbortSignal): Promise<AgentTask | null> {

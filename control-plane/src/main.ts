@@ -22,6 +22,7 @@ import { createApp } from './http/app';
 import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
 import { createMetricsModule } from './metrics/metrics.module';
+import { EndpointDirectory } from './services/endpoint-directory';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -61,7 +62,11 @@ async function main(): Promise<void> {
   });
   service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
+    endpointPortBase: config.endpoints.host ? config.endpoints.portBase : null,
   });
+  const endpoints = new EndpointDirectory({ pool, clusters, nodes, observed, ...config.endpoints });
+  const assigned = await endpoints.assignMissing();
+  if (assigned) log.info({ assigned }, 'gave existing clusters an endpoint port');
   observed.onReport((_node, clusterIds, changed) => {
     for (const id of clusterIds) {
       if (changed.has(id)) void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
@@ -71,7 +76,7 @@ async function main(): Promise<void> {
 
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
   const app = createApp({
-    pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service,
+    pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints,
     consoleDir: config.consoleDir,
     metrics: metrics.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,

@@ -197,6 +197,24 @@ export const AgentStatusReport = z
       .array(z.number().int())
       .optional()
       .describe('ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries'),
+    endpointPorts: z.array(z.number().int()).optional().describe('cluster endpoint ports this agent is serving (listening on) now'),
   })
   .openapi('AgentStatusReport');
+
+export const AgentEndpoint = z
+  .object({
+    clusterId: Id,
+    port: z.number().int(),
+    targets: z.array(z.string()).describe('host:port of the cluster\'s instances on live nodes, primaries first'),
+  })
+  .openapi('AgentEndpoint');
+export type AgentEndpoint = z.infer<typeof AgentEndpoint>;
+
+export const AgentEndpoints = z
+  .object({
+    host: z.string().nullable().describe('the address clients use for cluster endpoints; null when the installation has none'),
+    items: z.array(AgentEndpoint),
+  })
+  .openapi('AgentEndpoints');
+export type AgentEndpoints = z.infer<typeof AgentEndpoints>;
 export type AgentStatusReport = z.infer<typeof AgentStatusReport>;

@@ -144,10 +144,18 @@ export type Topology = z.infer<typeof Topology>;
 
 export const Connection = z
   .object({
-    uri: z.string().describe('redis://USER:PASSWORD@HOST:PORT of one primary; Redis Cluster clients discover the rest'),
+    uri: z.string().describe('redis://USER:PASSWORD@HOST:PORT of the cluster\'s stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest'),
     seeds: z.array(z.string()).describe('host:port of every primary'),
     username: z.string(),
     password: z.string(),
+    endpoint: z
+      .object({
+        host: z.string(),
+        port: z.number().int(),
+        servedBy: z.array(z.string()).describe('names of the nodes whose agents serve the endpoint now'),
+      })
+      .nullable()
+      .describe('the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node'),
   })
   .openapi('Connection');
 export type Connection = z.infer<typeof Connection>;

@@ -7,7 +7,7 @@ import { Operation, OperationList } from './operations';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
 import {
-  AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
+  AgentEndpoints, AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
 } from './agent';
 import {
   AgentMetricsBatch, ClusterCurrentMetricsList, MetricsResult, MetricsStreamEvent, NodeCurrentMetricsList,
@@ -68,6 +68,7 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'delete', path: '/v1/session', summary: 'Sign out', responses: { 204: { description: 'Signed out' } } });
   r.registerPath({ method: 'post', path: '/v1/agent/register', summary: 'Agent: register with a one-time join token', request: body(RegisterAgentRequest), responses: { 201: json(RegisterAgentResponse), 400: errors[400], 401: problem('Join token invalid, used or expired (code join_token_invalid)') } });
   r.registerPath({ method: 'post', path: '/v1/agent/status', summary: 'Agent: report observed node and engine status', security, request: body(AgentStatusReport), responses: { 204: { description: 'Stored' }, 400: errors[400], 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/agent/endpoints', summary: 'Agent: the cluster endpoints to serve and the live instances they forward to', security, responses: { 200: json(AgentEndpoints), 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/v1/agent/tasks', summary: 'Agent: long-poll for the next task and lease it', security, request: { query: z.object({ waitMs: z.string().optional() }) }, responses: { 200: json(LeaseTaskResponse), 401: errors[401] } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease", security, request: { params: idParam }, responses: { 204: { description: 'Lease extended' }, ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/progress', summary: "Agent: report a running task's progress", security, request: { params: idParam, ...body(TaskProgressRequest) }, responses: { 204: { description: 'Recorded' }, ...errors, 409: problem('Lease lost') } });

@@ -12,6 +12,7 @@ import type { TaskStore } from '../stores/task.store';
 import type { ObservedState } from '../observed/observed-state';
 import { TASK_LEASE_MS, type TaskBroker } from '../services/task-broker';
 import { hashToken, newToken } from '../crypto/tokens';
+import type { EndpointDirectory } from '../services/endpoint-directory';
 
 export interface AgentRoutesDeps {
   pool: pg.Pool;
@@ -21,6 +22,7 @@ export interface AgentRoutesDeps {
   broker: TaskBroker;
   observed: ObservedState;
   onTaskDone: (clusterId: string) => void;
+  endpoints: EndpointDirectory;
 }
 
 /** The agent protocol: register once, then report status and lease tasks. */
@@ -53,6 +55,10 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
     await d.nodes.heartbeat(req.node!.id, report.memoryMb, report.agentVersion);
     d.observed.record(req.node!.id, report);
     res.status(204).end();
+  });
+
+  node.get('/endpoints', async (_req, res) => {
+    res.json(await d.endpoints.forAgents());
   });
 
   node.get('/tasks', async (req, res) => {

@@ -13,6 +13,7 @@ import { publicOperation, type OperationStore } from '../stores/operation.store'
 import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
+import type { EndpointDirectory } from '../services/endpoint-directory';
 
 export interface ClusterRoutesDeps {
   service: ClusterService;
@@ -22,6 +23,7 @@ export interface ClusterRoutesDeps {
   events: EventStore;
   observed: ObservedState;
   box: SecretBox;
+  endpoints: EndpointDirectory;
 }
 
 export function clusterRoutes(d: ClusterRoutesDeps): Router {
@@ -96,11 +98,14 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     const byId = new Map(nodes.map((n) => [n.id, n]));
     const seeds = instances.filter((i) => i.role === 'primary').map((i) => `${byId.get(i.nodeId)?.address}:${i.port}`);
     const s = openSecrets(d.box, cluster.secretsEnc);
+    const endpoint = d.endpoints.forCluster(cluster, nodes);
     const conn: Connection = {
-      uri: `redis://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${seeds[0]}`,
+      // The stable endpoint when there is one: it outlives the loss of any node; a primary's address does not.
+      uri: `redis://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${endpoint ? `${endpoint.host}:${endpoint.port}` : seeds[0]}`,
       seeds,
       username: s.customerUser,
       password: s.customerPassword,
+      endpoint,
     };
     res.set('Cache-Control', 'no-store').json(conn);
   });
