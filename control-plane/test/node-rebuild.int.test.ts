@@ -1,7 +1,8 @@
 /**
  * Losing a whole node (agent and every engine killed) while a client
  * writes: Redis fails over, the node is declared down, every copy it held is
- * rebuilt on the remaining nodes, the cluster is ready again with its
+ * rebuilt on the remaining nodes (also across a kill -9 of the control plane
+ * as the rebuild begins), the cluster is ready again with its
  * replication factor restored and every replicated key; when the node comes
  * back its stale engines are removed, never serving as primaries.
  */
@@ -51,6 +52,9 @@ describe('a node lost with its engines', () => {
     const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 0);
     expect(['node-lost', 'engine']).toContain(failover.cause);
     await api.waitForEvent(id, 'node-down', (e) => e.node.id === victimNodeId);
+    // The control plane dies without warning as the rebuild begins; a new one finishes it.
+    await stack.stopControlPlane('SIGKILL');
+    await stack.startControlPlane();
     await api.waitForEvent(id, 'replica-rebuilt', (e) => e.shard === 0);
 
     const healed = await api.waitForHealthy(id, 90_000);
