@@ -53,6 +53,8 @@ export interface ClusterContext {
   observe(instanceId: string): ObservedInstance | null;
   /** Has this node reported since this process started? */
   nodeReportedAt(nodeId: string): number | null;
+  /** Does a reporting agent serve the cluster's stable endpoint? null: the cluster has none. */
+  endpointServed: boolean | null;
 }
 
 /**
@@ -81,6 +83,8 @@ export async function loadContext(
     tasks,
     observe: (id) => deps.observed.instance(id, placedOn.get(id)),
     nodeReportedAt: (id) => deps.observed.lastReportAt(id),
+    endpointServed: cluster.endpointPort === null || cluster.endpointPort === undefined ? null
+      : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
   };
 }
 
