@@ -167,6 +167,10 @@ export const ObservedClusterView = z.object({
   /** For a replica whose link is down: seconds since it went down; -1 when it never connected since start. */
   linkDownSinceSec: z.number().nullable().default(null),
   syncInProgress: z.boolean().default(false),
+  /** During a full sync: bytes of the primary's snapshot received so far. */
+  syncReadBytes: z.number().nullable().optional(),
+  /** During a full sync: the snapshot's size when the primary announced it (null with a diskless sync). */
+  syncTotalBytes: z.number().nullable().optional(),
   /** Config epoch of this node's slot claim (a replica shows its primary's): a higher epoch supersedes a lower one. */
   configEpoch: z.number().int().default(0),
 });

@@ -121,6 +121,10 @@ export const TopologyInstance = z
     preferredRole: InstanceRole.describe('the role placement gave it; Strata moves primaries back to these after a failover'),
     observedRole: InstanceRole.nullable().describe('what the instance itself says, when its node reports'),
     health: InstanceHealth,
+    sync: z
+      .object({ receivedBytes: z.number(), totalBytes: z.number().nullable() })
+      .nullable()
+      .describe('a replica in a full sync from its primary (e.g. a copy being rebuilt): bytes received and, when known, the total'),
   })
   .openapi('TopologyInstance');
 export type TopologyInstance = z.infer<typeof TopologyInstance>;

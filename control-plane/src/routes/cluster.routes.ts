@@ -84,6 +84,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
           return {
             id: i.id, nodeId: i.nodeId, nodeName: node?.name ?? 'unknown', address: `${node?.address ?? 'unknown'}:${i.port}`,
             role: i.role, preferredRole: i.preferredRole, observedRole: o?.cluster?.role ?? null, health,
+            sync: o?.cluster?.syncInProgress ? { receivedBytes: o.cluster.syncReadBytes ?? 0, totalBytes: o.cluster.syncTotalBytes ?? null } : null,
           };
         }),
       })),
