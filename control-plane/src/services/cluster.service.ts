@@ -28,7 +28,7 @@ export interface ClusterServiceDeps {
   wake: (clusterId: string) => void;
 }
 
-const PLACEMENT_LOCK = 74617462;
+export const PLACEMENT_LOCK = 74617462;
 
 export function withDefaults(req: CreateClusterRequest): ClusterSpec {
   return {
