@@ -34,7 +34,7 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number },
   ) {}
 
   async run(): Promise<void> {
@@ -148,7 +148,7 @@ export class TaskRunner {
       let last = Promise.resolve();
       const r = await migrateSlots({
         targets: p.targets, primaries: p.primaries, username: p.credentials.internalUser, password: p.credentials.internalPassword,
-        shouldStop: () => t.stop.aborted, log: (msg) => log.info(msg),
+        shouldStop: () => t.stop.aborted, log: (msg) => log.info(msg), slotsPerRound: this.d.migrateSlotsPerRound,
         onProgress: (m) => {
           // One report in flight at a time; a lost one is superseded by the next.
           last = last.then(() => this.d.client.progress(t.taskId, {

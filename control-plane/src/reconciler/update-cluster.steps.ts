@@ -121,7 +121,10 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     if (latest?.state === 'succeeded' && result?.complete && settled) {
       return { kind: 'done', detail: `${result.slotsMoved} slots, ${result.keysMoved} keys moved` };
     }
-    const stats = latest?.progressStats;
+    const raw = latest?.progressStats;
+    // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
+    const planned = name === 'migrate-slots' ? p.public.totals.slots : 0;
+    const stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
     if (stats && latest && (latest.state === 'leased' || latest.state === 'pending' || !op.migration || op.migration.slotsDone !== stats.slotsDone)) {
       await ctx.deps.operations.setMigration(op.id, stats);
     }
