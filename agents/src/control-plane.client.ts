@@ -54,8 +54,10 @@ export class ControlPlaneClient {
     return LeaseTaskResponse.parse(await this.call('GET', `/v1/agent/tasks?waitMs=${waitMs}`, undefined, signal)).task;
   }
 
-  async heartbeat(taskId: string): Promise<void> {
-    await this.call('POST', `/v1/agent/tasks/${taskId}/heartbeat`, undefined, AbortSignal.timeout(5000));
+  /** Extends the lease; `stop` asks the task to end early at a safe point. */
+  async heartbeat(taskId: string): Promise<{ stop: boolean }> {
+    const r = (await this.call('POST', `/v1/agent/tasks/${taskId}/heartbeat`, undefined, AbortSignal.timeout(5000))) as { stop?: boolean } | null;
+    return { stop: r?.stop === true };
   }
 
   async progress(taskId: string, progress: TaskProgressRequest): Promise<void> {

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 400;
   const metrics = new MetricsSampler({ sink: client, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
-  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke() });
+  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();

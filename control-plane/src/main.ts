@@ -16,6 +16,7 @@ import { EventStore } from './stores/event.store';
 import { ObservedState } from './observed/observed-state';
 import { TaskBroker } from './services/task-broker';
 import { ClusterService } from './services/cluster.service';
+import { TopologyService } from './services/topology.service';
 import { Reconciler } from './reconciler/reconciler';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { createApp } from './http/app';
@@ -67,6 +68,9 @@ async function main(): Promise<void> {
   const endpoints = new EndpointDirectory({ pool, clusters, nodes, observed, ...config.endpoints });
   const assigned = await endpoints.assignMissing();
   if (assigned) log.info({ assigned }, 'gave existing clusters an endpoint port');
+  const topology = new TopologyService({
+    pool, clusters, nodes, operations, observed, placement: service, liveData: (id) => metrics.latestData(id), wake: (id) => reconciler.wake(id),
+  });
   observed.onReport((_node, clusterIds, changed) => {
     for (const id of clusterIds) {
       if (changed.has(id)) void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
@@ -76,7 +80,8 @@ async function main(): Promise<void> {
 
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
   const app = createApp({
-    pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints,
+    pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints, topology,
+    onOperationControl: (id) => void clusters.markNeedsReconcile(id).then(() => reconciler.wake(id), (err) => log.error({ err }, 'could not request a pass')),
     consoleDir: config.consoleDir,
     metrics: metrics.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,

@@ -2,7 +2,7 @@ import type { ObservedInstance } from '@strata/api';
 import type { ClusterRow, ClusterStore, InstanceRow, LostInstanceRow, ShardRow } from '../stores/cluster.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
-import type { OperationStore } from '../stores/operation.store';
+import type { OperationRow, OperationStore } from '../stores/operation.store';
 import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
@@ -44,6 +44,8 @@ export interface ClusterContext {
   cluster: ClusterRow;
   /** The operation whose tasks `tasks` holds; null for healing work. */
   operationId: string | null;
+  /** That operation, when a pass drives one. */
+  operation?: OperationRow;
   instances: InstanceRow[];
   /** Instances replaced after their node went down, until forgotten and cleaned up. */
   lost: LostInstanceRow[];

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { AgentStatusReport, CompleteTaskRequest, RegisterAgentRequest, TaskProgressRequest, type RegisterAgentResponse } from '@strata/api';
+import { AgentStatusReport, CompleteTaskRequest, RegisterAgentRequest, TaskProgressRequest, type HeartbeatResponse, type RegisterAgentResponse } from '@strata/api';
 import { parseBody, parseUuid } from '../http/validate';
 import { AppError, conflict, notFound } from '../errors';
 import { requireNode } from '../auth/auth.middleware';
@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../db/pg-errors';
 import type { AuthStore } from '../stores/auth.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskStore } from '../stores/task.store';
+import type { OperationStore } from '../stores/operation.store';
 import type { ObservedState } from '../observed/observed-state';
 import { TASK_LEASE_MS, type TaskBroker } from '../services/task-broker';
 import { hashToken, newToken } from '../crypto/tokens';
@@ -19,6 +20,7 @@ export interface AgentRoutesDeps {
   auth: AuthStore;
   nodes: NodeStore;
   tasks: TaskStore;
+  operations: OperationStore;
   broker: TaskBroker;
   observed: ObservedState;
   onTaskDone: (clusterId: string) => void;
@@ -75,13 +77,14 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }
-    res.status(204).end();
+    const out: HeartbeatResponse = { stop: await d.operations.taskShouldStop(id) };
+    res.json(out);
   });
 
   node.post('/tasks/:id/progress', async (req, res) => {
     const id = parseUuid(req.params.id, 'Task');
     const body = parseBody(TaskProgressRequest, req.body);
-    if (!(await d.tasks.progress(id, req.node!.id, body.progress, body.detail))) {
+    if (!(await d.tasks.progress(id, req.node!.id, body.progress, body.detail, body.migration))) {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }

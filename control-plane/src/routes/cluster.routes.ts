@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import {
-  ClusterEventQuery, CreateClusterRequest, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
+  ClusterEventQuery, CreateClusterRequest, SwitchoverRequest, UpdateClusterQuery, UpdateClusterRequest, type ClusterUpdateAccepted, type UpdateClusterDryRun, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
 } from '@strata/api';
 import { planSlots } from '@strata/engine';
 import { parseBody, parseUuid } from '../http/validate';
 import { conflict, notFound } from '../errors';
 import type { ClusterService } from '../services/cluster.service';
+import type { TopologyService } from '../services/topology.service';
 import { openSecrets } from '../services/cluster-secrets';
 import { publicCluster, type ClusterRow, type ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
@@ -17,6 +18,7 @@ import type { EndpointDirectory } from '../services/endpoint-directory';
 
 export interface ClusterRoutesDeps {
   service: ClusterService;
+  topology: TopologyService;
   clusters: ClusterStore;
   nodes: NodeStore;
   operations: OperationStore;
@@ -48,6 +50,29 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
 
   r.get('/:id', async (req, res) => {
     res.json(publicCluster(await load(req.principal!.organizationId, req.params.id)));
+  });
+
+  r.patch('/:id', async (req, res) => {
+    const id = parseUuid(req.params.id, 'Cluster');
+    const q = parseBody(UpdateClusterQuery, req.query);
+    const body = parseBody(UpdateClusterRequest, req.body);
+    const dryRun = q.dryRun === 'true';
+    const { plan, cluster, operation } = await d.topology.update(req.principal!.organizationId, id, body, dryRun);
+    if (!operation) {
+      const out: UpdateClusterDryRun = { dryRun: true, plan };
+      res.json(out);
+      return;
+    }
+    const out: ClusterUpdateAccepted = { cluster: publicCluster(cluster), operation: publicOperation(operation), plan };
+    res.status(202).location(`/v1/operations/${operation.id}`).json(out);
+  });
+
+  r.post('/:id/shards/:index/switchover', async (req, res) => {
+    const id = parseUuid(req.params.id, 'Cluster');
+    const index = /^\d+$/.test(req.params.index ?? '') ? Number(req.params.index) : -1;
+    const body = parseBody(SwitchoverRequest, req.body);
+    const { cluster, operation } = await d.topology.switchover(req.principal!.organizationId, id, index, body);
+    res.status(202).location(`/v1/operations/${operation.id}`).json({ cluster: publicCluster(cluster), operation: publicOperation(operation) });
   });
 
   r.delete('/:id', async (req, res) => {

@@ -245,4 +245,24 @@ export class ClusterStore {
       [id, owner, doneAt],
     );
   }
+
+  /** A spec change: new spec, generation bumped. */
+  async updateSpec(id: string, spec: ClusterSpec, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET spec = $2, generation = generation + 1, updated_at = now() WHERE id = $1', [id, JSON.stringify(spec)]);
+  }
+
+  /** The stored slot map after a topology change: one row per shard, none beyond. */
+  async replaceShards(clusterId: string, slots: SlotRange[][], db: Db = this.pool): Promise<void> {
+    await db.query('DELETE FROM shards WHERE cluster_id = $1 AND shard_index >= $2', [clusterId, slots.length]);
+    for (let i = 0; i < slots.length; i++) {
+      await db.query(
+        `INSERT INTO shards (cluster_id, shard_index, slots) VALUES ($1, $2, $3) ON CONFLICT (cluster_id, shard_index) DO UPDATE SET slots = EXCLUDED.slots`,
+        [clusterId, i, JSON.stringify(slots[i])],
+      );
+    }
+  }
+
+  async setInstancesMemory(clusterId: string, memoryMb: number, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE instances SET memory_mb = $2 WHERE cluster_id = $1 AND lost_at IS NULL', [clusterId, memoryMb]);
+  }
 }

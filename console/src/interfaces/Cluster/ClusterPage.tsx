@@ -18,6 +18,7 @@ import { ConnectionPanel } from './ConnectionPanel';
 import { DeleteClusterDialog } from './DeleteClusterDialog';
 import { OperationProgress } from './OperationProgress';
 import { TopologyPanel } from './TopologyPanel';
+import { SettingsTab } from './Settings/SettingsTab';
 
 // uPlot and the charts load only when the Monitoring tab opens.
 const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
@@ -27,6 +28,7 @@ const TABS = [
   { key: 'overview', title: 'Overview', path: '' },
   { key: 'monitoring', title: 'Monitoring', path: '/monitoring' },
   { key: 'activity', title: 'Activity', path: '/activity' },
+  { key: 'settings', title: 'Settings', path: '/settings' },
 ] as const;
 
 export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
@@ -74,6 +76,7 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
       <div className="tab-content">
         {current.key === 'overview' ? <Overview cluster={c} latest={latest} />
           : current.key === 'monitoring' ? <Suspense fallback={<LoadingState label="Loading charts…" />}><MonitoringTab clusterId={c.id} /></Suspense>
+          : current.key === 'settings' ? <SettingsTab cluster={c} latest={latest} />
           : <ActivityTimeline cluster={c} />}
       </div>
     </>
