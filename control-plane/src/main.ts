@@ -22,6 +22,7 @@ import { createApp } from './http/app';
 import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
 import { createMetricsModule } from './metrics/metrics.module';
+import { LiveFeed } from './live/live-feed';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -69,11 +70,15 @@ async function main(): Promise<void> {
     }
   });
 
+  const live = new LiveFeed({ pool, clusters, operations, log });
+  await live.start();
+
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
   const app = createApp({
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service,
     consoleDir: config.consoleDir,
     metrics: metrics.app,
+    live,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onNodeChanged: () => void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes')),
@@ -100,6 +105,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    await live.stop();
     server.closeAllConnections();
     server.close();
     janitor.stop();

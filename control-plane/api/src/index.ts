@@ -7,3 +7,5 @@ export * from './auth';
 
 export * from './events';
 export * from './metrics';
+export * from './live';
+export * from './capacity';
