@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Capacity } from '@strata/api';
-import { checkCapacity, maxMemoryMbPerShard, maxShards, suggestName } from './capacity';
+import { checkCapacity, formatRoomMb, maxMemoryMbPerShard, maxShards, suggestName } from './capacity';
 
 const cap = (free: number[]): Capacity => ({
   onlineNodes: free.length,
@@ -53,5 +53,13 @@ describe('suggestName', () => {
   it('nothing to suggest for a valid name or for no letters', () => {
     expect(suggestName('my-cluster')).toBeNull();
     expect(suggestName('123')).toBeNull();
+  });
+});
+
+describe('formatRoomMb', () => {
+  it('rounds free room down', () => {
+    expect(formatRoomMb(2016)).toBe('1.9 GB');
+    expect(formatRoomMb(2048)).toBe('2 GB');
+    expect(formatRoomMb(768)).toBe('768 MB');
   });
 });

@@ -20,6 +20,13 @@ export interface CapacityCheck {
   freeMemoryMb: number;
 }
 
+/** Free room, rounded down: "1.9 GB" for 2,016 MB, never a size that does not fit. */
+export function formatRoomMb(mb: number): string {
+  if (mb < 1024) return `${mb} MB`;
+  const gb = Math.floor((mb / 1024) * 10) / 10;
+  return `${Number.isInteger(gb) ? gb : gb.toFixed(1)} GB`;
+}
+
 const ordinal = (n: number) => (n === 1 ? 'largest' : `${n}${n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}-largest`);
 
 function anonymousNodes(c: Capacity): PlacementNode[] {
@@ -66,10 +73,10 @@ export function checkCapacity(c: Capacity, s: ClusterShape, shardLimit = 64): Ca
   }
   const maxMem = maxMemoryMbPerShard(c, s.replicasPerShard);
   if (s.memoryMbPerShard > maxMem) {
-    const where = copies === 1 ? `the largest free node has ${formatMemoryMb(maxMem)}` : `${copies} different nodes are needed and the ${ordinal(copies)} free node has ${formatMemoryMb(maxMem)}`;
+    const where = copies === 1 ? `the largest free node has ${formatRoomMb(maxMem)}` : `${copies} different nodes are needed and the ${ordinal(copies)} free node has ${formatRoomMb(maxMem)}`;
     return {
       ...base, ok: false, nodesUsed: null,
-      problem: { field: 'memoryMbPerShard', message: `No room for ${formatMemoryMb(s.memoryMbPerShard)} per shard: ${where}. Choose ${formatMemoryMb(maxMem)} or less.` },
+      problem: { field: 'memoryMbPerShard', message: `No room for ${formatMemoryMb(s.memoryMbPerShard)} per shard: ${where}. Choose ${formatRoomMb(maxMem)} or less.` },
     };
   }
   const plan = planPlacement({ ...s, nodes: anonymousNodes(c) });
@@ -79,7 +86,7 @@ export function checkCapacity(c: Capacity, s: ClusterShape, shardLimit = 64): Ca
       ...base, ok: false, nodesUsed: null,
       problem: {
         field: 'shards',
-        message: `${plural(instanceCount(s), 'instance')} of ${formatMemoryMb(s.memoryMbPerShard)} need ${formatMemoryMb(instanceCount(s) * s.memoryMbPerShard)}; the nodes have ${formatMemoryMb(freeMemoryMb)} free. At most ${plural(most, 'shard')} of this size fit.`,
+        message: `${plural(instanceCount(s), 'instance')} of ${formatMemoryMb(s.memoryMbPerShard)} need ${formatMemoryMb(instanceCount(s) * s.memoryMbPerShard)}; the nodes have ${formatRoomMb(freeMemoryMb)} free. At most ${plural(most, 'shard')} of this size fit.`,
       },
     };
   }

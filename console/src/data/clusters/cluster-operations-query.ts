@@ -3,6 +3,7 @@ import type { OperationList } from '@strata/api';
 import { apiRequest } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS, isOperationActive } from '../polling';
 import { clusterKeys } from './keys';
+import { isClusterDeleted, pollMs } from '../live/live-store';
 
 /** GET /v1/clusters/{id}/operations — newest first. */
 export function getClusterOperations(id: string, signal?: AbortSignal): Promise<OperationList> {
@@ -14,8 +15,8 @@ export function useClusterOperationsQuery(id: string) {
     queryKey: clusterKeys.operations(id),
     queryFn: ({ signal }) => getClusterOperations(id, signal),
     refetchInterval: (q) => {
-      if (q.state.error?.status === 404) return false;
-      return q.state.data?.items.some((o) => isOperationActive(o.state)) ? FAST_POLL_MS : SLOW_POLL_MS;
+      if (q.state.error?.status === 404 || isClusterDeleted(id)) return false;
+      return pollMs(q.state.data?.items.some((o) => isOperationActive(o.state)) ? FAST_POLL_MS : SLOW_POLL_MS);
     },
   });
 }

@@ -6,7 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { formatMemoryMb } from '../../lib/format';
 import type { ClusterShape } from '../../lib/cluster-math';
-import { checkCapacity, suggestName } from '../../lib/capacity';
+import { checkCapacity, formatRoomMb, suggestName } from '../../lib/capacity';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
@@ -186,7 +186,7 @@ export default function CreateClusterPage() {
             </div>
             <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint={
                 capacity.data
-                  ? `maxmemory of each instance; replicas get the same. Up to ${formatMemoryMb(capacity.data.maxMemoryMbPerShard)} fits on a node now.`
+                  ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(capacity.data.maxMemoryMbPerShard)} fits on a node now.`
                   : 'maxmemory of each instance; replicas get the same.'
               }
             >

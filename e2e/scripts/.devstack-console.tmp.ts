@@ -1,0 +1,11 @@
+import { startStack } from '@strata/local';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+const dir = mkdtempSync(path.join(tmpdir(), 'strata-dev-console-'));
+const stack = await startStack({ dir, nodes: 3, port: 0, fastPostgres: true, addressPrefix: '127.0.74' });
+writeFileSync('/tmp/devstack-console.json', JSON.stringify({ url: stack.url, adminEmail: stack.adminEmail, adminPassword: stack.adminPassword, adminToken: stack.adminToken, dir }));
+console.log('READY', stack.url);
+const stop = async () => { await stack.stop(); process.exit(0); };
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
