@@ -14,6 +14,7 @@ export function useClusterEventsQuery(id: string, opts: { fast?: boolean } = {})
   return useQuery({
     queryKey: clusterKeys.events(id),
     queryFn: ({ signal }) => getClusterEvents(id, signal),
+    enabled: !isClusterDeleted(id),
     refetchInterval: (q) => (q.state.error?.status === 404 || isClusterDeleted(id) ? false : pollMs(opts.fast ? FAST_POLL_MS : SLOW_POLL_MS)),
   });
 }

@@ -14,6 +14,7 @@ export function useClusterOperationsQuery(id: string) {
   return useQuery({
     queryKey: clusterKeys.operations(id),
     queryFn: ({ signal }) => getClusterOperations(id, signal),
+    enabled: !isClusterDeleted(id),
     refetchInterval: (q) => {
       if (q.state.error?.status === 404 || isClusterDeleted(id)) return false;
       return pollMs(q.state.data?.items.some((o) => isOperationActive(o.state)) ? FAST_POLL_MS : SLOW_POLL_MS);

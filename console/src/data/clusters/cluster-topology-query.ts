@@ -14,6 +14,7 @@ export function useClusterTopologyQuery(id: string, opts: { fast: boolean }) {
   return useQuery({
     queryKey: clusterKeys.topology(id),
     queryFn: ({ signal }) => getClusterTopology(id, signal),
+    enabled: !isClusterDeleted(id),
     // Instance health comes from agents' reports: while a cluster changes it is polled fast even with the stream live.
     refetchInterval: (q) => (q.state.error?.status === 404 || isClusterDeleted(id) ? false : opts.fast ? FAST_POLL_MS : pollMs(SLOW_POLL_MS)),
   });
