@@ -17,7 +17,8 @@ test.describe('create wizard: bad input shows at the field and creates nothing',
     expect(await api.clustersNamed(name)).toHaveLength(0);
   });
 
-  test('a duplicate name (server 409 shown at the name field)', async ({ page, wizard, api, createCluster }, testInfo) => {
+  test('a duplicate name (server 409 shown at the name field)', async ({ page, wizard, api, createCluster, consoleGuard }, testInfo) => {
+    consoleGuard.allow({ url: /\/v1\/clusters$/, method: 'POST', status: 409 });
     const name = uniqueName('e2e-dup');
     await createCluster({ name });
     await wizard.fill({ name, shards: 1, replicasPerShard: 0, memory: '32 MB' });
@@ -38,7 +39,8 @@ test.describe('create wizard: bad input shows at the field and creates nothing',
     expect(await api.clustersNamed(name)).toHaveLength(0);
   });
 
-  test('more replicas than the nodes allow (server 422 shown at the field it names)', async ({ page, wizard, api, stack }) => {
+  test('more replicas than the nodes allow (server 422 shown at the field it names)', async ({ page, wizard, api, stack, consoleGuard }) => {
+    consoleGuard.allow({ url: /\/v1\/clusters$/, method: 'POST', status: 422 });
     // Pretend the console's capacity is stale and shows spare nodes: the server decides.
     await page.route('**/v1/capacity', async (route) => {
       const res = await route.fetch();

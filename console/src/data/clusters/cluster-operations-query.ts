@@ -10,11 +10,11 @@ export function getClusterOperations(id: string, signal?: AbortSignal): Promise<
   return apiRequest<OperationList>('GET', `/v1/clusters/${encodeURIComponent(id)}/operations`, { signal });
 }
 
-export function useClusterOperationsQuery(id: string) {
+export function useClusterOperationsQuery(id: string, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: clusterKeys.operations(id),
     queryFn: ({ signal }) => getClusterOperations(id, signal),
-    enabled: !isClusterDeleted(id),
+    enabled: (opts.enabled ?? true) && !isClusterDeleted(id),
     refetchInterval: (q) => {
       if (q.state.error?.status === 404 || isClusterDeleted(id)) return false;
       return pollMs(q.state.data?.items.some((o) => isOperationActive(o.state)) ? FAST_POLL_MS : SLOW_POLL_MS);

@@ -33,7 +33,8 @@ const TABS = [
 
 export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
   const cluster = useClusterQuery(id);
-  const ops = useClusterOperationsQuery(id);
+  // Asked only once the cluster is known: for a cluster that is not there, one 404 is enough.
+  const ops = useClusterOperationsQuery(id, { enabled: cluster.isSuccess });
   const deleted = useClusterDeleted(id);
   useDocumentTitle(cluster.data?.name ?? 'Cluster');
 
