@@ -24,6 +24,7 @@ import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
 import { createMetricsModule } from './metrics/metrics.module';
 import { EndpointDirectory } from './services/endpoint-directory';
+import { LiveFeed } from './live/live-feed';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -78,12 +79,16 @@ async function main(): Promise<void> {
     }
   });
 
+  const live = new LiveFeed({ pool, clusters, operations, log });
+  await live.start();
+
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
   const app = createApp({
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints, topology,
     onOperationControl: (id) => void clusters.markNeedsReconcile(id).then(() => reconciler.wake(id), (err) => log.error({ err }, 'could not request a pass')),
     consoleDir: config.consoleDir,
     metrics: metrics.app,
+    live,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onNodeChanged: () => void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes')),
@@ -110,6 +115,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    await live.stop();
     server.closeAllConnections();
     server.close();
     janitor.stop();

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import type { Stack } from '@strata/local';
 import type { Connection } from '@strata/api';
 import { redisPidsOn, testStack } from './helpers/test-stack';
@@ -19,8 +18,8 @@ import { countPresentEventually, loadKeys } from './helpers/workload';
 const run = promisify(execFile);
 const GO_CLIENT = path.join(import.meta.dirname, 'clients/go-redis');
 const PY_CLIENT = path.join(import.meta.dirname, 'clients/redis_py_client.py');
-// Debian's python3-redis (installed by `npm test`) belongs to the system interpreter.
-const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+// redis-py for the python3 on PATH is installed by `npm test` (scripts/bootstrap.mjs).
+const PYTHON = 'python3';
 
 let stack: Stack;
 let api: TestApi;

@@ -102,7 +102,7 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
     const nodes = (await api.nodes()).body.items;
     expect(nodes).toHaveLength(3);
     expect(nodes.every((n) => n.status === 'online' && n.instances.length === 2)).toBe(true);
-    expect(nodes.every((n) => n.capacity.usedMemoryMb === 512)).toBe(true);
+    expect(nodes.every((n) => n.capacity!.usedMemoryMb === 512)).toBe(true);
   });
 
   it('is deleted: no redis-server of it remains and its data directories are gone', async () => {
@@ -122,6 +122,6 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
       expect(left.filter((d) => ids.includes(d))).toEqual([]);
     }
     expect((await api.listClusters()).body.items).toEqual([]);
-    expect((await api.nodes()).body.items.every((n) => n.capacity.usedMemoryMb === 0)).toBe(true);
+    expect((await api.nodes()).body.items.every((n) => n.capacity!.usedMemoryMb === 0)).toBe(true);
   });
 });

@@ -8,3 +8,5 @@ export * from './auth';
 export * from './events';
 export * from './metrics';
 export * from './topology';
+export * from './live';
+export * from './capacity';

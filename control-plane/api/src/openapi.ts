@@ -7,6 +7,8 @@ import { Operation, OperationList } from './operations';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
+import { LiveEvent } from './live';
+import { Capacity } from './capacity';
 import {
   AgentEndpoints, AgentStatusReport, CompleteTaskRequest, HeartbeatResponse, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
 } from './agent';
@@ -77,7 +79,12 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", security, request: { params: idParam }, responses: { 200: json(OperationList), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged", security, request: { params: idParam, query: ClusterEventQuery }, responses: { 200: json(ClusterEventList), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', security, request: { params: idParam }, responses: { 200: json(Operation), ...errors } });
-  r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes', security, responses: { 200: json(NodeList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity', security, responses: { 200: json(NodeList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/capacity', summary: 'Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable', security, responses: { 200: json(Capacity), 401: errors[401] } });
+  r.registerPath({
+    method: 'get', path: '/v1/events/stream', summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token)", security,
+    responses: { 200: { description: 'text/event-stream; `event:` is the type, `data:` a LiveEvent', content: { 'text/event-stream': { schema: LiveEvent } } }, 401: errors[401] },
+  });
   r.registerPath({ method: 'post', path: '/v1/nodes/{id}/drain', summary: 'Drain a node for maintenance (platform admin): primaries switch over, every instance is rebuilt on other nodes', security, request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
   r.registerPath({ method: 'post', path: '/v1/nodes/{id}/undrain', summary: 'Return a drained node to placement (platform admin)', security, request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
   r.registerPath({ method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)', security, request: body(CreateJoinTokenRequest), responses: { 201: json(JoinToken), ...errors, 403: problem('Not a platform admin') } });
@@ -85,7 +92,11 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'post', path: '/v1/users', summary: "Create a user in the caller's organization", security, request: body(CreateUserRequest), responses: { 201: json(User), ...errors, 409: problem('Email taken') } });
   r.registerPath({ method: 'post', path: '/v1/tokens', summary: "Create an API token in the caller's organization", security, request: body(CreateTokenRequest), responses: { 201: json(ApiToken), ...errors } });
   r.registerPath({ method: 'post', path: '/v1/session', summary: 'Sign in (sets an httpOnly session cookie)', request: body(LoginRequest), responses: { 200: json(Session), 400: errors[400], 401: problem('Wrong email or password (code invalid_credentials)') } });
-  r.registerPath({ method: 'get', path: '/v1/session', summary: 'Current session', responses: { 200: json(Session), 401: errors[401] } });
+  r.registerPath({
+    method: 'get', path: '/v1/session', summary: 'Current session (with `?optional=true`: 200 and `null` when signed out, instead of 401)',
+    request: { query: z.object({ optional: z.enum(['true', 'false']).optional() }) },
+    responses: { 200: json(Session.nullable()), 401: errors[401] },
+  });
   r.registerPath({ method: 'delete', path: '/v1/session', summary: 'Sign out', responses: { 204: { description: 'Signed out' } } });
   r.registerPath({ method: 'post', path: '/v1/agent/register', summary: 'Agent: register with a one-time join token', request: body(RegisterAgentRequest), responses: { 201: json(RegisterAgentResponse), 400: errors[400], 401: problem('Join token invalid, used or expired (code join_token_invalid)') } });
   r.registerPath({ method: 'post', path: '/v1/agent/status', summary: 'Agent: report observed node and engine status', security, request: body(AgentStatusReport), responses: { 204: { description: 'Stored' }, 400: errors[400], 401: errors[401] } });
@@ -108,12 +119,12 @@ export function buildOpenApiDocument(): object {
     responses: { 200: { description: 'text/event-stream of `sample` events (data: MetricsStreamEvent)', content: { 'text/event-stream': { schema: MetricsStreamEvent } } }, ...errors },
   });
   r.registerPath({
-    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk)', security,
+    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk); platform admins only', security,
     request: { params: idParam, query: z.object({ metric: z.string().optional().describe('comma-separated: cpu, memory_total, memory_available, memory_used, disk_total, disk_free, disk_used'), from: z.string().optional(), to: z.string().optional(), step: z.string().optional() }) },
-    responses: { 200: json(MetricsResult), ...errors },
+    responses: { 200: json(MetricsResult), ...errors, 403: problem('Not a platform admin') },
   });
   r.registerPath({ method: 'get', path: '/v1/metrics/clusters', summary: "Current ops/s, p99 and memory of the caller's clusters", security, responses: { 200: json(ClusterCurrentMetricsList), 401: errors[401] } });
-  r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node', security, responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node (platform admins; an empty list for others: host load includes other organizations)', security, responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
   r.registerPath({ method: 'post', path: '/v1/agent/metrics', summary: 'Agent: push a batch of per-second instance and host samples', security, request: body(AgentMetricsBatch), responses: { 200: json(z.object({ accepted: z.number().int(), rejected: z.number().int() })), 400: errors[400], 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus exposition of cluster, shard, instance and node series and the control plane\'s health (scrape token as Bearer)', security, responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': { schema: z.string() } } }, 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness and database reachability', responses: { 200: json(z.object({ status: z.literal('ok') })) } });

@@ -13,6 +13,8 @@ import { nodeRoutes, type NodeRoutesDeps } from '../routes/node.routes';
 import { organizationRoutes } from '../routes/organization.routes';
 import { sessionRoutes } from '../routes/session.routes';
 import { agentRoutes, type AgentRoutesDeps } from '../routes/agent.routes';
+import { capacityRoutes } from '../routes/capacity.routes';
+import type { LiveFeed } from '../live/live-feed';
 import type { Router, RequestHandler } from 'express';
 
 export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesDeps {
@@ -23,6 +25,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   onOperationControl?: (clusterId: string) => void;
   /** Live metrics (issue 9): agent push endpoint, metrics API + /metrics, API latency middleware. */
   metrics?: { agentRouter: Router; router: (user: RequestHandler) => Router; httpMiddleware: RequestHandler };
+  /** Live changes of clusters and operations (issue 12): GET /v1/events/stream. */
+  live: LiveFeed;
 }
 
 export function createApp(d: AppDeps): Express {
@@ -49,6 +53,8 @@ export function createApp(d: AppDeps): Express {
   app.use('/v1/clusters', user, clusterRoutes(d));
   app.use('/v1/operations', user, operationRoutes(d));
   app.use('/v1/nodes', user, nodeRoutes(d));
+  app.use('/v1/capacity', user, capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
+  app.get('/v1/events/stream', user, (req, res) => d.live.open(req, res, req.principal!.organizationId));
   app.use('/v1', user, organizationRoutes(d));
   app.use('/v1', notFoundHandler);
 

@@ -3,6 +3,7 @@ import type { Cluster, Operation } from '@strata/api';
 import { useClusterQuery } from '../../data/clusters/cluster-query';
 import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
 import { isOperationActive } from '../../data/polling';
+import { useClusterDeleted } from '../../data/live/live-store';
 import { Link } from '../../lib/router';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { formatAgo, formatDateTime, formatMemoryMb, plural } from '../../lib/format';
@@ -19,6 +20,7 @@ import { DeleteClusterDialog } from './DeleteClusterDialog';
 import { OperationProgress } from './OperationProgress';
 import { TopologyPanel } from './TopologyPanel';
 import { SettingsTab } from './Settings/SettingsTab';
+import { ClusterHealthAlert } from './ClusterHealthAlert';
 
 // uPlot and the charts load only when the Monitoring tab opens.
 const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
@@ -33,9 +35,12 @@ const TABS = [
 
 export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
   const cluster = useClusterQuery(id);
-  const ops = useClusterOperationsQuery(id);
+  // Asked only once the cluster is known: for a cluster that is not there, one 404 is enough.
+  const ops = useClusterOperationsQuery(id, { enabled: cluster.isSuccess });
+  const deleted = useClusterDeleted(id);
   useDocumentTitle(cluster.data?.name ?? 'Cluster');
 
+  if (deleted) return <ClusterGone />;
   if (cluster.isPending) return <LoadingState label="Loading cluster…" />;
   if (cluster.isError) {
     if (cluster.error.status === 404 || cluster.error.status === 400) {
@@ -67,6 +72,7 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
   return (
     <>
       <ClusterHeader cluster={c} />
+      <ClusterHealthAlert cluster={c} />
       {showOp && <OperationProgress operation={latest} />}
       <NavTabs
         label="Cluster sections"
@@ -80,6 +86,23 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
           : <ActivityTimeline cluster={c} />}
       </div>
     </>
+  );
+}
+
+function ClusterGone() {
+  return (
+    <EmptyState
+      level={1}
+      icon="clusters"
+      title="Cluster deleted"
+      action={
+        <Link to="/clusters" className="btn btn-secondary">
+          <Icon name="arrowLeft" /> Back to clusters
+        </Link>
+      }
+    >
+      Its instances are stopped and its data is gone.
+    </EmptyState>
   );
 }
 
