@@ -82,6 +82,21 @@ function ensureRedisPy() {
 }
 const chromium = { what: 'Chromium (for the Playwright suite)', packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') };
 
+/**
+ * Go and terraform come from upstream, not apt (Debian's Go is too old for terraform-plugin-framework):
+ * check them and say how to get them. Needed by the Terraform provider and CDK for Terraform tests.
+ */
+function ensureAutomationTools() {
+  const problems = [];
+  const go = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
+  const version = go.status === 0 ? go.stdout.trim() : '';
+  const [maj, min] = version.replace(/^go/, '').split('.').map(Number);
+  if (!version) problems.push('Go (>= 1.24) is not on PATH: install it from https://go.dev/dl/ (e.g. tar -C /usr/local -xzf go1.24.*.linux-amd64.tar.gz; export PATH=$PATH:/usr/local/go/bin)');
+  else if (maj < 1 || (maj === 1 && min < 24)) problems.push(`Go ${version} is too old for the Terraform provider: install Go >= 1.24 from https://go.dev/dl/`);
+  if (!onPath('terraform')) problems.push('terraform is not on PATH: install Terraform >= 1.5 from https://developer.hashicorp.com/terraform/install (one static binary in /usr/local/bin)');
+  if (problems.length) fail(`missing tools for the Terraform provider and cdktf tests:\n  - ${problems.join('\n  - ')}`);
+}
+
 if (mode === 'start') {
   ensureSystemPackages([redis, postgres]);
   ensureNodeModules();
@@ -90,6 +105,7 @@ if (mode === 'start') {
 } else if (mode === 'test') {
   ensureSystemPackages([redis, postgres, chromium, prometheus, python, golang]);
   ensureRedisPy();
+  ensureAutomationTools();
   ensureNodeModules();
   const suites = [
     ['types', 'npm', ['run', 'typecheck']],

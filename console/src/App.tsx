@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
+import type { Session } from '@strata/api';
 import { useSessionQuery } from './data/session/session-query';
 import { matchPath, navigate, useLocation } from './lib/router';
 import { AppShell, Logo } from './components/layout/AppShell';
@@ -10,6 +11,7 @@ const ClustersPage = lazy(() => import('./interfaces/Clusters/ClustersPage'));
 const CreateClusterPage = lazy(() => import('./interfaces/ClusterCreate/CreateClusterPage'));
 const ClusterPage = lazy(() => import('./interfaces/Cluster/ClusterPage'));
 const NodesPage = lazy(() => import('./interfaces/Nodes/NodesPage'));
+const SettingsPage = lazy(() => import('./interfaces/Settings/SettingsPage'));
 const NotFoundPage = lazy(() => import('./interfaces/NotFoundPage'));
 
 function safeNext(next: string | null): string {
@@ -58,18 +60,19 @@ export function App() {
   return (
     <AppShell session={session.data}>
       <Suspense fallback={<LoadingState />}>
-        <Routes pathname={pathname} />
+        <Routes pathname={pathname} session={session.data} />
       </Suspense>
     </AppShell>
   );
 }
 
-function Routes({ pathname }: { pathname: string }) {
+function Routes({ pathname, session }: { pathname: string; session: Session }) {
   if (pathname === '/' || pathname === '/sign-in') return <LoadingState />;
   if (matchPath('/clusters', pathname)) return <ClustersPage />;
   if (matchPath('/clusters/new', pathname)) return <CreateClusterPage />;
   const cluster = matchPath('/clusters/:id/:tab?', pathname);
   if (cluster) return <ClusterPage key={cluster.id} id={cluster.id!} tab={cluster.tab ?? 'overview'} />;
   if (matchPath('/nodes', pathname)) return <NodesPage />;
+  if (matchPath('/settings/access', pathname)) return <SettingsPage session={session} />;
   return <NotFoundPage />;
 }

@@ -8,6 +8,7 @@ import { loadConfig } from './config';
 import { migrate } from './db/migrate';
 import { SecretBox } from './crypto/secret-box';
 import { AuthStore } from './stores/auth.store';
+import { AuditStore } from './stores/audit.store';
 import { NodeStore } from './stores/node.store';
 import { ClusterStore } from './stores/cluster.store';
 import { OperationStore } from './stores/operation.store';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
   const app = createApp({
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints, topology,
     onOperationControl: (id) => void clusters.markNeedsReconcile(id).then(() => reconciler.wake(id), (err) => log.error({ err }, 'could not request a pass')),
+    audit: new AuditStore(pool),
     consoleDir: config.consoleDir,
     metrics: metrics.app,
     live,

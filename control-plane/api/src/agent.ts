@@ -2,15 +2,15 @@
  * The agent protocol: how a node agent registers, reports what it observes and
  * leases tasks. Agents and the control plane meet only over these types.
  */
-import { z, Id, Timestamp } from './common';
+import { z, Id, Timestamp, safeString } from './common';
 import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
 import { MigrationProgress } from './operations';
 
 export const RegisterAgentRequest = z
   .strictObject({
-    joinToken: z.string().min(10),
-    name: z.string().min(1).max(64),
-    address: z.string().min(1).describe('IP the node binds engines to and other nodes reach it on'),
+    joinToken: safeString().min(10),
+    name: safeString().min(1).max(64),
+    address: safeString().min(1).describe('IP the node binds engines to and other nodes reach it on'),
     memoryMb: z.number().int().min(64),
     agentVersion: z.string(),
   })

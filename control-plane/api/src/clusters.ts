@@ -1,4 +1,4 @@
-import { z, Id, Timestamp } from './common';
+import { z, Id, Timestamp, safeString } from './common';
 import { Operation } from './operations';
 
 export const Durability = z
@@ -26,8 +26,7 @@ export const LIMITS = {
   name: { min: 2, max: 40 },
 } as const;
 
-export const ClusterName = z
-  .string()
+export const ClusterName = safeString()
   .min(LIMITS.name.min)
   .max(LIMITS.name.max)
   .regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lowercase letters, digits and dashes; starts with a letter, ends with a letter or digit');

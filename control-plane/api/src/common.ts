@@ -6,6 +6,18 @@ extendZodWithOpenApi(z);
 export { z };
 
 export const Id = z.string().uuid();
+
+/** C0 control characters (NUL, tab, newline, ESC, ...) and DEL. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters (NUL, tab, newline, ...)';
+
+/**
+ * Every string a client sends goes through this: no control characters, so a
+ * NUL byte never reaches PostgreSQL (which rejects it with a 500) and no
+ * newline or escape sequence ends up in logs, names or the audit log.
+ */
+export const safeString = () =>
+  z.string().refine((s) => !CONTROL_CHARACTERS.test(s), { message: CONTROL_CHARACTERS_MESSAGE, abort: true });
 export const Timestamp = z.string().describe('RFC 3339 timestamp');
 
 /** Stable machine-readable error codes. Clients branch on these, never on `title`. */

@@ -3,7 +3,7 @@
  * (failovers, restarts, data loss, rebalancing, slot repair). Kept in
  * PostgreSQL, newest first.
  */
-import { z, Id, Timestamp } from './common';
+import { z, Id, Timestamp, safeString } from './common';
 
 export const EventInstanceRef = z.object({
   instanceId: Id,
@@ -93,6 +93,6 @@ export type ClusterEventList = z.infer<typeof ClusterEventList>;
 
 export const ClusterEventQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: z.string().regex(/^\d+$/, 'a cursor from nextCursor').optional(),
+  before: safeString().regex(/^\d+$/, 'a cursor from nextCursor').optional(),
 });
 export type ClusterEventQuery = z.infer<typeof ClusterEventQuery>;

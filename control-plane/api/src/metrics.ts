@@ -2,7 +2,7 @@
  * Live metrics: what agents push every second, and what the API serves
  * (history queries, the live SSE stream, current values for lists).
  */
-import { z, Id } from './common';
+import { z, Id, safeString } from './common';
 
 /** Number of latency buckets: bucket i holds calls that took (2^(i-1), 2^i] microseconds. */
 export const LATENCY_BUCKET_COUNT = 27;
@@ -71,7 +71,7 @@ export const MetricsGrouping = z.enum(['cluster', 'shard', 'instance']);
 export type MetricsGrouping = z.infer<typeof MetricsGrouping>;
 
 const metricList = <T extends z.ZodEnum>(e: T) =>
-  z.string().min(1).transform((s, ctx) => {
+  safeString().min(1).transform((s, ctx) => {
     const names = s.split(',').map((x) => x.trim()).filter(Boolean);
     const bad = names.filter((n) => !e.safeParse(n).success);
     if (bad.length || !names.length) {
@@ -81,7 +81,7 @@ const metricList = <T extends z.ZodEnum>(e: T) =>
     return [...new Set(names)] as z.infer<T>[];
   });
 
-const time = z.string().describe('RFC 3339 time, unix seconds, or relative like "-15m", "-1h", "now"');
+const time = safeString().describe('RFC 3339 time, unix seconds, or relative like "-15m", "-1h", "now"');
 
 export const ClusterMetricsQuery = z.strictObject({
   metric: metricList(ClusterMetric).describe('comma-separated metric names'),

@@ -16,8 +16,8 @@ import {
   AgentMetricsBatch, ClusterCurrentMetricsList, MetricsResult, MetricsStreamEvent, NodeCurrentMetricsList,
 } from './metrics';
 import {
-  ApiToken, CreateOrganizationRequest, CreateOrganizationResponse, CreateTokenRequest, CreateUserRequest,
-  LoginRequest, Session, User,
+  ApiToken, ApiTokenInfo, ApiTokenList, AuditList, AuditQuery, CreateOrganizationRequest, CreateOrganizationResponse, CreateTokenRequest,
+  CreateUserRequest, LoginRequest, Session, UpdateUserRequest, User, UserList, type Scope,
 } from './auth';
 
 const json = (schema: z.ZodType, description = 'OK') => ({
@@ -33,6 +33,7 @@ const idParam = z.object({ id: z.string().uuid() });
 const errors = {
   400: problem('Invalid request (code validation_failed)'),
   401: problem('Missing or invalid credentials'),
+  403: problem('The role or token lacks the scope this operation needs (code forbidden)'),
   404: problem('Not found (also for resources of another organization)'),
 };
 
@@ -40,9 +41,14 @@ export function buildOpenApiDocument(): object {
   const r = new OpenAPIRegistry();
   r.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   const security = [{ bearer: [] }];
+  /**
+   * The scope an operation needs, as the bearer requirement's role list (OpenAPI 3.1).
+   * `self`: any signed-in user, or a token with the admin scope (managing one's own tokens).
+   */
+  const scope = (s: Scope | 'self') => [{ bearer: [s] }];
 
   r.registerPath({
-    method: 'post', path: '/v1/clusters', summary: 'Create a cluster', security,
+    method: 'post', path: '/v1/clusters', summary: 'Create a cluster', security: scope('clusters:write'),
     request: body(CreateClusterRequest),
     responses: {
       202: { ...json(ClusterWithOperation, 'Accepted; follow the operation at Location'), headers: { Location: { schema: { type: 'string' } } } },
@@ -51,10 +57,10 @@ export function buildOpenApiDocument(): object {
       422: problem('The spec cannot be placed on the available nodes (code unplaceable)'),
     },
   });
-  r.registerPath({ method: 'get', path: '/v1/clusters', summary: 'List clusters', security, responses: { 200: json(ClusterList), 401: errors[401] } });
-  r.registerPath({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', security, request: { params: idParam }, responses: { 200: json(Cluster), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters', summary: 'List clusters', security: scope('clusters:read'), responses: { 200: json(ClusterList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Cluster), ...errors } });
   r.registerPath({
-    method: 'patch', path: '/v1/clusters/{id}', summary: 'Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing', security,
+    method: 'patch', path: '/v1/clusters/{id}', summary: 'Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing', security: scope('clusters:write'),
     request: { params: idParam, query: UpdateClusterQuery, ...body(UpdateClusterRequest) },
     responses: {
       200: json(UpdateClusterDryRun, 'Dry run: the plan'), 202: json(ClusterUpdateAccepted, 'Accepted: the change runs as an operation'), ...errors,
@@ -63,34 +69,40 @@ export function buildOpenApiDocument(): object {
     },
   });
   r.registerPath({
-    method: 'post', path: '/v1/clusters/{id}/shards/{index}/switchover', summary: "Promote a replica of one shard without losing acknowledged writes", security,
+    method: 'post', path: '/v1/clusters/{id}/shards/{index}/switchover', summary: "Promote a replica of one shard without losing acknowledged writes", security: scope('clusters:write'),
     request: { params: z.object({ id: z.string(), index: z.string() }), ...body(SwitchoverRequest) },
     responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors, 409: problem('Another change is running'), 422: problem('No in-sync replica') },
   });
   for (const action of ['pause', 'resume', 'cancel'] as const) {
     r.registerPath({
-      method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)`, security,
+      method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)`, security: scope('clusters:write'),
       request: { params: idParam }, responses: { 200: json(Operation), ...errors, 409: problem('Not an unfinished update, or past its point of no return') },
     });
   }
-  r.registerPath({ method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', security, request: { params: idParam }, responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors } });
-  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/topology', summary: 'Shards, slot ranges and instances', security, request: { params: idParam }, responses: { 200: json(Topology), ...errors } });
-  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', security, request: { params: idParam }, responses: { 200: json(Connection), ...errors, 409: problem('Cluster is being deleted') } });
-  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", security, request: { params: idParam }, responses: { 200: json(OperationList), ...errors } });
-  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged", security, request: { params: idParam, query: ClusterEventQuery }, responses: { 200: json(ClusterEventList), ...errors } });
-  r.registerPath({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', security, request: { params: idParam }, responses: { 200: json(Operation), ...errors } });
-  r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity', security, responses: { 200: json(NodeList), 401: errors[401] } });
-  r.registerPath({ method: 'get', path: '/v1/capacity', summary: 'Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable', security, responses: { 200: json(Capacity), 401: errors[401] } });
+  r.registerPath({ method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', security: scope('clusters:write'), request: { params: idParam }, responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/topology', summary: 'Shards, slot ranges and instances', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Topology), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Connection), ...errors, 409: problem('Cluster is being deleted') } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(OperationList), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged", security: scope('clusters:read'), request: { params: idParam, query: ClusterEventQuery }, responses: { 200: json(ClusterEventList), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Operation), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity', security: scope('clusters:read'), responses: { 200: json(NodeList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/capacity', summary: 'Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable', security: scope('clusters:read'), responses: { 200: json(Capacity), 401: errors[401] } });
   r.registerPath({
-    method: 'get', path: '/v1/events/stream', summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token)", security,
+    method: 'get', path: '/v1/events/stream', summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token)", security: scope('clusters:read'),
     responses: { 200: { description: 'text/event-stream; `event:` is the type, `data:` a LiveEvent', content: { 'text/event-stream': { schema: LiveEvent } } }, 401: errors[401] },
   });
-  r.registerPath({ method: 'post', path: '/v1/nodes/{id}/drain', summary: 'Drain a node for maintenance (platform admin): primaries switch over, every instance is rebuilt on other nodes', security, request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
-  r.registerPath({ method: 'post', path: '/v1/nodes/{id}/undrain', summary: 'Return a drained node to placement (platform admin)', security, request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
-  r.registerPath({ method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)', security, request: body(CreateJoinTokenRequest), responses: { 201: json(JoinToken), ...errors, 403: problem('Not a platform admin') } });
-  r.registerPath({ method: 'post', path: '/v1/organizations', summary: 'Create an organization (platform admin)', security, request: body(CreateOrganizationRequest), responses: { 201: json(CreateOrganizationResponse), ...errors, 403: problem('Not a platform admin'), 409: problem('Name taken') } });
-  r.registerPath({ method: 'post', path: '/v1/users', summary: "Create a user in the caller's organization", security, request: body(CreateUserRequest), responses: { 201: json(User), ...errors, 409: problem('Email taken') } });
-  r.registerPath({ method: 'post', path: '/v1/tokens', summary: "Create an API token in the caller's organization", security, request: body(CreateTokenRequest), responses: { 201: json(ApiToken), ...errors } });
+  r.registerPath({ method: 'post', path: '/v1/nodes/{id}/drain', summary: 'Drain a node for maintenance (platform admin): primaries switch over, every instance is rebuilt on other nodes', security: scope('admin'), request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
+  r.registerPath({ method: 'post', path: '/v1/nodes/{id}/undrain', summary: 'Return a drained node to placement (platform admin)', security: scope('admin'), request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
+  r.registerPath({ method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)', security: scope('admin'), request: body(CreateJoinTokenRequest), responses: { 201: json(JoinToken), ...errors, 403: problem('Not a platform admin') } });
+  r.registerPath({ method: 'post', path: '/v1/organizations', summary: 'Create an organization (platform admin)', security: scope('admin'), request: body(CreateOrganizationRequest), responses: { 201: json(CreateOrganizationResponse), ...errors, 403: problem('Not a platform admin'), 409: problem('Name taken') } });
+  r.registerPath({ method: 'get', path: '/v1/users', summary: "Users of the caller's organization and their roles", security: scope('admin'), responses: { 200: json(UserList), 401: errors[401], 403: problem('Needs the admin scope') } });
+  r.registerPath({ method: 'post', path: '/v1/users', summary: "Create a user in the caller's organization", security: scope('admin'), request: body(CreateUserRequest), responses: { 201: json(User), ...errors, 403: problem('Needs the admin scope'), 409: problem('Email taken') } });
+  r.registerPath({ method: 'patch', path: '/v1/users/{id}', summary: "Change a user's role (bounds the user's tokens at once)", security: scope('admin'), request: { params: idParam, ...body(UpdateUserRequest) }, responses: { 200: json(User), ...errors, 403: problem('Needs the admin scope'), 409: problem('Would leave the organization without an admin (code invalid_state)') } });
+  r.registerPath({ method: 'post', path: '/v1/tokens', summary: 'Create an API token with scopes within your own; the secret is returned once', security: scope('self'), request: body(CreateTokenRequest), responses: { 201: json(ApiToken), ...errors, 403: problem('A scope beyond your role, or a token without the admin scope') } });
+  r.registerPath({ method: 'get', path: '/v1/tokens', summary: "API tokens (an admin sees the organization's, others their own), with last use", security: scope('self'), responses: { 200: json(ApiTokenList), 401: errors[401], 403: problem('A token without the admin scope') } });
+  r.registerPath({ method: 'get', path: '/v1/tokens/{id}', summary: 'One API token (never its secret)', security: scope('self'), request: { params: idParam }, responses: { 200: json(ApiTokenInfo), ...errors, 403: problem('A token without the admin scope') } });
+  r.registerPath({ method: 'delete', path: '/v1/tokens/{id}', summary: 'Revoke an API token (idempotent); it stops working at once', security: scope('self'), request: { params: idParam }, responses: { 200: json(ApiTokenInfo), ...errors, 403: problem('A token without the admin scope') } });
+  r.registerPath({ method: 'get', path: '/v1/audit', summary: 'Audit log: who changed what in the organization, newest first', security: scope('admin'), request: { query: AuditQuery }, responses: { 200: json(AuditList), ...errors, 403: problem('Needs the admin scope') } });
   r.registerPath({ method: 'post', path: '/v1/session', summary: 'Sign in (sets an httpOnly session cookie)', request: body(LoginRequest), responses: { 200: json(Session), 400: errors[400], 401: problem('Wrong email or password (code invalid_credentials)') } });
   r.registerPath({
     method: 'get', path: '/v1/session', summary: 'Current session (with `?optional=true`: 200 and `null` when signed out, instead of 401)',
@@ -112,19 +124,19 @@ export function buildOpenApiDocument(): object {
     step: z.string().optional().describe('seconds per point; default keeps ~600 points'),
     by: z.enum(['cluster', 'shard', 'instance']).optional(),
   });
-  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/metrics', summary: 'Metric history of a cluster, by cluster, shard or instance (hot window, 1 s points or 1 min rollups)', security, request: { params: idParam, query: metricsQuery }, responses: { 200: json(MetricsResult), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/metrics', summary: 'Metric history of a cluster, by cluster, shard or instance (hot window, 1 s points or 1 min rollups)', security: scope('clusters:read'), request: { params: idParam, query: metricsQuery }, responses: { 200: json(MetricsResult), ...errors } });
   r.registerPath({
-    method: 'get', path: '/v1/clusters/{id}/metrics/stream', summary: 'Live metrics: server-sent `sample` events, one point per series per second', security,
+    method: 'get', path: '/v1/clusters/{id}/metrics/stream', summary: 'Live metrics: server-sent `sample` events, one point per series per second', security: scope('clusters:read'),
     request: { params: idParam, query: z.object({ metric: z.string().optional(), by: z.enum(['cluster', 'shard', 'instance']).optional() }) },
     responses: { 200: { description: 'text/event-stream of `sample` events (data: MetricsStreamEvent)', content: { 'text/event-stream': { schema: MetricsStreamEvent } } }, ...errors },
   });
   r.registerPath({
-    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk); platform admins only', security,
+    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk); platform admins only', security: scope('clusters:read'),
     request: { params: idParam, query: z.object({ metric: z.string().optional().describe('comma-separated: cpu, memory_total, memory_available, memory_used, disk_total, disk_free, disk_used'), from: z.string().optional(), to: z.string().optional(), step: z.string().optional() }) },
     responses: { 200: json(MetricsResult), ...errors, 403: problem('Not a platform admin') },
   });
-  r.registerPath({ method: 'get', path: '/v1/metrics/clusters', summary: "Current ops/s, p99 and memory of the caller's clusters", security, responses: { 200: json(ClusterCurrentMetricsList), 401: errors[401] } });
-  r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node (platform admins; an empty list for others: host load includes other organizations)', security, responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/metrics/clusters', summary: "Current ops/s, p99 and memory of the caller's clusters", security: scope('clusters:read'), responses: { 200: json(ClusterCurrentMetricsList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node (platform admins; an empty list for others: host load includes other organizations)', security: scope('clusters:read'), responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
   r.registerPath({ method: 'post', path: '/v1/agent/metrics', summary: 'Agent: push a batch of per-second instance and host samples', security, request: body(AgentMetricsBatch), responses: { 200: json(z.object({ accepted: z.number().int(), rejected: z.number().int() })), 400: errors[400], 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus exposition of cluster, shard, instance and node series and the control plane\'s health (scrape token as Bearer)', security, responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': { schema: z.string() } } }, 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness and database reachability', responses: { 200: json(z.object({ status: z.literal('ok') })) } });

@@ -4,6 +4,7 @@ import { AppError, forbidden, unauthorized } from '../errors';
 import type { AuthStore, Principal } from '../stores/auth.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import { hashToken } from '../crypto/tokens';
+import { expandScopes } from './permissions';
 
 export const SESSION_COOKIE = 'strata_session';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -37,7 +38,10 @@ export const requireUser = (deps: AuthDeps): RequestHandler => async (req, _res,
   const token = bearer(req);
   if (token) {
     if (deps.envAdmin && sameSecret(token, deps.envAdmin.token)) {
-      req.principal = { organizationId: deps.envAdmin.organizationId, isPlatformAdmin: true };
+      req.principal = {
+        organizationId: deps.envAdmin.organizationId, isPlatformAdmin: true, scopes: expandScopes(['admin']),
+        actor: { type: 'operator', id: null, name: 'STRATA_ADMIN_TOKEN' },
+      };
       return next();
     }
     const p = await deps.auth.principalForToken(hashToken(token));

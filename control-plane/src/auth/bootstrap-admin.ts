@@ -24,7 +24,7 @@ export async function bootstrapAdmin(deps: { pool: pg.Pool; auth: AuthStore; hom
   const password = newPassword();
   const org = await inTransaction(deps.pool, async (db) => {
     const o = await deps.auth.createOrganization(DEFAULT_ORG, db);
-    await deps.auth.createUser({ organizationId: o.id, email: deps.adminEmail, passwordHash: await hashPassword(password), isAdmin: true }, db);
+    await deps.auth.createUser({ organizationId: o.id, email: deps.adminEmail, passwordHash: await hashPassword(password), isAdmin: true, role: 'admin' }, db);
     await deps.auth.createApiToken({ organizationId: o.id, name: 'admin (first start)', tokenHash: hashToken(token), isPlatformAdmin: true }, db);
     return o;
   });

@@ -11,6 +11,12 @@ import { clusterRoutes, type ClusterRoutesDeps } from '../routes/cluster.routes'
 import { operationRoutes } from '../routes/operation.routes';
 import { nodeRoutes, type NodeRoutesDeps } from '../routes/node.routes';
 import { organizationRoutes } from '../routes/organization.routes';
+import { userRoutes } from '../routes/user.routes';
+import { tokenRoutes } from '../routes/token.routes';
+import { auditRoutes } from '../routes/audit.routes';
+import { auditChanges } from '../auth/audit.middleware';
+import { requireScope } from '../auth/permissions';
+import type { AuditStore } from '../stores/audit.store';
 import { sessionRoutes } from '../routes/session.routes';
 import { agentRoutes, type AgentRoutesDeps } from '../routes/agent.routes';
 import { capacityRoutes } from '../routes/capacity.routes';
@@ -21,6 +27,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   pool: pg.Pool;
   log: Logger;
   authDeps: AuthDeps;
+  /** Who changed what (issue 11). */
+  audit: AuditStore;
   consoleDir: string;
   onOperationControl?: (clusterId: string) => void;
   /** Live metrics (issue 9): agent push endpoint, metrics API + /metrics, API latency middleware. */
@@ -29,12 +37,16 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   live: LiveFeed;
 }
 
+/** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
+export const BODY_LIMIT = 1024 * 1024;
+
 export function createApp(d: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   if (d.metrics) app.use(d.metrics.httpMiddleware);
-  app.use(express.json({ limit: '1mb' }));
+  // Bigger bodies are answered 413 payload_too_large before any handler runs.
+  app.use(express.json({ limit: BODY_LIMIT }));
   app.use(cookieParser());
 
   const openapi = buildOpenApiDocument();
@@ -48,14 +60,18 @@ export function createApp(d: AppDeps): Express {
   if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);
   app.use('/v1/agent', agentRoutes(d));
 
-  const user = requireUser(d.authDeps);
-  if (d.metrics) app.use(d.metrics.router(user));
-  app.use('/v1/clusters', user, clusterRoutes(d));
-  app.use('/v1/operations', user, operationRoutes(d));
-  app.use('/v1/nodes', user, nodeRoutes(d));
-  app.use('/v1/capacity', user, capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
-  app.get('/v1/events/stream', user, (req, res) => d.live.open(req, res, req.principal!.organizationId));
-  app.use('/v1', user, organizationRoutes(d));
+  // Every user route: authenticate, then audit changes. Each route declares its scope (requireScope).
+  const user = [requireUser(d.authDeps), auditChanges(d.audit, d.log)];
+  if (d.metrics) app.use(d.metrics.router(user[0]!));
+  app.use('/v1/clusters', ...user, clusterRoutes(d));
+  app.use('/v1/operations', ...user, operationRoutes(d));
+  app.use('/v1/nodes', ...user, nodeRoutes(d));
+  app.use('/v1/capacity', ...user, capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
+  app.get('/v1/events/stream', user[0]!, requireScope('clusters:read'), (req, res) => d.live.open(req, res, req.principal!.organizationId));
+  app.use('/v1/users', ...user, userRoutes(d));
+  app.use('/v1/tokens', ...user, tokenRoutes(d));
+  app.use('/v1/audit', ...user, auditRoutes(d));
+  app.use('/v1', ...user, organizationRoutes(d));
   app.use('/v1', notFoundHandler);
 
   serveConsole(app, d.consoleDir);

@@ -25,7 +25,11 @@ export function problemFromError(err: unknown, instance?: string): Problem {
     return { type: 'https://strata.dev/problems/validation_failed', title: 'Invalid request', status: 400, code: 'validation_failed', detail: 'The body is not valid JSON.' };
   }
   if (e?.type === 'entity.too.large') {
-    return { type: 'https://strata.dev/problems/payload_too_large', title: 'Payload too large', status: 413, code: 'payload_too_large' };
+    const limit = (err as { limit?: number }).limit;
+    return {
+      type: 'https://strata.dev/problems/payload_too_large', title: 'Payload too large', status: 413, code: 'payload_too_large',
+      detail: `The request body is larger than the limit${limit ? ` of ${limit} bytes` : ''}; nothing was stored.`,
+    };
   }
   return { type: 'https://strata.dev/problems/internal', title: 'Internal error', status: 500, code: 'internal', detail: 'Something went wrong on our side; it has been logged.' };
 }

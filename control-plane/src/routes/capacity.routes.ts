@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { LIMITS, type Capacity } from '@strata/api';
 import type { PlacementNode } from '@strata/engine';
+import { requireScope } from '../auth/permissions';
 
 export interface CapacityRoutesDeps {
   /** Nodes as placement sees them (online = takes new instances). */
@@ -20,7 +21,7 @@ export function capacityOf(nodes: PlacementNode[]): Capacity {
 
 export function capacityRoutes(d: CapacityRoutesDeps): Router {
   const r = Router();
-  r.get('/', async (_req, res) => {
+  r.get('/', requireScope('clusters:read'), async (_req, res) => {
     res.set('Cache-Control', 'no-store').json(capacityOf(await d.placementNodes()));
   });
   return r;

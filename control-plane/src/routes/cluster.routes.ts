@@ -5,6 +5,7 @@ import {
 import { planSlots } from '@strata/engine';
 import { parseBody, parseUuid } from '../http/validate';
 import { conflict, notFound } from '../errors';
+import { requireScope } from '../auth/permissions';
 import type { ClusterService } from '../services/cluster.service';
 import type { TopologyService } from '../services/topology.service';
 import { openSecrets } from '../services/cluster-secrets';
@@ -31,28 +32,28 @@ export interface ClusterRoutesDeps {
 export function clusterRoutes(d: ClusterRoutesDeps): Router {
   const r = Router();
 
-  const load = async (orgId: string, rawId: string | undefined): Promise<ClusterRow> => {
+  const load = async (orgId: string, rawId: string | string[] | undefined): Promise<ClusterRow> => {
     const cluster = await d.clusters.get(parseUuid(rawId, 'Cluster'), orgId);
     if (!cluster) throw notFound('Cluster');
     return cluster;
   };
 
-  r.post('/', async (req, res) => {
+  r.post('/', requireScope('clusters:write'), async (req, res) => {
     const body = parseBody(CreateClusterRequest, req.body);
     const { cluster, operation } = await d.service.create(req.principal!.organizationId, body);
     const out: ClusterWithOperation = { cluster: publicCluster(cluster), operation: publicOperation(operation) };
     res.status(202).location(`/v1/operations/${operation.id}`).json(out);
   });
 
-  r.get('/', async (req, res) => {
+  r.get('/', requireScope('clusters:read'), async (req, res) => {
     res.json({ items: (await d.clusters.list(req.principal!.organizationId)).map(publicCluster) });
   });
 
-  r.get('/:id', async (req, res) => {
+  r.get('/:id', requireScope('clusters:read'), async (req, res) => {
     res.json(publicCluster(await load(req.principal!.organizationId, req.params.id)));
   });
 
-  r.patch('/:id', async (req, res) => {
+  r.patch('/:id', requireScope('clusters:write'), async (req, res) => {
     const id = parseUuid(req.params.id, 'Cluster');
     const q = parseBody(UpdateClusterQuery, req.query);
     const body = parseBody(UpdateClusterRequest, req.body);
@@ -67,32 +68,33 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     res.status(202).location(`/v1/operations/${operation.id}`).json(out);
   });
 
-  r.post('/:id/shards/:index/switchover', async (req, res) => {
+  r.post('/:id/shards/:index/switchover', requireScope('clusters:write'), async (req, res) => {
     const id = parseUuid(req.params.id, 'Cluster');
-    const index = /^\d+$/.test(req.params.index ?? '') ? Number(req.params.index) : -1;
+    const rawIndex = String(req.params.index ?? '');
+    const index = /^\d+$/.test(rawIndex) ? Number(rawIndex) : -1;
     const body = parseBody(SwitchoverRequest, req.body);
     const { cluster, operation } = await d.topology.switchover(req.principal!.organizationId, id, index, body);
     res.status(202).location(`/v1/operations/${operation.id}`).json({ cluster: publicCluster(cluster), operation: publicOperation(operation) });
   });
 
-  r.delete('/:id', async (req, res) => {
+  r.delete('/:id', requireScope('clusters:write'), async (req, res) => {
     const { cluster, operation } = await d.service.delete(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'));
     res.status(202).location(`/v1/operations/${operation.id}`).json({ cluster: publicCluster(cluster), operation: publicOperation(operation) });
   });
 
-  r.get('/:id/operations', async (req, res) => {
+  r.get('/:id/operations', requireScope('clusters:read'), async (req, res) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
     res.json({ items: (await d.operations.listForCluster(cluster.id, cluster.organizationId)).map(publicOperation) });
   });
 
-  r.get('/:id/events', async (req, res) => {
+  r.get('/:id/events', requireScope('clusters:read'), async (req, res) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
     const q = parseBody(ClusterEventQuery, req.query);
     const out: ClusterEventList = await d.events.list(cluster.id, cluster.organizationId, { limit: q.limit, before: q.before });
     res.json(out);
   });
 
-  r.get('/:id/topology', async (req, res) => {
+  r.get('/:id/topology', requireScope('clusters:read'), async (req, res) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
     const [instances, nodes, stored] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list(), d.clusters.shards(cluster.id)]);
     const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -117,7 +119,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     res.json(topology);
   });
 
-  r.get('/:id/connection', async (req, res) => {
+  r.get('/:id/connection', requireScope('clusters:read'), async (req, res) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
     if (cluster.status.phase === 'deleting') throw conflict('invalid_state', 'The cluster is being deleted.');
     const [instances, nodes] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list()]);

@@ -10,6 +10,7 @@ import {
 import { parseBody, parseUuid } from '../http/validate';
 import { notFound, unauthorized } from '../errors';
 import { requirePlatformAdmin } from '../auth/auth.middleware';
+import { requireScope } from '../auth/permissions';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { MetricsQuery } from '../metrics/metrics-query';
@@ -45,7 +46,7 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     return c;
   };
 
-  r.get('/v1/clusters/:id/metrics', d.user, async (req, res) => {
+  r.get('/v1/clusters/:id/metrics', d.user, requireScope('clusters:read'), async (req, res) => {
     const c = await cluster(req.principal!.organizationId, req.params.id as string);
     const q = parseBody(ClusterMetricsQuery, req.query);
     const now = nowSec();
@@ -53,14 +54,14 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     res.json(await d.query.cluster(c.id, q.metric, q.by, plan));
   });
 
-  r.get('/v1/clusters/:id/metrics/stream', d.user, async (req, res) => {
+  r.get('/v1/clusters/:id/metrics/stream', d.user, requireScope('clusters:read'), async (req, res) => {
     const c = await cluster(req.principal!.organizationId, req.params.id as string);
     const q = parseBody(MetricsStreamQuery, req.query);
     d.streams.open(req, res, { clusterId: c.id, metrics: q.metric ?? DEFAULT_STREAM, by: q.by });
   });
 
   // Host load includes every organization's instances: platform admins only.
-  r.get('/v1/nodes/:id/metrics', d.user, requirePlatformAdmin, async (req, res) => {
+  r.get('/v1/nodes/:id/metrics', d.user, requireScope('clusters:read'), requirePlatformAdmin, async (req, res) => {
     const id = parseUuid(req.params.id as string, 'Node');
     if (!(await d.nodes.list()).some((n) => n.id === id)) throw notFound('Node');
     const q = parseBody(NodeMetricsQuery, req.query);
@@ -69,13 +70,13 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     res.json(await d.query.node(id, q.metric ?? [...NODE_METRICS], plan));
   });
 
-  r.get('/v1/metrics/clusters', d.user, async (req, res) => {
+  r.get('/v1/metrics/clusters', d.user, requireScope('clusters:read'), async (req, res) => {
     const ids = (await d.clusters.list(req.principal!.organizationId)).map((c) => c.id);
     const out: ClusterCurrentMetricsList = { items: d.query.currentClusters(ids) };
     res.json(out);
   });
 
-  r.get('/v1/metrics/nodes', d.user, async (req, res) => {
+  r.get('/v1/metrics/nodes', d.user, requireScope('clusters:read'), async (req, res) => {
     const ids = req.principal!.isPlatformAdmin ? (await d.nodes.list()).map((n) => n.id) : [];
     const out: NodeCurrentMetricsList = { items: d.query.currentNodes(ids) };
     res.json(out);

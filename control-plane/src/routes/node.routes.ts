@@ -3,6 +3,7 @@ import { CreateJoinTokenRequest, type Node, type NodeList, type JoinToken } from
 import { parseBody, parseUuid } from '../http/validate';
 import { notFound } from '../errors';
 import { requirePlatformAdmin } from '../auth/auth.middleware';
+import { requireScope } from '../auth/permissions';
 import type { AuthStore } from '../stores/auth.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
@@ -23,7 +24,7 @@ export interface NodeRoutesDeps {
 export function nodeRoutes(d: NodeRoutesDeps): Router {
   const r = Router();
 
-  r.get('/', async (req, res) => {
+  r.get('/', requireScope('clusters:read'), async (req, res) => {
     const principal = req.principal!;
     const [nodes, instances, visible] = await Promise.all([
       d.nodes.list(), d.clusters.allInstances(), d.clusters.list(principal.organizationId),
@@ -65,10 +66,10 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
     d.onNodeChanged?.(node.id);
     res.json({ id: node.id, name: node.name, draining: node.draining });
   };
-  r.post('/:id/drain', requirePlatformAdmin, drain(true));
-  r.post('/:id/undrain', requirePlatformAdmin, drain(false));
+  r.post('/:id/drain', requireScope('admin'), requirePlatformAdmin, drain(true));
+  r.post('/:id/undrain', requireScope('admin'), requirePlatformAdmin, drain(false));
 
-  r.post('/join-tokens', requirePlatformAdmin, async (req, res) => {
+  r.post('/join-tokens', requireScope('admin'), requirePlatformAdmin, async (req, res) => {
     const body = parseBody(CreateJoinTokenRequest, req.body);
     const token = newToken('sjt');
     const expiresAt = await d.auth.createJoinToken(hashToken(token), body.ttlSeconds ?? 3600);

@@ -1,19 +1,20 @@
 import { Router } from 'express';
 import { parseUuid } from '../http/validate';
 import { conflict, notFound } from '../errors';
+import { requireScope } from '../auth/permissions';
 import { publicOperation, type OperationStore } from '../stores/operation.store';
 import { cancellable } from '../reconciler/update-cluster.steps';
 
 export function operationRoutes(d: { operations: OperationStore; onOperationControl?: (clusterId: string) => void }): Router {
   const r = Router();
-  r.get('/:id', async (req, res) => {
+  r.get('/:id', requireScope('clusters:read'), async (req, res) => {
     const op = await d.operations.get(parseUuid(req.params.id, 'Operation'), req.principal!.organizationId);
     if (!op) throw notFound('Operation');
     res.json(publicOperation(op));
   });
 
   /** Pause, resume and cancel of a running update (topology change). */
-  const control = (action: 'pause' | 'resume' | 'cancel') => r.post(`/:id/${action}`, async (req, res) => {
+  const control = (action: 'pause' | 'resume' | 'cancel') => r.post(`/:id/${action}`, requireScope('clusters:write'), async (req, res) => {
     const orgId = req.principal!.organizationId;
     const op = await d.operations.get(parseUuid(req.params.id, 'Operation'), orgId);
     if (!op) throw notFound('Operation');

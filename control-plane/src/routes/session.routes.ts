@@ -23,7 +23,7 @@ export function sessionRoutes(d: { auth: AuthStore; secureCookies: boolean }): R
     await d.auth.createSession({ idHash: hashToken(sid), userId: user.id, csrfToken: randomBytes(24).toString('base64url'), ttlSeconds: TTL_SECONDS });
     res.cookie(SESSION_COOKIE, sid, { httpOnly: true, sameSite: 'strict', secure: d.secureCookies, path: '/', maxAge: TTL_SECONDS * 1000 });
     const s = await d.auth.sessionPrincipal(hashToken(sid));
-    const out: Session = { user: s!.user, organization: s!.organization, csrfToken: s!.principal.csrfToken! };
+    const out: Session = { user: s!.user, organization: s!.organization, csrfToken: s!.principal.csrfToken!, scopes: s!.principal.scopes };
     res.json(out);
   });
 
@@ -35,7 +35,7 @@ export function sessionRoutes(d: { auth: AuthStore; secureCookies: boolean }): R
       if (req.query.optional === 'true') return void res.set('Cache-Control', 'no-store').json(null);
       throw unauthorized('Not signed in.');
     }
-    const out: Session = { user: s.user, organization: s.organization, csrfToken: s.principal.csrfToken! };
+    const out: Session = { user: s.user, organization: s.organization, csrfToken: s.principal.csrfToken!, scopes: s.principal.scopes };
     res.json(out);
   });
 

@@ -8,6 +8,7 @@ import { useLiveUpdates } from '../../data/live/useLiveUpdates';
 const NAV: { href: string; title: string; icon: IconName }[] = [
   { href: '/clusters', title: 'Clusters', icon: 'clusters' },
   { href: '/nodes', title: 'Nodes', icon: 'nodes' },
+  { href: '/settings/access', title: 'Access', icon: 'user' },
 ];
 
 export function AppShell({ session, children }: { session: Session; children: ReactNode }) {

@@ -1,0 +1,24 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CreateUserRequest, Role, User } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { accessKeys } from './keys';
+
+/** POST /v1/users */
+export function createUser(body: CreateUserRequest): Promise<User> {
+  return apiRequest<User>('POST', '/v1/users', { body });
+}
+
+/** PATCH /v1/users/{id} {role} */
+export function setUserRole(v: { id: string; role: Role }): Promise<User> {
+  return apiRequest<User>('PATCH', `/v1/users/${encodeURIComponent(v.id)}`, { body: { role: v.role } });
+}
+
+export function useUserCreateMutation() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: createUser, onSuccess: () => void qc.invalidateQueries({ queryKey: accessKeys.all }) });
+}
+
+export function useUserRoleMutation() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: setUserRole, onSuccess: () => void qc.invalidateQueries({ queryKey: accessKeys.all }) });
+}

@@ -1,0 +1,37 @@
+import type { Express } from 'express';
+import { declaredScope, type RouteScope } from '../auth/permissions';
+
+export interface MountedRoute {
+  method: string;
+  /** OpenAPI style: /v1/clusters/{id} */
+  path: string;
+  /** The scope the route declared with requireScope, if any. */
+  scope?: RouteScope;
+}
+
+interface Layer {
+  rawPath?: unknown;
+  route?: { path: unknown; methods: Record<string, boolean>; stack: Layer[] };
+  handle: { stack?: Layer[] } & ((...a: unknown[]) => unknown);
+}
+
+/** Every method+path the Express app serves (string paths only; the console's regex fallback is skipped). */
+export function mountedRoutes(app: Express): MountedRoute[] {
+  const out: MountedRoute[] = [];
+  const walk = (stack: Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        if (typeof layer.route.path !== 'string') continue;
+        const path = (prefix + (layer.route.path === '/' && prefix ? '' : layer.route.path)).replace(/:(\w+)/g, '{$1}');
+        const scope = layer.route.stack.map((l) => declaredScope(l.handle)).find(Boolean);
+        for (const [m, on] of Object.entries(layer.route.methods)) {
+          if (on && m !== '_all') out.push({ method: m.toUpperCase(), path, ...(scope ? { scope } : {}) });
+        }
+      } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {
+        walk(layer.handle.stack, prefix + (layer.rawPath === '/' ? '' : layer.rawPath));
+      }
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack, '');
+  return out;
+}

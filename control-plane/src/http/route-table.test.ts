@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { buildOpenApiDocument } from '@strata/api/openapi';
+import { createApp } from './app';
+import { mountedRoutes } from './route-list';
+import { loadConfig } from '../config';
+import { createMetricsModule } from '../metrics/metrics.module';
+
+/** Routes that are deliberately not API operations. */
+const UNDOCUMENTED = new Set(['GET /v1/openapi.json']);
+
+function buildApp() {
+  const home = mkdtempSync(path.join(os.tmpdir(), 'strata-routes-'));
+  const config = loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:1/x', STRATA_HOME: home, STRATA_METRICS_TOKEN: 'route-table-test-token' });
+  const fake = {} as any;
+  const log = pino({ level: 'silent' });
+  const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake });
+  // Registration only: no handler runs, so the stores can be empty fakes.
+  const app = createApp({
+    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app,
+    nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake },
+  });
+  rmSync(home, { recursive: true, force: true });
+  return app;
+}
+
+describe('one route table: the Express router and openapi.json agree', () => {
+  const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { security?: { bearer: string[] }[] }>> };
+  const documented = new Map<string, string | undefined>();
+  for (const [p, methods] of Object.entries(doc.paths)) {
+    for (const [m, op] of Object.entries(methods)) documented.set(`${m.toUpperCase()} ${p}`, op.security?.[0]?.bearer?.[0]);
+  }
+  const routes = mountedRoutes(buildApp());
+  const mounted = new Map(routes.map((r) => [`${r.method} ${r.path}`, r.scope]));
+
+  it('finds the routes', () => {
+    expect(mounted.size).toBeGreaterThan(30);
+    expect(mounted.has('DELETE /v1/clusters/{id}')).toBe(true);
+  });
+
+  it('every router route is in openapi.json', () => {
+    expect([...mounted.keys()].filter((k) => !documented.has(k) && !UNDOCUMENTED.has(k))).toEqual([]);
+  });
+
+  it('every openapi.json operation is served by the router', () => {
+    expect([...documented.keys()].filter((k) => !mounted.has(k))).toEqual([]);
+  });
+
+  it('each route declares the scope openapi.json documents (and routes without one document none)', () => {
+    const mismatched = [...mounted].filter(([k]) => documented.has(k))
+      .filter(([k, scope]) => scope !== documented.get(k))
+      .map(([k, scope]) => `${k}: router ${scope ?? '(none)'}, openapi ${documented.get(k) ?? '(none)'}`);
+    expect(mismatched).toEqual([]);
+  });
+
+  it('every route under /v1 except sign-in, the agent protocol and the spec itself declares a scope', () => {
+    const open = routes.filter((r) => r.path.startsWith('/v1/') && !r.scope && !r.path.startsWith('/v1/agent') && !r.path.startsWith('/v1/session') && r.path !== '/v1/openapi.json');
+    expect(open.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,317 @@
+/**
+ * Issue 11: scoped API tokens and roles (matrix: every operation in openapi.json x scope x role),
+ * another organization's token 404 on every resource, the audit log, and bad input (NUL and
+ * control characters, oversized bodies) never reaching the database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_SCOPES, type ApiToken, type ApiTokenList, type AuditList, type Problem, type Role, type Scope, type User } from '@strata/api';
+import { testStack } from './helpers/test-stack';
+import { TestApi } from './helpers/api-client';
+
+let api: TestApi;
+let url: string;
+let cleanup: () => Promise<void>;
+let clusterId: string;
+let operationId: string;
+let nodeId: string;
+
+beforeAll(async () => {
+  let stack;
+  ({ stack, api, cleanup } = await testStack('127.0.50', { nodes: 1 }));
+  url = stack.url;
+  const c = await api.createCluster({ name: 'matrix', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 });
+  expect(c.status).toBe(202);
+  clusterId = c.body.cluster.id;
+  operationId = c.body.operation.id;
+  nodeId = (await api.nodes()).body.items[0]!.id;
+});
+afterAll(async () => cleanup?.());
+
+const expectProblem = (r: { status: number; body: unknown; headers: Headers }, status: number, code: string) => {
+  expect(r.status, JSON.stringify(r.body)).toBe(status);
+  expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect((r.body as Problem).code).toBe(code);
+  return r.body as Problem;
+};
+
+/** A signed-in console user: session cookie plus CSRF header, like the console sends. */
+class SessionClient {
+  constructor(readonly cookie: string, readonly csrf: string) {}
+  static async signIn(email: string, password: string): Promise<SessionClient> {
+    const res = await fetch(`${url}/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const body = (await res.json()) as { csrfToken: string };
+    return new SessionClient(cookie, body.csrfToken);
+  }
+  async call<T = unknown>(method: string, path: string, body?: unknown) {
+    const res = await fetch(url + path, {
+      method,
+      headers: { cookie: this.cookie, 'x-csrf-token': this.csrf, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
+  }
+}
+
+type Caller = { label: string; role: Role; scopes: Scope[] | null; call: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any; headers: Headers }> };
+
+async function newUser(email: string, role: Role): Promise<User> {
+  const r = await api.call<User>('POST', '/v1/users', { email, password: 'correct-horse-battery', role });
+  expect(r.status).toBe(201);
+  expect(r.body.role).toBe(role);
+  return r.body;
+}
+
+const randomId = () => crypto.randomUUID();
+
+/** Every operation a user or API token can call, read from the served openapi.json, with its declared scope. */
+async function operations() {
+  const doc = (await (await fetch(`${url}/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: { bearer: string[] }[]; summary: string }>> };
+  const ops: { method: string; path: string; scope: Scope | 'self'; platformAdmin: boolean }[] = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const scope = op.security?.[0]?.bearer?.[0];
+      if (!path.startsWith('/v1/') || path.startsWith('/v1/agent')) continue;
+      if (path === '/v1/session') continue; // signing in needs no credentials
+      expect(scope, `${method.toUpperCase()} ${path} declares no scope in openapi.json`).toBeTruthy();
+      ops.push({ method: method.toUpperCase(), path, scope: scope as Scope | 'self', platformAdmin: /platform admin/.test(op.summary) });
+    }
+  }
+  return ops;
+}
+
+/** A harmless request for an operation: reads hit real resources, changes hit nothing (unknown id, or an empty body). */
+function harmless(op: { method: string; path: string }): { path: string; body?: unknown } {
+  const read = op.method === 'GET';
+  let path = op.path;
+  if (path.includes('{id}')) {
+    const id = !read ? randomId()
+      : path.startsWith('/v1/clusters') ? clusterId
+      : path.startsWith('/v1/operations') ? operationId
+      : path.startsWith('/v1/nodes') ? nodeId
+      : randomId();
+    path = path.replace('{id}', id);
+  }
+  if (path.endsWith('/metrics') && path.startsWith('/v1/clusters')) path += '?metric=ops';
+  if (read) return { path };
+  return { path, body: op.method === 'PATCH' && op.path.startsWith('/v1/users') ? { role: 'viewer' } : {} };
+}
+
+async function statusOf(c: Caller, op: { method: string; path: string }): Promise<number> {
+  const h = harmless(op);
+  return (await c.call(op.method, h.path, h.body)).status;
+}
+
+describe('scoped tokens and roles', () => {
+  const callers: Caller[] = [];
+
+  beforeAll(async () => {
+    for (const role of ['viewer', 'member', 'admin'] as Role[]) {
+      await newUser(`${role}@matrix.test`, role);
+      const session = await SessionClient.signIn(`${role}@matrix.test`, 'correct-horse-battery');
+      callers.push({ label: `${role} session`, role, scopes: null, call: (m, p, b) => session.call(m, p, b) });
+      for (const scope of ROLE_SCOPES[role]) {
+        const t = await session.call<ApiToken>('POST', '/v1/tokens', { name: `${role}-${scope}`, scopes: [scope] });
+        expect(t.status).toBe(201);
+        expect(t.body.token).toMatch(/^stk_/);
+        const client = new TestApi(url, t.body.token);
+        callers.push({ label: `${role} token ${scope}`, role, scopes: [scope], call: (m, p, b) => client.call(m, p, b) });
+      }
+    }
+  });
+
+  it('every operation x scope x role: allowed exactly when both the role and the token grant its scope', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThan(20);
+    const mismatches: string[] = [];
+    for (const op of ops) {
+      if (op.path.endsWith('/stream')) continue; // checked below with a raw fetch
+      for (const c of callers) {
+        const role = ROLE_SCOPES[c.role];
+        const granted = c.scopes === null ? [...role] : role.filter((s) => c.scopes!.includes('admin') || c.scopes!.includes(s));
+        const allowed = op.platformAdmin ? false
+          : op.scope === 'self' ? (c.scopes === null || granted.includes('admin'))
+          : granted.includes(op.scope);
+        const status = await statusOf(c, op);
+        const ok = allowed ? ![401, 403].includes(status) && status < 500 : status === 403;
+        if (!ok) mismatches.push(`${op.method} ${op.path} as ${c.label}: got ${status}, expected ${allowed ? 'allowed' : '403'}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('the live metrics stream needs clusters:read', async () => {
+    const viewerToken = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'stream-read', scopes: ['clusters:read'] });
+    const benchToken = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'stream-bench', scopes: ['benchmarks:run'] });
+    const open = async (token: string) => {
+      const ctl = new AbortController();
+      const res = await fetch(`${url}/v1/clusters/${clusterId}/metrics/stream`, { headers: { authorization: `Bearer ${token}` }, signal: ctl.signal });
+      const status = res.status;
+      ctl.abort();
+      return status;
+    };
+    expect(await open(viewerToken.body.token)).toBe(200);
+    expect(await open(benchToken.body.token)).toBe(403);
+  });
+
+  it('a token cannot get scopes beyond its creator\'s role, and a demotion bounds existing tokens at once', async () => {
+    const user = await newUser('demote@matrix.test', 'member');
+    const session = await SessionClient.signIn('demote@matrix.test', 'correct-horse-battery');
+    const p = expectProblem(await session.call('POST', '/v1/tokens', { name: 'too-much', scopes: ['admin'] }), 403, 'forbidden');
+    expect(p.errors?.[0]?.field).toBe('scopes');
+    const t = await session.call<ApiToken>('POST', '/v1/tokens', { name: 'writer', scopes: ['clusters:write', 'clusters:read'] });
+    expect(t.status).toBe(201);
+    const writer = new TestApi(url, t.body.token);
+    expectProblem(await writer.call('POST', '/v1/clusters', {}), 400, 'validation_failed');
+
+    expect((await api.call('PATCH', `/v1/users/${user.id}`, { role: 'viewer' })).status).toBe(200);
+    expectProblem(await writer.call('POST', '/v1/clusters', {}), 403, 'forbidden');
+    expect((await writer.listClusters()).status).toBe(200);
+    // And the old session is bounded too.
+    expectProblem(await session.call('POST', '/v1/clusters', {}), 403, 'forbidden');
+
+    expect((await api.call('PATCH', `/v1/users/${user.id}`, { role: 'member' })).status).toBe(200);
+    expectProblem(await writer.call('POST', '/v1/clusters', {}), 400, 'validation_failed');
+  });
+
+  it('lists tokens with last use, revokes them (401 at once), and keeps the last admin', async () => {
+    const created = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'ci', scopes: ['clusters:read'] });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const ci = new TestApi(url, created.body.token);
+    let listed = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.id === created.body.id)!;
+    expect(listed).toMatchObject({ name: 'ci', scopes: ['clusters:read'], lastUsedAt: null, revokedAt: null });
+    expect(listed).not.toHaveProperty('token');
+    expect((await ci.listClusters()).status).toBe(200);
+    listed = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.id === created.body.id)!;
+    expect(listed.lastUsedAt).not.toBeNull();
+
+    const revoked = await api.call<ApiToken>('DELETE', `/v1/tokens/${created.body.id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revokedAt).not.toBeNull();
+    expectProblem(await ci.listClusters(), 401, 'unauthorized');
+
+    // A member sees only their own tokens and cannot revoke someone else's.
+    const member = await SessionClient.signIn('member@matrix.test', 'correct-horse-battery');
+    const mine = (await member.call<ApiTokenList>('GET', '/v1/tokens')).body.items;
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((t) => t.createdBy === 'member@matrix.test')).toBe(true);
+    const adminsToken = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.createdBy === 'admin@matrix.test')!;
+    expectProblem(await member.call('DELETE', `/v1/tokens/${adminsToken.id}`), 404, 'not_found');
+
+    // Expired tokens stop working; a past expiry is refused.
+    expectProblem(await api.call('POST', '/v1/tokens', { name: 'past', scopes: ['clusters:read'], expiresAt: '2020-01-01T00:00:00Z' }), 400, 'validation_failed');
+    const soon = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'soon', scopes: ['clusters:read'], expiresAt: new Date(Date.now() + 1500).toISOString() });
+    expect(soon.status).toBe(201);
+    expect((await new TestApi(url, soon.body.token).listClusters()).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1600));
+    expectProblem(await new TestApi(url, soon.body.token).listClusters(), 401, 'unauthorized');
+
+    // The only admin user cannot be demoted (the bootstrap admin is one; demote the other first).
+    const users = (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items;
+    const admins = users.filter((u) => u.role === 'admin');
+    for (const u of admins.slice(1)) expect((await api.call('PATCH', `/v1/users/${u.id}`, { role: 'member' })).status).toBe(200);
+    expectProblem(await api.call('PATCH', `/v1/users/${admins[0]!.id}`, { role: 'viewer' }), 409, 'invalid_state');
+    for (const u of admins.slice(1)) expect((await api.call('PATCH', `/v1/users/${u.id}`, { role: 'admin' })).status).toBe(200);
+  });
+
+  it('another organization\'s token gets 404 on every resource of this one', async () => {
+    const org = await api.call<{ token: string }>('POST', '/v1/organizations', { name: 'other-co' });
+    expect(org.status).toBe(201);
+    const other = new TestApi(url, org.body.token);
+    const user = (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items.find((u) => u.email === 'viewer@matrix.test')!;
+    const token = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items[0]!;
+    const ids: Record<string, string> = { '/v1/clusters': clusterId, '/v1/operations': operationId, '/v1/users': user.id, '/v1/tokens': token.id };
+    const checked: string[] = [];
+    for (const op of await operations()) {
+      if (!op.path.includes('{id}') || op.path.startsWith('/v1/nodes')) continue; // nodes are the platform's, not an organization's
+      const base = Object.keys(ids).find((b) => op.path.startsWith(b + '/'));
+      expect(base, `no resource id known for ${op.path}; add it to this test`).toBeTruthy();
+      const path = op.path.replace('{id}', ids[base!]!) + (op.path.endsWith('/metrics') ? '?metric=ops' : '');
+      if (op.path.endsWith('/stream')) {
+        const res = await fetch(url + path, { headers: { authorization: `Bearer ${org.body.token}` } });
+        expect(res.status, path).toBe(404);
+        await res.body?.cancel();
+      } else {
+        const body = op.method === 'PATCH' && base === '/v1/users' ? { role: 'viewer' } : op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
+        const r = await other.call(op.method, path, body);
+        expect(r.status, `${op.method} ${path}: ${JSON.stringify(r.body)}`).toBe(404);
+      }
+      checked.push(`${op.method} ${op.path}`);
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(12);
+    // Lists show nothing of this organization.
+    expect((await other.listClusters()).body.items).toEqual([]);
+    expect((await other.call<{ items: User[] }>('GET', '/v1/users')).body.items).toEqual([]);
+    expect((await other.call<ApiTokenList>('GET', '/v1/tokens')).body.items.map((t) => t.name)).toEqual(['admin (organization created)']);
+    expect((await other.call<AuditList>('GET', '/v1/audit')).body.items).toEqual([]);
+    // The token still works and the cluster is untouched.
+    expect((await api.getCluster(clusterId)).status).toBe(200);
+  });
+
+  it('the audit log records who changed what, without secrets', async () => {
+    const admin = await SessionClient.signIn('admin@matrix.test', 'correct-horse-battery');
+    const u = await admin.call<User>('POST', '/v1/users', { email: 'audited@matrix.test', password: 'secret-password-1', role: 'viewer' });
+    expect(u.status).toBe(201);
+    let entries: AuditList['items'] = [];
+    for (let i = 0; i < 50 && !entries.some((e) => e.targetId === u.body.id); i++) {
+      entries = (await api.call<AuditList>('GET', '/v1/audit?limit=500')).body.items;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const createUser = entries.find((e) => e.targetId === u.body.id)!;
+    expect(createUser).toMatchObject({ action: 'POST /v1/users', status: 201, actor: { type: 'user', name: 'admin@matrix.test' }, detail: { email: 'audited@matrix.test', role: 'viewer' } });
+    expect(JSON.stringify(createUser.detail)).not.toContain('secret-password-1');
+    expect(entries.find((e) => e.action === 'POST /v1/clusters' && e.targetId === clusterId)).toMatchObject({ actor: { type: 'token', name: 'admin (first start)' }, status: 202 });
+    expect(entries.some((e) => e.action === 'PATCH /v1/users/:id' && e.detail.role === 'viewer')).toBe(true);
+    expect(entries.some((e) => e.action === 'DELETE /v1/tokens/:id')).toBe(true);
+    // Refused requests change nothing, so they are not in the log.
+    expect(entries.every((e) => e.status < 400)).toBe(true);
+    // Paging.
+    const page = (await api.call<AuditList>('GET', '/v1/audit?limit=2')).body;
+    expect(page.items).toHaveLength(2);
+    const next = (await api.call<AuditList>('GET', `/v1/audit?limit=2&before=${page.nextCursor}`)).body;
+    expect(Number(next.items[0]!.id)).toBeLessThan(Number(page.items[1]!.id));
+  });
+});
+
+describe('bad input never reaches the database', () => {
+  it.each([
+    ['POST', '/v1/session', { email: 'admin\u0000@x.io', password: 'x' }, 'email'],
+    ['POST', '/v1/session', { email: 'admin@x.io', password: 'p\u0000' }, 'password'],
+    ['POST', '/v1/tokens', { name: 'ci\u0000', scopes: ['clusters:read'] }, 'name'],
+    ['POST', '/v1/tokens', { name: 'ci\nlog-injection', scopes: ['clusters:read'] }, 'name'],
+    ['POST', '/v1/users', { email: 'nul@x.io', password: 'longenough\u0000' }, 'password'],
+    ['POST', '/v1/users', { email: 'n\u0000ul@x.io', password: 'longenough' }, 'email'],
+    ['POST', '/v1/clusters', { name: 'nul\u0000name', shards: 1, replicasPerShard: 0 }, 'name'],
+    ['POST', '/v1/clusters', { name: 'esc\u001bname', shards: 1, replicasPerShard: 0 }, 'name'],
+    ['POST', '/v1/organizations', { name: 'org\u0000' }, 'name'],
+    ['POST', '/v1/nodes/join-tokens', { ttlSeconds: 60, ['x\u0000']: 1 }, 'x\\0'],
+  ])('%s %s %j -> 400 naming %s, nothing stored', async (method, path, body, field) => {
+    const counts = async () => [
+      (await api.listClusters()).body.items.length,
+      (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length,
+      (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items.length,
+    ];
+    const before = await counts();
+    const p = expectProblem(await api.call(method, path, body), 400, 'validation_failed');
+    expect(p.errors?.map((e) => e.field)).toContain(field);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('rejects control characters in query strings', async () => {
+    const p = expectProblem(await api.call('GET', `/v1/clusters/${clusterId}/events?before=1%00`), 400, 'validation_failed');
+    expect(p.errors?.map((e) => e.field)).toContain('before');
+    const m = expectProblem(await api.call('GET', `/v1/clusters/${clusterId}/metrics?metric=ops&from=-1h%0A`), 400, 'validation_failed');
+    expect(m.errors?.map((e) => e.field)).toContain('from');
+  });
+
+  it('answers a body over the limit with 413 problem+json and stores nothing', async () => {
+    const before = (await api.listClusters()).body.items.length;
+    const huge = JSON.stringify({ name: 'huge', shards: 1, replicasPerShard: 0, pad: 'x'.repeat(1_100_000) });
+    const p = expectProblem(await api.call('POST', '/v1/clusters', undefined, huge), 413, 'payload_too_large');
+    expect(p.detail).toContain('1048576 bytes');
+    expect((await api.listClusters()).body.items.length).toBe(before);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The Terraform CLI path end to end, against a live local stack (127.0.53.x):
+ *  - the provider built from infra/terraform-provider-strata;
+ *  - the README's quickstart (examples/quickstart) with dev_overrides and no `terraform init`;
+ *  - the cdktf example app: synthesized, `terraform init` offline from a filesystem mirror, applied,
+ *    a second plan empty, destroyed (the cluster gone from the API);
+ *  - the systemd units the deployment stack installs pass `systemd-analyze verify`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { App } from 'cdktf';
+import type { ApiTokenList, Cluster } from '@strata/api';
+import { startStack, type Stack } from '@strata/local';
+import { ExampleAppStack } from '../src/stacks/example-app';
+
+const repo = path.resolve(import.meta.dirname, '../../..');
+const providerDir = path.join(repo, 'infra/terraform-provider-strata');
+const VERSION = '0.1.0';
+
+function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, CHECKPOINT_DISABLE: '1', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b) => (out += b));
+    child.stderr.on('data', (b) => (out += b));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, out }));
+  });
+}
+async function ok(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<string> {
+  const r = await run(cmd, args, opts);
+  expect(r.status, `${cmd} ${args.join(' ')}\n${r.out.slice(-4000)}`).toBe(0);
+  return r.out;
+}
+
+let dir: string;
+let stack: Stack;
+let bin: string;
+let mirror: string;
+
+const api = async <T>(p: string): Promise<{ status: number; body: T }> => {
+  const res = await fetch(stack.url + p, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+  return { status: res.status, body: (await res.json()) as T };
+};
+const clusterNamed = async (name: string) => (await api<{ items: Cluster[] }>('/v1/clusters')).body.items.find((c) => c.name === name);
+const strataEnv = () => ({ STRATA_ENDPOINT: stack.url, STRATA_TOKEN: stack.adminToken });
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'strata-cdktf-it-'));
+  // The provider twice: a plain binary for dev_overrides, and a filesystem mirror for `terraform init`.
+  bin = path.join(dir, 'bin');
+  mirror = path.join(dir, 'mirror');
+  const target = path.join(mirror, 'registry.terraform.io/strata/strata', VERSION, 'linux_amd64');
+  mkdirSync(target, { recursive: true });
+  await ok('go', ['build', '-ldflags', `-X main.version=${VERSION}`, '-o', path.join(bin, 'terraform-provider-strata'), '.'], { cwd: providerDir });
+  cpSync(path.join(bin, 'terraform-provider-strata'), path.join(target, `terraform-provider-strata_v${VERSION}`));
+  stack = await startStack({ dir: path.join(dir, 'stack'), addressPrefix: '127.0.53', nodes: 2, port: 0, fastPostgres: true });
+}, 600_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Terraform CLI with the built provider', () => {
+  it('the README quickstart applies with dev_overrides and no terraform init, plans empty, and destroys', async () => {
+    const cli = path.join(dir, 'dev.tfrc');
+    writeFileSync(cli, `provider_installation {\n  dev_overrides {\n    "registry.terraform.io/strata/strata" = "${bin}"\n  }\n  direct {}\n}\n`);
+    const work = path.join(dir, 'quickstart');
+    cpSync(path.join(providerDir, 'examples/quickstart'), work, { recursive: true });
+    const env = { ...strataEnv(), TF_CLI_CONFIG_FILE: cli };
+
+    await ok('terraform', ['apply', '-auto-approve', '-input=false'], { cwd: work, env });
+    const status = JSON.parse(await ok('terraform', ['output', '-json'], { cwd: work, env }));
+    expect(status.status.value).toBe('ready');
+    expect(status.seeds.value).toHaveLength(2);
+    expect(status.nodes.value).toHaveLength(2);
+    const c = await clusterNamed('tf-quickstart');
+    expect(c).toMatchObject({ spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, evictionPolicy: 'allkeys-lru' }, status: { phase: 'ready' } });
+    expect((await api<ApiTokenList>('/v1/tokens')).body.items.some((t) => t.name === 'quickstart-app' && !t.revokedAt)).toBe(true);
+
+    const plan = await run('terraform', ['plan', '-detailed-exitcode', '-input=false'], { cwd: work, env });
+    expect(plan.status, plan.out).toBe(0); // 0 = no changes
+
+    await ok('terraform', ['destroy', '-auto-approve', '-input=false'], { cwd: work, env });
+    expect(await clusterNamed('tf-quickstart')).toBeUndefined();
+    expect((await api<ApiTokenList>('/v1/tokens')).body.items.find((t) => t.name === 'quickstart-app')?.revokedAt).toBeTruthy();
+  });
+
+  it('the cdktf example app synthesizes, inits offline from a filesystem mirror, applies, plans empty and destroys', async () => {
+    const out = path.join(dir, 'cdktf.out');
+    const app = new App({ outdir: out });
+    new ExampleAppStack(app, 'example-app', { clusterName: 'cdktf-it', shards: 1, replicasPerShard: 1, memoryMbPerShard: 32 });
+    app.synth();
+    const work = path.join(out, 'stacks/example-app');
+
+    const cli = path.join(dir, 'mirror.tfrc');
+    writeFileSync(cli, `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["registry.terraform.io/strata/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/strata/*"]\n  }\n}\n`);
+    const env = { ...strataEnv(), TF_CLI_CONFIG_FILE: cli };
+
+    const init = await ok('terraform', ['init', '-input=false', '-no-color'], { cwd: work, env });
+    expect(init).toMatch(/Installed strata\/strata v0\.1\.0/);
+    await ok('terraform', ['apply', '-auto-approve', '-input=false'], { cwd: work, env });
+    const outputs = JSON.parse(await ok('terraform', ['output', '-json'], { cwd: work, env }));
+    const c = await clusterNamed('cdktf-it');
+    expect(c?.status.phase).toBe('ready');
+    expect(outputs.cluster_id.value).toBe(c!.id);
+    expect(outputs.app_token.value).toMatch(/^stk_/);
+    // The token the stack made works, read-only.
+    const reader = await fetch(`${stack.url}/v1/clusters/${c!.id}`, { headers: { authorization: `Bearer ${outputs.app_token.value}` } });
+    expect(reader.status).toBe(200);
+    const writer = await fetch(`${stack.url}/v1/clusters/${c!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${outputs.app_token.value}` } });
+    expect(writer.status).toBe(403);
+
+    const plan = await run('terraform', ['plan', '-detailed-exitcode', '-input=false'], { cwd: work, env });
+    expect(plan.status, plan.out).toBe(0);
+
+    await ok('terraform', ['destroy', '-auto-approve', '-input=false'], { cwd: work, env });
+    expect((await api(`/v1/clusters/${c!.id}`)).status).toBe(404);
+  });
+
+  it('the systemd units pass systemd-analyze verify', async () => {
+    for (const unit of ['strata-agent.service', 'strata-control-plane.service']) {
+      const r = await run('systemd-analyze', ['verify', '--man=no', path.join(repo, 'infra/systemd', unit)], { cwd: repo });
+      // User=strata does not exist on this machine; everything else must be clean.
+      const problems = r.out.split('\n').filter((l) => l.trim() && !/Failed to resolve user|user.*strata|No such process/i.test(l));
+      expect(problems, r.out).toEqual([]);
+    }
+  });
+});

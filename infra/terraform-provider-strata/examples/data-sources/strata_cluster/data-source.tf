@@ -1,0 +1,7 @@
+data "strata_cluster" "cache" {
+  name = "cache"
+}
+
+output "cache_status" {
+  value = data.strata_cluster.cache.status
+}

@@ -1,0 +1,346 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/strata/terraform-provider-strata/internal/client"
+)
+
+var (
+	_ resource.Resource                = (*clusterResource)(nil)
+	_ resource.ResourceWithConfigure   = (*clusterResource)(nil)
+	_ resource.ResourceWithImportState = (*clusterResource)(nil)
+)
+
+// Durabilities and eviction policies the API accepts (kept in step with @strata/api by the generated client's enums).
+var (
+	durabilities     = []string{string(client.CreateClusterRequestDurabilityNone), string(client.CreateClusterRequestDurabilityAofEverysec), string(client.CreateClusterRequestDurabilityAofAlways)}
+	evictionPolicies = []string{"noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"}
+)
+
+const (
+	defaultCreateTimeout = 15 * time.Minute
+	defaultUpdateTimeout = 60 * time.Minute
+	defaultDeleteTimeout = 15 * time.Minute
+)
+
+type clusterResource struct{ api *API }
+
+// NewClusterResource is the strata_cluster resource.
+func NewClusterResource() resource.Resource { return &clusterResource{} }
+
+type timeoutsModel struct {
+	Create types.String `tfsdk:"create"`
+	Update types.String `tfsdk:"update"`
+	Delete types.String `tfsdk:"delete"`
+}
+
+type clusterModel struct {
+	ID               types.String `tfsdk:"id"`
+	Name             types.String `tfsdk:"name"`
+	Shards           types.Int64  `tfsdk:"shards"`
+	ReplicasPerShard types.Int64  `tfsdk:"replicas_per_shard"`
+	MemoryMbPerShard types.Int64  `tfsdk:"memory_mb_per_shard"`
+	Durability       types.String `tfsdk:"durability"`
+	EvictionPolicy   types.String `tfsdk:"eviction_policy"`
+	EngineVersion    types.String `tfsdk:"engine_version"`
+	WaitForReady     types.Bool   `tfsdk:"wait_for_ready"`
+	Timeouts         types.Object `tfsdk:"timeouts"`
+	Status           types.String `tfsdk:"status"`
+	ConnectionURI    types.String `tfsdk:"connection_uri"`
+	Username         types.String `tfsdk:"username"`
+	Password         types.String `tfsdk:"password"`
+	Seeds            types.List   `tfsdk:"seeds"`
+}
+
+var timeoutsAttrTypes = map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType}
+
+func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cluster"
+}
+
+func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	duration := []validator.String{durationValidator{}}
+	resp.Schema = schema.Schema{
+		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability and eviction_policy change in place " +
+			"(PATCH /v1/clusters/{id}, waiting for the operation); name and engine_version force a new cluster.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
+			"name": schema.StringAttribute{
+				Required: true, PlanModifiers: replace, Description: "Unique in the organization: lowercase letters, digits and dashes. Changing it creates a new cluster.",
+				Validators: []validator.String{stringvalidator.LengthBetween(2, 40)},
+			},
+			"shards": schema.Int64Attribute{
+				Required: true, Description: "Number of primaries (1-64). Changes in place (resharding).",
+				Validators: []validator.Int64{int64validator.Between(1, 64)},
+			},
+			"replicas_per_shard": schema.Int64Attribute{
+				Required: true, Description: "Replicas of each primary (0-5), each on another node. Changes in place.",
+				Validators: []validator.Int64{int64validator.Between(0, 5)},
+			},
+			"memory_mb_per_shard": schema.Int64Attribute{
+				Optional: true, Computed: true, Default: int64default.StaticInt64(256), Description: "maxmemory of each instance in MB (16-65536). Default 256. Changes in place.",
+				Validators: []validator.Int64{int64validator.Between(16, 65536)},
+			},
+			"durability": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("none"), Description: "none, aof-everysec or aof-always. Default none. Changes in place.",
+				Validators: []validator.String{stringvalidator.OneOf(durabilities...)},
+			},
+			"eviction_policy": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("noeviction"), Description: "Redis maxmemory-policy. Default noeviction. Changes in place.",
+				Validators: []validator.String{stringvalidator.OneOf(evictionPolicies...)},
+			},
+			"engine_version": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("7"), PlanModifiers: replace,
+				Description: "Redis major version. Default 7. Changing it creates a new cluster.",
+			},
+			"wait_for_ready": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				Description: "Wait for create and update operations to finish (default true). Provider-side only: changing it never touches the cluster.",
+			},
+			"timeouts": schema.SingleNestedAttribute{
+				Optional: true, Description: "How long to wait, as Go durations (\"20m\"). Defaults: create 15m, update 60m, delete 15m.",
+				Attributes: map[string]schema.Attribute{
+					"create": schema.StringAttribute{Optional: true, Validators: duration},
+					"update": schema.StringAttribute{Optional: true, Validators: duration},
+					"delete": schema.StringAttribute{Optional: true, Validators: duration},
+				},
+			},
+			"status":         schema.StringAttribute{Computed: true, Description: "Phase: provisioning, ready, updating, degraded, deleting or failed."},
+			"connection_uri": schema.StringAttribute{Computed: true, Sensitive: true, Description: "redis://USER:PASSWORD@HOST:PORT of one primary."},
+			"username":       schema.StringAttribute{Computed: true, Description: "ACL user for clients.", PlanModifiers: keep},
+			"password":       schema.StringAttribute{Computed: true, Sensitive: true, Description: "Password of the ACL user.", PlanModifiers: keep},
+			"seeds":          schema.ListAttribute{Computed: true, ElementType: types.StringType, Description: "host:port of every primary, sorted."},
+		},
+	}
+}
+
+func (r *clusterResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	if req.ProviderData != nil {
+		r.api = req.ProviderData.(*API)
+	}
+}
+
+func timeoutOf(ctx context.Context, obj types.Object, key string, def time.Duration) time.Duration {
+	if obj.IsNull() || obj.IsUnknown() {
+		return def
+	}
+	var t timeoutsModel
+	if diags := obj.As(ctx, &t, basetypesObjectAsOptions); diags.HasError() {
+		return def
+	}
+	v := map[string]types.String{"create": t.Create, "update": t.Update, "delete": t.Delete}[key]
+	if v.IsNull() || v.IsUnknown() {
+		return def
+	}
+	d, err := time.ParseDuration(v.ValueString())
+	if err != nil {
+		return def
+	}
+	return d
+}
+
+func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan clusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeoutOf(ctx, plan.Timeouts, "create", defaultCreateTimeout))
+	defer cancel()
+
+	mem := int(plan.MemoryMbPerShard.ValueInt64())
+	dur := client.CreateClusterRequestDurability(plan.Durability.ValueString())
+	ev := client.CreateClusterRequestEvictionPolicy(plan.EvictionPolicy.ValueString())
+	eng := client.CreateClusterRequestEngineVersion(plan.EngineVersion.ValueString())
+	out, err := r.api.CreateCluster(ctx, client.CreateClusterRequest{
+		Name: plan.Name.ValueString(), Shards: int(plan.Shards.ValueInt64()), ReplicasPerShard: int(plan.ReplicasPerShard.ValueInt64()),
+		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, EngineVersion: &eng,
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot create the cluster", err.Error())
+		return
+	}
+	// Track the cluster at once: if waiting fails, Terraform keeps it (tainted) instead of leaking it.
+	plan.ID = types.StringValue(out.Cluster.Id.String())
+	plan.Status = types.StringValue(string(out.Cluster.Status.Phase))
+	plan.ConnectionURI, plan.Username, plan.Password = types.StringNull(), types.StringNull(), types.StringNull()
+	plan.Seeds = types.ListNull(types.StringType)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+
+	if plan.WaitForReady.ValueBool() {
+		if _, err := r.api.WaitOperation(ctx, out.Operation.Id.String()); err != nil {
+			resp.Diagnostics.AddError("The cluster did not become ready", err.Error())
+			return
+		}
+	}
+	resp.Diagnostics.Append(r.refresh(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// refresh reads the cluster and its connection into m; ErrNotFound is returned as-is.
+func (r *clusterResource) refresh(ctx context.Context, m *clusterModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	c, err := r.api.GetCluster(ctx, m.ID.ValueString())
+	if err != nil {
+		diags.AddError("Cannot read the cluster", err.Error())
+		return diags
+	}
+	setFromCluster(m, c)
+	conn, err := r.api.Connection(ctx, m.ID.ValueString())
+	if err != nil {
+		diags.AddError("Cannot read the cluster's connection", err.Error())
+		return diags
+	}
+	m.ConnectionURI = types.StringValue(conn.Uri)
+	m.Username = types.StringValue(conn.Username)
+	m.Password = types.StringValue(conn.Password)
+	seeds, d := types.ListValueFrom(ctx, types.StringType, conn.Seeds)
+	diags.Append(d...)
+	m.Seeds = seeds
+	return diags
+}
+
+func setFromCluster(m *clusterModel, c *client.Cluster) {
+	m.ID = types.StringValue(c.Id.String())
+	m.Name = types.StringValue(c.Name)
+	m.Shards = types.Int64Value(int64(c.Spec.Shards))
+	m.ReplicasPerShard = types.Int64Value(int64(c.Spec.ReplicasPerShard))
+	m.MemoryMbPerShard = types.Int64Value(int64(c.Spec.MemoryMbPerShard))
+	m.Durability = types.StringValue(string(c.Spec.Durability))
+	m.EvictionPolicy = types.StringValue(string(c.Spec.EvictionPolicy))
+	m.EngineVersion = types.StringValue(string(c.Spec.EngineVersion))
+	m.Status = types.StringValue(string(c.Status.Phase))
+}
+
+func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state clusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := r.api.GetCluster(ctx, state.ID.ValueString())
+	if errors.Is(err, ErrNotFound) || (err == nil && c.Status.Phase == client.ClusterStatusPhaseDeleting) {
+		// Deleted outside Terraform (or being deleted): drop it so the next plan creates it again.
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the cluster", err.Error())
+		return
+	}
+	if state.WaitForReady.IsNull() {
+		state.WaitForReady = types.BoolValue(true) // after import
+	}
+	if state.Timeouts.IsUnknown() {
+		state.Timeouts = types.ObjectNull(timeoutsAttrTypes)
+	}
+	resp.Diagnostics.Append(r.refresh(ctx, &state)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state clusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeoutOf(ctx, plan.Timeouts, "update", defaultUpdateTimeout))
+	defer cancel()
+
+	patch, changed := clusterPatch(plan, state)
+	if changed {
+		op, err := r.api.UpdateCluster(ctx, state.ID.ValueString(), patch)
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot change the cluster in place", err.Error())
+			return
+		}
+		if op != nil && plan.WaitForReady.ValueBool() {
+			if _, err := r.api.WaitOperation(ctx, op.Id.String()); err != nil {
+				resp.Diagnostics.AddError("The change did not finish", err.Error())
+				return
+			}
+		}
+	}
+	plan.ID = state.ID
+	resp.Diagnostics.Append(r.refresh(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// clusterPatch lists the in-place fields that differ between plan and state.
+func clusterPatch(plan, state clusterModel) (ClusterPatch, bool) {
+	var p ClusterPatch
+	changed := false
+	intField := func(a, b types.Int64, dst **int) {
+		if !a.Equal(b) && !a.IsUnknown() {
+			v := int(a.ValueInt64())
+			*dst = &v
+			changed = true
+		}
+	}
+	strField := func(a, b types.String, dst **string) {
+		if !a.Equal(b) && !a.IsUnknown() {
+			v := a.ValueString()
+			*dst = &v
+			changed = true
+		}
+	}
+	intField(plan.Shards, state.Shards, &p.Shards)
+	intField(plan.ReplicasPerShard, state.ReplicasPerShard, &p.ReplicasPerShard)
+	intField(plan.MemoryMbPerShard, state.MemoryMbPerShard, &p.MemoryMbPerShard)
+	strField(plan.Durability, state.Durability, &p.Durability)
+	strField(plan.EvictionPolicy, state.EvictionPolicy, &p.EvictionPolicy)
+	return p, changed
+}
+
+func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state clusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeoutOf(ctx, state.Timeouts, "delete", defaultDeleteTimeout))
+	defer cancel()
+	err := r.api.DeleteCluster(ctx, state.ID.ValueString())
+	if errors.Is(err, ErrNotFound) {
+		return
+	}
+	var apiErr *APIError
+	if err != nil && !(errors.As(err, &apiErr) && apiErr.Status == 409) { // 409: already being deleted
+		resp.Diagnostics.AddError("Cannot delete the cluster", err.Error())
+		return
+	}
+	if err := r.api.WaitClusterGone(ctx, state.ID.ValueString()); err != nil {
+		resp.Diagnostics.AddError("The cluster was not deleted in time", err.Error())
+	}
+}
+
+func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if _, err := parseID(req.ID); err != nil {
+		resp.Diagnostics.AddError("Invalid import id", fmt.Sprintf("Import a cluster by its id (a UUID, see GET /v1/clusters): %v", err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("wait_for_ready"), true)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("timeouts"), types.ObjectNull(timeoutsAttrTypes))...)
+}

@@ -1,0 +1,230 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+var protoV6 = map[string]func() (tfprotov6.ProviderServer, error){
+	"strata": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+func testAPI(t *testing.T) *API {
+	t.Helper()
+	api, err := NewAPI(os.Getenv("STRATA_ENDPOINT"), os.Getenv("STRATA_TOKEN"), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api.Poll = 200 * time.Millisecond
+	return api
+}
+
+// patchSupported asks the live control plane whether PATCH /v1/clusters/{id} exists (issue 8).
+func patchSupported(t *testing.T) bool {
+	req, _ := http.NewRequest(http.MethodPatch, os.Getenv("STRATA_ENDPOINT")+"/v1/clusters/00000000-0000-4000-8000-000000000000", strings.NewReader("{}"))
+	req.Header.Set("Authorization", "Bearer "+os.Getenv("STRATA_TOKEN"))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b strings.Builder
+	_, _ = fmt.Fprint(&b, res.Status)
+	buf := make([]byte, 4096)
+	n, _ := res.Body.Read(buf)
+	return !(res.StatusCode == 404 && strings.Contains(string(buf[:n]), "No route for"))
+}
+
+func clusterConfig(name string, memory int, wait bool) string {
+	return fmt.Sprintf(`
+provider "strata" {}
+
+resource "strata_cluster" "test" {
+  name                = %q
+  shards              = 1
+  replicas_per_shard  = 1
+  memory_mb_per_shard = %d
+  eviction_policy     = "allkeys-lru"
+  wait_for_ready      = %t
+  timeouts = {
+    create = "5m"
+  }
+}
+
+data "strata_cluster" "by_name" {
+  name = strata_cluster.test.name
+}
+
+data "strata_nodes" "all" {
+  depends_on = [strata_cluster.test]
+}
+`, name, memory, wait)
+}
+
+func clusterID(s *terraform.State) (string, error) {
+	rs, ok := s.RootModule().Resources["strata_cluster.test"]
+	if !ok {
+		return "", errors.New("strata_cluster.test not in state")
+	}
+	return rs.Primary.ID, nil
+}
+
+// TestAccCluster: create, a second plan is empty, an in-place update, import, destroy (gone from the API).
+func TestAccCluster(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (npm test does, through infra/terraform-provider-strata/test/provider.int.test.ts)")
+	}
+	api := testAPI(t)
+	var firstID string
+	inPlace := clusterConfig("tf-acc", 32, false) // without PATCH: a provider-side field changes in place
+	inPlaceCheck := resource.TestCheckResourceAttr("strata_cluster.test", "wait_for_ready", "false")
+	if patchSupported(t) {
+		t.Log("PATCH /v1/clusters/{id} is available: the in-place step changes memory_mb_per_shard")
+		inPlace = clusterConfig("tf-acc", 48, true)
+		inPlaceCheck = func(s *terraform.State) error {
+			id, _ := clusterID(s)
+			c, err := api.GetCluster(context.Background(), id)
+			if err != nil {
+				return err
+			}
+			if c.Spec.MemoryMbPerShard != 48 {
+				return fmt.Errorf("API still has memoryMbPerShard %d", c.Spec.MemoryMbPerShard)
+			}
+			return nil
+		}
+	} else {
+		t.Log("PATCH /v1/clusters/{id} is not available on this control plane: the in-place step changes wait_for_ready only")
+	}
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6,
+		Steps: []resource.TestStep{
+			{
+				Config: clusterConfig("tf-acc", 32, true),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("strata_cluster.test", "status", "ready"),
+					resource.TestCheckResourceAttr("strata_cluster.test", "shards", "1"),
+					resource.TestCheckResourceAttr("strata_cluster.test", "durability", "none"),
+					resource.TestCheckResourceAttr("strata_cluster.test", "engine_version", "7"),
+					resource.TestCheckResourceAttr("strata_cluster.test", "seeds.#", "1"),
+					resource.TestMatchResourceAttr("strata_cluster.test", "connection_uri", regexpMust(`^redis://[^:]+:[^@]+@127\.0\.52\.\d+:\d+$`)),
+					resource.TestCheckResourceAttrSet("strata_cluster.test", "password"),
+					resource.TestCheckResourceAttrPair("data.strata_cluster.by_name", "id", "strata_cluster.test", "id"),
+					resource.TestCheckResourceAttr("data.strata_cluster.by_name", "memory_mb_per_shard", "32"),
+					resource.TestCheckResourceAttr("data.strata_nodes.all", "nodes.#", "2"),
+					resource.TestCheckResourceAttr("data.strata_nodes.all", "nodes.0.status", "online"),
+					func(s *terraform.State) error {
+						id, err := clusterID(s)
+						if err != nil {
+							return err
+						}
+						firstID = id
+						c, err := api.GetCluster(context.Background(), id)
+						if err != nil {
+							return err
+						}
+						if c.Name != "tf-acc" || c.Spec.ReplicasPerShard != 1 || c.Spec.EvictionPolicy != "allkeys-lru" || c.Status.Phase != "ready" {
+							return fmt.Errorf("API disagrees: %+v", c)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// The same configuration again: nothing to do (no drift on computed fields).
+				Config:           clusterConfig("tf-acc", 32, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: inPlace,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("strata_cluster.test", plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(inPlaceCheck, func(s *terraform.State) error {
+					id, _ := clusterID(s)
+					if id != firstID {
+						return fmt.Errorf("cluster was replaced (%s -> %s), expected an in-place update", firstID, id)
+					}
+					return nil
+				}),
+			},
+			{
+				ResourceName:            "strata_cluster.test",
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"wait_for_ready", "timeouts"},
+			},
+		},
+		CheckDestroy: func(s *terraform.State) error {
+			if firstID == "" {
+				return errors.New("no cluster was created")
+			}
+			_, err := api.GetCluster(context.Background(), firstID)
+			if !errors.Is(err, ErrNotFound) {
+				return fmt.Errorf("cluster %s still exists after destroy (err %v)", firstID, err)
+			}
+			return nil
+		},
+	})
+}
+
+// TestAccClusterDeletedOutsideTerraform: a cluster deleted through the API shows as drift (the plan creates it again).
+func TestAccClusterDeletedOutsideTerraform(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1")
+	}
+	api := testAPI(t)
+	cfg := `
+resource "strata_cluster" "test" {
+  name               = "tf-drift"
+  shards             = 1
+  replicas_per_shard = 0
+  memory_mb_per_shard = 16
+}
+`
+	var id string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					var err error
+					id, err = clusterID(s)
+					return err
+				},
+			},
+			{
+				PreConfig: func() {
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+					defer cancel()
+					if err := api.DeleteCluster(ctx, id); err != nil {
+						t.Fatalf("delete outside Terraform: %v", err)
+					}
+					if err := api.WaitClusterGone(ctx, id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("strata_cluster.test", plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
