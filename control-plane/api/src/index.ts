@@ -7,3 +7,4 @@ export * from './auth';
 
 export * from './events';
 export * from './metrics';
+export * from './benchmarks';
