@@ -42,3 +42,5 @@ export {
   SIGNIFICANT_DIGITS,
   type Histogram,
 } from './histogram';
+export { mergeOpCounts } from './merge';
+export type { OpCounts } from './loadgen/protocol';
