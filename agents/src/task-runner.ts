@@ -4,6 +4,7 @@ import { forgetNodes, formCluster, joinAsReplica, promoteReplica, repairOpenSlot
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
+import { runBenchmarkTask } from './benchmark-worker';
 
 /** Must stay well under the control plane's task lease (6 s). */
 const HEARTBEAT_MS = 2_000;
@@ -71,7 +72,7 @@ export class TaskRunner {
     const started = Date.now();
     let outcome: { outcome: 'succeeded' | 'failed'; error?: string; result?: TaskResult };
     try {
-      const result = await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log));
+      const result = await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log, task.id));
       outcome = { outcome: 'succeeded', ...(result ? { result } : {}) };
       log.info({ ms: Date.now() - started }, 'task succeeded');
     } catch (err) {
@@ -92,14 +93,15 @@ export class TaskRunner {
     }
   }
 
-  private perform(p: TaskPayload, log: Logger): Promise<TaskResult | void> {
-    const handler = this.handlers[p.kind] as (p: TaskPayload, log: Logger) => Promise<TaskResult | void>;
+  private perform(p: TaskPayload, log: Logger, taskId = ''): Promise<TaskResult | void> {
+    const handler = this.handlers[p.kind] as (p: TaskPayload, log: Logger, taskId: string) => Promise<TaskResult | void>;
     if (!handler) throw new Error(`this agent has no handler for tasks of kind "${p.kind}"`);
-    return handler(p, log);
+    return handler(p, log, taskId);
   }
 
   /** One handler per task kind: a kind added to the API without a handler here does not compile. */
-  private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger) => Promise<TaskResult | void> } = {
+  private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger, taskId: string) => Promise<TaskResult | void> } = {
+    benchmark: (p, log, taskId) => runBenchmarkTask(p, { report: (r) => this.d.client.benchmarkReport(taskId, r), log, stopping: this.abort.signal }),
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'form-cluster': (p, log) => formCluster({
@@ -127,6 +129,8 @@ export class TaskRunner {
 
 const lockKey = (p: TaskPayload): string => {
   switch (p.kind) {
+    case 'benchmark':
+      return `benchmark:${p.benchmarkId}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'forget-nodes':

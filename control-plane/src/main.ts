@@ -22,6 +22,7 @@ import { createApp } from './http/app';
 import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
 import { createMetricsModule } from './metrics/metrics.module';
+import { createBenchmarkModule } from './benchmarks/benchmark.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes });
+  const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service,
     consoleDir: config.consoleDir,
     metrics: metrics.app,
+    benchmarks: benchmarks.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onNodeChanged: () => void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes')),
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   reconciler.start();
   await metrics.start();
+  await benchmarks.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -104,6 +108,7 @@ async function main(): Promise<void> {
     server.close();
     janitor.stop();
     orphans.stop();
+    benchmarks.stop();
     await reconciler.stop();
     await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));
     await pool.end();

@@ -4,6 +4,7 @@
  */
 import { z, Id, Timestamp } from './common';
 import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
+import { BenchmarkTaskSpec } from './benchmarks';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -88,6 +89,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     members: z.array(ClusterMember).describe('every remaining member'),
     engineIds: z.array(z.string()).describe('Redis node ids of lost instances'),
   }),
+  BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -106,6 +108,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('repair-slots'), clusterId: Id, primaries: z.array(ClusterMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('join-replica'), clusterId: Id, instanceId: Id, port: z.number().int(), primary: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ClusterMember), engineIds: z.array(z.string()), credentials: EngineCredentials }),
+  BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 

@@ -82,7 +82,7 @@ export const BenchmarkPoint = z
   .openapi('BenchmarkPoint');
 export type BenchmarkPoint = z.infer<typeof BenchmarkPoint>;
 
-export const ValidityGate = z.enum(['client-cpu', 'schedule-lag', 'errors', 'misses', 'redirects', 'key-count', 'worker-lost', 'server-mismatch']);
+export const ValidityGate = z.enum(['client-cpu', 'schedule-lag', 'errors', 'misses', 'redirects', 'key-count', 'worker-lost']);
 export type ValidityGate = z.infer<typeof ValidityGate>;
 
 export const BenchmarkValidity = z
@@ -179,3 +179,88 @@ export const BenchmarkProgressEvent = z
   })
   .openapi('BenchmarkProgressEvent');
 export type BenchmarkProgressEvent = z.infer<typeof BenchmarkProgressEvent>;
+
+// ---------- agent side: the `benchmark` task and its reports ----------
+
+/** What a worker host measured for one op type; histograms are HdrHistogram compressed base64 (microseconds). */
+export const OpCountsSchema = z.object({
+  op: z.string(),
+  count: z.number().int(),
+  errors: z.number().int(),
+  misses: z.number().int(),
+  service: z.string(),
+  response: z.string().optional(),
+});
+
+/** The part of a benchmark one agent runs (a `benchmark` task). */
+export const BenchmarkTaskSpec = z.object({
+  benchmarkId: Id,
+  clusterId: Id,
+  workload: BenchmarkWorkload,
+  recordCount: z.number().int(),
+  threads: z.number().int().min(1),
+  connections: z.number().int().min(1),
+  pipeline: z.number().int().min(1),
+  targetOpsPerSec: z.number().optional(),
+  seed: z.number().int(),
+  valueSize: z.number().int(),
+  ratio: z.string(),
+  keyPattern: z.enum(['uniform', 'gaussian']),
+  seeds: z.array(z.string()).min(1).describe('cluster members host:port'),
+  workerIndexBase: z.number().int(),
+  workerCountTotal: z.number().int(),
+});
+export type BenchmarkTaskSpec = z.infer<typeof BenchmarkTaskSpec>;
+
+export const BenchmarkWorkerReport = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('ready'), primaries: z.array(z.string()) }),
+    z.object({ kind: z.literal('poll') }),
+    z.object({ kind: z.literal('load-progress'), done: z.number().int() }),
+    z.object({ kind: z.literal('loaded'), inserted: z.number().int(), errors: z.number().int(), firstError: z.string().optional() }),
+    z.object({ kind: z.literal('interval'), t: z.number().int(), phase: z.enum(['warmup', 'steady']), ops: z.array(OpCountsSchema) }),
+    z.object({
+      kind: z.literal('done'),
+      ops: z.array(OpCountsSchema),
+      endpointCommands: z.record(z.string(), z.number()),
+      steadyStartMs: z.number(),
+      steadyEndMs: z.number(),
+      maxElu: z.number(),
+      scheduleLagP99Us: z.number().optional(),
+      redirects: z.number().int(),
+      firstError: z.string().optional(),
+      keyCount: z.number().int().optional().describe('sum of DBSIZE over primaries before the run (first host only)'),
+      serverCommands: z.record(z.string(), z.number()).optional().describe('per primary: commands processed in the steady window (first host only)'),
+    }),
+    z.object({
+      kind: z.literal('analytic'),
+      records: z.number().int(),
+      sentences: z.number().int(),
+      ms: z.number(),
+      longestBatchMs: z.number(),
+      errors: z.number().int(),
+      firstError: z.string().optional(),
+    }),
+    z.object({ kind: z.literal('failed'), message: z.string() }),
+  ])
+  .openapi('BenchmarkWorkerReport');
+export type BenchmarkWorkerReport = z.infer<typeof BenchmarkWorkerReport>;
+
+export const BenchmarkWorkerCommand = z
+  .discriminatedUnion('action', [
+    z.object({ action: z.literal('wait') }),
+    z.object({ action: z.literal('load'), from: z.number().int(), to: z.number().int() }),
+    z.object({
+      action: z.literal('run'),
+      startAtMs: z.number(),
+      warmupSec: z.number().int(),
+      durationSec: z.number().int().optional(),
+      operationCount: z.number().int().optional(),
+      measureServer: z.boolean(),
+    }),
+    z.object({ action: z.literal('analytic'), primaries: z.array(z.string()) }),
+    z.object({ action: z.literal('stop') }),
+    z.object({ action: z.literal('exit') }),
+  ])
+  .openapi('BenchmarkWorkerCommand');
+export type BenchmarkWorkerCommand = z.infer<typeof BenchmarkWorkerCommand>;

@@ -8,3 +8,4 @@ export * from './auth';
 export * from './events';
 export * from './metrics';
 export * from './benchmarks';
+export * from './benchmark-presets';

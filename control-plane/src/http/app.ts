@@ -22,6 +22,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   consoleDir: string;
   /** Live metrics (issue 9): agent push endpoint, metrics API + /metrics, API latency middleware. */
   metrics?: { agentRouter: Router; router: (user: RequestHandler) => Router; httpMiddleware: RequestHandler };
+  /** Benchmarks (issue 10): user routes under /v1 and the workers' report route under /v1/agent. */
+  benchmarks?: { router: Router; agentRouter: Router };
 }
 
 export function createApp(d: AppDeps): Express {
@@ -41,10 +43,12 @@ export function createApp(d: AppDeps): Express {
 
   app.use('/v1/session', sessionRoutes({ auth: d.auth, secureCookies: false }));
   if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);
+  if (d.benchmarks) app.use('/v1/agent', d.benchmarks.agentRouter);
   app.use('/v1/agent', agentRoutes(d));
 
   const user = requireUser(d.authDeps);
   if (d.metrics) app.use(d.metrics.router(user));
+  if (d.benchmarks) app.use('/v1', user, d.benchmarks.router);
   app.use('/v1/clusters', user, clusterRoutes(d));
   app.use('/v1/operations', user, operationRoutes(d));
   app.use('/v1/nodes', user, nodeRoutes(d));

@@ -44,3 +44,4 @@ export {
 } from './histogram';
 export { mergeOpCounts } from './merge';
 export type { OpCounts } from './loadgen/protocol';
+export { buildResult, CPU_LIMIT, LAG_LIMIT_US, type HostRun, type ResultInput } from './result.builder';
