@@ -21,11 +21,13 @@ import { TopologyPanel } from './TopologyPanel';
 
 // uPlot and the charts load only when the Monitoring tab opens.
 const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
+const BenchmarksTab = lazy(() => import('./Benchmarks/BenchmarksTab').then((m) => ({ default: m.BenchmarksTab })));
 
 // Later issues add monitoring, benchmark and topology-change tabs here.
 const TABS = [
   { key: 'overview', title: 'Overview', path: '' },
   { key: 'monitoring', title: 'Monitoring', path: '/monitoring' },
+  { key: 'benchmarks', title: 'Benchmarks', path: '/benchmarks' },
   { key: 'activity', title: 'Activity', path: '/activity' },
 ] as const;
 
@@ -74,6 +76,7 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
       <div className="tab-content">
         {current.key === 'overview' ? <Overview cluster={c} latest={latest} />
           : current.key === 'monitoring' ? <Suspense fallback={<LoadingState label="Loading charts…" />}><MonitoringTab clusterId={c.id} /></Suspense>
+          : current.key === 'benchmarks' ? <Suspense fallback={<LoadingState label="Loading benchmarks…" />}><BenchmarksTab clusterId={c.id} /></Suspense>
           : <ActivityTimeline cluster={c} />}
       </div>
     </>
