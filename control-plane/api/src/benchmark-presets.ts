@@ -24,7 +24,7 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
 
 const RECORD_BYTES = 1300;
 
-export function recordsFor(spec: Pick<ClusterSpec, 'shards' | 'memoryMbPerShard'>, cap = 100_000): number {
+export function recordsFor(spec: Pick<ClusterSpec, 'shards' | 'memoryMbPerShard'>, cap = 20_000): number {
   const fit = Math.floor((spec.shards * spec.memoryMbPerShard * 1024 * 1024 * 0.4) / RECORD_BYTES);
   return Math.max(1000, Math.min(cap, Math.floor(fit / 1000) * 1000));
 }

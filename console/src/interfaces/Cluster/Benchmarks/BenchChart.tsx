@@ -8,11 +8,13 @@ export interface BenchSeries {
 }
 
 /** A small uPlot line chart over a numeric x axis (seconds, or percentile positions). */
-export function BenchChart({ data, series, label, xValues, yFormat, testId, height = 200 }: {
+export function BenchChart({ data, series, label, xValues, xSplits, yFormat, testId, height = 200 }: {
   data: uPlot.AlignedData;
   series: BenchSeries[];
   label: string;
   xValues?: (v: number) => string;
+  /** fixed x tick positions (e.g. the percentiles drawn) */
+  xSplits?: number[];
   yFormat: (v: number) => string;
   testId: string;
   height?: number;
@@ -30,7 +32,7 @@ export function BenchChart({ data, series, label, xValues, yFormat, testId, heig
         legend: { show: true },
         scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, Math.max(1, max ?? 1) * 1.1] } },
         axes: [
-          { stroke: '#5b6372', grid: { stroke: '#eef0f3' }, values: xValues ? (_u, vals) => vals.map((v) => xValues(v)) : undefined },
+          { stroke: '#5b6372', grid: { stroke: '#eef0f3' }, values: xValues ? (_u, vals) => vals.map((v) => xValues(v)) : undefined, ...(xSplits ? { splits: () => xSplits } : {}) },
           { stroke: '#5b6372', grid: { stroke: '#eef0f3' }, size: 70, values: (_u, vals) => vals.map((v) => yFormat(v)) },
         ],
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true, size: 4 } }))],

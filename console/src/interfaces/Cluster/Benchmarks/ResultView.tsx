@@ -48,7 +48,7 @@ export function ResultView({ b }: { b: Benchmark }) {
             </tbody>
           </table>
           {r.ops.some((o) => o.response) && <p className="muted">Response time (from the intended start) p99: {r.ops.map((o) => `${o.op} ${formatUs(o.response?.p99 ?? 0)}`).join(', ')}</p>}
-          <BenchChart testId="bench-percentile-chart" label="Latency by percentile" data={pctData} series={r.ops.map((o, i) => ({ label: o.op, color: COLORS[i % COLORS.length]! }))} xValues={percentileLabel} yFormat={formatUs} />
+          <BenchChart testId="bench-percentile-chart" label="Latency by percentile" data={pctData} series={r.ops.map((o, i) => ({ label: o.op, color: COLORS[i % COLORS.length]! }))} xValues={percentileLabel} xSplits={PERCENTILES.map((p) => p.x)} yFormat={formatUs} />
         </section>
       )}
       {r.series.length > 0 && (
