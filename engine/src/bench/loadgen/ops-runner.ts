@@ -15,16 +15,7 @@ import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
 
-const K = OP_KINDS.length;
 const epochNow = (): number => performance.timeOrigin + performance.now();
-
-class Client {
-  readonly conns: (RespConnection | undefined)[] = [];
-  constructor(readonly runner: OpsRunner) {}
-  conn(idx: number): RespConnection | undefined {
-    return this.conns[idx];
-  }
-}
 
 class OpStats {
   count = 0;
@@ -60,12 +51,12 @@ class InFlight implements ReplyHandler {
   stage = 0;
   redirects = 0;
   asking = false;
-  constructor(readonly client: Client) {}
+  constructor(readonly runner: OpsRunner) {}
   onReply(reply: Reply, now: number): void {
-    this.client.runner.onReply(this, reply, now);
+    this.runner.onReply(this, reply, now);
   }
   onFailure(err: Error): void {
-    this.client.runner.onFailure(this, err);
+    this.runner.onFailure(this, err);
   }
 }
 
@@ -73,7 +64,11 @@ const ignore: ReplyHandler = { onReply() {}, onFailure() {} };
 
 export class OpsRunner {
   private slotMap = new SlotMap();
-  private readonly clients: Client[] = [];
+  /** Sockets per primary (endpoint index): `clients` sockets in all, split over the primaries, used round-robin. */
+  private readonly pools: (RespConnection[] | undefined)[] = [];
+  private readonly rr: number[] = [];
+  /** In-flight slots: clients x pipeline. */
+  private slots = 0;
   private readonly pool: ValuePool;
   private readonly getsetPool: ValuePool;
   private source: OpSource | undefined;
@@ -111,7 +106,7 @@ export class OpsRunner {
   /** Reads the slot map and opens every client's sockets. */
   async connect(): Promise<string[]> {
     await this.refreshSlots();
-    for (let i = 0; i < this.cfg.clients; i++) this.clients.push(new Client(this));
+    this.slots = this.cfg.clients * this.cfg.pipeline;
     await this.connectAll();
     return this.slotMap.primaries();
   }
@@ -137,15 +132,15 @@ export class OpsRunner {
 
   private async connectAll(): Promise<void> {
     const wanted = this.slotMap.primaries().map((e) => this.slotMap.indexOf(e));
+    const perPrimary = Math.max(1, Math.round(this.cfg.clients / wanted.length));
     await Promise.all(
-      this.clients.flatMap((c) =>
-        wanted
-          .filter((idx) => !c.conns[idx])
-          .map(async (idx) => {
-            const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
-            c.conns[idx] = await RespConnection.connect(host, port, this.cfg.auth);
-          }),
-      ),
+      wanted
+        .filter((idx) => !this.pools[idx] || this.pools[idx]!.length === 0)
+        .map(async (idx) => {
+          const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
+          this.pools[idx] = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
+          this.rr[idx] = 0;
+        }),
     );
   }
 
@@ -165,7 +160,7 @@ export class OpsRunner {
         this.post({ type: 'loaded', inserted: this.loadDone, errors: this.loadErrors, firstError: this.firstError });
         resolve();
       };
-      for (const c of this.clients) for (let p = 0; p < this.cfg.pipeline; p++) this.nextLoad(new InFlight(c));
+      for (let i = 0; i < this.slots; i++) this.nextLoad(new InFlight(this));
       if (this.inflight === 0) this.onPhaseEnd();
     });
   }
@@ -245,11 +240,11 @@ export class OpsRunner {
         this.onPhaseEnd = finish;
         if (this.steadyEndMs !== Infinity) stopTimer = setTimeout(finish, Math.max(0, this.steadyEndMs - epochNow()));
         if (this.openLoop) {
-          for (const cl of this.clients) for (let p = 0; p < c.pipeline; p++) this.free.push(new InFlight(cl));
+          for (let i = 0; i < this.slots; i++) this.free.push(new InFlight(this));
           this.nextIntended = performance.now();
           this.pump();
         } else {
-          for (const cl of this.clients) for (let p = 0; p < c.pipeline; p++) this.issue(new InFlight(cl), performance.now());
+          for (let i = 0; i < this.slots; i++) this.issue(new InFlight(this), performance.now());
         }
       };
       setTimeout(begin, Math.max(0, startAtMs - epochNow()));
@@ -265,7 +260,7 @@ export class OpsRunner {
 
   private snapshotCommands(): Map<string, number> {
     const m = new Map<string, number>();
-    for (const c of this.clients) for (const conn of c.conns) if (conn) m.set(conn.endpoint, (m.get(conn.endpoint) ?? 0) + conn.commands);
+    for (const pool of this.pools) for (const conn of pool ?? []) m.set(conn.endpoint, (m.get(conn.endpoint) ?? 0) + conn.commands);
     return m;
   }
 
@@ -348,9 +343,18 @@ export class OpsRunner {
     }
   }
 
+  /** The next socket to a primary (round-robin), if connected. */
+  private conn(idx: number): RespConnection | undefined {
+    const pool = idx >= 0 ? this.pools[idx] : undefined;
+    if (!pool || pool.length === 0) return undefined;
+    const i = (this.rr[idx]! + 1) % pool.length;
+    this.rr[idx] = i;
+    return pool[i];
+  }
+
   private dispatch(f: InFlight, now: number): void {
     const idx = this.slotMap.owner[f.slot]!;
-    const conn = idx >= 0 ? f.client.conn(idx) : undefined;
+    const conn = this.conn(idx);
     if (!conn) {
       void this.reroute(f);
       return;
@@ -368,9 +372,9 @@ export class OpsRunner {
           this.refreshing = undefined;
         });
       await this.refreshing;
-      const idx = this.slotMap.owner[f.slot]!;
-      if (idx < 0 || !f.client.conn(idx)) throw new Error(`no connection for slot ${f.slot}`);
-      f.client.conn(idx)!.send(f.command, f, f.mode);
+      const conn = this.conn(this.slotMap.owner[f.slot]!);
+      if (!conn) throw new Error(`no connection for slot ${f.slot}`);
+      conn.send(f.command, f, f.mode);
     } catch (err) {
       this.complete(f, performance.now(), true, false, err instanceof Error ? err.message : String(err));
     }
@@ -388,7 +392,7 @@ export class OpsRunner {
           this.slotMap.owner[redirect.slot] = idx;
           this.dispatch(f, now);
         } else {
-          const conn = f.client.conn(idx);
+          const conn = this.conn(idx);
           if (!conn) {
             void this.reroute(f);
             return;
@@ -427,8 +431,10 @@ export class OpsRunner {
 
   onFailure(f: InFlight, err: Error): void {
     this.complete(f, performance.now(), true, false, err.message);
-    // A closed connection: forget it so the next op reconnects through the slot map.
-    for (const c of this.clients) c.conns.forEach((conn, i) => conn && conn.inFlight === 0 && err.message.includes(conn.endpoint) && (c.conns[i] = undefined));
+    // A closed connection: drop it; an empty pool reconnects through the slot map.
+    this.pools.forEach((pool, i) => {
+      if (pool) this.pools[i] = pool.filter((conn) => !conn.isClosed);
+    });
   }
 
   private complete(f: InFlight, now: number, error: boolean, miss: boolean, message?: string): void {
@@ -501,7 +507,7 @@ export class OpsRunner {
   }
 
   close(): void {
-    for (const c of this.clients) for (const conn of c.conns) conn?.close();
+    for (const pool of this.pools) for (const conn of pool ?? []) conn.close();
   }
 
   get primaries(): string[] {
@@ -518,4 +524,3 @@ export function splitEndpoint(e: string): [string, number] {
   return [e.slice(0, i), Number(e.slice(i + 1))];
 }
 
-void K;

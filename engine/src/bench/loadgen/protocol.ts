@@ -9,7 +9,7 @@ export interface WorkerConfig {
   auth?: { username: string; password: string };
   workload: BenchmarkWorkload;
   recordCount: number;
-  /** logical clients in this thread; each has its own socket per primary */
+  /** connections (sockets) of this thread, split evenly over the primaries; clients x pipeline ops in flight */
   clients: number;
   pipeline: number;
   /** open loop: this thread's share of the target rate (ops/s); absent = closed loop */

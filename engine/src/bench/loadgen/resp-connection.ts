@@ -87,6 +87,10 @@ export class RespConnection {
     });
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   get inFlight(): number {
     return this.queue.length - this.head;
   }
