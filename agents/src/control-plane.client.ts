@@ -1,6 +1,6 @@
 import {
   type AgentMetricsBatch, AgentEndpoints, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
-  type RegisterAgentRequest, type TaskProgressRequest,
+  type RegisterAgentRequest, type TaskProgressRequest, BenchmarkWorkerCommand, type BenchmarkWorkerReport,
 } from '@strata/api';
 
 export class ControlPlaneError extends Error {
@@ -66,5 +66,10 @@ export class ControlPlaneClient {
 
   async complete(taskId: string, outcome: CompleteTaskRequest): Promise<void> {
     await this.call('POST', `/v1/agent/tasks/${taskId}/complete`, outcome, AbortSignal.timeout(10_000));
+  }
+
+  /** A benchmark worker's report; the answer says what to do next. */
+  async benchmarkReport(taskId: string, report: BenchmarkWorkerReport): Promise<BenchmarkWorkerCommand> {
+    return BenchmarkWorkerCommand.parse(await this.call('POST', `/v1/agent/tasks/${taskId}/benchmark`, report, AbortSignal.timeout(10_000)));
   }
 }

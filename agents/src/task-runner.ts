@@ -4,6 +4,7 @@ import { connectAdmin, forgetNodes, formCluster, joinAsReplica, meetAsPrimary, m
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
+import { runBenchmarkTask } from './benchmark-worker';
 
 /** What a running task can use besides its payload. */
 interface TaskContext {
@@ -113,6 +114,7 @@ export class TaskRunner {
 
   /** One handler per task kind: a kind added to the API without a handler here does not compile. */
   private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger, t: TaskContext) => Promise<TaskResult | void> } = {
+    benchmark: (p, log, t) => runBenchmarkTask(p, { report: (r) => this.d.client.benchmarkReport(t.taskId, r), log, stopping: this.abort.signal }),
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'form-cluster': (p, log) => formCluster({
@@ -171,6 +173,8 @@ export class TaskRunner {
 
 const lockKey = (p: TaskPayload): string => {
   switch (p.kind) {
+    case 'benchmark':
+      return `benchmark:${p.benchmarkId}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':

@@ -26,6 +26,7 @@ import { OrphanSweeper } from './services/orphan-sweeper';
 import { createMetricsModule } from './metrics/metrics.module';
 import { EndpointDirectory } from './services/endpoint-directory';
 import { LiveFeed } from './live/live-feed';
+import { createBenchmarkModule } from './benchmarks/benchmark.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes });
+  const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
     consoleDir: config.consoleDir,
     metrics: metrics.app,
     live,
+    benchmarks: benchmarks.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onNodeChanged: () => void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes')),
@@ -104,6 +107,7 @@ async function main(): Promise<void> {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   reconciler.start();
   await metrics.start();
+  await benchmarks.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -122,6 +126,7 @@ async function main(): Promise<void> {
     server.close();
     janitor.stop();
     orphans.stop();
+    benchmarks.stop();
     await reconciler.stop();
     await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));
     await pool.end();

@@ -5,6 +5,7 @@
 import { z, Id, Timestamp, safeString } from './common';
 import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
 import { MigrationProgress } from './operations';
+import { BenchmarkTaskSpec } from './benchmarks';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -107,6 +108,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     targets: z.array(SlotTarget).describe('the wanted owner of every slot: slots owned elsewhere are moved there'),
     primaries: z.array(ClusterMember).describe('every primary (sources, targets, bystanders): each gets the final SETSLOT NODE'),
   }),
+  BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -128,6 +130,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember), credentials: EngineCredentials }),
+  BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 

@@ -10,3 +10,5 @@ export * from './metrics';
 export * from './topology';
 export * from './live';
 export * from './capacity';
+export * from './benchmarks';
+export * from './benchmark-presets';

@@ -19,6 +19,7 @@ import {
   ApiToken, ApiTokenInfo, ApiTokenList, AuditList, AuditQuery, CreateOrganizationRequest, CreateOrganizationResponse, CreateTokenRequest,
   CreateUserRequest, LoginRequest, Session, UpdateUserRequest, User, UserList, type Scope,
 } from './auth';
+import { Benchmark, BenchmarkList, BenchmarkRequest, BenchmarkProgressEvent, BenchmarkWorkerReport, BenchmarkWorkerCommand } from './benchmarks';
 
 const json = (schema: z.ZodType, description = 'OK') => ({
   description,
@@ -139,6 +140,15 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node (platform admins; an empty list for others: host load includes other organizations)', security: scope('clusters:read'), responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
   r.registerPath({ method: 'post', path: '/v1/agent/metrics', summary: 'Agent: push a batch of per-second instance and host samples', security, request: body(AgentMetricsBatch), responses: { 200: json(z.object({ accepted: z.number().int(), rejected: z.number().int() })), 400: errors[400], 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus exposition of cluster, shard, instance and node series and the control plane\'s health (scrape token as Bearer)', security, responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': { schema: z.string() } } }, 401: errors[401] } });
+  // Benchmarks (issue 10)
+  r.registerPath({ method: 'post', path: '/v1/clusters/{id}/benchmarks', summary: 'Start a benchmark on a cluster (one at a time per cluster)', security: scope('benchmarks:run'), request: { params: idParam, ...body(BenchmarkRequest) }, responses: { 202: json(Benchmark, 'Accepted'), ...errors, 409: problem('A benchmark is already running, or the cluster is not ready') } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/benchmarks', summary: "A cluster's benchmarks, newest first", security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(BenchmarkList), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/clusters/{id}/benchmark-presets', summary: 'One-click presets sized to the cluster', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(z.object({ items: z.array(z.object({ id: z.string(), title: z.string(), description: z.string(), request: BenchmarkRequest })) })), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/benchmarks/{id}', summary: 'A benchmark: state, progress and (when finished) its result', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Benchmark), ...errors } });
+  r.registerPath({ method: 'get', path: '/v1/benchmarks/{id}/stream', summary: 'Live progress (SSE `progress` events with per-second points; `end` when finished)', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: { description: 'text/event-stream of BenchmarkProgressEvent', content: { 'text/event-stream': { schema: BenchmarkProgressEvent } } }, ...errors } });
+  r.registerPath({ method: 'post', path: '/v1/benchmarks/{id}/cancel', summary: 'Cancel a running benchmark: every worker stops', security: scope('benchmarks:run'), request: { params: idParam }, responses: { 202: json(Benchmark, 'Accepted'), ...errors, 409: problem('Already finished') } });
+  r.registerPath({ method: 'get', path: '/v1/benchmarks/{id}/export', summary: 'Export: JSON with HdrHistogram logs (default) or CSV (?format=csv)', security: scope('clusters:read'), request: { params: idParam, query: z.object({ format: z.enum(['json', 'csv']).optional() }) }, responses: { 200: { description: 'JSON or CSV', content: { 'application/json': { schema: z.object({}) }, 'text/csv': { schema: z.string() } } }, ...errors } });
+  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/benchmark', summary: "Agent: a benchmark worker's report, answered with its next command", security, request: { params: idParam, ...body(BenchmarkWorkerReport) }, responses: { 200: json(BenchmarkWorkerCommand), ...errors } });
   r.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness and database reachability', responses: { 200: json(z.object({ status: z.literal('ok') })) } });
 
   return new OpenApiGeneratorV31(r.definitions).generateDocument({

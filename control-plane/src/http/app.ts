@@ -35,6 +35,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   metrics?: { agentRouter: Router; router: (user: RequestHandler) => Router; httpMiddleware: RequestHandler };
   /** Live changes of clusters and operations (issue 12): GET /v1/events/stream. */
   live: LiveFeed;
+  /** Benchmarks (issue 10): user routes under /v1 and the workers' report route under /v1/agent. */
+  benchmarks?: { router: Router; agentRouter: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -58,11 +60,13 @@ export function createApp(d: AppDeps): Express {
 
   app.use('/v1/session', sessionRoutes({ auth: d.auth, secureCookies: false }));
   if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);
+  if (d.benchmarks) app.use('/v1/agent', d.benchmarks.agentRouter);
   app.use('/v1/agent', agentRoutes(d));
 
   // Every user route: authenticate, then audit changes. Each route declares its scope (requireScope).
   const user = [requireUser(d.authDeps), auditChanges(d.audit, d.log)];
   if (d.metrics) app.use(d.metrics.router(user[0]!));
+  if (d.benchmarks) app.use('/v1', ...user, d.benchmarks.router);
   app.use('/v1/clusters', ...user, clusterRoutes(d));
   app.use('/v1/operations', ...user, operationRoutes(d));
   app.use('/v1/nodes', ...user, nodeRoutes(d));

@@ -1,0 +1,148 @@
+/**
+ * Runs this host's part of a benchmark (a `benchmark` task): starts the load
+ * generator's threads, then does what the control plane answers to each
+ * report (load a key range, run at a common start time, scan for the
+ * analytic query, stop, exit). The first host also reads the key count and
+ * the servers' command counters for the steady window.
+ */
+import type { Logger } from 'pino';
+import { Redis } from 'ioredis';
+import type { BenchmarkWorkerCommand, BenchmarkWorkerReport, TaskPayload } from '@strata/api';
+import { LoadGenerator } from '@strata/engine/loadgen';
+
+type BenchmarkPayload = Extract<TaskPayload, { kind: 'benchmark' }>;
+
+export interface BenchmarkWorkerDeps {
+  report: (r: BenchmarkWorkerReport) => Promise<BenchmarkWorkerCommand>;
+  log: Logger;
+  stopping: AbortSignal;
+}
+
+export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
+  const auth = { username: p.credentials.customerUser, password: p.credentials.customerPassword };
+  let gen: LoadGenerator;
+  try {
+    gen = await LoadGenerator.start({
+      threads: p.threads,
+      connections: p.connections,
+      pipeline: p.pipeline,
+      targetOpsPerSec: p.targetOpsPerSec,
+      seeds: p.seeds,
+      auth,
+      workload: p.workload,
+      recordCount: p.recordCount,
+      seed: p.seed,
+      valueSize: p.valueSize,
+      ratio: p.ratio,
+      keyPattern: p.keyPattern,
+      workerIndexBase: p.workerIndexBase,
+      workerCountTotal: p.workerCountTotal,
+    });
+  } catch (err) {
+    await d.report({ kind: 'failed', message: `load generator did not start: ${(err as Error).message}` }).catch(() => {});
+    throw err;
+  }
+  const admin = new ServerCounters(gen.primaries, auth);
+  try {
+    let cmd = await d.report({ kind: 'ready', primaries: gen.primaries });
+    for (;;) {
+      if (d.stopping.aborted) throw new Error('agent stopping');
+      switch (cmd.action) {
+        case 'wait':
+        case 'stop':
+          await new Promise((r) => setTimeout(r, 200));
+          cmd = await d.report({ kind: 'poll' });
+          break;
+        case 'load': {
+          let last = 0;
+          const r = await gen.load(cmd.from, cmd.to, (done) => {
+            if (Date.now() - last < 500) return;
+            last = Date.now();
+            void d.report({ kind: 'load-progress', done }).then((c) => c.action === 'stop' && gen.stop(), () => {});
+          });
+          cmd = await d.report({ kind: 'loaded', ...r });
+          break;
+        }
+        case 'run': {
+          const run = cmd;
+          const keyCount = run.measureServer ? await admin.keyCount() : undefined;
+          let startCounters: Promise<Map<string, number>> | undefined;
+          let endCounters: Promise<Map<string, number>> | undefined;
+          const timers: NodeJS.Timeout[] = [];
+          if (run.measureServer) {
+            const steadyAt = run.startAtMs + run.warmupSec * 1000;
+            timers.push(setTimeout(() => (startCounters = admin.commands()), Math.max(0, steadyAt - Date.now())));
+          }
+          const summary = await gen.run(
+            { startAtMs: run.startAtMs, warmupSec: run.warmupSec, durationSec: run.durationSec, operationCount: run.operationCount },
+            (point) => void d.report({ kind: 'interval', t: point.t, phase: point.phase, ops: point.ops }).then((c) => c.action === 'stop' && gen.stop(), () => {}),
+          );
+          if (run.measureServer && startCounters) endCounters = admin.commands();
+          timers.forEach(clearTimeout);
+          let serverCommands: Record<string, number> | undefined;
+          if (startCounters && endCounters) {
+            const [a, b] = await Promise.all([startCounters, endCounters]);
+            serverCommands = Object.fromEntries([...b].map(([e, n]) => [e, n - (a.get(e) ?? n)]));
+          }
+          cmd = await d.report({ kind: 'done', ...summary, keyCount, serverCommands });
+          break;
+        }
+        case 'analytic': {
+          const r = await gen.analytic(cmd.primaries);
+          cmd = await d.report({ kind: 'analytic', ...r });
+          break;
+        }
+        case 'exit':
+          return;
+      }
+    }
+  } catch (err) {
+    await d.report({ kind: 'failed', message: (err as Error).message }).catch(() => {});
+    throw err;
+  } finally {
+    admin.close();
+    await gen.close();
+  }
+}
+
+/** Standalone connections to each primary for DBSIZE and INFO stats. */
+class ServerCounters {
+  private readonly clients = new Map<string, Redis>();
+  constructor(
+    private readonly primaries: string[],
+    private readonly auth: { username: string; password: string },
+  ) {}
+
+  private client(endpoint: string): Redis {
+    let c = this.clients.get(endpoint);
+    if (!c) {
+      const i = endpoint.lastIndexOf(':');
+      c = new Redis({ host: endpoint.slice(0, i), port: Number(endpoint.slice(i + 1)), ...this.auth, maxRetriesPerRequest: 1, lazyConnect: false });
+      c.on('error', () => {});
+      this.clients.set(endpoint, c);
+    }
+    return c;
+  }
+
+  async keyCount(): Promise<number> {
+    const sizes = await Promise.all(this.primaries.map((e) => this.client(e).dbsize()));
+    return sizes.reduce((a, b) => a + b, 0);
+  }
+
+  /** total_commands_processed per primary. */
+  async commands(): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    await Promise.all(
+      this.primaries.map(async (e) => {
+        const info = await this.client(e).info('stats');
+        const m = /total_commands_processed:(\d+)/.exec(info);
+        if (m) out.set(e, Number(m[1]));
+      }),
+    );
+    return out;
+  }
+
+  close(): void {
+    for (const c of this.clients.values()) c.disconnect();
+  }
+}

@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import type { BenchmarkList } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { FAST_POLL_MS, SLOW_POLL_MS } from '../polling';
+import { benchmarkKeys, isBenchmarkActive } from './keys';
+
+/** GET /v1/clusters/{id}/benchmarks — newest first. */
+export function getBenchmarks(clusterId: string, signal?: AbortSignal): Promise<BenchmarkList> {
+  return apiRequest<BenchmarkList>('GET', `/v1/clusters/${encodeURIComponent(clusterId)}/benchmarks`, { signal });
+}
+
+export function useBenchmarksQuery(clusterId: string) {
+  return useQuery({
+    queryKey: benchmarkKeys.list(clusterId),
+    queryFn: ({ signal }) => getBenchmarks(clusterId, signal),
+    refetchInterval: (q) => (q.state.data?.items.some((b) => isBenchmarkActive(b.state)) ? FAST_POLL_MS : SLOW_POLL_MS),
+  });
+}

@@ -1,0 +1,79 @@
+import { useMemo } from 'react';
+import type { Benchmark } from '@strata/api';
+import { InlineAlert } from '../../../components/ui/States';
+import { Badge } from '../../../components/ui/Badge';
+import { BenchChart } from './BenchChart';
+import { PERCENTILES, formatOps, formatUs, headline, percentileLabel, seriesData } from './bench-format';
+
+const COLORS = ['#3b5bdb', '#d93a32', '#1f8a4c', '#d98b06', '#7048e8', '#0c8599'];
+
+/** A finished run: throughput, per-op percentiles, percentile plot, time series, per-shard ops, verdict, export. */
+export function ResultView({ b }: { b: Benchmark }) {
+  const r = b.result!;
+  const series = useMemo(() => seriesData(r.series), [r.series]);
+  const pctData = useMemo(() => [PERCENTILES.map((p) => p.x), ...r.ops.map((o) => PERCENTILES.map((p) => o.service[p.key]))] as [number[], ...number[][]], [r.ops]);
+  return (
+    <div className="bench-result" data-testid="bench-result">
+      <section className="stats-cards bench-stats">
+        <div className="card"><div className="muted">Throughput</div><div className="bench-big" data-testid="bench-throughput">{headline(r)}</div><div className="muted">{r.analytic ? `mean of ${r.analytic.runsMs.length} runs` : `${r.totalOps.toLocaleString('en')} ops in ${r.steadySec} s steady state`}</div></div>
+        <div className="card"><div className="muted">Verdict</div><div className="bench-big"><Badge tone={r.validity.valid ? 'success' : 'warning'} testId="bench-verdict">{r.validity.valid ? 'valid' : 'invalid'}</Badge></div><div className="muted">{r.environment.mode === 'capacity' ? 'capacity run (closed loop)' : 'open loop at a target rate'}</div></div>
+        <div className="card"><div className="muted">Client</div><div className="bench-big">{r.workers.reduce((a, w) => a + w.threads, 0)} threads</div><div className="muted">busiest at {Math.round(Math.max(0, ...r.workers.map((w) => w.cpu)) * 100)}% of a core</div></div>
+      </section>
+      {!r.validity.valid && (
+        <InlineAlert tone="warning" title="Why this run is marked invalid">
+          <ul data-testid="bench-reasons">{r.validity.reasons.map((x, i) => <li key={i}><strong>{x.gate}</strong>: {x.message}</li>)}</ul>
+        </InlineAlert>
+      )}
+      {r.validity.coordinatedOmission && <p className="muted">Latency of a capacity run is not corrected for coordinated omission; run at a target rate for response times.</p>}
+      {r.analytic && (
+        <section className="card">
+          <h3 className="card-title">Analytic query</h3>
+          <dl className="kv-grid">
+            <dt>Records visited</dt><dd>{r.analytic.records.toLocaleString('en')}</dd>
+            <dt>Sentences</dt><dd>{r.analytic.sentences.toLocaleString('en')}</dd>
+            <dt>Wall time (mean)</dt><dd>{r.analytic.meanMs} ms ({r.analytic.runsMs.join(', ')} ms)</dd>
+            <dt>Longest block of a node</dt><dd>{r.analytic.longestBlockMs} ms (upper bound: one batch)</dd>
+          </dl>
+        </section>
+      )}
+      {r.ops.length > 0 && (
+        <section className="card">
+          <h3 className="card-title">Latency per operation (service time)</h3>
+          <table className="table" data-testid="bench-latency-table">
+            <thead><tr><th scope="col">Op</th><th scope="col">Count</th><th scope="col">ops/s</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">p99.9</th><th scope="col">Errors</th></tr></thead>
+            <tbody>
+              {r.ops.map((o) => (
+                <tr key={o.op}><td>{o.op}</td><td>{o.count.toLocaleString('en')}</td><td>{formatOps(o.opsPerSec)}</td><td>{formatUs(o.service.p50)}</td><td>{formatUs(o.service.p95)}</td><td>{formatUs(o.service.p99)}</td><td>{formatUs(o.service.p999)}</td><td>{o.errors + o.misses}</td></tr>
+              ))}
+            </tbody>
+          </table>
+          {r.ops.some((o) => o.response) && <p className="muted">Response time (from the intended start) p99: {r.ops.map((o) => `${o.op} ${formatUs(o.response?.p99 ?? 0)}`).join(', ')}</p>}
+          <BenchChart testId="bench-percentile-chart" label="Latency by percentile" data={pctData} series={r.ops.map((o, i) => ({ label: o.op, color: COLORS[i % COLORS.length]! }))} xValues={percentileLabel} xSplits={PERCENTILES.map((p) => p.x)} yFormat={formatUs} />
+        </section>
+      )}
+      {r.series.length > 0 && (
+        <section className="card">
+          <h3 className="card-title">Time series (second 0 = start of the steady phase)</h3>
+          <BenchChart testId="bench-series-chart" label="Throughput per second" data={[series[0], series[1]]} series={[{ label: 'ops/s', color: '#3b5bdb' }]} xValues={(v) => `${v}s`} yFormat={formatOps} />
+          <BenchChart testId="bench-latency-series-chart" label="Latency per second" data={[series[0], series[2], series[3]]} series={[{ label: 'p50', color: '#1f8a4c' }, { label: 'p99', color: '#d98b06' }]} xValues={(v) => `${v}s`} yFormat={formatUs} height={160} />
+        </section>
+      )}
+      {r.shards.length > 0 && (
+        <section className="card">
+          <h3 className="card-title">Per shard (steady window)</h3>
+          <table className="table" data-testid="bench-shards">
+            <thead><tr><th scope="col">Primary</th><th scope="col">Client commands</th><th scope="col">Server commands</th></tr></thead>
+            <tbody>{r.shards.map((s) => <tr key={s.endpoint}><td>{s.endpoint}</td><td>{s.clientOps.toLocaleString('en')}</td><td>{s.serverOps?.toLocaleString('en') ?? '—'}</td></tr>)}</tbody>
+          </table>
+          <p className="muted">A scrambled zipfian puts more load on the shard holding the hottest keys; that is skew, not a scaling problem.</p>
+        </section>
+      )}
+      <section className="card">
+        <h3 className="card-title">Reproduce and export</h3>
+        <p className="muted">Engine {r.environment.engineVersion}, {r.environment.shards} shards × {r.environment.replicasPerShard} replicas, durability {r.environment.durability}, seed {r.environment.seed}, {b.request.connections} connections, pipeline {b.request.pipeline}.</p>
+        <a className="btn btn-secondary" href={`/v1/benchmarks/${b.id}/export`} download>Export JSON (with HDR logs)</a>{' '}
+        <a className="btn btn-secondary" href={`/v1/benchmarks/${b.id}/export?format=csv`} download>Export CSV</a>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import type { BenchmarkPoint, BenchmarkResult, LatencySummary } from '@strata/api';
+
+/** Microseconds as "87 µs", "1.25 ms", "2.1 s". */
+export function formatUs(us: number): string {
+  if (us < 1000) return `${Math.round(us)} µs`;
+  if (us < 1_000_000) return `${(us / 1000).toFixed(us < 10_000 ? 2 : 1)} ms`;
+  return `${(us / 1_000_000).toFixed(2)} s`;
+}
+
+export function formatOps(n: number): string {
+  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(2)}M`;
+  if (n >= 10_000) return `${Math.round(n / 1000)}k`;
+  if (n >= 1000) return `${(n / 1000).toFixed(1)}k`;
+  return String(Math.round(n));
+}
+
+/** Percentile positions for the latency plot: x = -log10(1 - p). */
+export const PERCENTILES: { key: keyof LatencySummary; label: string; x: number }[] = [
+  { key: 'p50', label: 'p50', x: Math.log10(2) },
+  { key: 'p95', label: 'p95', x: Math.log10(20) },
+  { key: 'p99', label: 'p99', x: 2 },
+  { key: 'p999', label: 'p99.9', x: 3 },
+  { key: 'max', label: 'max', x: 4 },
+];
+
+export function percentileLabel(x: number): string {
+  const near = PERCENTILES.find((p) => Math.abs(p.x - x) < 0.05);
+  if (near) return near.label;
+  return `${(100 * (1 - Math.pow(10, -x))).toFixed(x < 1 ? 0 : 1)}%`;
+}
+
+export function seriesData(points: BenchmarkPoint[]): [number[], number[], number[], number[]] {
+  const sorted = [...points].sort((a, b) => a.t - b.t);
+  return [sorted.map((p) => p.t), sorted.map((p) => p.ops), sorted.map((p) => p.p50), sorted.map((p) => p.p99)];
+}
+
+export const WORKLOAD_LABELS: Record<string, string> = {
+  'ycsb-a': 'YCSB A (50/50 read/update)',
+  'ycsb-b': 'YCSB B (95/5 read/update)',
+  'ycsb-c': 'YCSB C (read only)',
+  'ycsb-d': 'YCSB D (read latest / insert)',
+  'ycsb-f': 'YCSB F (read-modify-write)',
+  getset: 'GET/SET (memtier-style)',
+  analytic: 'Analytic sentence count',
+};
+
+export function headline(r: BenchmarkResult): string {
+  if (r.analytic) return `${formatOps(r.analytic.recordsPerSec)} records/s`;
+  return `${formatOps(r.opsPerSec)} ops/s`;
+}

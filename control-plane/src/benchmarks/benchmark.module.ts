@@ -1,0 +1,51 @@
+/** Wires the benchmark store, coordinator, service and routes (called from main.ts). */
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { requireNode } from '../auth/auth.middleware';
+import { BenchmarkStore } from '../stores/benchmark.store';
+import type { ClusterStore } from '../stores/cluster.store';
+import type { NodeStore } from '../stores/node.store';
+import type { TaskStore } from '../stores/task.store';
+import type { ObservedState } from '../observed/observed-state';
+import { BenchmarkCoordinator } from './benchmark-coordinator';
+import { BenchmarkService } from './benchmark.service';
+import { agentBenchmarkRoutes, benchmarkRoutes } from './benchmark.routes';
+
+export function createBenchmarkModule(d: {
+  pool: pg.Pool;
+  log: Logger;
+  clusters: ClusterStore;
+  nodes: NodeStore;
+  tasks: TaskStore;
+  observed: ObservedState;
+  notifyNode: (nodeId: string) => void;
+}) {
+  const benchmarks = new BenchmarkStore(d.pool);
+  const coordinator = new BenchmarkCoordinator({
+    store: benchmarks,
+    log: d.log.child({ module: 'benchmarks' }),
+    environment: async (clusterId) => {
+      const c = await d.clusters.get(clusterId);
+      return { engineVersion: c?.spec.engineVersion ?? 'unknown', shards: c?.spec.shards ?? 0, replicasPerShard: c?.spec.replicasPerShard ?? 0, durability: c?.spec.durability ?? 'unknown' };
+    },
+  });
+  const benchmarkService = new BenchmarkService({ clusters: d.clusters, nodes: d.nodes, tasks: d.tasks, benchmarks, observed: d.observed, coordinator, notifyNode: d.notifyNode });
+  return {
+    benchmarks,
+    coordinator,
+    service: benchmarkService,
+    app: {
+      router: benchmarkRoutes({ benchmarks, benchmarkService, coordinator, clusters: d.clusters }),
+      agentRouter: agentBenchmarkRoutes({ coordinator, benchmarks }, requireNode(d.nodes)),
+    },
+    /** Runs a previous process left active cannot resume: fail them, then watch workers. */
+    async start(): Promise<void> {
+      const n = await benchmarks.failAbandoned('the control plane restarted during the run');
+      if (n) d.log.warn({ count: n }, 'failed benchmarks abandoned by a restart');
+      coordinator.start();
+    },
+    stop(): void {
+      coordinator.stop();
+    },
+  };
+}

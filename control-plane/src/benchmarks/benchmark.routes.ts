@@ -1,0 +1,110 @@
+/**
+ * Benchmark API: start on a cluster, list, get, live stream (SSE), cancel,
+ * export. And the agent side: workers report and get their next command.
+ */
+import { Router, type Request, type Response, type RequestHandler } from 'express';
+import { BenchmarkRequest, BenchmarkWorkerReport, type BenchmarkList, type BenchmarkProgressEvent } from '@strata/api';
+import { parseBody, parseUuid } from '../http/validate';
+import { notFound } from '../errors';
+import { publicBenchmark, type BenchmarkStore } from '../stores/benchmark.store';
+import type { BenchmarkService } from './benchmark.service';
+import type { BenchmarkCoordinator } from './benchmark-coordinator';
+import { exportCsv, exportJson } from './benchmark-export';
+import { BENCHMARK_PRESETS, presetRequest } from '@strata/api';
+import type { ClusterStore } from '../stores/cluster.store';
+import { requireScope } from '../auth/permissions';
+
+export interface BenchmarkRoutesDeps {
+  benchmarks: BenchmarkStore;
+  benchmarkService: BenchmarkService;
+  coordinator: BenchmarkCoordinator;
+  clusters: ClusterStore;
+}
+
+/** Mounted at /v1 behind user auth. */
+export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
+  const r = Router();
+
+  r.get('/clusters/:id/benchmark-presets', requireScope('clusters:read'), async (req, res) => {
+    const cluster = await d.clusters.get(parseUuid(req.params.id, 'Cluster'), req.principal!.organizationId);
+    if (!cluster) throw notFound('Cluster');
+    res.json({ items: BENCHMARK_PRESETS.map((p) => ({ ...p, request: BenchmarkRequest.parse(presetRequest(p.id, cluster.spec)) })) });
+  });
+
+  r.post('/clusters/:id/benchmarks', requireScope('benchmarks:run'), async (req, res) => {
+    const clusterId = parseUuid(req.params.id, 'Cluster');
+    const body = parseBody(BenchmarkRequest, req.body);
+    const b = await d.benchmarkService.start(req.principal!.organizationId, clusterId, body);
+    res.status(202).location(`/v1/benchmarks/${b.id}`).json(publicBenchmark(b));
+  });
+
+  r.get('/clusters/:id/benchmarks', requireScope('clusters:read'), async (req, res) => {
+    const clusterId = parseUuid(req.params.id, 'Cluster');
+    const items = await d.benchmarks.listForCluster(clusterId, req.principal!.organizationId);
+    const out: BenchmarkList = { items: items.map(publicBenchmark) };
+    res.json(out);
+  });
+
+  const load = async (req: Request) => {
+    const b = await d.benchmarks.get(parseUuid(String(req.params.id), 'Benchmark'), req.principal!.organizationId);
+    if (!b) throw notFound('Benchmark');
+    return b;
+  };
+
+  r.get('/benchmarks/:id', requireScope('clusters:read'), async (req, res) => void res.json(publicBenchmark(await load(req))));
+
+  r.post('/benchmarks/:id/cancel', requireScope('benchmarks:run'), async (req, res) => {
+    const b = await load(req);
+    res.status(202).json(publicBenchmark(await d.benchmarkService.cancel(req.principal!.organizationId, b.id)));
+  });
+
+  r.get('/benchmarks/:id/export', requireScope('clusters:read'), async (req, res) => {
+    const b = publicBenchmark(await load(req));
+    if (req.query.format === 'csv') {
+      res.type('text/csv').attachment(`benchmark-${b.id}.csv`).send(exportCsv(b));
+      return;
+    }
+    res.attachment(`benchmark-${b.id}.json`).json(exportJson(b, await d.benchmarks.histograms(b.id)));
+  });
+
+  r.get('/benchmarks/:id/stream', requireScope('clusters:read'), async (req, res) => {
+    const b = await load(req);
+    openStream(req, res);
+    const send = (e: BenchmarkProgressEvent) => res.write(`event: progress\ndata: ${JSON.stringify(e)}\n\n`);
+    send({ state: b.state, progress: b.progress, detail: b.detail });
+    const run = d.coordinator.get(b.id);
+    for (const point of run?.points ?? []) send({ state: run!.state, progress: run!.progress, point });
+    const unsubscribe = d.coordinator.subscribe(b.id, (e) => {
+      send(e);
+      if (['succeeded', 'failed', 'cancelled'].includes(e.state)) end();
+    });
+    const end = () => {
+      unsubscribe?.();
+      res.write('event: end\ndata: {}\n\n');
+      res.end();
+    };
+    if (!unsubscribe) end();
+    req.on('close', () => unsubscribe?.());
+  });
+
+  return r;
+}
+
+function openStream(req: Request, res: Response): void {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  res.write('retry: 2000\n\n');
+  req.socket.setNoDelay(true);
+}
+
+/** Mounted at /v1/agent behind node auth: a benchmark worker's report, answered with its next command. */
+export function agentBenchmarkRoutes(d: { coordinator: BenchmarkCoordinator; benchmarks: BenchmarkStore }, requireNode: RequestHandler): Router {
+  const r = Router();
+  r.post('/tasks/:id/benchmark', requireNode, async (req, res) => {
+    const taskId = parseUuid(req.params.id as string, 'Task');
+    const body = parseBody(BenchmarkWorkerReport, req.body);
+    const benchmarkId = await d.benchmarks.benchmarkOfTask(taskId, req.node!.id);
+    if (!benchmarkId) throw notFound('Task');
+    res.json(await d.coordinator.report(benchmarkId, req.node!.id, taskId, body));
+  });
+  return r;
+}

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { LoadGenerator } from './load-generator';
+import { decodeHistogram, summarize, ycsbKey, sentenceCount } from '../index';
+import { startBenchCluster, type BenchCluster } from '../testing/bench-cluster.fixture';
+
+// 3 primaries on 127.0.40.2:7210..7212 (loopback prefix of the benchmarks issue).
+const RECORDS = 5000;
+let cluster: BenchCluster;
+const admins: Redis[] = [];
+
+async function admin(endpoint: string): Promise<Redis> {
+  const [host, port] = endpoint.split(':');
+  const r = new Redis({ host, port: Number(port), username: cluster.internal.username, password: cluster.internal.password, lazyConnect: true });
+  await r.connect();
+  admins.push(r);
+  return r;
+}
+
+/** Commands the server counted (INFO commandstats), per endpoint. */
+async function serverCommands(): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const e of cluster.seeds) {
+    const info = String(await (await admin(e)).info('commandstats'));
+    let n = 0;
+    for (const m of info.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)) if (['hgetall', 'hset', 'get', 'set', 'asking'].includes(m[1]!)) n += Number(m[2]);
+    out.set(e, n);
+  }
+  return out;
+}
+
+function options(workload: 'ycsb-a' | 'ycsb-c' | 'getset' | 'analytic', extra: Partial<Parameters<typeof LoadGenerator.start>[0]> = {}) {
+  return {
+    threads: 2,
+    connections: 8,
+    pipeline: 4,
+    seeds: cluster.seeds,
+    auth: cluster.customer,
+    workload,
+    recordCount: RECORDS,
+    seed: 7,
+    valueSize: 100,
+    ratio: '1:1',
+    keyPattern: 'uniform' as const,
+    ...extra,
+  };
+}
+
+describe('load generator against a real 3-primary Redis Cluster', () => {
+  beforeAll(async () => {
+    cluster = await startBenchCluster('127.0.40.2', 3, 7210);
+  });
+  afterAll(async () => {
+    for (const a of admins) a.disconnect();
+    await cluster?.stop();
+  });
+
+  it('loads YCSB records (key count == recordcount, YCSB key and record format)', async () => {
+    const g = await LoadGenerator.start(options('ycsb-c'));
+    try {
+      const loaded = await g.load(0, RECORDS);
+      expect(loaded).toMatchObject({ inserted: RECORDS, errors: 0 });
+      let keys = 0;
+      for (const e of cluster.seeds) keys += await (await admin(e)).dbsize();
+      expect(keys).toBe(RECORDS);
+      // keynum 0 is "user6284781860667377211", a hash of 10 x 100-byte fields, wherever its slot lives
+      const any = await Promise.all(cluster.seeds.map(async (e) => (await admin(e)).call('HGETALL', ycsbKey(0)).catch(() => null)));
+      const rec = any.find((r) => Array.isArray(r) && r.length > 0) as string[];
+      expect(rec.length).toBe(20);
+      expect(rec.filter((_, i) => i % 2 === 1).every((v) => v.length === 100)).toBe(true);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('YCSB A closed loop: reads and updates, no errors or misses, client commands match the server counters within 5%', async () => {
+    const g = await LoadGenerator.start(options('ycsb-a'));
+    try {
+      const before = await serverCommands();
+      const points: number[] = [];
+      const s = await g.run({ startAtMs: Date.now() + 100, warmupSec: 0, durationSec: 2 }, (p) => points.push(p.t));
+      const after = await serverCommands();
+      const byOp = Object.fromEntries(s.ops.map((o) => [o.op, o]));
+      expect(byOp.read!.count).toBeGreaterThan(100);
+      expect(byOp.update!.count).toBeGreaterThan(100);
+      expect(Math.abs(byOp.read!.count / (byOp.read!.count + byOp.update!.count) - 0.5)).toBeLessThan(0.1);
+      for (const o of s.ops) {
+        expect(o.errors).toBe(0);
+        expect(o.misses).toBe(0);
+        const h = summarize(decodeHistogram(o.service));
+        expect(h.count).toBe(o.count);
+        expect(h.p50).toBeGreaterThan(0);
+        expect(h.p99).toBeGreaterThanOrEqual(h.p50);
+      }
+      expect(points.length).toBeGreaterThanOrEqual(2);
+      // whole-run server deltas include warm-up-free steady ops plus drain; compare totals
+      let client = 0;
+      let server = 0;
+      for (const e of cluster.seeds) {
+        client += s.endpointCommands[e] ?? 0;
+        server += after.get(e)! - before.get(e)!;
+      }
+      expect(client).toBeGreaterThan(0);
+      expect(Math.abs(server - client) / server).toBeLessThan(0.05);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('open loop at a target rate records service and response time and schedule lag', async () => {
+    const g = await LoadGenerator.start(options('ycsb-c', { targetOpsPerSec: 2000 }));
+    try {
+      const s = await g.run({ startAtMs: Date.now() + 100, warmupSec: 1, durationSec: 2 });
+      const read = s.ops.find((o) => o.op === 'read')!;
+      const rate = read.count / ((s.steadyEndMs - s.steadyStartMs) / 1000);
+      expect(rate).toBeGreaterThan(1500);
+      expect(rate).toBeLessThan(2500);
+      expect(read.response).toBeDefined();
+      const service = summarize(decodeHistogram(read.service));
+      const response = summarize(decodeHistogram(read.response!));
+      expect(response.p50).toBeGreaterThanOrEqual(service.p50);
+      expect(s.scheduleLagP99Us).toBeGreaterThanOrEqual(0);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('analytic: records visited == recordcount and the sentence sum equals an independent count', async () => {
+    let expected = 0;
+    let records = 0;
+    for (const e of cluster.seeds) {
+      const a = await admin(e);
+      let cursor = '0';
+      do {
+        const [next, keys] = (await a.scan(cursor, 'COUNT', 500)) as [string, string[]];
+        cursor = next;
+        for (const k of keys) {
+          expected += sentenceCount((await a.hget(k, 'field0'))!);
+          records++;
+        }
+      } while (cursor !== '0');
+    }
+    expect(records).toBe(RECORDS);
+    const g = await LoadGenerator.start(options('analytic'));
+    try {
+      const run = await g.analytic(g.primaries);
+      expect(run).toMatchObject({ records: RECORDS, sentences: expected, errors: 0 });
+      expect(run.longestBatchMs).toBeGreaterThan(0);
+    } finally {
+      await g.close();
+    }
+  });
+
+  it('getset pipelined, and stop ends a run early on every thread', async () => {
+    const g = await LoadGenerator.start(options('getset', { pipeline: 16 }));
+    try {
+      await g.load(0, RECORDS);
+      const started = Date.now();
+      const run = g.run({ startAtMs: Date.now() + 50, warmupSec: 0, durationSec: 60 });
+      setTimeout(() => g.stop(), 1500);
+      const s = await run;
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const get = s.ops.find((o) => o.op === 'get')!;
+      expect(get.count).toBeGreaterThan(100);
+      expect(get.misses).toBe(0);
+      expect(s.ops.find((o) => o.op === 'set')!.count).toBeGreaterThan(100);
+    } finally {
+      await g.close();
+    }
+  });
+});

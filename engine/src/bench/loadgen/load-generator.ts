@@ -1,0 +1,223 @@
+/**
+ * Runs a benchmark's load on this host: worker threads, each a lean
+ * pipelining cluster client (see ops-runner.ts). Merges what its threads
+ * measured; a distributed run merges several hosts the same way.
+ */
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { mergeOpCounts } from '../merge';
+import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
+
+export interface LoadGeneratorOptions extends Omit<WorkerConfig, 'workerIndex' | 'workerCount' | 'clients' | 'targetOpsPerSec'> {
+  threads: number;
+  /** logical clients on this host, spread over its threads */
+  connections: number;
+  /** this host's share of the target rate */
+  targetOpsPerSec?: number;
+  /** global index of this host's first thread, and the total thread count over all hosts (workload D insert keys) */
+  workerIndexBase?: number;
+  workerCountTotal?: number;
+}
+
+export interface IntervalPoint {
+  t: number;
+  phase: 'warmup' | 'steady';
+  ops: OpCounts[];
+}
+
+export interface RunSummary {
+  ops: OpCounts[];
+  endpointCommands: Record<string, number>;
+  steadyStartMs: number;
+  steadyEndMs: number;
+  /** busiest thread's event loop utilization over the steady window */
+  maxElu: number;
+  scheduleLagP99Us?: number;
+  redirects: number;
+  firstError?: string;
+}
+
+export interface AnalyticRun {
+  records: number;
+  sentences: number;
+  ms: number;
+  longestBatchMs: number;
+  errors: number;
+  firstError?: string;
+}
+
+type Listener = (m: FromWorker) => void;
+
+const WORKER_URL = new URL('./worker-boot.mjs', import.meta.url);
+
+export class LoadGenerator {
+  private readonly workers: Worker[] = [];
+  private readonly listeners: Set<Listener>[] = [];
+  primaries: string[] = [];
+
+  private constructor(private readonly o: LoadGeneratorOptions) {}
+
+  static async start(o: LoadGeneratorOptions): Promise<LoadGenerator> {
+    const g = new LoadGenerator(o);
+    await g.spawn();
+    return g;
+  }
+
+  private async spawn(): Promise<void> {
+    const n = Math.max(1, Math.min(this.o.threads, this.o.connections));
+    const ready: Promise<void>[] = [];
+    for (let i = 0; i < n; i++) {
+      const clients = Math.floor(this.o.connections / n) + (i < this.o.connections % n ? 1 : 0);
+      const cfg: WorkerConfig = {
+        workerIndex: (this.o.workerIndexBase ?? 0) + i,
+        workerCount: this.o.workerCountTotal ?? n,
+        seeds: this.o.seeds,
+        auth: this.o.auth,
+        workload: this.o.workload,
+        recordCount: this.o.recordCount,
+        clients,
+        pipeline: this.o.pipeline,
+        targetOpsPerSec: this.o.targetOpsPerSec === undefined ? undefined : (this.o.targetOpsPerSec * clients) / this.o.connections,
+        seed: this.o.seed,
+        valueSize: this.o.valueSize,
+        ratio: this.o.ratio,
+        keyPattern: this.o.keyPattern,
+      };
+      const w = new Worker(fileURLToPath(WORKER_URL), { workerData: cfg });
+      const ls = new Set<Listener>();
+      w.on('message', (m: FromWorker) => ls.forEach((l) => l(m)));
+      w.on('error', (err) => ls.forEach((l) => l({ type: 'error', message: err.message })));
+      this.workers.push(w);
+      this.listeners.push(ls);
+      ready.push(
+        this.await(i, 'ready').then((m) => {
+          if (m.type === 'ready' && m.primaries.length > this.primaries.length) this.primaries = m.primaries;
+        }),
+      );
+    }
+    await Promise.all(ready);
+  }
+
+  get threadCount(): number {
+    return this.workers.length;
+  }
+
+  /** Waits for one message type from worker i; a worker error rejects. */
+  private await<T extends FromWorker['type']>(i: number, type: T, onOther?: Listener): Promise<Extract<FromWorker, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      const l: Listener = (m) => {
+        if (m.type === type) {
+          this.listeners[i]!.delete(l);
+          resolve(m as Extract<FromWorker, { type: T }>);
+        } else if (m.type === 'error') {
+          this.listeners[i]!.delete(l);
+          reject(new Error(m.message));
+        } else onOther?.(m);
+      };
+      this.listeners[i]!.add(l);
+    });
+  }
+
+  private send(i: number, m: ToWorker): void {
+    this.workers[i]!.postMessage(m);
+  }
+
+  /** Loads keynums [from, to) split over the threads. `onProgress` gets the records done so far. */
+  async load(from: number, to: number, onProgress?: (done: number) => void): Promise<{ inserted: number; errors: number; firstError?: string }> {
+    const n = this.workers.length;
+    const done = new Array<number>(n).fill(0);
+    const parts = await Promise.all(
+      this.workers.map((_, i) => {
+        const a = from + Math.floor(((to - from) * i) / n);
+        const b = from + Math.floor(((to - from) * (i + 1)) / n);
+        const p = this.await(i, 'loaded', (m) => {
+          if (m.type === 'load-progress') {
+            done[i] = m.done;
+            onProgress?.(done.reduce((x, y) => x + y, 0));
+          }
+        });
+        this.send(i, { cmd: 'load', from: a, to: b });
+        return p;
+      }),
+    );
+    return {
+      inserted: parts.reduce((a, p) => a + p.inserted, 0),
+      errors: parts.reduce((a, p) => a + p.errors, 0),
+      firstError: parts.find((p) => p.firstError)?.firstError,
+    };
+  }
+
+  /** Runs warm-up then the steady phase starting at `startAtMs` (epoch); `onInterval` gets each second merged over threads. */
+  async run(
+    r: { startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number },
+    onInterval?: (p: IntervalPoint) => void,
+  ): Promise<RunSummary> {
+    const n = this.workers.length;
+    const pendingIntervals = new Map<number, { phase: 'warmup' | 'steady'; parts: OpCounts[][] }>();
+    const onMsg = (m: FromWorker) => {
+      if (m.type !== 'interval') return;
+      const e = pendingIntervals.get(m.t) ?? { phase: m.phase, parts: [] };
+      e.parts.push(m.ops);
+      pendingIntervals.set(m.t, e);
+      if (e.parts.length === n) {
+        pendingIntervals.delete(m.t);
+        onInterval?.({ t: m.t, phase: e.phase, ops: mergeOpCounts(e.parts) });
+      }
+    };
+    const opCount = r.operationCount === undefined ? undefined : Math.ceil(r.operationCount / n);
+    const dones = await Promise.all(
+      this.workers.map((_, i) => {
+        const p = this.await(i, 'done', onMsg);
+        this.send(i, { cmd: 'run', startAtMs: r.startAtMs, warmupSec: r.warmupSec, durationSec: r.durationSec, operationCount: opCount });
+        return p;
+      }),
+    );
+    for (const [t, e] of [...pendingIntervals.entries()].sort((a, b) => a[0] - b[0])) onInterval?.({ t, phase: e.phase, ops: mergeOpCounts(e.parts) });
+    const endpointCommands: Record<string, number> = {};
+    for (const d of dones) for (const [e, c] of Object.entries(d.endpointCommands)) endpointCommands[e] = (endpointCommands[e] ?? 0) + c;
+    const lags = dones.map((d) => d.scheduleLagP99Us).filter((x): x is number => x !== undefined);
+    return {
+      ops: mergeOpCounts(dones.map((d) => d.ops)),
+      endpointCommands,
+      steadyStartMs: Math.min(...dones.map((d) => d.steadyStartMs)),
+      steadyEndMs: Math.max(...dones.map((d) => d.steadyEndMs)),
+      maxElu: Math.max(...dones.map((d) => d.elu)),
+      scheduleLagP99Us: lags.length ? Math.max(...lags) : undefined,
+      redirects: dones.reduce((a, d) => a + d.redirects, 0),
+      firstError: dones.find((d) => d.firstError)?.firstError,
+    };
+  }
+
+  /** One analytic pass over the given primaries, split across threads. */
+  async analytic(primaries: string[]): Promise<AnalyticRun> {
+    const n = this.workers.length;
+    const t0 = performance.now();
+    const parts = await Promise.all(
+      this.workers.map((_, i) => {
+        const mine = primaries.filter((_, j) => j % n === i);
+        if (mine.length === 0) return Promise.resolve(undefined);
+        const p = this.await(i, 'analytic-done');
+        this.send(i, { cmd: 'analytic', primaries: mine });
+        return p;
+      }),
+    );
+    const ms = performance.now() - t0;
+    const ok = parts.filter((p): p is Extract<FromWorker, { type: 'analytic-done' }> => p !== undefined);
+    return {
+      records: ok.reduce((a, p) => a + p.records, 0),
+      sentences: ok.reduce((a, p) => a + p.sentences, 0),
+      ms,
+      longestBatchMs: Math.max(0, ...ok.map((p) => p.longestBatchMs)),
+      errors: ok.reduce((a, p) => a + p.errors, 0),
+      firstError: ok.find((p) => p.firstError)?.firstError,
+    };
+  }
+
+  stop(): void {
+    for (let i = 0; i < this.workers.length; i++) this.send(i, { cmd: 'stop' });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

@@ -1,0 +1,526 @@
+/**
+ * The load generator's core, running inside one worker thread: logical
+ * clients with a socket per primary, `pipeline` operations in flight each,
+ * slot routing with MOVED/ASK handling, per-op HDR histograms and 1-second
+ * intervals. Closed loop (capacity) or open loop (target rate).
+ */
+import { performance } from 'node:perf_hooks';
+import { ycsbKey } from '../ycsb-keys';
+import { ValuePool, FIELD_COUNT, FIELD_NAMES, FIELD_LENGTH } from '../record';
+import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../workloads';
+import { newHistogram, recordUs, encodeHistogram, type Histogram } from '../histogram';
+import { RespConnection, type ReplyHandler } from './resp-connection';
+import { ParseMode, ReplyType, encodeCommand, type Reply } from './resp';
+import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
+import { keySlot } from './key-slot';
+import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
+
+const epochNow = (): number => performance.timeOrigin + performance.now();
+
+class OpStats {
+  count = 0;
+  errors = 0;
+  misses = 0;
+  service: Histogram = newHistogram();
+  response: Histogram | undefined;
+  intervalService: Histogram = newHistogram();
+  intervalResponse: Histogram | undefined;
+  intervalCount = 0;
+  intervalErrors = 0;
+  intervalMisses = 0;
+  constructor(openLoop: boolean) {
+    if (openLoop) {
+      this.response = newHistogram();
+      this.intervalResponse = newHistogram();
+    }
+  }
+}
+
+type Phase = 'idle' | 'load' | 'warmup' | 'steady' | 'draining';
+
+/** One operation in flight; reused for the next op of the same pipeline slot. */
+class InFlight implements ReplyHandler {
+  readonly op: Op = { kind: 'read', keynum: 0, field: 0 };
+  key = '';
+  slot = 0;
+  command = '';
+  mode: ParseMode = ParseMode.Skip;
+  sentAt = 0;
+  intendedAt = 0;
+  /** rmw: 0 = reading, 1 = writing */
+  stage = 0;
+  redirects = 0;
+  asking = false;
+  constructor(readonly runner: OpsRunner) {}
+  onReply(reply: Reply, now: number): void {
+    this.runner.onReply(this, reply, now);
+  }
+  onFailure(err: Error): void {
+    this.runner.onFailure(this, err);
+  }
+}
+
+const ignore: ReplyHandler = { onReply() {}, onFailure() {} };
+
+export class OpsRunner {
+  private slotMap = new SlotMap();
+  /** Sockets per primary (endpoint index): `clients` sockets in all, split over the primaries, used round-robin. */
+  private readonly pools: (RespConnection[] | undefined)[] = [];
+  private readonly rr: number[] = [];
+  /** In-flight slots: clients x pipeline. */
+  private slots = 0;
+  private readonly pool: ValuePool;
+  private readonly getsetPool: ValuePool;
+  private source: OpSource | undefined;
+  private readonly stats: OpStats[];
+  private phase: Phase = 'idle';
+  private readonly openLoop: boolean;
+  private redirects = 0;
+  private firstError: string | undefined;
+  private lag = newHistogram();
+  private inflight = 0;
+  private free: InFlight[] = [];
+  private backlog: number[] = [];
+  private nextIntended = 0;
+  private intervalMs = 1000;
+  private steadyStartMs = 0;
+  private steadyEndMs = 0;
+  private opsBudget = Infinity;
+  private loadNext = 0;
+  private loadTo = 0;
+  private loadDone = 0;
+  private loadErrors = 0;
+  private onPhaseEnd: (() => void) | undefined;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly cfg: WorkerConfig,
+    private readonly post: (m: FromWorker) => void,
+  ) {
+    this.openLoop = cfg.targetOpsPerSec !== undefined;
+    this.pool = new ValuePool(cfg.seed, FIELD_LENGTH);
+    this.getsetPool = new ValuePool(cfg.seed, cfg.valueSize, Math.max(1, Math.min(256, Math.floor(16_000_000 / cfg.valueSize))));
+    this.stats = OP_KINDS.map(() => new OpStats(this.openLoop));
+  }
+
+  /** Reads the slot map and opens every client's sockets. */
+  async connect(): Promise<string[]> {
+    await this.refreshSlots();
+    this.slots = this.cfg.clients * this.cfg.pipeline;
+    await this.connectAll();
+    return this.slotMap.primaries();
+  }
+
+  private async refreshSlots(): Promise<void> {
+    let lastErr: unknown;
+    const seeds = [...this.slotMap.primaries(), ...this.cfg.seeds];
+    for (const seed of seeds) {
+      const [host, port] = splitEndpoint(seed);
+      try {
+        const c = await RespConnection.connect(host, port, this.cfg.auth);
+        const reply = await c.call(['CLUSTER', 'SLOTS']);
+        c.close();
+        if (reply instanceof Error) throw reply;
+        this.slotMap.apply(parseClusterSlots(reply));
+        return;
+      } catch (err) {
+        lastErr = err;
+      }
+    }
+    throw lastErr instanceof Error ? lastErr : new Error('no cluster member reachable');
+  }
+
+  private async connectAll(): Promise<void> {
+    const wanted = this.slotMap.primaries().map((e) => this.slotMap.indexOf(e));
+    const perPrimary = Math.max(1, Math.round(this.cfg.clients / wanted.length));
+    await Promise.all(
+      wanted
+        .filter((idx) => !this.pools[idx] || this.pools[idx]!.length === 0)
+        .map(async (idx) => {
+          const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
+          this.pools[idx] = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
+          this.rr[idx] = 0;
+        }),
+    );
+  }
+
+  // ---------- load phase ----------
+
+  load(from: number, to: number): Promise<void> {
+    this.phase = 'load';
+    this.loadNext = from;
+    this.loadTo = to;
+    this.loadDone = 0;
+    const progress = setInterval(() => this.post({ type: 'load-progress', done: this.loadDone }), 250);
+    return new Promise((resolve) => {
+      this.onPhaseEnd = () => {
+        clearInterval(progress);
+        this.phase = 'idle';
+        this.post({ type: 'load-progress', done: this.loadDone });
+        this.post({ type: 'loaded', inserted: this.loadDone, errors: this.loadErrors, firstError: this.firstError });
+        resolve();
+      };
+      for (let i = 0; i < this.slots; i++) this.nextLoad(new InFlight(this));
+      if (this.inflight === 0) this.onPhaseEnd();
+    });
+  }
+
+  private nextLoad(f: InFlight): void {
+    if (this.loadNext >= this.loadTo) return;
+    const k = this.loadNext++;
+    f.op.kind = 'insert';
+    f.op.keynum = k;
+    this.prepare(f, 'insert');
+    this.inflight++;
+    this.dispatch(f, performance.now());
+  }
+
+  // ---------- run phase ----------
+
+  run(startAtMs: number, warmupSec: number, durationSec: number | undefined, operationCount: number | undefined): Promise<void> {
+    const c = this.cfg;
+    if (c.workload === 'analytic') throw new Error('analytic has no run phase');
+    this.source = opSourceFor(c.workload, {
+      recordCount: c.recordCount,
+      seed: c.seed * 7919 + c.workerIndex,
+      ratio: c.ratio,
+      keyPattern: c.keyPattern,
+      workerIndex: c.workerIndex,
+      workerCount: c.workerCount,
+    });
+    this.steadyStartMs = startAtMs + warmupSec * 1000;
+    this.steadyEndMs = durationSec !== undefined || operationCount === undefined ? this.steadyStartMs + (durationSec ?? 10) * 1000 : Infinity;
+    this.opsBudget = operationCount ?? Infinity;
+    return new Promise((resolve) => {
+      const begin = () => {
+        this.phase = warmupSec > 0 ? 'warmup' : 'steady';
+        const steadyStartConns = () => this.snapshotCommands();
+        let startSnapshot = warmupSec > 0 ? new Map<string, number>() : steadyStartConns();
+        let eluStart = warmupSec > 0 ? undefined : performance.eventLoopUtilization();
+        const tick = setInterval(() => this.interval(startAtMs, warmupSec), this.intervalMs);
+        const toSteady = setTimeout(() => {
+          this.phase = 'steady';
+          startSnapshot = steadyStartConns();
+          eluStart = performance.eventLoopUtilization();
+          this.lag.reset();
+        }, Math.max(0, this.steadyStartMs - epochNow()));
+        let stopTimer: NodeJS.Timeout | undefined;
+        const finish = () => {
+          clearTimeout(toSteady);
+          if (stopTimer) clearTimeout(stopTimer);
+          this.phase = 'draining';
+          this.steadyEndMs = Math.min(this.steadyEndMs, epochNow());
+          const endSnapshot = this.snapshotCommands();
+          const elu = performance.eventLoopUtilization(eluStart);
+          const waitDrain = (deadline: number) => {
+            if (this.inflight > 0 && Date.now() < deadline) {
+              setTimeout(() => waitDrain(deadline), 5);
+              return;
+            }
+            clearInterval(tick);
+            this.interval(startAtMs, warmupSec);
+            const endpointCommands: Record<string, number> = {};
+            for (const [e, n] of endSnapshot) endpointCommands[e] = n - (startSnapshot.get(e) ?? 0);
+            this.post({
+              type: 'done',
+              ops: this.totals(),
+              endpointCommands,
+              steadyStartMs: this.steadyStartMs,
+              steadyEndMs: this.steadyEndMs,
+              elu: elu.utilization,
+              scheduleLagP99Us: this.openLoop ? this.lag.getValueAtPercentile(99) : undefined,
+              redirects: this.redirects,
+              firstError: this.firstError,
+            });
+            this.phase = 'idle';
+            resolve();
+          };
+          waitDrain(Date.now() + 5000);
+        };
+        this.onPhaseEnd = finish;
+        if (this.steadyEndMs !== Infinity) stopTimer = setTimeout(finish, Math.max(0, this.steadyEndMs - epochNow()));
+        if (this.openLoop) {
+          for (let i = 0; i < this.slots; i++) this.free.push(new InFlight(this));
+          this.nextIntended = performance.now();
+          this.pump();
+        } else {
+          for (let i = 0; i < this.slots; i++) this.issue(new InFlight(this), performance.now());
+        }
+      };
+      setTimeout(begin, Math.max(0, startAtMs - epochNow()));
+    });
+  }
+
+  stop(): void {
+    if (this.onPhaseEnd && (this.phase === 'warmup' || this.phase === 'steady' || this.phase === 'load')) {
+      if (this.phase === 'load') this.loadTo = this.loadNext;
+      else this.onPhaseEnd();
+    }
+  }
+
+  private snapshotCommands(): Map<string, number> {
+    const m = new Map<string, number>();
+    for (const pool of this.pools) for (const conn of pool ?? []) m.set(conn.endpoint, (m.get(conn.endpoint) ?? 0) + conn.commands);
+    return m;
+  }
+
+  /** Open loop: sends every op whose intended time has come. */
+  private pump(): void {
+    if (this.phase !== 'warmup' && this.phase !== 'steady') return;
+    const rate = this.cfg.targetOpsPerSec!;
+    const gap = 1000 / rate;
+    const now = performance.now();
+    while (this.nextIntended <= now) {
+      this.backlog.push(this.nextIntended);
+      if (this.phase === 'steady') recordUs(this.lag, (now - this.nextIntended) * 1000);
+      this.nextIntended += gap;
+    }
+    while (this.backlog.length > 0 && this.free.length > 0) {
+      const f = this.free.pop()!;
+      f.intendedAt = this.backlog.shift()!;
+      this.issue(f, now);
+    }
+    if (!this.pumpTimer) {
+      this.pumpTimer = setTimeout(() => {
+        this.pumpTimer = undefined;
+        this.pump();
+      }, Math.max(0, this.nextIntended - performance.now() - 0.5));
+    }
+  }
+  private pumpTimer: NodeJS.Timeout | undefined;
+
+  private issue(f: InFlight, now: number): void {
+    if (this.opsBudget <= 0) {
+      if (this.inflight === 0) this.onPhaseEnd?.();
+      return;
+    }
+    this.source!.next(f.op);
+    if (!this.openLoop) f.intendedAt = now;
+    this.prepare(f, f.op.kind);
+    f.stage = 0;
+    this.inflight++;
+    this.dispatch(f, now);
+  }
+
+  /** Builds the command for the op's current stage. */
+  private prepare(f: InFlight, kind: Op['kind']): void {
+    const op = f.op;
+    const getset = this.cfg.workload === 'getset';
+    f.key = getset ? getsetKey(op.keynum) : ycsbKey(op.keynum);
+    f.slot = keySlot(f.key);
+    f.redirects = 0;
+    f.asking = false;
+    f.mode = ParseMode.Skip;
+    switch (kind) {
+      case 'read':
+      case 'rmw':
+        f.command = '*2\r\n$7\r\nHGETALL\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
+        break;
+      case 'update': {
+        const v = this.pool.at(op.keynum * FIELD_COUNT + op.field + 1);
+        f.command = encodeCommand(['HSET', f.key, FIELD_NAMES[op.field]!, v]);
+        break;
+      }
+      case 'insert': {
+        if (getset) {
+          f.command = encodeCommand(['SET', f.key, this.getsetPool.at(op.keynum)]);
+        } else {
+          let s = '*22\r\n$4\r\nHSET\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
+          for (let i = 0; i < FIELD_COUNT; i++) {
+            const v = this.pool.at(op.keynum * FIELD_COUNT + i);
+            s += '$' + FIELD_NAMES[i]!.length + '\r\n' + FIELD_NAMES[i] + '\r\n$' + v.length + '\r\n' + v + '\r\n';
+          }
+          f.command = s;
+        }
+        break;
+      }
+      case 'get':
+        f.command = '*2\r\n$3\r\nGET\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
+        break;
+      case 'set':
+        f.command = encodeCommand(['SET', f.key, this.getsetPool.at(op.keynum)]);
+        break;
+    }
+  }
+
+  /** The next socket to a primary (round-robin), if connected. */
+  private conn(idx: number): RespConnection | undefined {
+    const pool = idx >= 0 ? this.pools[idx] : undefined;
+    if (!pool || pool.length === 0) return undefined;
+    const i = (this.rr[idx]! + 1) % pool.length;
+    this.rr[idx] = i;
+    return pool[i];
+  }
+
+  private dispatch(f: InFlight, now: number): void {
+    const idx = this.slotMap.owner[f.slot]!;
+    const conn = this.conn(idx);
+    if (!conn) {
+      void this.reroute(f);
+      return;
+    }
+    if (f.stage === 0 && f.redirects === 0) f.sentAt = now;
+    conn.send(f.command, f, f.mode);
+  }
+
+  /** Slot owner unknown or not connected: refresh the map, connect, retry. */
+  private async reroute(f: InFlight): Promise<void> {
+    try {
+      this.refreshing ??= this.refreshSlots()
+        .then(() => this.connectAll())
+        .finally(() => {
+          this.refreshing = undefined;
+        });
+      await this.refreshing;
+      const conn = this.conn(this.slotMap.owner[f.slot]!);
+      if (!conn) throw new Error(`no connection for slot ${f.slot}`);
+      conn.send(f.command, f, f.mode);
+    } catch (err) {
+      this.complete(f, performance.now(), true, false, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  onReply(f: InFlight, r: Reply, now: number): void {
+    if (r.type === ReplyType.Error) {
+      const msg = String(r.value);
+      const redirect = parseRedirect(msg);
+      if (redirect && f.redirects < 5) {
+        f.redirects++;
+        this.redirects++;
+        const idx = this.slotMap.indexOf(redirect.endpoint);
+        if (redirect.kind === 'MOVED') {
+          this.slotMap.owner[redirect.slot] = idx;
+          this.dispatch(f, now);
+        } else {
+          const conn = this.conn(idx);
+          if (!conn) {
+            void this.reroute(f);
+            return;
+          }
+          conn.send('*1\r\n$6\r\nASKING\r\n', ignore);
+          conn.send(f.command, f, f.mode);
+        }
+        return;
+      }
+      this.complete(f, now, true, false, msg);
+      return;
+    }
+    const kind = f.op.kind;
+    if (this.phase === 'load') {
+      this.complete(f, now, false, false);
+      return;
+    }
+    const miss = (kind === 'read' || kind === 'rmw') && f.stage === 0 ? r.integer <= 0 : kind === 'get' ? r.integer < 0 : false;
+    if (kind === 'rmw' && f.stage === 0) {
+      // read done: write one field, as YCSB's readModifyWrite
+      f.stage = 1;
+      f.command = encodeCommand(['HSET', f.key, FIELD_NAMES[f.op.field]!, this.pool.at(f.op.keynum * FIELD_COUNT + f.op.field + 2)]);
+      f.redirects = 0;
+      if (miss) this.countMiss(f);
+      this.dispatch(f, now);
+      return;
+    }
+    this.complete(f, now, false, miss);
+  }
+
+  private countMiss(f: InFlight): void {
+    const s = this.stats[OP_KINDS.indexOf(f.op.kind)]!;
+    if (this.phase === 'steady') s.misses++;
+    s.intervalMisses++;
+  }
+
+  onFailure(f: InFlight, err: Error): void {
+    this.complete(f, performance.now(), true, false, err.message);
+    // A closed connection: drop it; an empty pool reconnects through the slot map.
+    this.pools.forEach((pool, i) => {
+      if (pool) this.pools[i] = pool.filter((conn) => !conn.isClosed);
+    });
+  }
+
+  private complete(f: InFlight, now: number, error: boolean, miss: boolean, message?: string): void {
+    this.inflight--;
+    if (error && this.firstError === undefined) this.firstError = message;
+    if (this.phase === 'load') {
+      if (error) this.loadErrors++;
+      else this.loadDone++;
+      this.nextLoad(f);
+      if (this.inflight === 0 && this.loadNext >= this.loadTo) this.onPhaseEnd?.();
+      return;
+    }
+    if (this.phase === 'warmup' || this.phase === 'steady' || this.phase === 'draining') {
+      const k = OP_KINDS.indexOf(f.op.kind);
+      const s = this.stats[k]!;
+      const serviceUs = (now - f.sentAt) * 1000;
+      recordUs(s.intervalService, serviceUs);
+      if (s.intervalResponse) recordUs(s.intervalResponse, (now - f.intendedAt) * 1000);
+      s.intervalCount++;
+      if (error) s.intervalErrors++;
+      if (miss) s.intervalMisses++;
+      if (this.phase === 'steady') {
+        s.count++;
+        if (error) s.errors++;
+        if (miss) s.misses++;
+        recordUs(s.service, serviceUs);
+        if (s.response) recordUs(s.response, (now - f.intendedAt) * 1000);
+        this.opsBudget--;
+      }
+      if (f.op.kind === 'insert' && !error) this.source?.acknowledge?.(f.op.keynum);
+    }
+    if (this.phase === 'draining') return;
+    if (this.openLoop) {
+      this.free.push(f);
+      this.pump();
+    } else {
+      this.issue(f, now);
+    }
+  }
+
+  private interval(startAtMs: number, warmupSec: number): void {
+    const t = Math.round((epochNow() - startAtMs) / 1000) - warmupSec;
+    const ops: OpCounts[] = [];
+    OP_KINDS.forEach((op, k) => {
+      const s = this.stats[k]!;
+      if (s.intervalCount === 0) return;
+      ops.push({
+        op,
+        count: s.intervalCount,
+        errors: s.intervalErrors,
+        misses: s.intervalMisses,
+        service: encodeHistogram(s.intervalService),
+        response: s.intervalResponse ? encodeHistogram(s.intervalResponse) : undefined,
+      });
+      s.intervalService.reset();
+      s.intervalResponse?.reset();
+      s.intervalCount = s.intervalErrors = s.intervalMisses = 0;
+    });
+    this.post({ type: 'interval', t, phase: t <= 0 ? 'warmup' : 'steady', ops });
+  }
+
+  private totals(): OpCounts[] {
+    const out: OpCounts[] = [];
+    OP_KINDS.forEach((op, k) => {
+      const s = this.stats[k]!;
+      if (s.count === 0 && s.errors === 0) return;
+      out.push({ op, count: s.count, errors: s.errors, misses: s.misses, service: encodeHistogram(s.service), response: s.response ? encodeHistogram(s.response) : undefined });
+    });
+    return out;
+  }
+
+  close(): void {
+    for (const pool of this.pools) for (const conn of pool ?? []) conn.close();
+  }
+
+  get primaries(): string[] {
+    return this.slotMap.primaries();
+  }
+
+  get auth(): WorkerConfig['auth'] {
+    return this.cfg.auth;
+  }
+}
+
+export function splitEndpoint(e: string): [string, number] {
+  const i = e.lastIndexOf(':');
+  return [e.slice(0, i), Number(e.slice(i + 1))];
+}
+

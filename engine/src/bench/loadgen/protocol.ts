@@ -1,0 +1,57 @@
+/** Messages between the load generator coordinator and its worker threads. */
+import type { BenchmarkWorkload } from '@strata/api';
+
+export interface WorkerConfig {
+  workerIndex: number;
+  workerCount: number;
+  /** any cluster member; the slot map comes from CLUSTER SLOTS */
+  seeds: string[];
+  auth?: { username: string; password: string };
+  workload: BenchmarkWorkload;
+  recordCount: number;
+  /** connections (sockets) of this thread, split evenly over the primaries; clients x pipeline ops in flight */
+  clients: number;
+  pipeline: number;
+  /** open loop: this thread's share of the target rate (ops/s); absent = closed loop */
+  targetOpsPerSec?: number;
+  seed: number;
+  valueSize: number;
+  ratio: string;
+  keyPattern: 'uniform' | 'gaussian';
+}
+
+export type ToWorker =
+  | { cmd: 'load'; from: number; to: number }
+  | { cmd: 'run'; startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number }
+  | { cmd: 'analytic'; primaries: string[] }
+  | { cmd: 'stop' };
+
+export interface OpCounts {
+  op: string;
+  count: number;
+  errors: number;
+  misses: number;
+  /** HdrHistogram compressed base64, microseconds */
+  service: string;
+  response?: string;
+}
+
+export type FromWorker =
+  | { type: 'ready'; primaries: string[] }
+  | { type: 'load-progress'; done: number }
+  | { type: 'loaded'; inserted: number; errors: number; firstError?: string }
+  | { type: 'interval'; t: number; phase: 'warmup' | 'steady'; ops: OpCounts[] }
+  | {
+      type: 'done';
+      ops: OpCounts[];
+      endpointCommands: Record<string, number>;
+      steadyStartMs: number;
+      steadyEndMs: number;
+      /** event loop utilization of this thread over the steady window (0..1) */
+      elu: number;
+      scheduleLagP99Us?: number;
+      redirects: number;
+      firstError?: string;
+    }
+  | { type: 'analytic-done'; records: number; sentences: number; longestBatchMs: number; errors: number; firstError?: string }
+  | { type: 'error'; message: string };

@@ -1,0 +1,174 @@
+/**
+ * One pipelining socket to a redis-server. Commands are queued as strings
+ * and written once per event-loop turn; replies are matched in order to the
+ * waiting requests. Nothing is allocated per reply in the common case.
+ */
+import net from 'node:net';
+import { ParseMode, parseReply, ReplyType, type Reply } from './resp';
+
+export interface ReplyHandler {
+  /** Called with the reply (the Reply object is reused: copy what you keep). `now` is performance.now() when the bytes arrived. */
+  onReply(reply: Reply, now: number): void;
+  /** The connection failed before this request was answered. */
+  onFailure(err: Error): void;
+}
+
+interface Waiting {
+  handler: ReplyHandler;
+  mode: ParseMode;
+}
+
+const dirty = new Set<RespConnection>();
+let flushScheduled = false;
+function scheduleFlush(c: RespConnection): void {
+  dirty.add(c);
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flushAll);
+  }
+}
+function flushAll(): void {
+  flushScheduled = false;
+  for (const c of dirty) c.flush();
+  dirty.clear();
+}
+
+export class RespConnection {
+  readonly endpoint: string;
+  private socket: net.Socket | undefined;
+  private readonly queue: Waiting[] = [];
+  private head = 0;
+  private out: string[] = [];
+  private leftover: Buffer | undefined;
+  private readonly reply: Reply = { type: ReplyType.Simple, integer: 0, value: undefined };
+  private closed = false;
+  /** Commands written on this connection (for per-shard ops). */
+  commands = 0;
+
+  private constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    this.endpoint = `${host}:${port}`;
+  }
+
+  static async connect(host: string, port: number, auth?: { username: string; password: string }, timeoutMs = 5000): Promise<RespConnection> {
+    const c = new RespConnection(host, port);
+    await c.open(timeoutMs);
+    if (auth) {
+      const r = await c.call(['AUTH', auth.username, auth.password]);
+      if (r instanceof Error) {
+        c.close();
+        throw r;
+      }
+    }
+    return c;
+  }
+
+  private open(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const s = net.connect({ host: this.host, port: this.port, noDelay: true });
+      const timer = setTimeout(() => {
+        s.destroy();
+        reject(new Error(`connect ${this.endpoint} timed out`));
+      }, timeoutMs);
+      s.once('connect', () => {
+        clearTimeout(timer);
+        this.socket = s;
+        resolve();
+      });
+      s.once('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      s.on('data', (chunk: Buffer) => this.onData(chunk));
+      s.on('close', () => this.failAll(new Error(`connection to ${this.endpoint} closed`)));
+      s.on('error', () => {});
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get inFlight(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Queues a pre-encoded command; the reply goes to `handler`. */
+  send(command: string, handler: ReplyHandler, mode: ParseMode = ParseMode.Skip): void {
+    if (this.closed) {
+      handler.onFailure(new Error(`connection to ${this.endpoint} closed`));
+      return;
+    }
+    this.queue.push({ handler, mode });
+    this.out.push(command);
+    this.commands++;
+    scheduleFlush(this);
+  }
+
+  /** One command, full reply as a JS value (errors as Error). For setup paths, not the hot path. */
+  call(args: readonly string[]): Promise<unknown> {
+    let s = '*' + args.length + '\r\n';
+    for (const a of args) s += '$' + Buffer.byteLength(a, 'latin1') + '\r\n' + a + '\r\n';
+    return new Promise((resolve) => {
+      this.send(
+        s,
+        {
+          onReply: (r) => resolve(r.type === ReplyType.Error ? new Error(String(r.value)) : r.value),
+          onFailure: (err) => resolve(err),
+        },
+        ParseMode.Full,
+      );
+    });
+  }
+
+  flush(): void {
+    if (this.out.length === 0 || !this.socket) return;
+    const data = this.out.length === 1 ? this.out[0]! : this.out.join('');
+    this.out = [];
+    this.socket.write(data, 'latin1');
+  }
+
+  private onData(chunk: Buffer): void {
+    const now = performance.now();
+    let buf = chunk;
+    if (this.leftover) {
+      buf = Buffer.concat([this.leftover, chunk]);
+      this.leftover = undefined;
+    }
+    let pos = 0;
+    const len = buf.length;
+    while (pos < len) {
+      const w = this.queue[this.head];
+      if (!w) {
+        this.close();
+        return;
+      }
+      const next = parseReply(buf, pos, w.mode, this.reply);
+      if (next === -1) break;
+      pos = next;
+      this.queue[this.head] = undefined as unknown as Waiting;
+      this.head++;
+      w.handler.onReply(this.reply, now);
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    if (pos < len) this.leftover = pos === 0 ? buf : buf.subarray(pos);
+  }
+
+  private failAll(err: Error): void {
+    this.closed = true;
+    const waiting = this.queue.slice(this.head);
+    this.queue.length = 0;
+    this.head = 0;
+    for (const w of waiting) w.handler.onFailure(err);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket?.destroy();
+  }
+}
