@@ -116,13 +116,20 @@ const instanceSpec = (ctx: ClusterContext, inst: InstanceRow) => ({
   durability: ctx.cluster.spec.durability, evictionPolicy: ctx.cluster.spec.evictionPolicy,
 });
 
+/** Instances recorded as demoted (primary -> replica) in a pass, so the promotion beside them still finds its old primary. */
+const demotedThisPass = new WeakMap<ClusterContext, Set<string>>();
+
 async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void> {
   const { clusters, events } = ctx.deps;
   const cluster = ctx.cluster;
   switch (a.kind) {
     case 'record-role': {
       const inst = byId(ctx, a.instanceId);
-      const oldPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.role === 'primary' && i.id !== inst.id);
+      // The shard's primary as the pass began: the demoted one may have been recorded first in this pass.
+      const demoted = demotedThisPass.get(ctx) ?? new Set<string>();
+      demotedThisPass.set(ctx, demoted);
+      if (a.previousRole === 'primary' && a.role === 'replica') demoted.add(inst.id);
+      const oldPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.id !== inst.id && (i.role === 'primary' || demoted.has(i.id)));
       await clusters.recordObservedInstance(inst.id, { role: a.role, engineId: a.engineId, configEpoch: a.configEpoch });
       inst.role = a.role;
       inst.engineId = a.engineId;

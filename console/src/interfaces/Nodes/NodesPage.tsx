@@ -8,6 +8,7 @@ import { Meter } from '../../components/ui/ProgressBar';
 import { EmptyState, ErrorState, SkeletonRows } from '../../components/ui/States';
 import { useCurrentNodeMetricsQuery } from '../../data/metrics/current-metrics-query';
 import { NodeUsage } from './NodeUsage';
+import { DrainControl } from './DrainControl';
 
 /** Memory reserved by the instances listed on a node (the caller's own). */
 const ownMemoryMb = (n: Node) => n.instances.reduce((a, i) => a + i.memoryMb, 0);
@@ -117,6 +118,7 @@ function NodeRow({ node, now, fleet, usage }: { node: Node; now: number; fleet: 
       </td>
       <td data-label="Status">
         <NodeStatusBadge status={node.status} />
+        {fleet ? <DrainControl node={node} /> : node.draining && <div className="cell-sub">draining</div>}
       </td>
       <td className="cell-capacity" data-label={fleet ? 'Capacity' : 'Your memory'}>
         {node.capacity ? (
