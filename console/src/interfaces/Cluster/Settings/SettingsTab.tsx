@@ -118,7 +118,7 @@ function MigrationPanel({ clusterId, operation }: { clusterId: string; operation
   const m = operation.migration;
   const step = operation.steps.find((s) => s.state === 'running') ?? operation.steps.find((s) => s.state === 'pending');
   return (
-    <section className="card" aria-labelledby="migration-title" data-testid="migration-progress">
+    <section className="card settings-card" aria-labelledby="migration-title" data-testid="migration-progress">
       <div className="op-head">
         <h2 id="migration-title" className="card-title">
           {operation.state === 'succeeded' ? 'Change complete' : operation.state === 'cancelled' ? 'Change cancelled; the cluster is back as it was'
@@ -157,7 +157,7 @@ function SwitchoverPanel({ cluster, busy }: { cluster: Cluster; busy: boolean })
   const topology = useClusterTopologyQuery(cluster.id, { fast: busy });
   const switchover = useShardSwitchoverMutation(cluster.id);
   return (
-    <section className="card" aria-labelledby="switchover-title">
+    <section className="card settings-card" aria-labelledby="switchover-title">
       <h2 id="switchover-title" className="card-title">Switchover</h2>
       <p className="muted small">Promotes a shard's replica once it has caught up (CLUSTER FAILOVER): the primary pauses writes for a moment, no acknowledged write is lost.</p>
       <ul className="list-plain">
