@@ -31,8 +31,48 @@ function client(seeds: string[], auth?: { username: string; password: string }):
   return c;
 }
 
+/** Redis Cluster's hash slot of a key without a {hash tag}: CRC16-XMODEM mod 16384. */
+function calculateSlot(key: string): number {
+  let crc = 0;
+  for (const byte of Buffer.from(key)) {
+    crc ^= byte << 8;
+    for (let b = 0; b < 8; b++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16384;
+}
+
+/** Loads k:0..KEYS-1 fast: one MSET per hash slot, pipelined straight to each slot's primary. */
 async function load(c: Cluster): Promise<void> {
-  for (let i = 0; i < KEYS; i += 10_000) await Promise.all(Array.from({ length: Math.min(10_000, KEYS - i) }, (_, k) => c.set(`k:${i + k}`, `v${i + k}`)));
+  const bySlot = new Map<number, string[]>();
+  for (let i = 0; i < KEYS; i++) {
+    const key = `k:${i}`;
+    const slot = calculateSlot(key);
+    const kv = bySlot.get(slot) ?? [];
+    kv.push(key, `v${i}`);
+    bySlot.set(slot, kv);
+  }
+  await c.set('k:warmup', 'x');
+  await c.del('k:warmup');
+  const nodes = c.nodes('master');
+  const ranges = (await nodes[0]!.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+  const nodeOf = (slot: number) => {
+    const r = ranges.find(([a, b]) => a <= slot && slot <= b)!;
+    return nodes.find((n) => n.options.port === Number(r[2][1]) && n.options.host === r[2][0])!;
+  };
+  const perNode = new Map<(typeof nodes)[number], string[][]>();
+  for (const [slot, kv] of bySlot) {
+    const n = nodeOf(slot);
+    const list = perNode.get(n) ?? [];
+    list.push(kv);
+    perNode.set(n, list);
+  }
+  await Promise.all([...perNode].map(async ([n, cmds]) => {
+    for (let i = 0; i < cmds.length; i += 256) {
+      const pl = n.pipeline();
+      for (const kv of cmds.slice(i, i + 256)) pl.call('MSET', ...kv);
+      for (const [err] of (await pl.exec()) ?? []) if (err) throw err;
+    }
+  }));
 }
 
 /** 8 workers: SET or GET a random loaded key, one command at a time each; latencies tagged by phase. */
@@ -40,6 +80,7 @@ class Load {
   phase: 'before' | 'during' | 'after' = 'before';
   readonly lat: Record<string, number[]> = { before: [], during: [], after: [] };
   errors = 0;
+  readonly samples: string[] = [];
   private stop = false;
   private loops: Promise<void>[] = [];
   constructor(private readonly c: Cluster) {}
@@ -52,8 +93,9 @@ class Load {
           if (n % 2) await this.c.set(`k:${i}`, `v${i}`);
           else await this.c.get(`k:${i}`);
           this.lat[this.phase]!.push(performance.now() - t);
-        } catch {
+        } catch (err) {
           this.errors++;
+          if (this.samples.length < 3) this.samples.push((err as Error).message.slice(0, 120));
         }
       }
     })());
@@ -77,7 +119,7 @@ async function countKeys(c: Cluster): Promise<{ present: number; total: number }
 }
 
 const report = (name: string, ms: number, moved: number, l: Load, keys: { present: number; total: number }) => {
-  console.log(`${name.padEnd(28)} ${(ms / 1000).toFixed(2).padStart(7)} s  ${Math.round(moved / (ms / 1000)).toLocaleString().padStart(9)} keys/s  errors ${l.errors}  keys ${keys.present.toLocaleString()}/${KEYS.toLocaleString()} (lost ${KEYS - keys.present}, dbsize ${keys.total})  p99 before ${p99(l.lat.before!).toFixed(2)} ms, during ${p99(l.lat.during!).toFixed(2)} ms`);
+  console.log(`${name.padEnd(28)} ${(ms / 1000).toFixed(2).padStart(7)} s  ${Math.round(moved / (ms / 1000)).toLocaleString().padStart(9)} keys/s  errors ${l.errors}  keys ${keys.present.toLocaleString()}/${KEYS.toLocaleString()} (lost ${KEYS - keys.present}, dbsize ${keys.total})  p99 before ${p99(l.lat.before!).toFixed(2)} ms, during ${p99(l.lat.during!).toFixed(2)} ms${l.samples.length ? `  (errors: ${l.samples.join(' | ')})` : ''}`);
 };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-reshard-bench-'));
