@@ -15,17 +15,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { Cluster } from 'ioredis';
 import type { Connection, Operation } from '@strata/api';
+import { renderRedisConfig } from '@strata/engine';
 import { startStack } from '../src/stack';
 
 const KEYS = Number(process.env.KEYS ?? 1_000_000);
 const PREFIX = '127.0.63';
 const HAND = '127.0.64.1';
+const CREDS = { customerUser: 'app', customerPassword: 'bench-app-pass', internalUser: 'strata-internal', internalPassword: 'bench-internal-pass' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const p99 = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]! : NaN);
 
-function client(seeds: string[], auth?: { username: string; password: string }): Cluster {
+/** autoPipeline for bulk loading and checking; the load client sends plain commands (ioredis does not follow ASK inside auto-pipelines). */
+function client(seeds: string[], auth?: { username: string; password: string }, autoPipeline = true): Cluster {
   const c = new Cluster(seeds.map((s) => ({ host: s.slice(0, s.lastIndexOf(':')), port: Number(s.slice(s.lastIndexOf(':') + 1)) })), {
-    redisOptions: { ...auth, connectTimeout: 2000 }, enableAutoPipelining: true, retryDelayOnMoved: 0, retryDelayOnTryAgain: 20,
+    redisOptions: { ...auth, connectTimeout: 2000 }, enableAutoPipelining: autoPipeline, retryDelayOnMoved: 0, retryDelayOnTryAgain: 20,
   });
   c.on('error', () => {});
   return c;
@@ -145,7 +148,7 @@ try {
   let t = performance.now();
   await load(sc);
   console.log(`strata: loaded ${KEYS.toLocaleString()} keys in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const sl = new Load(client(conn.seeds, auth)).start();
+  const sl = new Load(client(conn.seeds, auth, false)).start();
   await sleep(3000);
   sl.phase = 'during';
   t = performance.now();
@@ -175,15 +178,13 @@ try {
   for (const p of ports) {
     const d = path.join(hdir, String(p));
     mkdirSync(d, { recursive: true });
-    writeFileSync(path.join(d, 'redis.conf'), [
-      `bind ${HAND}`, `port ${p}`, 'cluster-enabled yes', 'cluster-config-file nodes.conf', 'cluster-node-timeout 2000', 'cluster-allow-replica-migration no',
-      'save ""', 'appendonly no', 'maxmemory 512mb', 'maxmemory-policy noeviction', 'protected-mode no', 'latency-tracking yes',
-    ].join('\n') + '\n');
+    // The same redis.conf Strata renders for its instances (users, cluster settings, no persistence, 512 MB).
+    writeFileSync(path.join(d, 'redis.conf'), renderRedisConfig({ address: HAND, port: p, dataDir: '.', memoryMb: 512, durability: 'none', evictionPolicy: 'noeviction', credentials: CREDS }));
     hand.push(spawn('redis-server', ['redis.conf'], { cwd: d, stdio: 'ignore' }));
   }
   await sleep(300);
   const cli = (...args: string[]) => {
-    const r = spawnSync('redis-cli', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const r = spawnSync('redis-cli', ['--user', CREDS.internalUser, '--pass', CREDS.internalPassword, '--no-auth-warning', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(`redis-cli ${args.join(' ')}: ${r.stderr || r.stdout}`);
     return r.stdout;
   };
@@ -192,7 +193,8 @@ try {
     if (ports.slice(0, 3).every((p) => cli('-h', HAND, '-p', String(p), 'CLUSTER', 'INFO').includes('cluster_state:ok'))) break;
     await sleep(100);
   }
-  const hc = client(ports.slice(0, 3).map((p) => `${HAND}:${p}`));
+  const handAuth = { username: CREDS.customerUser, password: CREDS.customerPassword };
+  const hc = client(ports.slice(0, 3).map((p) => `${HAND}:${p}`), handAuth);
   t = performance.now();
   await load(hc);
   console.log(`redis-cli: loaded ${KEYS.toLocaleString()} keys in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -201,17 +203,17 @@ try {
     if (cli('-h', HAND, '-p', '7103', 'CLUSTER', 'INFO').includes('cluster_state:ok')) break;
     await sleep(100);
   }
-  const hl = new Load(client(ports.map((p) => `${HAND}:${p}`))).start();
+  const hl = new Load(client(ports.map((p) => `${HAND}:${p}`), handAuth, false)).start();
   await sleep(3000);
   hl.phase = 'during';
   t = performance.now();
-  const rb = spawnSync('redis-cli', ['--cluster', 'rebalance', `${HAND}:7100`, '--cluster-use-empty-masters', '--cluster-pipeline', '100'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const rb = spawnSync('redis-cli', ['--user', CREDS.internalUser, '--pass', CREDS.internalPassword, '--no-auth-warning', '--cluster', 'rebalance', `${HAND}:7100`, '--cluster-use-empty-masters', '--cluster-pipeline', '100'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const cliMs = performance.now() - t;
   hl.phase = 'after';
   await sleep(500);
   await hl.end();
   if (rb.status !== 0) console.log(`redis-cli rebalance exited ${rb.status}: ${rb.stderr.slice(-500)}`);
-  const hKeys = await countKeys(client(ports.map((p) => `${HAND}:${p}`)));
+  const hKeys = await countKeys(client(ports.map((p) => `${HAND}:${p}`), handAuth));
   const handMoved = Number(cli('-h', HAND, '-p', '7103', 'DBSIZE').trim());
   report('redis-cli --cluster rebalance', cliMs, handMoved, hl, hKeys);
   console.log(`\nstrata vs redis-cli: ${(cliMs / strataMs).toFixed(2)}x faster (whole operation incl. starting and joining the new primary)`);
