@@ -207,7 +207,13 @@ try {
   await sleep(3000);
   hl.phase = 'during';
   t = performance.now();
-  const rb = spawnSync('redis-cli', ['--user', CREDS.internalUser, '--pass', CREDS.internalPassword, '--no-auth-warning', '--cluster', 'rebalance', `${HAND}:7100`, '--cluster-use-empty-masters', '--cluster-pipeline', '100'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  // Async: the load client keeps running (and measuring) while redis-cli works.
+  const rb = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const p = spawn('redis-cli', ['--user', CREDS.internalUser, '--pass', CREDS.internalPassword, '--no-auth-warning', '--cluster', 'rebalance', `${HAND}:7100`, '--cluster-use-empty-masters', '--cluster-pipeline', '100'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    p.on('exit', (status) => resolve({ status, stderr }));
+  });
   const cliMs = performance.now() - t;
   hl.phase = 'after';
   await sleep(500);
