@@ -150,8 +150,9 @@ describe('replicas, settings in place and switchover', () => {
     app.disconnect();
   }, 180_000);
 
-  it('switchover under acknowledged writes: the replica takes over once caught up, no acknowledged write lost, an event records it', async () => {
-    const r = await api.createCluster({ name: 'switch', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
+  it('switchover under acknowledged writes (aof-always, SET + WAIT 1): the replica takes over once caught up, no acknowledged write lost, an event records it', async () => {
+    // Durable writes as the README documents them: aof-always, and SET followed by WAIT 1.
+    const r = await api.createCluster({ name: 'switch', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'aof-always' });
     const id = r.body.cluster.id;
     const before = await api.waitForHealthy(id);
     const conn = (await api.connection(id)).body;

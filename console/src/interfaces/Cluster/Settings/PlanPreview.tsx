@@ -10,7 +10,7 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
   for (const a of plan.addInstances) (byNode.get(a.nodeName) ?? byNode.set(a.nodeName, { added: [], removed: [] }).get(a.nodeName)!).added.push(a);
   for (const r of plan.removeInstances) (byNode.get(r.nodeName) ?? byNode.set(r.nodeName, { added: [], removed: [] }).get(r.nodeName)!).removed.push(r);
   return (
-    <section className="card" aria-labelledby="plan-title" data-testid="plan-preview">
+    <section className="card settings-card" aria-labelledby="plan-title" data-testid="plan-preview">
       <h2 id="plan-title" className="card-title">Plan</h2>
       <p className="small">
         {plan.changes.map((c) => `${c.field}: ${c.from} → ${c.to}`).join(' · ')}{' '}

@@ -49,11 +49,8 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
 
   return (
     <div className="stack-lg">
-      {running?.kind === 'update-cluster' && <MigrationPanel clusterId={cluster.id} operation={running} />}
-      {latest && !running && latest.kind === 'update-cluster' && latest.migration && (
-        <p className="muted small" data-testid="last-change">
-          Last change {latest.state}: {latest.migration.slotsDone} of {latest.migration.slotsTotal} slots moved, {latest.migration.keysMoved} keys.
-        </p>
+      {latest?.kind === 'update-cluster' && (running || Date.now() - Date.parse(latest.finishedAt ?? latest.updatedAt) < 10 * 60_000) && (
+        <MigrationPanel clusterId={cluster.id} operation={latest} />
       )}
       <section className="card form-section" aria-labelledby="settings-title" data-testid="settings-form">
         <h2 id="settings-title" className="card-title">Change the cluster</h2>
@@ -121,10 +118,12 @@ function MigrationPanel({ clusterId, operation }: { clusterId: string; operation
   const m = operation.migration;
   const step = operation.steps.find((s) => s.state === 'running') ?? operation.steps.find((s) => s.state === 'pending');
   return (
-    <section className="card" aria-labelledby="migration-title" data-testid="migration-progress">
+    <section className="card settings-card" aria-labelledby="migration-title" data-testid="migration-progress">
       <div className="op-head">
         <h2 id="migration-title" className="card-title">
-          {operation.cancelRequested ? 'Cancelling: moving back' : operation.paused ? 'Change paused' : 'Changing the topology'}
+          {operation.state === 'succeeded' ? 'Change complete' : operation.state === 'cancelled' ? 'Change cancelled; the cluster is back as it was'
+            : operation.state === 'failed' ? `Change failed: ${operation.error?.message ?? ''}`
+            : operation.cancelRequested ? 'Cancelling: moving back' : operation.paused ? 'Change paused' : 'Changing the topology'}
         </h2>
         <span className="mono" data-testid="migration-percent">{Math.round(operation.progress * 100)}%</span>
       </div>
@@ -142,12 +141,12 @@ function MigrationPanel({ clusterId, operation }: { clusterId: string; operation
           </dl>
         </>
       )}
-      <div className="form-actions">
+      {isOperationActive(operation.state) && <div className="form-actions">
         {operation.paused
           ? <button type="button" className="btn btn-secondary" onClick={() => control.mutate({ id: operation.id, action: 'resume' })}>Resume</button>
           : <button type="button" className="btn btn-secondary" disabled={operation.cancelRequested} onClick={() => control.mutate({ id: operation.id, action: 'pause' })}>Pause</button>}
         <button type="button" className="btn btn-danger-outline" disabled={operation.cancelRequested} onClick={() => control.mutate({ id: operation.id, action: 'cancel' })}>Cancel change</button>
-      </div>
+      </div>}
       {control.error && <p className="field-error" role="alert">{isApiError(control.error) ? control.error.summary : String(control.error)}</p>}
     </section>
   );
@@ -158,7 +157,7 @@ function SwitchoverPanel({ cluster, busy }: { cluster: Cluster; busy: boolean })
   const topology = useClusterTopologyQuery(cluster.id, { fast: busy });
   const switchover = useShardSwitchoverMutation(cluster.id);
   return (
-    <section className="card" aria-labelledby="switchover-title">
+    <section className="card settings-card" aria-labelledby="switchover-title">
       <h2 id="switchover-title" className="card-title">Switchover</h2>
       <p className="muted small">Promotes a shard's replica once it has caught up (CLUSTER FAILOVER): the primary pauses writes for a moment, no acknowledged write is lost.</p>
       <ul className="list-plain">

@@ -1,0 +1,38 @@
+import type { Locator, Page } from '@playwright/test';
+
+/** The cluster page's Settings tab: topology changes with a plan preview, progress, switchover. */
+export class SettingsTab {
+  readonly form: Locator;
+  readonly shards: Locator;
+  readonly replicas: Locator;
+  readonly previewButton: Locator;
+  readonly plan: Locator;
+  readonly planSlotBar: Locator;
+  readonly planMoves: Locator;
+  readonly planInstances: Locator;
+  readonly planSteps: Locator;
+  readonly applyButton: Locator;
+  readonly migration: Locator;
+  readonly percent: Locator;
+  readonly stats: Locator;
+
+  constructor(readonly page: Page) {
+    this.form = page.getByTestId('settings-form');
+    this.shards = this.form.getByLabel('Shards');
+    this.replicas = this.form.getByLabel('Replicas per shard');
+    this.previewButton = page.getByRole('button', { name: 'Preview plan' });
+    this.plan = page.getByTestId('plan-preview');
+    this.planSlotBar = page.getByTestId('plan-slotbar');
+    this.planMoves = page.getByTestId('plan-moves');
+    this.planInstances = page.getByTestId('plan-instances');
+    this.planSteps = page.getByTestId('plan-steps');
+    this.applyButton = page.getByRole('button', { name: 'Apply' });
+    this.migration = page.getByTestId('migration-progress');
+    this.percent = page.getByTestId('migration-percent');
+    this.stats = page.getByTestId('migration-stats');
+  }
+
+  switchoverButton(shard: number): Locator {
+    return this.page.getByRole('button', { name: `Switch over shard ${shard}` });
+  }
+}
