@@ -69,9 +69,9 @@ const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'],
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
 const prometheus = { what: 'Prometheus and promtool (metrics tests)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
 const canRun = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
-// The console's connection snippets are run against a live cluster (control-plane/test/console-snippets.int.test.ts).
-const python = { what: 'python3 (redis-py snippet test)', packages: ['python3', 'python3-pip'], present: () => onPath('python3') };
-const golang = { what: 'Go (go-redis snippet test)', packages: ['golang-go'], present: () => onPath('go') };
+// redis-py and go-redis run against live clusters: the console's snippets (console-snippets.int.test.ts) and the stable endpoint (endpoint.int.test.ts).
+const python = { what: 'python3 (redis-py client tests)', packages: ['python3', 'python3-pip'], present: () => onPath('python3') };
+const golang = { what: 'Go (go-redis client tests)', packages: ['golang-go'], present: () => onPath('go') };
 function ensureRedisPy() {
   if (canRun('python3', ['-c', 'import redis.cluster'])) return;
   say('installing redis-py (pip install redis) for the snippet test');

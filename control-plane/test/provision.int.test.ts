@@ -31,7 +31,7 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
 
   it('becomes ready and its operation succeeds with every step done', async () => {
     const cluster = await api.waitForPhase(clusterId, 'ready');
-    expect(cluster.status.conditions.map((c) => [c.type, c.status])).toEqual([['NodesReporting', 'true'], ['InstancesRunning', 'true'], ['ClusterHealthy', 'true']]);
+    expect(cluster.status.conditions.map((c) => [c.type, c.status])).toEqual([['NodesReporting', 'true'], ['InstancesRunning', 'true'], ['ClusterHealthy', 'true'], ['EndpointServed', 'true']]);
     const op = await api.waitForOperation(operationId);
     expect(op.state).toBe('succeeded');
     expect(op.progress).toBe(1);
@@ -58,7 +58,7 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
 
   it('serves 10,000 keys over every slot through the connection URI alone', async () => {
     const conn = (await api.connection(clusterId)).body;
-    expect(conn.uri).toMatch(/^redis:\/\/app:[0-9a-f]+@127\.0\.11\.\d:\d+$/);
+    expect(conn.uri).toMatch(/^redis:\/\/app:[0-9a-f]+@127\.0\.11\.200:\d+$/);
     expect(conn.seeds).toHaveLength(3);
     const client = clusterFromUri(conn.uri);
     try {

@@ -41,7 +41,7 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {
   body?: unknown;

@@ -7,5 +7,6 @@ export * from './auth';
 
 export * from './events';
 export * from './metrics';
+export * from './topology';
 export * from './live';
 export * from './capacity';

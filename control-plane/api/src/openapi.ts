@@ -5,11 +5,12 @@ import {
 } from './clusters';
 import { Operation, OperationList } from './operations';
 import { ClusterEventList, ClusterEventQuery } from './events';
+import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
 import { LiveEvent } from './live';
 import { Capacity } from './capacity';
 import {
-  AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
+  AgentEndpoints, AgentStatusReport, CompleteTaskRequest, HeartbeatResponse, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
 } from './agent';
 import {
   AgentMetricsBatch, ClusterCurrentMetricsList, MetricsResult, MetricsStreamEvent, NodeCurrentMetricsList,
@@ -52,6 +53,26 @@ export function buildOpenApiDocument(): object {
   });
   r.registerPath({ method: 'get', path: '/v1/clusters', summary: 'List clusters', security, responses: { 200: json(ClusterList), 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', security, request: { params: idParam }, responses: { 200: json(Cluster), ...errors } });
+  r.registerPath({
+    method: 'patch', path: '/v1/clusters/{id}', summary: 'Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing', security,
+    request: { params: idParam, query: UpdateClusterQuery, ...body(UpdateClusterRequest) },
+    responses: {
+      200: json(UpdateClusterDryRun, 'Dry run: the plan'), 202: json(ClusterUpdateAccepted, 'Accepted: the change runs as an operation'), ...errors,
+      409: problem('Another change is running (code operation_in_progress, with operationId), or the cluster is not ready'),
+      422: problem('The nodes cannot hold it (code unplaceable) or the data would not fit (code does_not_fit)'),
+    },
+  });
+  r.registerPath({
+    method: 'post', path: '/v1/clusters/{id}/shards/{index}/switchover', summary: "Promote a replica of one shard without losing acknowledged writes", security,
+    request: { params: z.object({ id: z.string(), index: z.string() }), ...body(SwitchoverRequest) },
+    responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors, 409: problem('Another change is running'), 422: problem('No in-sync replica') },
+  });
+  for (const action of ['pause', 'resume', 'cancel'] as const) {
+    r.registerPath({
+      method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)`, security,
+      request: { params: idParam }, responses: { 200: json(Operation), ...errors, 409: problem('Not an unfinished update, or past its point of no return') },
+    });
+  }
   r.registerPath({ method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', security, request: { params: idParam }, responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/topology', summary: 'Shards, slot ranges and instances', security, request: { params: idParam }, responses: { 200: json(Topology), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', security, request: { params: idParam }, responses: { 200: json(Connection), ...errors, 409: problem('Cluster is being deleted') } });
@@ -79,8 +100,9 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'delete', path: '/v1/session', summary: 'Sign out', responses: { 204: { description: 'Signed out' } } });
   r.registerPath({ method: 'post', path: '/v1/agent/register', summary: 'Agent: register with a one-time join token', request: body(RegisterAgentRequest), responses: { 201: json(RegisterAgentResponse), 400: errors[400], 401: problem('Join token invalid, used or expired (code join_token_invalid)') } });
   r.registerPath({ method: 'post', path: '/v1/agent/status', summary: 'Agent: report observed node and engine status', security, request: body(AgentStatusReport), responses: { 204: { description: 'Stored' }, 400: errors[400], 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/agent/endpoints', summary: 'Agent: the cluster endpoints to serve and the live instances they forward to', security, responses: { 200: json(AgentEndpoints), 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/v1/agent/tasks', summary: 'Agent: long-poll for the next task and lease it', security, request: { query: z.object({ waitMs: z.string().optional() }) }, responses: { 200: json(LeaseTaskResponse), 401: errors[401] } });
-  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease", security, request: { params: idParam }, responses: { 204: { description: 'Lease extended' }, ...errors, 409: problem('Lease lost') } });
+  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease (the reply may ask the task to stop early)", security, request: { params: idParam }, responses: { 200: json(HeartbeatResponse), ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/progress', summary: "Agent: report a running task's progress", security, request: { params: idParam, ...body(TaskProgressRequest) }, responses: { 204: { description: 'Recorded' }, ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/complete', summary: 'Agent: report a task outcome', security, request: { params: idParam, ...body(CompleteTaskRequest) }, responses: { 204: { description: 'Recorded' }, ...errors } });
   const metricsQuery = z.object({

@@ -22,6 +22,7 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   log: Logger;
   authDeps: AuthDeps;
   consoleDir: string;
+  onOperationControl?: (clusterId: string) => void;
   /** Live metrics (issue 9): agent push endpoint, metrics API + /metrics, API latency middleware. */
   metrics?: { agentRouter: Router; router: (user: RequestHandler) => Router; httpMiddleware: RequestHandler };
   /** Live changes of clusters and operations (issue 12): GET /v1/events/stream. */

@@ -24,7 +24,7 @@ describe('applyLiveEvent', () => {
   it('a cluster change updates the list and the page, and a deleting one drops its connection details', () => {
     qc.setQueryData<ClusterList>(clusterKeys.list(), { items: [cluster('a', 'ready'), cluster('b', 'ready')] });
     qc.setQueryData(clusterKeys.detail('a'), cluster('a', 'ready'));
-    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: [], username: 'u', password: 'p' });
+    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: [], username: 'u', password: 'p', endpoint: null });
     applyLiveEvent(qc, { type: 'cluster', cluster: cluster('a', 'deleting') }, { reconnected: false });
     expect(qc.getQueryData<Cluster>(clusterKeys.detail('a'))?.status.phase).toBe('deleting');
     expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items.map((c) => c.status.phase)).toEqual(['deleting', 'ready']);

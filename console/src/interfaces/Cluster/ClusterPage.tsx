@@ -19,6 +19,7 @@ import { ConnectionPanel } from './ConnectionPanel';
 import { DeleteClusterDialog } from './DeleteClusterDialog';
 import { OperationProgress } from './OperationProgress';
 import { TopologyPanel } from './TopologyPanel';
+import { SettingsTab } from './Settings/SettingsTab';
 import { ClusterHealthAlert } from './ClusterHealthAlert';
 
 // uPlot and the charts load only when the Monitoring tab opens.
@@ -29,6 +30,7 @@ const TABS = [
   { key: 'overview', title: 'Overview', path: '' },
   { key: 'monitoring', title: 'Monitoring', path: '/monitoring' },
   { key: 'activity', title: 'Activity', path: '/activity' },
+  { key: 'settings', title: 'Settings', path: '/settings' },
 ] as const;
 
 export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
@@ -80,6 +82,7 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
       <div className="tab-content">
         {current.key === 'overview' ? <Overview cluster={c} latest={latest} />
           : current.key === 'monitoring' ? <Suspense fallback={<LoadingState label="Loading charts…" />}><MonitoringTab clusterId={c.id} /></Suspense>
+          : current.key === 'settings' ? <SettingsTab cluster={c} latest={latest} />
           : <ActivityTimeline cluster={c} />}
       </div>
     </>
