@@ -21,7 +21,7 @@ const cluster = (id: string, org: string, phase: ClusterRow['status']['phase']):
   id, organizationId: org, name: `c-${id}`, generation: 1, observedGeneration: 1, createdAt: 'x', updatedAt: 'x', secretsEnc: 'secret', reconcileRequests: '0',
   spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' },
   status: { phase, conditions: [] },
-} as ClusterRow);
+}) as unknown as ClusterRow;
 
 function feed(rows: Map<string, ClusterRow>, reads: string[]) {
   return new LiveFeed({
