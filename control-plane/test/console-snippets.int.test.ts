@@ -95,7 +95,10 @@ describe('connection snippets run against a live cluster', () => {
     const install = /^\/\/ install: (.*?)\s+\(save as main\.go, run: go run \.\)$/.exec(code.split('\n')[0]!)?.[1];
     expect(install).toBe('go mod init example && go get github.com/redis/go-redis/v9');
     writeFileSync(path.join(dir, 'main.go'), code);
-    const env = { GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' };
+    // The local module cache first (works offline once go-redis was fetched), then the usual proxy.
+    const cache = run('go', ['env', 'GOMODCACHE'], dir).trim();
+    const proxy = run('go', ['env', 'GOPROXY'], dir).trim();
+    const env = { GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', GOPROXY: `file://${cache}/cache/download,${proxy}` };
     run('bash', ['-c', install!], dir, env);
     expect(run('go', ['run', '.'], dir, env).trim()).toBe('hello');
     expect(await readBack('snippet:go-redis')).toBe('hello');

@@ -41,10 +41,12 @@ test.describe('one live source of cluster state', () => {
       const deleted = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().endsWith(`/v1/clusters/${cluster.id}`));
       await clusterPage.delete(cluster.name);
       expect((await deleted).status()).toBe(202);
+      const acceptedAt = Date.now();
 
       // Pushed, not polled: the other browser shows it within a second of the API accepting the delete.
       const statuses = () => page2.evaluate(() => (window as unknown as { statusesSeen: string[] }).statusesSeen);
       await expect.poll(statuses, { timeout: 1000, intervals: [50] }).toContain('Deleting');
+      console.log(`[live] second browser showed Deleting ${Date.now() - acceptedAt} ms after the delete was accepted`);
       await expect(second.uri).toHaveCount(0);
       await saveScreenshot(page2, 'live-second-browser-deleting', testInfo);
       // The first browser went to the list, where the cluster is Deleting (or already gone).
@@ -80,6 +82,7 @@ test.describe('one live source of cluster state', () => {
     const shownAfterMs = Date.now() - killedAt;
     await expect(reason).toContainText(/InstanceDown|ShardWithoutPrimary|MembersDisagree/);
     testInfo.annotations.push({ type: 'degraded shown after', description: `${shownAfterMs} ms` });
+    console.log(`[live] cluster page showed Degraded with the reason ${shownAfterMs} ms after kill -9 of the primary`);
     await saveScreenshot(page, 'live-killed-primary-reason', testInfo);
 
     // Strata heals it; the page follows without a reload.
