@@ -1,4 +1,4 @@
-import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
+import { test, expect, saveScreenshot, uniqueName, expectAccessible } from '../support/fixtures';
 import { BenchmarksTab } from '../support/pages/BenchmarksTab';
 
 test.describe('one-click benchmarks', () => {
@@ -27,6 +27,7 @@ test.describe('one-click benchmarks', () => {
     await expect(tab.seriesChart.locator('canvas')).toHaveCount(1);
     await expect(tab.shards.getByRole('row')).toHaveCount(3); // header + 2 primaries
     await saveScreenshot(page, 'benchmark-result', testInfo);
+    await expectAccessible(page, 'benchmark-result', testInfo);
 
     // the run is listed, and its page can be opened again
     await page.getByRole('link', { name: '← All benchmarks' }).click();

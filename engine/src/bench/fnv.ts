@@ -19,24 +19,27 @@ const TWO32 = 4294967296;
 
 /** Hash of a non-negative integer keynum (< 2^53), as YCSB computes it. Result in `out`. */
 export function fnvhash64Into(keynum: number, out: U64): U64 {
-  let vhi = Math.floor(keynum / TWO32) >>> 0;
-  let vlo = keynum >>> 0;
-  let hi = OFFSET_HI;
-  let lo = OFFSET_LO;
+  const vlo = keynum >>> 0;
+  const vhi = Math.floor(keynum / TWO32) >>> 0;
+  // the hash as four 16-bit limbs, h0 lowest; prime = 2^40 + 0x1b3
+  let h0 = OFFSET_LO & 0xffff;
+  let h1 = OFFSET_LO >>> 16;
+  let h2 = OFFSET_HI & 0xffff;
+  let h3 = OFFSET_HI >>> 16;
   for (let i = 0; i < 8; i++) {
-    const octet = vlo & 0xff;
-    // val >> 8 (arithmetic in Java, but keynum is non-negative)
-    vlo = ((vlo >>> 8) | ((vhi & 0xff) << 24)) >>> 0;
-    vhi = vhi >>> 8;
-    lo = (lo ^ octet) >>> 0;
-    // (hi:lo) * (2^40 + 0x1b3) mod 2^64
-    const loMul = lo * PRIME_LOW; // < 2^41, exact
-    const carry = Math.floor(loMul / TWO32);
-    const newLo = loMul >>> 0;
-    const newHi = (hi * PRIME_LOW + carry + ((lo << 8) >>> 0)) % TWO32;
-    hi = newHi >>> 0;
-    lo = newLo;
+    const octet = (i < 4 ? vlo >>> (8 * i) : vhi >>> (8 * (i - 4))) & 0xff;
+    h0 ^= octet;
+    const t0 = h0 * PRIME_LOW;
+    const t1 = h1 * PRIME_LOW + (t0 >>> 16);
+    const t2 = h2 * PRIME_LOW + h0 * 0x100 + (t1 >>> 16);
+    const t3 = h3 * PRIME_LOW + h1 * 0x100 + (t2 >>> 16);
+    h0 = t0 & 0xffff;
+    h1 = t1 & 0xffff;
+    h2 = t2 & 0xffff;
+    h3 = t3 & 0xffff;
   }
+  let hi = ((h3 << 16) | h2) >>> 0;
+  let lo = ((h1 << 16) | h0) >>> 0;
   // Math.abs on a signed long: negate when the sign bit is set.
   if (hi & 0x80000000) {
     lo = (~lo + 1) >>> 0;
@@ -71,7 +74,32 @@ export function fnvhash64Mod(keynum: number, n: number): number {
 /** Decimal string of fnvhash64(keynum). */
 export function fnvhash64String(keynum: number): string {
   fnvhash64Into(keynum, scratch);
-  if (scratch.hi === 0) return String(scratch.lo);
   if (scratch.hi < 0x200000) return String(scratch.hi * TWO32 + scratch.lo);
-  return fnvhash64(keynum).toString();
+  if (scratch.hi & 0x80000000) return fnvhash64(keynum).toString(); // only Long.MIN_VALUE stays negative
+  return u64ToDecimal(scratch.hi, scratch.lo);
+}
+
+const GROUP = 10_000_000;
+const limbs = new Array<number>(4);
+
+/** Unsigned 64-bit (hi:lo) to decimal by long division of 16-bit limbs by 10^7 (no BigInt). */
+export function u64ToDecimal(hi: number, lo: number): string {
+  limbs[0] = hi >>> 16;
+  limbs[1] = hi & 0xffff;
+  limbs[2] = lo >>> 16;
+  limbs[3] = lo & 0xffff;
+  let out = '';
+  for (;;) {
+    let r = 0;
+    let zero = true;
+    for (let i = 0; i < 4; i++) {
+      const cur = r * 65536 + limbs[i]!;
+      const q = Math.floor(cur / GROUP);
+      r = cur - q * GROUP;
+      limbs[i] = q;
+      if (q !== 0) zero = false;
+    }
+    if (zero) return String(r) + out;
+    out = String(r).padStart(7, '0') + out;
+  }
 }

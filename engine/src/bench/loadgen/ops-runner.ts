@@ -66,7 +66,6 @@ export class OpsRunner {
   private slotMap = new SlotMap();
   /** Sockets per primary (endpoint index): `clients` sockets in all, split over the primaries, used round-robin. */
   private readonly pools: (RespConnection[] | undefined)[] = [];
-  private readonly rr: number[] = [];
   /** In-flight slots: clients x pipeline. */
   private slots = 0;
   private readonly pool: ValuePool;
@@ -139,7 +138,6 @@ export class OpsRunner {
         .map(async (idx) => {
           const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
           this.pools[idx] = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
-          this.rr[idx] = 0;
         }),
     );
   }
@@ -343,20 +341,56 @@ export class OpsRunner {
     }
   }
 
-  /** The next socket to a primary (round-robin), if connected. */
+  /**
+   * A socket to a primary with fewer than `pipeline` requests in flight
+   * (as redis-benchmark's -P: at most P outstanding per connection). Ops of
+   * one event-loop turn fill the same socket first, so they leave in one
+   * write. Undefined when every socket of that primary is full (the op
+   * waits) or the primary is not connected.
+   */
   private conn(idx: number): RespConnection | undefined {
     const pool = idx >= 0 ? this.pools[idx] : undefined;
     if (!pool || pool.length === 0) return undefined;
-    const i = (this.rr[idx]! + 1) % pool.length;
-    this.rr[idx] = i;
-    return pool[i];
+    const cap = this.cfg.pipeline;
+    const start = this.cursor[idx] ?? 0;
+    for (let k = 0; k < pool.length; k++) {
+      const i = (start + k) % pool.length;
+      const c = pool[i]!;
+      if (c.inFlight < cap) {
+        this.cursor[idx] = i;
+        return c;
+      }
+    }
+    return undefined;
+  }
+  private readonly cursor: number[] = [];
+  /** Ops waiting for room on a primary's sockets, per endpoint index. */
+  private readonly waiting: InFlight[][] = [];
+
+  private hasPool(idx: number): boolean {
+    return idx >= 0 && (this.pools[idx]?.length ?? 0) > 0;
+  }
+
+  /** Sends ops that waited for room, oldest first. */
+  private drainWaiting(): void {
+    for (let idx = 0; idx < this.waiting.length; idx++) {
+      const q = this.waiting[idx];
+      while (q && q.length > 0) {
+        const c = this.conn(idx);
+        if (!c) break;
+        const f = q.shift()!;
+        if (f.stage === 0 && f.redirects === 0) f.sentAt = performance.now();
+        c.send(f.command, f, f.mode);
+      }
+    }
   }
 
   private dispatch(f: InFlight, now: number): void {
     const idx = this.slotMap.owner[f.slot]!;
     const conn = this.conn(idx);
     if (!conn) {
-      void this.reroute(f);
+      if (this.hasPool(idx)) (this.waiting[idx] ??= []).push(f);
+      else void this.reroute(f);
       return;
     }
     if (f.stage === 0 && f.redirects === 0) f.sentAt = now;
@@ -372,9 +406,11 @@ export class OpsRunner {
           this.refreshing = undefined;
         });
       await this.refreshing;
-      const conn = this.conn(this.slotMap.owner[f.slot]!);
-      if (!conn) throw new Error(`no connection for slot ${f.slot}`);
-      conn.send(f.command, f, f.mode);
+      const idx = this.slotMap.owner[f.slot]!;
+      if (!this.hasPool(idx)) throw new Error(`no connection for slot ${f.slot}`);
+      const conn = this.conn(idx);
+      if (conn) conn.send(f.command, f, f.mode);
+      else (this.waiting[idx] ??= []).push(f);
     } catch (err) {
       this.complete(f, performance.now(), true, false, err instanceof Error ? err.message : String(err));
     }
@@ -392,7 +428,7 @@ export class OpsRunner {
           this.slotMap.owner[redirect.slot] = idx;
           this.dispatch(f, now);
         } else {
-          const conn = this.conn(idx);
+          const conn = this.pools[idx]?.[0];
           if (!conn) {
             void this.reroute(f);
             return;
@@ -439,6 +475,7 @@ export class OpsRunner {
 
   private complete(f: InFlight, now: number, error: boolean, miss: boolean, message?: string): void {
     this.inflight--;
+    this.drainWaiting();
     if (error && this.firstError === undefined) this.firstError = message;
     if (this.phase === 'load') {
       if (error) this.loadErrors++;
