@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "1b41f510bb21724ae2e3bafba86e61fa655ecb76eb77f8dff4483f90e71d58cc"
+const SpecSHA256 = "a9529c3188674cb52abd7d6c78208e432cdc419ee98d251042956eb4dc6341b0"
