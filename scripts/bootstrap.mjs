@@ -68,6 +68,18 @@ function ensureConsoleBuilt() {
 const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'], present: () => onPath('redis-server') && onPath('redis-cli') };
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
 const prometheus = { what: 'Prometheus and promtool (metrics tests)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
+const canRun = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
+// redis-py and go-redis run against live clusters: the console's snippets (console-snippets.int.test.ts) and the stable endpoint (endpoint.int.test.ts).
+const python = { what: 'python3 (redis-py client tests)', packages: ['python3', 'python3-pip'], present: () => onPath('python3') };
+const golang = { what: 'Go (go-redis client tests)', packages: ['golang-go'], present: () => onPath('go') };
+function ensureRedisPy() {
+  if (canRun('python3', ['-c', 'import redis.cluster'])) return;
+  say('installing redis-py (pip install redis) for the snippet test');
+  if (run('python3', ['-m', 'pip', 'install', '--quiet', 'redis']) === 0) return;
+  // Debian's externally managed python: its own package.
+  if (process.getuid?.() === 0 && run('apt-get', ['install', '-y', '-qq', 'python3-redis'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }) === 0) return;
+  fail('redis-py is missing: pip install redis (or apt-get install python3-redis)');
+}
 const chromium = { what: 'Chromium (for the Playwright suite)', packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') };
 
 /**
@@ -91,7 +103,8 @@ if (mode === 'start') {
   ensureConsoleBuilt();
   process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
 } else if (mode === 'test') {
-  ensureSystemPackages([redis, postgres, chromium, prometheus]);
+  ensureSystemPackages([redis, postgres, chromium, prometheus, python, golang]);
+  ensureRedisPy();
   ensureAutomationTools();
   ensureNodeModules();
   const suites = [

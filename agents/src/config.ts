@@ -16,6 +16,9 @@ const Env = z.object({
   STRATA_AGENT_SPARE_TOP_PORT: z.coerce.number().int().min(1100).max(55535).default(7999),
   STRATA_AGENT_METRICS_PUSH_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  STRATA_AGENT_ENDPOINT_BIND: z.string().min(1).optional(),
+  /** Slots opened together per (source, target) pair in a slot migration; smaller rounds stop sooner on pause. */
+  STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: z.coerce.number().int().min(1).max(4096).default(128),
   STRATA_AGENT_PRIMARY_HOLD_MS: z.coerce.number().int().min(0).default(20_000),
 });
 
@@ -30,6 +33,7 @@ export interface AgentConfig {
   redisServer: string;
   /** Warm spare engines kept ready for new primaries, on ports counting down from spareTopPort. */
   spares: number;
+  migrateSlotsPerRound: number;
   spareTopPort: number;
   logLevel: string;
   /** Seconds of metric samples per push (1 = every second; more means fewer requests for large fleets, later live charts). */
@@ -40,6 +44,13 @@ export interface AgentConfig {
    * (the control plane is away; Redis has failed over on its own by then).
    */
   primaryHoldMs: number;
+  /**
+   * Where cluster endpoints listen: by default the endpoint host the control
+   * plane names (locally a loopback address the first agent to bind serves;
+   * on hosts a floating IP only its holder can bind). `0.0.0.0` serves them on
+   * every agent, behind a load balancer.
+   */
+  endpointBind?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -58,9 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     stopEnginesOnExit: e.STRATA_AGENT_STOP_ENGINES_ON_EXIT === 'true',
     redisServer: e.STRATA_REDIS_SERVER,
     spares: e.STRATA_AGENT_SPARES,
+    migrateSlotsPerRound: e.STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND,
     spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,
     logLevel: e.STRATA_LOG_LEVEL,
     primaryHoldMs: e.STRATA_AGENT_PRIMARY_HOLD_MS,
+    endpointBind: e.STRATA_AGENT_ENDPOINT_BIND,
     metricsPushSeconds: e.STRATA_AGENT_METRICS_PUSH_SECONDS,
   };
 }

@@ -1,5 +1,5 @@
 import {
-  type AgentMetricsBatch, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
+  type AgentMetricsBatch, AgentEndpoints, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
   type RegisterAgentRequest, type TaskProgressRequest,
 } from '@strata/api';
 
@@ -46,12 +46,18 @@ export class ControlPlaneClient {
     await this.call('POST', '/v1/agent/metrics', batch, AbortSignal.timeout(5000));
   }
 
+  async endpoints(): Promise<AgentEndpoints> {
+    return AgentEndpoints.parse(await this.call('GET', '/v1/agent/endpoints', undefined, AbortSignal.timeout(3000)));
+  }
+
   async leaseTask(waitMs: number, signal: AbortSignal): Promise<AgentTask | null> {
     return LeaseTaskResponse.parse(await this.call('GET', `/v1/agent/tasks?waitMs=${waitMs}`, undefined, signal)).task;
   }
 
-  async heartbeat(taskId: string): Promise<void> {
-    await this.call('POST', `/v1/agent/tasks/${taskId}/heartbeat`, undefined, AbortSignal.timeout(5000));
+  /** Extends the lease; `stop` asks the task to end early at a safe point. */
+  async heartbeat(taskId: string): Promise<{ stop: boolean }> {
+    const r = (await this.call('POST', `/v1/agent/tasks/${taskId}/heartbeat`, undefined, AbortSignal.timeout(5000))) as { stop?: boolean } | null;
+    return { stop: r?.stop === true };
   }
 
   async progress(taskId: string, progress: TaskProgressRequest): Promise<void> {

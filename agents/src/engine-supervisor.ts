@@ -103,6 +103,17 @@ export class EngineSupervisor {
     await this.start(spec.instanceId);
   }
 
+  /**
+   * New settings for a running instance (memory, durability, eviction): the
+   * stored spec and its redis.conf are rewritten, so a restart keeps what the
+   * caller then applies at runtime with CONFIG SET.
+   */
+  updateSpec(spec: InstanceSpec, credentials: EngineCredentials): void {
+    if (!this.d.registry.get(spec.instanceId)) throw new Error(`instance ${spec.instanceId} is not on this node`);
+    this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, spec, credentials });
+    this.writeConfig(spec, credentials);
+  }
+
   /** Paths in the config are relative: the engine runs with its directory as working directory. */
   private writeConfig(spec: InstanceSpec, credentials: EngineCredentials): void {
     writeFileSync(path.join(this.d.registry.instanceDir(spec.instanceId), 'redis.conf'), renderRedisConfig({

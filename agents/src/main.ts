@@ -10,6 +10,7 @@ import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
 import { InstanceConnections } from './instance-connections';
 import { MetricsSampler } from './metrics/metrics-sampler';
+import { EndpointServer } from './endpoint-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -39,15 +40,19 @@ async function main(): Promise<void> {
     registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares, primaryHoldMs: config.primaryHoldMs,
   });
   const connections = new InstanceConnections({ address: config.address, timeoutMs: 500 });
-  reporter = new StatusReporter({ client, registry, supervisor, spares, connections, address: config.address, memoryMb: config.memoryMb, log });
+  const endpoints = new EndpointServer({ fetch: () => client.endpoints(), log, bindAddress: config.endpointBind, onChange: () => reporter?.poke() });
+  reporter = new StatusReporter({
+    client, registry, supervisor, spares, connections, address: config.address, memoryMb: config.memoryMb, log, endpointPorts: () => endpoints.servingPorts(),
+  });
   await supervisor.recover();
   await spares.start();
   reporter.start();
+  endpoints.start();
   // Samples are taken on the second on every node; pushes spread over the next 400 ms (stable per node).
   const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 400;
   const metrics = new MetricsSampler({ sink: client, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
-  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke() });
+  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();
@@ -58,6 +63,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal, stopEngines: config.stopEnginesOnExit }, 'agent stopping');
     reporter?.stop();
+    endpoints.stop();
     metrics.stop();
     await runner.stop();
     log.debug('task runner stopped');

@@ -21,7 +21,7 @@ export class StatusReporter {
 
   constructor(
     private readonly d: {
-      client: ControlPlaneClient; registry: InstanceRegistry; supervisor: EngineSupervisor; spares?: SparePool; connections: InstanceConnections;
+      client: ControlPlaneClient; registry: InstanceRegistry; supervisor: EngineSupervisor; spares?: SparePool; connections: InstanceConnections; endpointPorts?: () => number[];
       address: string; memoryMb: number; log: Logger;
     },
   ) {}
@@ -86,6 +86,6 @@ export class StatusReporter {
         held: rt?.held ?? false, crashedAt: rt?.crashedAt ? new Date(rt.crashedAt).toISOString() : null,
       };
     }));
-    return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [] };
+    return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [], endpointPorts: this.d.endpointPorts?.() ?? [] };
   }
 }

@@ -1,9 +1,16 @@
 import type { Logger } from 'pino';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
-import { forgetNodes, formCluster, joinAsReplica, promoteReplica, repairOpenSlots } from '@strata/engine/redis-admin';
+import { connectAdmin, forgetNodes, formCluster, joinAsReplica, meetAsPrimary, migrateSlots, promoteReplica, reconfigureInstance, repairOpenSlots } from '@strata/engine/redis-admin';
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
+
+/** What a running task can use besides its payload. */
+interface TaskContext {
+  taskId: string;
+  /** Aborted when the control plane asks the task to stop at a safe point. */
+  stop: AbortSignal;
+}
 
 /** Must stay well under the control plane's task lease (6 s). */
 const HEARTBEAT_MS = 2_000;
@@ -27,7 +34,7 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number },
   ) {}
 
   async run(): Promise<void> {
@@ -67,11 +74,17 @@ export class TaskRunner {
 
   private async execute(task: AgentTask): Promise<void> {
     const log = this.d.log.child({ taskId: task.id, kind: task.payload.kind, attempt: task.attempt });
-    const hb = setInterval(() => void this.d.client.heartbeat(task.id).catch((err) => log.warn({ err: err.message }, 'lease heartbeat failed')), HEARTBEAT_MS);
+    const stop = new AbortController();
+    const hb = setInterval(() => void this.d.client.heartbeat(task.id).then((r) => {
+      if (r.stop && !stop.signal.aborted) {
+        log.info('control plane asks the task to stop at a safe point');
+        stop.abort();
+      }
+    }).catch((err) => log.warn({ err: err.message }, 'lease heartbeat failed')), HEARTBEAT_MS);
     const started = Date.now();
     let outcome: { outcome: 'succeeded' | 'failed'; error?: string; result?: TaskResult };
     try {
-      const result = await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log));
+      const result = await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log, { taskId: task.id, stop: stop.signal }));
       outcome = { outcome: 'succeeded', ...(result ? { result } : {}) };
       log.info({ ms: Date.now() - started }, 'task succeeded');
     } catch (err) {
@@ -92,14 +105,14 @@ export class TaskRunner {
     }
   }
 
-  private perform(p: TaskPayload, log: Logger): Promise<TaskResult | void> {
-    const handler = this.handlers[p.kind] as (p: TaskPayload, log: Logger) => Promise<TaskResult | void>;
+  private perform(p: TaskPayload, log: Logger, t: TaskContext): Promise<TaskResult | void> {
+    const handler = this.handlers[p.kind] as (p: TaskPayload, log: Logger, t: TaskContext) => Promise<TaskResult | void>;
     if (!handler) throw new Error(`this agent has no handler for tasks of kind "${p.kind}"`);
-    return handler(p, log);
+    return handler(p, log, t);
   }
 
   /** One handler per task kind: a kind added to the API without a handler here does not compile. */
-  private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger) => Promise<TaskResult | void> } = {
+  private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger, t: TaskContext) => Promise<TaskResult | void> } = {
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'form-cluster': (p, log) => formCluster({
@@ -116,6 +129,37 @@ export class TaskRunner {
       await joinAsReplica(client, p.primary);
     },
     'forget-nodes': (p) => forgetNodes({ members: p.members, engineIds: p.engineIds, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
+    'configure-instance': async (p) => {
+      this.d.supervisor.updateSpec(p.instance, p.credentials);
+      const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+      await reconfigureInstance(client, p.instance);
+    },
+    'meet-primary': async (p) => {
+      const creds = { username: p.credentials.internalUser, password: p.credentials.internalPassword };
+      const client = await this.d.connections.get(p.instanceId, p.port, creds);
+      const seed = await connectAdmin({ host: p.seed.host, port: p.seed.port, ...creds }, 5000);
+      try {
+        await meetAsPrimary(client, p.seed, seed);
+      } finally {
+        seed.disconnect();
+      }
+    },
+    'migrate-slots': async (p, log, t) => {
+      let last = Promise.resolve();
+      const r = await migrateSlots({
+        targets: p.targets, primaries: p.primaries, username: p.credentials.internalUser, password: p.credentials.internalPassword,
+        shouldStop: () => t.stop.aborted, log: (msg) => log.info(msg), slotsPerRound: this.d.migrateSlotsPerRound,
+        onProgress: (m) => {
+          // One report in flight at a time; a lost one is superseded by the next.
+          last = last.then(() => this.d.client.progress(t.taskId, {
+            progress: m.slotsTotal ? m.slotsDone / m.slotsTotal : 1,
+            detail: `${m.slotsDone}/${m.slotsTotal} slots, ${m.keysMoved} keys`, migration: m,
+          })).catch((err) => log.warn({ err: (err as Error).message }, 'could not report migration progress'));
+        },
+      });
+      await last;
+      return { kind: 'migrate-slots', ...r };
+    },
     'repair-slots': async (p, log) => ({
       kind: 'repair-slots',
       repaired: await repairOpenSlots({
@@ -129,10 +173,13 @@ const lockKey = (p: TaskPayload): string => {
   switch (p.kind) {
     case 'form-cluster':
     case 'repair-slots':
+    case 'migrate-slots':
     case 'forget-nodes':
       return `cluster:${p.clusterId}`;
     case 'ensure-instance':
+    case 'configure-instance':
       return `instance:${p.instance.instanceId}`;
+    case 'meet-primary':
     case 'remove-instance':
     case 'failover':
     case 'join-replica':

@@ -17,6 +17,8 @@ const Env = z.object({
   STRATA_FAST_FAILOVER: z.enum(['true', 'false']).default('true'),
   STRATA_FAILOVER_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   STRATA_REBALANCE_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
+  STRATA_ENDPOINT_HOST: z.string().min(1).optional(),
+  STRATA_ENDPOINT_PORT_BASE: z.coerce.number().int().min(1).max(65000).default(6379),
   STRATA_METRICS_TOKEN: z.string().min(16).optional(),
   STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
@@ -37,6 +39,8 @@ export interface Config {
   /** A node silent this long is down (an event says so). */
   nodeDownAfterMs: number;
   healing: { fastFailover: boolean; failoverGraceMs: number; rebalanceAfterMs: number };
+  /** Stable cluster endpoints: the host clients use (null: none) and the first port. */
+  endpoints: { host: string | null; portBase: number };
   metrics: { scrapeToken?: string; hotSeconds: number; rawRetentionHours: number; rollupRetentionDays: number };
 }
 
@@ -68,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failoverGraceMs: e.STRATA_FAILOVER_GRACE_MS,
       rebalanceAfterMs: e.STRATA_REBALANCE_AFTER_MS,
     },
+    endpoints: { host: e.STRATA_ENDPOINT_HOST ?? null, portBase: e.STRATA_ENDPOINT_PORT_BASE },
     metrics: {
       scrapeToken: e.STRATA_METRICS_TOKEN, hotSeconds: e.STRATA_METRICS_HOT_SECONDS,
       rawRetentionHours: e.STRATA_METRICS_RAW_RETENTION_HOURS, rollupRetentionDays: e.STRATA_METRICS_ROLLUP_RETENTION_DAYS,

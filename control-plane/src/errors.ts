@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly title: string,
     readonly detail?: string,
     readonly errors?: FieldError[],
+    /** Extra problem members (e.g. operationId). */
+    readonly extra?: { operationId?: string },
   ) {
     super(detail ?? title);
   }
@@ -23,3 +25,7 @@ export const conflict = (code: ErrorCode, detail: string, errors?: FieldError[])
   new AppError(409, code, 'Conflict', detail, errors);
 export const unplaceable = (detail: string, errors: FieldError[]) =>
   new AppError(422, 'unplaceable', 'Cannot place cluster', detail, errors);
+export const operationInProgress = (operationId: string, kind: string) =>
+  new AppError(409, 'operation_in_progress', 'Another change is running', `Operation ${operationId} (${kind}) is still running on this cluster; wait for it, or pause/cancel it, then try again.`, undefined, { operationId });
+export const doesNotFit = (detail: string, errors: FieldError[]) =>
+  new AppError(422, 'does_not_fit', 'The change does not fit', detail, errors);

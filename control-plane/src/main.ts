@@ -17,12 +17,15 @@ import { EventStore } from './stores/event.store';
 import { ObservedState } from './observed/observed-state';
 import { TaskBroker } from './services/task-broker';
 import { ClusterService } from './services/cluster.service';
+import { TopologyService } from './services/topology.service';
 import { Reconciler } from './reconciler/reconciler';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { createApp } from './http/app';
 import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
 import { createMetricsModule } from './metrics/metrics.module';
+import { EndpointDirectory } from './services/endpoint-directory';
+import { LiveFeed } from './live/live-feed';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -62,6 +65,13 @@ async function main(): Promise<void> {
   });
   service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
+    endpointPortBase: config.endpoints.host ? config.endpoints.portBase : null,
+  });
+  const endpoints = new EndpointDirectory({ pool, clusters, nodes, observed, ...config.endpoints });
+  const assigned = await endpoints.assignMissing();
+  if (assigned) log.info({ assigned }, 'gave existing clusters an endpoint port');
+  const topology = new TopologyService({
+    pool, clusters, nodes, operations, observed, placement: service, liveData: (id) => metrics.latestData(id), wake: (id) => reconciler.wake(id),
   });
   observed.onReport((_node, clusterIds, changed) => {
     for (const id of clusterIds) {
@@ -70,12 +80,17 @@ async function main(): Promise<void> {
     }
   });
 
+  const live = new LiveFeed({ pool, clusters, operations, log });
+  await live.start();
+
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
   const app = createApp({
-    pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service,
+    pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints, topology,
     audit: new AuditStore(pool),
+    onOperationControl: (id) => void clusters.markNeedsReconcile(id).then(() => reconciler.wake(id), (err) => log.error({ err }, 'could not request a pass')),
     consoleDir: config.consoleDir,
     metrics: metrics.app,
+    live,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onNodeChanged: () => void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes')),
@@ -102,6 +117,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    await live.stop();
     server.closeAllConnections();
     server.close();
     janitor.stop();

@@ -78,11 +78,11 @@ describe('bad input stores nothing', () => {
 
   it.each(cases)('%s', async (_label, body, status, code, field) => {
     const before = (await api.listClusters()).body.items.length;
-    const nodesBefore = (await api.nodes()).body.items.map((n) => n.capacity.usedMemoryMb);
+    const nodesBefore = (await api.nodes()).body.items.map((n) => n.capacity!.usedMemoryMb);
     const p = expectProblem(await api.createCluster(body as Record<string, unknown>), status, code);
     expect(p.errors?.map((e) => e.field)).toContain(field);
     expect((await api.listClusters()).body.items.length).toBe(before);
-    expect((await api.nodes()).body.items.map((n) => n.capacity.usedMemoryMb)).toEqual(nodesBefore);
+    expect((await api.nodes()).body.items.map((n) => n.capacity!.usedMemoryMb)).toEqual(nodesBefore);
   });
 
   it('answers malformed JSON and malformed ids with problem+json', async () => {

@@ -1,7 +1,8 @@
 /**
  * Losing a whole node (agent and every engine killed) while a client
  * writes: Redis fails over, the node is declared down, every copy it held is
- * rebuilt on the remaining nodes, the cluster is ready again with its
+ * rebuilt on the remaining nodes (also across a kill -9 of the control plane
+ * as the rebuild begins), the cluster is ready again with its
  * replication factor restored and every replicated key; when the node comes
  * back its stale engines are removed, never serving as primaries.
  */
@@ -51,6 +52,9 @@ describe('a node lost with its engines', () => {
     const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 0);
     expect(['node-lost', 'engine']).toContain(failover.cause);
     await api.waitForEvent(id, 'node-down', (e) => e.node.id === victimNodeId);
+    // The control plane dies without warning as the rebuild begins; a new one finishes it.
+    await stack.stopControlPlane('SIGKILL');
+    await stack.startControlPlane();
     await api.waitForEvent(id, 'replica-rebuilt', (e) => e.shard === 0);
 
     const healed = await api.waitForHealthy(id, 90_000);
@@ -84,51 +88,6 @@ describe('a node lost with its engines', () => {
       c.disconnect();
     }
     expect(lostIds.every((lid) => !t.shards.flatMap((s) => s.instances).some((i) => i.id === lid))).toBe(true);
-    app.disconnect();
-    fresh.disconnect();
-    writer['client'].disconnect();
-  });
-});
-
-describe('draining a node', () => {
-  it('under writes: primaries switch over, copies are rebuilt elsewhere, no acknowledged write lost, the node ends empty; undrain returns it', async () => {
-    const r = await api.createCluster({ name: 'drain-me', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
-    expect(r.status, JSON.stringify(r.body)).toBe(202);
-    const id = r.body.cluster.id;
-    const before = await api.waitForHealthy(id);
-    const conn = (await api.connection(id)).body;
-    const app = appClient(conn.uri, conn.seeds);
-    await loadKeys(app, 'd', KEYS, 1);
-    const writer = new DurableWriter(appClient(conn.uri, conn.seeds), 'dw', 1).start();
-    const nodeId = before.shards[1]!.instances.find((i) => i.role === 'primary')!.nodeId;
-    const agent = stack.agents.find((a) => before.shards.flatMap((s) => s.instances).some((i) => i.nodeId === nodeId && i.address.startsWith(`${a.address}:`)))!;
-
-    const drained = await api.call<{ draining: boolean }>('POST', `/v1/nodes/${nodeId}/drain`);
-    expect(drained.status).toBe(200);
-    expect(drained.body.draining).toBe(true);
-
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const t = (await api.topology(id)).body;
-      const c = (await api.getCluster(id)).body;
-      const onNode = t.shards.flatMap((s) => s.instances).filter((i) => i.nodeId === nodeId);
-      if (c.status.phase === 'ready' && onNode.length === 0 && redisPidsOn([agent.address]).length === 0
-        && t.shards.every((s) => s.instances.length === 2 && s.instances.every((i) => i.health === 'healthy'))) break;
-      if (Date.now() > deadline) throw new Error(`drain did not finish: ${c.status.phase}, ${onNode.length} instance(s) left on the node; ${JSON.stringify(c.status.conditions.filter((x) => x.status !== 'true'))}`);
-      await new Promise((res) => setTimeout(res, 200));
-    }
-    await writer.stop();
-    const fresh = appClient(conn.uri, (await api.connection(id)).body.seeds);
-    expect(await countPresent(fresh, 'd', KEYS)).toBe(KEYS);
-    expect(await writer.lost(fresh)).toEqual([]);
-    const events = (await api.events(id, '?limit=100')).body.items;
-    expect(events.filter((e) => e.type === 'failover').map((e) => e.type === 'failover' && e.cause), JSON.stringify(events.map((e) => e.message))).toContain('switchover');
-    expect(events.filter((e) => e.type === 'replica-rebuilt').length).toBeGreaterThanOrEqual(1);
-
-    // Drained nodes take no new instances; undrain returns the node to placement.
-    expect((await api.nodes()).body.items.find((n) => n.id === nodeId)).toMatchObject({ draining: true, instances: [] });
-    expect((await api.call<{ draining: boolean }>('POST', `/v1/nodes/${nodeId}/undrain`)).body.draining).toBe(false);
-    expect((await api.call('POST', '/v1/nodes/00000000-0000-4000-8000-000000000000/drain')).status).toBe(404);
     app.disconnect();
     fresh.disconnect();
     writer['client'].disconnect();

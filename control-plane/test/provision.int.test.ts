@@ -31,7 +31,7 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
 
   it('becomes ready and its operation succeeds with every step done', async () => {
     const cluster = await api.waitForPhase(clusterId, 'ready');
-    expect(cluster.status.conditions.map((c) => [c.type, c.status])).toEqual([['NodesReporting', 'true'], ['InstancesRunning', 'true'], ['ClusterHealthy', 'true']]);
+    expect(cluster.status.conditions.map((c) => [c.type, c.status])).toEqual([['NodesReporting', 'true'], ['InstancesRunning', 'true'], ['ClusterHealthy', 'true'], ['EndpointServed', 'true']]);
     const op = await api.waitForOperation(operationId);
     expect(op.state).toBe('succeeded');
     expect(op.progress).toBe(1);
@@ -58,7 +58,7 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
 
   it('serves 10,000 keys over every slot through the connection URI alone', async () => {
     const conn = (await api.connection(clusterId)).body;
-    expect(conn.uri).toMatch(/^redis:\/\/app:[0-9a-f]+@127\.0\.11\.\d:\d+$/);
+    expect(conn.uri).toMatch(/^redis:\/\/app:[0-9a-f]+@127\.0\.11\.200:\d+$/);
     expect(conn.seeds).toHaveLength(3);
     const client = clusterFromUri(conn.uri);
     try {
@@ -102,7 +102,7 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
     const nodes = (await api.nodes()).body.items;
     expect(nodes).toHaveLength(3);
     expect(nodes.every((n) => n.status === 'online' && n.instances.length === 2)).toBe(true);
-    expect(nodes.every((n) => n.capacity.usedMemoryMb === 512)).toBe(true);
+    expect(nodes.every((n) => n.capacity!.usedMemoryMb === 512)).toBe(true);
   });
 
   it('is deleted: no redis-server of it remains and its data directories are gone', async () => {
@@ -122,6 +122,6 @@ describe('a 3 x 1 cluster, end to end against real agents and redis-server', () 
       expect(left.filter((d) => ids.includes(d))).toEqual([]);
     }
     expect((await api.listClusters()).body.items).toEqual([]);
-    expect((await api.nodes()).body.items.every((n) => n.capacity.usedMemoryMb === 0)).toBe(true);
+    expect((await api.nodes()).body.items.every((n) => n.capacity!.usedMemoryMb === 0)).toBe(true);
   });
 });

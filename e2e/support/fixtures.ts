@@ -10,6 +10,7 @@ import { ClustersPage } from './pages/ClustersPage';
 import { CreateClusterPage } from './pages/CreateClusterPage';
 import { ClusterPage } from './pages/ClusterPage';
 import { NodesPage } from './pages/NodesPage';
+import { ConsoleGuard } from './console-guard';
 
 export const ARTIFACTS = path.join(import.meta.dirname, '..', 'artifacts');
 
@@ -20,6 +21,12 @@ export function uniqueName(prefix: string): string {
 }
 
 interface Fixtures {
+  /**
+   * Fails the test on any console error, uncaught exception or failed request
+   * of its pages (auto: every test). Provoked failures are declared with
+   * `consoleGuard.allow(...)`; extra pages/contexts join with `watch(page)`.
+   */
+  consoleGuard: ConsoleGuard;
   stack: StackInfo;
   api: StrataApi;
   /** Clusters created through the API; deleted after the test. */
@@ -34,6 +41,17 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  consoleGuard: [
+    async ({ page }, use, testInfo) => {
+      const guard = new ConsoleGuard();
+      guard.watch(page);
+      await use(guard);
+      const unexpected = guard.unexpected();
+      if (unexpected.length) await testInfo.attach('page-problems.json', { body: JSON.stringify(guard.problems, null, 2), contentType: 'application/json' });
+      baseExpect(unexpected, 'console errors or failed requests that the test did not provoke').toEqual([]);
+    },
+    { auto: true },
+  ],
   baseURL: async ({}, use) => use(stackInfo().url),
   stack: async ({}, use) => use(stackInfo()),
   api: async ({ stack }, use) => use(new StrataApi(stack.url, stack.adminToken)),

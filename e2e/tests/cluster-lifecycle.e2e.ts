@@ -96,7 +96,8 @@ test.describe('cluster lifecycle through the console', () => {
     expect(new URL(page.url()).searchParams.get('next')).toBe('/nodes');
   });
 
-  test('wrong credentials show an error and no session', async ({ signInPage, stack }) => {
+  test('wrong credentials show an error and no session', async ({ signInPage, stack, consoleGuard }) => {
+    consoleGuard.allow({ url: /\/v1\/session$/, method: 'POST', status: 401 });
     await signInPage.goto();
     await signInPage.signIn(stack.adminEmail, 'not-the-password');
     await expect(signInPage.error).toContainText('The email or password is incorrect.');

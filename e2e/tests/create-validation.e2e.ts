@@ -1,4 +1,4 @@
-import type { Node } from '@strata/api';
+import type { Capacity } from '@strata/api';
 import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
 
 test.describe('create wizard: bad input shows at the field and creates nothing', () => {
@@ -17,7 +17,8 @@ test.describe('create wizard: bad input shows at the field and creates nothing',
     expect(await api.clustersNamed(name)).toHaveLength(0);
   });
 
-  test('a duplicate name (server 409 shown at the name field)', async ({ page, wizard, api, createCluster }, testInfo) => {
+  test('a duplicate name (server 409 shown at the name field)', async ({ page, wizard, api, createCluster, consoleGuard }, testInfo) => {
+    consoleGuard.allow({ url: /\/v1\/clusters$/, method: 'POST', status: 409 });
     const name = uniqueName('e2e-dup');
     await createCluster({ name });
     await wizard.fill({ name, shards: 1, replicasPerShard: 0, memory: '32 MB' });
@@ -38,13 +39,14 @@ test.describe('create wizard: bad input shows at the field and creates nothing',
     expect(await api.clustersNamed(name)).toHaveLength(0);
   });
 
-  test('more replicas than the nodes allow (server 422 shown at the field it names)', async ({ page, wizard, api, stack }) => {
-    // Pretend the console's node list is stale and shows spare nodes: the server decides.
-    await page.route('**/v1/nodes', async (route) => {
+  test('more replicas than the nodes allow (server 422 shown at the field it names)', async ({ page, wizard, api, stack, consoleGuard }) => {
+    consoleGuard.allow({ url: /\/v1\/clusters$/, method: 'POST', status: 422 });
+    // Pretend the console's capacity is stale and shows spare nodes: the server decides.
+    await page.route('**/v1/capacity', async (route) => {
       const res = await route.fetch();
-      const body = (await res.json()) as { items: Node[] };
-      const extra = Array.from({ length: 3 }, (_, i) => ({ ...body.items[0]!, id: `00000000-0000-4000-8000-00000000000${i}`, name: `ghost-${i}` }));
-      await route.fulfill({ response: res, json: { items: [...body.items, ...extra] } });
+      const body = (await res.json()) as Capacity;
+      const free = [...body.nodeFreeMemoryMb, 2048, 2048, 2048];
+      await route.fulfill({ response: res, json: { ...body, onlineNodes: free.length, nodeFreeMemoryMb: free, maxReplicasPerShard: free.length - 1 } });
     });
     await wizard.goto();
     const name = uniqueName('e2e-422');

@@ -28,3 +28,20 @@ export {
   type HealPlan,
   type FailoverMode,
 } from './redis/heal.planner';
+export {
+  planTopologyChange,
+  planSlotTargets,
+  evenCounts,
+  expandRanges,
+  compressSlots,
+  FILL_LIMIT,
+  type TopologySpec,
+  type TopologyInstance,
+  type TopologyPlanInput,
+  type TopologyPlanResult,
+  type TopologyChangePlan,
+  type TopologyStepName,
+  type NewInstance,
+  type SlotMove,
+  type ShardData,
+} from './redis/topology.planner';

@@ -4,6 +4,7 @@
  */
 import { z, Id, Timestamp, safeString } from './common';
 import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
+import { MigrationProgress } from './operations';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -47,6 +48,10 @@ export const ClusterMember = z.object({
 });
 export type ClusterMember = z.infer<typeof ClusterMember>;
 
+/** The slots one primary should own when a migration ends. */
+export const SlotTarget = z.object({ instanceId: Id, host: z.string(), port: z.number().int(), slots: z.array(SlotRange) });
+export type SlotTarget = z.infer<typeof SlotTarget>;
+
 export const FormClusterShard = z.object({
   slots: z.array(SlotRange),
   primary: ClusterMember,
@@ -88,6 +93,20 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     members: z.array(ClusterMember).describe('every remaining member'),
     engineIds: z.array(z.string()).describe('Redis node ids of lost instances'),
   }),
+  z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec.describe('new memory, durability, eviction: CONFIG SET live, config file rewritten') }),
+  z.object({
+    kind: z.literal('meet-primary'),
+    clusterId: Id,
+    instanceId: Id.describe('the new, empty primary on this node'),
+    port: z.number().int(),
+    seed: ClusterMember.describe('a member of the cluster to MEET'),
+  }),
+  z.object({
+    kind: z.literal('migrate-slots'),
+    clusterId: Id,
+    targets: z.array(SlotTarget).describe('the wanted owner of every slot: slots owned elsewhere are moved there'),
+    primaries: z.array(ClusterMember).describe('every primary (sources, targets, bystanders): each gets the final SETSLOT NODE'),
+  }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -106,6 +125,9 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('repair-slots'), clusterId: Id, primaries: z.array(ClusterMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('join-replica'), clusterId: Id, instanceId: Id, port: z.number().int(), primary: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ClusterMember), engineIds: z.array(z.string()), credentials: EngineCredentials }),
+  z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -113,6 +135,13 @@ export type TaskPayload = z.infer<typeof TaskPayload>;
 export const TaskResult = z.union([
   z.object({ kind: z.literal('failover'), promotedAt: Timestamp, mode: z.enum(['force', 'takeover', 'switchover']) }),
   z.object({ kind: z.literal('repair-slots'), repaired: z.array(z.object({ slot: z.number().int(), movedKeys: z.number().int() })) }),
+  z.object({
+    kind: z.literal('migrate-slots'),
+    complete: z.boolean().describe('false: stopped early (paused or cancelled) after closing the slot in flight'),
+    slotsMoved: z.number().int(),
+    keysMoved: z.number().int(),
+    bytesMoved: z.number().int(),
+  }),
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 
@@ -123,6 +152,11 @@ export type AgentTask = z.infer<typeof AgentTask>;
 
 export const LeaseTaskResponse = z.object({ task: AgentTask.nullable() }).openapi('LeaseTaskResponse');
 export type LeaseTaskResponse = z.infer<typeof LeaseTaskResponse>;
+
+export const HeartbeatResponse = z
+  .object({ stop: z.boolean().describe('the task should stop early at a safe point (its operation was paused or cancelled)') })
+  .openapi('HeartbeatResponse');
+export type HeartbeatResponse = z.infer<typeof HeartbeatResponse>;
 
 export const CompleteTaskRequest = z
   .strictObject({
@@ -137,6 +171,7 @@ export const TaskProgressRequest = z
   .strictObject({
     progress: z.number().min(0).max(1),
     detail: z.string().max(500).optional(),
+    migration: MigrationProgress.optional(),
   })
   .openapi('TaskProgressRequest');
 export type TaskProgressRequest = z.infer<typeof TaskProgressRequest>;
@@ -167,6 +202,10 @@ export const ObservedClusterView = z.object({
   /** For a replica whose link is down: seconds since it went down; -1 when it never connected since start. */
   linkDownSinceSec: z.number().nullable().default(null),
   syncInProgress: z.boolean().default(false),
+  /** During a full sync: bytes of the primary's snapshot received so far. */
+  syncReadBytes: z.number().nullable().optional(),
+  /** During a full sync: the snapshot's size when the primary announced it (null with a diskless sync). */
+  syncTotalBytes: z.number().nullable().optional(),
   /** Config epoch of this node's slot claim (a replica shows its primary's): a higher epoch supersedes a lower one. */
   configEpoch: z.number().int().default(0),
 });
@@ -197,6 +236,24 @@ export const AgentStatusReport = z
       .array(z.number().int())
       .optional()
       .describe('ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries'),
+    endpointPorts: z.array(z.number().int()).optional().describe('cluster endpoint ports this agent is serving (listening on) now'),
   })
   .openapi('AgentStatusReport');
+
+export const AgentEndpoint = z
+  .object({
+    clusterId: Id,
+    port: z.number().int(),
+    targets: z.array(z.string()).describe('host:port of the cluster\'s instances on live nodes, primaries first'),
+  })
+  .openapi('AgentEndpoint');
+export type AgentEndpoint = z.infer<typeof AgentEndpoint>;
+
+export const AgentEndpoints = z
+  .object({
+    host: z.string().nullable().describe('the address clients use for cluster endpoints; null when the installation has none'),
+    items: z.array(AgentEndpoint),
+  })
+  .openapi('AgentEndpoints');
+export type AgentEndpoints = z.infer<typeof AgentEndpoints>;
 export type AgentStatusReport = z.infer<typeof AgentStatusReport>;

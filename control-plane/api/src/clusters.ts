@@ -120,6 +120,10 @@ export const TopologyInstance = z
     preferredRole: InstanceRole.describe('the role placement gave it; Strata moves primaries back to these after a failover'),
     observedRole: InstanceRole.nullable().describe('what the instance itself says, when its node reports'),
     health: InstanceHealth,
+    sync: z
+      .object({ receivedBytes: z.number(), totalBytes: z.number().nullable() })
+      .nullable()
+      .describe('a replica in a full sync from its primary (e.g. a copy being rebuilt): bytes received and, when known, the total'),
   })
   .openapi('TopologyInstance');
 export type TopologyInstance = z.infer<typeof TopologyInstance>;
@@ -143,10 +147,18 @@ export type Topology = z.infer<typeof Topology>;
 
 export const Connection = z
   .object({
-    uri: z.string().describe('redis://USER:PASSWORD@HOST:PORT of one primary; Redis Cluster clients discover the rest'),
+    uri: z.string().describe('redis://USER:PASSWORD@HOST:PORT of the cluster\'s stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest'),
     seeds: z.array(z.string()).describe('host:port of every primary'),
     username: z.string(),
     password: z.string(),
+    endpoint: z
+      .object({
+        host: z.string(),
+        port: z.number().int(),
+        servedBy: z.array(z.string()).describe('names of the nodes whose agents serve the endpoint now'),
+      })
+      .nullable()
+      .describe('the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node'),
   })
   .openapi('Connection');
 export type Connection = z.infer<typeof Connection>;

@@ -34,6 +34,8 @@ export const ErrorCode = z.enum([
   'invalid_credentials',
   'join_token_invalid',
   'payload_too_large',
+  'operation_in_progress',
+  'does_not_fit',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -54,6 +56,7 @@ export const Problem = z
     detail: z.string().optional(),
     instance: z.string().optional(),
     errors: z.array(FieldError).optional(),
+    operationId: Id.optional().describe('operation_in_progress: the operation that runs now'),
   })
   .openapi('Problem');
 export type Problem = z.infer<typeof Problem>;

@@ -8,3 +8,6 @@ export * from './operation-table';
 
 export * from './events';
 export * from './metrics';
+export * from './topology';
+export * from './live';
+export * from './capacity';

@@ -11,6 +11,7 @@ export const NodeInstanceSummary = z.object({
   role: z.enum(['primary', 'replica']),
   state: z.string(),
   restarts: z.number().int().describe('times the agent restarted this engine after a crash'),
+  memoryMb: z.number().int().describe('memory reserved for this instance'),
 });
 
 export const Node = z
@@ -20,7 +21,10 @@ export const Node = z
     address: z.string().describe('IP address the node binds engines to'),
     status: NodeStatus,
     draining: z.boolean().describe('taken out of placement; its instances are moving to other nodes'),
-    capacity: z.object({ memoryMb: z.number().int(), usedMemoryMb: z.number().int() }),
+    capacity: z
+      .object({ memoryMb: z.number().int(), usedMemoryMb: z.number().int() })
+      .nullable()
+      .describe("the node's size and memory in use by every organization; platform admins only (null for others)"),
     lastHeartbeatAt: Timestamp.nullable(),
     agentVersion: z.string().nullable(),
     instances: z.array(NodeInstanceSummary),
@@ -29,7 +33,12 @@ export const Node = z
   .openapi('Node');
 export type Node = z.infer<typeof Node>;
 
-export const NodeList = z.object({ items: z.array(Node) }).openapi('NodeList');
+export const NodeList = z
+  .object({
+    scope: z.enum(['fleet', 'organization']).describe('fleet: every node (platform admins); organization: only nodes running instances of the caller\'s clusters'),
+    items: z.array(Node),
+  })
+  .openapi('NodeList');
 export type NodeList = z.infer<typeof NodeList>;
 
 export const CreateJoinTokenRequest = z

@@ -5,9 +5,12 @@ import {
 } from './clusters';
 import { Operation, OperationList } from './operations';
 import { ClusterEventList, ClusterEventQuery } from './events';
+import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
+import { LiveEvent } from './live';
+import { Capacity } from './capacity';
 import {
-  AgentStatusReport, CompleteTaskRequest, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
+  AgentEndpoints, AgentStatusReport, CompleteTaskRequest, HeartbeatResponse, LeaseTaskResponse, TaskProgressRequest, RegisterAgentRequest, RegisterAgentResponse,
 } from './agent';
 import {
   AgentMetricsBatch, ClusterCurrentMetricsList, MetricsResult, MetricsStreamEvent, NodeCurrentMetricsList,
@@ -56,13 +59,38 @@ export function buildOpenApiDocument(): object {
   });
   r.registerPath({ method: 'get', path: '/v1/clusters', summary: 'List clusters', security: scope('clusters:read'), responses: { 200: json(ClusterList), 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Cluster), ...errors } });
+  r.registerPath({
+    method: 'patch', path: '/v1/clusters/{id}', summary: 'Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing', security: scope('clusters:write'),
+    request: { params: idParam, query: UpdateClusterQuery, ...body(UpdateClusterRequest) },
+    responses: {
+      200: json(UpdateClusterDryRun, 'Dry run: the plan'), 202: json(ClusterUpdateAccepted, 'Accepted: the change runs as an operation'), ...errors,
+      409: problem('Another change is running (code operation_in_progress, with operationId), or the cluster is not ready'),
+      422: problem('The nodes cannot hold it (code unplaceable) or the data would not fit (code does_not_fit)'),
+    },
+  });
+  r.registerPath({
+    method: 'post', path: '/v1/clusters/{id}/shards/{index}/switchover', summary: "Promote a replica of one shard without losing acknowledged writes", security: scope('clusters:write'),
+    request: { params: z.object({ id: z.string(), index: z.string() }), ...body(SwitchoverRequest) },
+    responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors, 409: problem('Another change is running'), 422: problem('No in-sync replica') },
+  });
+  for (const action of ['pause', 'resume', 'cancel'] as const) {
+    r.registerPath({
+      method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)`, security: scope('clusters:write'),
+      request: { params: idParam }, responses: { 200: json(Operation), ...errors, 409: problem('Not an unfinished update, or past its point of no return') },
+    });
+  }
   r.registerPath({ method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', security: scope('clusters:write'), request: { params: idParam }, responses: { 202: json(ClusterWithOperation, 'Accepted'), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/topology', summary: 'Shards, slot ranges and instances', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Topology), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Connection), ...errors, 409: problem('Cluster is being deleted') } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(OperationList), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged", security: scope('clusters:read'), request: { params: idParam, query: ClusterEventQuery }, responses: { 200: json(ClusterEventList), ...errors } });
   r.registerPath({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', security: scope('clusters:read'), request: { params: idParam }, responses: { 200: json(Operation), ...errors } });
-  r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes', security: scope('clusters:read'), responses: { 200: json(NodeList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/nodes', summary: 'List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity', security: scope('clusters:read'), responses: { 200: json(NodeList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/capacity', summary: 'Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable', security: scope('clusters:read'), responses: { 200: json(Capacity), 401: errors[401] } });
+  r.registerPath({
+    method: 'get', path: '/v1/events/stream', summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token)", security: scope('clusters:read'),
+    responses: { 200: { description: 'text/event-stream; `event:` is the type, `data:` a LiveEvent', content: { 'text/event-stream': { schema: LiveEvent } } }, 401: errors[401] },
+  });
   r.registerPath({ method: 'post', path: '/v1/nodes/{id}/drain', summary: 'Drain a node for maintenance (platform admin): primaries switch over, every instance is rebuilt on other nodes', security: scope('admin'), request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
   r.registerPath({ method: 'post', path: '/v1/nodes/{id}/undrain', summary: 'Return a drained node to placement (platform admin)', security: scope('admin'), request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
   r.registerPath({ method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)', security: scope('admin'), request: body(CreateJoinTokenRequest), responses: { 201: json(JoinToken), ...errors, 403: problem('Not a platform admin') } });
@@ -87,12 +115,17 @@ export function buildOpenApiDocument(): object {
     });
   }
   r.registerPath({ method: 'post', path: '/v1/session', summary: 'Sign in (sets an httpOnly session cookie)', request: body(LoginRequest), responses: { 200: json(Session), 400: errors[400], 401: problem('Wrong email or password (code invalid_credentials)') } });
-  r.registerPath({ method: 'get', path: '/v1/session', summary: 'Current session', responses: { 200: json(Session), 401: errors[401] } });
+  r.registerPath({
+    method: 'get', path: '/v1/session', summary: 'Current session (with `?optional=true`: 200 and `null` when signed out, instead of 401)',
+    request: { query: z.object({ optional: z.enum(['true', 'false']).optional() }) },
+    responses: { 200: json(Session.nullable()), 401: errors[401] },
+  });
   r.registerPath({ method: 'delete', path: '/v1/session', summary: 'Sign out', responses: { 204: { description: 'Signed out' } } });
   r.registerPath({ method: 'post', path: '/v1/agent/register', summary: 'Agent: register with a one-time join token', request: body(RegisterAgentRequest), responses: { 201: json(RegisterAgentResponse), 400: errors[400], 401: problem('Join token invalid, used or expired (code join_token_invalid)') } });
   r.registerPath({ method: 'post', path: '/v1/agent/status', summary: 'Agent: report observed node and engine status', security, request: body(AgentStatusReport), responses: { 204: { description: 'Stored' }, 400: errors[400], 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/agent/endpoints', summary: 'Agent: the cluster endpoints to serve and the live instances they forward to', security, responses: { 200: json(AgentEndpoints), 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/v1/agent/tasks', summary: 'Agent: long-poll for the next task and lease it', security, request: { query: z.object({ waitMs: z.string().optional() }) }, responses: { 200: json(LeaseTaskResponse), 401: errors[401] } });
-  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease", security, request: { params: idParam }, responses: { 204: { description: 'Lease extended' }, ...errors, 409: problem('Lease lost') } });
+  r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease (the reply may ask the task to stop early)", security, request: { params: idParam }, responses: { 200: json(HeartbeatResponse), ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/progress', summary: "Agent: report a running task's progress", security, request: { params: idParam, ...body(TaskProgressRequest) }, responses: { 204: { description: 'Recorded' }, ...errors, 409: problem('Lease lost') } });
   r.registerPath({ method: 'post', path: '/v1/agent/tasks/{id}/complete', summary: 'Agent: report a task outcome', security, request: { params: idParam, ...body(CompleteTaskRequest) }, responses: { 204: { description: 'Recorded' }, ...errors } });
   const metricsQuery = z.object({
@@ -109,12 +142,12 @@ export function buildOpenApiDocument(): object {
     responses: { 200: { description: 'text/event-stream of `sample` events (data: MetricsStreamEvent)', content: { 'text/event-stream': { schema: MetricsStreamEvent } } }, ...errors },
   });
   r.registerPath({
-    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk)', security: scope('clusters:read'),
+    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk); platform admins only', security: scope('clusters:read'),
     request: { params: idParam, query: z.object({ metric: z.string().optional().describe('comma-separated: cpu, memory_total, memory_available, memory_used, disk_total, disk_free, disk_used'), from: z.string().optional(), to: z.string().optional(), step: z.string().optional() }) },
-    responses: { 200: json(MetricsResult), ...errors },
+    responses: { 200: json(MetricsResult), ...errors, 403: problem('Not a platform admin') },
   });
   r.registerPath({ method: 'get', path: '/v1/metrics/clusters', summary: "Current ops/s, p99 and memory of the caller's clusters", security: scope('clusters:read'), responses: { 200: json(ClusterCurrentMetricsList), 401: errors[401] } });
-  r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node', security: scope('clusters:read'), responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
+  r.registerPath({ method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node (platform admins; an empty list for others: host load includes other organizations)', security: scope('clusters:read'), responses: { 200: json(NodeCurrentMetricsList), 401: errors[401] } });
   r.registerPath({ method: 'post', path: '/v1/agent/metrics', summary: 'Agent: push a batch of per-second instance and host samples', security, request: body(AgentMetricsBatch), responses: { 200: json(z.object({ accepted: z.number().int(), rejected: z.number().int() })), 400: errors[400], 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus exposition of cluster, shard, instance and node series and the control plane\'s health (scrape token as Bearer)', security, responses: { 200: { description: 'text/plain; version=0.0.4', content: { 'text/plain': { schema: z.string() } } }, 401: errors[401] } });
   r.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness and database reachability', responses: { 200: json(z.object({ status: z.literal('ok') })) } });

@@ -1,6 +1,6 @@
 import { z, Id, Timestamp } from './common';
 
-export const OperationKind = z.enum(['create-cluster', 'delete-cluster']);
+export const OperationKind = z.enum(['create-cluster', 'delete-cluster', 'update-cluster', 'switchover']);
 export type OperationKind = z.infer<typeof OperationKind>;
 export const OperationState = z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled']);
 export type OperationState = z.infer<typeof OperationState>;
@@ -21,6 +21,21 @@ export type OperationStep = z.infer<typeof OperationStep>;
 
 export const OperationError = z.object({ code: z.string(), message: z.string() });
 
+/** Live slot migration of an update (resharding), as the agent running it reports. */
+export const MigrationProgress = z
+  .object({
+    slotsDone: z.number().int(),
+    slotsTotal: z.number().int(),
+    keysMoved: z.number().int(),
+    bytesMoved: z.number().int().describe('approximate: value sizes as MIGRATE carries them (DUMP payloads)'),
+    keysPerSec: z.number().describe('over the last few seconds'),
+    etaSeconds: z.number().nullable(),
+    /** The slot being moved now, if any. */
+    currentSlot: z.number().int().nullable(),
+  })
+  .openapi('MigrationProgress');
+export type MigrationProgress = z.infer<typeof MigrationProgress>;
+
 export const Operation = z
   .object({
     id: Id,
@@ -30,6 +45,9 @@ export const Operation = z
     progress: z.number().min(0).max(1),
     steps: z.array(OperationStep),
     error: OperationError.optional(),
+    migration: MigrationProgress.optional().describe('update-cluster: slot migration progress while slots move'),
+    paused: z.boolean().optional().describe('update-cluster: paused by the user (every slot has one owner meanwhile)'),
+    cancelRequested: z.boolean().optional().describe('update-cluster: cancel asked; slots move back, added instances are removed'),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     finishedAt: Timestamp.optional(),

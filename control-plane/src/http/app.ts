@@ -15,9 +15,12 @@ import { userRoutes } from '../routes/user.routes';
 import { tokenRoutes } from '../routes/token.routes';
 import { auditRoutes } from '../routes/audit.routes';
 import { auditChanges } from '../auth/audit.middleware';
+import { requireScope } from '../auth/permissions';
 import type { AuditStore } from '../stores/audit.store';
 import { sessionRoutes } from '../routes/session.routes';
 import { agentRoutes, type AgentRoutesDeps } from '../routes/agent.routes';
+import { capacityRoutes } from '../routes/capacity.routes';
+import type { LiveFeed } from '../live/live-feed';
 import type { Router, RequestHandler } from 'express';
 
 export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesDeps {
@@ -27,8 +30,11 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   /** Who changed what (issue 11). */
   audit: AuditStore;
   consoleDir: string;
+  onOperationControl?: (clusterId: string) => void;
   /** Live metrics (issue 9): agent push endpoint, metrics API + /metrics, API latency middleware. */
   metrics?: { agentRouter: Router; router: (user: RequestHandler) => Router; httpMiddleware: RequestHandler };
+  /** Live changes of clusters and operations (issue 12): GET /v1/events/stream. */
+  live: LiveFeed;
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -60,6 +66,8 @@ export function createApp(d: AppDeps): Express {
   app.use('/v1/clusters', ...user, clusterRoutes(d));
   app.use('/v1/operations', ...user, operationRoutes(d));
   app.use('/v1/nodes', ...user, nodeRoutes(d));
+  app.use('/v1/capacity', ...user, capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
+  app.get('/v1/events/stream', ...user, requireScope('clusters:read'), (req, res) => d.live.open(req, res, req.principal!.organizationId));
   app.use('/v1/users', ...user, userRoutes(d));
   app.use('/v1/tokens', ...user, tokenRoutes(d));
   app.use('/v1/audit', ...user, auditRoutes(d));

@@ -17,6 +17,7 @@ export function problemFromError(err: unknown, instance?: string): Problem {
       ...(err.detail ? { detail: err.detail } : {}),
       ...(instance ? { instance } : {}),
       ...(err.errors ? { errors: err.errors } : {}),
+      ...(err.extra ?? {}),
     };
   }
   const e = err as { type?: string; status?: number };

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
+import { F } from './fields';
 import { InstanceDirectory } from './instance-directory';
 import { MetricsStore } from './metrics.store';
 import { MetricsIngest } from './metrics-ingest';
@@ -39,6 +40,16 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
   const token = scrapeToken(d.config.home, m.scrapeToken);
   return {
     scrapeTokenFile: token.file,
+    /** The newest keys and used memory an instance reported (hot window), or null. */
+    latestData(instanceId: string): { keys: number; bytes: number } | null {
+      const ring = ingest.hot.instances.get(instanceId);
+      if (!ring || ring.latest < 0) return null;
+      for (let sec = ring.latest; sec > ring.latest - 10; sec--) {
+        const row = ring.get(sec);
+        if (row && Number.isFinite(row[F.keys]!) && Number.isFinite(row[F.memory_used]!)) return { keys: row[F.keys]!, bytes: row[F.memory_used]! };
+      }
+      return null;
+    },
     cpMetrics,
     app: {
       agentRouter: agentMetricsRoutes({ nodes: d.nodes, ingest }),

@@ -93,6 +93,12 @@ export class ObservedState {
     return o && this.now() - o.receivedAt < maxAgeMs ? (o.report.sparePorts ?? []) : [];
   }
 
+  /** Cluster endpoint ports the node says its agent is serving (empty once it is silent). */
+  endpointPorts(nodeId: string): number[] {
+    const o = this.byNode.get(nodeId);
+    return o && !this.isSilent(nodeId) ? (o.report.endpointPorts ?? []) : [];
+  }
+
   nodeInstances(nodeId: string): ObservedInstance[] {
     return this.byNode.get(nodeId)?.report.instances ?? [];
   }

@@ -2,7 +2,7 @@ import type { ObservedInstance } from '@strata/api';
 import type { ClusterRow, ClusterStore, InstanceRow, LostInstanceRow, ShardRow } from '../stores/cluster.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
-import type { OperationStore } from '../stores/operation.store';
+import type { OperationRow, OperationStore } from '../stores/operation.store';
 import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
@@ -44,6 +44,8 @@ export interface ClusterContext {
   cluster: ClusterRow;
   /** The operation whose tasks `tasks` holds; null for healing work. */
   operationId: string | null;
+  /** That operation, when a pass drives one. */
+  operation?: OperationRow;
   instances: InstanceRow[];
   /** Instances replaced after their node went down, until forgotten and cleaned up. */
   lost: LostInstanceRow[];
@@ -53,6 +55,8 @@ export interface ClusterContext {
   observe(instanceId: string): ObservedInstance | null;
   /** Has this node reported since this process started? */
   nodeReportedAt(nodeId: string): number | null;
+  /** Does a reporting agent serve the cluster's stable endpoint? null: the cluster has none. */
+  endpointServed: boolean | null;
 }
 
 /**
@@ -81,6 +85,8 @@ export async function loadContext(
     tasks,
     observe: (id) => deps.observed.instance(id, placedOn.get(id)),
     nodeReportedAt: (id) => deps.observed.lastReportAt(id),
+    endpointServed: cluster.endpointPort === null || cluster.endpointPort === undefined ? null
+      : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
   };
 }
 

@@ -37,6 +37,7 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
     tasks,
     observe: (id) => observed.get(id) ?? null,
     nodeReportedAt: () => Date.now(),
+    endpointServed: null,
   };
   return { ctx, enqueued, tasks, instances };
 }
@@ -81,6 +82,11 @@ describe('create-cluster steps (fake store and agents)', () => {
     expect(o.steps.find((s) => s.name === 'verify')?.detail).toBe('3 of 4 nodes agree');
 
     observed.set('r1', running('r1', { ...view('replica', 'P1'), myId: 'R1' }));
+    // Every member agrees, but no agent serves the endpoint the connection URI names yet.
+    ctx.endpointServed = false;
+    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
+    expect(o.steps.find((s) => s.name === 'verify')?.detail).toBe('4 of 4 nodes agree; waiting for an agent to serve the endpoint');
+    ctx.endpointServed = true;
     expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'succeeded' });
     expect(o.progress).toBe(1);
   });

@@ -78,6 +78,8 @@ const verify: Step<ClusterContext> = {
   run: async (ctx) => {
     const formed = ctx.instances.filter((i) => isFormedMember(ctx, i)).length;
     const total = ctx.instances.length;
+    // Ready means usable through the connection URI: an agent must serve the endpoint it names.
+    if (formed === total && ctx.endpointServed === false) return { kind: 'wait', detail: `${total} of ${total} nodes agree; waiting for an agent to serve the endpoint`, fraction: 0.99 };
     if (formed === total) return { kind: 'done', detail: `${total} of ${total} nodes agree` };
     // The form task succeeded but the nodes disagree later: form again (idempotent).
     const task = ctx.tasks.get(formKey(ctx));

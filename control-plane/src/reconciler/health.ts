@@ -34,7 +34,12 @@ export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: '
           : `not a healthy member yet: ${unformed.map(name).join(', ')}`)
       : condition('ClusterHealthy', 'true', 'AllAgree', 'cluster_state ok on every node; replicas in sync'),
   ];
+  if (ctx.endpointServed !== null) {
+    conditions.push(ctx.endpointServed
+      ? condition('EndpointServed', 'true', 'Served', 'an agent serves the stable endpoint')
+      : condition('EndpointServed', 'false', 'NotServed', 'no reporting agent serves the stable endpoint yet; clients using the connection URI cannot connect'));
+  }
   const doing = plan ? [...plan.actions.filter((a) => a.kind !== 'record-role').map(describeHealAction), ...plan.waiting] : [];
   if (doing.length) conditions.push(condition('Healing', 'true', 'Acting', doing.join('; ')));
-  return { phase: unknown.length || down.length || unformed.length ? 'degraded' : 'ready', conditions };
+  return { phase: unknown.length || down.length || unformed.length || ctx.endpointServed === false ? 'degraded' : 'ready', conditions };
 }

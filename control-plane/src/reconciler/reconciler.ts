@@ -137,6 +137,7 @@ export class Reconciler {
     const op = await operations.active(clusterId);
     if (op) {
       const ctx = await loadContext(this.deps, cluster, op.id);
+      ctx.operation = op;
       const handler = handlerFor(op.kind);
       if (!handler) {
         op.state = 'failed';
@@ -146,7 +147,9 @@ export class Reconciler {
         return { done: true, seen };
       }
       const before = JSON.stringify([op.state, op.progress, op.steps]);
-      const outcome = await runSteps(op, handler.steps, ctx);
+      const steps = typeof handler.steps === 'function' ? handler.steps(ctx) : handler.steps;
+      const outcome = await runSteps(op, steps, ctx);
+      if (outcome.kind === 'succeeded' && handler.finalState) op.state = handler.finalState(ctx);
       if (JSON.stringify([op.state, op.progress, op.steps]) !== before && !(await operations.save(op))) {
         // The row moved on without us (a delete cancelled this create): look again.
         return { done: false, seen };

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { AgentStatusReport, CompleteTaskRequest, RegisterAgentRequest, TaskProgressRequest, type RegisterAgentResponse } from '@strata/api';
+import { AgentStatusReport, CompleteTaskRequest, RegisterAgentRequest, TaskProgressRequest, type HeartbeatResponse, type RegisterAgentResponse } from '@strata/api';
 import { parseBody, parseUuid } from '../http/validate';
 import { AppError, conflict, notFound } from '../errors';
 import { requireNode } from '../auth/auth.middleware';
@@ -9,18 +9,22 @@ import { isUniqueViolation } from '../db/pg-errors';
 import type { AuthStore } from '../stores/auth.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskStore } from '../stores/task.store';
+import type { OperationStore } from '../stores/operation.store';
 import type { ObservedState } from '../observed/observed-state';
 import { TASK_LEASE_MS, type TaskBroker } from '../services/task-broker';
 import { hashToken, newToken } from '../crypto/tokens';
+import type { EndpointDirectory } from '../services/endpoint-directory';
 
 export interface AgentRoutesDeps {
   pool: pg.Pool;
   auth: AuthStore;
   nodes: NodeStore;
   tasks: TaskStore;
+  operations: OperationStore;
   broker: TaskBroker;
   observed: ObservedState;
   onTaskDone: (clusterId: string) => void;
+  endpoints: EndpointDirectory;
 }
 
 /** The agent protocol: register once, then report status and lease tasks. */
@@ -55,6 +59,10 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
     res.status(204).end();
   });
 
+  node.get('/endpoints', async (_req, res) => {
+    res.json(await d.endpoints.forAgents());
+  });
+
   node.get('/tasks', async (req, res) => {
     const waitMs = Math.max(0, Math.min(Number(req.query.waitMs ?? 25_000) || 0, 60_000));
     const abort = new AbortController();
@@ -69,13 +77,14 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }
-    res.status(204).end();
+    const out: HeartbeatResponse = { stop: await d.operations.taskShouldStop(id) };
+    res.json(out);
   });
 
   node.post('/tasks/:id/progress', async (req, res) => {
     const id = parseUuid(req.params.id, 'Task');
     const body = parseBody(TaskProgressRequest, req.body);
-    if (!(await d.tasks.progress(id, req.node!.id, body.progress, body.detail))) {
+    if (!(await d.tasks.progress(id, req.node!.id, body.progress, body.detail, body.migration))) {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }

@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import {
-  ClusterEventQuery, CreateClusterRequest, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
+  ClusterEventQuery, CreateClusterRequest, SwitchoverRequest, UpdateClusterQuery, UpdateClusterRequest, type ClusterUpdateAccepted, type UpdateClusterDryRun, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
 } from '@strata/api';
 import { planSlots } from '@strata/engine';
 import { parseBody, parseUuid } from '../http/validate';
 import { conflict, notFound } from '../errors';
 import { requireScope } from '../auth/permissions';
 import type { ClusterService } from '../services/cluster.service';
+import type { TopologyService } from '../services/topology.service';
 import { openSecrets } from '../services/cluster-secrets';
 import { publicCluster, type ClusterRow, type ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
@@ -14,15 +15,18 @@ import { publicOperation, type OperationStore } from '../stores/operation.store'
 import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
+import type { EndpointDirectory } from '../services/endpoint-directory';
 
 export interface ClusterRoutesDeps {
   service: ClusterService;
+  topology: TopologyService;
   clusters: ClusterStore;
   nodes: NodeStore;
   operations: OperationStore;
   events: EventStore;
   observed: ObservedState;
   box: SecretBox;
+  endpoints: EndpointDirectory;
 }
 
 export function clusterRoutes(d: ClusterRoutesDeps): Router {
@@ -47,6 +51,30 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
 
   r.get('/:id', requireScope('clusters:read'), async (req, res) => {
     res.json(publicCluster(await load(req.principal!.organizationId, req.params.id)));
+  });
+
+  r.patch('/:id', requireScope('clusters:write'), async (req, res) => {
+    const id = parseUuid(req.params.id, 'Cluster');
+    const q = parseBody(UpdateClusterQuery, req.query);
+    const body = parseBody(UpdateClusterRequest, req.body);
+    const dryRun = q.dryRun === 'true';
+    const { plan, cluster, operation } = await d.topology.update(req.principal!.organizationId, id, body, dryRun);
+    if (!operation) {
+      const out: UpdateClusterDryRun = { dryRun: true, plan };
+      res.json(out);
+      return;
+    }
+    const out: ClusterUpdateAccepted = { cluster: publicCluster(cluster), operation: publicOperation(operation), plan };
+    res.status(202).location(`/v1/operations/${operation.id}`).json(out);
+  });
+
+  r.post('/:id/shards/:index/switchover', requireScope('clusters:write'), async (req, res) => {
+    const id = parseUuid(req.params.id, 'Cluster');
+    const rawIndex = String(req.params.index ?? '');
+    const index = /^\d+$/.test(rawIndex) ? Number(rawIndex) : -1;
+    const body = parseBody(SwitchoverRequest, req.body);
+    const { cluster, operation } = await d.topology.switchover(req.principal!.organizationId, id, index, body);
+    res.status(202).location(`/v1/operations/${operation.id}`).json({ cluster: publicCluster(cluster), operation: publicOperation(operation) });
   });
 
   r.delete('/:id', requireScope('clusters:write'), async (req, res) => {
@@ -83,6 +111,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
           return {
             id: i.id, nodeId: i.nodeId, nodeName: node?.name ?? 'unknown', address: `${node?.address ?? 'unknown'}:${i.port}`,
             role: i.role, preferredRole: i.preferredRole, observedRole: o?.cluster?.role ?? null, health,
+            sync: o?.cluster?.syncInProgress ? { receivedBytes: o.cluster.syncReadBytes ?? 0, totalBytes: o.cluster.syncTotalBytes ?? null } : null,
           };
         }),
       })),
@@ -97,11 +126,14 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     const byId = new Map(nodes.map((n) => [n.id, n]));
     const seeds = instances.filter((i) => i.role === 'primary').map((i) => `${byId.get(i.nodeId)?.address}:${i.port}`);
     const s = openSecrets(d.box, cluster.secretsEnc);
+    const endpoint = d.endpoints.forCluster(cluster, nodes);
     const conn: Connection = {
-      uri: `redis://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${seeds[0]}`,
+      // The stable endpoint when there is one: it outlives the loss of any node; a primary's address does not.
+      uri: `redis://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${endpoint ? `${endpoint.host}:${endpoint.port}` : seeds[0]}`,
       seeds,
       username: s.customerUser,
       password: s.customerPassword,
+      endpoint,
     };
     res.set('Cache-Control', 'no-store').json(conn);
   });

@@ -10,6 +10,7 @@ import {
 import { parseBody, parseUuid } from '../http/validate';
 import { notFound, unauthorized } from '../errors';
 import { requireScope } from '../auth/permissions';
+import { requirePlatformAdmin } from '../auth/auth.middleware';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { MetricsQuery } from '../metrics/metrics-query';
@@ -59,7 +60,8 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     d.streams.open(req, res, { clusterId: c.id, metrics: q.metric ?? DEFAULT_STREAM, by: q.by });
   });
 
-  r.get('/v1/nodes/:id/metrics', d.user, requireScope('clusters:read'), async (req, res) => {
+  // Host load includes every organization's instances: platform admins only.
+  r.get('/v1/nodes/:id/metrics', d.user, requireScope('clusters:read'), requirePlatformAdmin, async (req, res) => {
     const id = parseUuid(req.params.id as string, 'Node');
     if (!(await d.nodes.list()).some((n) => n.id === id)) throw notFound('Node');
     const q = parseBody(NodeMetricsQuery, req.query);
@@ -74,8 +76,9 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     res.json(out);
   });
 
-  r.get('/v1/metrics/nodes', d.user, requireScope('clusters:read'), async (_req, res) => {
-    const out: NodeCurrentMetricsList = { items: d.query.currentNodes((await d.nodes.list()).map((n) => n.id)) };
+  r.get('/v1/metrics/nodes', d.user, requireScope('clusters:read'), async (req, res) => {
+    const ids = req.principal!.isPlatformAdmin ? (await d.nodes.list()).map((n) => n.id) : [];
+    const out: NodeCurrentMetricsList = { items: d.query.currentNodes(ids) };
     res.json(out);
   });
 

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { CreateJoinTokenRequest, type Node, type JoinToken } from '@strata/api';
+import { CreateJoinTokenRequest, type Node, type NodeList, type JoinToken } from '@strata/api';
 import { parseBody, parseUuid } from '../http/validate';
 import { notFound } from '../errors';
 import { requirePlatformAdmin } from '../auth/auth.middleware';
@@ -25,32 +25,38 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
   const r = Router();
 
   r.get('/', requireScope('clusters:read'), async (req, res) => {
+    const principal = req.principal!;
     const [nodes, instances, visible] = await Promise.all([
-      d.nodes.list(), d.clusters.allInstances(), d.clusters.list(req.principal!.organizationId),
+      d.nodes.list(), d.clusters.allInstances(), d.clusters.list(principal.organizationId),
     ]);
     const mine = new Set(visible.map((c) => c.id));
+    const fleet = principal.isPlatformAdmin;
     const now = Date.now();
-    const items: Node[] = nodes.map((n) => {
+    const items: Node[] = nodes.flatMap((n) => {
       const on = instances.filter((i) => i.nodeId === n.id);
-      return {
+      // Other organizations' instances count toward capacity but are never listed.
+      const own = on.filter((i) => mine.has(i.clusterId));
+      // A tenant sees only nodes running its clusters, and not how full they are.
+      if (!fleet && own.length === 0) return [];
+      return [{
         id: n.id,
         name: n.name,
         address: n.address,
         status: nodeStatus(n.lastHeartbeatAt, now, d),
         draining: n.draining,
-        capacity: { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) },
+        capacity: fleet ? { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) } : null,
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
-        agentVersion: n.agentVersion,
-        // Other organizations' instances count toward capacity but are not listed.
-        instances: on.filter((i) => mine.has(i.clusterId)).map((i) => ({
-          id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, port: i.port, role: i.role,
+        agentVersion: fleet ? n.agentVersion : null,
+        instances: own.map((i) => ({
+          id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, port: i.port, role: i.role, memoryMb: i.memoryMb,
           state: d.observed.instance(i.id, n.id)?.state ?? 'unknown',
           restarts: d.observed.instance(i.id, n.id)?.restarts ?? 0,
         })),
         createdAt: n.createdAt.toISOString(),
-      };
+      }];
     });
-    res.json({ items });
+    const out: NodeList = { scope: fleet ? 'fleet' : 'organization', items };
+    res.json(out);
   });
 
   /** Drain (maintenance): primaries switch over elsewhere, every instance is rebuilt on other nodes. */

@@ -1,15 +1,34 @@
 import { Router } from 'express';
 import { parseUuid } from '../http/validate';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { requireScope } from '../auth/permissions';
 import { publicOperation, type OperationStore } from '../stores/operation.store';
+import { cancellable } from '../reconciler/update-cluster.steps';
 
-export function operationRoutes(d: { operations: OperationStore }): Router {
+export function operationRoutes(d: { operations: OperationStore; onOperationControl?: (clusterId: string) => void }): Router {
   const r = Router();
   r.get('/:id', requireScope('clusters:read'), async (req, res) => {
     const op = await d.operations.get(parseUuid(req.params.id, 'Operation'), req.principal!.organizationId);
     if (!op) throw notFound('Operation');
     res.json(publicOperation(op));
   });
+
+  /** Pause, resume and cancel of a running update (topology change). */
+  const control = (action: 'pause' | 'resume' | 'cancel') => r.post(`/:id/${action}`, requireScope('clusters:write'), async (req, res) => {
+    const orgId = req.principal!.organizationId;
+    const op = await d.operations.get(parseUuid(req.params.id, 'Operation'), orgId);
+    if (!op) throw notFound('Operation');
+    if (op.kind !== 'update-cluster') throw conflict('invalid_state', `Only update-cluster operations can be paused, resumed or cancelled; this one is ${op.kind}.`);
+    if (action === 'cancel' && !op.cancelRequested && !cancellable(op)) {
+      throw conflict('invalid_state', 'The change is past its point of no return (instances are being removed); it will finish.');
+    }
+    const change = action === 'pause' ? { paused: true } : action === 'resume' ? { paused: false } : { cancelRequested: true, paused: false };
+    if (!(await d.operations.setControl(op.id, orgId, change))) throw conflict('invalid_state', `The operation is ${op.state}.`);
+    d.onOperationControl?.(op.clusterId);
+    res.json(publicOperation((await d.operations.get(op.id, orgId))!));
+  });
+  control('pause');
+  control('resume');
+  control('cancel');
   return r;
 }

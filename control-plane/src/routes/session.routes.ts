@@ -30,7 +30,11 @@ export function sessionRoutes(d: { auth: AuthStore; secureCookies: boolean }): R
   r.get('/', async (req, res) => {
     const sid = req.cookies?.[SESSION_COOKIE] as string | undefined;
     const s = sid ? await d.auth.sessionPrincipal(hashToken(sid)) : null;
-    if (!s) throw unauthorized('Not signed in.');
+    if (!s) {
+      // The console asks with ?optional=true: being signed out is an answer, not an error.
+      if (req.query.optional === 'true') return void res.set('Cache-Control', 'no-store').json(null);
+      throw unauthorized('Not signed in.');
+    }
     const out: Session = { user: s.user, organization: s.organization, csrfToken: s.principal.csrfToken!, scopes: s.principal.scopes };
     res.json(out);
   });

@@ -26,9 +26,11 @@ export interface ClusterServiceDeps {
   nodeOfflineAfterMs: number;
   /** Called after a change is committed, so the reconciler starts at once. */
   wake: (clusterId: string) => void;
+  /** First port of cluster endpoints; null when the installation has no endpoint host. */
+  endpointPortBase: number | null;
 }
 
-const PLACEMENT_LOCK = 74617462;
+export const PLACEMENT_LOCK = 74617462;
 
 export function withDefaults(req: CreateClusterRequest): ClusterSpec {
   return {
@@ -95,7 +97,10 @@ export class ClusterService {
           internalPassword: newPassword(),
         };
         const cluster = await this.d.clusters.insert(
-          { id, organizationId, name: req.name, spec, phase: 'provisioning', secretsEnc: this.d.box.seal(JSON.stringify(secrets)) },
+          {
+            id, organizationId, name: req.name, spec, phase: 'provisioning', secretsEnc: this.d.box.seal(JSON.stringify(secrets)),
+            endpointPort: this.d.endpointPortBase === null ? null : await this.d.clusters.freeEndpointPort(this.d.endpointPortBase, db),
+          },
           db,
         );
         const rows: InstanceRow[] = placement.instances.map((p) => ({

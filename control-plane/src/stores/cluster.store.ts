@@ -6,6 +6,8 @@ export interface ClusterRow extends Cluster {
   secretsEnc: string;
   /** Reconcile requests so far; a pass clears needs_reconcile only if this has not moved since it began. */
   reconcileRequests: string;
+  /** The port of the cluster's stable endpoint (null until assigned). */
+  endpointPort: number | null;
 }
 
 export interface ShardRow {
@@ -50,6 +52,7 @@ const toCluster = (r: any): ClusterRow => ({
   updatedAt: r.updated_at.toISOString(),
   secretsEnc: r.secrets_enc,
   reconcileRequests: String(r.reconcile_requests),
+  endpointPort: r.endpoint_port ?? null,
 });
 
 const toInstance = (r: any): InstanceRow => ({
@@ -59,17 +62,38 @@ const toInstance = (r: any): InstanceRow => ({
 });
 
 /** Strips what must never leave the server. */
-export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, ...c }: ClusterRow): Cluster => c;
+export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointPort: _e, ...c }: ClusterRow): Cluster => c;
 
 export class ClusterStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async insert(c: { id: string; organizationId: string; name: string; spec: ClusterSpec; phase: ClusterPhase; secretsEnc: string }, db: Db): Promise<ClusterRow> {
+  async insert(c: { id: string; organizationId: string; name: string; spec: ClusterSpec; phase: ClusterPhase; secretsEnc: string; endpointPort?: number | null }, db: Db): Promise<ClusterRow> {
     const r = await db.query(
-      `INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-      [c.id, c.organizationId, c.name, JSON.stringify(c.spec), c.phase, c.secretsEnc],
+      `INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc, endpoint_port) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+      [c.id, c.organizationId, c.name, JSON.stringify(c.spec), c.phase, c.secretsEnc, c.endpointPort ?? null],
     );
     return toCluster(r.rows[0]);
+  }
+
+  /** The lowest endpoint port from `base` up that no cluster holds. Call under the placement lock. */
+  async freeEndpointPort(base: number, db: Db = this.pool): Promise<number> {
+    const r = await db.query('SELECT endpoint_port FROM clusters WHERE endpoint_port >= $1 ORDER BY endpoint_port', [base]);
+    let port = base;
+    for (const row of r.rows) {
+      if (row.endpoint_port !== port) break;
+      port++;
+    }
+    return port;
+  }
+
+  async setEndpointPort(id: string, port: number, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET endpoint_port = $2 WHERE id = $1', [id, port]);
+  }
+
+  /** Clusters with an endpoint that agents should serve (every phase but deleting). */
+  async withEndpoints(db: Db = this.pool): Promise<ClusterRow[]> {
+    const r = await db.query(`SELECT * FROM clusters WHERE endpoint_port IS NOT NULL AND phase <> 'deleting' ORDER BY endpoint_port`);
+    return r.rows.map(toCluster);
   }
 
   async insertInstances(rows: InstanceRow[], db: Db): Promise<void> {
@@ -220,5 +244,25 @@ export class ClusterStore {
         WHERE id = $1 AND lease_owner = $2`,
       [id, owner, doneAt],
     );
+  }
+
+  /** A spec change: new spec, generation bumped. */
+  async updateSpec(id: string, spec: ClusterSpec, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET spec = $2, generation = generation + 1, updated_at = now() WHERE id = $1', [id, JSON.stringify(spec)]);
+  }
+
+  /** The stored slot map after a topology change: one row per shard, none beyond. */
+  async replaceShards(clusterId: string, slots: SlotRange[][], db: Db = this.pool): Promise<void> {
+    await db.query('DELETE FROM shards WHERE cluster_id = $1 AND shard_index >= $2', [clusterId, slots.length]);
+    for (let i = 0; i < slots.length; i++) {
+      await db.query(
+        `INSERT INTO shards (cluster_id, shard_index, slots) VALUES ($1, $2, $3) ON CONFLICT (cluster_id, shard_index) DO UPDATE SET slots = EXCLUDED.slots`,
+        [clusterId, i, JSON.stringify(slots[i])],
+      );
+    }
+  }
+
+  async setInstancesMemory(clusterId: string, memoryMb: number, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE instances SET memory_mb = $2 WHERE cluster_id = $1 AND lost_at IS NULL', [clusterId, memoryMb]);
   }
 }

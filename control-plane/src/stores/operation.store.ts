@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { Operation, OperationKind, OperationState, OperationStep } from '@strata/api';
+import type { MigrationProgress, Operation, OperationKind, OperationState, OperationStep } from '@strata/api';
 import type { Db } from '../db/tx';
 
 export interface OperationRow extends Operation {
   organizationId: string;
+  /** What an update-cluster or switchover operation carries out (see reconciler/update-plan.ts). */
+  plan: unknown;
 }
 
 const toOp = (r: any): OperationRow => ({
@@ -16,20 +18,23 @@ const toOp = (r: any): OperationRow => ({
   progress: r.progress,
   steps: r.steps as OperationStep[],
   ...(r.error ? { error: r.error } : {}),
+  ...(r.migration ? { migration: r.migration } : {}),
+  ...(r.kind === 'update-cluster' ? { paused: r.paused, cancelRequested: r.cancel_requested } : {}),
+  plan: r.plan ?? null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
   ...(r.finished_at ? { finishedAt: r.finished_at.toISOString() } : {}),
 });
 
-export const publicOperation = ({ organizationId: _o, ...op }: OperationRow): Operation => op;
+export const publicOperation = ({ organizationId: _o, plan: _p, ...op }: OperationRow): Operation => op;
 
 export class OperationStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async create(o: { clusterId: string; organizationId: string; kind: OperationKind; steps: OperationStep[] }, db: Db): Promise<OperationRow> {
+  async create(o: { clusterId: string; organizationId: string; kind: OperationKind; steps: OperationStep[]; plan?: unknown }, db: Db): Promise<OperationRow> {
     const r = await db.query(
-      `INSERT INTO operations (id, cluster_id, organization_id, kind, state, steps) VALUES ($1, $2, $3, $4, 'pending', $5) RETURNING *`,
-      [randomUUID(), o.clusterId, o.organizationId, o.kind, JSON.stringify(o.steps)],
+      `INSERT INTO operations (id, cluster_id, organization_id, kind, state, steps, plan) VALUES ($1, $2, $3, $4, 'pending', $5, $6) RETURNING *`,
+      [randomUUID(), o.clusterId, o.organizationId, o.kind, JSON.stringify(o.steps), o.plan === undefined ? null : JSON.stringify(o.plan)],
     );
     return toOp(r.rows[0]);
   }
@@ -81,5 +86,31 @@ export class OperationStore {
       [op.id, op.state, op.progress, JSON.stringify(op.steps), op.error ? JSON.stringify(op.error) : null, finished],
     );
     return r.rowCount === 1;
+  }
+
+  /** Live slot-migration progress of an update (written by the reconciler from the agent's reports). */
+  async setMigration(id: string, migration: MigrationProgress): Promise<void> {
+    await this.pool.query(`UPDATE operations SET migration = $2, updated_at = now() WHERE id = $1 AND state IN ('pending', 'running')`, [id, JSON.stringify(migration)]);
+  }
+
+  /** Pause, resume or cancel an unfinished update. False when it is finished (or not an update). */
+  async setControl(id: string, organizationId: string, change: { paused?: boolean; cancelRequested?: boolean }): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE operations SET paused = coalesce($3, paused), cancel_requested = coalesce($4, cancel_requested), updated_at = now()
+        WHERE id = $1 AND organization_id = $2 AND kind = 'update-cluster' AND state IN ('pending', 'running')`,
+      [id, organizationId, change.paused ?? null, change.cancelRequested ?? null],
+    );
+    return r.rowCount === 1;
+  }
+
+  /** Should the task stop early (its update is paused, or cancelled while it moves slots forward)? */
+  async taskShouldStop(taskId: string): Promise<boolean> {
+    const r = await this.pool.query(
+      `SELECT o.paused, o.cancel_requested, t.dedupe_key FROM tasks t JOIN operations o ON o.id = t.operation_id WHERE t.id = $1`,
+      [taskId],
+    );
+    const row = r.rows[0];
+    if (!row) return false;
+    return row.paused || (row.cancel_requested && String(row.dedupe_key).startsWith('migrate:forward'));
   }
 }

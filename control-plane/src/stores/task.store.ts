@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { TaskRequest, type TaskResult } from '@strata/api';
+import { TaskRequest, type MigrationProgress, type TaskResult } from '@strata/api';
 import type { Db } from '../db/tx';
 
 export type TaskState = 'pending' | 'leased' | 'succeeded' | 'failed';
@@ -21,6 +21,8 @@ export interface TaskRow {
   error: string | null;
   progress: number | null;
   progressDetail: string | null;
+  /** Structured progress (migrate-slots: MigrationProgress). */
+  progressStats: MigrationProgress | null;
   result: TaskResult | null;
   createdAt: Date;
   updatedAt: Date;
@@ -36,7 +38,7 @@ export interface EnqueueTask {
 
 const toTask = (r: any): TaskRow => ({
   id: r.id, nodeId: r.node_id, clusterId: r.cluster_id, operationId: r.operation_id, kind: r.kind, payload: r.payload, dedupeKey: r.dedupe_key,
-  state: r.state, attempt: r.attempt, leaseUntil: r.lease_until, error: r.error, progress: r.progress, progressDetail: r.progress_detail,
+  state: r.state, attempt: r.attempt, leaseUntil: r.lease_until, error: r.error, progress: r.progress, progressDetail: r.progress_detail, progressStats: r.progress_stats ?? null,
   result: r.result, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
@@ -81,10 +83,10 @@ export class TaskStore {
     return r.rowCount === 1;
   }
 
-  async progress(id: string, nodeId: string, progress: number, detail?: string): Promise<boolean> {
+  async progress(id: string, nodeId: string, progress: number, detail?: string, stats?: MigrationProgress): Promise<boolean> {
     const r = await this.pool.query(
-      `UPDATE tasks SET progress = $3, progress_detail = $4, updated_at = now() WHERE id = $1 AND node_id = $2 AND state = 'leased'`,
-      [id, nodeId, progress, detail ?? null],
+      `UPDATE tasks SET progress = $3, progress_detail = $4, progress_stats = coalesce($5, progress_stats), updated_at = now() WHERE id = $1 AND node_id = $2 AND state = 'leased'`,
+      [id, nodeId, progress, detail ?? null, stats ? JSON.stringify(stats) : null],
     );
     return r.rowCount === 1;
   }

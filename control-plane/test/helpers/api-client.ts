@@ -51,7 +51,7 @@ export class TestApi {
   }
 
   /** Polls `probe` every 50 ms until it returns a value, or throws `describe()` after the timeout. */
-  private async pollUntil<T>(probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {
+  async pollUntil<T>(probe: () => Promise<T | undefined>, timeoutMs: number, describe: () => string): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const v = await probe();

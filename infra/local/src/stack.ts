@@ -22,6 +22,8 @@ export interface StackOptions {
   /** fsync off for the embedded PostgreSQL (tests). */
   fastPostgres?: boolean;
   adminToken?: string;
+  /** Address of the clusters' stable endpoints (default <addressPrefix>.200). */
+  endpointHost?: string;
   /** Extra environment for the control plane. */
   extraEnv?: NodeJS.ProcessEnv;
   /** Extra environment for the agents (e.g. STRATA_AGENT_SPARES). */
@@ -41,6 +43,8 @@ export interface AgentHandle {
 
 export interface Stack {
   url: string;
+  /** The address the clusters' stable endpoints listen on. */
+  endpointHost: string;
   port: number;
   dir: string;
   databaseUrl: string;
@@ -83,7 +87,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
     let port = opts.port ?? 8080;
     const cpEnv: NodeJS.ProcessEnv = {
-      ...process.env, ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
+      // Cluster endpoints: one loopback address served by whichever local agent binds it first.
+      ...process.env, STRATA_ENDPOINT_HOST: opts.endpointHost ?? `${prefix}.200`, ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
       ...(opts.adminToken ? { STRATA_ADMIN_TOKEN: opts.adminToken } : {}),
     };
     const startControlPlane = async () => {
@@ -122,7 +127,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await waitForNodesOnline(url, adminToken, nodeCount);
 
     const stack: Stack = {
-      url, port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
+      url, endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
       stopControlPlane: (signal = 'SIGTERM') => stopProcess(cp, signal),
       startControlPlane,
       stopAgent: (i, signal = 'SIGTERM') => {

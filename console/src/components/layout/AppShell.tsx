@@ -3,6 +3,7 @@ import type { Session } from '@strata/api';
 import { Link, navigate, useLocation } from '../../lib/router';
 import { useSignOutMutation } from '../../data/session/sign-out-mutation';
 import { Icon, type IconName } from '../ui/Icon';
+import { useLiveUpdates } from '../../data/live/useLiveUpdates';
 
 const NAV: { href: string; title: string; icon: IconName }[] = [
   { href: '/clusters', title: 'Clusters', icon: 'clusters' },
@@ -13,6 +14,8 @@ const NAV: { href: string; title: string; icon: IconName }[] = [
 export function AppShell({ session, children }: { session: Session; children: ReactNode }) {
   const { pathname } = useLocation();
   const signOut = useSignOutMutation();
+  // One live event stream for every view of every cluster (issue 12).
+  useLiveUpdates(true);
   const mainRef = useRef<HTMLElement>(null);
   const first = useRef(true);
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ClusterWithOperation } from '@strata/api';
+import type { ClusterList, ClusterWithOperation, OperationList } from '@strata/api';
 import { apiRequest } from '../fetcher';
 import { clusterKeys } from './keys';
 
@@ -12,9 +12,13 @@ export function useClusterDeleteMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: deleteCluster,
-    onSuccess: ({ cluster }) => {
+    onSuccess: ({ cluster, operation }) => {
+      // Its connection details are gone: drop them first, so nothing asks for them (a 409) again.
+      void qc.cancelQueries({ queryKey: clusterKeys.connection(cluster.id) });
+      qc.removeQueries({ queryKey: clusterKeys.connection(cluster.id) });
       qc.setQueryData(clusterKeys.detail(cluster.id), cluster);
-      void qc.invalidateQueries({ queryKey: clusterKeys.all });
+      qc.setQueryData<OperationList>(clusterKeys.operations(cluster.id), (list) => (list ? { items: [operation, ...list.items.filter((o) => o.id !== operation.id)] } : list));
+      qc.setQueryData<ClusterList>(clusterKeys.list(), (list) => (list ? { items: list.items.map((c) => (c.id === cluster.id ? cluster : c)) } : list));
     },
   });
 }

@@ -3,6 +3,7 @@ import type { ClusterEventList } from '@strata/api';
 import { apiRequest } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS } from '../polling';
 import { clusterKeys } from './keys';
+import { isClusterDeleted, pollMs } from '../live/live-store';
 
 /** GET /v1/clusters/{id}/events — failovers, restarts, data loss, rebalancing, slot repair; newest first. */
 export function getClusterEvents(id: string, signal?: AbortSignal): Promise<ClusterEventList> {
@@ -13,6 +14,7 @@ export function useClusterEventsQuery(id: string, opts: { fast?: boolean } = {})
   return useQuery({
     queryKey: clusterKeys.events(id),
     queryFn: ({ signal }) => getClusterEvents(id, signal),
-    refetchInterval: (q) => (q.state.error?.status === 404 ? false : opts.fast ? FAST_POLL_MS : SLOW_POLL_MS),
+    enabled: !isClusterDeleted(id),
+    refetchInterval: (q) => (q.state.error?.status === 404 || isClusterDeleted(id) ? false : pollMs(opts.fast ? FAST_POLL_MS : SLOW_POLL_MS)),
   });
 }

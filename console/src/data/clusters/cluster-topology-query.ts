@@ -3,6 +3,7 @@ import type { Topology } from '@strata/api';
 import { apiRequest } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS } from '../polling';
 import { clusterKeys } from './keys';
+import { isClusterDeleted, pollMs } from '../live/live-store';
 
 /** GET /v1/clusters/{id}/topology */
 export function getClusterTopology(id: string, signal?: AbortSignal): Promise<Topology> {
@@ -13,6 +14,8 @@ export function useClusterTopologyQuery(id: string, opts: { fast: boolean }) {
   return useQuery({
     queryKey: clusterKeys.topology(id),
     queryFn: ({ signal }) => getClusterTopology(id, signal),
-    refetchInterval: (q) => (q.state.error?.status === 404 ? false : opts.fast ? FAST_POLL_MS : SLOW_POLL_MS),
+    enabled: !isClusterDeleted(id),
+    // Instance health comes from agents' reports: while a cluster changes it is polled fast even with the stream live.
+    refetchInterval: (q) => (q.state.error?.status === 404 || isClusterDeleted(id) ? false : opts.fast ? FAST_POLL_MS : pollMs(SLOW_POLL_MS)),
   });
 }

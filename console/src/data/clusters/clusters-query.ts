@@ -3,6 +3,7 @@ import type { ClusterList } from '@strata/api';
 import { apiRequest } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS, isTransitional } from '../polling';
 import { clusterKeys } from './keys';
+import { pollMs } from '../live/live-store';
 
 /** GET /v1/clusters */
 export function getClusters(signal?: AbortSignal): Promise<ClusterList> {
@@ -14,6 +15,6 @@ export function useClustersQuery() {
     queryKey: clusterKeys.list(),
     queryFn: ({ signal }) => getClusters(signal),
     refetchInterval: (q) =>
-      q.state.data?.items.some((c) => isTransitional(c.status.phase)) ? FAST_POLL_MS : SLOW_POLL_MS,
+      pollMs(q.state.data?.items.some((c) => isTransitional(c.status.phase)) ? FAST_POLL_MS : SLOW_POLL_MS),
   });
 }

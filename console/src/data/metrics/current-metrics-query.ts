@@ -17,6 +17,7 @@ export function useCurrentClusterMetricsQuery() {
   return useQuery({ queryKey: metricsKeys.currentClusters(), queryFn: ({ signal }) => getCurrentClusterMetrics(signal), refetchInterval: 2000 });
 }
 
-export function useCurrentNodeMetricsQuery() {
-  return useQuery({ queryKey: metricsKeys.currentNodes(), queryFn: ({ signal }) => getCurrentNodeMetrics(signal), refetchInterval: 2000 });
+/** Host load is the platform's: only asked for when the caller sees the fleet. */
+export function useCurrentNodeMetricsQuery(opts: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: metricsKeys.currentNodes(), queryFn: ({ signal }) => getCurrentNodeMetrics(signal), refetchInterval: 2000, enabled: opts.enabled ?? true });
 }

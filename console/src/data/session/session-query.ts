@@ -3,11 +3,14 @@ import type { Session } from '@strata/api';
 import { apiRequest, isApiError, setCsrfToken } from '../fetcher';
 import { sessionKeys } from './keys';
 
-/** GET /v1/session. Resolves to `null` when signed out (401). */
+/**
+ * GET /v1/session?optional=true: `null` when signed out, answered with 200 so
+ * a signed-out page load logs no failed request.
+ */
 export async function getSession(signal?: AbortSignal): Promise<Session | null> {
   try {
-    const session = await apiRequest<Session>('GET', '/v1/session', { signal });
-    setCsrfToken(session.csrfToken);
+    const session = await apiRequest<Session | null>('GET', '/v1/session?optional=true', { signal });
+    setCsrfToken(session?.csrfToken ?? null);
     return session;
   } catch (e) {
     if (isApiError(e) && e.status === 401) {

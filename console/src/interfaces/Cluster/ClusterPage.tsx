@@ -3,6 +3,7 @@ import type { Cluster, Operation } from '@strata/api';
 import { useClusterQuery } from '../../data/clusters/cluster-query';
 import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
 import { isOperationActive } from '../../data/polling';
+import { useClusterDeleted } from '../../data/live/live-store';
 import { Link } from '../../lib/router';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { formatAgo, formatDateTime, formatMemoryMb, plural } from '../../lib/format';
@@ -18,6 +19,8 @@ import { ConnectionPanel } from './ConnectionPanel';
 import { DeleteClusterDialog } from './DeleteClusterDialog';
 import { OperationProgress } from './OperationProgress';
 import { TopologyPanel } from './TopologyPanel';
+import { SettingsTab } from './Settings/SettingsTab';
+import { ClusterHealthAlert } from './ClusterHealthAlert';
 
 // uPlot and the charts load only when the Monitoring tab opens.
 const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
@@ -27,13 +30,17 @@ const TABS = [
   { key: 'overview', title: 'Overview', path: '' },
   { key: 'monitoring', title: 'Monitoring', path: '/monitoring' },
   { key: 'activity', title: 'Activity', path: '/activity' },
+  { key: 'settings', title: 'Settings', path: '/settings' },
 ] as const;
 
 export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
   const cluster = useClusterQuery(id);
-  const ops = useClusterOperationsQuery(id);
+  // Asked only once the cluster is known: for a cluster that is not there, one 404 is enough.
+  const ops = useClusterOperationsQuery(id, { enabled: cluster.isSuccess });
+  const deleted = useClusterDeleted(id);
   useDocumentTitle(cluster.data?.name ?? 'Cluster');
 
+  if (deleted) return <ClusterGone />;
   if (cluster.isPending) return <LoadingState label="Loading cluster…" />;
   if (cluster.isError) {
     if (cluster.error.status === 404 || cluster.error.status === 400) {
@@ -65,6 +72,7 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
   return (
     <>
       <ClusterHeader cluster={c} />
+      <ClusterHealthAlert cluster={c} />
       {showOp && <OperationProgress operation={latest} />}
       <NavTabs
         label="Cluster sections"
@@ -74,9 +82,27 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
       <div className="tab-content">
         {current.key === 'overview' ? <Overview cluster={c} latest={latest} />
           : current.key === 'monitoring' ? <Suspense fallback={<LoadingState label="Loading charts…" />}><MonitoringTab clusterId={c.id} /></Suspense>
+          : current.key === 'settings' ? <SettingsTab cluster={c} latest={latest} />
           : <ActivityTimeline cluster={c} />}
       </div>
     </>
+  );
+}
+
+function ClusterGone() {
+  return (
+    <EmptyState
+      level={1}
+      icon="clusters"
+      title="Cluster deleted"
+      action={
+        <Link to="/clusters" className="btn btn-secondary">
+          <Icon name="arrowLeft" /> Back to clusters
+        </Link>
+      }
+    >
+      Its instances are stopped and its data is gone.
+    </EmptyState>
   );
 }
 

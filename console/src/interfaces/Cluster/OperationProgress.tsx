@@ -8,6 +8,8 @@ import { ProgressBar } from '../../components/ui/ProgressBar';
 export const OPERATION_TITLES: Record<OperationKind, string> = {
   'create-cluster': 'Create cluster',
   'delete-cluster': 'Delete cluster',
+  'update-cluster': 'Change topology',
+  switchover: 'Switchover',
 };
 
 /** The running (or just-failed) operation: progress bar and its steps. */

@@ -5,6 +5,7 @@ import { formatSlotRange } from '../../lib/format';
 import { Badge, HealthDot } from '../../components/ui/Badge';
 import { ErrorState } from '../../components/ui/States';
 import { SlotBar, shardColor, slotCount } from './SlotBar';
+import { InstanceSync } from './InstanceSync';
 
 export function TopologyPanel({ clusterId, phase }: { clusterId: string; phase: ClusterPhase }) {
   const topology = useClusterTopologyQuery(clusterId, { fast: isTransitional(phase) });
@@ -59,6 +60,7 @@ function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterP
                   <Badge tone={inst.role === 'primary' ? 'info' : 'neutral'}>{inst.role === 'primary' ? 'Primary' : 'Replica'}</Badge>
                   <span className="instance-node">{inst.nodeName}</span>
                   <code className="instance-addr">{inst.address}</code>
+                  <InstanceSync instance={inst} />
                   {/* Before replicas attach, every fresh instance is a primary: only flag a role change (e.g. a failover) later. */}
                   {phase !== 'provisioning' && inst.observedRole && inst.observedRole !== inst.role && (
                     <span className="small warning-text">observed as {inst.observedRole}</span>

@@ -7,7 +7,17 @@ const conn: Connection = {
   seeds: ['127.0.0.1:7001', '127.0.0.2:7002', '127.0.0.3:7003'],
   username: 'default',
   password: 's3cr/t',
+  endpoint: null,
 };
+
+describe('with a stable endpoint', () => {
+  it('lists the endpoint first, then every primary', () => {
+    const withEndpoint: Connection = { ...conn, uri: 'redis://default:s3cr%2Ft@127.0.1.200:6379', endpoint: { host: '127.0.1.200', port: 6379, servedBy: ['node-1'] } };
+    const py = buildSnippet('redis-py', withEndpoint, true);
+    expect(py.indexOf('ClusterNode("127.0.1.200", 6379)')).toBeGreaterThan(-1);
+    expect(py.indexOf('ClusterNode("127.0.1.200", 6379)')).toBeLessThan(py.indexOf('ClusterNode("127.0.0.1", 7001)'));
+  });
+});
 
 describe('maskUri', () => {
   it('masks an encoded password and reveals on demand', () => {

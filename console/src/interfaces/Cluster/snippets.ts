@@ -41,7 +41,9 @@ const q = (s: string) => JSON.stringify(s);
 /** Cluster-aware connection snippets. With `reveal` false the password is masked. */
 export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolean): string {
   const password = reveal ? conn.password : MASK;
-  const seeds = (conn.seeds.length > 0 ? conn.seeds : [new URL(conn.uri.replace(/^rediss?:/, 'http:')).host]).map(parseHostPort);
+  // The stable endpoint first (it outlives any node), then every primary as a fallback seed.
+  const endpoint = conn.endpoint ? [`${conn.endpoint.host}:${conn.endpoint.port}`] : [];
+  const seeds = ([...endpoint, ...conn.seeds].length > 0 ? [...endpoint, ...conn.seeds] : [new URL(conn.uri.replace(/^rediss?:/, 'http:')).host]).map(parseHostPort);
   const first = seeds[0]!;
   const user = conn.username;
   switch (client) {

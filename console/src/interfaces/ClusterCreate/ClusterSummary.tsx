@@ -1,27 +1,19 @@
-import type { Node } from '@strata/api';
+import type { Durability } from '@strata/api';
 import type { ApiError } from '../../data/fetcher';
 import { formatMemoryMb, plural } from '../../lib/format';
-import {
-  datasetMemoryMb,
-  instanceCount,
-  previewPlacement,
-  reservedMemoryMb,
-  slotsPerShard,
-  type ClusterShape,
-} from '../../lib/cluster-math';
+import { datasetMemoryMb, instanceCount, reservedMemoryMb, slotsPerShard, type ClusterShape } from '../../lib/cluster-math';
+import { formatRoomMb, type CapacityCheck } from '../../lib/capacity';
 import { DURABILITY_OPTIONS } from './options';
-import type { Durability } from '@strata/api';
 
 interface Props {
   shape: ClusterShape | null;
   durability: Durability;
-  nodes: readonly Node[] | undefined;
-  nodesError: ApiError | null;
+  check: CapacityCheck | null;
+  capacityError: ApiError | null;
 }
 
-/** The wizard's live summary: what will be created and where it will go. */
-export function ClusterSummary({ shape, durability, nodes, nodesError }: Props) {
-  const placement = shape && nodes ? previewPlacement(shape, nodes) : null;
+/** The wizard's live summary: what will be created and whether the nodes can hold it. */
+export function ClusterSummary({ shape, durability, check, capacityError }: Props) {
   return (
     <section className="card summary" aria-labelledby="summary-title" data-testid="cluster-summary">
       <h2 id="summary-title" className="card-title">
@@ -45,13 +37,15 @@ export function ClusterSummary({ shape, durability, nodes, nodesError }: Props) 
             <div>
               <dt>Nodes used</dt>
               <dd data-testid="summary-nodes">
-                {placement ? (
+                {check?.nodesUsed != null ? (
                   <>
-                    <strong>{placement.nodesUsed}</strong>
-                    <span className="muted"> of {plural(placement.onlineNodes, 'online node')}</span>
+                    <strong>{check.nodesUsed}</strong>
+                    <span className="muted"> of {plural(check.onlineNodes, 'online node')}</span>
                   </>
-                ) : nodesError ? (
-                  <span className="muted">Unknown (could not load nodes)</span>
+                ) : check ? (
+                  <span className="muted">Does not fit on the {plural(check.onlineNodes, 'online node')}</span>
+                ) : capacityError ? (
+                  <span className="muted">Unknown (could not read capacity)</span>
                 ) : (
                   <span className="muted">Checking nodes…</span>
                 )}
@@ -62,6 +56,7 @@ export function ClusterSummary({ shape, durability, nodes, nodesError }: Props) 
               <dd data-testid="summary-memory">
                 <strong>{formatMemoryMb(reservedMemoryMb(shape))}</strong>
                 <span className="muted"> reserved · {formatMemoryMb(datasetMemoryMb(shape))} for data</span>
+                {check && <span className="muted"> · {formatRoomMb(check.freeMemoryMb)} free on the nodes</span>}
               </dd>
             </div>
             <div>
@@ -89,14 +84,13 @@ export function ClusterSummary({ shape, durability, nodes, nodesError }: Props) 
                 loses a shard. Each shard needs {plural(1 + shape.replicasPerShard, 'distinct node')}.
               </p>
             )}
-            {placement && nodes && <PlacementPreview shape={shape} nodes={nodes} />}
+            {check?.ok && <PlacementPreview shape={shape} onlineNodes={check.onlineNodes} />}
           </div>
-          {placement?.problem && (
+          {check?.problem && (
             <p className="summary-problem" role="alert">
-              {placement.problem.message}
+              {check.problem.message}
             </p>
           )}
-          {placement?.memoryWarning && <p className="summary-warning">{placement.memoryWarning}</p>}
         </>
       )}
     </section>
@@ -107,8 +101,9 @@ const MAX_PREVIEW_NODES = 6;
 const MAX_PREVIEW_SHARDS = 12;
 
 /** A sketch of one valid spread (round-robin); the scheduler picks the real one. */
-function PlacementPreview({ shape, nodes }: { shape: ClusterShape; nodes: readonly Node[] }) {
-  const online = nodes.filter((n) => n.status === 'online' && !n.draining);
+function PlacementPreview({ shape, onlineNodes }: { shape: ClusterShape; onlineNodes: number }) {
+  // Nodes stay anonymous: which machines exist is the platform's business.
+  const online = Array.from({ length: onlineNodes }, (_, i) => ({ id: i, name: `Node ${i + 1}` }));
   if (online.length === 0 || 1 + shape.replicasPerShard > online.length || shape.shards > MAX_PREVIEW_SHARDS) return null;
   const shown = online.slice(0, MAX_PREVIEW_NODES);
   const cells: { shard: number; role: 'P' | 'R' }[][] = shown.map(() => []);

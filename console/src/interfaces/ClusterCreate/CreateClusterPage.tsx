@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Durability, EvictionPolicy, LIMITS } from '@strata/api';
 import { useClusterCreateMutation } from '../../data/clusters/cluster-create-mutation';
-import { useNodesQuery } from '../../data/nodes/nodes-query';
+import { useCapacityQuery } from '../../data/capacity/capacity-query';
 import { Link, navigate } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { formatMemoryMb } from '../../lib/format';
-import { previewPlacement, type ClusterShape } from '../../lib/cluster-math';
+import type { ClusterShape } from '../../lib/cluster-math';
+import { checkCapacity, formatRoomMb, suggestName } from '../../lib/capacity';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
@@ -23,7 +24,7 @@ import {
 export default function CreateClusterPage() {
   useDocumentTitle('Create cluster');
   const create = useClusterCreateMutation();
-  const nodes = useNodesQuery({ refetchInterval: 5000 });
+  const capacity = useCapacityQuery();
   const [values, setValues] = useState<ClusterFormValues>(INITIAL_VALUES);
   const [touched, setTouched] = useState<Partial<Record<FormField, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
@@ -41,14 +42,20 @@ export default function CreateClusterPage() {
     if (r < LIMITS.replicasPerShard.min || r > LIMITS.replicasPerShard.max) return null;
     return { shards: s, replicasPerShard: r, memoryMbPerShard: values.memoryMbPerShard };
   }, [values]);
-  const placement = shape && nodes.data ? previewPlacement(shape, nodes.data.items) : null;
+  const check = shape && capacity.data ? checkCapacity(capacity.data, shape) : null;
+  // Memory choices stop at the largest free node; the current choice stays listed (and marked) if the room went away.
+  const memoryOptions = useMemo(() => {
+    const max = capacity.data?.maxMemoryMbPerShard;
+    const offered = max === undefined ? [...MEMORY_OPTIONS_MB] : MEMORY_OPTIONS_MB.filter((mb) => mb <= max);
+    return offered.includes(values.memoryMbPerShard) ? offered : [...offered, values.memoryMbPerShard].sort((a, b) => a - b);
+  }, [capacity.data?.maxMemoryMbPerShard, values.memoryMbPerShard]);
+  const nameSuggestion = clientErrors.name && values.name.trim() ? suggestName(values.name) : null;
 
   function errorFor(f: FormField): string | undefined {
     if (serverErrors[f]) return serverErrors[f];
-    if (submitted || touched[f]) {
-      if (clientErrors[f]) return clientErrors[f];
-      if (placement?.problem?.field === f) return placement.problem.message;
-    }
+    if ((submitted || touched[f]) && clientErrors[f]) return clientErrors[f];
+    // What the nodes cannot hold is said at once, at the field at fault.
+    if (check?.problem?.field === f) return check.problem.message;
     return undefined;
   }
 
@@ -71,7 +78,7 @@ export default function CreateClusterPage() {
     e.preventDefault();
     setSubmitted(true);
     setFormError(null);
-    if (!validation.ok || placement?.problem) {
+    if (!validation.ok || check?.problem) {
       setFocusTick((t) => t + 1);
       return;
     }
@@ -96,7 +103,7 @@ export default function CreateClusterPage() {
         description="Choose the shape of your Redis Cluster. You can see what it will use before you create it."
       />
       <div className="wizard">
-        <form ref={formRef} className="wizard-form" onSubmit={onSubmit} noValidate aria-label="Create cluster">
+        <form ref={formRef} id="create-cluster-form" className="wizard-form" onSubmit={onSubmit} noValidate aria-label="Create cluster">
           {formError && (
             <InlineAlert tone="danger" title={formError.title}>
               {formError.lines.map((l) => (
@@ -111,7 +118,19 @@ export default function CreateClusterPage() {
             <Field
               label="Cluster name"
               error={errorFor('name')}
-              hint={`${LIMITS.name.min}–${LIMITS.name.max} characters: lowercase letters, digits and dashes. Used in URLs and logs.`}
+              hint={
+                nameSuggestion ? (
+                  <span data-testid="name-suggestion">
+                    Try{' '}
+                    <button type="button" className="link-button mono" onClick={() => set('name', nameSuggestion)}>
+                      {nameSuggestion}
+                    </button>
+                    {' '}— {LIMITS.name.min}–{LIMITS.name.max} characters: lowercase letters, digits and dashes.
+                  </span>
+                ) : (
+                  `${LIMITS.name.min}–${LIMITS.name.max} characters: lowercase letters, digits and dashes. Used in URLs and logs.`
+                )
+              }
             >
               <input
                 className="input"
@@ -165,7 +184,12 @@ export default function CreateClusterPage() {
                 />
               </Field>
             </div>
-            <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint="maxmemory of each instance; replicas get the same.">
+            <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint={
+                capacity.data
+                  ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(capacity.data.maxMemoryMbPerShard)} fits on a node now.`
+                  : 'maxmemory of each instance; replicas get the same.'
+              }
+            >
               <select
                 className="input"
                 name="memoryMbPerShard"
@@ -173,9 +197,10 @@ export default function CreateClusterPage() {
                 onChange={(e) => set('memoryMbPerShard', Number(e.target.value))}
                 onBlur={touch('memoryMbPerShard')}
               >
-                {MEMORY_OPTIONS_MB.map((mb) => (
+                {memoryOptions.map((mb) => (
                   <option key={mb} value={mb}>
                     {formatMemoryMb(mb)}
+                    {capacity.data && mb > capacity.data.maxMemoryMbPerShard ? ' (no node has room)' : ''}
                   </option>
                 ))}
               </select>
@@ -221,17 +246,18 @@ export default function CreateClusterPage() {
             </Field>
           </section>
 
-          <div className="form-actions">
-            <Link to="/clusters" className="btn btn-secondary">
-              Cancel
-            </Link>
-            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-              {create.isPending ? 'Creating…' : 'Create cluster'}
-            </button>
-          </div>
         </form>
         <div className="wizard-aside">
-          <ClusterSummary shape={shape} durability={values.durability} nodes={nodes.data?.items} nodesError={nodes.error} />
+          <ClusterSummary shape={shape} durability={values.durability} check={check} capacityError={capacity.error} />
+        </div>
+        {/* After the summary in the page order, so a phone shows what will be created before the button. */}
+        <div className="form-actions wizard-actions">
+          <Link to="/clusters" className="btn btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" form="create-cluster-form" className="btn btn-primary" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create cluster'}
+          </button>
         </div>
       </div>
     </>

@@ -44,7 +44,7 @@ export default function ClustersPage() {
         </div>
       ) : (
         <div className="card table-card">
-          <table className="table" aria-label="Clusters" aria-busy={clusters.isPending}>
+          <table className="table table-cards" aria-label="Clusters" aria-busy={clusters.isPending}>
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -63,16 +63,16 @@ export default function ClustersPage() {
               ) : (
                 items.map((c) => (
                   <tr key={c.id} data-testid="cluster-row" data-cluster-name={c.name}>
-                    <td>
+                    <td data-label="Name">
                       <Link to={`/clusters/${c.id}`} className="cell-link">
                         {c.name}
                       </Link>
                       <div className="cell-sub mono">{c.id.slice(0, 8)}</div>
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <ClusterStatusBadge phase={c.status.phase} />
                     </td>
-                    <td>
+                    <td data-label="Shape">
                       <span className="tabular">
                         {c.spec.shards} × {c.spec.replicasPerShard}
                       </span>
@@ -80,15 +80,15 @@ export default function ClustersPage() {
                         {plural(c.spec.shards, 'shard')}, {plural(c.spec.replicasPerShard, 'replica')} each
                       </div>
                     </td>
-                    <td>
+                    <td data-label="Memory">
                       <span className="tabular">{formatMemoryMb(datasetMemoryMb(c.spec))}</span>
                       <div className="cell-sub">{formatMemoryMb(c.spec.memoryMbPerShard)} per shard</div>
                     </td>
-                    <td data-testid="cluster-ops">
+                    <td data-testid="cluster-ops" data-label="Ops/s">
                       <span className="tabular">{formatRate(opsOf(c.id)?.ops, '')}</span>
                       <div className="cell-sub">{opsOf(c.id)?.ops != null ? `${formatRate(opsOf(c.id)?.opsRead, '')} r / ${formatRate(opsOf(c.id)?.opsWrite, '')} w` : 'no samples'}</div>
                     </td>
-                    <td>
+                    <td data-label="Age">
                       <time dateTime={c.createdAt} title={formatDateTime(c.createdAt)} className="tabular">
                         {formatAge(c.createdAt, now)}
                       </time>

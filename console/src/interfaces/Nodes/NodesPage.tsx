@@ -9,28 +9,49 @@ import { EmptyState, ErrorState, SkeletonRows } from '../../components/ui/States
 import { useCurrentNodeMetricsQuery } from '../../data/metrics/current-metrics-query';
 import { NodeUsage } from './NodeUsage';
 
-const COLS = 6;
+/** Memory reserved by the instances listed on a node (the caller's own). */
+const ownMemoryMb = (n: Node) => n.instances.reduce((a, i) => a + i.memoryMb, 0);
 
+/**
+ * Platform admins see the fleet: every node, its capacity and host load.
+ * Everyone else sees only the nodes their clusters run on, with their own
+ * instances and memory: never another organization's usage.
+ */
 export default function NodesPage() {
   useDocumentTitle('Nodes');
   const nodes = useNodesQuery();
   const now = useNow(1000);
   const items = nodes.data?.items ?? [];
-  const usage = useCurrentNodeMetricsQuery();
+  const fleet = nodes.data?.scope === 'fleet';
+  const usage = useCurrentNodeMetricsQuery({ enabled: fleet });
   const online = items.filter((n) => n.status === 'online').length;
-  const total = items.reduce((a, n) => a + n.capacity.memoryMb, 0);
-  const used = items.reduce((a, n) => a + n.capacity.usedMemoryMb, 0);
+  const total = items.reduce((a, n) => a + (n.capacity?.memoryMb ?? 0), 0);
+  const used = items.reduce((a, n) => a + (n.capacity?.usedMemoryMb ?? ownMemoryMb(n)), 0);
+  const cols = fleet ? 6 : 5;
 
   return (
     <>
-      <PageHeader title="Nodes" description="Machines running the Strata agent. Clusters are placed on online nodes." />
+      <PageHeader
+        title="Nodes"
+        description={
+          nodes.data && !fleet
+            ? 'The machines your clusters run on, with your instances on each.'
+            : 'Machines running the Strata agent. Clusters are placed on online nodes.'
+        }
+      />
       {nodes.isError ? (
         <ErrorState error={nodes.error} title="Could not load nodes" onRetry={() => void nodes.refetch()} />
       ) : !nodes.isPending && items.length === 0 ? (
         <div className="card">
-          <EmptyState icon="nodes" title="No nodes have joined yet">
-            Start an agent with a join token; it registers itself and appears here within seconds.
-          </EmptyState>
+          {fleet ? (
+            <EmptyState icon="nodes" title="No nodes have joined yet">
+              Start an agent with a join token; it registers itself and appears here within seconds.
+            </EmptyState>
+          ) : (
+            <EmptyState icon="nodes" title="None of your clusters runs on a node yet">
+              Nodes appear here once a cluster of yours has instances placed on them.
+            </EmptyState>
+          )}
         </div>
       ) : (
         <>
@@ -43,31 +64,35 @@ export default function NodesPage() {
                 </dd>
               </div>
               <div className="card">
-                <dt>Memory in use</dt>
+                <dt>{fleet ? 'Memory in use' : 'Memory of your instances'}</dt>
                 <dd>
-                  {formatMemoryMb(used)} <span className="muted">/ {formatMemoryMb(total)}</span>
+                  {formatMemoryMb(used)} {fleet && <span className="muted">/ {formatMemoryMb(total)}</span>}
                 </dd>
               </div>
               <div className="card">
-                <dt>Instances</dt>
+                <dt>{fleet ? 'Instances' : 'Your instances'}</dt>
                 <dd>{items.reduce((a, n) => a + n.instances.length, 0)}</dd>
               </div>
             </dl>
           )}
           <div className="card table-card">
-            <table className="table" aria-label="Nodes" aria-busy={nodes.isPending}>
+            <table className="table table-cards" aria-label="Nodes" aria-busy={nodes.isPending}>
               <thead>
                 <tr>
                   <th scope="col">Node</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Capacity</th>
-                  <th scope="col">CPU / memory</th>
+                  <th scope="col">{fleet ? 'Capacity' : 'Your memory'}</th>
+                  {fleet && <th scope="col">CPU / memory</th>}
                   <th scope="col">Instances</th>
                   <th scope="col">Last heartbeat</th>
                 </tr>
               </thead>
               <tbody>
-                {nodes.isPending ? <SkeletonRows cols={COLS} /> : items.map((n) => <NodeRow key={n.id} node={n} now={now} usage={usage.data?.items.find((u) => u.nodeId === n.id)} />)}
+                {nodes.isPending ? (
+                  <SkeletonRows cols={cols} />
+                ) : (
+                  items.map((n) => <NodeRow key={n.id} node={n} now={now} fleet={fleet} usage={usage.data?.items.find((u) => u.nodeId === n.id)} />)
+                )}
               </tbody>
             </table>
           </div>
@@ -77,33 +102,42 @@ export default function NodesPage() {
   );
 }
 
-function NodeRow({ node, now, usage }: { node: Node; now: number; usage?: NodeCurrentMetrics }) {
-  const { memoryMb, usedMemoryMb } = node.capacity;
+function NodeRow({ node, now, fleet, usage }: { node: Node; now: number; fleet: boolean; usage?: NodeCurrentMetrics }) {
   const clusters = [...new Set(node.instances.map((i) => i.clusterName))];
   const primaries = node.instances.filter((i) => i.role === 'primary').length;
   const heartbeatAge = node.lastHeartbeatAt ? (now - Date.parse(node.lastHeartbeatAt)) / 1000 : Infinity;
   return (
     <tr data-testid="node-row" data-node-name={node.name}>
-      <td>
+      <td data-label="Node">
         <div className="strong">{node.name}</div>
         <div className="cell-sub mono">
           {node.address}
           {node.agentVersion ? ` · agent ${node.agentVersion}` : ''}
         </div>
       </td>
-      <td>
+      <td data-label="Status">
         <NodeStatusBadge status={node.status} />
       </td>
-      <td className="cell-capacity">
-        <Meter used={usedMemoryMb} total={memoryMb} label={`${node.name} memory used`} />
-        <div className="cell-sub tabular">
-          {formatMemoryMb(usedMemoryMb)} of {formatMemoryMb(memoryMb)}
-        </div>
+      <td className="cell-capacity" data-label={fleet ? 'Capacity' : 'Your memory'}>
+        {node.capacity ? (
+          <>
+            <Meter used={node.capacity.usedMemoryMb} total={node.capacity.memoryMb} label={`${node.name} memory used`} />
+            <div className="cell-sub tabular">
+              {formatMemoryMb(node.capacity.usedMemoryMb)} of {formatMemoryMb(node.capacity.memoryMb)}
+            </div>
+          </>
+        ) : (
+          <span className="tabular" data-testid="own-memory">
+            {formatMemoryMb(ownMemoryMb(node))}
+          </span>
+        )}
       </td>
-      <td className="cell-capacity">
-        <NodeUsage name={node.name} usage={usage} />
-      </td>
-      <td>
+      {fleet && (
+        <td className="cell-capacity" data-label="CPU / memory">
+          <NodeUsage name={node.name} usage={usage} />
+        </td>
+      )}
+      <td data-label="Instances">
         <span className="tabular">{node.instances.length}</span>
         <div className="cell-sub">
           {node.instances.length === 0
@@ -111,7 +145,7 @@ function NodeRow({ node, now, usage }: { node: Node; now: number; usage?: NodeCu
             : `${plural(primaries, 'primary', 'primaries')}, ${plural(node.instances.length - primaries, 'replica')} · ${clusters.slice(0, 3).join(', ')}${clusters.length > 3 ? '…' : ''}`}
         </div>
       </td>
-      <td>
+      <td data-label="Last heartbeat">
         <time
           dateTime={node.lastHeartbeatAt ?? undefined}
           title={formatDateTime(node.lastHeartbeatAt ?? undefined)}

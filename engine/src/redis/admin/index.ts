@@ -11,3 +11,5 @@ export { repairOpenSlots, type RepairSlotsOptions } from './repair-slots';
 export { readSnapshot, CommandClassifier, SAMPLER_COMMANDS } from './metrics-reader';
 export { connectAdmin, type AdminTarget } from './admin-connection';
 export { joinAsReplica, forgetNodes } from './membership';
+export { migrateSlots, type MigrateSlotsOptions, type MigrateSlotsResult } from './migrate-slots';
+export { meetAsPrimary, reconfigureInstance } from './topology-admin';

@@ -28,4 +28,12 @@ describe('observation of an instance', () => {
     const v = toView('b2', 'cluster_state:ok\r\n', nodes, 'role:slave\r\nmaster_link_status:down\r\nmaster_link_down_since_seconds:3\r\nslave_repl_offset:99\r\nmaster_sync_in_progress:0\r\n');
     expect(v).toMatchObject({ role: 'replica', primaryId: 'a1', primaryLinkUp: false, linkDownSinceSec: 3, replOffset: 99, slotsOwned: 0, syncInProgress: false });
   });
+
+  it('a replica in a full sync: bytes received, and the total only when Redis knows it', () => {
+    const nodes = NODES.replace('myself,master', 'master').replace('b2 127.0.5.2:7101@17101 slave', 'b2 127.0.5.2:7101@17101 myself,slave');
+    const info = (total: number) => `role:slave\r\nmaster_link_status:down\r\nmaster_sync_in_progress:1\r\nmaster_sync_total_bytes:${total}\r\nmaster_sync_read_bytes:5000\r\n`;
+    expect(toView('b2', 'cluster_state:ok\r\n', nodes, info(20000))).toMatchObject({ syncInProgress: true, syncReadBytes: 5000, syncTotalBytes: 20000 });
+    // Diskless sync: the total is -1 (unknown).
+    expect(toView('b2', 'cluster_state:ok\r\n', nodes, info(-1))).toMatchObject({ syncInProgress: true, syncReadBytes: 5000, syncTotalBytes: null });
+  });
 });

@@ -70,6 +70,9 @@ export function toView(myId: string, clusterInfoText: string, nodesText: string,
     replOffset: role === 'replica' ? num(replication.slave_repl_offset) : num(replication.master_repl_offset),
     linkDownSinceSec: role === 'replica' && replication.master_link_status !== 'up' ? num(replication.master_link_down_since_seconds) : null,
     syncInProgress: role === 'replica' && replication.master_sync_in_progress === '1',
+    // During a full sync: bytes received, and the total when known (-1 with a diskless sync).
+    syncReadBytes: role === 'replica' && replication.master_sync_in_progress === '1' ? num(replication.master_sync_read_bytes) : null,
+    syncTotalBytes: role === 'replica' && replication.master_sync_in_progress === '1' && Number(replication.master_sync_total_bytes) > 0 ? num(replication.master_sync_total_bytes) : null,
     configEpoch: myself?.configEpoch ?? 0,
   };
 }

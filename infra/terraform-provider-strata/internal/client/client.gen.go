@@ -324,10 +324,30 @@ func (e NodeStatus) Valid() bool {
 	}
 }
 
+// Defines values for NodeListScope.
+const (
+	Fleet        NodeListScope = "fleet"
+	Organization NodeListScope = "organization"
+)
+
+// Valid indicates whether the value is a known member of the NodeListScope enum.
+func (e NodeListScope) Valid() bool {
+	switch e {
+	case Fleet:
+		return true
+	case Organization:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OperationKind.
 const (
 	CreateCluster OperationKind = "create-cluster"
 	DeleteCluster OperationKind = "delete-cluster"
+	Switchover    OperationKind = "switchover"
+	UpdateCluster OperationKind = "update-cluster"
 )
 
 // Valid indicates whether the value is a known member of the OperationKind enum.
@@ -336,6 +356,10 @@ func (e OperationKind) Valid() bool {
 	case CreateCluster:
 		return true
 	case DeleteCluster:
+		return true
+	case Switchover:
+		return true
+	case UpdateCluster:
 		return true
 	default:
 		return false
@@ -393,21 +417,41 @@ func (e OperationStepState) Valid() bool {
 	}
 }
 
+// Defines values for PlannedInstanceChangeRole.
+const (
+	PlannedInstanceChangeRolePrimary PlannedInstanceChangeRole = "primary"
+	PlannedInstanceChangeRoleReplica PlannedInstanceChangeRole = "replica"
+)
+
+// Valid indicates whether the value is a known member of the PlannedInstanceChangeRole enum.
+func (e PlannedInstanceChangeRole) Valid() bool {
+	switch e {
+	case PlannedInstanceChangeRolePrimary:
+		return true
+	case PlannedInstanceChangeRoleReplica:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ProblemCode.
 const (
-	Conflict           ProblemCode = "conflict"
-	CsrfFailed         ProblemCode = "csrf_failed"
-	Forbidden          ProblemCode = "forbidden"
-	Internal           ProblemCode = "internal"
-	InvalidCredentials ProblemCode = "invalid_credentials"
-	InvalidState       ProblemCode = "invalid_state"
-	JoinTokenInvalid   ProblemCode = "join_token_invalid"
-	NameTaken          ProblemCode = "name_taken"
-	NotFound           ProblemCode = "not_found"
-	PayloadTooLarge    ProblemCode = "payload_too_large"
-	Unauthorized       ProblemCode = "unauthorized"
-	Unplaceable        ProblemCode = "unplaceable"
-	ValidationFailed   ProblemCode = "validation_failed"
+	Conflict            ProblemCode = "conflict"
+	CsrfFailed          ProblemCode = "csrf_failed"
+	DoesNotFit          ProblemCode = "does_not_fit"
+	Forbidden           ProblemCode = "forbidden"
+	Internal            ProblemCode = "internal"
+	InvalidCredentials  ProblemCode = "invalid_credentials"
+	InvalidState        ProblemCode = "invalid_state"
+	JoinTokenInvalid    ProblemCode = "join_token_invalid"
+	NameTaken           ProblemCode = "name_taken"
+	NotFound            ProblemCode = "not_found"
+	OperationInProgress ProblemCode = "operation_in_progress"
+	PayloadTooLarge     ProblemCode = "payload_too_large"
+	Unauthorized        ProblemCode = "unauthorized"
+	Unplaceable         ProblemCode = "unplaceable"
+	ValidationFailed    ProblemCode = "validation_failed"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -416,6 +460,8 @@ func (e ProblemCode) Valid() bool {
 	case Conflict:
 		return true
 	case CsrfFailed:
+		return true
+	case DoesNotFit:
 		return true
 	case Forbidden:
 		return true
@@ -430,6 +476,8 @@ func (e ProblemCode) Valid() bool {
 	case NameTaken:
 		return true
 	case NotFound:
+		return true
+	case OperationInProgress:
 		return true
 	case PayloadTooLarge:
 		return true
@@ -519,6 +567,96 @@ func (e TopologyInstanceRole) Valid() bool {
 	case TopologyInstanceRolePrimary:
 		return true
 	case TopologyInstanceRoleReplica:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateClusterDryRunDryRun.
+const (
+	UpdateClusterDryRunDryRunTrue UpdateClusterDryRunDryRun = true
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterDryRunDryRun enum.
+func (e UpdateClusterDryRunDryRun) Valid() bool {
+	switch e {
+	case UpdateClusterDryRunDryRunTrue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateClusterRequestDurability.
+const (
+	UpdateClusterRequestDurabilityAofAlways   UpdateClusterRequestDurability = "aof-always"
+	UpdateClusterRequestDurabilityAofEverysec UpdateClusterRequestDurability = "aof-everysec"
+	UpdateClusterRequestDurabilityNone        UpdateClusterRequestDurability = "none"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestDurability enum.
+func (e UpdateClusterRequestDurability) Valid() bool {
+	switch e {
+	case UpdateClusterRequestDurabilityAofAlways:
+		return true
+	case UpdateClusterRequestDurabilityAofEverysec:
+		return true
+	case UpdateClusterRequestDurabilityNone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateClusterRequestEvictionPolicy.
+const (
+	UpdateClusterRequestEvictionPolicyAllkeysLfu     UpdateClusterRequestEvictionPolicy = "allkeys-lfu"
+	UpdateClusterRequestEvictionPolicyAllkeysLru     UpdateClusterRequestEvictionPolicy = "allkeys-lru"
+	UpdateClusterRequestEvictionPolicyAllkeysRandom  UpdateClusterRequestEvictionPolicy = "allkeys-random"
+	UpdateClusterRequestEvictionPolicyNoeviction     UpdateClusterRequestEvictionPolicy = "noeviction"
+	UpdateClusterRequestEvictionPolicyVolatileLfu    UpdateClusterRequestEvictionPolicy = "volatile-lfu"
+	UpdateClusterRequestEvictionPolicyVolatileLru    UpdateClusterRequestEvictionPolicy = "volatile-lru"
+	UpdateClusterRequestEvictionPolicyVolatileRandom UpdateClusterRequestEvictionPolicy = "volatile-random"
+	UpdateClusterRequestEvictionPolicyVolatileTtl    UpdateClusterRequestEvictionPolicy = "volatile-ttl"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestEvictionPolicy enum.
+func (e UpdateClusterRequestEvictionPolicy) Valid() bool {
+	switch e {
+	case UpdateClusterRequestEvictionPolicyAllkeysLfu:
+		return true
+	case UpdateClusterRequestEvictionPolicyAllkeysLru:
+		return true
+	case UpdateClusterRequestEvictionPolicyAllkeysRandom:
+		return true
+	case UpdateClusterRequestEvictionPolicyNoeviction:
+		return true
+	case UpdateClusterRequestEvictionPolicyVolatileLfu:
+		return true
+	case UpdateClusterRequestEvictionPolicyVolatileLru:
+		return true
+	case UpdateClusterRequestEvictionPolicyVolatileRandom:
+		return true
+	case UpdateClusterRequestEvictionPolicyVolatileTtl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateClusterParamsDryRun.
+const (
+	UpdateClusterParamsDryRunFalse UpdateClusterParamsDryRun = "false"
+	UpdateClusterParamsDryRunTrue  UpdateClusterParamsDryRun = "true"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterParamsDryRun enum.
+func (e UpdateClusterParamsDryRun) Valid() bool {
+	switch e {
+	case UpdateClusterParamsDryRunFalse:
+		return true
+	case UpdateClusterParamsDryRunTrue:
 		return true
 	default:
 		return false
@@ -632,6 +770,13 @@ type ClusterSpecEngineVersion string
 // ClusterSpecEvictionPolicy defines model for ClusterSpec.EvictionPolicy.
 type ClusterSpecEvictionPolicy string
 
+// ClusterUpdateAccepted defines model for ClusterUpdateAccepted.
+type ClusterUpdateAccepted struct {
+	Cluster   Cluster      `json:"cluster"`
+	Operation Operation    `json:"operation"`
+	Plan      TopologyPlan `json:"plan"`
+}
+
 // ClusterWithOperation defines model for ClusterWithOperation.
 type ClusterWithOperation struct {
 	Cluster   Cluster   `json:"cluster"`
@@ -655,12 +800,20 @@ type ConditionStatus string
 
 // Connection defines model for Connection.
 type Connection struct {
+	// Endpoint the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node
+	Endpoint *struct {
+		Host string `json:"host"`
+		Port int    `json:"port"`
+
+		// ServedBy names of the nodes whose agents serve the endpoint now
+		ServedBy []string `json:"servedBy"`
+	} `json:"endpoint"`
 	Password string `json:"password"`
 
 	// Seeds host:port of every primary
 	Seeds []string `json:"seeds"`
 
-	// Uri redis://USER:PASSWORD@HOST:PORT of one primary; Redis Cluster clients discover the rest
+	// Uri redis://USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
 	Uri      string `json:"uri"`
 	Username string `json:"username"`
 }
@@ -699,12 +852,28 @@ type CreateTokenRequest struct {
 // CreateTokenRequestScopes defines model for CreateTokenRequest.Scopes.
 type CreateTokenRequestScopes string
 
+// MigrationProgress update-cluster: slot migration progress while slots move
+type MigrationProgress struct {
+	// BytesMoved approximate: value sizes as MIGRATE carries them (DUMP payloads)
+	BytesMoved  int      `json:"bytesMoved"`
+	CurrentSlot *int     `json:"currentSlot"`
+	EtaSeconds  *float32 `json:"etaSeconds"`
+	KeysMoved   int      `json:"keysMoved"`
+
+	// KeysPerSec over the last few seconds
+	KeysPerSec float32 `json:"keysPerSec"`
+	SlotsDone  int     `json:"slotsDone"`
+	SlotsTotal int     `json:"slotsTotal"`
+}
+
 // Node defines model for Node.
 type Node struct {
 	// Address IP address the node binds engines to
 	Address      string  `json:"address"`
 	AgentVersion *string `json:"agentVersion"`
-	Capacity     struct {
+
+	// Capacity the node's size and memory in use by every organization; platform admins only (null for others)
+	Capacity *struct {
 		MemoryMb     int `json:"memoryMb"`
 		UsedMemoryMb int `json:"usedMemoryMb"`
 	} `json:"capacity"`
@@ -719,7 +888,10 @@ type Node struct {
 		ClusterId   openapi_types.UUID `json:"clusterId"`
 		ClusterName string             `json:"clusterName"`
 		Id          openapi_types.UUID `json:"id"`
-		Port        int                `json:"port"`
+
+		// MemoryMb memory reserved for this instance
+		MemoryMb int `json:"memoryMb"`
+		Port     int `json:"port"`
 
 		// Restarts times the agent restarted this engine after a crash
 		Restarts int               `json:"restarts"`
@@ -744,11 +916,19 @@ type NodeStatus string
 // NodeList defines model for NodeList.
 type NodeList struct {
 	Items []Node `json:"items"`
+
+	// Scope fleet: every node (platform admins); organization: only nodes running instances of the caller's clusters
+	Scope NodeListScope `json:"scope"`
 }
+
+// NodeListScope fleet: every node (platform admins); organization: only nodes running instances of the caller's clusters
+type NodeListScope string
 
 // Operation defines model for Operation.
 type Operation struct {
-	ClusterId openapi_types.UUID `json:"clusterId"`
+	// CancelRequested update-cluster: cancel asked; slots move back, added instances are removed
+	CancelRequested *bool              `json:"cancelRequested,omitempty"`
+	ClusterId       openapi_types.UUID `json:"clusterId"`
 
 	// CreatedAt RFC 3339 timestamp
 	CreatedAt string `json:"createdAt"`
@@ -761,9 +941,15 @@ type Operation struct {
 	FinishedAt *string            `json:"finishedAt,omitempty"`
 	Id         openapi_types.UUID `json:"id"`
 	Kind       OperationKind      `json:"kind"`
-	Progress   float32            `json:"progress"`
-	State      OperationState     `json:"state"`
-	Steps      []OperationStep    `json:"steps"`
+
+	// Migration update-cluster: slot migration progress while slots move
+	Migration *MigrationProgress `json:"migration,omitempty"`
+
+	// Paused update-cluster: paused by the user (every slot has one owner meanwhile)
+	Paused   *bool           `json:"paused,omitempty"`
+	Progress float32         `json:"progress"`
+	State    OperationState  `json:"state"`
+	Steps    []OperationStep `json:"steps"`
 
 	// UpdatedAt RFC 3339 timestamp
 	UpdatedAt string `json:"updatedAt"`
@@ -796,6 +982,39 @@ type OperationStep struct {
 // OperationStepState defines model for OperationStep.State.
 type OperationStepState string
 
+// PlannedInstanceChange defines model for PlannedInstanceChange.
+type PlannedInstanceChange struct {
+	// InstanceId existing instance (removals); null for a new one
+	InstanceId *openapi_types.UUID       `json:"instanceId"`
+	NodeId     openapi_types.UUID        `json:"nodeId"`
+	NodeName   string                    `json:"nodeName"`
+	Port       int                       `json:"port"`
+	Role       PlannedInstanceChangeRole `json:"role"`
+	Shard      int                       `json:"shard"`
+}
+
+// PlannedInstanceChangeRole defines model for PlannedInstanceChange.Role.
+type PlannedInstanceChangeRole string
+
+// PlannedSlotMove defines model for PlannedSlotMove.
+type PlannedSlotMove struct {
+	// EstimatedBytes from the source shard's used memory, pro rata by slots
+	EstimatedBytes int `json:"estimatedBytes"`
+
+	// EstimatedKeys from the source shard's live key count, pro rata by slots
+	EstimatedKeys int         `json:"estimatedKeys"`
+	FromShard     int         `json:"fromShard"`
+	SlotCount     int         `json:"slotCount"`
+	Slots         []SlotRange `json:"slots"`
+	ToShard       int         `json:"toShard"`
+}
+
+// PlannedStep defines model for PlannedStep.
+type PlannedStep struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+}
+
 // Problem defines model for Problem.
 type Problem struct {
 	Code   ProblemCode `json:"code"`
@@ -806,9 +1025,12 @@ type Problem struct {
 		Message string `json:"message"`
 	} `json:"errors,omitempty"`
 	Instance *string `json:"instance,omitempty"`
-	Status   int     `json:"status"`
-	Title    string  `json:"title"`
-	Type     string  `json:"type"`
+
+	// OperationId operation_in_progress: the operation that runs now
+	OperationId *openapi_types.UUID `json:"operationId,omitempty"`
+	Status      int                 `json:"status"`
+	Title       string              `json:"title"`
+	Type        string              `json:"type"`
 }
 
 // ProblemCode defines model for Problem.Code.
@@ -843,6 +1065,12 @@ type TopologyInstance struct {
 
 	// Role the role it has now (follows failovers)
 	Role TopologyInstanceRole `json:"role"`
+
+	// Sync a replica in a full sync from its primary (e.g. a copy being rebuilt): bytes received and, when known, the total
+	Sync *struct {
+		ReceivedBytes float32  `json:"receivedBytes"`
+		TotalBytes    *float32 `json:"totalBytes"`
+	} `json:"sync"`
 }
 
 // TopologyInstanceHealth defines model for TopologyInstance.Health.
@@ -857,6 +1085,52 @@ type TopologyInstancePreferredRole string
 // TopologyInstanceRole the role it has now (follows failovers)
 type TopologyInstanceRole string
 
+// TopologyPlan defines model for TopologyPlan.
+type TopologyPlan struct {
+	AddInstances []PlannedInstanceChange `json:"addInstances"`
+	Changes      []struct {
+		Field string                    `json:"field"`
+		From  TopologyPlan_Changes_From `json:"from"`
+		To    TopologyPlan_Changes_To   `json:"to"`
+	} `json:"changes"`
+	Notes []string `json:"notes"`
+
+	// Online true: applications keep reading and writing throughout (no engine restarts)
+	Online          bool                    `json:"online"`
+	RemoveInstances []PlannedInstanceChange `json:"removeInstances"`
+	SlotMoves       []PlannedSlotMove       `json:"slotMoves"`
+
+	// Steps in the order they run
+	Steps  []PlannedStep `json:"steps"`
+	Totals struct {
+		Bytes int `json:"bytes"`
+		Keys  int `json:"keys"`
+		Slots int `json:"slots"`
+	} `json:"totals"`
+}
+
+// TopologyPlanChangesFrom0 defines model for TopologyPlan.Changes.From.0.
+type TopologyPlanChangesFrom0 = float32
+
+// TopologyPlanChangesFrom1 defines model for TopologyPlan.Changes.From.1.
+type TopologyPlanChangesFrom1 = string
+
+// TopologyPlan_Changes_From defines model for TopologyPlan.Changes.From.
+type TopologyPlan_Changes_From struct {
+	union json.RawMessage
+}
+
+// TopologyPlanChangesTo0 defines model for TopologyPlan.Changes.To.0.
+type TopologyPlanChangesTo0 = float32
+
+// TopologyPlanChangesTo1 defines model for TopologyPlan.Changes.To.1.
+type TopologyPlanChangesTo1 = string
+
+// TopologyPlan_Changes_To defines model for TopologyPlan.Changes.To.
+type TopologyPlan_Changes_To struct {
+	union json.RawMessage
+}
+
 // TopologyShard defines model for TopologyShard.
 type TopologyShard struct {
 	Index     int                `json:"index"`
@@ -864,11 +1138,172 @@ type TopologyShard struct {
 	Slots     []SlotRange        `json:"slots"`
 }
 
+// UpdateClusterDryRun defines model for UpdateClusterDryRun.
+type UpdateClusterDryRun struct {
+	DryRun UpdateClusterDryRunDryRun `json:"dryRun"`
+	Plan   TopologyPlan              `json:"plan"`
+}
+
+// UpdateClusterDryRunDryRun defines model for UpdateClusterDryRun.DryRun.
+type UpdateClusterDryRunDryRun bool
+
+// UpdateClusterRequest defines model for UpdateClusterRequest.
+type UpdateClusterRequest struct {
+	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+	Durability       *UpdateClusterRequestDurability     `json:"durability,omitempty"`
+	EvictionPolicy   *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
+	MemoryMbPerShard *int                                `json:"memoryMbPerShard,omitempty"`
+	ReplicasPerShard *int                                `json:"replicasPerShard,omitempty"`
+	Shards           *int                                `json:"shards,omitempty"`
+}
+
+// UpdateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+type UpdateClusterRequestDurability string
+
+// UpdateClusterRequestEvictionPolicy defines model for UpdateClusterRequest.EvictionPolicy.
+type UpdateClusterRequestEvictionPolicy string
+
+// UpdateClusterParams defines parameters for UpdateCluster.
+type UpdateClusterParams struct {
+	// DryRun true: return the plan and change nothing
+	DryRun *UpdateClusterParamsDryRun `form:"dryRun,omitempty" json:"dryRun,omitempty"`
+}
+
+// UpdateClusterParamsDryRun defines parameters for UpdateCluster.
+type UpdateClusterParamsDryRun string
+
 // CreateClusterJSONRequestBody defines body for CreateCluster for application/json ContentType.
 type CreateClusterJSONRequestBody = CreateClusterRequest
 
+// UpdateClusterJSONRequestBody defines body for UpdateCluster for application/json ContentType.
+type UpdateClusterJSONRequestBody = UpdateClusterRequest
+
 // CreateTokenJSONRequestBody defines body for CreateToken for application/json ContentType.
 type CreateTokenJSONRequestBody = CreateTokenRequest
+
+// AsTopologyPlanChangesFrom0 returns the union data inside the TopologyPlan_Changes_From as a TopologyPlanChangesFrom0
+func (t TopologyPlan_Changes_From) AsTopologyPlanChangesFrom0() (TopologyPlanChangesFrom0, error) {
+	var body TopologyPlanChangesFrom0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTopologyPlanChangesFrom0 overwrites any union data inside the TopologyPlan_Changes_From as the provided TopologyPlanChangesFrom0
+func (t *TopologyPlan_Changes_From) FromTopologyPlanChangesFrom0(v TopologyPlanChangesFrom0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTopologyPlanChangesFrom0 performs a merge with any union data inside the TopologyPlan_Changes_From, using the provided TopologyPlanChangesFrom0
+func (t *TopologyPlan_Changes_From) MergeTopologyPlanChangesFrom0(v TopologyPlanChangesFrom0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTopologyPlanChangesFrom1 returns the union data inside the TopologyPlan_Changes_From as a TopologyPlanChangesFrom1
+func (t TopologyPlan_Changes_From) AsTopologyPlanChangesFrom1() (TopologyPlanChangesFrom1, error) {
+	var body TopologyPlanChangesFrom1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTopologyPlanChangesFrom1 overwrites any union data inside the TopologyPlan_Changes_From as the provided TopologyPlanChangesFrom1
+func (t *TopologyPlan_Changes_From) FromTopologyPlanChangesFrom1(v TopologyPlanChangesFrom1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTopologyPlanChangesFrom1 performs a merge with any union data inside the TopologyPlan_Changes_From, using the provided TopologyPlanChangesFrom1
+func (t *TopologyPlan_Changes_From) MergeTopologyPlanChangesFrom1(v TopologyPlanChangesFrom1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t TopologyPlan_Changes_From) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *TopologyPlan_Changes_From) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsTopologyPlanChangesTo0 returns the union data inside the TopologyPlan_Changes_To as a TopologyPlanChangesTo0
+func (t TopologyPlan_Changes_To) AsTopologyPlanChangesTo0() (TopologyPlanChangesTo0, error) {
+	var body TopologyPlanChangesTo0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTopologyPlanChangesTo0 overwrites any union data inside the TopologyPlan_Changes_To as the provided TopologyPlanChangesTo0
+func (t *TopologyPlan_Changes_To) FromTopologyPlanChangesTo0(v TopologyPlanChangesTo0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTopologyPlanChangesTo0 performs a merge with any union data inside the TopologyPlan_Changes_To, using the provided TopologyPlanChangesTo0
+func (t *TopologyPlan_Changes_To) MergeTopologyPlanChangesTo0(v TopologyPlanChangesTo0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsTopologyPlanChangesTo1 returns the union data inside the TopologyPlan_Changes_To as a TopologyPlanChangesTo1
+func (t TopologyPlan_Changes_To) AsTopologyPlanChangesTo1() (TopologyPlanChangesTo1, error) {
+	var body TopologyPlanChangesTo1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromTopologyPlanChangesTo1 overwrites any union data inside the TopologyPlan_Changes_To as the provided TopologyPlanChangesTo1
+func (t *TopologyPlan_Changes_To) FromTopologyPlanChangesTo1(v TopologyPlanChangesTo1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeTopologyPlanChangesTo1 performs a merge with any union data inside the TopologyPlan_Changes_To, using the provided TopologyPlanChangesTo1
+func (t *TopologyPlan_Changes_To) MergeTopologyPlanChangesTo1(v TopologyPlanChangesTo1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t TopologyPlan_Changes_To) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *TopologyPlan_Changes_To) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -973,6 +1408,20 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/clusters/{id} (the `GetCluster` operationId).
 	GetCluster(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// UpdateClusterWithBody Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+	UpdateClusterWithBody(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateCluster Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+	UpdateCluster(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, body UpdateClusterJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetConnection Connection string and credentials
 	//
 	// Corresponds with GET /v1/clusters/{id}/connection (the `GetConnection` operationId).
@@ -983,7 +1432,7 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/clusters/{id}/topology (the `GetTopology` operationId).
 	GetTopology(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ListNodes List nodes
+	// ListNodes List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 	//
 	// Corresponds with GET /v1/nodes (the `ListNodes` operationId).
 	ListNodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1102,6 +1551,40 @@ func (c *Client) GetCluster(ctx context.Context, id openapi_types.UUID, reqEdito
 	return c.Client.Do(req)
 }
 
+// UpdateClusterWithBody Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+func (c *Client) UpdateClusterWithBody(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateClusterRequestWithBody(c.Server, id, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateCluster Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+func (c *Client) UpdateCluster(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, body UpdateClusterJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateClusterRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetConnection Connection string and credentials
 //
 // Corresponds with GET /v1/clusters/{id}/connection (the `GetConnection` operationId).
@@ -1132,7 +1615,7 @@ func (c *Client) GetTopology(ctx context.Context, id openapi_types.UUID, reqEdit
 	return c.Client.Do(req)
 }
 
-// ListNodes List nodes
+// ListNodes List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 //
 // Corresponds with GET /v1/nodes (the `ListNodes` operationId).
 func (c *Client) ListNodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1372,6 +1855,80 @@ func NewGetClusterRequest(server string, id openapi_types.UUID) (*http.Request, 
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewUpdateClusterRequest calls the generic UpdateCluster builder with application/json body
+func NewUpdateClusterRequest(server string, id openapi_types.UUID, params *UpdateClusterParams, body UpdateClusterJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateClusterRequestWithBody(server, id, params, "application/json", bodyReader)
+}
+
+// NewUpdateClusterRequestWithBody constructs an http.Request for the UpdateCluster method, with any body, and a specified content type
+func NewUpdateClusterRequestWithBody(server string, id openapi_types.UUID, params *UpdateClusterParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.DryRun != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "dryRun", *params.DryRun, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -1719,6 +2276,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/clusters/{id} (the `GetCluster` operationId).
 	GetClusterWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetClusterResponse, error)
 
+	// UpdateClusterWithBodyWithResponse Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+	UpdateClusterWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateClusterResponse, error)
+
+	// UpdateClusterWithResponse Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+	UpdateClusterWithResponse(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, body UpdateClusterJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateClusterResponse, error)
+
 	// GetConnectionWithResponse Connection string and credentials
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -1733,7 +2304,7 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/clusters/{id}/topology (the `GetTopology` operationId).
 	GetTopologyWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetTopologyResponse, error)
 
-	// ListNodesWithResponse List nodes
+	// ListNodesWithResponse List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2053,6 +2624,96 @@ func (r GetClusterResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetClusterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdateClusterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *UpdateClusterDryRun
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *ClusterUpdateAccepted
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateClusterResponse) GetJSON200() *UpdateClusterDryRun {
+	return r.JSON200
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r UpdateClusterResponse) GetJSON202() *ClusterUpdateAccepted {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateClusterResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateClusterResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateClusterResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateClusterResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateClusterResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r UpdateClusterResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateClusterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateClusterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateClusterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateClusterResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -2627,6 +3288,32 @@ func (c *ClientWithResponses) GetClusterWithResponse(ctx context.Context, id ope
 	return ParseGetClusterResponse(rsp)
 }
 
+// UpdateClusterWithBodyWithResponse Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+func (c *ClientWithResponses) UpdateClusterWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateClusterResponse, error) {
+	rsp, err := c.UpdateClusterWithBody(ctx, id, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateClusterResponse(rsp)
+}
+
+// UpdateClusterWithResponse Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
+func (c *ClientWithResponses) UpdateClusterWithResponse(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, body UpdateClusterJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateClusterResponse, error) {
+	rsp, err := c.UpdateCluster(ctx, id, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateClusterResponse(rsp)
+}
+
 // GetConnectionWithResponse Connection string and credentials
 //
 // Returns a wrapper object for the known response body format(s).
@@ -2653,7 +3340,7 @@ func (c *ClientWithResponses) GetTopologyWithResponse(ctx context.Context, id op
 	return ParseGetTopologyResponse(rsp)
 }
 
-// ListNodesWithResponse List nodes
+// ListNodesWithResponse List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2960,6 +3647,81 @@ func ParseGetClusterResponse(rsp *http.Response) (*GetClusterResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON404 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdateClusterResponse parses an HTTP response from a UpdateClusterWithResponse call
+func ParseUpdateClusterResponse(rsp *http.Response) (*UpdateClusterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateClusterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest UpdateClusterDryRun
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest ClusterUpdateAccepted
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
 
 	}
 

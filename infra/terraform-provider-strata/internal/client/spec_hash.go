@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "a9529c3188674cb52abd7d6c78208e432cdc419ee98d251042956eb4dc6341b0"
+const SpecSHA256 = "6b77139d5354087b7816f3a933749b190102139b975f97facbb20a2f780443d7"

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ClusterWithOperation } from '@strata/api';
+import { apiRequest } from '../fetcher';
+import { clusterKeys } from './keys';
+
+/** POST /v1/clusters/{id}/shards/{index}/switchover → 202 {cluster, operation} */
+export function switchoverShard(id: string, shard: number, targetInstanceId?: string): Promise<ClusterWithOperation> {
+  return apiRequest<ClusterWithOperation>('POST', `/v1/clusters/${encodeURIComponent(id)}/shards/${shard}/switchover`, { body: targetInstanceId ? { targetInstanceId } : {} });
+}
+
+export function useShardSwitchoverMutation(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ shard, targetInstanceId }: { shard: number; targetInstanceId?: string }) => switchoverShard(id, shard, targetInstanceId),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: clusterKeys.detail(id) }),
+  });
+}

@@ -1,0 +1,62 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { Cluster, ClusterList, Connection, Operation, OperationList } from '@strata/api';
+import { clusterKeys } from '../clusters/keys';
+import { applyLiveEvent } from './apply-live-event';
+import { isClusterDeleted, isLive, pollMs, resetLiveStore, setLive } from './live-store';
+
+const cluster = (id: string, phase: Cluster['status']['phase'], createdAt = '2026-01-01T00:00:00Z'): Cluster => ({
+  id, name: `c-${id}`, organizationId: 'o', generation: 1, observedGeneration: 1, createdAt, updatedAt: createdAt,
+  spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' },
+  status: { phase, conditions: [] },
+});
+const op = (id: string, clusterId: string, state: Operation['state']): Operation => ({
+  id, clusterId, kind: 'delete-cluster', state, progress: 0.5, steps: [], createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z',
+});
+
+let qc: QueryClient;
+beforeEach(() => {
+  qc = new QueryClient();
+  resetLiveStore();
+});
+
+describe('applyLiveEvent', () => {
+  it('a cluster change updates the list and the page, and a deleting one drops its connection details', () => {
+    qc.setQueryData<ClusterList>(clusterKeys.list(), { items: [cluster('a', 'ready'), cluster('b', 'ready')] });
+    qc.setQueryData(clusterKeys.detail('a'), cluster('a', 'ready'));
+    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: [], username: 'u', password: 'p', endpoint: null });
+    applyLiveEvent(qc, { type: 'cluster', cluster: cluster('a', 'deleting') }, { reconnected: false });
+    expect(qc.getQueryData<Cluster>(clusterKeys.detail('a'))?.status.phase).toBe('deleting');
+    expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items.map((c) => c.status.phase)).toEqual(['deleting', 'ready']);
+    expect(qc.getQueryData(clusterKeys.connection('a'))).toBeUndefined();
+  });
+
+  it('a new cluster from another tab joins the list, newest first', () => {
+    qc.setQueryData<ClusterList>(clusterKeys.list(), { items: [cluster('a', 'ready', '2026-01-01T00:00:00Z')] });
+    applyLiveEvent(qc, { type: 'cluster', cluster: cluster('n', 'provisioning', '2026-02-01T00:00:00Z') }, { reconnected: false });
+    expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items.map((c) => c.id)).toEqual(['n', 'a']);
+  });
+
+  it('a deleted cluster leaves the list and is never asked for again', () => {
+    qc.setQueryData<ClusterList>(clusterKeys.list(), { items: [cluster('a', 'deleting')] });
+    qc.setQueryData(clusterKeys.detail('a'), cluster('a', 'deleting'));
+    applyLiveEvent(qc, { type: 'cluster-deleted', clusterId: 'a' }, { reconnected: false });
+    expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items).toEqual([]);
+    expect(qc.getQueryData(clusterKeys.detail('a'))).toBeUndefined();
+    expect(isClusterDeleted('a')).toBe(true);
+  });
+
+  it('operations are replaced in place or prepended', () => {
+    qc.setQueryData<OperationList>(clusterKeys.operations('a'), { items: [op('1', 'a', 'succeeded')] });
+    applyLiveEvent(qc, { type: 'operation', operation: op('2', 'a', 'running') }, { reconnected: false });
+    applyLiveEvent(qc, { type: 'operation', operation: op('2', 'a', 'succeeded') }, { reconnected: false });
+    expect(qc.getQueryData<OperationList>(clusterKeys.operations('a'))?.items.map((o) => `${o.id}:${o.state}`)).toEqual(['2:succeeded', '1:succeeded']);
+  });
+
+  it('polling slows to a fallback while the stream is live', () => {
+    expect(pollMs(1000)).toBe(1000);
+    setLive(true);
+    expect(isLive()).toBe(true);
+    expect(pollMs(1000)).toBe(30_000);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Topology changes of a running cluster: PATCH /v1/clusters/{id} with a dry
+ * run that returns the plan, and switchover of a shard's primary.
+ */
+import { z, Id } from './common';
+import { Cluster, Durability, EvictionPolicy, LIMITS, SlotRange } from './clusters';
+import { Operation } from './operations';
+
+/** What PATCH /v1/clusters/{id} may change; every field optional, at least one. */
+export const UpdateClusterRequest = z
+  .strictObject({
+    shards: z.number().int().min(LIMITS.shards.min).max(LIMITS.shards.max).optional(),
+    replicasPerShard: z.number().int().min(LIMITS.replicasPerShard.min).max(LIMITS.replicasPerShard.max).optional(),
+    memoryMbPerShard: z.number().int().min(LIMITS.memoryMbPerShard.min).max(LIMITS.memoryMbPerShard.max).optional(),
+    durability: Durability.optional(),
+    evictionPolicy: EvictionPolicy.optional(),
+  })
+  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy' })
+  .openapi('UpdateClusterRequest');
+export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequest>;
+
+export const UpdateClusterQuery = z.object({
+  dryRun: z.enum(['true', 'false']).optional().describe('true: return the plan and change nothing'),
+});
+
+export const PlannedSlotMove = z
+  .object({
+    fromShard: z.number().int(),
+    toShard: z.number().int(),
+    slots: z.array(SlotRange),
+    slotCount: z.number().int(),
+    estimatedKeys: z.number().int().describe('from the source shard\'s live key count, pro rata by slots'),
+    estimatedBytes: z.number().int().describe('from the source shard\'s used memory, pro rata by slots'),
+  })
+  .openapi('PlannedSlotMove');
+export type PlannedSlotMove = z.infer<typeof PlannedSlotMove>;
+
+export const PlannedInstanceChange = z
+  .object({
+    instanceId: Id.nullable().describe('existing instance (removals); null for a new one'),
+    shard: z.number().int(),
+    role: z.enum(['primary', 'replica']),
+    nodeId: Id,
+    nodeName: z.string(),
+    port: z.number().int(),
+  })
+  .openapi('PlannedInstanceChange');
+export type PlannedInstanceChange = z.infer<typeof PlannedInstanceChange>;
+
+export const PlannedStep = z.object({ name: z.string(), title: z.string() }).openapi('PlannedStep');
+export type PlannedStep = z.infer<typeof PlannedStep>;
+
+export const TopologyPlan = z
+  .object({
+    changes: z.array(z.object({ field: z.string(), from: z.union([z.number(), z.string()]), to: z.union([z.number(), z.string()]) })),
+    slotMoves: z.array(PlannedSlotMove),
+    addInstances: z.array(PlannedInstanceChange),
+    removeInstances: z.array(PlannedInstanceChange),
+    steps: z.array(PlannedStep).describe('in the order they run'),
+    online: z.boolean().describe('true: applications keep reading and writing throughout (no engine restarts)'),
+    notes: z.array(z.string()),
+    totals: z.object({ slots: z.number().int(), keys: z.number().int(), bytes: z.number().int() }),
+  })
+  .openapi('TopologyPlan');
+export type TopologyPlan = z.infer<typeof TopologyPlan>;
+
+export const UpdateClusterDryRun = z
+  .object({ dryRun: z.literal(true), plan: TopologyPlan })
+  .openapi('UpdateClusterDryRun');
+export type UpdateClusterDryRun = z.infer<typeof UpdateClusterDryRun>;
+
+export const SwitchoverRequest = z
+  .strictObject({ targetInstanceId: Id.optional().describe('the replica to promote; default: the most caught-up in-sync replica') })
+  .openapi('SwitchoverRequest');
+export type SwitchoverRequest = z.infer<typeof SwitchoverRequest>;
+
+export const ClusterUpdateAccepted = z
+  .object({ cluster: Cluster, operation: Operation, plan: TopologyPlan })
+  .openapi('ClusterUpdateAccepted');
+export type ClusterUpdateAccepted = z.infer<typeof ClusterUpdateAccepted>;

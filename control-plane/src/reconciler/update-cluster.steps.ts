@@ -1,0 +1,246 @@
+/**
+ * Steps of an update-cluster operation, chosen from its stored plan:
+ * configure in place → start new instances → join them → migrate slots →
+ * remove instances → finish. A cancel switches to rollback steps (settings
+ * back, slots back to where they were, added instances removed, spec
+ * restored). Every step re-derives what is left from observed state, so a
+ * control-plane restart just runs the list again.
+ */
+import type { InstanceSpec, SlotRange, TaskResult } from '@strata/api';
+import { expandRanges } from '@strata/engine';
+import type { Step, StepResult } from './step-runner';
+import { address, type ClusterContext } from './cluster-context';
+import { ensureTask, enqueueNow } from './task-step';
+import type { InstanceRow } from '../stores/cluster.store';
+import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
+
+const WEIGHTS: Record<string, number> = {
+  configure: 0.1, 'start-instances': 0.15, 'join-instances': 0.15, 'migrate-slots': 0.5, 'remove-instances': 0.08, finish: 0.02,
+  'rollback-configure': 0.1, 'rollback-migrate': 0.6, 'rollback-remove': 0.28, 'rollback-finish': 0.02,
+};
+/** Failed attempts of the migration task before the operation fails. */
+const MIGRATE_ATTEMPTS = 5;
+
+export const planOf = (ctx: ClusterContext): UpdatePlanRecord => ctx.operation!.plan as UpdatePlanRecord;
+
+function spec(ctx: ClusterContext, i: InstanceRow, s: UpdatePlanRecord['to']): InstanceSpec {
+  return { instanceId: i.id, clusterId: ctx.cluster.id, port: i.port, memoryMb: s.memoryMbPerShard, durability: s.durability, evictionPolicy: s.evictionPolicy };
+}
+
+const running = (ctx: ClusterContext, i: InstanceRow) => ctx.observe(i.id)?.state === 'running';
+
+/** Memory, durability and eviction on every kept instance, in place. */
+function configure(name: 'configure' | 'rollback-configure'): Step<ClusterContext>['run'] {
+  return async (ctx) => {
+    const p = planOf(ctx);
+    const s = name === 'configure' ? p.to : p.from;
+    const skip = new Set([...p.added, ...(name === 'configure' ? p.removed : [])]);
+    const targets = ctx.instances.filter((i) => !skip.has(i.id));
+    let done = 0;
+    for (const i of targets) {
+      const key = `${name}:${i.id}`;
+      if (ctx.tasks.get(key)?.state === 'succeeded') { done++; continue; }
+      const failed = await ensureTask(ctx, { nodeId: i.nodeId, dedupeKey: key, request: { kind: 'configure-instance', instance: spec(ctx, i, s) }, settleMs: 60_000 });
+      if (failed) return failed;
+    }
+    if (done === targets.length) return { kind: 'done', detail: `${done} instance(s) reconfigured without restart` };
+    return { kind: 'wait', detail: `${done} of ${targets.length} instances reconfigured`, fraction: done / targets.length };
+  };
+}
+
+const startInstances: Step<ClusterContext>['run'] = async (ctx) => {
+  const added = ctx.instances.filter((i) => planOf(ctx).added.includes(i.id));
+  let up = 0;
+  for (const i of added) {
+    if (running(ctx, i)) { up++; continue; }
+    const failed = await ensureTask(ctx, { nodeId: i.nodeId, dedupeKey: `ensure:${i.id}`, request: { kind: 'ensure-instance', instance: spec(ctx, i, planOf(ctx).to) }, settleMs: 3000 });
+    if (failed) return failed;
+  }
+  if (up === added.length) return { kind: 'done', detail: `${up} new instance(s) running` };
+  return { kind: 'wait', detail: `${up} of ${added.length} new instances running`, fraction: added.length ? up / added.length : 1 };
+};
+
+/** A replica following this primary, link up, not in a full sync. */
+export function inSyncReplica(ctx: ClusterContext, replica: InstanceRow, primary: InstanceRow): boolean {
+  const v = ctx.observe(replica.id)?.cluster;
+  const pid = ctx.observe(primary.id)?.cluster?.myId;
+  return !!v && !!pid && v.role === 'replica' && v.primaryId === pid && v.primaryLinkUp === true && !v.syncInProgress;
+}
+
+const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
+  const p = planOf(ctx);
+  const added = ctx.instances.filter((i) => p.added.includes(i.id));
+  const seed = ctx.instances.find((i) => i.role === 'primary' && !p.added.includes(i.id) && running(ctx, i));
+  if (!seed) return { kind: 'wait', detail: 'waiting for a running primary to introduce new instances to' };
+  const joined = new Set<string>();
+  for (const i of added.filter((x) => x.role === 'primary')) {
+    const key = `meet:${i.id}`;
+    if (ctx.tasks.get(key)?.state === 'succeeded') { joined.add(i.id); continue; }
+    const failed = await ensureTask(ctx, {
+      nodeId: i.nodeId, dedupeKey: key, settleMs: 60_000,
+      request: { kind: 'meet-primary', clusterId: ctx.cluster.id, instanceId: i.id, port: i.port, seed: { instanceId: seed.id, ...address(ctx, seed) } },
+    });
+    if (failed) return failed;
+  }
+  let synced = 0;
+  const replicas = added.filter((x) => x.role === 'replica');
+  for (const r of replicas) {
+    const primary = ctx.instances.find((i) => i.shardIndex === r.shardIndex && i.role === 'primary');
+    if (!primary || (p.added.includes(primary.id) && !joined.has(primary.id))) continue;
+    if (inSyncReplica(ctx, r, primary)) { synced++; continue; }
+    const failed = await ensureTask(ctx, {
+      nodeId: r.nodeId, dedupeKey: `join:${r.id}:${primary.id}`, settleMs: 8000,
+      request: { kind: 'join-replica', clusterId: ctx.cluster.id, instanceId: r.id, port: r.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
+    });
+    if (failed) return failed;
+  }
+  const primaries = added.filter((x) => x.role === 'primary').length;
+  const total = primaries + replicas.length;
+  const done = joined.size + synced;
+  if (done === total) return { kind: 'done', detail: `${primaries} primar${primaries === 1 ? 'y' : 'ies'} joined, ${synced} replica(s) in sync` };
+  return { kind: 'wait', detail: `${joined.size} of ${primaries} new primaries joined; ${synced} of ${replicas.length} new replicas in sync`, fraction: total ? done / total : 1 };
+};
+
+const count = (r: SlotRange[]) => expandRanges(r).length;
+
+/** Moves slots until every shard's primary owns its target ranges; progress from the agent's reports. */
+function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContext>['run'] {
+  return async (ctx): Promise<StepResult> => {
+    const p = planOf(ctx);
+    const target = name === 'migrate-slots' ? p.targetSlots : p.originalSlots;
+    const key = name === 'migrate-slots' ? 'migrate:forward' : 'migrate:rollback';
+    const op = ctx.operation!;
+    const primaryOf = (shard: number) => ctx.instances.find((i) => i.shardIndex === shard && i.role === 'primary');
+    const livePrimaries = ctx.instances.filter((i) => i.role === 'primary' && running(ctx, i) && (!p.added.includes(i.id) || ctx.tasks.get(`meet:${i.id}`)?.state === 'succeeded'));
+    const owns = (i: InstanceRow) => ctx.observe(i.id)?.cluster?.slotsOwned ?? -1;
+    const open = ctx.instances.some((i) => (ctx.observe(i.id)?.cluster?.openSlots.length ?? 0) > 0);
+    const settled = !open && target.every((r, shard) => { const pr = primaryOf(shard); return !!pr && owns(pr) === count(r); })
+      && livePrimaries.filter((i) => i.shardIndex >= target.length).every((i) => owns(i) === 0);
+    const latest = ctx.tasks.get(key);
+    const result = latest?.result as Extract<TaskResult, { kind: 'migrate-slots' }> | null | undefined;
+    if (latest?.state === 'succeeded' && result?.complete && settled) {
+      return { kind: 'done', detail: `${result.slotsMoved} slots, ${result.keysMoved} keys moved` };
+    }
+    const raw = latest?.progressStats;
+    // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
+    const planned = name === 'migrate-slots' ? p.public.totals.slots : 0;
+    const stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
+    if (stats && latest && (latest.state === 'leased' || latest.state === 'pending' || !op.migration || op.migration.slotsDone !== stats.slotsDone)) {
+      await ctx.deps.operations.setMigration(op.id, stats);
+    }
+    const fraction = stats && stats.slotsTotal ? stats.slotsDone / stats.slotsTotal : 0;
+    const detail = stats ? `${stats.slotsDone}/${stats.slotsTotal} slots, ${stats.keysMoved} keys moved, ${stats.keysPerSec} keys/s${stats.etaSeconds !== null ? `, ETA ${stats.etaSeconds}s` : ''}` : 'starting';
+    if (latest && (latest.state === 'pending' || latest.state === 'leased')) return { kind: 'wait', detail, fraction };
+    if (op.paused) return { kind: 'wait', detail: `paused at ${detail}; every slot has one owner`, fraction };
+    if (latest?.state === 'succeeded' && result?.complete && Date.now() - latest.updatedAt.getTime() < 4000) {
+      return { kind: 'wait', detail: 'waiting for every node to report the new slot map', fraction: 0.99 };
+    }
+    if (latest?.state === 'failed') {
+      const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, key);
+      if (failures >= MIGRATE_ATTEMPTS) return { kind: 'failed', code: 'migration_failed', message: `slot migration failed ${failures} times: ${latest.error ?? 'no error reported'}` };
+    }
+    const targets = target.flatMap((slots, shard) => {
+      const pr = primaryOf(shard);
+      return pr ? [{ instanceId: pr.id, ...address(ctx, pr), slots }] : [];
+    });
+    if (targets.length !== target.length || targets.some((t) => !livePrimaries.some((l) => l.id === t.instanceId))) {
+      return { kind: 'wait', detail: 'waiting for every target primary to run and be a member', fraction };
+    }
+    const runner = primaryOf(0)!;
+    await enqueueNow(ctx, {
+      nodeId: runner.nodeId, dedupeKey: key,
+      request: { kind: 'migrate-slots', clusterId: ctx.cluster.id, targets, primaries: livePrimaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
+    });
+    return { kind: 'wait', detail, fraction };
+  };
+}
+
+/** Stops instances, forgets them on every remaining member, then drops their rows. */
+function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<ClusterContext>['run'] {
+  return async (ctx) => {
+    const p = planOf(ctx);
+    const ids = new Set(name === 'remove-instances' ? p.removed : p.added);
+    const rows = ctx.instances.filter((i) => ids.has(i.id));
+    if (!rows.length) return { kind: 'done', detail: `${ids.size} instance(s) removed` };
+    // Remember each one's Redis id while it still runs: the others must forget exactly it.
+    for (const i of rows) {
+      const v = ctx.observe(i.id)?.cluster;
+      if (v && v.myId !== i.engineId) {
+        await ctx.deps.clusters.recordObservedInstance(i.id, { role: i.role, engineId: v.myId, configEpoch: v.configEpoch });
+        i.engineId = v.myId;
+      }
+    }
+    let gone = 0;
+    for (const i of rows) {
+      const task = ctx.tasks.get(`remove:${i.id}`);
+      const reportedAt = ctx.nodeReportedAt(i.nodeId);
+      if (task?.state === 'succeeded' && reportedAt && reportedAt > task.updatedAt.getTime() && !ctx.observe(i.id)) { gone++; continue; }
+      const failed = await ensureTask(ctx, {
+        nodeId: i.nodeId, dedupeKey: `remove:${i.id}`, settleMs: 3000,
+        request: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id },
+      });
+      if (failed) return failed;
+    }
+    if (gone < rows.length) return { kind: 'wait', detail: `${gone} of ${rows.length} stopped`, fraction: (gone / rows.length) * 0.8 };
+    const engineIds = rows.flatMap((i) => (i.engineId ? [i.engineId] : []));
+    const members = ctx.instances.filter((i) => !ids.has(i.id) && running(ctx, i));
+    const key = `forget:${name}`;
+    if (engineIds.length && ctx.tasks.get(key)?.state !== 'succeeded') {
+      const failed = await ensureTask(ctx, {
+        nodeId: members[0]!.nodeId, dedupeKey: key, settleMs: 60_000,
+        request: { kind: 'forget-nodes', clusterId: ctx.cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds },
+      });
+      if (failed) return failed;
+      return { kind: 'wait', detail: `${rows.length} stopped; every member forgets them (CLUSTER FORGET)`, fraction: 0.9 };
+    }
+    for (const i of rows) await ctx.deps.clusters.deleteInstance(i.id);
+    return { kind: 'done', detail: `${rows.length} instance(s) stopped and forgotten` };
+  };
+}
+
+const finish: Step<ClusterContext>['run'] = async (ctx) => {
+  await ctx.deps.clusters.replaceShards(ctx.cluster.id, planOf(ctx).targetSlots);
+  return { kind: 'done' };
+};
+
+const rollbackFinish: Step<ClusterContext>['run'] = async (ctx) => {
+  const p = planOf(ctx);
+  await ctx.deps.clusters.replaceShards(ctx.cluster.id, p.originalSlots);
+  if (ctx.cluster.spec.shards !== p.from.shards || JSON.stringify(ctx.cluster.spec) !== JSON.stringify(p.from)) {
+    await ctx.deps.clusters.updateSpec(ctx.cluster.id, p.from);
+    ctx.cluster.spec = p.from;
+  }
+  if (p.from.memoryMbPerShard !== p.to.memoryMbPerShard) await ctx.deps.clusters.setInstancesMemory(ctx.cluster.id, p.from.memoryMbPerShard);
+  return { kind: 'done', detail: 'the cluster is back at its previous spec' };
+};
+
+const step = (name: string, title: string, run: Step<ClusterContext>['run']): Step<ClusterContext> => ({ def: { name, title, weight: WEIGHTS[name] ?? 0.1 }, run });
+
+/** The steps this operation runs now: its plan's, or the rollback once a cancel was asked. */
+export function updateClusterSteps(ctx: ClusterContext): Step<ClusterContext>[] {
+  const p = planOf(ctx);
+  const op = ctx.operation!;
+  const title = (name: string) => p.public.steps.find((s) => s.name === name)?.title ?? UPDATE_STEP_TITLES[name] ?? name;
+  const norm = (steps: Step<ClusterContext>[]) => {
+    const total = steps.reduce((s, x) => s + x.def.weight, 0) || 1;
+    return steps.map((s) => ({ ...s, def: { ...s.def, weight: s.def.weight / total } }));
+  };
+  if (op.cancelRequested) {
+    const steps: Step<ClusterContext>[] = [];
+    if (p.vertical) steps.push(step('rollback-configure', title('rollback-configure'), configure('rollback-configure')));
+    if (p.public.slotMoves.length) steps.push(step('rollback-migrate', title('rollback-migrate'), migrate('rollback-migrate')));
+    if (p.added.length) steps.push(step('rollback-remove', title('rollback-remove'), removeInstances('rollback-remove')));
+    steps.push(step('rollback-finish', title('rollback-finish'), rollbackFinish));
+    return norm(steps);
+  }
+  const runs: Record<string, Step<ClusterContext>['run']> = {
+    configure: configure('configure'), 'start-instances': startInstances, 'join-instances': joinInstances,
+    'migrate-slots': migrate('migrate-slots'), 'remove-instances': removeInstances('remove-instances'), finish,
+  };
+  return norm(p.public.steps.map((s) => step(s.name, s.title, runs[s.name]!)));
+}
+
+/** Cancel is possible until instances start being removed (after that the change is past its point of no return). */
+export function cancellable(op: { steps: { name: string; state: string }[] }): boolean {
+  return !op.steps.some((s) => (s.name === 'remove-instances' || s.name === 'finish') && s.state !== 'pending');
+}

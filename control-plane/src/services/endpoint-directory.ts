@@ -1,0 +1,77 @@
+import type { AgentEndpoints, Connection } from '@strata/api';
+import type pg from 'pg';
+import { inTransaction } from '../db/tx';
+import type { ClusterRow, ClusterStore } from '../stores/cluster.store';
+import type { NodeRow, NodeStore } from '../stores/node.store';
+import type { ObservedState } from '../observed/observed-state';
+import { PLACEMENT_LOCK } from './cluster.service';
+
+export interface EndpointDirectoryDeps {
+  pool: pg.Pool;
+  clusters: ClusterStore;
+  nodes: NodeStore;
+  observed: ObservedState;
+  /** The address clients use for cluster endpoints; null: this installation has none. */
+  host: string | null;
+  portBase: number;
+  now?: () => number;
+}
+
+/**
+ * Stable per-cluster endpoints (issue 7). Every cluster gets a port on the
+ * endpoint host; every live agent is told which endpoints exist and which
+ * live instances they forward to (primaries first). Whichever agent holds
+ * the address serves it (locally: the first to bind; on hosts: the one that
+ * holds the floating IP, or every agent behind a load balancer), so the
+ * connection string outlives the loss of any node.
+ */
+export class EndpointDirectory {
+  private cache: { at: number; value: AgentEndpoints } | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly d: EndpointDirectoryDeps) {
+    this.now = d.now ?? Date.now;
+  }
+
+  get enabled(): boolean {
+    return this.d.host !== null;
+  }
+
+  /** Gives every cluster without an endpoint port one (clusters made before endpoints existed). */
+  async assignMissing(): Promise<number> {
+    if (!this.enabled) return 0;
+    return inTransaction(this.d.pool, async (db) => {
+      await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+      const missing = await db.query(`SELECT id FROM clusters WHERE endpoint_port IS NULL AND phase <> 'deleting' ORDER BY created_at`);
+      for (const row of missing.rows) await this.d.clusters.setEndpointPort(row.id, await this.d.clusters.freeEndpointPort(this.d.portBase, db), db);
+      return missing.rowCount ?? 0;
+    });
+  }
+
+  /** What agents serve: every endpoint and the live instances behind it. Cached for half a second (every agent polls each second). */
+  async forAgents(): Promise<AgentEndpoints> {
+    if (!this.enabled) return { host: null, items: [] };
+    if (this.cache && this.now() - this.cache.at < 500) return this.cache.value;
+    const [clusters, instances, nodes] = await Promise.all([this.d.clusters.withEndpoints(), this.d.clusters.allInstances(), this.d.nodes.list()]);
+    const live = new Map(nodes.filter((n) => !this.d.observed.isSilent(n.id)).map((n) => [n.id, n]));
+    const items = clusters.map((c) => ({
+      clusterId: c.id,
+      port: c.endpointPort!,
+      targets: instances
+        .filter((i) => i.clusterId === c.id && live.has(i.nodeId))
+        .sort((a, b) => Number(b.role === 'primary') - Number(a.role === 'primary') || a.shardIndex - b.shardIndex)
+        .map((i) => `${live.get(i.nodeId)!.address}:${i.port}`),
+    }));
+    const value = { host: this.d.host, items };
+    this.cache = { at: this.now(), value };
+    return value;
+  }
+
+  /** The endpoint part of a cluster's connection details. */
+  forCluster(cluster: ClusterRow, nodes: NodeRow[]): Connection['endpoint'] {
+    if (!this.enabled || cluster.endpointPort === null) return null;
+    const port = cluster.endpointPort;
+    const servedBy = nodes.filter((n) => this.d.observed.endpointPorts(n.id).includes(port)).map((n) => n.name);
+    return { host: this.d.host!, port, servedBy };
+  }
+}

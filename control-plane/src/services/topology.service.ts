@@ -1,0 +1,146 @@
+/**
+ * Topology changes of a running cluster: PATCH (with a dry run) and
+ * switchover. The pure planner in `engine` decides; this service checks the
+ * request against the running operation, stores the new spec, the new
+ * instance rows and the operation in one transaction under the placement
+ * lock, and wakes the reconciler. A refused change stores nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { ClusterSpec, OperationStep, SwitchoverRequest, TopologyPlan, UpdateClusterRequest } from '@strata/api';
+import { planTopologyChange, type TopologyInstance } from '@strata/engine';
+import { inTransaction, type Db } from '../db/tx';
+import { AppError, conflict, doesNotFit, notFound, operationInProgress, unplaceable, validationFailed } from '../errors';
+import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
+import type { NodeRow, NodeStore } from '../stores/node.store';
+import type { OperationRow, OperationStore } from '../stores/operation.store';
+import type { ObservedState } from '../observed/observed-state';
+import { PLACEMENT_LOCK, type ClusterService } from './cluster.service';
+import { SWITCHOVER_STEPS, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
+
+export interface TopologyServiceDeps {
+  pool: pg.Pool;
+  clusters: ClusterStore;
+  nodes: NodeStore;
+  operations: OperationStore;
+  observed: ObservedState;
+  placement: Pick<ClusterService, 'placementNodes'>;
+  /** Latest live keys and used memory of an instance (metrics), or null. */
+  liveData: (instanceId: string) => { keys: number; bytes: number } | null;
+  wake: (clusterId: string) => void;
+}
+
+const CHANGEABLE = ['ready', 'degraded'];
+
+export class TopologyService {
+  constructor(private readonly d: TopologyServiceDeps) {}
+
+  private async lockCluster(db: Db, organizationId: string, clusterId: string): Promise<ClusterRow> {
+    await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+    const locked = await db.query('SELECT id FROM clusters WHERE id = $1 AND organization_id = $2 FOR UPDATE', [clusterId, organizationId]);
+    if (!locked.rowCount) throw notFound('Cluster');
+    const active = await this.d.operations.active(clusterId, db);
+    if (active) throw operationInProgress(active.id, active.kind);
+    const cluster = (await this.d.clusters.get(clusterId, organizationId, db))!;
+    if (!CHANGEABLE.includes(cluster.status.phase)) {
+      throw conflict('invalid_state', `The cluster is ${cluster.status.phase}; topology changes need a ready or degraded cluster.`);
+    }
+    return cluster;
+  }
+
+  /** PATCH /v1/clusters/{id}: the plan, and unless `dryRun`, the change started. */
+  async update(organizationId: string, clusterId: string, req: UpdateClusterRequest, dryRun: boolean): Promise<{ plan: TopologyPlan; cluster: ClusterRow; operation: OperationRow | null }> {
+    const result = await inTransaction(this.d.pool, async (db) => {
+      const cluster = await this.lockCluster(db, organizationId, clusterId);
+      const from = cluster.spec;
+      const to: ClusterSpec = { ...from, ...Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined)) };
+      const [instances, shards, nodes, nodeRows] = await Promise.all([
+        this.d.clusters.instances(clusterId, db), this.d.clusters.shards(clusterId, db), this.d.placement.placementNodes(db), this.d.nodes.list(db),
+      ]);
+      const shardSlots = shards.map((s) => s.slots);
+      const data = shardSlots.map((_, shard) => {
+        const primary = instances.find((i) => i.shardIndex === shard && i.role === 'primary');
+        return primary ? this.d.liveData(primary.id) : null;
+      });
+      const topoInstances: TopologyInstance[] = instances.map((i) => ({ id: i.id, shard: i.shardIndex, role: i.role, replicaIndex: i.replicaIndex, nodeId: i.nodeId, port: i.port }));
+      const plan = planTopologyChange({ current: from, desired: to, shardSlots, instances: topoInstances, nodes, data });
+      if (!plan.ok) {
+        const errors = [{ field: plan.field, message: plan.reason }];
+        if (plan.code === 'unchanged') throw validationFailed(errors, 'Nothing to change: the cluster already has this spec.');
+        if (plan.code === 'does_not_fit') throw doesNotFit(plan.reason, errors);
+        throw unplaceable(plan.reason, errors);
+      }
+      const names = new Map(nodeRows.map((n: NodeRow) => [n.id, n.name]));
+      const byId = new Map(instances.map((i) => [i.id, i]));
+      const addedRows: InstanceRow[] = plan.add.map((a) => ({
+        id: randomUUID(), clusterId, shardIndex: a.shard, role: a.role, preferredRole: a.role, replicaIndex: a.replicaIndex, nodeId: a.nodeId, port: a.port, memoryMb: to.memoryMbPerShard,
+      }));
+      const publicPlan: TopologyPlan = {
+        changes: plan.changes,
+        slotMoves: plan.moves,
+        addInstances: addedRows.map((a) => ({ instanceId: dryRun ? null : a.id, shard: a.shardIndex, role: a.role, nodeId: a.nodeId, nodeName: names.get(a.nodeId) ?? a.nodeId, port: a.port })),
+        removeInstances: plan.remove.map((id) => {
+          const i = byId.get(id)!;
+          return { instanceId: id, shard: i.shardIndex, role: i.role, nodeId: i.nodeId, nodeName: names.get(i.nodeId) ?? i.nodeId, port: i.port };
+        }),
+        steps: plan.steps,
+        online: plan.online,
+        notes: plan.notes,
+        totals: plan.totals,
+      };
+      if (dryRun) return { plan: publicPlan, cluster, operation: null };
+
+      await this.d.clusters.insertInstances(addedRows, db);
+      if (to.memoryMbPerShard !== from.memoryMbPerShard) await this.d.clusters.setInstancesMemory(clusterId, to.memoryMbPerShard, db);
+      // New shards exist (with no slots yet) from now on; slot ranges follow the migration.
+      await this.d.clusters.insertShards(plan.targetSlots.map((_, i) => i).filter((i) => i >= shards.length).map((i) => ({ clusterId, shardIndex: i, slots: [] })), db);
+      await this.d.clusters.updateSpec(clusterId, to, db);
+      await this.d.clusters.setStatus(clusterId, 'updating', cluster.status.conditions, db);
+      await this.d.clusters.markNeedsReconcile(clusterId, db);
+      const record: UpdatePlanRecord = {
+        kind: 'update', from, to, originalSlots: shardSlots, targetSlots: plan.targetSlots,
+        added: addedRows.map((a) => a.id), removed: plan.remove, vertical: plan.vertical, public: publicPlan,
+      };
+      const steps: OperationStep[] = plan.steps.map((s) => ({ name: s.name, title: s.title, state: 'pending' }));
+      const operation = await this.d.operations.create({ clusterId, organizationId, kind: 'update-cluster', steps, plan: record }, db);
+      return { plan: publicPlan, cluster: (await this.d.clusters.get(clusterId, organizationId, db))!, operation };
+    });
+    if (result.operation) this.d.wake(clusterId);
+    return result;
+  }
+
+  /** POST /v1/clusters/{id}/shards/{index}/switchover. */
+  async switchover(organizationId: string, clusterId: string, shard: number, req: SwitchoverRequest): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+    const result = await inTransaction(this.d.pool, async (db) => {
+      const cluster = await this.lockCluster(db, organizationId, clusterId);
+      if (!Number.isInteger(shard) || shard < 0 || shard >= cluster.spec.shards) {
+        throw validationFailed([{ field: 'index', message: `shard index must be 0..${cluster.spec.shards - 1}` }]);
+      }
+      const members = (await this.d.clusters.instances(clusterId, db)).filter((i) => i.shardIndex === shard);
+      const primary = members.find((i) => i.role === 'primary');
+      if (!primary) throw conflict('invalid_state', `Shard ${shard} has no recorded primary right now.`);
+      const replicas = members.filter((i) => i.role === 'replica');
+      const inSync = (i: InstanceRow) => {
+        const v = this.d.observed.instance(i.id, i.nodeId)?.cluster;
+        return !!v && v.role === 'replica' && v.primaryLinkUp === true && !v.syncInProgress && (!primary.engineId || v.primaryId === primary.engineId);
+      };
+      let target: InstanceRow | undefined;
+      if (req.targetInstanceId) {
+        target = replicas.find((i) => i.id === req.targetInstanceId);
+        if (!target) throw validationFailed([{ field: 'targetInstanceId', message: `not a replica of shard ${shard}` }]);
+        if (!inSync(target)) throw new AppError(422, 'invalid_state', 'Replica not in sync', 'That replica is not in sync with its primary right now; try again in a moment.', [{ field: 'targetInstanceId', message: 'not in sync' }]);
+      } else {
+        target = replicas.filter(inSync).sort((a, b) => (this.d.observed.instance(b.id, b.nodeId)?.cluster?.replOffset ?? 0) - (this.d.observed.instance(a.id, a.nodeId)?.cluster?.replOffset ?? 0))[0];
+        if (!target) throw new AppError(422, 'invalid_state', 'No replica to switch to', `Shard ${shard} has no in-sync replica to promote (add one with replicasPerShard).`, [{ field: 'index', message: 'no in-sync replica' }]);
+      }
+      const plan: SwitchoverPlanRecord = { kind: 'switchover', shard, targetInstanceId: target.id, fromInstanceId: primary.id };
+      await this.d.clusters.markNeedsReconcile(clusterId, db);
+      const operation = await this.d.operations.create({
+        clusterId, organizationId, kind: 'switchover', plan, steps: SWITCHOVER_STEPS.map((s) => ({ name: s.name, title: s.title, state: 'pending' as const })),
+      }, db);
+      return { cluster, operation };
+    });
+    this.d.wake(clusterId);
+    return result;
+  }
+}

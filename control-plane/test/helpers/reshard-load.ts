@@ -1,0 +1,93 @@
+/**
+ * A client that reads and writes the whole time a topology changes: each
+ * worker owns a slice of the keys and overwrites them one after another,
+ * remembering the last acknowledged value of each; reads check keys exist.
+ */
+import { Redis, type Cluster } from 'ioredis';
+
+export class LastValueLoad {
+  /** Last acknowledged value per key index (undefined: the loaded value). */
+  readonly acked = new Map<number, string>();
+  writes = 0;
+  reads = 0;
+  errors = 0;
+  readMisses = 0;
+  readonly errorSamples: string[] = [];
+  private stopped = false;
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly client: Cluster, private readonly prefix: string, private readonly keys: number, private readonly workers = 8) {}
+
+  start(): this {
+    for (let w = 0; w < this.workers; w++) {
+      this.loops.push((async () => {
+        let seq = 0;
+        for (let i = w; !this.stopped; i = (i + this.workers * 37) % this.keys) {
+          const key = `${this.prefix}:${i}`;
+          const value = `u${w}-${++seq}`;
+          try {
+            await this.client.set(key, value);
+            this.acked.set(i, value);
+            this.writes++;
+            const r = (i * 7919 + seq) % this.keys;
+            const got = await this.client.get(`${this.prefix}:${r}`);
+            this.reads++;
+            if (got === null) this.readMisses++;
+          } catch (err) {
+            this.errors++;
+            if (this.errorSamples.length < 5) this.errorSamples.push((err as Error).message);
+            await new Promise((res) => setTimeout(res, 20));
+          }
+        }
+      })());
+    }
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.loops);
+  }
+
+  /** Keys whose value is not their last acknowledged one (or the loaded `v<i>`). */
+  async wrong(client: Cluster): Promise<string[]> {
+    const bad: string[] = [];
+    for (let start = 0; start < this.keys; start += 1000) {
+      const idx = Array.from({ length: Math.min(1000, this.keys - start) }, (_, k) => start + k);
+      const values = await Promise.all(idx.map((i) => client.get(`${this.prefix}:${i}`)));
+      values.forEach((v, k) => {
+        const i = idx[k]!;
+        if (v !== (this.acked.get(i) ?? `v${i}`)) bad.push(`${this.prefix}:${i}=${v} (want ${this.acked.get(i) ?? `v${i}`})`);
+      });
+    }
+    return bad;
+  }
+}
+
+/** Every primary's own view: slots it owns and any slot left importing/migrating. */
+export async function slotReport(addresses: string[], auth: { username: string; password: string }): Promise<{ owned: number; open: string[]; assigned: number }> {
+  let owned = 0;
+  const open: string[] = [];
+  let assigned = 0;
+  for (const a of addresses) {
+    const [host, port] = [a.slice(0, a.lastIndexOf(':')), Number(a.slice(a.lastIndexOf(':') + 1))];
+    const c = new Redis({ host, port, ...auth, lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await c.connect();
+      const nodes = String(await c.call('CLUSTER', 'NODES'));
+      const me = nodes.split('\n').find((l) => l.includes('myself'))!;
+      for (const f of me.trim().split(' ').slice(8)) {
+        if (f.startsWith('[')) open.push(`${a} ${f}`);
+        else {
+          const [s, e] = f.split('-').map(Number);
+          owned += (e ?? s!) - s! + 1;
+        }
+      }
+      const info = String(await c.call('CLUSTER', 'INFO'));
+      assigned = Math.max(assigned, Number(/cluster_slots_assigned:(\d+)/.exec(info)?.[1] ?? 0));
+    } finally {
+      c.disconnect();
+    }
+  }
+  return { owned, open, assigned };
+}

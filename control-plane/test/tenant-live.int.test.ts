@@ -1,0 +1,161 @@
+/**
+ * Issue 12 in the API: the live event stream (org-scoped, fed by database
+ * triggers whatever code path changed a row), the tenant's view of nodes and
+ * capacity (nothing of other organizations), and a signed-out session check
+ * that is an answer rather than an error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Capacity, Cluster, LiveEvent, NodeList, NodeCurrentMetricsList, Problem } from '@strata/api';
+import type { Stack } from '@strata/local';
+import { testStack } from './helpers/test-stack';
+import { TestApi } from './helpers/api-client';
+import { LiveStreamClient } from './helpers/live-stream';
+import { enginePid } from './helpers/workload';
+
+let stack: Stack;
+let admin: TestApi;
+let tenant: TestApi;
+let cleanup: () => Promise<void>;
+const streams: LiveStreamClient[] = [];
+const NODE_MB = 1024;
+
+beforeAll(async () => {
+  ({ stack, api: admin, cleanup } = await testStack('127.0.70', { nodes: 3, nodeMemoryMb: NODE_MB }));
+  const org = await admin.call<{ token: string }>('POST', '/v1/organizations', { name: 'tenant-co' });
+  expect(org.status).toBe(201);
+  tenant = new TestApi(stack.url, org.body.token);
+});
+afterAll(async () => {
+  for (const s of streams) s.close();
+  await cleanup?.();
+});
+
+const open = async (token: string) => {
+  const s = await LiveStreamClient.open(stack.url, { authorization: `Bearer ${token}` });
+  streams.push(s);
+  return s;
+};
+const isCluster = (id: string, phase?: Cluster['status']['phase']) => (e: LiveEvent): e is Extract<LiveEvent, { type: 'cluster' }> =>
+  e.type === 'cluster' && e.cluster.id === id && (!phase || e.cluster.status.phase === phase);
+const addresses = () => Array.from({ length: 3 }, (_, i) => `127.0.70.${i + 1}`);
+
+describe('tenant view of nodes and capacity', () => {
+  let adminCluster: string;
+  let tenantCluster: string;
+
+  it('a tenant with no clusters sees no node; capacity gives numbers only', async () => {
+    const nodes = await tenant.call<NodeList>('GET', '/v1/nodes');
+    expect(nodes.status).toBe(200);
+    expect(nodes.body).toEqual({ scope: 'organization', items: [] });
+    const cap = await tenant.call<Capacity>('GET', '/v1/capacity');
+    expect(cap.body).toEqual({ onlineNodes: 3, nodeFreeMemoryMb: [NODE_MB, NODE_MB, NODE_MB], maxMemoryMbPerShard: NODE_MB, maxReplicasPerShard: 2 });
+    const fleet = await admin.call<NodeList>('GET', '/v1/nodes');
+    expect(fleet.body.scope).toBe('fleet');
+    expect(fleet.body.items.map((n) => n.capacity)).toEqual(Array(3).fill({ memoryMb: NODE_MB, usedMemoryMb: 0 }));
+  });
+
+  it("a tenant sees only the nodes its clusters use, its own instances, and no other organization's usage", async () => {
+    const a = await admin.createCluster({ name: 'platform-app', shards: 3, replicasPerShard: 0, memoryMbPerShard: 256 });
+    const t = await tenant.createCluster({ name: 'tenant-app', shards: 1, replicasPerShard: 0, memoryMbPerShard: 128 });
+    expect([a.status, t.status]).toEqual([202, 202]);
+    adminCluster = a.body.cluster.id;
+    tenantCluster = t.body.cluster.id;
+    await Promise.all([admin.waitForPhase(adminCluster, 'ready'), tenant.waitForPhase(tenantCluster, 'ready')]);
+
+    const r = await tenant.call<NodeList>('GET', '/v1/nodes');
+    const raw = JSON.stringify(r.body);
+    expect(r.body.scope).toBe('organization');
+    expect(r.body.items).toHaveLength(1);
+    const [node] = r.body.items;
+    expect(node!.capacity).toBeNull();
+    expect(node!.instances).toEqual([expect.objectContaining({ clusterId: tenantCluster, clusterName: 'tenant-app', memoryMb: 128 })]);
+    // No address of a node it has nothing on, no other cluster's name.
+    for (const addr of addresses().filter((x) => x !== node!.address)) expect(raw).not.toContain(addr);
+    expect(raw).not.toContain('platform-app');
+    expect(raw).not.toContain('usedMemoryMb');
+
+    // The platform admin sees the fleet, with everyone's usage counted.
+    const fleet = await admin.call<NodeList>('GET', '/v1/nodes');
+    expect(fleet.body.items).toHaveLength(3);
+    expect(fleet.body.items.reduce((s, n) => s + n.capacity!.usedMemoryMb, 0)).toBe(3 * 256 + 128);
+
+    // Capacity: anonymous free memory, both organizations' usage counted.
+    const cap = (await tenant.call<Capacity>('GET', '/v1/capacity')).body;
+    expect(cap.nodeFreeMemoryMb.reduce((s, x) => s + x, 0)).toBe(3 * NODE_MB - 3 * 256 - 128);
+    expect(cap.maxMemoryMbPerShard).toBe(NODE_MB - 256);
+    expect(JSON.stringify(cap)).not.toMatch(/127\.0\.70|node-/);
+
+    // Host load of shared nodes is the platform's.
+    expect((await tenant.call<NodeCurrentMetricsList>('GET', '/v1/metrics/nodes')).body.items).toEqual([]);
+    const hist = await tenant.call<Problem>('GET', `/v1/nodes/${node!.id}/metrics?metric=cpu`);
+    expect([hist.status, hist.body.code]).toEqual([403, 'forbidden']);
+  });
+
+  it('a create the nodes cannot hold names the field at fault', async () => {
+    const r = await tenant.createCluster({ name: 'too-big', shards: 1, replicasPerShard: 0, memoryMbPerShard: 4096 });
+    expect(r.status).toBe(422);
+    expect(r.body.errors?.[0]?.field).toBe('memoryMbPerShard');
+    expect((await tenant.listClusters()).body.items.map((c) => c.name)).toEqual(['tenant-app']);
+  });
+
+  describe('live event stream', () => {
+    it('authenticates by token or session cookie and refuses anonymous callers', async () => {
+      const anon = await LiveStreamClient.open(stack.url, {});
+      expect(anon.status).toBe(401);
+      const s = await open(tenant.token);
+      expect([s.status, s.contentType]).toEqual([200, 'text/event-stream; charset=utf-8']);
+      await s.waitFor((e) => e.type === 'resync', 5000);
+
+      await tenant.call('POST', '/v1/users', { email: 'dev@tenant.test', password: 'correct-horse-battery' });
+      const login = await fetch(`${stack.url}/v1/session`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'dev@tenant.test', password: 'correct-horse-battery' }),
+      });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const viaCookie = await LiveStreamClient.open(stack.url, { cookie });
+      streams.push(viaCookie);
+      expect(viaCookie.status).toBe(200);
+    });
+
+    it("a delete shows Deleting, the operation and the removal, to that organization only", async () => {
+      const mine = await open(tenant.token);
+      const theirs = await open(admin.token);
+      await mine.waitFor((e) => e.type === 'resync', 5000);
+      await theirs.waitFor((e) => e.type === 'resync', 5000);
+
+      const del = await tenant.deleteCluster(tenantCluster);
+      expect(del.status).toBe(202);
+      const deleting = await mine.waitFor(isCluster(tenantCluster, 'deleting'), 5000);
+      expect(deleting.cluster.name).toBe('tenant-app');
+      const op = await mine.waitFor((e) => e.type === 'operation' && e.operation.id === del.body.operation.id, 5000);
+      expect(op.type === 'operation' && op.operation.kind).toBe('delete-cluster');
+      await mine.waitFor((e) => e.type === 'cluster-deleted' && e.clusterId === tenantCluster, 60_000);
+      // Steps of the delete arrive as operation updates, up to the finished one.
+      await mine.waitFor((e) => e.type === 'operation' && e.operation.id === del.body.operation.id && e.operation.state === 'succeeded', 10_000);
+      const progress = mine.events.flatMap((e) => (e.type === 'operation' && e.operation.id === del.body.operation.id ? [e.operation.progress] : []));
+      expect(progress.length).toBeGreaterThan(1);
+
+      // The other organization heard nothing about it.
+      expect(JSON.stringify(theirs.events)).not.toContain(tenantCluster);
+      expect(JSON.stringify(theirs.events)).not.toContain('tenant-app');
+    });
+
+    it('a killed primary: the cluster turns degraded with the reason, then ready again, on the stream', async () => {
+      const s = await open(admin.token);
+      const topology = await admin.waitForHealthy(adminCluster);
+      const victim = topology.shards[1]!.instances.find((i) => i.role === 'primary')!;
+      process.kill(enginePid(victim.address), 'SIGKILL');
+      const degraded = await s.waitFor(isCluster(adminCluster, 'degraded'), 20_000);
+      const reasons = degraded.cluster.status.conditions.filter((c) => c.status === 'false').map((c) => `${c.reason}: ${c.message}`).join('; ');
+      expect(reasons).toContain(victim.address.split(':')[1]);
+      await s.waitFor(isCluster(adminCluster, 'ready'), 60_000);
+      await s.waitFor((e) => e.type === 'cluster-activity' && e.clusterId === adminCluster, 5000);
+    });
+  });
+
+  it('a signed-out session check with ?optional=true is 200 null; without it 401', async () => {
+    const optional = await fetch(`${stack.url}/v1/session?optional=true`);
+    expect(optional.status).toBe(200);
+    expect(await optional.json()).toBeNull();
+    expect((await fetch(`${stack.url}/v1/session`)).status).toBe(401);
+  });
+});

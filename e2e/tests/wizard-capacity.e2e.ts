@@ -1,0 +1,58 @@
+import type { Capacity } from '@strata/api';
+import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
+
+test.describe('the wizard offers only what the nodes can hold', () => {
+  test('memory choices stop at the largest free node; memory no node can hold is refused at the field, with why', async ({
+    signedInPage: page, api, wizard, createCluster,
+  }, testInfo) => {
+    await wizard.goto();
+    const capacity = await api.request<Capacity>('GET', '/v1/capacity');
+    const offered = (await wizard.memory.locator('option').evaluateAll((os) => os.map((o) => Number((o as HTMLOptionElement).value))));
+    expect(Math.max(...offered)).toBeLessThanOrEqual(capacity.maxMemoryMbPerShard);
+    expect(offered).not.toContain(65536);
+
+    // The biggest size on offer that fits with a replica on every other node (the smallest free node bounds it).
+    const biggest = Math.max(...offered.filter((mb) => mb <= capacity.nodeFreeMemoryMb.at(-1)!));
+    const name = uniqueName('e2e-room');
+    await wizard.fill({ name, shards: 1, replicasPerShard: capacity.onlineNodes - 1 });
+    await wizard.memory.selectOption(String(biggest));
+    await expect(wizard.memory).not.toHaveAttribute('aria-invalid', 'true');
+
+    // Another cluster takes that room on every node while the wizard is open.
+    const taken = capacity.nodeFreeMemoryMb.at(-1)! - biggest + 16;
+    await createCluster({ name: uniqueName('e2e-hog'), shards: capacity.onlineNodes, replicasPerShard: 0, memoryMbPerShard: Math.max(16, taken) });
+
+    await expect(wizard.memory).toShowFieldError(/No room for .* per shard: .* free node has .*\. Choose .* or less\./);
+    await expect(wizard.summary.getByRole('alert')).toContainText('No room for');
+    await wizard.submit.click();
+    await expect(page).toHaveURL(/\/clusters\/new$/);
+    await expect(wizard.memory).toBeFocused();
+    await saveScreenshot(page, 'wizard-no-room', testInfo);
+    expect(await api.clustersNamed(name)).toHaveLength(0);
+  });
+
+  test('too many shards for the room left is marked at the shards field, saying how many fit', async ({ signedInPage: page, api, wizard }) => {
+    void page;
+    await wizard.goto();
+    const capacity = await api.request<Capacity>('GET', '/v1/capacity');
+    const name = uniqueName('e2e-shards');
+    await wizard.fill({ name, shards: 64, replicasPerShard: 0 });
+    await wizard.memory.selectOption({ label: '1 GB' });
+    expect(capacity.nodeFreeMemoryMb.reduce((a, b) => a + b, 0), 'the test stack holds less than 64 GB').toBeLessThan(64 * 1024);
+    await expect(wizard.shards).toShowFieldError(/At most \d+ shards? of this size fit\./);
+    await wizard.submit.click();
+    expect(await api.clustersNamed(name)).toHaveLength(0);
+  });
+
+  test('a name like "My Cluster" gets a valid suggestion that one click applies', async ({ signedInPage: page, wizard }) => {
+    void page;
+    await wizard.goto();
+    await wizard.name.fill('My Cluster');
+    await wizard.name.blur();
+    await expect(wizard.name).toShowFieldError(/lowercase letters, digits and dashes/);
+    await expect(wizard.name).toHaveAccessibleDescription(/Try my-cluster/);
+    await page.getByRole('button', { name: 'my-cluster' }).click();
+    await expect(wizard.name).toHaveValue('my-cluster');
+    await expect(wizard.name).not.toHaveAttribute('aria-invalid', 'true');
+  });
+});

@@ -1,0 +1,258 @@
+/**
+ * The topology-change planner: a pure function from (current spec, stored
+ * topology, nodes, live data sizes) and a desired spec to the plan of an
+ * online change: vertical settings applied in place, instances added
+ * (placed with anti-affinity) or removed, and which slots move from which
+ * shard to which. The same function answers a dry run and drives the change.
+ */
+import type { Durability, EvictionPolicy, SlotRange } from '@strata/api';
+import { planPlacement, placeReplacement, type PlacementNode } from '../placement.planner';
+import { SLOT_COUNT } from './slots.planner';
+
+export interface TopologySpec {
+  shards: number;
+  replicasPerShard: number;
+  memoryMbPerShard: number;
+  durability: Durability;
+  evictionPolicy: EvictionPolicy;
+}
+
+export interface TopologyInstance {
+  id: string;
+  shard: number;
+  /** Live role. */
+  role: 'primary' | 'replica';
+  replicaIndex: number;
+  nodeId: string;
+  port: number;
+}
+
+/** What a shard holds now (from its primary's live counts); null when unknown. */
+export interface ShardData {
+  keys: number;
+  /** used_memory of the shard's primary, bytes. */
+  bytes: number;
+}
+
+export interface TopologyPlanInput {
+  current: TopologySpec;
+  desired: TopologySpec;
+  /** Slot ranges owned by each shard now, by shard index. */
+  shardSlots: SlotRange[][];
+  instances: TopologyInstance[];
+  /** Every node with its usage by all clusters (this one's instances included). */
+  nodes: PlacementNode[];
+  /** Live data per shard, by shard index (missing: unknown, counted as 0). */
+  data: (ShardData | null)[];
+}
+
+export interface NewInstance {
+  shard: number;
+  role: 'primary' | 'replica';
+  replicaIndex: number;
+  nodeId: string;
+  port: number;
+}
+
+export interface SlotMove {
+  fromShard: number;
+  toShard: number;
+  slots: SlotRange[];
+  slotCount: number;
+  estimatedKeys: number;
+  estimatedBytes: number;
+}
+
+export type TopologyStepName = 'configure' | 'start-instances' | 'join-instances' | 'migrate-slots' | 'remove-instances' | 'finish';
+
+export interface TopologyChangePlan {
+  changes: { field: keyof TopologySpec; from: number | string; to: number | string }[];
+  add: NewInstance[];
+  /** Ids of instances removed (after their slots moved away). */
+  remove: string[];
+  /** Slot ranges each shard owns at the end, by shard index (length = desired shards). */
+  targetSlots: SlotRange[][];
+  moves: SlotMove[];
+  /** Settings changed in place on every instance (memory, durability, eviction). */
+  vertical: boolean;
+  steps: { name: TopologyStepName; title: string }[];
+  online: boolean;
+  notes: string[];
+  totals: { slots: number; keys: number; bytes: number };
+}
+
+export type TopologyFailure = { ok: false; code: 'unchanged' | 'does_not_fit' | 'unplaceable'; field: keyof TopologySpec; reason: string };
+export type TopologyPlanResult = ({ ok: true } & TopologyChangePlan) | TopologyFailure;
+
+/** A shard's data must stay under this share of its maxmemory after a change. */
+export const FILL_LIMIT = 0.9;
+const MB = 1024 * 1024;
+
+const fail = (code: TopologyFailure['code'], field: keyof TopologySpec, reason: string): TopologyFailure => ({ ok: false, code, field, reason });
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const mb = (bytes: number) => `${Math.ceil(bytes / MB)} MB`;
+
+/** Slots of each shard after an even split over `shards` (sizes differ by at most one). */
+export function evenCounts(shards: number): number[] {
+  return Array.from({ length: shards }, (_, i) => Math.floor(((i + 1) * SLOT_COUNT) / shards) - Math.floor((i * SLOT_COUNT) / shards));
+}
+
+export function expandRanges(ranges: SlotRange[]): number[] {
+  const out: number[] = [];
+  for (const r of ranges) for (let s = r.start; s <= r.end; s++) out.push(s);
+  return out;
+}
+
+export function compressSlots(slots: number[]): SlotRange[] {
+  const sorted = [...slots].sort((a, b) => a - b);
+  const out: SlotRange[] = [];
+  for (const s of sorted) {
+    const last = out[out.length - 1];
+    if (last && last.end === s - 1) last.end = s;
+    else out.push({ start: s, end: s });
+  }
+  return out;
+}
+
+/**
+ * Which slots go where: every shard ends with an even share; a shard with
+ * more gives up its highest slots, shards with less take them in order. A
+ * removed shard (index >= the new count) gives up everything. Moves as few
+ * slots as an even split allows.
+ */
+export function planSlotTargets(current: SlotRange[][], shards: number): { target: SlotRange[][]; moves: { from: number; to: number; slots: number[] }[] } {
+  const want = evenCounts(shards);
+  const owned = current.map((r) => expandRanges(r).sort((a, b) => a - b));
+  while (owned.length < shards) owned.push([]);
+  const released: { from: number; slot: number }[] = [];
+  owned.forEach((slots, shard) => {
+    const keep = shard < shards ? want[shard]! : 0;
+    while (slots.length > keep) released.push({ from: shard, slot: slots.pop()! });
+  });
+  released.sort((a, b) => a.slot - b.slot);
+  const moves = new Map<string, { from: number; to: number; slots: number[] }>();
+  let k = 0;
+  for (let shard = 0; shard < shards; shard++) {
+    while (owned[shard]!.length < want[shard]! && k < released.length) {
+      const r = released[k++]!;
+      owned[shard]!.push(r.slot);
+      const key = `${r.from}>${shard}`;
+      const m = moves.get(key) ?? { from: r.from, to: shard, slots: [] };
+      m.slots.push(r.slot);
+      moves.set(key, m);
+    }
+  }
+  return { target: owned.slice(0, shards).map(compressSlots), moves: [...moves.values()] };
+}
+
+export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult {
+  const { current: cur, desired: want } = input;
+  const fields: (keyof TopologySpec)[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy'];
+  const changes = fields.filter((f) => cur[f] !== want[f]).map((f) => ({ field: f, from: cur[f], to: want[f] }));
+  if (!changes.length) return fail('unchanged', 'shards', 'the cluster already has this spec');
+  const notes: string[] = [];
+  const dataOf = (shard: number) => input.data[shard] ?? { keys: 0, bytes: 0 };
+  const slotsOf = (shard: number) => expandRanges(input.shardSlots[shard] ?? []).length;
+
+  // Data must fit in the new memory limit and in fewer shards.
+  const limitBytes = want.memoryMbPerShard * MB * FILL_LIMIT;
+  const heaviest = Math.max(0, ...input.data.map((d) => d?.bytes ?? 0));
+  if (want.memoryMbPerShard < cur.memoryMbPerShard && heaviest > limitBytes) {
+    return fail('does_not_fit', 'memoryMbPerShard', `a shard holds ${mb(heaviest)}; ${want.memoryMbPerShard} MB per shard leaves less than ${Math.round((1 - FILL_LIMIT) * 100)}% headroom (needs at least ${Math.ceil(heaviest / FILL_LIMIT / MB)} MB)`);
+  }
+  const totalBytes = input.data.reduce((s, d) => s + (d?.bytes ?? 0), 0);
+  if (want.shards < cur.shards && totalBytes / want.shards > limitBytes) {
+    return fail('does_not_fit', 'shards', `the cluster holds ${mb(totalBytes)}; ${plural(want.shards, 'shard')} of ${want.memoryMbPerShard} MB cannot hold it with ${Math.round((1 - FILL_LIMIT) * 100)}% headroom`);
+  }
+
+  // Nodes as placement sees them, with the vertical change applied to this cluster's instances.
+  const delta = want.memoryMbPerShard - cur.memoryMbPerShard;
+  const nodes: PlacementNode[] = input.nodes.map((n) => {
+    const mine = input.instances.filter((i) => i.nodeId === n.id).length;
+    return { ...n, usedMemoryMb: n.usedMemoryMb + delta * mine, usedPorts: [...n.usedPorts], sparePorts: [...(n.sparePorts ?? [])] };
+  });
+  if (delta > 0) {
+    const over = nodes.find((n) => n.usedMemoryMb > n.memoryMb && input.instances.some((i) => i.nodeId === n.id));
+    if (over) return fail('unplaceable', 'memoryMbPerShard', `node ${over.name} would need ${over.usedMemoryMb} MB for its instances at ${want.memoryMbPerShard} MB per shard; it has ${over.memoryMb} MB`);
+  }
+
+  const add: NewInstance[] = [];
+  const remove: string[] = [];
+  const take = (nodeId: string, port: number) => {
+    const n = nodes.find((x) => x.id === nodeId)!;
+    n.usedMemoryMb += want.memoryMbPerShard;
+    n.usedPorts.push(port);
+    n.sparePorts = (n.sparePorts ?? []).filter((p) => p !== port);
+  };
+
+  // New shards: primaries and replicas placed like a new cluster's, on what is left.
+  if (want.shards > cur.shards) {
+    const placed = planPlacement({ shards: want.shards - cur.shards, replicasPerShard: want.replicasPerShard, memoryMbPerShard: want.memoryMbPerShard, nodes });
+    if (!placed.ok) return fail('unplaceable', placed.code === 'too_few_nodes' ? 'replicasPerShard' : 'shards', placed.reason);
+    for (const p of placed.instances) {
+      const shard = p.shardIndex + cur.shards;
+      add.push({ shard, role: p.role, replicaIndex: p.replicaIndex, nodeId: p.nodeId, port: p.port });
+      take(p.nodeId, p.port);
+    }
+  }
+  // Removed shards: every copy goes once its slots moved away.
+  for (const i of input.instances) if (i.shard >= want.shards) remove.push(i.id);
+
+  // Replica count of the shards that stay.
+  for (let shard = 0; shard < Math.min(cur.shards, want.shards); shard++) {
+    const members = input.instances.filter((i) => i.shard === shard);
+    const replicas = members.filter((i) => i.role === 'replica').sort((a, b) => b.replicaIndex - a.replicaIndex);
+    if (replicas.length > want.replicasPerShard) {
+      for (const r of replicas.slice(0, replicas.length - want.replicasPerShard)) remove.push(r.id);
+    }
+    let next = Math.max(0, ...members.map((i) => i.replicaIndex)) + 1;
+    const holders = members.map((i) => i.nodeId);
+    for (let n = replicas.length; n < want.replicasPerShard; n++) {
+      const placed = placeReplacement({ memoryMb: want.memoryMbPerShard, excludeNodeIds: holders, nodes });
+      if (!placed.ok) return fail('unplaceable', 'replicasPerShard', `shard ${shard}: ${placed.reason}`);
+      add.push({ shard, role: 'replica', replicaIndex: next++, nodeId: placed.nodeId, port: placed.port });
+      holders.push(placed.nodeId);
+      take(placed.nodeId, placed.port);
+    }
+  }
+
+  // Slots.
+  const { target, moves: rawMoves } = want.shards === cur.shards
+    ? { target: input.shardSlots.slice(0, want.shards), moves: [] }
+    : planSlotTargets(input.shardSlots, want.shards);
+  const moves: SlotMove[] = rawMoves.map((m) => {
+    const owned = slotsOf(m.from) || 1;
+    const d = dataOf(m.from);
+    return {
+      fromShard: m.from, toShard: m.to, slots: compressSlots(m.slots), slotCount: m.slots.length,
+      estimatedKeys: Math.round((d.keys * m.slots.length) / owned), estimatedBytes: Math.round((d.bytes * m.slots.length) / owned),
+    };
+  });
+  const totals = moves.reduce((t, m) => ({ slots: t.slots + m.slotCount, keys: t.keys + m.estimatedKeys, bytes: t.bytes + m.estimatedBytes }), { slots: 0, keys: 0, bytes: 0 });
+
+  const vertical = cur.memoryMbPerShard !== want.memoryMbPerShard || cur.durability !== want.durability || cur.evictionPolicy !== want.evictionPolicy;
+  const steps: TopologyChangePlan['steps'] = [];
+  if (vertical) {
+    const what = changes.filter((c) => ['memoryMbPerShard', 'durability', 'evictionPolicy'].includes(c.field)).map((c) => `${c.field} ${c.from} → ${c.to}`).join(', ');
+    steps.push({ name: 'configure', title: `Apply ${what} in place on every instance (CONFIG SET, config files rewritten; no restart)` });
+  }
+  if (add.length) {
+    const primaries = add.filter((a) => a.role === 'primary').length;
+    steps.push({ name: 'start-instances', title: `Start ${plural(add.length, 'new instance')} (${plural(primaries, 'primary', 'primaries')}, ${plural(add.length - primaries, 'replica')})` });
+    steps.push({ name: 'join-instances', title: 'New primaries meet the cluster; new replicas sync from their primaries' });
+  }
+  if (moves.length) {
+    steps.push({ name: 'migrate-slots', title: `Move ${plural(totals.slots, 'slot')} (~${totals.keys} keys) with live migration (IMPORTING/MIGRATING, batched MIGRATE, SETSLOT NODE on every primary)` });
+  }
+  if (remove.length) steps.push({ name: 'remove-instances', title: `Stop ${plural(remove.length, 'instance')} and forget ${remove.length === 1 ? 'it' : 'them'} on every member` });
+  steps.push({ name: 'finish', title: 'Record the new topology' });
+
+  if (want.durability !== cur.durability && want.durability !== 'none') notes.push('turning on AOF starts a background rewrite of each instance\'s data to disk');
+  if (want.replicasPerShard > cur.replicasPerShard) notes.push('new replicas copy their primary\'s data; the change succeeds only once they are in sync');
+  if (want.replicasPerShard === 0 && cur.replicasPerShard > 0) notes.push('without replicas a lost primary loses its shard\'s data unless durability keeps it on disk');
+  if (moves.length) notes.push('clients follow MOVED/ASK redirects while slots move; keys stay readable and writable');
+
+  return {
+    ok: true, changes, add, remove, targetSlots: target, moves, vertical, steps, online: true, notes, totals,
+  };
+}
