@@ -237,7 +237,10 @@ describe('scoped tokens and roles', () => {
         expect(res.status, path).toBe(404);
         await res.body?.cancel();
       } else {
-        const body = op.method === 'PATCH' && base === '/v1/users' ? { role: 'viewer' } : op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
+        // Valid bodies: the only reason to refuse must be that the resource is not this organization's.
+        const body = op.method === 'PATCH' && base === '/v1/users' ? { role: 'viewer' }
+          : op.method === 'PATCH' && base === '/v1/clusters' ? { evictionPolicy: 'allkeys-lfu' }
+          : op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
         const r = await other.call(op.method, path, body);
         expect(r.status, `${op.method} ${path}: ${JSON.stringify(r.body)}`).toBe(404);
       }
@@ -249,8 +252,10 @@ describe('scoped tokens and roles', () => {
     expect((await other.call<{ items: User[] }>('GET', '/v1/users')).body.items).toEqual([]);
     expect((await other.call<ApiTokenList>('GET', '/v1/tokens')).body.items.map((t) => t.name)).toEqual(['admin (organization created)']);
     expect((await other.call<AuditList>('GET', '/v1/audit')).body.items).toEqual([]);
-    // The token still works and the cluster is untouched.
-    expect((await api.getCluster(clusterId)).status).toBe(200);
+    // The cluster is untouched.
+    const after = await api.getCluster(clusterId);
+    expect(after.status).toBe(200);
+    expect(after.body.spec.evictionPolicy).toBe('noeviction');
   });
 
   it('the audit log records who changed what, without secrets', async () => {
