@@ -88,8 +88,8 @@ async function main(): Promise<void> {
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
   const app = createApp({
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints, topology,
-    onOperationControl: (id) => void clusters.markNeedsReconcile(id).then(() => reconciler.wake(id), (err) => log.error({ err }, 'could not request a pass')),
     audit: new AuditStore(pool),
+    onOperationControl: (id) => void clusters.markNeedsReconcile(id).then(() => reconciler.wake(id), (err) => log.error({ err }, 'could not request a pass')),
     consoleDir: config.consoleDir,
     metrics: metrics.app,
     live,

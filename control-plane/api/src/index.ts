@@ -4,6 +4,7 @@ export * from './operations';
 export * from './nodes';
 export * from './agent';
 export * from './auth';
+export * from './operation-table';
 
 export * from './events';
 export * from './metrics';

@@ -16,10 +16,10 @@ import {
   AgentMetricsBatch, ClusterCurrentMetricsList, MetricsResult, MetricsStreamEvent, NodeCurrentMetricsList,
 } from './metrics';
 import {
-  ApiToken, ApiTokenInfo, ApiTokenList, AuditList, AuditQuery, CreateOrganizationRequest, CreateOrganizationResponse, CreateTokenRequest,
-  CreateUserRequest, LoginRequest, Session, UpdateUserRequest, User, UserList, type Scope,
+  CreateOrganizationRequest, CreateOrganizationResponse, LoginRequest, Session, type Scope,
 } from './auth';
 import { Benchmark, BenchmarkList, BenchmarkRequest, BenchmarkProgressEvent, BenchmarkWorkerReport, BenchmarkWorkerCommand } from './benchmarks';
+import { OPERATION_TABLE, type OperationDef } from './operation-table';
 
 const json = (schema: z.ZodType, description = 'OK') => ({
   description,
@@ -96,14 +96,25 @@ export function buildOpenApiDocument(): object {
   r.registerPath({ method: 'post', path: '/v1/nodes/{id}/undrain', summary: 'Return a drained node to placement (platform admin)', security: scope('admin'), request: { params: idParam }, responses: { 200: json(z.object({ id: z.string(), name: z.string(), draining: z.boolean() })), ...errors, 403: problem('Not a platform admin') } });
   r.registerPath({ method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)', security: scope('admin'), request: body(CreateJoinTokenRequest), responses: { 201: json(JoinToken), ...errors, 403: problem('Not a platform admin') } });
   r.registerPath({ method: 'post', path: '/v1/organizations', summary: 'Create an organization (platform admin)', security: scope('admin'), request: body(CreateOrganizationRequest), responses: { 201: json(CreateOrganizationResponse), ...errors, 403: problem('Not a platform admin'), 409: problem('Name taken') } });
-  r.registerPath({ method: 'get', path: '/v1/users', summary: "Users of the caller's organization and their roles", security: scope('admin'), responses: { 200: json(UserList), 401: errors[401], 403: problem('Needs the admin scope') } });
-  r.registerPath({ method: 'post', path: '/v1/users', summary: "Create a user in the caller's organization", security: scope('admin'), request: body(CreateUserRequest), responses: { 201: json(User), ...errors, 403: problem('Needs the admin scope'), 409: problem('Email taken') } });
-  r.registerPath({ method: 'patch', path: '/v1/users/{id}', summary: "Change a user's role (bounds the user's tokens at once)", security: scope('admin'), request: { params: idParam, ...body(UpdateUserRequest) }, responses: { 200: json(User), ...errors, 403: problem('Needs the admin scope'), 409: problem('Would leave the organization without an admin (code invalid_state)') } });
-  r.registerPath({ method: 'post', path: '/v1/tokens', summary: 'Create an API token with scopes within your own; the secret is returned once', security: scope('self'), request: body(CreateTokenRequest), responses: { 201: json(ApiToken), ...errors, 403: problem('A scope beyond your role, or a token without the admin scope') } });
-  r.registerPath({ method: 'get', path: '/v1/tokens', summary: "API tokens (an admin sees the organization's, others their own), with last use", security: scope('self'), responses: { 200: json(ApiTokenList), 401: errors[401], 403: problem('A token without the admin scope') } });
-  r.registerPath({ method: 'get', path: '/v1/tokens/{id}', summary: 'One API token (never its secret)', security: scope('self'), request: { params: idParam }, responses: { 200: json(ApiTokenInfo), ...errors, 403: problem('A token without the admin scope') } });
-  r.registerPath({ method: 'delete', path: '/v1/tokens/{id}', summary: 'Revoke an API token (idempotent); it stops working at once', security: scope('self'), request: { params: idParam }, responses: { 200: json(ApiTokenInfo), ...errors, 403: problem('A token without the admin scope') } });
-  r.registerPath({ method: 'get', path: '/v1/audit', summary: 'Audit log: who changed what in the organization, newest first', security: scope('admin'), request: { query: AuditQuery }, responses: { 200: json(AuditList), ...errors, 403: problem('Needs the admin scope') } });
+  for (const o of Object.values(OPERATION_TABLE) as OperationDef[]) {
+    const hasId = o.path.includes('{id}');
+    const request = {
+      ...(hasId ? { params: idParam } : {}),
+      ...(o.query ? { query: o.query as z.ZodObject } : {}),
+      ...(o.body ? body(o.body) : {}),
+    };
+    r.registerPath({
+      method: o.method, path: o.path, summary: o.summary, security: scope(o.scope),
+      ...(Object.keys(request).length ? { request } : {}),
+      responses: {
+        [o.success.status]: json(o.success.schema, o.success.description),
+        ...(o.body || o.query ? { 400: errors[400] } : {}),
+        401: errors[401], 403: problem(o.scope === 'self' ? 'A token without the admin scope, or a scope beyond your role' : `Needs the ${o.scope} scope`),
+        ...(hasId ? { 404: errors[404] } : {}),
+        ...Object.fromEntries(Object.entries(o.problems ?? {}).map(([k, v]) => [k, problem(v)])),
+      },
+    });
+  }
   r.registerPath({ method: 'post', path: '/v1/session', summary: 'Sign in (sets an httpOnly session cookie)', request: body(LoginRequest), responses: { 200: json(Session), 400: errors[400], 401: problem('Wrong email or password (code invalid_credentials)') } });
   r.registerPath({
     method: 'get', path: '/v1/session', summary: 'Current session (with `?optional=true`: 200 and `null` when signed out, instead of 401)',

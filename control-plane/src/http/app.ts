@@ -71,7 +71,7 @@ export function createApp(d: AppDeps): Express {
   app.use('/v1/operations', ...user, operationRoutes(d));
   app.use('/v1/nodes', ...user, nodeRoutes(d));
   app.use('/v1/capacity', ...user, capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
-  app.get('/v1/events/stream', user[0]!, requireScope('clusters:read'), (req, res) => d.live.open(req, res, req.principal!.organizationId));
+  app.get('/v1/events/stream', ...user, requireScope('clusters:read'), (req, res) => d.live.open(req, res, req.principal!.organizationId));
   app.use('/v1/users', ...user, userRoutes(d));
   app.use('/v1/tokens', ...user, tokenRoutes(d));
   app.use('/v1/audit', ...user, auditRoutes(d));

@@ -1,15 +1,10 @@
 import { Router } from 'express';
-import { AuditQuery } from '@strata/api';
-import { parseBody } from '../http/validate';
-import { requireScope } from '../auth/permissions';
+import { mountOperation } from '../http/operation-router';
 import type { AuditStore } from '../stores/audit.store';
 
-/** Who changed what in the caller's organization, newest first (organization admins). */
+/** Who changed what in the caller's organization, newest first (organization admins); declared in OPERATION_TABLE. */
 export function auditRoutes(d: { audit: AuditStore }): Router {
   const r = Router();
-  r.get('/', requireScope('admin'), async (req, res) => {
-    const q = parseBody(AuditQuery, req.query);
-    res.json(await d.audit.list(req.principal!.organizationId, q));
-  });
+  mountOperation(r, '/v1/audit', 'listAudit', async ({ req, query }) => d.audit.list(req.principal!.organizationId, query));
   return r;
 }

@@ -1,7 +1,6 @@
 import { Router } from 'express';
-import { CreateTokenRequest, type ApiToken, type ApiTokenList } from '@strata/api';
-import { parseBody, parseUuid } from '../http/validate';
-import { expandScopes, requireScope } from '../auth/permissions';
+import { mountOperation } from '../http/operation-router';
+import { expandScopes } from '../auth/permissions';
 import { AppError, notFound, validationFailed } from '../errors';
 import type { AuthStore, Principal } from '../stores/auth.store';
 import { hashToken, newToken } from '../crypto/tokens';
@@ -13,8 +12,7 @@ const ownerFilter = (p: Principal) => (p.scopes.includes('admin') ? undefined : 
 export function tokenRoutes(d: { auth: AuthStore }): Router {
   const r = Router();
 
-  r.post('/', requireScope('self'), async (req, res) => {
-    const body = parseBody(CreateTokenRequest, req.body);
+  mountOperation(r, '/v1/tokens', 'createToken', async ({ req, res, body }) => {
     const p = req.principal!;
     const beyond = expandScopes(body.scopes).filter((s) => !p.scopes.includes(s));
     if (beyond.length) {
@@ -27,26 +25,22 @@ export function tokenRoutes(d: { auth: AuthStore }): Router {
       organizationId: p.organizationId, name: body.name, tokenHash: hashToken(secret), isPlatformAdmin: false,
       scopes: [...new Set(body.scopes)], userId: p.userId ?? null, expiresAt: body.expiresAt ?? null,
     });
-    const out: ApiToken = { ...info, token: secret };
-    res.status(201).set('Cache-Control', 'no-store').json(out);
+    res.set('Cache-Control', 'no-store');
+    return { ...info, token: secret };
   });
 
-  r.get('/', requireScope('self'), async (req, res) => {
-    const out: ApiTokenList = { items: await d.auth.listTokens(req.principal!.organizationId, ownerFilter(req.principal!)) };
-    res.json(out);
-  });
+  mountOperation(r, '/v1/tokens', 'listTokens', async ({ req }) => ({ items: await d.auth.listTokens(req.principal!.organizationId, ownerFilter(req.principal!)) }));
 
-  r.get('/:id', requireScope('self'), async (req, res) => {
-    const id = parseUuid(req.params.id, 'Token');
+  mountOperation(r, '/v1/tokens', 'getToken', async ({ req, id }) => {
     const t = (await d.auth.listTokens(req.principal!.organizationId, ownerFilter(req.principal!))).find((x) => x.id === id);
     if (!t) throw notFound('Token');
-    res.json(t);
+    return t;
   });
 
-  r.delete('/:id', requireScope('self'), async (req, res) => {
-    const t = await d.auth.revokeToken(req.principal!.organizationId, parseUuid(req.params.id, 'Token'), ownerFilter(req.principal!));
+  mountOperation(r, '/v1/tokens', 'revokeToken', async ({ req, id }) => {
+    const t = await d.auth.revokeToken(req.principal!.organizationId, id, ownerFilter(req.principal!));
     if (!t) throw notFound('Token');
-    res.json(t);
+    return t;
   });
 
   return r;

@@ -46,6 +46,8 @@ describe('terraform-provider-strata', () => {
         expect(out).toContain(`--- PASS: ${t} `);
       }
       expect(out).not.toContain('--- SKIP');
+      // PATCH /v1/clusters/{id} (issue 8) is on this control plane: the in-place step really changes the cluster.
+      expect(out).toContain('PATCH /v1/clusters/{id} is available: the in-place step changes memory_mb_per_shard');
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -56,7 +56,7 @@ function TokensSection({ session }: { session: Session }) {
   const toggle = (s: Scope) => setForm((f) => ({ ...f, scopes: f.scopes.includes(s) ? f.scopes.filter((x) => x !== s) : [...f.scopes, s] }));
 
   return (
-    <section className="card" aria-labelledby="tokens-title" style={{ marginBottom: 24 }}>
+    <section className="card" aria-labelledby="tokens-title" style={{ marginBottom: 24, padding: 20 }}>
       <h2 id="tokens-title">API tokens</h2>
       <p className="muted">For Terraform, CI and scripts: send as <code>Authorization: Bearer …</code>. A token can do at most what your role allows.</p>
       {created && (
@@ -128,7 +128,7 @@ function UsersSection({ session }: { session: Session }) {
   const fieldError = (f: string) => (isApiError(create.error) ? create.error.fieldErrors.find((e) => e.field === f)?.message : undefined);
 
   return (
-    <section className="card" aria-labelledby="users-title" style={{ marginBottom: 24 }}>
+    <section className="card" aria-labelledby="users-title" style={{ marginBottom: 24, padding: 20 }}>
       <h2 id="users-title">Users and roles</h2>
       <p className="muted">viewer: {ROLE_SCOPES.viewer.join(', ')} · member: {ROLE_SCOPES.member.join(', ')} · admin: everything. A role also bounds the user&apos;s tokens.</p>
       {setRole.isError && isApiError(setRole.error) && <InlineAlert tone="danger" title={setRole.error.summary} />}
@@ -169,7 +169,7 @@ function AuditSection() {
   const audit = useAuditQuery(true);
   const now = useNow(10_000);
   return (
-    <section className="card" aria-labelledby="audit-title">
+    <section className="card" aria-labelledby="audit-title" style={{ padding: 20 }}>
       <h2 id="audit-title">Audit log</h2>
       {audit.isError ? <ErrorState error={audit.error} title="Could not load the audit log" onRetry={() => void audit.refetch()} /> : (
         <table className="table" aria-label="Audit log" aria-busy={audit.isPending}>

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "3f642b430ea81f1c91e02a30b12b22ca36c3b58a3a14a019293f0e063a0d8dc6"
+const SpecSHA256 = "6b77139d5354087b7816f3a933749b190102139b975f97facbb20a2f780443d7"

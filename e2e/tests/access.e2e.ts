@@ -1,0 +1,61 @@
+import { test, expect, expectAccessible, saveScreenshot, signInByApi, uniqueName } from '../support/fixtures';
+import { StrataApi } from '../support/api';
+
+// Issue 11: the Access page manages API tokens (secret shown once, usable at once, revocable),
+// users and roles, and shows the audit log.
+test.describe('access page', () => {
+  test('an admin creates a read-only token, uses it, revokes it, changes a role and sees it audited', async ({ page, stack, signedInPage }, testInfo) => {
+    void signedInPage;
+    const email = `${uniqueName('viewer')}@example.test`;
+    await new StrataApi(stack.url, stack.adminToken).createUser(email, 'correct-horse-battery');
+
+    await page.goto('/settings/access');
+    await expect(page.getByRole('heading', { name: 'Access', level: 1 })).toBeVisible();
+    const name = uniqueName('ci');
+    const form = page.getByRole('form', { name: 'Create API token' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByRole('button', { name: 'Create token' }).click();
+
+    const secret = (await page.getByTestId('new-token-secret').textContent())!.trim();
+    expect(secret).toMatch(/^stk_/);
+    // The secret works against the API with exactly its scope.
+    await expect.poll(async () => (await fetch(`${stack.url}/v1/clusters`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
+    const write = await fetch(`${stack.url}/v1/clusters`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: '{}' });
+    expect(write.status).toBe(403);
+
+    const tokens = page.getByRole('table', { name: 'API tokens' });
+    const row = tokens.getByRole('row').filter({ hasText: name });
+    await expect(row).toContainText('clusters:read');
+    await expectAccessible(page, 'access', testInfo);
+    await saveScreenshot(page, 'access', testInfo);
+
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: `Revoke ${name}` }).click();
+    await expect(row).toContainText('revoked');
+    await expect.poll(async () => (await fetch(`${stack.url}/v1/clusters`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
+
+    // Roles: make the new user a viewer.
+    await page.getByRole('combobox', { name: `Role of ${email}` }).selectOption('viewer');
+    await expect(page.getByRole('combobox', { name: `Role of ${email}` })).toHaveValue('viewer');
+    const audit = page.getByRole('table', { name: 'Audit log' });
+    await expect(audit).toContainText('PATCH /v1/users/:id', { timeout: 10_000 });
+    await expect(audit).toContainText('DELETE /v1/tokens/:id');
+  });
+
+  test('a viewer may only create read tokens and sees no users or audit log', async ({ page, stack }) => {
+    const email = `${uniqueName('viewer')}@example.test`;
+    const api = new StrataApi(stack.url, stack.adminToken);
+    const user = await api.createUser(email, 'correct-horse-battery');
+    const patched = await fetch(`${stack.url}/v1/users/${user.id}`, {
+      method: 'PATCH', headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ role: 'viewer' }),
+    });
+    expect(patched.status).toBe(200);
+    await signInByApi(page, email, 'correct-horse-battery');
+    await page.goto('/settings/access');
+    await expect(page.getByText('Your role: viewer')).toBeVisible();
+    const form = page.getByRole('form', { name: 'Create API token' });
+    await expect(form.getByRole('checkbox')).toHaveCount(1);
+    await expect(page.getByRole('table', { name: 'Users' })).toHaveCount(0);
+    await expect(page.getByRole('table', { name: 'Audit log' })).toHaveCount(0);
+  });
+});
