@@ -220,12 +220,17 @@ describe('scoped tokens and roles', () => {
   });
 
   it('another organization\'s token gets 404 on every resource of this one', async () => {
+    const BENCH = { workload: 'ycsb-c', recordCount: 200, durationSec: 1, warmupSec: 0, connections: 2 };
     const org = await api.call<{ token: string }>('POST', '/v1/organizations', { name: 'other-co' });
     expect(org.status).toBe(201);
     const other = new TestApi(url, org.body.token);
     const user = (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items.find((u) => u.email === 'viewer@matrix.test')!;
     const token = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items[0]!;
-    const ids: Record<string, string> = { '/v1/clusters': clusterId, '/v1/operations': operationId, '/v1/users': user.id, '/v1/tokens': token.id };
+    // A benchmark of this organization (a tiny one): another organization must not see or cancel it.
+    await api.waitForPhase(clusterId, 'ready');
+    const bench = await api.call<{ id: string }>('POST', `/v1/clusters/${clusterId}/benchmarks`, BENCH);
+    expect(bench.status, JSON.stringify(bench.body)).toBe(202);
+    const ids: Record<string, string> = { '/v1/clusters': clusterId, '/v1/operations': operationId, '/v1/users': user.id, '/v1/tokens': token.id, '/v1/benchmarks': bench.body.id };
     const checked: string[] = [];
     for (const op of await operations()) {
       if (!op.path.includes('{id}') || op.path.startsWith('/v1/nodes')) continue; // nodes are the platform's, not an organization's
@@ -240,6 +245,7 @@ describe('scoped tokens and roles', () => {
         // Valid bodies: the only reason to refuse must be that the resource is not this organization's.
         const body = op.method === 'PATCH' && base === '/v1/users' ? { role: 'viewer' }
           : op.method === 'PATCH' && base === '/v1/clusters' ? { evictionPolicy: 'allkeys-lfu' }
+          : op.method === 'POST' && op.path.endsWith('/benchmarks') ? BENCH
           : op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
         const r = await other.call(op.method, path, body);
         expect(r.status, `${op.method} ${path}: ${JSON.stringify(r.body)}`).toBe(404);

@@ -40,6 +40,8 @@ export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
 
   r.get('/clusters/:id/benchmarks', requireScope('clusters:read'), async (req, res) => {
     const clusterId = parseUuid(req.params.id, 'Cluster');
+    // Another organization's cluster (or none) is a 404, not an empty list.
+    if (!(await d.clusters.get(clusterId, req.principal!.organizationId))) throw notFound('Cluster');
     const items = await d.benchmarks.listForCluster(clusterId, req.principal!.organizationId);
     const out: BenchmarkList = { items: items.map(publicBenchmark) };
     res.json(out);
