@@ -185,7 +185,7 @@ describe('live metrics of a real 3 x 1 cluster under a counted load', () => {
     expect(text).toMatch(new RegExp(`strata_redis_commands_total\\{cluster="metered",cluster_id="${clusterId}",shard="0",instance="[0-9a-f-]+",node="node-\\d",role="primary",class="read"\\} [1-9]\\d*`));
     expect(text).toMatch(/strata_reconcile_passes_total\{outcome="done"\} [1-9]/);
     expect(text).toMatch(/strata_task_queue_depth\{state="pending"\} \d+/);
-    expect(text).toMatch(/strata_http_request_duration_seconds_bucket\{le="+Inf",method="GET",route="\/v1\/clusters\/:id\/metrics",status="2xx"\} [1-9]/);
+    expect(text).toMatch(/strata_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v1\/clusters\/:id\/metrics",status="2xx"\} [1-9]/);
   });
 
   it('refuses bad queries with a clear problem and hides other organizations\' clusters', async () => {
