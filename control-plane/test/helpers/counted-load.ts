@@ -8,6 +8,8 @@ export interface LoadResult {
   errors: number;
   /** Client-side latency of every call, µs, sorted. */
   latenciesUs: Float64Array;
+  /** Successful calls completed in each wall-clock second (unix seconds). */
+  perSecond: Map<number, number>;
 }
 
 /**
@@ -19,6 +21,7 @@ export async function countedLoad(client: Cluster, o: { durationMs: number; work
   const keys = o.keys ?? 1000;
   const lat: number[] = [];
   let reads = 0, writes = 0, errors = 0, seq = 0;
+  const perSecond = new Map<number, number>();
   const startedMs = Date.now();
   const until = startedMs + o.durationMs;
   await Promise.all(Array.from({ length: o.workers }, async (_, w) => {
@@ -31,6 +34,8 @@ export async function countedLoad(client: Cluster, o: { durationMs: number; work
         if (write) await client.set(key, 'x'.repeat(32));
         else await client.get(key);
         lat.push(Number(process.hrtime.bigint() - t0) / 1000);
+        const sec = Math.floor(Date.now() / 1000);
+        perSecond.set(sec, (perSecond.get(sec) ?? 0) + 1);
         if (write) writes++;
         else reads++;
       } catch {
@@ -38,7 +43,7 @@ export async function countedLoad(client: Cluster, o: { durationMs: number; work
       }
     }
   }));
-  return { startedMs, endedMs: Date.now(), reads, writes, errors, latenciesUs: Float64Array.from(lat).sort() };
+  return { startedMs, endedMs: Date.now(), reads, writes, errors, latenciesUs: Float64Array.from(lat).sort(), perSecond };
 }
 
 export const quantile = (sorted: Float64Array, q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
