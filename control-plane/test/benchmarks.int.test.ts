@@ -4,7 +4,7 @@ import { sentenceCount } from '@strata/engine/bench';
 import { testStack } from './helpers/test-stack';
 import { TestApi } from './helpers/api-client';
 import { standalone } from './helpers/redis-client';
-import type { Stack } from '@strata/local';
+import { readSse, type Stack } from '@strata/local';
 
 // Benchmarks through the API against a real stack: agents on 127.0.41.x run the workers.
 let stack: Stack;
@@ -18,22 +18,10 @@ const RECORDS = 5000;
 async function readProgress(id: string, into: BenchmarkProgressEvent[]): Promise<void> {
   const res = await fetch(`${stack.url}/v1/benchmarks/${id}/stream`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buf = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buf += decoder.decode(value, { stream: true });
-    let i;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      if (block.includes('event: end')) return void reader.cancel();
-      const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (block.includes('event: progress') && data) into.push(JSON.parse(data.slice(6)) as BenchmarkProgressEvent);
-    }
-  }
+  await readSse(res, (event, data) => {
+    if (event === 'end') return true;
+    if (event === 'progress' && data) into.push(JSON.parse(data) as BenchmarkProgressEvent);
+  });
 }
 
 async function waitFinished(id: string, timeoutMs = 90_000): Promise<Benchmark> {

@@ -8,24 +8,18 @@ import type { BenchmarkRequest, BenchmarkResult, BenchmarkOpStats, BenchmarkPoin
 import { decodeHistogram, mergeHistograms, summarize } from './histogram';
 import { mergeOpCounts } from './merge';
 import type { OpCounts } from './loadgen/protocol';
+import type { RunSummary } from './loadgen/load-generator';
 
 export const CPU_LIMIT = 0.8;
 export const LAG_LIMIT_US = 1000;
 export const REDIRECT_LIMIT = 0.01;
 
-export interface HostRun {
+/** One host's run: the load generator's summary plus where it ran. */
+export interface HostRun extends RunSummary {
   nodeId: string;
   host: string;
   threads: number;
   connections: number;
-  ops: OpCounts[];
-  endpointCommands: Record<string, number>;
-  steadyStartMs: number;
-  steadyEndMs: number;
-  maxElu: number;
-  scheduleLagP99Us?: number;
-  redirects: number;
-  firstError?: string;
 }
 
 export interface ResultInput {

@@ -12,6 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Benchmark, BenchmarkProgressEvent, BenchmarkRequestInput, Problem } from '@strata/api';
+import { readSse } from './sse-reader';
 
 const { values: a } = parseArgs({
   options: {
@@ -73,22 +74,10 @@ function bar(e: BenchmarkProgressEvent): void {
 
 async function follow(id: string): Promise<void> {
   const res = await fetch(`${url}/v1/benchmarks/${id}/stream`, { headers: { authorization: `Bearer ${token}` } });
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buf += dec.decode(value, { stream: true });
-    let i;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, i);
-      buf = buf.slice(i + 2);
-      if (block.includes('event: end')) return void reader.cancel();
-      const data = block.split('\n').find((l) => l.startsWith('data: '));
-      if (data) bar(JSON.parse(data.slice(6)) as BenchmarkProgressEvent);
-    }
-  }
+  await readSse(res, (event, data) => {
+    if (event === 'end') return true;
+    if (data) bar(JSON.parse(data) as BenchmarkProgressEvent);
+  });
 }
 
 const us = (v: number) => (v < 1000 ? `${v} us` : `${(v / 1000).toFixed(2)} ms`);

@@ -1,2 +1,3 @@
 export { startStack, type Stack, type StackOptions, type AgentHandle } from './stack';
 export { startPostgres, findPostgresBin, freePort } from './postgres.runner';
+export { readSse } from './sse-reader';
