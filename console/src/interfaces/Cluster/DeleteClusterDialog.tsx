@@ -21,12 +21,15 @@ export function DeleteClusterDialog({ cluster, open, onClose }: { cluster: Clust
   function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (!matches) return;
-    del.mutate(cluster.id, {
-      onSuccess: () => {
+    // mutateAsync, not mutate's per-call onSuccess: when the pushed state says the cluster is gone before the
+    // DELETE response arrives, this dialog unmounts, and per-call callbacks of an unmounted observer never fire.
+    del.mutateAsync(cluster.id).then(
+      () => {
         close();
         navigate('/clusters');
       },
-    });
+      () => undefined, // shown from del.error
+    );
   }
 
   return (
