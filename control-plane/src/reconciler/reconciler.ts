@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClusterPhase } from '@strata/api';
 import { loadContext, type ReconcileDeps } from './cluster-context';
+import type { NodeRow } from '../stores/node.store';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
@@ -16,6 +17,8 @@ const SWEEP_MS = 2000;
 const SETTLED_RECHECK_MS = 30_000;
 /** A settled cluster is passed again on the next sweep once one of its nodes has been silent this long (agents report every second). */
 const NODE_QUIET_MS = 1500;
+/** How long heal passes share one read of the node list. */
+const NODES_TTL_MS = 1000;
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
 
 /**
@@ -39,6 +42,8 @@ export class Reconciler {
    * costs passes every SETTLED_RECHECK_MS, not every SWEEP_MS.
    */
   private readonly settled = new Map<string, { at: number; nodeIds: string[] }>();
+  /** The node list shared by heal passes for up to NODES_TTL_MS (a fleet's passes would otherwise each read every node). */
+  private nodesCache?: { at: number; rows: Promise<NodeRow[]> };
   private timer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
@@ -94,6 +99,16 @@ export class Reconciler {
       else if (s.nodeIds.every((n) => this.deps.observed.silentForMs(n) < NODE_QUIET_MS)) quiet.push(id);
     }
     return quiet;
+  }
+
+  private nodeList(): Promise<NodeRow[]> {
+    const now = Date.now();
+    if (!this.nodesCache || now - this.nodesCache.at > NODES_TTL_MS) {
+      const rows = this.deps.nodes.list();
+      this.nodesCache = { at: now, rows };
+      rows.catch(() => { this.nodesCache = undefined; });
+    }
+    return this.nodesCache.rows;
   }
 
   private async tick(): Promise<void> {
@@ -200,7 +215,7 @@ export class Reconciler {
   /** No operation runs: hold the cluster to its spec. True when nothing is left to do. */
   private async heal(clusterId: string): Promise<boolean> {
     const cluster = (await this.deps.clusters.get(clusterId))!;
-    const ctx = await loadContext(this.deps, cluster, null);
+    const ctx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
     const plan = planFor(ctx, this.healthySince.get(clusterId) ?? null);
     if (plan.actions.length) {
       this.deps.log.info({ clusterId, actions: plan.actions }, 'healing');

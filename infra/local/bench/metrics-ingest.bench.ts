@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import pg from 'pg';
 import { startPostgres } from '../src/postgres.runner';
 import { REPO_ROOT, startTs, stopProcess } from '../src/process';
@@ -32,6 +33,26 @@ const pct = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - 
 const cpuTicks = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const TICK = 100; // USER_HZ
+/**
+ * The simulated agents' requests go over kept-alive connections (a real
+ * agent holds one to the control plane), at most SOCKETS at once: a new TCP
+ * connection per request overflows the listen backlog at these rates.
+ */
+const agentPool = new http.Agent({ keepAlive: true, maxSockets: Number(process.env.SOCKETS ?? 256) });
+function agentPost(url: string, credential: string, body: unknown): Promise<{ status: number; body: string }> {
+  const data = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent: agentPool, headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(data);
+  });
+}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-metrics-'));
@@ -65,9 +86,42 @@ async function main(): Promise<void> {
       }))));
     }
     console.log('done');
+    let stop = false;
+    let measuring = false;
+    const perNode = new Map<string, { instanceId: string; clusterId: string; port: number; shard: number; engineId: string }[]>();
+    // Status: what a healthy agent reports every second (instances running, each a primary owning its share of the slots),
+    // from registration on, so no node is ever silent; an instance is reported once its row exists.
+    const status = (nodeId: string) => ({
+      agentVersion: 'bench', memoryMb: 8192, sparePorts: [], endpointPorts: [],
+      instances: (perNode.get(nodeId) ?? []).map((i) => ({
+        instanceId: i.instanceId, clusterId: i.clusterId, port: i.port, pid: 1000 + i.port, state: 'running', restarts: 0, lastError: null, held: false, crashedAt: null,
+        cluster: {
+          myId: i.engineId, role: 'primary', state: 'ok', knownNodes: INSTANCES, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null,
+          slotsOwned: Math.floor(16384 / INSTANCES), openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: i.shard + 1,
+        },
+      })),
+    });
+    let statusSent = 0, statusFailed = 0;
+    const statusLat: number[] = [];
+    const reporter = (async () => {
+      while (STATUS && !stop) {
+        const start = Date.now();
+        for (const [idx, n] of nodes.entries()) {
+          const due = start + Math.floor((idx * 1000) / nodes.length);
+          if (due > Date.now()) await sleep(due - Date.now());
+          const t0 = performance.now();
+          void agentPost(`${url}/v1/agent/status`, n.credential, status(n.id))
+            .then((res) => {
+              if (measuring) { statusSent++; statusLat.push(performance.now() - t0); if (res.status >= 300) statusFailed++; }
+            })
+            .catch(() => { if (measuring) statusFailed++; });
+        }
+        await sleep(Math.max(0, start + 1000 - Date.now()));
+      }
+    })();
+
     // Clusters of INSTANCES primaries, each instance on a different node (SQL: no agents to build them).
     const org = (await pool.query("SELECT id FROM organizations WHERE name = 'default'")).rows[0].id as string;
-    const perNode = new Map<string, { instanceId: string; clusterId: string; port: number; shard: number; engineId: string }[]>();
     const spec = JSON.stringify({ shards: INSTANCES, replicasPerShard: 0, memoryMbPerShard: 256, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' });
     const clusterIds: string[] = [];
     for (let c = 0; c < NODES; c++) {
@@ -88,7 +142,6 @@ async function main(): Promise<void> {
     }
     await sleep(6000); // the control plane's instance directory reloads every 5 s
 
-    let stop = false;
     const latency = new Array<number>(27).fill(0);
     const seconds = (ts: number) => Array.from({ length: PUSH_SECONDS }, (_, k) => ts - (PUSH_SECONDS - 1 - k) * 1000);
     const batch = (nodeId: string, ts: number) => ({
@@ -103,40 +156,9 @@ async function main(): Promise<void> {
       })),
     });
 
-    // Status: what a healthy agent reports every second (instances running, each a primary owning its share of the slots).
-    const status = (nodeId: string) => ({
-      agentVersion: 'bench', memoryMb: 8192, sparePorts: [], endpointPorts: [],
-      instances: (perNode.get(nodeId) ?? []).map((i) => ({
-        instanceId: i.instanceId, clusterId: i.clusterId, port: i.port, pid: 1000 + i.port, state: 'running', restarts: 0, lastError: null, held: false, crashedAt: null,
-        cluster: {
-          myId: i.engineId, role: 'primary', state: 'ok', knownNodes: INSTANCES, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null,
-          slotsOwned: Math.floor(16384 / INSTANCES), openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: i.shard + 1,
-        },
-      })),
-    });
-    let statusSent = 0, statusFailed = 0;
-    const statusLat: number[] = [];
-    const reporter = (async () => {
-      while (STATUS && !stop) {
-        const start = Date.now();
-        for (const [idx, n] of nodes.entries()) {
-          const due = start + Math.floor((idx * 1000) / nodes.length);
-          if (due > Date.now()) await sleep(due - Date.now());
-          const t0 = performance.now();
-          void fetch(`${url}/v1/agent/status`, { method: 'POST', headers: { authorization: `Bearer ${n.credential}`, 'content-type': 'application/json' }, body: JSON.stringify(status(n.id)) })
-            .then(async (res) => {
-              await res.arrayBuffer();
-              if (measuring) { statusSent++; statusLat.push(performance.now() - t0); if (!res.ok) statusFailed++; }
-            })
-            .catch(() => { if (measuring) statusFailed++; });
-        }
-        await sleep(Math.max(0, start + 1000 - Date.now()));
-      }
-    })();
-
     // Load: every node samples on the second and pushes after a stable per-node delay of 0-400 ms, like real agents.
     const pushLat: number[] = [];
-    let sent = 0, accepted = 0, rejected = 0, failed = 0, skipped = 0, measuring = false;
+    let sent = 0, accepted = 0, rejected = 0, failed = 0, skipped = 0;
     const inFlight = new Set<string>();
     const pusher = (async () => {
       while (!stop) {
@@ -149,12 +171,15 @@ async function main(): Promise<void> {
           if (inFlight.has(n.id)) { if (measuring) skipped++; continue; }
           inFlight.add(n.id);
           const t0 = performance.now();
-          void fetch(`${url}/v1/agent/metrics`, { method: 'POST', headers: { authorization: `Bearer ${n.credential}`, 'content-type': 'application/json' }, body: JSON.stringify(batch(n.id, ts)) })
-            .then(async (res) => {
-              const body = (await res.json()) as { accepted: number; rejected: number };
+          void agentPost(`${url}/v1/agent/metrics`, n.credential, batch(n.id, ts))
+            .then((res) => {
               if (measuring) {
                 pushLat.push(performance.now() - t0);
-                if (res.ok) { accepted += body.accepted; rejected += body.rejected; } else failed++;
+                if (res.status < 300) {
+                  const body = JSON.parse(res.body) as { accepted: number; rejected: number };
+                  accepted += body.accepted;
+                  rejected += body.rejected;
+                } else failed++;
                 sent += INSTANCES * PUSH_SECONDS;
               }
             })
@@ -166,6 +191,7 @@ async function main(): Promise<void> {
 
     // Prober: the API a console user hits while this goes on.
     const apiLat: Record<string, number[]> = { 'cluster metrics (5 min, by shard)': [], 'current ops of 1,000 clusters': [], 'list clusters': [] };
+    let probeErrors = 0;
     const prober = (async () => {
       const h = { authorization: admin.authorization };
       let i = 0;
@@ -176,8 +202,13 @@ async function main(): Promise<void> {
           ['list clusters', '/v1/clusters'],
         ] as const)[i++ % 3]!;
         const t0 = performance.now();
-        await (await fetch(url + p, { headers: h })).arrayBuffer();
-        if (measuring) apiLat[name]!.push(performance.now() - t0);
+        try {
+          await (await fetch(url + p, { headers: h })).arrayBuffer();
+          if (measuring) apiLat[name]!.push(performance.now() - t0);
+        } catch (err) {
+          probeErrors++;
+          if (probeErrors === 1) console.log(`API probe failed: ${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}${cp.child.exitCode !== null ? ' (the control plane exited)' : ''}`);
+        }
         await sleep(100);
       }
     })();
@@ -185,12 +216,12 @@ async function main(): Promise<void> {
     const insertedRows = async () => Number((await pool.query("SELECT coalesce(sum(n_tup_ins), 0) AS n FROM pg_stat_user_tables WHERE relname LIKE 'metric\\_%'")).rows[0].n);
     const scrapeToken = readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim();
     const gauge = async (name: string) => {
-      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` } })).text();
+      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` }, signal: AbortSignal.timeout(20_000) })).text();
       return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
     };
     /** The sum over every labelled series of a metric. */
     const total = async (name: string) => {
-      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` } })).text();
+      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` }, signal: AbortSignal.timeout(20_000) })).text();
       return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
     };
 
@@ -239,17 +270,20 @@ async function main(): Promise<void> {
     const passes = await total('strata_reconcile_passes_total');
     console.log(`  reconcile passes               ${((passes - passes0) / wall).toFixed(1)}/s while measuring, ${passes} in total (${NODES} clusters)`);
     for (const [name, xs] of Object.entries(apiLat)) console.log(`  API ${name.padEnd(34)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p99 ${pct(xs, 0.99).toFixed(1)} ms (n=${xs.length})`);
+    if (probeErrors) console.log(`  API probes failed               ${probeErrors}`);
     const allApi = Object.values(apiLat).flat();
     console.log(`  API p99 (all probes)           ${pct(allApi, 0.99).toFixed(1)} ms (goal: under 100 ms)`);
     console.log(`  PostgreSQL rows written        ${rowsPerSec.toFixed(0)} rows/s (1 s points + 1 min rollups, instances + nodes)`);
     console.log(`  write queue (every 5 s)        ${queues.join(', ')} rows; rows dropped ${dropped}`);
-    const keepsUp = statusFailed === 0 && failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3 * PUSH_SECONDS;
+    const keepsUp = probeErrors === 0 && statusFailed === 0 && failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3 * PUSH_SECONDS;
     console.log(`  keeps up                       ${keepsUp ? 'yes' : 'NO'}`);
   } finally {
     await pool.end();
+    agentPool.destroy();
     await stopProcess(cp);
     await pgh.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.KEEP_DIR) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 
