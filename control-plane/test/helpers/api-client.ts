@@ -1,4 +1,6 @@
-import type { Cluster, ClusterEvent, ClusterEventList, ClusterWithOperation, Connection, NodeList, Operation, Problem, Topology } from '@strata/api';
+import type {
+  Cluster, ClusterEvent, ClusterEventList, ClusterUpdateAccepted, ClusterWithOperation, Connection, NodeList, Operation, OperationList, Problem, Topology, UpdateClusterDryRun,
+} from '@strata/api';
 import { createStrataClient, type StrataClient } from '@strata/api/client';
 
 export interface ApiResponse<T> { status: number; body: T; headers: Headers }
@@ -42,6 +44,17 @@ export class TestApi {
   connection(id: string) { return this.typed<Connection>(this.client.GET('/v1/clusters/{id}/connection', { params: { path: { id } } })); }
   operation(id: string) { return this.typed<Operation>(this.client.GET('/v1/operations/{id}', { params: { path: { id } } })); }
   nodes() { return this.typed<NodeList>(this.client.GET('/v1/nodes')); }
+  /** PATCH /v1/clusters/{id} (`body` may be invalid on purpose); with `dryRun` the plan, changing nothing. */
+  updateCluster(id: string, body: unknown, dryRun = false) {
+    return this.typed<ClusterUpdateAccepted & UpdateClusterDryRun & Problem>(this.client.PATCH('/v1/clusters/{id}', {
+      params: { path: { id }, ...(dryRun ? { query: { dryRun: 'true' as const } } : {}) }, body: body as never,
+    }));
+  }
+  /** POST /v1/clusters/{id}/shards/{index}/switchover (`body` may be invalid on purpose). */
+  switchover(id: string, shard: number, body: unknown = {}) {
+    return this.typed<ClusterWithOperation & Problem>(this.client.POST('/v1/clusters/{id}/shards/{index}/switchover', { params: { path: { id, index: String(shard) } }, body: body as never }));
+  }
+  clusterOperations(id: string) { return this.typed<OperationList & Problem>(this.client.GET('/v1/clusters/{id}/operations', { params: { path: { id } } })); }
   /** `query` as a raw query string (e.g. `?limit=200`, or an invalid one on purpose). */
   events(id: string, query = '') {
     return this.typed<ClusterEventList & Problem>(this.client.GET('/v1/clusters/{id}/events', {
