@@ -40,7 +40,7 @@ export function buildOpenApiDocument(): object {
     const request = {
       ...(o.params ? { params: o.params } : hasId ? { params: idParam } : {}),
       ...(query ? { query: query as z.ZodObject } : {}),
-      ...(o.body ? { body: { content: { 'application/json': { schema: o.body } } } } : {}),
+      ...(o.body ? { body: { required: true, content: { 'application/json': { schema: o.body } } } } : {}),
     };
     // Documented problems: the listed standard ones, or (by default) those the route table's checks can raise.
     const standard = o.errors
