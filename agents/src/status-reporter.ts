@@ -53,7 +53,8 @@ export class StatusReporter {
     let transitional = false;
     try {
       const report = await this.build();
-      transitional = report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false);
+      // In flux: an instance not running or not (yet) in a healthy cluster, or a slot migrating (the control plane waits to see it closed).
+      transitional = report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false || i.cluster.openSlots.length > 0);
       await this.d.client.reportStatus(report);
     } catch (err) {
       this.d.log.warn({ err: (err as Error).message }, 'status report failed; will retry');

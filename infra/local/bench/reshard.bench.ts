@@ -126,7 +126,7 @@ const report = (name: string, ms: number, moved: number, l: Load, keys: { presen
 };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-reshard-bench-'));
-const stack = await startStack({ dir, addressPrefix: PREFIX, port: 0, nodes: 4, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: 'warn' } });
+const stack = await startStack({ dir, addressPrefix: PREFIX, port: 0, nodes: 4, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn' } });
 const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
   const res = await fetch(stack.url + p, { method, headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   return (await res.json()) as T;
@@ -168,6 +168,7 @@ try {
   const sKeys = await countKeys(client((await api<Connection>('GET', `/v1/clusters/${id}/connection`)).seeds, auth));
   const moved = op.migration?.keysMoved ?? 0;
   console.log(`strata: operation ${op.state}; ${op.migration?.slotsDone} slots, ${moved.toLocaleString()} keys moved; migrate-slots step ${(migMs / 1000).toFixed(2)} s of ${(strataMs / 1000).toFixed(2)} s in all`);
+  console.log(`strata: steps ${op.steps.map((st) => `${st.name} ${st.startedAt && st.finishedAt ? ((Date.parse(st.finishedAt) - Date.parse(st.startedAt)) / 1000).toFixed(2) : '?'} s`).join(', ')}`);
   report('strata PATCH shards 3->4', strataMs, moved, sl, sKeys);
   results.push(`strata ${strataMs}`);
   await api('DELETE', `/v1/clusters/${id}`);
@@ -228,6 +229,7 @@ try {
 } finally {
   for (const p of hand) p.kill('SIGKILL');
   await stack.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (process.env.KEEP_DIR) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
   process.exit();
 }
