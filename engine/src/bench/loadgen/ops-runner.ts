@@ -16,6 +16,9 @@ import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
+/** Resolution of the acknowledged-writes bitmap. */
+export const WRITE_SLOT_MS = 10;
+const REROUTE_BACKOFF_MS = 100;
 
 class OpStats {
   count = 0;
@@ -91,6 +94,9 @@ export class OpsRunner {
   private loadErrors = 0;
   private onPhaseEnd: (() => void) | undefined;
   private refreshing: Promise<void> | undefined;
+  /** Acknowledged writes per 10 ms slot since the run's start (for the time without writes around a failover). */
+  private writeSlots = new Uint8Array(0);
+  private runStartPerf = 0;
 
   constructor(
     private readonly cfg: WorkerConfig,
@@ -134,7 +140,7 @@ export class OpsRunner {
     const perPrimary = Math.max(1, Math.round(this.cfg.clients / wanted.length));
     await Promise.all(
       wanted
-        .filter((idx) => !this.pools[idx] || this.pools[idx]!.length === 0)
+        .filter((idx) => !this.hasPool(idx))
         .map(async (idx) => {
           const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
           this.pools[idx] = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
@@ -189,6 +195,8 @@ export class OpsRunner {
     this.steadyStartMs = startAtMs + warmupSec * 1000;
     this.steadyEndMs = durationSec !== undefined || operationCount === undefined ? this.steadyStartMs + (durationSec ?? 10) * 1000 : Infinity;
     this.opsBudget = operationCount ?? Infinity;
+    this.runStartPerf = startAtMs - performance.timeOrigin;
+    this.writeSlots = new Uint8Array(Math.ceil(((warmupSec + (durationSec ?? 10) + 10) * 1000) / WRITE_SLOT_MS / 8));
     return new Promise((resolve) => {
       const begin = () => {
         this.phase = warmupSec > 0 ? 'warmup' : 'steady';
@@ -229,6 +237,7 @@ export class OpsRunner {
               scheduleLagP99Us: this.openLoop ? this.lag.getValueAtPercentile(99) : undefined,
               redirects: this.redirects,
               firstError: this.firstError,
+              writeSlots: { startMs: startAtMs, slotMs: WRITE_SLOT_MS, bits: this.writeSlots },
             });
             this.phase = 'idle';
             resolve();
@@ -356,7 +365,7 @@ export class OpsRunner {
     for (let k = 0; k < pool.length; k++) {
       const i = (start + k) % pool.length;
       const c = pool[i]!;
-      if (c.inFlight < cap) {
+      if (c.inFlight < cap && !c.isClosed) {
         this.cursor[idx] = i;
         return c;
       }
@@ -368,7 +377,7 @@ export class OpsRunner {
   private readonly waiting: InFlight[][] = [];
 
   private hasPool(idx: number): boolean {
-    return idx >= 0 && (this.pools[idx]?.length ?? 0) > 0;
+    return idx >= 0 && (this.pools[idx]?.some((c) => !c.isClosed) ?? false);
   }
 
   /** Sends ops that waited for room, oldest first. */
@@ -412,6 +421,8 @@ export class OpsRunner {
       if (conn) conn.send(f.command, f, f.mode);
       else (this.waiting[idx] ??= []).push(f);
     } catch (err) {
+      // The shard has no reachable primary (e.g. killed, replica not promoted yet): back off a little, as a client would, instead of spinning.
+      await new Promise((r) => setTimeout(r, REROUTE_BACKOFF_MS));
       this.complete(f, performance.now(), true, false, err instanceof Error ? err.message : String(err));
     }
   }
@@ -466,11 +477,11 @@ export class OpsRunner {
   }
 
   onFailure(f: InFlight, err: Error): void {
-    this.complete(f, performance.now(), true, false, err.message);
-    // A closed connection: drop it; an empty pool reconnects through the slot map.
+    // A closed connection: drop it first (the next op must not pick it); an empty pool reconnects through the slot map.
     this.pools.forEach((pool, i) => {
-      if (pool) this.pools[i] = pool.filter((conn) => !conn.isClosed);
+      if (pool && pool.some((conn) => conn.isClosed)) this.pools[i] = pool.filter((conn) => !conn.isClosed);
     });
+    this.complete(f, performance.now(), true, false, err.message);
   }
 
   private complete(f: InFlight, now: number, error: boolean, miss: boolean, message?: string): void {
@@ -502,6 +513,7 @@ export class OpsRunner {
         this.opsBudget--;
       }
       if (f.op.kind === 'insert' && !error) this.source?.acknowledge?.(f.op.keynum);
+      if (!error && f.op.kind !== 'read' && f.op.kind !== 'get') this.markWrite(now);
     }
     if (this.phase === 'draining') return;
     if (this.openLoop) {
@@ -510,6 +522,18 @@ export class OpsRunner {
     } else {
       this.issue(f, now);
     }
+  }
+
+  private markWrite(now: number): void {
+    const slot = Math.floor((now - this.runStartPerf) / WRITE_SLOT_MS);
+    if (slot < 0) return;
+    const byte = slot >> 3;
+    if (byte >= this.writeSlots.length) {
+      const grown = new Uint8Array(Math.max(byte + 1, this.writeSlots.length * 2));
+      grown.set(this.writeSlots);
+      this.writeSlots = grown;
+    }
+    this.writeSlots[byte]! |= 1 << (slot & 7);
   }
 
   private interval(startAtMs: number, warmupSec: number): void {

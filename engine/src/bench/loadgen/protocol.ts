@@ -52,6 +52,8 @@ export type FromWorker =
       scheduleLagP99Us?: number;
       redirects: number;
       firstError?: string;
+      /** bit i set: an acknowledged write completed in [startMs + i*slotMs, +slotMs) */
+      writeSlots?: { startMs: number; slotMs: number; bits: Uint8Array };
     }
   | { type: 'analytic-done'; records: number; sentences: number; longestBatchMs: number; errors: number; firstError?: string }
   | { type: 'error'; message: string };
