@@ -90,7 +90,7 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
             );
           }
           const summary = await gen.run(
-            { startAtMs: run.startAtMs, warmupSec: run.warmupSec, durationSec: run.durationSec, operationCount: run.operationCount },
+            { startAtMs: run.startAtMs, warmupSec: run.warmupSec, durationSec: run.durationSec, operationCount: run.operationCount, watchEndpoint: run.watchEndpoint },
             (point) => void d.report({ kind: 'interval', t: point.t, phase: point.phase, ops: point.ops }).then((c) => c.action === 'stop' && gen.stop(), () => {}),
           );
           const endCounters = run.measureServer && startCounters ? admin.snapshot() : undefined;

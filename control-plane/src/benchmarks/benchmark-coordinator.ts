@@ -6,14 +6,13 @@
  */
 import type { Logger } from 'pino';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport } from '@strata/api';
-import { buildResult, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/engine/bench';
+import { buildResult, writesOf, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/engine/bench';
 import type { BenchmarkStore, BenchmarkHistograms } from '../stores/benchmark.store';
 import { BenchmarkRun, type HostState, type RunEvent } from './benchmark-run';
 
 export const WORKER_SILENCE_MS = 15_000;
 const START_DELAY_MS = 1500;
 const PERSIST_EVERY_MS = 1000;
-const WRITE_OPS = new Set(['update', 'insert', 'rmw', 'set']);
 
 export interface CoordinatorDeps {
   store: BenchmarkStore;
@@ -196,10 +195,10 @@ export class BenchmarkCoordinator {
     if (parts.size < run.live().length) return;
     const merged = mergeOpCounts([...parts.values()]);
     const s = summarize(mergeHistograms(merged.map((o) => decodeHistogram(o.service))));
-    const writes = merged.filter((o) => WRITE_OPS.has(o.op));
+    const writeWorkload = run.request.workload !== 'ycsb-c' && run.request.workload !== 'analytic';
     const point = {
       t, ops: merged.reduce((a, o) => a + o.count, 0), p50: s.p50, p99: s.p99, errors: merged.reduce((a, o) => a + o.errors, 0),
-      ...(writes.length ? { writes: writes.reduce((a, o) => a + o.count - o.errors, 0) } : {}),
+      ...(writeWorkload ? { writes: writesOf(merged) } : {}),
     };
     run.points.push(point);
     const req = run.request;

@@ -124,6 +124,7 @@ export class BenchmarkRun {
             this.fault && r.fault && h.nodeId === this.fault.nodeId
               ? { instanceId: this.fault.instanceId, atMs: s.startAtMs + (r.warmupSec + r.fault.atSec) * 1000 }
               : undefined,
+          watchEndpoint: this.fault?.endpoint,
         };
       case 'analytic': {
         const live = this.live();

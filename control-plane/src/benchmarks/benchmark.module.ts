@@ -34,7 +34,10 @@ export function createBenchmarkModule(d: {
       const c = await d.clusters.get(clusterId);
       if (!c) return undefined;
       const { items } = await events.list(clusterId, c.organizationId, { limit: 20, types: ['failover'] });
-      const e = items.find((x) => x.type === 'failover' && x.shard === shard && Date.parse(x.promotedAt) >= sinceMs);
+      // The first failover after the kill (a later switch back to the preferred primary is another event).
+      const e = items
+        .filter((x) => x.type === 'failover' && x.shard === shard && Date.parse(x.promotedAt) >= sinceMs)
+        .sort((a, b) => (a.type === 'failover' && b.type === 'failover' ? Date.parse(a.promotedAt) - Date.parse(b.promotedAt) : 0))[0];
       return e?.type === 'failover' ? { promotedAtMs: Date.parse(e.promotedAt), cause: e.cause, writeUnavailableMs: e.writeUnavailableMs } : undefined;
     },
   });

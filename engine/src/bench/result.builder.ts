@@ -67,13 +67,15 @@ export function buildResult(i: ResultInput): BenchmarkResult {
   }));
   const totalOps = ops.reduce((a, o) => a + o.count, 0);
 
+  const writeWorkload = i.request.workload !== 'ycsb-c' && i.request.workload !== 'analytic';
+  const lastT = Math.ceil(steadySec) + 1;
   const series: BenchmarkPoint[] = i.intervals
-    .slice()
+    .filter((p) => p.t <= lastT)
     .sort((a, b) => a.t - b.t)
     .map((p) => {
       const h = mergeHistograms(p.ops.map((o) => decodeHistogram(o.service)));
       const s = summarize(h);
-      return { t: p.t, ops: p.ops.reduce((a, o) => a + o.count, 0), p50: s.p50, p99: s.p99, errors: p.ops.reduce((a, o) => a + o.errors, 0), ...writesOf(p.ops) };
+      return { t: p.t, ops: p.ops.reduce((a, o) => a + o.count, 0), p50: s.p50, p99: s.p99, errors: p.ops.reduce((a, o) => a + o.errors, 0), ...(writeWorkload ? { writes: writesOf(p.ops) } : {}) };
     });
 
   const endpoints = new Set<string>([...i.hosts.flatMap((h) => Object.keys(h.endpointCommands)), ...Object.keys(i.serverCommands ?? {})]);
@@ -170,10 +172,9 @@ export function buildResult(i: ResultInput): BenchmarkResult {
 
 const WRITE_OPS = new Set(['update', 'insert', 'rmw', 'set']);
 
-/** Acknowledged writes of one interval (absent for read-only workloads). */
-function writesOf(ops: OpCounts[]): { writes?: number } {
-  const w = ops.filter((o) => WRITE_OPS.has(o.op));
-  return w.length ? { writes: w.reduce((a, o) => a + o.count - o.errors, 0) } : {};
+/** Acknowledged writes of one interval. */
+export function writesOf(ops: readonly OpCounts[]): number {
+  return ops.filter((o) => WRITE_OPS.has(o.op)).reduce((a, o) => a + o.count - o.errors, 0);
 }
 
 /**

@@ -160,7 +160,7 @@ export class LoadGenerator {
 
   /** Runs warm-up then the steady phase starting at `startAtMs` (epoch); `onInterval` gets each second merged over threads. */
   async run(
-    r: { startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number },
+    r: { startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number; watchEndpoint?: string },
     onInterval?: (p: IntervalPoint) => void,
   ): Promise<RunSummary> {
     const n = this.workers.length;
@@ -179,7 +179,7 @@ export class LoadGenerator {
     const dones = await Promise.all(
       this.workers.map((_, i) => {
         const p = this.await(i, 'done', onMsg);
-        this.send(i, { cmd: 'run', startAtMs: r.startAtMs, warmupSec: r.warmupSec, durationSec: r.durationSec, operationCount: opCount });
+        this.send(i, { cmd: 'run', startAtMs: r.startAtMs, warmupSec: r.warmupSec, durationSec: r.durationSec, operationCount: opCount, watchEndpoint: r.watchEndpoint });
         return p;
       }),
     );

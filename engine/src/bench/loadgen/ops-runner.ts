@@ -97,6 +97,8 @@ export class OpsRunner {
   /** Acknowledged writes per 10 ms slot since the run's start (for the time without writes around a failover). */
   private writeSlots = new Uint8Array(0);
   private runStartPerf = 0;
+  /** Only writes to these slots are recorded (the fault's shard); undefined = all. */
+  private watchedSlots: Uint8Array | undefined;
 
   constructor(
     private readonly cfg: WorkerConfig,
@@ -181,7 +183,7 @@ export class OpsRunner {
 
   // ---------- run phase ----------
 
-  run(startAtMs: number, warmupSec: number, durationSec: number | undefined, operationCount: number | undefined): Promise<void> {
+  run(startAtMs: number, warmupSec: number, durationSec: number | undefined, operationCount: number | undefined, watchEndpoint?: string): Promise<void> {
     const c = this.cfg;
     if (c.workload === 'analytic') throw new Error('analytic has no run phase');
     this.source = opSourceFor(c.workload, {
@@ -196,6 +198,12 @@ export class OpsRunner {
     this.steadyEndMs = durationSec !== undefined || operationCount === undefined ? this.steadyStartMs + (durationSec ?? 10) * 1000 : Infinity;
     this.opsBudget = operationCount ?? Infinity;
     this.runStartPerf = startAtMs - performance.timeOrigin;
+    this.watchedSlots = undefined;
+    if (watchEndpoint !== undefined) {
+      const idx = this.slotMap.indexOf(watchEndpoint);
+      this.watchedSlots = new Uint8Array(16384);
+      for (let s = 0; s < 16384; s++) if (this.slotMap.owner[s] === idx) this.watchedSlots[s] = 1;
+    }
     this.writeSlots = new Uint8Array(Math.ceil(((warmupSec + (durationSec ?? 10) + 10) * 1000) / WRITE_SLOT_MS / 8));
     return new Promise((resolve) => {
       const begin = () => {
@@ -482,6 +490,10 @@ export class OpsRunner {
       if (pool && pool.some((conn) => conn.isClosed)) this.pools[i] = pool.filter((conn) => !conn.isClosed);
     });
     this.complete(f, performance.now(), true, false, err.message);
+    // Ops queued for a primary that has no open socket left would wait forever: route them again.
+    this.waiting.forEach((q, idx) => {
+      if (q && q.length > 0 && !this.hasPool(idx)) for (const w of q.splice(0)) void this.reroute(w);
+    });
   }
 
   private complete(f: InFlight, now: number, error: boolean, miss: boolean, message?: string): void {
@@ -513,7 +525,7 @@ export class OpsRunner {
         this.opsBudget--;
       }
       if (f.op.kind === 'insert' && !error) this.source?.acknowledge?.(f.op.keynum);
-      if (!error && f.op.kind !== 'read' && f.op.kind !== 'get') this.markWrite(now);
+      if (!error && f.op.kind !== 'read' && f.op.kind !== 'get' && (!this.watchedSlots || this.watchedSlots[f.slot] === 1)) this.markWrite(now);
     }
     if (this.phase === 'draining') return;
     if (this.openLoop) {

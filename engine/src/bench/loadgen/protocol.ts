@@ -22,7 +22,7 @@ export interface WorkerConfig {
 
 export type ToWorker =
   | { cmd: 'load'; from: number; to: number }
-  | { cmd: 'run'; startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number }
+  | { cmd: 'run'; startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number; watchEndpoint?: string }
   | { cmd: 'analytic'; primaries: string[] }
   | { cmd: 'stop' };
 

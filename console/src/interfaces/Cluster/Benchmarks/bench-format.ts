@@ -29,9 +29,27 @@ export function percentileLabel(x: number): string {
   return `${(100 * (1 - Math.pow(10, -x))).toFixed(x < 1 ? 0 : 1)}%`;
 }
 
-export function seriesData(points: BenchmarkPoint[]): [number[], number[], number[], number[]] {
+export function seriesData(points: BenchmarkPoint[]): [number[], number[], number[], number[], (number | null)[]] {
   const sorted = [...points].sort((a, b) => a.t - b.t);
-  return [sorted.map((p) => p.t), sorted.map((p) => p.ops), sorted.map((p) => p.p50), sorted.map((p) => p.p99)];
+  return [sorted.map((p) => p.t), sorted.map((p) => p.ops), sorted.map((p) => p.p50), sorted.map((p) => p.p99), sorted.map((p) => p.writes ?? null)];
+}
+
+/**
+ * Marks for the time series of a fault run: the kill, the failover event,
+ * and the span without writes to the shard. A point at second t counts the
+ * second before t, so marks are placed on the same axis (seconds since the
+ * steady phase began).
+ */
+export function faultMarks(r: BenchmarkResult): { x: number; to?: number; label: string; color: string }[] {
+  const f = r.fault;
+  if (!f) return [];
+  const out: { x: number; to?: number; label: string; color: string }[] = [];
+  if (f.writeGapStartT !== undefined && f.writeGapEndT !== undefined && f.writeGapMs > 0) {
+    out.push({ x: f.writeGapStartT, to: f.writeGapEndT, label: `no writes to shard ${f.shard}: ${formatUs(f.writeGapMs * 1000)}`, color: '#d93a32' });
+  }
+  if (f.injectedAtT !== undefined) out.push({ x: f.injectedAtT, label: `primary killed (shard ${f.shard})`, color: '#d93a32' });
+  if (f.failoverAtT !== undefined) out.push({ x: f.failoverAtT, label: `failover${f.failoverCause ? ` (${f.failoverCause})` : ''}`, color: '#1f8a4c' });
+  return out;
 }
 
 export const WORKLOAD_LABELS: Record<string, string> = {
