@@ -16,7 +16,8 @@ const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
 const RUNS = 5;
 
-const cluster = await startBenchCluster('127.0.42.2', 3, 7310, 1024);
+const HOST = process.env.BENCH_HOST ?? '127.0.42.2';
+const cluster = await startBenchCluster(HOST, 3, 7310, 1024);
 const admins = cluster.seeds.map((e) => new Redis({ host: e.split(':')[0], port: Number(e.split(':')[1]), username: cluster.internal.username, password: cluster.internal.password }));
 
 /** The highest non-empty LATENCY HISTOGRAM bucket (us) for scan and hget, per node. */
@@ -33,7 +34,7 @@ async function slowestCallUs(): Promise<number> {
   return worst;
 }
 
-console.log(`3 primaries on 127.0.42.2:7310-7312, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`3 primaries on ${HOST}:7310-7312, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 try {
   const g = await LoadGenerator.start({
     threads: THREADS, connections: 48, pipeline: 32, seeds: cluster.seeds, auth: cluster.customer, workload: 'analytic',

@@ -10,7 +10,8 @@ import { ValuePool, FIELD_COUNT, FIELD_NAMES, FIELD_LENGTH } from '../record';
 import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../workloads';
 import { newHistogram, recordUs, encodeHistogram, type Histogram } from '../histogram';
 import { RespConnection, type ReplyHandler } from './resp-connection';
-import { ParseMode, ReplyType, encodeCommand, type Reply } from './resp';
+import { ParseMode, ReplyType, type Reply } from './resp';
+import { bulkBytes, writeAscii, writeBulkAscii, writeBulkBytes, type Encodable } from './command-writer';
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
@@ -41,12 +42,32 @@ class OpStats {
 
 type Phase = 'idle' | 'load' | 'warmup' | 'steady' | 'draining';
 
+/** The command an op sends at its current stage (written by InFlight.encode). */
+const enum Cmd {
+  Get,
+  Set,
+  HGetAll,
+  /** HSET key fieldN value (update, rmw's write) */
+  HSetOne,
+  /** HSET key field0 v0 .. field9 v9 (insert) */
+  HSetAll,
+}
+
+const HDR_GET = '*2\r\n$3\r\nGET\r\n';
+const HDR_SET = '*3\r\n$3\r\nSET\r\n';
+const HDR_HGETALL = '*2\r\n$7\r\nHGETALL\r\n';
+const HDR_HSET_ONE = '*4\r\n$4\r\nHSET\r\n';
+const HDR_HSET_ALL = '*22\r\n$4\r\nHSET\r\n';
+
 /** One operation in flight; reused for the next op of the same pipeline slot. */
-class InFlight implements ReplyHandler {
+class InFlight implements ReplyHandler, Encodable {
   readonly op: Op = { kind: 'read', keynum: 0, field: 0 };
   key = '';
   slot = 0;
-  command = '';
+  cmd: Cmd = Cmd.Get;
+  /** value pool index of SET / HSET (one field) */
+  valueIndex = 0;
+  maxBytes = 0;
   mode: ParseMode = ParseMode.Skip;
   sentAt = 0;
   intendedAt = 0;
@@ -61,6 +82,36 @@ class InFlight implements ReplyHandler {
   onFailure(err: Error): void {
     this.runner.onFailure(this, err);
   }
+  encode(buf: Buffer, off: number): number {
+    const r = this.runner;
+    switch (this.cmd) {
+      case Cmd.Get:
+        return writeBulkAscii(buf, writeAscii(buf, off, HDR_GET), this.key);
+      case Cmd.HGetAll:
+        return writeBulkAscii(buf, writeAscii(buf, off, HDR_HGETALL), this.key);
+      case Cmd.Set: {
+        const p = r.getsetPool;
+        off = writeBulkAscii(buf, writeAscii(buf, off, HDR_SET), this.key);
+        return writeBulkBytes(buf, off, p.bytes, p.offsetOf(this.valueIndex), p.length);
+      }
+      case Cmd.HSetOne: {
+        const p = r.pool;
+        off = writeBulkAscii(buf, writeAscii(buf, off, HDR_HSET_ONE), this.key);
+        off = writeBulkAscii(buf, off, FIELD_NAMES[this.op.field]!);
+        return writeBulkBytes(buf, off, p.bytes, p.offsetOf(this.valueIndex), p.length);
+      }
+      case Cmd.HSetAll: {
+        const p = r.pool;
+        off = writeBulkAscii(buf, writeAscii(buf, off, HDR_HSET_ALL), this.key);
+        const base = this.op.keynum * FIELD_COUNT;
+        for (let i = 0; i < FIELD_COUNT; i++) {
+          off = writeBulkAscii(buf, off, FIELD_NAMES[i]!);
+          off = writeBulkBytes(buf, off, p.bytes, p.offsetOf(base + i), p.length);
+        }
+        return off;
+      }
+    }
+  }
 }
 
 const ignore: ReplyHandler = { onReply() {}, onFailure() {} };
@@ -71,8 +122,8 @@ export class OpsRunner {
   private readonly pools: (RespConnection[] | undefined)[] = [];
   /** In-flight slots: clients x pipeline. */
   private slots = 0;
-  private readonly pool: ValuePool;
-  private readonly getsetPool: ValuePool;
+  readonly pool: ValuePool;
+  readonly getsetPool: ValuePool;
   private source: OpSource | undefined;
   private readonly stats: OpStats[];
   private phase: Phase = 'idle';
@@ -326,43 +377,48 @@ export class OpsRunner {
     f.redirects = 0;
     f.asking = false;
     f.mode = ParseMode.Skip;
+    const keyBytes = f.key.length;
     switch (kind) {
       case 'read':
       case 'rmw':
-        f.command = '*2\r\n$7\r\nHGETALL\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
+        f.cmd = Cmd.HGetAll;
+        f.maxBytes = 32 + bulkBytes(keyBytes);
         break;
-      case 'update': {
-        const v = this.pool.at(op.keynum * FIELD_COUNT + op.field + 1);
-        f.command = encodeCommand(['HSET', f.key, FIELD_NAMES[op.field]!, v]);
+      case 'update':
+        f.cmd = Cmd.HSetOne;
+        f.valueIndex = op.keynum * FIELD_COUNT + op.field + 1;
+        f.maxBytes = 32 + bulkBytes(keyBytes) + bulkBytes(8) + bulkBytes(this.pool.length);
         break;
-      }
-      case 'insert': {
+      case 'insert':
         if (getset) {
-          f.command = encodeCommand(['SET', f.key, this.getsetPool.at(op.keynum)]);
+          f.cmd = Cmd.Set;
+          f.valueIndex = op.keynum;
+          f.maxBytes = 32 + bulkBytes(keyBytes) + bulkBytes(this.getsetPool.length);
         } else {
-          let s = '*22\r\n$4\r\nHSET\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
-          for (let i = 0; i < FIELD_COUNT; i++) {
-            const v = this.pool.at(op.keynum * FIELD_COUNT + i);
-            s += '$' + FIELD_NAMES[i]!.length + '\r\n' + FIELD_NAMES[i] + '\r\n$' + v.length + '\r\n' + v + '\r\n';
-          }
-          f.command = s;
+          f.cmd = Cmd.HSetAll;
+          f.maxBytes = 32 + bulkBytes(keyBytes) + FIELD_COUNT * (bulkBytes(8) + bulkBytes(this.pool.length));
         }
         break;
-      }
       case 'get':
-        f.command = '*2\r\n$3\r\nGET\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
+        f.cmd = Cmd.Get;
+        f.maxBytes = 32 + bulkBytes(keyBytes);
         break;
       case 'set':
-        f.command = encodeCommand(['SET', f.key, this.getsetPool.at(op.keynum)]);
+        f.cmd = Cmd.Set;
+        f.valueIndex = op.keynum;
+        f.maxBytes = 32 + bulkBytes(keyBytes) + bulkBytes(this.getsetPool.length);
         break;
     }
   }
 
   /**
-   * A socket to a primary with fewer than `pipeline` requests in flight
-   * (as redis-benchmark's -P: at most P outstanding per connection). Ops of
-   * one event-loop turn fill the same socket first, so they leave in one
-   * write. Undefined when every socket of that primary is full (the op
+   * A socket to a primary that takes another request, as redis-benchmark's
+   * -P does: a batch of up to `pipeline` requests is written at once, and
+   * the socket takes the next batch when every reply of the last one is in.
+   * (Refilling each slot as its reply arrives instead costs a write
+   * syscall for every few requests, which made the client the bottleneck.)
+   * Ops of one event-loop turn fill the same socket first, so they leave in
+   * one write. Undefined when every socket of that primary is busy (the op
    * waits) or the primary is not connected.
    */
   private conn(idx: number): RespConnection | undefined {
@@ -373,7 +429,8 @@ export class OpsRunner {
     for (let k = 0; k < pool.length; k++) {
       const i = (start + k) % pool.length;
       const c = pool[i]!;
-      if (c.inFlight < cap && !c.isClosed) {
+      const n = c.inFlight;
+      if (n < cap && (n === 0 || c.hasUnsent) && !c.isClosed) {
         this.cursor[idx] = i;
         return c;
       }
@@ -397,7 +454,7 @@ export class OpsRunner {
         if (!c) break;
         const f = q.shift()!;
         if (f.stage === 0 && f.redirects === 0) f.sentAt = performance.now();
-        c.send(f.command, f, f.mode);
+        c.send(f, f, f.mode);
       }
     }
   }
@@ -411,7 +468,7 @@ export class OpsRunner {
       return;
     }
     if (f.stage === 0 && f.redirects === 0) f.sentAt = now;
-    conn.send(f.command, f, f.mode);
+    conn.send(f, f, f.mode);
   }
 
   /** Slot owner unknown or not connected: refresh the map, connect, retry. */
@@ -426,7 +483,7 @@ export class OpsRunner {
       const idx = this.slotMap.owner[f.slot]!;
       if (!this.hasPool(idx)) throw new Error(`no connection for slot ${f.slot}`);
       const conn = this.conn(idx);
-      if (conn) conn.send(f.command, f, f.mode);
+      if (conn) conn.send(f, f, f.mode);
       else (this.waiting[idx] ??= []).push(f);
     } catch (err) {
       // The shard has no reachable primary (e.g. killed, replica not promoted yet): back off a little, as a client would, instead of spinning.
@@ -453,7 +510,7 @@ export class OpsRunner {
             return;
           }
           conn.send('*1\r\n$6\r\nASKING\r\n', ignore);
-          conn.send(f.command, f, f.mode);
+          conn.send(f, f, f.mode);
         }
         return;
       }
@@ -469,7 +526,9 @@ export class OpsRunner {
     if (kind === 'rmw' && f.stage === 0) {
       // read done: write one field, as YCSB's readModifyWrite
       f.stage = 1;
-      f.command = encodeCommand(['HSET', f.key, FIELD_NAMES[f.op.field]!, this.pool.at(f.op.keynum * FIELD_COUNT + f.op.field + 2)]);
+      f.cmd = Cmd.HSetOne;
+      f.valueIndex = f.op.keynum * FIELD_COUNT + f.op.field + 2;
+      f.maxBytes = 32 + bulkBytes(f.key.length) + bulkBytes(8) + bulkBytes(this.pool.length);
       f.redirects = 0;
       if (miss) this.countMiss(f);
       this.dispatch(f, now);
