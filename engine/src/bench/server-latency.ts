@@ -84,6 +84,6 @@ export function summarizeBuckets(d: { calls: number; buckets: [number, number][]
 /** The commands each workload sends (lower case, as LATENCY HISTOGRAM names them). */
 export function workloadCommands(workload: string): string[] {
   if (workload === 'getset') return ['get', 'set'];
-  if (workload === 'analytic') return ['scan', 'hget'];
+  if (workload === 'analytic') return ['cluster|getkeysinslot', 'scan', 'hget'];
   return ['hgetall', 'hset'];
 }
