@@ -9,7 +9,7 @@ import { ycsbKey } from '../ycsb-keys';
 import { ValuePool, FIELD_COUNT, FIELD_NAMES, FIELD_LENGTH } from '../record';
 import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../workloads';
 import { newHistogram, recordUs, encodeHistogram, type Histogram } from '../histogram';
-import { RespConnection, type ReplyHandler } from './resp-connection';
+import { RespConnection, idleEventCount, type ReplyHandler } from './resp-connection';
 import { ParseMode, ReplyType, type Reply } from './resp';
 import { bulkBytes, writeAscii, writeBulkAscii, writeBulkBytes, type Encodable } from './command-writer';
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
@@ -20,6 +20,8 @@ const epochNow = (): number => performance.timeOrigin + performance.now();
 /** Resolution of the acknowledged-writes bitmap. */
 export const WRITE_SLOT_MS = 10;
 const REROUTE_BACKOFF_MS = 100;
+/** Record counts up to this have their keys cached (~60 bytes each). */
+const KEY_CACHE_MAX = 2_000_000;
 
 class OpStats {
   count = 0;
@@ -145,6 +147,13 @@ export class OpsRunner {
   private loadErrors = 0;
   private onPhaseEnd: (() => void) | undefined;
   private refreshing: Promise<void> | undefined;
+  /** Keys and their slots by keynum, filled as they are first used (building a YCSB key costs more than the rest of an op). */
+  private readonly keyCache: (string | undefined)[];
+  private readonly slotCache: Uint16Array;
+  /** Ops waiting in `waiting` (no socket of their primary free). */
+  private waitingCount = 0;
+  private idleSeen = -1;
+  private poolsChanged = false;
   /** Acknowledged writes per 10 ms slot since the run's start (for the time without writes around a failover). */
   private writeSlots = new Uint8Array(0);
   private runStartPerf = 0;
@@ -159,6 +168,9 @@ export class OpsRunner {
     this.pool = new ValuePool(cfg.seed, FIELD_LENGTH);
     this.getsetPool = new ValuePool(cfg.seed, cfg.valueSize, Math.max(1, Math.min(256, Math.floor(16_000_000 / cfg.valueSize))));
     this.stats = OP_KINDS.map(() => new OpStats(this.openLoop));
+    const cached = cfg.recordCount <= KEY_CACHE_MAX ? cfg.recordCount : 0;
+    this.keyCache = new Array<string | undefined>(cached);
+    this.slotCache = new Uint16Array(cached);
   }
 
   /** Reads the slot map and opens every client's sockets. */
@@ -197,6 +209,7 @@ export class OpsRunner {
         .map(async (idx) => {
           const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
           this.pools[idx] = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
+          this.poolsChanged = true;
         }),
     );
   }
@@ -372,8 +385,20 @@ export class OpsRunner {
   private prepare(f: InFlight, kind: Op['kind']): void {
     const op = f.op;
     const getset = this.cfg.workload === 'getset';
-    f.key = getset ? getsetKey(op.keynum) : ycsbKey(op.keynum);
-    f.slot = keySlot(f.key);
+    const k = op.keynum;
+    if (k < this.keyCache.length) {
+      let key = this.keyCache[k];
+      if (key === undefined) {
+        key = getset ? getsetKey(k) : ycsbKey(k);
+        this.keyCache[k] = key;
+        this.slotCache[k] = keySlot(key);
+      }
+      f.key = key;
+      f.slot = this.slotCache[k]!;
+    } else {
+      f.key = getset ? getsetKey(k) : ycsbKey(k);
+      f.slot = keySlot(f.key);
+    }
     f.redirects = 0;
     f.asking = false;
     f.mode = ParseMode.Skip;
@@ -445,14 +470,24 @@ export class OpsRunner {
     return idx >= 0 && (this.pools[idx]?.some((c) => !c.isClosed) ?? false);
   }
 
+  private wait(idx: number, f: InFlight): void {
+    (this.waiting[idx] ??= []).push(f);
+    this.waitingCount++;
+  }
+
   /** Sends ops that waited for room, oldest first. */
   private drainWaiting(): void {
+    // Only a socket that just got its last reply, or new sockets, can take waiting ops.
+    if (this.waitingCount === 0 || (idleEventCount() === this.idleSeen && !this.poolsChanged)) return;
+    this.idleSeen = idleEventCount();
+    this.poolsChanged = false;
     for (let idx = 0; idx < this.waiting.length; idx++) {
       const q = this.waiting[idx];
       while (q && q.length > 0) {
         const c = this.conn(idx);
         if (!c) break;
         const f = q.shift()!;
+        this.waitingCount--;
         if (f.stage === 0 && f.redirects === 0) f.sentAt = performance.now();
         c.send(f, f, f.mode);
       }
@@ -463,7 +498,7 @@ export class OpsRunner {
     const idx = this.slotMap.owner[f.slot]!;
     const conn = this.conn(idx);
     if (!conn) {
-      if (this.hasPool(idx)) (this.waiting[idx] ??= []).push(f);
+      if (this.hasPool(idx)) this.wait(idx, f);
       else void this.reroute(f);
       return;
     }
@@ -484,7 +519,7 @@ export class OpsRunner {
       if (!this.hasPool(idx)) throw new Error(`no connection for slot ${f.slot}`);
       const conn = this.conn(idx);
       if (conn) conn.send(f, f, f.mode);
-      else (this.waiting[idx] ??= []).push(f);
+      else this.wait(idx, f);
     } catch (err) {
       // The shard has no reachable primary (e.g. killed, replica not promoted yet): back off a little, as a client would, instead of spinning.
       await new Promise((r) => setTimeout(r, REROUTE_BACKOFF_MS));
@@ -551,7 +586,11 @@ export class OpsRunner {
     this.complete(f, performance.now(), true, false, err.message);
     // Ops queued for a primary that has no open socket left would wait forever: route them again.
     this.waiting.forEach((q, idx) => {
-      if (q && q.length > 0 && !this.hasPool(idx)) for (const w of q.splice(0)) void this.reroute(w);
+      if (q && q.length > 0 && !this.hasPool(idx)) {
+        const moved = q.splice(0);
+        this.waitingCount -= moved.length;
+        for (const w of moved) void this.reroute(w);
+      }
     });
   }
 

@@ -21,6 +21,11 @@ interface Waiting {
 }
 
 const dirty = new Set<RespConnection>();
+let idleEvents = 0;
+/** Counts the times any connection got its last reply (nothing in flight): a socket became free for a new batch. */
+export function idleEventCount(): number {
+  return idleEvents;
+}
 let flushScheduled = false;
 function scheduleFlush(c: RespConnection): void {
   dirty.add(c);
@@ -172,6 +177,7 @@ export class RespConnection {
       pos = next;
       this.queue[this.head] = undefined as unknown as Waiting;
       this.head++;
+      if (this.head === this.queue.length) idleEvents++;
       w.handler.onReply(this.reply, now);
     }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
