@@ -7,7 +7,7 @@
  * record and every write a replica acknowledged is still there afterwards.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Benchmark, BenchmarkRequest, Topology } from '@strata/api';
+import type { Benchmark, BenchmarkList, BenchmarkRequest, Problem, Topology } from '@strata/api';
 import { ycsbKey } from '@strata/engine/bench';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -65,6 +65,31 @@ describe('benchmarks with replicas, run by the agents', () => {
       // command execution alone is faster than the client's send -> reply
       expect(l.p50 / 2).toBeLessThanOrEqual(b.result!.ops[0]!.service.p50);
     }
+  });
+
+  /** A node that does not hold shard 0's primary. */
+  const otherNode = () => {
+    const victimNode = topology.shards[0]!.instances.find((i) => i.role === 'primary')!.nodeId;
+    return topology.shards.flatMap((sh) => sh.instances).map((i) => i.nodeId).find((n) => n !== victimNode)!;
+  };
+
+  it('a fault that cannot be done is refused with problem+json naming the field, and nothing is stored', async () => {
+    const before = (await api.call<BenchmarkList>('GET', `/v1/clusters/${clusterId}/benchmarks`)).body.items.length;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ workload: 'ycsb-a', durationSec: 5, fault: { kind: 'kill-primary', atSec: 5 } }, 'fault.atSec'],
+      [{ workload: 'analytic', fault: { kind: 'kill-primary' } }, 'fault'],
+      [{ workload: 'ycsb-a', operationCount: 1000, fault: { kind: 'kill-primary' } }, 'fault'],
+      [{ workload: 'ycsb-a', fault: { kind: 'kill-replica' } }, 'fault.kind'],
+      [{ workload: 'ycsb-a', durationSec: 10, fault: { kind: 'kill-primary', shard: 3 } }, 'fault.shard'],
+      [{ workload: 'ycsb-a', durationSec: 10, nodeIds: [otherNode()], fault: { kind: 'kill-primary', shard: 0 } }, 'fault'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await api.call<Problem>('POST', `/v1/clusters/${clusterId}/benchmarks`, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.headers.get('content-type')).toContain('application/problem+json');
+      expect(r.body.errors!.map((e) => e.field), JSON.stringify(body)).toContain(field);
+    }
+    expect((await api.call<BenchmarkList>('GET', `/v1/clusters/${clusterId}/benchmarks`)).body.items.length).toBe(before);
   });
 
   it('Failover under load preset: the kill, the failover event and the write gap are recorded; no acknowledged write is lost', async () => {
