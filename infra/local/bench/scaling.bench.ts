@@ -6,7 +6,10 @@
  * agents. Prints a table and writes JSON, CSV and an SVG chart (throughput
  * and p95 against shards, each shard's ops as dots) to OUT_DIR.
  *
- *   npm run bench:scaling     (WORKLOAD=ycsb-c MAX_SHARDS=4 RECORDS=100000 SECONDS=10 CONNECTIONS=32 OUT_DIR=bench-results)
+ *   npm run bench:scaling     (WORKLOAD=ycsb-c MAX_SHARDS=4 RECORDS=100000 SECONDS=10 CONNECTIONS=32 OUT_DIR=bench-results FRESH=0)
+ *
+ * FRESH=1 creates a new cluster for each shard count instead (the issue's
+ * fallback, and a control for effects of the resize itself).
  *
  * On one machine every "node" shares the same cores, so throughput flattens
  * early: the client CPU and validity columns say when the client or the
@@ -26,6 +29,8 @@ const SECONDS = Number(process.env.SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
 const OUT_DIR = path.resolve(process.env.OUT_DIR ?? 'bench-results');
 const PREFIX = process.env.BENCH_PREFIX ?? '127.0.87';
+/** FRESH=1: a new cluster per shard count (loaded each time) instead of resizing one: the control for resize effects. */
+const FRESH = process.env.FRESH === '1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-scaling-bench-'));
@@ -50,11 +55,18 @@ console.log(`${os.cpus().length} cores, load average ${os.loadavg().map((x) => x
 const rows: ScalingRow[] = [];
 try {
   const memoryMbPerShard = Math.max(256, Math.ceil((RECORDS * 1300 * 2) / 1024 / 1024 / 64) * 64);
-  const created = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: 'scaling', shards: 1, replicasPerShard: 0, memoryMbPerShard });
-  const id = created.cluster.id;
-  await until('the cluster', () => api<{ status: { phase: string } }>('GET', `/v1/clusters/${id}`), (c) => c.status.phase === 'ready');
+  const create = async (shards: number) => {
+    const created = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: `scaling-${shards}`, shards, replicasPerShard: 0, memoryMbPerShard });
+    await until('the cluster', () => api<{ status: { phase: string } }>('GET', `/v1/clusters/${created.cluster.id}`), (c) => c.status.phase === 'ready');
+    return created.cluster.id;
+  };
+  let id = await create(1);
   for (let shards = 1; shards <= MAX_SHARDS; shards++) {
-    if (shards > 1) {
+    if (shards > 1 && FRESH) {
+      await api('DELETE', `/v1/clusters/${id}`);
+      await until('the old cluster to go', () => fetch(`${stack.url}/v1/clusters/${id}`, { headers: { authorization: `Bearer ${stack.adminToken}` } }).then((r) => r.status), (st) => st === 404);
+      id = await create(shards);
+    } else if (shards > 1) {
       const t0 = Date.now();
       const accepted = await api<{ operation: Operation }>('PATCH', `/v1/clusters/${id}`, { shards });
       const op = await until('the resize', () => api<Operation>('GET', `/v1/operations/${accepted.operation.id}`), (o) => ['succeeded', 'failed', 'cancelled'].includes(o.state));
@@ -62,7 +74,7 @@ try {
       await until('the cluster', () => api<{ status: { phase: string } }>('GET', `/v1/clusters/${id}`), (c) => c.status.phase === 'ready');
       console.log(`resized online to ${shards} shards in ${((Date.now() - t0) / 1000).toFixed(1)} s (${op.migration?.keysMoved?.toLocaleString('en') ?? '?'} keys moved)`);
     }
-    const req: BenchmarkRequestInput = { workload: WORKLOAD, recordCount: RECORDS, durationSec: SECONDS, warmupSec: 2, connections: CONNECTIONS, load: shards === 1, seed: 42 };
+    const req: BenchmarkRequestInput = { workload: WORKLOAD, recordCount: RECORDS, durationSec: SECONDS, warmupSec: 2, connections: CONNECTIONS, load: shards === 1 || FRESH, seed: 42 };
     const started = await api<Benchmark>('POST', `/v1/clusters/${id}/benchmarks`, req);
     const b = await until('the benchmark', () => api<Benchmark>('GET', `/v1/benchmarks/${started.id}`), (x) => ['succeeded', 'failed', 'cancelled'].includes(x.state));
     if (b.state !== 'succeeded' || !b.result) throw new Error(`benchmark at ${shards} shards ${b.state}: ${b.error?.message}`);
@@ -79,7 +91,7 @@ try {
   }
   mkdirSync(OUT_DIR, { recursive: true });
   const base = path.join(OUT_DIR, `scaling-${WORKLOAD}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  const meta = { workload: WORKLOAD, records: RECORDS, seconds: SECONDS, connections: CONNECTIONS, cores: os.cpus().length, loadAverage: os.loadavg(), at: new Date().toISOString() };
+  const meta = { mode: FRESH ? 'cluster per size' : 'resized online', workload: WORKLOAD, records: RECORDS, seconds: SECONDS, connections: CONNECTIONS, cores: os.cpus().length, loadAverage: os.loadavg(), at: new Date().toISOString() };
   writeFileSync(`${base}.json`, JSON.stringify({ ...meta, rows }, null, 2));
   writeFileSync(`${base}.csv`, toCsv(rows));
   writeFileSync(`${base}.svg`, toSvg(rows, `${WORKLOAD}: throughput and p95 against shards (${RECORDS.toLocaleString('en')} records, ${CONNECTIONS} connections)`));
