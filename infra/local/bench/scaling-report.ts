@@ -53,7 +53,7 @@ export function toSvg(rows: readonly ScalingRow[], title: string): string {
   const panel = (ox: number, label: string, values: number[], fmt: (v: number) => string, color: string, dots?: number[][]) => {
     const yMax = niceMax(Math.max(...values, ...(dots?.flat() ?? []), 0));
     const y = (v: number) => m.t + ph - (v / yMax) * ph;
-    const parts: string[] = [`<g transform="translate(${ox},0)">`];
+    const parts: string[] = [`<g transform="translate(${ox},24)">`];
     parts.push(`<text x="${m.l + pw / 2}" y="${m.t - 14}" text-anchor="middle" font-size="13" font-weight="600">${esc(label)}</text>`);
     for (let i = 0; i <= 4; i++) {
       const v = (yMax * i) / 4;
@@ -69,14 +69,14 @@ export function toSvg(rows: readonly ScalingRow[], title: string): string {
     parts.push('</g>');
     return parts.join('\n');
   };
-  const ops = (v: number) => (v >= 1000 ? `${Math.round(v / 1000)}k` : String(Math.round(v)));
-  const us = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(1)} ms` : `${Math.round(v)} µs`);
+  const ops = (v: number) => (v >= 1000 ? `${+(v / 1000).toFixed(1)}k` : String(Math.round(v)));
+  const us = (v: number) => (v >= 1000 ? `${+(v / 1000).toFixed(2)} ms` : `${Math.round(v)} µs`);
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W}" height="${H + 30}" font-family="sans-serif">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W}" height="${H + 54}" font-family="sans-serif">`,
     `<text x="${W}" y="18" text-anchor="middle" font-size="14" font-weight="700">${esc(title)}</text>`,
     panel(0, 'Throughput (ops/s); dots: each shard', rows.map((r) => r.opsPerSec), ops, '#3b5bdb', rows.map((r) => r.shardOpsPerSec)),
     panel(W, 'p95 latency', rows.map((r) => r.p95Us), us, '#d98b06'),
-    `<text x="10" y="${H + 22}" font-size="11" fill="#5b6372">Hollow points: runs marked invalid (reason in the tooltip and the CSV).</text>`,
+    `<text x="10" y="${H + 46}" font-size="11" fill="#5b6372">Hollow points: runs marked invalid (reason in the tooltip and the CSV).</text>`,
     '</svg>',
   ].join('\n');
 }
