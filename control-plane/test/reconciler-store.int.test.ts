@@ -155,3 +155,55 @@ describe('an operation kind this control plane does not know', () => {
     }
   });
 });
+
+describe('the sweep over a fleet of quiet clusters', () => {
+  it('leaves a settled cluster alone while its node reports, and passes it again once the node falls silent', async () => {
+    const clusters = new ClusterStore(pool);
+    const id = await cluster();
+    const instanceId = randomUUID();
+    await clusters.insertInstances([{ id: instanceId, clusterId: id, shardIndex: 0, role: 'primary', preferredRole: 'primary', replicaIndex: 0, nodeId: node, port: 7000, memoryMb: 64 }], pool);
+    await clusters.insertShards([{ clusterId: id, shardIndex: 0, slots: [{ start: 0, end: 16383 }] }], pool);
+    await pool.query(`UPDATE clusters SET phase = 'ready', needs_reconcile = true WHERE id = $1`, [id]);
+    // Only this cluster asks for passes (the earlier tests' clusters are left as they are).
+    await pool.query(`UPDATE clusters SET needs_reconcile = false, phase = 'failed' WHERE id <> $1`, [id]);
+    const observed = new ObservedState();
+    // What a healthy agent reports every second about a one-shard cluster.
+    const report = () => observed.record(node, {
+      agentVersion: 't', memoryMb: 64,
+      instances: [{
+        instanceId, clusterId: id, port: 7000, pid: 1, state: 'running', restarts: 0, lastError: null, held: false, crashedAt: null,
+        cluster: {
+          myId: 'a'.repeat(40), role: 'primary', state: 'ok', knownNodes: 1, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null,
+          slotsOwned: 16384, openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1,
+        },
+      }],
+    });
+    report();
+    const reporting = setInterval(report, 500);
+    const reconciler = new Reconciler({
+      clusters, operations: new OperationStore(pool), nodes: new NodeStore(pool), tasks: new TaskStore(pool), events: new EventStore(pool),
+      observed, box: new SecretBox(Buffer.alloc(32)), notifyNode: () => {}, log: pino({ level: 'silent' }),
+      healing: { fastFailover: true, failoverGraceMs: 5000, rebalanceAfterMs: 30_000 }, nodeDownAfterMs: 15_000,
+    });
+    const phase = async () => (await clusters.get(id))!.status.phase;
+    reconciler.start();
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await pool.query('SELECT needs_reconcile FROM clusters WHERE id = $1', [id])).rows[0].needs_reconcile && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await phase()).toBe('ready');
+      // Settled: three 2 s sweeps go by without a pass (before, each sweep passed every ready cluster).
+      const settledAt = reconciler.passes;
+      await new Promise((r) => setTimeout(r, 6500));
+      expect(reconciler.passes - settledAt).toBe(0);
+      // The node stops reporting: a sweep passes the cluster again (long before the 30 s recheck).
+      clearInterval(reporting);
+      const silentAt = reconciler.passes;
+      const until = Date.now() + 10_000;
+      while (reconciler.passes === silentAt && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      expect(reconciler.passes).toBeGreaterThan(silentAt);
+    } finally {
+      clearInterval(reporting);
+      await reconciler.stop();
+    }
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
-import type { Cluster, ClusterUpdateAccepted, Operation, Problem, UpdateClusterDryRun } from '@strata/api';
+import type { Cluster, Operation } from '@strata/api';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, loadKeys } from './helpers/workload';
@@ -23,8 +23,7 @@ afterAll(async () => cleanup?.());
 
 const KEYS = 100_000;
 
-const patch = (id: string, body: unknown, dryRun = false) =>
-  api.call<ClusterUpdateAccepted & UpdateClusterDryRun & Problem>('PATCH', `/v1/clusters/${id}${dryRun ? '?dryRun=true' : ''}`, body);
+const patch = (id: string, body: unknown, dryRun = false) => api.updateCluster(id, body, dryRun);
 
 async function waitOp(id: string, timeoutMs = 120_000): Promise<Operation> {
   const op = await api.waitForOperation(id, timeoutMs);
@@ -60,7 +59,7 @@ describe('resharding under load', () => {
     const tooMany = await patch(id, { replicasPerShard: 4 });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.errors?.[0]?.field).toBe('replicasPerShard');
-    expect((await api.call('PATCH', '/v1/clusters/00000000-0000-4000-8000-000000000000', { shards: 4 })).status).toBe(404);
+    expect((await api.updateCluster('00000000-0000-4000-8000-000000000000', { shards: 4 })).status).toBe(404);
 
     // Dry run: the plan, with live estimates; nothing changes.
     const dry = await patch(id, { shards: 4 }, true);
@@ -74,7 +73,7 @@ describe('resharding under load', () => {
     expect(after.generation).toBe(before.generation);
     expect(after.spec).toEqual(before.spec);
     expect((await api.topology(id)).body.shards).toHaveLength(3);
-    expect((await api.call<{ items: Operation[] }>('GET', `/v1/clusters/${id}/operations`)).body.items).toHaveLength(1);
+    expect((await api.clusterOperations(id)).body.items).toHaveLength(1);
 
     // 3 -> 4 under load.
     const load = new LastValueLoad(appClient(conn.uri, conn.seeds), 'k', KEYS).start();

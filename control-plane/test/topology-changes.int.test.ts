@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { Stack } from '@strata/local';
-import type { ClusterUpdateAccepted, ClusterWithOperation, Operation, Problem, Topology, UpdateClusterDryRun } from '@strata/api';
+import type { Topology } from '@strata/api';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
@@ -25,8 +25,7 @@ beforeAll(async () => {
 afterAll(async () => cleanup?.());
 
 const KEYS = 5_000;
-const patch = (id: string, body: unknown, dryRun = false) =>
-  api.call<ClusterUpdateAccepted & UpdateClusterDryRun & Problem>('PATCH', `/v1/clusters/${id}${dryRun ? '?dryRun=true' : ''}`, body);
+const patch = (id: string, body: unknown, dryRun = false) => api.updateCluster(id, body, dryRun);
 
 /** The internal user of the cluster an address belongs to (from the agents' records). */
 function internalCredentials(address: string): { username: string; password: string } {
@@ -158,11 +157,11 @@ describe('replicas, settings in place and switchover', () => {
     const conn = (await api.connection(id)).body;
     const writer = new DurableWriter(appClient(conn.uri, conn.seeds), 'sw', 1).start();
     await new Promise((res) => setTimeout(res, 500));
-    expect((await api.call<Problem>('POST', `/v1/clusters/${id}/shards/7/switchover`, {})).body.errors?.[0]?.field).toBe('index');
-    expect((await api.call<Problem>('POST', `/v1/clusters/${id}/shards/0/switchover`, { targetInstanceId: before.shards[1]!.instances[1]!.id })).status).toBe(400);
+    expect((await api.switchover(id, 7, {})).body.errors?.[0]?.field).toBe('index');
+    expect((await api.switchover(id, 0, { targetInstanceId: before.shards[1]!.instances[1]!.id })).status).toBe(400);
     const oldPrimary = before.shards[0]!.instances.find((i) => i.role === 'primary')!;
     const replica = before.shards[0]!.instances.find((i) => i.role === 'replica')!;
-    const sw = await api.call<ClusterWithOperation & Problem>('POST', `/v1/clusters/${id}/shards/0/switchover`, { targetInstanceId: replica.id });
+    const sw = await api.switchover(id, 0, { targetInstanceId: replica.id });
     expect(sw.status, JSON.stringify(sw.body)).toBe(202);
     expect(sw.body.operation.kind).toBe('switchover');
     const busy = await patch(id, { shards: 4 });
@@ -185,7 +184,7 @@ describe('replicas, settings in place and switchover', () => {
     console.log(`switchover: writer ${writer.acked.length} acknowledged (SET + WAIT 1), ${writer.errors} errors, longest gap ${writer.longestGapMs} ms`);
     fresh.disconnect();
     writer['client'].disconnect();
-    const ops = (await api.call<{ items: Operation[] }>('GET', `/v1/clusters/${id}/operations`)).body.items;
+    const ops = (await api.clusterOperations(id)).body.items;
     expect(ops[0]!.kind).toBe('switchover');
   }, 120_000);
 });

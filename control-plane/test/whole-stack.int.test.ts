@@ -23,7 +23,7 @@ beforeAll(async () => {
 // The last test replaces the stack: stop whichever runs now, then remove the directory.
 afterAll(async () => {
   await stack?.stop();
-  if (stack) rmSync(stack.dir, { recursive: true, force: true });
+  if (stack && !process.env.STRATA_KEEP_TEST_DIRS) rmSync(stack.dir, { recursive: true, force: true });
 });
 
 const KEYS = 5_000;

@@ -1,6 +1,6 @@
 import type {
+  Capacity,
   Cluster,
-  ClusterList,
   ClusterPhase,
   ClusterWithOperation,
   Connection,
@@ -11,6 +11,11 @@ import type {
   Topology,
   User,
 } from '@strata/api';
+import { createStrataClient, type StrataClient, type StrataComponents } from '@strata/api/client';
+
+/** openapi.json shows request schemas as parsed (fields with defaults required); the server fills them in. */
+type CreateClusterBody = StrataComponents['schemas']['CreateClusterRequest'];
+type UserBody = StrataComponents['schemas']['CreateUserRequest'];
 
 export class ApiProblem extends Error {
   constructor(
@@ -21,28 +26,26 @@ export class ApiProblem extends Error {
   }
 }
 
-/** Test data goes through the real API with a Bearer token, never through the UI. */
+/** Test data goes through the real API with a Bearer token, never through the UI: the client generated from openapi.json. */
 export class StrataApi {
+  private readonly api: StrataClient;
+
   constructor(
     readonly baseUrl: string,
-    private readonly token: string,
-  ) {}
+    token: string,
+  ) {
+    this.api = createStrataClient({ baseUrl: baseUrl.replace(/\/$/, ''), token });
+  }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(new URL(path, this.baseUrl), {
-      method,
-      headers: {
-        authorization: `Bearer ${this.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new ApiProblem(res.status, (await res.json().catch(() => undefined)) as Problem | undefined);
-    return (res.status === 204 ? undefined : await res.json()) as T;
+  /** The data of a call of the typed client, or an ApiProblem. */
+  private async ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok) throw new ApiProblem(response.status, (typeof error === 'object' ? error : undefined) as Problem | undefined);
+    return data as T;
   }
 
   listClusters(): Promise<Cluster[]> {
-    return this.request<ClusterList>('GET', '/v1/clusters').then((l) => l.items);
+    return this.ok(this.api.GET('/v1/clusters')).then((l) => l.items);
   }
 
   async clustersNamed(name: string): Promise<Cluster[]> {
@@ -50,31 +53,40 @@ export class StrataApi {
   }
 
   createCluster(body: CreateClusterRequest): Promise<ClusterWithOperation> {
-    return this.request('POST', '/v1/clusters', body);
+    return this.ok(this.api.POST('/v1/clusters', { body: body as CreateClusterBody }));
   }
 
   getCluster(id: string): Promise<Cluster> {
-    return this.request('GET', `/v1/clusters/${id}`);
+    return this.ok(this.api.GET('/v1/clusters/{id}', { params: { path: { id } } }));
   }
 
   topology(id: string): Promise<Topology> {
-    return this.request<Topology>('GET', `/v1/clusters/${id}/topology`);
+    return this.ok(this.api.GET('/v1/clusters/{id}/topology', { params: { path: { id } } }));
   }
 
   getConnection(id: string): Promise<Connection> {
-    return this.request('GET', `/v1/clusters/${id}/connection`);
+    return this.ok(this.api.GET('/v1/clusters/{id}/connection', { params: { path: { id } } }));
   }
 
   async deleteCluster(id: string): Promise<void> {
     try {
-      await this.request('DELETE', `/v1/clusters/${id}`);
+      await this.ok(this.api.DELETE('/v1/clusters/{id}', { params: { path: { id } } }));
     } catch (e) {
       if (!(e instanceof ApiProblem && (e.status === 404 || e.status === 409))) throw e;
     }
   }
 
   nodes(): Promise<NodeList> {
-    return this.request('GET', '/v1/nodes');
+    return this.ok(this.api.GET('/v1/nodes'));
+  }
+
+  capacity(): Promise<Capacity> {
+    return this.ok(this.api.GET('/v1/capacity'));
+  }
+
+  /** Platform admin: return a drained node to placement. */
+  undrainNode(id: string): Promise<{ id: string; name: string; draining: boolean }> {
+    return this.ok(this.api.POST('/v1/nodes/{id}/undrain', { params: { path: { id } } }));
   }
 
   /** Polls until the cluster reaches `phase` (or throws on `failed`). */
@@ -106,11 +118,11 @@ export class StrataApi {
 
   /** Platform admin: a new organization and its admin API token. */
   createOrganization(name: string): Promise<CreateOrganizationResponse> {
-    return this.request('POST', '/v1/organizations', { name });
+    return this.ok(this.api.POST('/v1/organizations', { body: { name } }));
   }
 
   /** A user in this token's organization. */
   createUser(email: string, password: string): Promise<User> {
-    return this.request('POST', '/v1/users', { email, password });
+    return this.ok(this.api.POST('/v1/users', { body: { email, password } as UserBody }));
   }
 }

@@ -26,7 +26,7 @@ test('a platform admin drains a node from the nodes page: it empties while the c
     // Undrain from the page returns the node to placement for the other tests.
     const undrain = row.getByRole('button', { name: 'Undrain' });
     if (await undrain.isVisible()) await undrain.click();
-    else await api.request('POST', `/v1/nodes/${primary.nodeId}/undrain`);
+    else await api.undrainNode(primary.nodeId);
   }
   await expect(row.getByTestId('node-draining')).toHaveCount(0);
   await expect(row.getByRole('button', { name: 'Drain' })).toBeVisible();

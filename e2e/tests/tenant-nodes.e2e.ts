@@ -1,4 +1,3 @@
-import type { NodeList } from '@strata/api';
 import { test, expect, saveScreenshot, signInByApi, uniqueName } from '../support/fixtures';
 import { StrataApi } from '../support/api';
 
@@ -19,7 +18,7 @@ test('a user of another organization sees only the nodes its clusters use, with 
     await tenant.waitForPhase(cluster.id, 'ready');
 
     // The API: one node, no capacity, only the tenant's instance.
-    const mine = await tenant.request<NodeList>('GET', '/v1/nodes');
+    const mine = await tenant.nodes();
     expect(mine.scope).toBe('organization');
     expect(mine.items).toHaveLength(1);
     const node = mine.items[0]!;

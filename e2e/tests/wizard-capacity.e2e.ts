@@ -1,4 +1,3 @@
-import type { Capacity } from '@strata/api';
 import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
 
 test.describe('the wizard offers only what the nodes can hold', () => {
@@ -6,7 +5,7 @@ test.describe('the wizard offers only what the nodes can hold', () => {
     signedInPage: page, api, wizard, createCluster,
   }, testInfo) => {
     await wizard.goto();
-    const capacity = await api.request<Capacity>('GET', '/v1/capacity');
+    const capacity = await api.capacity();
     const offered = (await wizard.memory.locator('option').evaluateAll((os) => os.map((o) => Number((o as HTMLOptionElement).value))));
     expect(Math.max(...offered)).toBeLessThanOrEqual(capacity.maxMemoryMbPerShard);
     expect(offered).not.toContain(65536);
@@ -34,7 +33,7 @@ test.describe('the wizard offers only what the nodes can hold', () => {
   test('too many shards for the room left is marked at the shards field, saying how many fit', async ({ signedInPage: page, api, wizard }) => {
     void page;
     await wizard.goto();
-    const capacity = await api.request<Capacity>('GET', '/v1/capacity');
+    const capacity = await api.capacity();
     const name = uniqueName('e2e-shards');
     await wizard.fill({ name, shards: 64, replicasPerShard: 0 });
     await wizard.memory.selectOption({ label: '1 GB' });

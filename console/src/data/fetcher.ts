@@ -1,9 +1,12 @@
 /**
- * The only place the console talks HTTP. Every API operation file calls
- * `apiRequest`; components never fetch directly. Every failed call becomes
- * one typed error, `ApiError`, carrying the server's problem+json.
+ * The only place the console talks HTTP. Every API operation file calls the
+ * typed client generated from openapi.json (`api.GET('/v1/clusters/{id}', ...)`,
+ * see @strata/api/client) through `apiCall`; components never fetch directly.
+ * Every failed call becomes one typed error, `ApiError`, carrying the server's
+ * problem+json.
  */
 import type { ErrorCode, FieldError, Problem, Session } from '@strata/api';
+import { createStrataClient, type StrataClient } from '@strata/api/client';
 
 /** Client-side codes for failures that never reached a problem+json body. */
 export type ClientErrorCode = 'network_error' | 'bad_response';
@@ -41,33 +44,13 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-export interface RequestOptions {
-  body?: unknown;
-  signal?: AbortSignal;
-}
-
 function isProblem(v: unknown): v is Problem {
   return typeof v === 'object' && v !== null && 'status' in v && 'code' in v && 'title' in v;
 }
 
-async function send(method: Method, path: string, opts: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json, application/problem+json' };
-  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
-  try {
-    return await fetch(path, {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      credentials: 'same-origin',
-      signal: opts.signal,
-    });
-  } catch (e) {
-    if (e instanceof DOMException && e.name === 'AbortError') throw e;
-    throw new ApiError(0, 'network_error', 'Could not reach the Strata API. Check your connection and try again.');
-  }
+function problemError(status: number, body: unknown): ApiError {
+  if (isProblem(body)) return new ApiError(status, body.code, body.detail ?? body.title, body);
+  return new ApiError(status, 'bad_response', `Unexpected response from the API (HTTP ${status}).`);
 }
 
 async function toError(res: Response): Promise<ApiError> {
@@ -77,26 +60,67 @@ async function toError(res: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  if (isProblem(body)) return new ApiError(res.status, body.code, body.detail ?? body.title, body);
-  return new ApiError(res.status, 'bad_response', `Unexpected response from the API (HTTP ${res.status}).`);
+  return problemError(res.status, body);
 }
 
-export async function apiRequest<T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
-  let res = await send(method, path, opts);
-  if (res.status === 403 && method !== 'GET') {
-    // A stale token (e.g. the session was renewed in another tab): re-read it once and retry.
-    const err = await toError(res);
-    if (err.code !== 'csrf_failed') throw err;
-    const fresh = await send('GET', '/v1/session', {});
-    if (!fresh.ok) throw err;
+/**
+ * The client's fetch: adds the CSRF token to changes, turns a network failure into ApiError
+ * `network_error`, and after a `csrf_failed` 403 (a stale token, e.g. the session was renewed in
+ * another tab) re-reads the token once and retries.
+ */
+export function consoleFetch(baseUrl: string, fetchImpl: () => typeof fetch = () => fetch) {
+  const send = async (request: Request): Promise<Response> => {
+    if (request.method !== 'GET' && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+    try {
+      return await fetchImpl()(request);
+    } catch (e) {
+      if (e instanceof DOMException && e.name === 'AbortError') throw e;
+      throw new ApiError(0, 'network_error', 'Could not reach the Strata API. Check your connection and try again.');
+    }
+  };
+  const checked = (res: Response): Response => {
+    // E.g. the console's index.html from a proxy in front of the API.
+    if (res.ok && res.status !== 204 && !/json/.test(res.headers.get('Content-Type') ?? '')) {
+      throw new ApiError(res.status, 'bad_response', 'The API returned a response that is not JSON.');
+    }
+    return res;
+  };
+  return async (request: Request): Promise<Response> => {
+    const retry = request.method !== 'GET' ? request.clone() : null;
+    const res = await send(request);
+    if (res.status !== 403 || !retry) return checked(res);
+    const err = await toError(res.clone());
+    if (err.code !== 'csrf_failed') return res;
+    const fresh = await send(new Request(`${baseUrl}/v1/session`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' }));
+    if (!fresh.ok) return res;
     setCsrfToken(((await fresh.json()) as Session).csrfToken);
-    res = await send(method, path, opts);
-  }
-  if (!res.ok) throw await toError(res);
-  if (res.status === 204) return undefined as T;
+    return checked(await send(retry));
+  };
+}
+
+/** A typed client for `baseUrl` (the page's own origin in the browser). */
+export function createConsoleApi(baseUrl: string, fetchImpl?: () => typeof fetch): StrataClient {
+  return createStrataClient({
+    baseUrl,
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json, application/problem+json' },
+    fetch: consoleFetch(baseUrl, fetchImpl),
+  });
+}
+
+/** The console's API client: same origin, session cookie. */
+export const api: StrataClient = createConsoleApi(globalThis.location?.origin ?? '');
+
+/** The data of a call of `api`, or an ApiError (problem+json, network failure, or a body that is not JSON). */
+export async function apiCall<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
   try {
-    return (await res.json()) as T;
-  } catch {
-    throw new ApiError(res.status, 'bad_response', 'The API returned a response that is not JSON.');
+    result = await call;
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new ApiError(0, 'bad_response', 'The API returned a response that is not JSON.');
+    throw e;
   }
+  const { data, error, response } = result;
+  if (!response.ok) throw problemError(response.status, error);
+  return data as T;
 }

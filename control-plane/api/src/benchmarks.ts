@@ -123,7 +123,7 @@ export const BenchmarkShardOps = z
         p99: z.number(),
         p999: z.number(),
         max: z.number(),
-        buckets: z.array(z.tuple([z.number(), z.number()])).describe('[upper bound us, count] per non-empty power-of-two bucket'),
+        buckets: z.array(z.object({ leUs: z.number(), count: z.number().int() })).describe('per non-empty bucket: its upper bound (us) and count'),
       })
       .optional()
       .describe("the node's own LATENCY HISTOGRAM for the steady window (command execution only, no network): percentiles are bucket upper bounds, microseconds"),

@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { buildOpenApiDocument } from './openapi';
 import { CreateClusterRequest } from './clusters';
+import { openApiTypes } from './client/generate-types';
 
 describe('openapi.json', () => {
   it('is generated from the current schemas (run `npm run generate -w @strata/api` if this fails)', () => {
     const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
     expect(committed).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument())));
+  });
+
+  it('the typed client\'s types are generated from it (run `npm run generate -w @strata/api` if this fails)', async () => {
+    const committed = readFileSync(new URL('./client/openapi-types.ts', import.meta.url), 'utf8');
+    expect(committed).toBe(await openApiTypes(buildOpenApiDocument()));
   });
 
   it('describes the create-cluster body with limits and no extra fields', () => {

@@ -1,32 +1,174 @@
 /**
- * One declaration per operation (method, path, scope, schemas, responses): the control plane mounts
- * its Express routes from these (control-plane/src/http/operation-router.ts) and openapi.ts registers
- * them, so the two cannot drift. Operations not yet moved here are still registered by hand in
- * openapi.ts; route-table.test.ts checks both kinds against the router.
+ * The one route table: one declaration per operation (method, path, who may call it, request and
+ * response schemas). The control plane mounts every Express route from it by name
+ * (control-plane/src/http/operation-router.ts: mountOperation / mountRaw) and openapi.ts documents
+ * every entry, so the router and openapi.json cannot drift; route-table.test.ts checks that every
+ * served route came from here and every entry is served. The typed client
+ * (`@strata/api/client`) is generated from the resulting openapi.json.
+ *
+ * Adding a route: add an entry here, mount it by name in a `*.routes.ts` file, run
+ * `npm run generate -w @strata/api` (openapi.json and the client types).
  */
 import { z } from './common';
 import {
-  ApiToken, ApiTokenInfo, ApiTokenList, AuditList, AuditQuery, CreateTokenRequest, CreateUserRequest, UpdateUserRequest, User, UserList,
-  type Scope,
+  ApiToken, ApiTokenInfo, ApiTokenList, AuditList, AuditQuery, CreateOrganizationRequest, CreateOrganizationResponse, CreateTokenRequest, CreateUserRequest,
+  LoginRequest, Session, UpdateUserRequest, User, UserList, type Scope,
 } from './auth';
+import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
+import { Operation, OperationList } from './operations';
+import { ClusterEventList, ClusterEventQuery } from './events';
+import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
+import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
+import { LiveEvent } from './live';
+import { Capacity } from './capacity';
+import {
+  AgentEndpoints, AgentStatusReport, CompleteTaskRequest, HeartbeatResponse, LeaseTaskResponse, RegisterAgentRequest, RegisterAgentResponse, TaskProgressRequest,
+} from './agent';
+import {
+  AgentMetricsBatch, ClusterCurrentMetricsList, ClusterMetricsQuery, MetricsResult, MetricsStreamEvent, MetricsStreamQuery, NodeCurrentMetricsList, NodeMetricsQuery,
+} from './metrics';
+import { Benchmark, BenchmarkList, BenchmarkProgressEvent, BenchmarkRequest, BenchmarkWorkerCommand, BenchmarkWorkerReport } from './benchmarks';
+
+type StandardError = 400 | 401 | 403 | 404;
+
+export interface ResponseDef {
+  status: 200 | 201 | 202 | 204;
+  /** The JSON body (absent: no body). */
+  schema?: z.ZodType;
+  description?: string;
+  /** Other media types than JSON (server-sent events, text, CSV): media type -> schema. */
+  content?: Record<string, z.ZodType>;
+  headers?: Record<string, { schema: { type: 'string' } }>;
+}
 
 export interface OperationDef {
   method: 'get' | 'post' | 'patch' | 'delete';
   /** OpenAPI style, e.g. /v1/tokens/{id}; `{id}` is a UUID. */
   path: string;
   summary: string;
-  /** The scope it needs (`self`: any signed-in user, or a token with the admin scope). */
-  scope: Scope | 'self';
+  /**
+   * Who may call it: `user` (default: a session or API token, checked against `scope`), `node` (an
+   * agent's node credential), `scrape` (the Prometheus scrape token) or `none` (sign-in, health).
+   */
+  auth?: 'user' | 'node' | 'scrape' | 'none';
+  /** The scope a user route needs (`self`: any signed-in user, or a token with the admin scope). */
+  scope?: Scope | 'self';
+  /** Platform administrators only (besides the scope). */
+  platformAdmin?: true;
+  /** Path parameters, when not just a UUID `{id}`. */
+  params?: z.ZodObject;
   body?: z.ZodType;
+  /** Validates the query string (and documents it unless `queryDoc` is given). */
   query?: z.ZodType;
-  success: { status: 200 | 201 | 202 | 204; schema: z.ZodType; description?: string };
-  /** Extra documented problems besides 400/401/403/404. */
+  /** How openapi.json shows the query when the validating schema does not render well (comma lists). */
+  queryDoc?: z.ZodObject;
+  success: ResponseDef;
+  /** A second success response (e.g. 200 for a dry run besides 202). */
+  also?: ResponseDef;
+  /** The standard problems documented (default: 400 with a body or query, 401, 403 and 404 with an `{id}`). */
+  errors?: readonly StandardError[];
+  /** Extra documented problems (or other descriptions for standard ones). */
   problems?: Record<number, string>;
 }
 
 const op = <T extends OperationDef>(o: T) => o;
 
+const ALL = [400, 401, 403, 404] as const;
+const SIGNED_IN = [401] as const;
+const accepted = () => ({
+  status: 202, schema: ClusterWithOperation, description: 'Accepted; follow the operation at Location', headers: { Location: { schema: { type: 'string' } } },
+}) as const satisfies ResponseDef;
+const NodeDrainState = z.object({ id: z.string(), name: z.string(), draining: z.boolean() });
+const operationControl = (action: 'pause' | 'resume' | 'cancel') => op({
+  method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)`,
+  scope: 'clusters:write', errors: ALL, success: { status: 200, schema: Operation }, problems: { 409: 'Not an unfinished update, or past its point of no return' },
+});
+const metricsQueryDoc = z.object({
+  metric: z.string().describe('comma-separated: ops, ops_read, ops_write, ops_other, latency_p50, latency_p95, latency_p99, latency_p999, clients, memory_used, memory_max, keys, evictions, expirations, hits, misses, repl_lag, net_in, net_out, cpu'),
+  from: z.string().optional().describe('RFC 3339, unix seconds or relative ("-1h"); default 5 minutes before `to`'),
+  to: z.string().optional().describe('default now'),
+  step: z.string().optional().describe('seconds per point; default keeps ~600 points'),
+  by: z.enum(['cluster', 'shard', 'instance']).optional(),
+});
+
+/** In the order openapi.json lists them. */
 export const OPERATION_TABLE = {
+  // Clusters and their operations
+  createCluster: op({
+    method: 'post', path: '/v1/clusters', summary: 'Create a cluster', scope: 'clusters:write', body: CreateClusterRequest, errors: ALL,
+    success: accepted(),
+    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable)' },
+  }),
+  listClusters: op({ method: 'get', path: '/v1/clusters', summary: 'List clusters', scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: ClusterList } }),
+  getCluster: op({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Cluster } }),
+  updateCluster: op({
+    method: 'patch', path: '/v1/clusters/{id}', summary: 'Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing',
+    scope: 'clusters:write', query: UpdateClusterQuery, body: UpdateClusterRequest, errors: ALL,
+    success: { status: 202, schema: ClusterUpdateAccepted, description: 'Accepted: the change runs as an operation' },
+    also: { status: 200, schema: UpdateClusterDryRun, description: 'Dry run: the plan' },
+    problems: {
+      409: 'Another change is running (code operation_in_progress, with operationId), or the cluster is not ready',
+      422: 'The nodes cannot hold it (code unplaceable) or the data would not fit (code does_not_fit)',
+    },
+  }),
+  switchover: op({
+    method: 'post', path: '/v1/clusters/{id}/shards/{index}/switchover', summary: 'Promote a replica of one shard without losing acknowledged writes', scope: 'clusters:write',
+    params: z.object({ id: z.string(), index: z.string() }), body: SwitchoverRequest, errors: ALL,
+    success: { status: 202, schema: ClusterWithOperation, description: 'Accepted' }, problems: { 409: 'Another change is running', 422: 'No in-sync replica' },
+  }),
+  pauseOperation: operationControl('pause'),
+  resumeOperation: operationControl('resume'),
+  cancelOperation: operationControl('cancel'),
+  deleteCluster: op({
+    method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', scope: 'clusters:write', errors: ALL,
+    success: { status: 202, schema: ClusterWithOperation, description: 'Accepted' },
+  }),
+  getTopology: op({ method: 'get', path: '/v1/clusters/{id}/topology', summary: 'Shards, slot ranges and instances', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Topology } }),
+  getConnection: op({
+    method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: Connection }, problems: { 409: 'Cluster is being deleted' },
+  }),
+  listClusterOperations: op({
+    method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: OperationList },
+  }),
+  listClusterEvents: op({
+    method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged",
+    scope: 'clusters:read', query: ClusterEventQuery, errors: ALL, success: { status: 200, schema: ClusterEventList },
+  }),
+  getOperation: op({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Operation } }),
+  // Nodes, capacity, live changes, organizations
+  listNodes: op({
+    method: 'get', path: '/v1/nodes', summary: 'List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity',
+    scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: NodeList },
+  }),
+  getCapacity: op({
+    method: 'get', path: '/v1/capacity', summary: 'Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable',
+    scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: Capacity },
+  }),
+  streamEvents: op({
+    method: 'get', path: '/v1/events/stream',
+    summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token)",
+    scope: 'clusters:read', errors: SIGNED_IN,
+    success: { status: 200, description: 'text/event-stream; `event:` is the type, `data:` a LiveEvent', content: { 'text/event-stream': LiveEvent } },
+  }),
+  drainNode: op({
+    method: 'post', path: '/v1/nodes/{id}/drain', summary: 'Drain a node for maintenance (platform admin): primaries switch over, every instance is rebuilt on other nodes',
+    scope: 'admin', platformAdmin: true, errors: ALL, success: { status: 200, schema: NodeDrainState }, problems: { 403: 'Not a platform admin' },
+  }),
+  undrainNode: op({
+    method: 'post', path: '/v1/nodes/{id}/undrain', summary: 'Return a drained node to placement (platform admin)',
+    scope: 'admin', platformAdmin: true, errors: ALL, success: { status: 200, schema: NodeDrainState }, problems: { 403: 'Not a platform admin' },
+  }),
+  createJoinToken: op({
+    method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)',
+    scope: 'admin', platformAdmin: true, body: CreateJoinTokenRequest, errors: ALL, success: { status: 201, schema: JoinToken }, problems: { 403: 'Not a platform admin' },
+  }),
+  createOrganization: op({
+    method: 'post', path: '/v1/organizations', summary: 'Create an organization (platform admin)',
+    scope: 'admin', platformAdmin: true, body: CreateOrganizationRequest, errors: ALL, success: { status: 201, schema: CreateOrganizationResponse },
+    problems: { 403: 'Not a platform admin', 409: 'Name taken' },
+  }),
+  // Users, tokens, audit (issue 11)
   listUsers: op({ method: 'get', path: '/v1/users', summary: "Users of the caller's organization and their roles", scope: 'admin', success: { status: 200, schema: UserList } }),
   createUser: op({
     method: 'post', path: '/v1/users', summary: "Create a user in the caller's organization", scope: 'admin', body: CreateUserRequest,
@@ -52,6 +194,113 @@ export const OPERATION_TABLE = {
   listAudit: op({
     method: 'get', path: '/v1/audit', summary: 'Audit log: who changed what in the organization, newest first', scope: 'admin', query: AuditQuery,
     success: { status: 200, schema: AuditList },
+  }),
+  // Console sign-in
+  createSession: op({
+    method: 'post', path: '/v1/session', summary: 'Sign in (sets an httpOnly session cookie)', auth: 'none', body: LoginRequest, errors: [400],
+    success: { status: 200, schema: Session }, problems: { 401: 'Wrong email or password (code invalid_credentials)' },
+  }),
+  getSession: op({
+    method: 'get', path: '/v1/session', summary: 'Current session (with `?optional=true`: 200 and `null` when signed out, instead of 401)', auth: 'none',
+    queryDoc: z.object({ optional: z.enum(['true', 'false']).optional() }), errors: SIGNED_IN, success: { status: 200, schema: Session.nullable() },
+  }),
+  deleteSession: op({ method: 'delete', path: '/v1/session', summary: 'Sign out', auth: 'none', errors: [], success: { status: 204, description: 'Signed out' } }),
+  // The agent protocol
+  registerAgent: op({
+    method: 'post', path: '/v1/agent/register', summary: 'Agent: register with a one-time join token', auth: 'none', body: RegisterAgentRequest, errors: [400],
+    success: { status: 201, schema: RegisterAgentResponse }, problems: { 401: 'Join token invalid, used or expired (code join_token_invalid)' },
+  }),
+  reportAgentStatus: op({
+    method: 'post', path: '/v1/agent/status', summary: 'Agent: report observed node and engine status', auth: 'node', body: AgentStatusReport, errors: [400, 401],
+    success: { status: 204, description: 'Stored' },
+  }),
+  getAgentEndpoints: op({
+    method: 'get', path: '/v1/agent/endpoints', summary: 'Agent: the cluster endpoints to serve and the live instances they forward to', auth: 'node', errors: SIGNED_IN,
+    success: { status: 200, schema: AgentEndpoints },
+  }),
+  leaseTask: op({
+    method: 'get', path: '/v1/agent/tasks', summary: 'Agent: long-poll for the next task and lease it', auth: 'node',
+    queryDoc: z.object({ waitMs: z.string().optional() }), errors: SIGNED_IN, success: { status: 200, schema: LeaseTaskResponse },
+  }),
+  heartbeatTask: op({
+    method: 'post', path: '/v1/agent/tasks/{id}/heartbeat', summary: "Agent: extend a task's lease (the reply may ask the task to stop early)", auth: 'node', errors: ALL,
+    success: { status: 200, schema: HeartbeatResponse }, problems: { 409: 'Lease lost' },
+  }),
+  reportTaskProgress: op({
+    method: 'post', path: '/v1/agent/tasks/{id}/progress', summary: "Agent: report a running task's progress", auth: 'node', body: TaskProgressRequest, errors: ALL,
+    success: { status: 204, description: 'Recorded' }, problems: { 409: 'Lease lost' },
+  }),
+  completeTask: op({
+    method: 'post', path: '/v1/agent/tasks/{id}/complete', summary: 'Agent: report a task outcome', auth: 'node', body: CompleteTaskRequest, errors: ALL,
+    success: { status: 204, description: 'Recorded' },
+  }),
+  // Metrics (issue 9)
+  getClusterMetrics: op({
+    method: 'get', path: '/v1/clusters/{id}/metrics', summary: 'Metric history of a cluster, by cluster, shard or instance (hot window, 1 s points or 1 min rollups)',
+    scope: 'clusters:read', query: ClusterMetricsQuery, queryDoc: metricsQueryDoc, errors: ALL, success: { status: 200, schema: MetricsResult },
+  }),
+  streamClusterMetrics: op({
+    method: 'get', path: '/v1/clusters/{id}/metrics/stream', summary: 'Live metrics: server-sent `sample` events, one point per series per second', scope: 'clusters:read',
+    query: MetricsStreamQuery, queryDoc: z.object({ metric: z.string().optional(), by: z.enum(['cluster', 'shard', 'instance']).optional() }), errors: ALL,
+    success: { status: 200, description: 'text/event-stream of `sample` events (data: MetricsStreamEvent)', content: { 'text/event-stream': MetricsStreamEvent } },
+  }),
+  getNodeMetrics: op({
+    method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk); platform admins only', scope: 'clusters:read', platformAdmin: true,
+    query: NodeMetricsQuery,
+    queryDoc: z.object({ metric: z.string().optional().describe('comma-separated: cpu, memory_total, memory_available, memory_used, disk_total, disk_free, disk_used'), from: z.string().optional(), to: z.string().optional(), step: z.string().optional() }),
+    errors: ALL, success: { status: 200, schema: MetricsResult }, problems: { 403: 'Not a platform admin' },
+  }),
+  listClusterCurrentMetrics: op({
+    method: 'get', path: '/v1/metrics/clusters', summary: "Current ops/s, p99 and memory of the caller's clusters", scope: 'clusters:read', errors: SIGNED_IN,
+    success: { status: 200, schema: ClusterCurrentMetricsList },
+  }),
+  listNodeCurrentMetrics: op({
+    method: 'get', path: '/v1/metrics/nodes', summary: 'Current CPU, memory and disk of every node (platform admins; an empty list for others: host load includes other organizations)',
+    scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: NodeCurrentMetricsList },
+  }),
+  pushAgentMetrics: op({
+    method: 'post', path: '/v1/agent/metrics', summary: 'Agent: push a batch of per-second instance and host samples', auth: 'node', body: AgentMetricsBatch, errors: [400, 401],
+    success: { status: 200, schema: z.object({ accepted: z.number().int(), rejected: z.number().int() }) },
+  }),
+  prometheusMetrics: op({
+    method: 'get', path: '/metrics', summary: 'Prometheus exposition of cluster, shard, instance and node series and the control plane\'s health (scrape token as Bearer)',
+    auth: 'scrape', errors: SIGNED_IN, success: { status: 200, description: 'text/plain; version=0.0.4', content: { 'text/plain': z.string() } },
+  }),
+  // Benchmarks (issue 10)
+  startBenchmark: op({
+    method: 'post', path: '/v1/clusters/{id}/benchmarks', summary: 'Start a benchmark on a cluster (one at a time per cluster)', scope: 'benchmarks:run', body: BenchmarkRequest,
+    errors: ALL, success: { status: 202, schema: Benchmark, description: 'Accepted' }, problems: { 409: 'A benchmark is already running, or the cluster is not ready' },
+  }),
+  listBenchmarks: op({
+    method: 'get', path: '/v1/clusters/{id}/benchmarks', summary: "A cluster's benchmarks, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BenchmarkList },
+  }),
+  listBenchmarkPresets: op({
+    method: 'get', path: '/v1/clusters/{id}/benchmark-presets', summary: 'One-click presets sized to the cluster', scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: z.object({ items: z.array(z.object({ id: z.string(), title: z.string(), description: z.string(), request: BenchmarkRequest })) }) },
+  }),
+  getBenchmark: op({
+    method: 'get', path: '/v1/benchmarks/{id}', summary: 'A benchmark: state, progress and (when finished) its result', scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: Benchmark },
+  }),
+  streamBenchmark: op({
+    method: 'get', path: '/v1/benchmarks/{id}/stream', summary: 'Live progress (SSE `progress` events with per-second points; `end` when finished)', scope: 'clusters:read', errors: ALL,
+    success: { status: 200, description: 'text/event-stream of BenchmarkProgressEvent', content: { 'text/event-stream': BenchmarkProgressEvent } },
+  }),
+  cancelBenchmark: op({
+    method: 'post', path: '/v1/benchmarks/{id}/cancel', summary: 'Cancel a running benchmark: every worker stops', scope: 'benchmarks:run', errors: ALL,
+    success: { status: 202, schema: Benchmark, description: 'Accepted' }, problems: { 409: 'Already finished' },
+  }),
+  exportBenchmark: op({
+    method: 'get', path: '/v1/benchmarks/{id}/export', summary: 'Export: JSON with HdrHistogram logs (default) or CSV (?format=csv)', scope: 'clusters:read',
+    queryDoc: z.object({ format: z.enum(['json', 'csv']).optional() }), errors: ALL,
+    success: { status: 200, description: 'JSON or CSV', content: { 'application/json': z.object({}), 'text/csv': z.string() } },
+  }),
+  reportBenchmarkWorker: op({
+    method: 'post', path: '/v1/agent/tasks/{id}/benchmark', summary: "Agent: a benchmark worker's report, answered with its next command", auth: 'node', body: BenchmarkWorkerReport,
+    errors: ALL, success: { status: 200, schema: BenchmarkWorkerCommand },
+  }),
+  health: op({
+    method: 'get', path: '/healthz', summary: 'Liveness and database reachability', auth: 'none', errors: [], success: { status: 200, schema: z.object({ status: z.literal('ok') }) },
   }),
 } as const;
 

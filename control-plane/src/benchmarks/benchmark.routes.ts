@@ -3,8 +3,9 @@
  * export. And the agent side: workers report and get their next command.
  */
 import { Router, type Request, type Response, type RequestHandler } from 'express';
-import { BenchmarkRequest, BenchmarkWorkerReport, type BenchmarkList, type BenchmarkProgressEvent } from '@strata/api';
-import { parseBody, parseUuid } from '../http/validate';
+import { BenchmarkRequest, type BenchmarkList, type BenchmarkProgressEvent } from '@strata/api';
+import { parseUuid } from '../http/validate';
+import { mountOperation, mountRaw } from '../http/operation-router';
 import { notFound } from '../errors';
 import { publicBenchmark, type BenchmarkStore } from '../stores/benchmark.store';
 import type { BenchmarkService } from './benchmark.service';
@@ -12,7 +13,6 @@ import type { BenchmarkCoordinator } from './benchmark-coordinator';
 import { exportCsv, exportJson } from './benchmark-export';
 import { BENCHMARK_PRESETS, presetRequest } from '@strata/api';
 import type { ClusterStore } from '../stores/cluster.store';
-import { requireScope } from '../auth/permissions';
 
 export interface BenchmarkRoutesDeps {
   benchmarks: BenchmarkStore;
@@ -21,30 +21,34 @@ export interface BenchmarkRoutesDeps {
   clusters: ClusterStore;
 }
 
+const BASE = '/v1';
+
 /** Mounted at /v1 behind user auth. */
 export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
   const r = Router();
 
-  r.get('/clusters/:id/benchmark-presets', requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, BASE, 'listBenchmarkPresets', async ({ req }) => {
     const cluster = await d.clusters.get(parseUuid(req.params.id, 'Cluster'), req.principal!.organizationId);
     if (!cluster) throw notFound('Cluster');
-    res.json({ items: BENCHMARK_PRESETS.map((p) => ({ ...p, request: BenchmarkRequest.parse(presetRequest(p.id, cluster.spec)) })) });
+    return { items: BENCHMARK_PRESETS.map((p) => ({ ...p, request: BenchmarkRequest.parse(presetRequest(p.id, cluster.spec)) })) };
   });
 
-  r.post('/clusters/:id/benchmarks', requireScope('benchmarks:run'), async (req, res) => {
+  mountOperation(r, BASE, 'startBenchmark', async (input) => {
+    const { req, res } = input;
     const clusterId = parseUuid(req.params.id, 'Cluster');
-    const body = parseBody(BenchmarkRequest, req.body);
+    const body = input.body;
     const b = await d.benchmarkService.start(req.principal!.organizationId, clusterId, body);
-    res.status(202).location(`/v1/benchmarks/${b.id}`).json(publicBenchmark(b));
+    res.location(`/v1/benchmarks/${b.id}`);
+    return publicBenchmark(b);
   });
 
-  r.get('/clusters/:id/benchmarks', requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, BASE, 'listBenchmarks', async ({ req }) => {
     const clusterId = parseUuid(req.params.id, 'Cluster');
     // Another organization's cluster (or none) is a 404, not an empty list.
     if (!(await d.clusters.get(clusterId, req.principal!.organizationId))) throw notFound('Cluster');
     const items = await d.benchmarks.listForCluster(clusterId, req.principal!.organizationId);
     const out: BenchmarkList = { items: items.map(publicBenchmark) };
-    res.json(out);
+    return out;
   });
 
   const load = async (req: Request) => {
@@ -53,14 +57,14 @@ export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
     return b;
   };
 
-  r.get('/benchmarks/:id', requireScope('clusters:read'), async (req, res) => void res.json(publicBenchmark(await load(req))));
+  mountOperation(r, BASE, 'getBenchmark', async ({ req }) => publicBenchmark(await load(req)));
 
-  r.post('/benchmarks/:id/cancel', requireScope('benchmarks:run'), async (req, res) => {
+  mountOperation(r, BASE, 'cancelBenchmark', async ({ req }) => {
     const b = await load(req);
-    res.status(202).json(publicBenchmark(await d.benchmarkService.cancel(req.principal!.organizationId, b.id)));
+    return publicBenchmark(await d.benchmarkService.cancel(req.principal!.organizationId, b.id));
   });
 
-  r.get('/benchmarks/:id/export', requireScope('clusters:read'), async (req, res) => {
+  mountRaw(r, BASE, 'exportBenchmark', async ({ req, res }) => {
     const b = publicBenchmark(await load(req));
     if (req.query.format === 'csv') {
       res.type('text/csv').attachment(`benchmark-${b.id}.csv`).send(exportCsv(b));
@@ -69,7 +73,7 @@ export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
     res.attachment(`benchmark-${b.id}.json`).json(exportJson(b, await d.benchmarks.histograms(b.id)));
   });
 
-  r.get('/benchmarks/:id/stream', requireScope('clusters:read'), async (req, res) => {
+  mountRaw(r, BASE, 'streamBenchmark', async ({ req, res }) => {
     const b = await load(req);
     openStream(req, res);
     const send = (e: BenchmarkProgressEvent) => res.write(`event: progress\ndata: ${JSON.stringify(e)}\n\n`);
@@ -101,12 +105,13 @@ function openStream(req: Request, res: Response): void {
 /** Mounted at /v1/agent behind node auth: a benchmark worker's report, answered with its next command. */
 export function agentBenchmarkRoutes(d: { coordinator: BenchmarkCoordinator; benchmarks: BenchmarkStore }, requireNode: RequestHandler): Router {
   const r = Router();
-  r.post('/tasks/:id/benchmark', requireNode, async (req, res) => {
+  mountOperation(r, '/v1/agent', 'reportBenchmarkWorker', async (input) => {
+    const { req } = input;
     const taskId = parseUuid(req.params.id as string, 'Task');
-    const body = parseBody(BenchmarkWorkerReport, req.body);
+    const body = input.body;
     const benchmarkId = await d.benchmarks.benchmarkOfTask(taskId, req.node!.id);
     if (!benchmarkId) throw notFound('Task');
-    res.json(await d.coordinator.report(benchmarkId, req.node!.id, taskId, body));
-  });
+    return d.coordinator.report(benchmarkId, req.node!.id, taskId, body);
+  }, { before: [requireNode] });
   return r;
 }

@@ -15,7 +15,7 @@ import { userRoutes } from '../routes/user.routes';
 import { tokenRoutes } from '../routes/token.routes';
 import { auditRoutes } from '../routes/audit.routes';
 import { auditChanges } from '../auth/audit.middleware';
-import { requireScope } from '../auth/permissions';
+import { mountOperation, mountRaw } from './operation-router';
 import type { AuditStore } from '../stores/audit.store';
 import { sessionRoutes } from '../routes/session.routes';
 import { agentRoutes, type AgentRoutesDeps } from '../routes/agent.routes';
@@ -52,9 +52,9 @@ export function createApp(d: AppDeps): Express {
   app.use(cookieParser());
 
   const openapi = buildOpenApiDocument();
-  app.get('/healthz', async (_req, res) => {
+  mountOperation(app, '', 'health', async () => {
     await d.pool.query('SELECT 1');
-    res.json({ status: 'ok' });
+    return { status: 'ok' as const };
   });
   app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
 
@@ -63,7 +63,7 @@ export function createApp(d: AppDeps): Express {
   if (d.benchmarks) app.use('/v1/agent', d.benchmarks.agentRouter);
   app.use('/v1/agent', agentRoutes(d));
 
-  // Every user route: authenticate, then audit changes. Each route declares its scope (requireScope).
+  // Every user route: authenticate, then audit changes. Each route's scope comes from OPERATION_TABLE (mountOperation).
   const user = [requireUser(d.authDeps), auditChanges(d.audit, d.log)];
   if (d.metrics) app.use(d.metrics.router(user[0]!));
   if (d.benchmarks) app.use('/v1', ...user, d.benchmarks.router);
@@ -71,7 +71,7 @@ export function createApp(d: AppDeps): Express {
   app.use('/v1/operations', ...user, operationRoutes(d));
   app.use('/v1/nodes', ...user, nodeRoutes(d));
   app.use('/v1/capacity', ...user, capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
-  app.get('/v1/events/stream', ...user, requireScope('clusters:read'), (req, res) => d.live.open(req, res, req.principal!.organizationId));
+  mountRaw(app, '', 'streamEvents', ({ req, res }) => d.live.open(req, res, req.principal!.organizationId), { before: user });
   app.use('/v1/users', ...user, userRoutes(d));
   app.use('/v1/tokens', ...user, tokenRoutes(d));
   app.use('/v1/audit', ...user, auditRoutes(d));

@@ -1,5 +1,7 @@
 import type { Express } from 'express';
+import type { OperationName } from '@strata/api';
 import { declaredScope, type RouteScope } from '../auth/permissions';
+import { mountedOperation } from './operation-router';
 
 export interface MountedRoute {
   method: string;
@@ -7,6 +9,8 @@ export interface MountedRoute {
   path: string;
   /** The scope the route declared with requireScope, if any. */
   scope?: RouteScope;
+  /** The OPERATION_TABLE entry it was mounted from (mountOperation / mountRaw), if any. */
+  operation?: OperationName;
 }
 
 interface Layer {
@@ -24,8 +28,9 @@ export function mountedRoutes(app: Express): MountedRoute[] {
         if (typeof layer.route.path !== 'string') continue;
         const path = (prefix + (layer.route.path === '/' && prefix ? '' : layer.route.path)).replace(/:(\w+)/g, '{$1}');
         const scope = layer.route.stack.map((l) => declaredScope(l.handle)).find(Boolean);
+        const operation = layer.route.stack.map((l) => mountedOperation(l.handle)).find(Boolean);
         for (const [m, on] of Object.entries(layer.route.methods)) {
-          if (on && m !== '_all') out.push({ method: m.toUpperCase(), path, ...(scope ? { scope } : {}) });
+          if (on && m !== '_all') out.push({ method: m.toUpperCase(), path, ...(scope ? { scope } : {}), ...(operation ? { operation } : {}) });
         }
       } else if (layer.handle?.stack && typeof layer.rawPath === 'string') {
         walk(layer.handle.stack, prefix + (layer.rawPath === '/' ? '' : layer.rawPath));

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { buildOpenApiDocument } from '@strata/api/openapi';
+import { OPERATION_TABLE } from '@strata/api';
 import { createApp } from './app';
 import { mountedRoutes } from './route-list';
 import { loadConfig } from '../config';
@@ -41,6 +42,19 @@ describe('one route table: the Express router and openapi.json agree', () => {
   it('finds the routes', () => {
     expect(mounted.size).toBeGreaterThan(30);
     expect(mounted.has('DELETE /v1/clusters/{id}')).toBe(true);
+  });
+
+  it('every router route is mounted from OPERATION_TABLE, at the method and path the table declares', () => {
+    const stray = routes.filter((r) => !UNDOCUMENTED.has(`${r.method} ${r.path}`))
+      .filter((r) => !r.operation || OPERATION_TABLE[r.operation].method.toUpperCase() !== r.method || OPERATION_TABLE[r.operation].path !== r.path)
+      .map((r) => `${r.method} ${r.path}${r.operation ? ` (mounted as ${r.operation})` : ''}`);
+    expect(stray).toEqual([]);
+  });
+
+  it('every OPERATION_TABLE entry is mounted exactly once', () => {
+    const count = new Map<string, number>();
+    for (const r of routes) if (r.operation) count.set(r.operation, (count.get(r.operation) ?? 0) + 1);
+    expect(Object.keys(OPERATION_TABLE).filter((n) => count.get(n) !== 1)).toEqual([]);
   });
 
   it('every router route is in openapi.json', () => {

@@ -47,7 +47,6 @@ export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promis
     const why = await apply(ctx, a);
     if (why) blocked.push(why);
   }
-  await recordFinishedRepairs(ctx);
   return blocked;
 }
 
@@ -116,8 +115,13 @@ const instanceSpec = (ctx: ClusterContext, inst: InstanceRow) => ({
   durability: ctx.cluster.spec.durability, evictionPolicy: ctx.cluster.spec.evictionPolicy,
 });
 
-/** Instances recorded as demoted (primary -> replica) in a pass, so the promotion beside them still finds its old primary. */
-const demotedThisPass = new WeakMap<ClusterContext, Set<string>>();
+/**
+ * Primaries recorded as demoted (primary -> replica) lately, per cluster and
+ * shard, so the promotion beside them still finds its old primary: agents
+ * report independently, and the new primary's report may come a pass later.
+ */
+const recentlyDemoted = new Map<string, { instanceId: string; at: number }>();
+const DEMOTION_MEMORY_MS = 60_000;
 
 async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void> {
   const { clusters, events } = ctx.deps;
@@ -125,16 +129,22 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
   switch (a.kind) {
     case 'record-role': {
       const inst = byId(ctx, a.instanceId);
-      // The shard's primary as the pass began: the demoted one may have been recorded first in this pass.
-      const demoted = demotedThisPass.get(ctx) ?? new Set<string>();
-      demotedThisPass.set(ctx, demoted);
-      if (a.previousRole === 'primary' && a.role === 'replica') demoted.add(inst.id);
-      const oldPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.id !== inst.id && (i.role === 'primary' || demoted.has(i.id)));
+      const shardKey = `${cluster.id}:${a.shard}`;
+      const now = Date.now();
+      for (const [k, d] of recentlyDemoted) if (now - d.at > DEMOTION_MEMORY_MS) recentlyDemoted.delete(k);
+      if (a.previousRole === 'primary' && a.role === 'replica') recentlyDemoted.set(shardKey, { instanceId: inst.id, at: now });
+      // The shard's recorded primary, or the one recorded as demoted lately (in this pass or an earlier one).
+      const demoted = recentlyDemoted.get(shardKey);
+      const oldPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.id !== inst.id && i.role === 'primary')
+        ?? ctx.instances.find((i) => i.id === demoted?.instanceId && i.id !== inst.id);
       await clusters.recordObservedInstance(inst.id, { role: a.role, engineId: a.engineId, configEpoch: a.configEpoch });
       inst.role = a.role;
       inst.engineId = a.engineId;
       inst.configEpoch = a.configEpoch;
-      if (a.role === 'primary' && a.previousRole === 'replica' && oldPrimary) await recordFailover(ctx, inst, oldPrimary);
+      if (a.role === 'primary' && a.previousRole === 'replica' && oldPrimary) {
+        if (demoted?.instanceId === oldPrimary.id) recentlyDemoted.delete(shardKey);
+        await recordFailover(ctx, inst, oldPrimary);
+      }
       return;
     }
     case 'promote': {
@@ -281,8 +291,13 @@ const causeText: Record<FailoverCause, string> = {
   engine: 'Redis failed over on its own',
 };
 
-/** A repair-slots task that finished: record which slots it closed (once per task). */
-async function recordFinishedRepairs(ctx: ClusterContext): Promise<void> {
+/**
+ * A repair-slots task that finished: record which slots it closed (once per
+ * task). Called on every pass, not only with a plan: the report that shows
+ * the slots closed usually comes with the task's completion, and then the
+ * plan is empty.
+ */
+export async function recordFinishedRepairs(ctx: ClusterContext): Promise<void> {
   const done = [...ctx.tasks.values()].filter((t: TaskRow) => t.kind === 'repair-slots' && t.state === 'succeeded' && t.result?.kind === 'repair-slots');
   for (const t of done) {
     const slots = (t.result as Extract<TaskResult, { kind: 'repair-slots' }>).repaired;

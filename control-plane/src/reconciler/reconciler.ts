@@ -2,16 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClusterPhase } from '@strata/api';
 import { loadContext, type ReconcileDeps } from './cluster-context';
+import type { NodeRow } from '../stores/node.store';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
-import { applyHealPlan, planFor, recordDownNodes, releaseCleanedUpLost } from './heal';
+import { applyHealPlan, planFor, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
 
 const LEASE_MS = 5000;
 const REQUEUE_MS = 250;
 const TICK_MS = 500;
-/** Every provisioned cluster gets a pass at least this often, changed or not (level-triggered). */
+/** Every provisioned cluster that is not settled gets a pass at least this often, changed or not (level-triggered). */
 const SWEEP_MS = 2000;
+/** A settled cluster still gets a pass at least this often (the safety net of a level-triggered loop). */
+const SETTLED_RECHECK_MS = 30_000;
+/** A settled cluster is passed again on the next sweep once one of its nodes has been silent this long (agents report every second). */
+const NODE_QUIET_MS = 1500;
+/** How long heal passes share one read of the node list. */
+const NODES_TTL_MS = 1000;
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
 
 /**
@@ -27,6 +34,16 @@ export class Reconciler {
   private readonly workers = new Map<string, { wake: () => void; again: boolean }>();
   /** Since when each cluster has been healthy, for rebalancing (memory only: a restart just waits again). */
   private readonly healthySince = new Map<string, number>();
+  /**
+   * Clusters this process found settled (ready, nothing to do or wait for,
+   * every instance in its preferred role) and the nodes they live on. The
+   * 2 s sweep skips them while those nodes keep reporting: a change in what
+   * an agent reports requests a pass by itself, so a fleet of quiet clusters
+   * costs passes every SETTLED_RECHECK_MS, not every SWEEP_MS.
+   */
+  private readonly settled = new Map<string, { at: number; nodeIds: string[] }>();
+  /** The node list shared by heal passes for up to NODES_TTL_MS (a fleet's passes would otherwise each read every node). */
+  private nodesCache?: { at: number; rows: Promise<NodeRow[]> };
   private timer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
   private stopped = false;
@@ -68,10 +85,30 @@ export class Reconciler {
   private async sweep(): Promise<void> {
     if (this.stopped) return;
     try {
-      if (await this.deps.clusters.markAllNeedReconcile(PROVISIONED)) await this.tick();
+      if (await this.deps.clusters.markAllNeedReconcile(PROVISIONED, this.quietSettled())) await this.tick();
     } catch (err) {
       this.deps.log.error({ err }, 'reconcile sweep failed');
     }
+  }
+
+  /** Settled clusters that need no sweep pass now: settled recently, every node still reporting. */
+  private quietSettled(now = Date.now()): string[] {
+    const quiet: string[] = [];
+    for (const [id, s] of this.settled) {
+      if (now - s.at >= SETTLED_RECHECK_MS) this.settled.delete(id);
+      else if (s.nodeIds.every((n) => this.deps.observed.silentForMs(n) < NODE_QUIET_MS)) quiet.push(id);
+    }
+    return quiet;
+  }
+
+  private nodeList(): Promise<NodeRow[]> {
+    const now = Date.now();
+    if (!this.nodesCache || now - this.nodesCache.at > NODES_TTL_MS) {
+      const rows = this.deps.nodes.list();
+      this.nodesCache = { at: now, rows };
+      rows.catch(() => { this.nodesCache = undefined; });
+    }
+    return this.nodesCache.rows;
   }
 
   private async tick(): Promise<void> {
@@ -136,6 +173,7 @@ export class Reconciler {
     const seen = cluster.reconcileRequests;
     const op = await operations.active(clusterId);
     if (op) {
+      this.settled.delete(clusterId);
       const ctx = await loadContext(this.deps, cluster, op.id);
       ctx.operation = op;
       const handler = handlerFor(op.kind);
@@ -167,20 +205,24 @@ export class Reconciler {
       }
       return { done: false, seen };
     }
-    if (!PROVISIONED.includes(cluster.status.phase)) return { done: true, seen };
+    if (!PROVISIONED.includes(cluster.status.phase)) {
+      this.settled.delete(clusterId);
+      return { done: true, seen };
+    }
     return { done: await this.heal(clusterId), seen };
   }
 
   /** No operation runs: hold the cluster to its spec. True when nothing is left to do. */
   private async heal(clusterId: string): Promise<boolean> {
     const cluster = (await this.deps.clusters.get(clusterId))!;
-    const ctx = await loadContext(this.deps, cluster, null);
+    const ctx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
     const plan = planFor(ctx, this.healthySince.get(clusterId) ?? null);
     if (plan.actions.length) {
       this.deps.log.info({ clusterId, actions: plan.actions }, 'healing');
       plan.waiting.push(...(await applyHealPlan(ctx, plan)));
     }
     await recordDownNodes(ctx);
+    await recordFinishedRepairs(ctx);
     await releaseCleanedUpLost(ctx);
     const h = evaluateHealth(ctx, plan);
     if (h.phase === 'unknown') return false;
@@ -201,6 +243,10 @@ export class Reconciler {
       await this.deps.clusters.setStatus(clusterId, h.phase, conditions);
       if (h.phase !== cluster.status.phase) this.deps.log.info({ clusterId, phase: h.phase, conditions: h.conditions.filter((c) => c.status !== 'true' || c.type === 'Healing') }, 'cluster phase changed');
     }
+    const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && ctx.instances.every((i) => i.role === i.preferredRole);
+    if (settled) {
+      if (!this.settled.has(clusterId)) this.settled.set(clusterId, { at: Date.now(), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });
+    } else this.settled.delete(clusterId);
     // Waiting needs no worker: observation changes and the sweep bring the next pass.
     return !plan.actions.length;
   }

@@ -1,6 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { AgentMetricsBatch } from '@strata/api';
-import { parseBody } from '../http/validate';
+import { mountOperation } from '../http/operation-router';
 import { unauthorized } from '../errors';
 import { hashToken } from '../crypto/tokens';
 import type { NodeStore, NodeRow } from '../stores/node.store';
@@ -31,9 +30,6 @@ export function agentMetricsRoutes(d: { nodes: NodeStore; ingest: MetricsIngest 
     next();
   };
 
-  r.post('/', node, async (req, res) => {
-    const batch = parseBody(AgentMetricsBatch, req.body);
-    res.json(await d.ingest.ingest(req.node!.id, batch));
-  });
+  mountOperation(r, '/v1/agent/metrics', 'pushAgentMetrics', async ({ req, body: batch }) => d.ingest.ingest(req.node!.id, batch), { before: [node] });
   return r;
 }

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { AgentStatusReport, CompleteTaskRequest, RegisterAgentRequest, TaskProgressRequest, type HeartbeatResponse, type RegisterAgentResponse } from '@strata/api';
-import { parseBody, parseUuid } from '../http/validate';
+import type { HeartbeatResponse, RegisterAgentResponse } from '@strata/api';
+import { parseUuid } from '../http/validate';
+import { mountOperation } from '../http/operation-router';
 import { AppError, conflict, notFound } from '../errors';
 import { requireNode } from '../auth/auth.middleware';
 import { inTransaction } from '../db/tx';
@@ -28,11 +29,12 @@ export interface AgentRoutesDeps {
 }
 
 /** The agent protocol: register once, then report status and lease tasks. */
+const BASE = '/v1/agent';
+
 export function agentRoutes(d: AgentRoutesDeps): Router {
   const r = Router();
 
-  r.post('/register', async (req, res) => {
-    const body = parseBody(RegisterAgentRequest, req.body);
+  mountOperation(r, BASE, 'registerAgent', async ({ body }) => {
     const credential = newToken('snc');
     try {
       const node = await inTransaction(d.pool, async (db) => {
@@ -42,7 +44,7 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
         return d.nodes.create({ name: body.name, address: body.address, memoryMb: body.memoryMb, agentVersion: body.agentVersion, credentialHash: hashToken(credential) }, db);
       });
       const out: RegisterAgentResponse = { nodeId: node.id, credential };
-      res.status(201).json(out);
+      return out;
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('name_taken', `A node named "${body.name}" is already registered.`, [{ field: 'name', message: 'taken' }]);
       throw err;
@@ -52,48 +54,45 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
   const node = Router();
   node.use(requireNode(d.nodes));
 
-  node.post('/status', async (req, res) => {
-    const report = parseBody(AgentStatusReport, req.body);
+  mountOperation(node, BASE, 'reportAgentStatus', async ({ req, body: report }) => {
     await d.nodes.heartbeat(req.node!.id, report.memoryMb, report.agentVersion);
     d.observed.record(req.node!.id, report);
-    res.status(204).end();
   });
 
-  node.get('/endpoints', async (_req, res) => {
-    res.json(await d.endpoints.forAgents());
-  });
+  mountOperation(node, BASE, 'getAgentEndpoints', async () => d.endpoints.forAgents());
 
-  node.get('/tasks', async (req, res) => {
+  mountOperation(node, BASE, 'leaseTask', async ({ req, res }) => {
     const waitMs = Math.max(0, Math.min(Number(req.query.waitMs ?? 25_000) || 0, 60_000));
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     const task = await d.broker.lease(req.node!.id, waitMs, abort.signal);
-    res.json({ task });
+    return { task };
   });
 
-  node.post('/tasks/:id/heartbeat', async (req, res) => {
+  mountOperation(node, BASE, 'heartbeatTask', async ({ req }) => {
     const id = parseUuid(req.params.id, 'Task');
     if (!(await d.tasks.heartbeat(id, req.node!.id, TASK_LEASE_MS))) {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }
     const out: HeartbeatResponse = { stop: await d.operations.taskShouldStop(id) };
-    res.json(out);
+    return out;
   });
 
-  node.post('/tasks/:id/progress', async (req, res) => {
+  mountOperation(node, BASE, 'reportTaskProgress', async (input) => {
+    const { req } = input;
     const id = parseUuid(req.params.id, 'Task');
-    const body = parseBody(TaskProgressRequest, req.body);
+    const body = input.body;
     if (!(await d.tasks.progress(id, req.node!.id, body.progress, body.detail, body.migration))) {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }
-    res.status(204).end();
   });
 
-  node.post('/tasks/:id/complete', async (req, res) => {
+  mountOperation(node, BASE, 'completeTask', async (input) => {
+    const { req } = input;
     const id = parseUuid(req.params.id, 'Task');
-    const body = parseBody(CompleteTaskRequest, req.body);
+    const body = input.body;
     const task = await d.tasks.complete(id, req.node!.id, body.outcome, body.error, body.result);
     if (!task) {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
@@ -101,7 +100,6 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
     } else {
       d.onTaskDone(task.clusterId);
     }
-    res.status(204).end();
   });
 
   r.use(node);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { LIMITS, type Capacity } from '@strata/api';
 import type { PlacementNode } from '@strata/engine';
-import { requireScope } from '../auth/permissions';
+import { mountOperation } from '../http/operation-router';
 
 export interface CapacityRoutesDeps {
   /** Nodes as placement sees them (online = takes new instances). */
@@ -21,8 +21,9 @@ export function capacityOf(nodes: PlacementNode[]): Capacity {
 
 export function capacityRoutes(d: CapacityRoutesDeps): Router {
   const r = Router();
-  r.get('/', requireScope('clusters:read'), async (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(capacityOf(await d.placementNodes()));
+  mountOperation(r, '/v1/capacity', 'getCapacity', async ({ res }) => {
+    res.set('Cache-Control', 'no-store');
+    return capacityOf(await d.placementNodes());
   });
   return r;
 }

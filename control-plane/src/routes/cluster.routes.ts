@@ -1,11 +1,11 @@
 import { Router } from 'express';
 import {
-  ClusterEventQuery, CreateClusterRequest, SwitchoverRequest, UpdateClusterQuery, UpdateClusterRequest, type ClusterUpdateAccepted, type UpdateClusterDryRun, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
+  type ClusterUpdateAccepted, type UpdateClusterDryRun, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
 } from '@strata/api';
 import { planSlots } from '@strata/engine';
-import { parseBody, parseUuid } from '../http/validate';
+import { parseUuid } from '../http/validate';
+import { mountOperation, mountRaw } from '../http/operation-router';
 import { conflict, notFound } from '../errors';
-import { requireScope } from '../auth/permissions';
 import type { ClusterService } from '../services/cluster.service';
 import type { TopologyService } from '../services/topology.service';
 import { openSecrets } from '../services/cluster-secrets';
@@ -29,6 +29,8 @@ export interface ClusterRoutesDeps {
   endpoints: EndpointDirectory;
 }
 
+const BASE = '/v1/clusters';
+
 export function clusterRoutes(d: ClusterRoutesDeps): Router {
   const r = Router();
 
@@ -38,25 +40,23 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     return cluster;
   };
 
-  r.post('/', requireScope('clusters:write'), async (req, res) => {
-    const body = parseBody(CreateClusterRequest, req.body);
+  mountOperation(r, BASE, 'createCluster', async ({ req, res, body }) => {
     const { cluster, operation } = await d.service.create(req.principal!.organizationId, body);
     const out: ClusterWithOperation = { cluster: publicCluster(cluster), operation: publicOperation(operation) };
-    res.status(202).location(`/v1/operations/${operation.id}`).json(out);
+    res.location(`/v1/operations/${operation.id}`);
+    return out;
   });
 
-  r.get('/', requireScope('clusters:read'), async (req, res) => {
-    res.json({ items: (await d.clusters.list(req.principal!.organizationId)).map(publicCluster) });
-  });
+  mountOperation(r, BASE, 'listClusters', async ({ req }) => ({ items: (await d.clusters.list(req.principal!.organizationId)).map(publicCluster) }));
 
-  r.get('/:id', requireScope('clusters:read'), async (req, res) => {
-    res.json(publicCluster(await load(req.principal!.organizationId, req.params.id)));
-  });
+  mountOperation(r, BASE, 'getCluster', async ({ req }) => publicCluster(await load(req.principal!.organizationId, req.params.id)));
 
-  r.patch('/:id', requireScope('clusters:write'), async (req, res) => {
+  // 200 for a dry run, 202 for a change: the handler answers itself.
+  mountRaw(r, BASE, 'updateCluster', async (input) => {
+    const { req, res } = input;
     const id = parseUuid(req.params.id, 'Cluster');
-    const q = parseBody(UpdateClusterQuery, req.query);
-    const body = parseBody(UpdateClusterRequest, req.body);
+    const q = input.query;
+    const body = input.body;
     const dryRun = q.dryRun === 'true';
     const { plan, cluster, operation } = await d.topology.update(req.principal!.organizationId, id, body, dryRun);
     if (!operation) {
@@ -68,33 +68,36 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     res.status(202).location(`/v1/operations/${operation.id}`).json(out);
   });
 
-  r.post('/:id/shards/:index/switchover', requireScope('clusters:write'), async (req, res) => {
+  mountOperation(r, BASE, 'switchover', async (input) => {
+    const { req, res } = input;
     const id = parseUuid(req.params.id, 'Cluster');
     const rawIndex = String(req.params.index ?? '');
     const index = /^\d+$/.test(rawIndex) ? Number(rawIndex) : -1;
-    const body = parseBody(SwitchoverRequest, req.body);
+    const body = input.body;
     const { cluster, operation } = await d.topology.switchover(req.principal!.organizationId, id, index, body);
-    res.status(202).location(`/v1/operations/${operation.id}`).json({ cluster: publicCluster(cluster), operation: publicOperation(operation) });
+    res.location(`/v1/operations/${operation.id}`);
+    return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
   });
 
-  r.delete('/:id', requireScope('clusters:write'), async (req, res) => {
+  mountOperation(r, BASE, 'deleteCluster', async ({ req, res }) => {
     const { cluster, operation } = await d.service.delete(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'));
-    res.status(202).location(`/v1/operations/${operation.id}`).json({ cluster: publicCluster(cluster), operation: publicOperation(operation) });
+    res.location(`/v1/operations/${operation.id}`);
+    return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
   });
 
-  r.get('/:id/operations', requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, BASE, 'listClusterOperations', async ({ req }) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
-    res.json({ items: (await d.operations.listForCluster(cluster.id, cluster.organizationId)).map(publicOperation) });
+    return { items: (await d.operations.listForCluster(cluster.id, cluster.organizationId)).map(publicOperation) };
   });
 
-  r.get('/:id/events', requireScope('clusters:read'), async (req, res) => {
-    const cluster = await load(req.principal!.organizationId, req.params.id);
-    const q = parseBody(ClusterEventQuery, req.query);
+  mountOperation(r, BASE, 'listClusterEvents', async (input) => {
+    const cluster = await load(input.req.principal!.organizationId, input.req.params.id);
+    const q = input.query;
     const out: ClusterEventList = await d.events.list(cluster.id, cluster.organizationId, { limit: q.limit, before: q.before });
-    res.json(out);
+    return out;
   });
 
-  r.get('/:id/topology', requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, BASE, 'getTopology', async ({ req }) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
     const [instances, nodes, stored] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list(), d.clusters.shards(cluster.id)]);
     const byId = new Map(nodes.map((n) => [n.id, n]));
@@ -116,10 +119,10 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
         }),
       })),
     };
-    res.json(topology);
+    return topology;
   });
 
-  r.get('/:id/connection', requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, BASE, 'getConnection', async ({ req, res }) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
     if (cluster.status.phase === 'deleting') throw conflict('invalid_state', 'The cluster is being deleted.');
     const [instances, nodes] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list()]);
@@ -135,7 +138,8 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
       password: s.customerPassword,
       endpoint,
     };
-    res.set('Cache-Control', 'no-store').json(conn);
+    res.set('Cache-Control', 'no-store');
+    return conn;
   });
 
   return r;

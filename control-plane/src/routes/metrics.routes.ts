@@ -4,13 +4,10 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import {
-  ClusterMetricsQuery, MetricsStreamQuery, NodeMetricsQuery, NODE_METRICS, type ClusterCurrentMetricsList, type ClusterMetric, type NodeCurrentMetricsList,
-} from '@strata/api';
-import { parseBody, parseUuid } from '../http/validate';
+import { NODE_METRICS, type ClusterCurrentMetricsList, type ClusterMetric, type NodeCurrentMetricsList } from '@strata/api';
+import { parseUuid } from '../http/validate';
+import { mountOperation, mountRaw } from '../http/operation-router';
 import { notFound, unauthorized } from '../errors';
-import { requirePlatformAdmin } from '../auth/auth.middleware';
-import { requireScope } from '../auth/permissions';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { MetricsQuery } from '../metrics/metrics-query';
@@ -46,43 +43,48 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     return c;
   };
 
-  r.get('/v1/clusters/:id/metrics', d.user, requireScope('clusters:read'), async (req, res) => {
+  const user = { before: [d.user] };
+
+  mountOperation(r, '', 'getClusterMetrics', async (input) => {
+    const { req } = input;
     const c = await cluster(req.principal!.organizationId, req.params.id as string);
-    const q = parseBody(ClusterMetricsQuery, req.query);
+    const q = input.query;
     const now = nowSec();
     const plan = d.query.plan({ from: parseTime(q.from, now, 'from'), to: parseTime(q.to, now, 'to'), step: q.step });
-    res.json(await d.query.cluster(c.id, q.metric, q.by, plan));
-  });
+    return d.query.cluster(c.id, q.metric, q.by, plan);
+  }, user);
 
-  r.get('/v1/clusters/:id/metrics/stream', d.user, requireScope('clusters:read'), async (req, res) => {
+  mountRaw(r, '', 'streamClusterMetrics', async (input) => {
+    const { req, res } = input;
     const c = await cluster(req.principal!.organizationId, req.params.id as string);
-    const q = parseBody(MetricsStreamQuery, req.query);
+    const q = input.query;
     d.streams.open(req, res, { clusterId: c.id, metrics: q.metric ?? DEFAULT_STREAM, by: q.by });
-  });
+  }, user);
 
   // Host load includes every organization's instances: platform admins only.
-  r.get('/v1/nodes/:id/metrics', d.user, requireScope('clusters:read'), requirePlatformAdmin, async (req, res) => {
-    const id = parseUuid(req.params.id as string, 'Node');
+  mountOperation(r, '', 'getNodeMetrics', async (input) => {
+    const id = parseUuid(input.req.params.id as string, 'Node');
     if (!(await d.nodes.list()).some((n) => n.id === id)) throw notFound('Node');
-    const q = parseBody(NodeMetricsQuery, req.query);
+    const q = input.query;
     const now = nowSec();
     const plan = d.query.plan({ from: parseTime(q.from, now, 'from'), to: parseTime(q.to, now, 'to'), step: q.step });
-    res.json(await d.query.node(id, q.metric ?? [...NODE_METRICS], plan));
-  });
+    return d.query.node(id, q.metric ?? [...NODE_METRICS], plan);
+  }, user);
 
-  r.get('/v1/metrics/clusters', d.user, requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, '', 'listClusterCurrentMetrics', async ({ req }) => {
     const ids = (await d.clusters.list(req.principal!.organizationId)).map((c) => c.id);
     const out: ClusterCurrentMetricsList = { items: d.query.currentClusters(ids) };
-    res.json(out);
-  });
+    return out;
+  }, user);
 
-  r.get('/v1/metrics/nodes', d.user, requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, '', 'listNodeCurrentMetrics', async ({ req }) => {
     const ids = req.principal!.isPlatformAdmin ? (await d.nodes.list()).map((n) => n.id) : [];
     const out: NodeCurrentMetricsList = { items: d.query.currentNodes(ids) };
-    res.json(out);
-  });
+    return out;
+  }, user);
 
-  r.get('/metrics', async (req, res) => {
+  // The scrape token is checked here (a timing-safe compare), not by the user chain.
+  mountRaw(r, '', 'prometheusMetrics', async ({ req, res }) => {
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     if (!m || !timingSafeEqual(digest(m[1]!), digest(d.scrapeToken))) {
       throw unauthorized('Send the scrape token (STRATA_METRICS_TOKEN or .strata/metrics-token) as `Authorization: Bearer <token>`.');

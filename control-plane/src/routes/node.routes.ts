@@ -1,9 +1,8 @@
-import { Router, type Request, type Response } from 'express';
-import { CreateJoinTokenRequest, type Node, type NodeList, type JoinToken } from '@strata/api';
-import { parseBody, parseUuid } from '../http/validate';
+import { Router } from 'express';
+import type { Node, NodeList, JoinToken } from '@strata/api';
+import { parseUuid } from '../http/validate';
+import { mountOperation, type OperationInput } from '../http/operation-router';
 import { notFound } from '../errors';
-import { requirePlatformAdmin } from '../auth/auth.middleware';
-import { requireScope } from '../auth/permissions';
 import type { AuthStore } from '../stores/auth.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
@@ -21,10 +20,12 @@ export interface NodeRoutesDeps {
   onNodeChanged?: (nodeId: string) => void;
 }
 
+const BASE = '/v1/nodes';
+
 export function nodeRoutes(d: NodeRoutesDeps): Router {
   const r = Router();
 
-  r.get('/', requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, BASE, 'listNodes', async ({ req }) => {
     const principal = req.principal!;
     const [nodes, instances, visible] = await Promise.all([
       d.nodes.list(), d.clusters.allInstances(), d.clusters.list(principal.organizationId),
@@ -56,25 +57,24 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
       }];
     });
     const out: NodeList = { scope: fleet ? 'fleet' : 'organization', items };
-    res.json(out);
+    return out;
   });
 
   /** Drain (maintenance): primaries switch over elsewhere, every instance is rebuilt on other nodes. */
-  const drain = (draining: boolean) => async (req: Request, res: Response) => {
+  const drain = (draining: boolean) => async ({ req }: OperationInput<'drainNode' | 'undrainNode'>) => {
     const node = await d.nodes.setDraining(parseUuid(String(req.params.id), 'Node'), draining);
     if (!node) throw notFound('Node');
     d.onNodeChanged?.(node.id);
-    res.json({ id: node.id, name: node.name, draining: node.draining });
+    return { id: node.id, name: node.name, draining: node.draining };
   };
-  r.post('/:id/drain', requireScope('admin'), requirePlatformAdmin, drain(true));
-  r.post('/:id/undrain', requireScope('admin'), requirePlatformAdmin, drain(false));
+  mountOperation(r, BASE, 'drainNode', drain(true));
+  mountOperation(r, BASE, 'undrainNode', drain(false));
 
-  r.post('/join-tokens', requireScope('admin'), requirePlatformAdmin, async (req, res) => {
-    const body = parseBody(CreateJoinTokenRequest, req.body);
+  mountOperation(r, BASE, 'createJoinToken', async ({ body }) => {
     const token = newToken('sjt');
     const expiresAt = await d.auth.createJoinToken(hashToken(token), body.ttlSeconds ?? 3600);
     const out: JoinToken = { token, expiresAt: expiresAt.toISOString() };
-    res.status(201).json(out);
+    return out;
   });
 
   return r;

@@ -1,20 +1,20 @@
 import { Router } from 'express';
 import { parseUuid } from '../http/validate';
 import { conflict, notFound } from '../errors';
-import { requireScope } from '../auth/permissions';
+import { mountOperation } from '../http/operation-router';
 import { publicOperation, type OperationStore } from '../stores/operation.store';
 import { cancellable } from '../reconciler/update-cluster.steps';
 
 export function operationRoutes(d: { operations: OperationStore; onOperationControl?: (clusterId: string) => void }): Router {
   const r = Router();
-  r.get('/:id', requireScope('clusters:read'), async (req, res) => {
+  mountOperation(r, '/v1/operations', 'getOperation', async ({ req }) => {
     const op = await d.operations.get(parseUuid(req.params.id, 'Operation'), req.principal!.organizationId);
     if (!op) throw notFound('Operation');
-    res.json(publicOperation(op));
+    return publicOperation(op);
   });
 
   /** Pause, resume and cancel of a running update (topology change). */
-  const control = (action: 'pause' | 'resume' | 'cancel') => r.post(`/:id/${action}`, requireScope('clusters:write'), async (req, res) => {
+  const control = (action: 'pause' | 'resume' | 'cancel') => mountOperation(r, '/v1/operations', `${action}Operation`, async ({ req }) => {
     const orgId = req.principal!.organizationId;
     const op = await d.operations.get(parseUuid(req.params.id, 'Operation'), orgId);
     if (!op) throw notFound('Operation');
@@ -25,7 +25,7 @@ export function operationRoutes(d: { operations: OperationStore; onOperationCont
     const change = action === 'pause' ? { paused: true } : action === 'resume' ? { paused: false } : { cancelRequested: true, paused: false };
     if (!(await d.operations.setControl(op.id, orgId, change))) throw conflict('invalid_state', `The operation is ${op.state}.`);
     d.onOperationControl?.(op.clusterId);
-    res.json(publicOperation((await d.operations.get(op.id, orgId))!));
+    return publicOperation((await d.operations.get(op.id, orgId))!);
   });
   control('pause');
   control('resume');

@@ -1,9 +1,6 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import { CreateOrganizationRequest } from '@strata/api';
-import { parseBody } from '../http/validate';
-import { requirePlatformAdmin } from '../auth/auth.middleware';
-import { requireScope } from '../auth/permissions';
+import { mountOperation } from '../http/operation-router';
 import { conflict } from '../errors';
 import { inTransaction } from '../db/tx';
 import { isUniqueViolation } from '../db/pg-errors';
@@ -14,8 +11,7 @@ import { hashToken, newToken } from '../crypto/tokens';
 export function organizationRoutes(d: { pool: pg.Pool; auth: AuthStore }): Router {
   const r = Router();
 
-  r.post('/organizations', requireScope('admin'), requirePlatformAdmin, async (req, res) => {
-    const body = parseBody(CreateOrganizationRequest, req.body);
+  mountOperation(r, '/v1', 'createOrganization', async ({ body }) => {
     const token = newToken('stk');
     try {
       const organization = await inTransaction(d.pool, async (db) => {
@@ -23,7 +19,7 @@ export function organizationRoutes(d: { pool: pg.Pool; auth: AuthStore }): Route
         await d.auth.createApiToken({ organizationId: org.id, name: 'admin (organization created)', tokenHash: hashToken(token), isPlatformAdmin: false, scopes: ['admin'] }, db);
         return org;
       });
-      res.status(201).json({ organization, token });
+      return { organization, token };
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('name_taken', `An organization named "${body.name}" exists.`, [{ field: 'name', message: 'taken' }]);
       throw err;

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { randomBytes } from 'node:crypto';
-import { LoginRequest, type Session } from '@strata/api';
-import { parseBody } from '../http/validate';
+import type { Session } from '@strata/api';
+import { mountOperation } from '../http/operation-router';
 import { AppError, unauthorized } from '../errors';
 import { SESSION_COOKIE } from '../auth/auth.middleware';
 import type { AuthStore } from '../stores/auth.store';
@@ -10,11 +10,12 @@ import { hashToken, verifyPassword } from '../crypto/tokens';
 const TTL_SECONDS = 12 * 3600;
 
 /** Console sign-in: an httpOnly cookie plus a CSRF token the page keeps in memory. */
+const BASE = '/v1/session';
+
 export function sessionRoutes(d: { auth: AuthStore; secureCookies: boolean }): Router {
   const r = Router();
 
-  r.post('/', async (req, res) => {
-    const body = parseBody(LoginRequest, req.body);
+  mountOperation(r, BASE, 'createSession', async ({ res, body }) => {
     const user = await d.auth.findUserByEmail(body.email);
     // Verify even for unknown emails so timing does not reveal which exist.
     const ok = await verifyPassword(body.password, user?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=');
@@ -24,25 +25,28 @@ export function sessionRoutes(d: { auth: AuthStore; secureCookies: boolean }): R
     res.cookie(SESSION_COOKIE, sid, { httpOnly: true, sameSite: 'strict', secure: d.secureCookies, path: '/', maxAge: TTL_SECONDS * 1000 });
     const s = await d.auth.sessionPrincipal(hashToken(sid));
     const out: Session = { user: s!.user, organization: s!.organization, csrfToken: s!.principal.csrfToken!, scopes: s!.principal.scopes };
-    res.json(out);
+    return out;
   });
 
-  r.get('/', async (req, res) => {
+  mountOperation(r, BASE, 'getSession', async ({ req, res }) => {
     const sid = req.cookies?.[SESSION_COOKIE] as string | undefined;
     const s = sid ? await d.auth.sessionPrincipal(hashToken(sid)) : null;
     if (!s) {
       // The console asks with ?optional=true: being signed out is an answer, not an error.
-      if (req.query.optional === 'true') return void res.set('Cache-Control', 'no-store').json(null);
+      if (req.query.optional === 'true') {
+        res.set('Cache-Control', 'no-store');
+        return null;
+      }
       throw unauthorized('Not signed in.');
     }
     const out: Session = { user: s.user, organization: s.organization, csrfToken: s.principal.csrfToken!, scopes: s.principal.scopes };
-    res.json(out);
+    return out;
   });
 
-  r.delete('/', async (req, res) => {
+  mountOperation(r, BASE, 'deleteSession', async ({ req, res }) => {
     const sid = req.cookies?.[SESSION_COOKIE] as string | undefined;
     if (sid) await d.auth.deleteSession(hashToken(sid));
-    res.clearCookie(SESSION_COOKIE, { path: '/' }).status(204).end();
+    res.clearCookie(SESSION_COOKIE, { path: '/' });
   });
 
   return r;

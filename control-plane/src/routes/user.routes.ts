@@ -23,7 +23,7 @@ export function userRoutes(d: { auth: AuthStore }): Router {
     }
   });
 
-  mountOperation(r, '/v1/users', 'updateUser', async ({ req, id, body }) => {
+  mountOperation(r, '/v1/users', 'updateUser', async ({ req, body, id }) => {
     const user = await d.auth.setUserRole(req.principal!.organizationId, id, body.role);
     if (!user) throw notFound('User');
     if (user === 'last_admin') throw conflict('invalid_state', 'The organization must keep at least one admin.', [{ field: 'role', message: 'last admin' }]);

@@ -194,10 +194,11 @@ export class ClusterStore {
   }
 
   /** Level-triggered sweep: every cluster in these phases gets a pass. Returns how many were marked. */
-  async markAllNeedReconcile(phases: ClusterPhase[]): Promise<number> {
+  /** Requests a pass for every cluster in these phases, except the ids given. */
+  async markAllNeedReconcile(phases: ClusterPhase[], except: string[] = []): Promise<number> {
     const r = await this.pool.query(
-      'UPDATE clusters SET needs_reconcile = true, reconcile_requests = reconcile_requests + 1 WHERE phase = ANY($1) AND NOT needs_reconcile',
-      [phases],
+      'UPDATE clusters SET needs_reconcile = true, reconcile_requests = reconcile_requests + 1 WHERE phase = ANY($1) AND NOT needs_reconcile AND NOT (id = ANY($2::uuid[]))',
+      [phases, except],
     );
     return r.rowCount ?? 0;
   }

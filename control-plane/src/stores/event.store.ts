@@ -9,6 +9,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /** Cluster events (failover, restarts, data loss, ...), newest first. */
 export class EventStore {
+  /** Dedupe keys this process has written outside a transaction (or found written). */
+  private readonly recorded = new Set<string>();
+
   constructor(private readonly pool: pg.Pool) {}
 
   /**
@@ -16,6 +19,8 @@ export class EventStore {
    * pass seeing the same happening) writes nothing. Returns true when written.
    */
   async record(cluster: { id: string; organizationId: string }, e: NewClusterEvent, dedupeKey?: string, db: Db = this.pool): Promise<boolean> {
+    // A happening this process already recorded (passes repeat while a node stays down): no round trip.
+    if (dedupeKey && this.recorded.has(dedupeKey)) return false;
     const id = randomUUID();
     const at = e.at ?? new Date().toISOString();
     const event = ClusterEvent.parse({ ...e, id, clusterId: cluster.id, at });
@@ -24,6 +29,10 @@ export class EventStore {
        ON CONFLICT (dedupe_key) DO NOTHING`,
       [id, cluster.id, cluster.organizationId, event.type, at, JSON.stringify(event), dedupeKey ?? null],
     );
+    if (dedupeKey && db === this.pool) {
+      if (this.recorded.size >= 50_000) this.recorded.clear();
+      this.recorded.add(dedupeKey);
+    }
     return r.rowCount === 1;
   }
 

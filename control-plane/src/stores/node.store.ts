@@ -19,8 +19,34 @@ const toNode = (r: any): NodeRow => ({
   lastHeartbeatAt: r.last_heartbeat_at, draining: r.draining, createdAt: r.created_at,
 });
 
+/** How long a node credential lookup is reused (credentials never change; a node re-registers as a new node). */
+const CREDENTIAL_CACHE_MS = 30_000;
+/** A heartbeat is written to PostgreSQL at most this often per node (memory and version changes at once). */
+const HEARTBEAT_PERSIST_MS = 15_000;
+
+/**
+ * Nodes. Agents call every second, so the two things they touch on every
+ * call stay in memory: the credential lookup (cached) and the heartbeat
+ * (kept here, written through at most every HEARTBEAT_PERSIST_MS; rows read
+ * through this store carry the newest heartbeat either way).
+ */
 export class NodeStore {
+  private readonly byHash = new Map<string, { id: string; until: number }>();
+  private readonly beats = new Map<string, { at: Date; persistedAt: number; memoryMb: number; agentVersion: string }>();
+
   constructor(private readonly pool: pg.Pool) {}
+
+  /** A row with the newest heartbeat this process has seen. */
+  private fresh(r: any): NodeRow {
+    const n = toNode(r);
+    const b = this.beats.get(n.id);
+    if (b && (!n.lastHeartbeatAt || b.at > n.lastHeartbeatAt)) {
+      n.lastHeartbeatAt = b.at;
+      n.memoryMb = b.memoryMb;
+      n.agentVersion = b.agentVersion;
+    }
+    return n;
+  }
 
   async create(n: { name: string; address: string; memoryMb: number; agentVersion: string; credentialHash: string }, db: Db = this.pool): Promise<NodeRow> {
     const r = await db.query(
@@ -31,26 +57,55 @@ export class NodeStore {
   }
 
   async byCredential(credentialHash: string): Promise<NodeRow | null> {
+    const hit = this.byHash.get(credentialHash);
+    if (hit && hit.until > Date.now()) {
+      const n = this.cachedRows.get(hit.id);
+      if (n) return { ...n, ...this.beatOf(n) };
+    }
     const r = await this.pool.query('SELECT * FROM nodes WHERE credential_hash = $1', [credentialHash]);
-    return r.rows[0] ? toNode(r.rows[0]) : null;
+    if (!r.rows[0]) return null;
+    const n = this.fresh(r.rows[0]);
+    if (this.byHash.size > 100_000) this.byHash.clear();
+    this.byHash.set(credentialHash, { id: n.id, until: Date.now() + CREDENTIAL_CACHE_MS });
+    this.cachedRows.set(n.id, n);
+    return n;
+  }
+
+  private readonly cachedRows = new Map<string, NodeRow>();
+  private beatOf(n: NodeRow): Partial<NodeRow> {
+    const b = this.beats.get(n.id);
+    return b && (!n.lastHeartbeatAt || b.at > n.lastHeartbeatAt) ? { lastHeartbeatAt: b.at, memoryMb: b.memoryMb, agentVersion: b.agentVersion } : {};
   }
 
   async list(db: Db = this.pool): Promise<NodeRow[]> {
     const r = await db.query('SELECT * FROM nodes ORDER BY name');
-    return r.rows.map(toNode);
+    return r.rows.map((row) => this.fresh(row));
   }
 
   async get(id: string, db: Db = this.pool): Promise<NodeRow | null> {
     const r = await db.query('SELECT * FROM nodes WHERE id = $1', [id]);
-    return r.rows[0] ? toNode(r.rows[0]) : null;
+    return r.rows[0] ? this.fresh(r.rows[0]) : null;
   }
 
   async setDraining(id: string, draining: boolean, db: Db = this.pool): Promise<NodeRow | null> {
     const r = await db.query('UPDATE nodes SET draining = $2 WHERE id = $1 RETURNING *', [id, draining]);
-    return r.rows[0] ? toNode(r.rows[0]) : null;
+    this.cachedRows.delete(id);
+    return r.rows[0] ? this.fresh(r.rows[0]) : null;
   }
 
+  /** The node reported: remembered now, written to PostgreSQL when something changed or every HEARTBEAT_PERSIST_MS. */
   async heartbeat(id: string, memoryMb: number, agentVersion: string): Promise<void> {
-    await this.pool.query('UPDATE nodes SET last_heartbeat_at = now(), memory_mb = $2, agent_version = $3 WHERE id = $1', [id, memoryMb, agentVersion]);
+    const now = Date.now();
+    const prev = this.beats.get(id);
+    const unchanged = prev && prev.memoryMb === memoryMb && prev.agentVersion === agentVersion && now - prev.persistedAt < HEARTBEAT_PERSIST_MS;
+    const beat = { at: new Date(now), persistedAt: unchanged ? prev.persistedAt : now, memoryMb, agentVersion };
+    this.beats.set(id, beat);
+    if (unchanged) return;
+    try {
+      await this.pool.query('UPDATE nodes SET last_heartbeat_at = $4, memory_mb = $2, agent_version = $3 WHERE id = $1', [id, memoryMb, agentVersion, beat.at]);
+    } catch (err) {
+      beat.persistedAt = 0; // written with the next report
+      throw err;
+    }
   }
 }

@@ -1,10 +1,21 @@
-import type { Cluster, ClusterEvent, ClusterEventList, ClusterWithOperation, Connection, NodeList, Operation, Problem, Topology } from '@strata/api';
+import type {
+  Cluster, ClusterEvent, ClusterEventList, ClusterUpdateAccepted, ClusterWithOperation, Connection, NodeList, Operation, OperationList, Problem, Topology, UpdateClusterDryRun,
+} from '@strata/api';
+import { createStrataClient, type StrataClient } from '@strata/api/client';
 
 export interface ApiResponse<T> { status: number; body: T; headers: Headers }
 
-/** A thin typed REST client for tests: real HTTP against a real control plane. */
+/**
+ * Test access to a real control plane over real HTTP: the typed client generated from openapi.json
+ * (`client`, and the helpers below built on it), plus `call` for requests the schema forbids
+ * (malformed bodies, unknown paths) that bad-input tests must send anyway.
+ */
 export class TestApi {
-  constructor(readonly url: string, readonly token: string) {}
+  readonly client: StrataClient;
+
+  constructor(readonly url: string, readonly token: string) {
+    this.client = createStrataClient({ baseUrl: url, token });
+  }
 
   async call<T = unknown>(method: string, path: string, body?: unknown, raw?: string): Promise<ApiResponse<T>> {
     const res = await fetch(this.url + path, {
@@ -16,17 +27,40 @@ export class TestApi {
     return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
   }
 
-  createCluster(spec: Record<string, unknown>) {
-    return this.call<ClusterWithOperation & Problem>('POST', '/v1/clusters', spec);
+  /** A typed call's outcome as status, body (the data, or the problem+json) and headers. */
+  async typed<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>): Promise<ApiResponse<T>> {
+    const { data, error, response } = await call;
+    return { status: response.status, body: ((response.ok ? data : error) ?? null) as T, headers: response.headers };
   }
-  getCluster(id: string) { return this.call<Cluster & Problem>('GET', `/v1/clusters/${id}`); }
-  listClusters() { return this.call<{ items: Cluster[] }>('GET', '/v1/clusters'); }
-  deleteCluster(id: string) { return this.call<ClusterWithOperation & Problem>('DELETE', `/v1/clusters/${id}`); }
-  topology(id: string) { return this.call<Topology>('GET', `/v1/clusters/${id}/topology`); }
-  connection(id: string) { return this.call<Connection>('GET', `/v1/clusters/${id}/connection`); }
-  operation(id: string) { return this.call<Operation>('GET', `/v1/operations/${id}`); }
-  nodes() { return this.call<NodeList>('GET', '/v1/nodes'); }
-  events(id: string, query = '') { return this.call<ClusterEventList & Problem>('GET', `/v1/clusters/${id}/events${query}`); }
+
+  /** `spec` may be invalid on purpose (bad-input tests). */
+  createCluster(spec: Record<string, unknown>) {
+    return this.typed<ClusterWithOperation & Problem>(this.client.POST('/v1/clusters', { body: spec as never }));
+  }
+  getCluster(id: string) { return this.typed<Cluster & Problem>(this.client.GET('/v1/clusters/{id}', { params: { path: { id } } })); }
+  listClusters() { return this.typed<{ items: Cluster[] }>(this.client.GET('/v1/clusters')); }
+  deleteCluster(id: string) { return this.typed<ClusterWithOperation & Problem>(this.client.DELETE('/v1/clusters/{id}', { params: { path: { id } } })); }
+  topology(id: string) { return this.typed<Topology>(this.client.GET('/v1/clusters/{id}/topology', { params: { path: { id } } })); }
+  connection(id: string) { return this.typed<Connection>(this.client.GET('/v1/clusters/{id}/connection', { params: { path: { id } } })); }
+  operation(id: string) { return this.typed<Operation>(this.client.GET('/v1/operations/{id}', { params: { path: { id } } })); }
+  nodes() { return this.typed<NodeList>(this.client.GET('/v1/nodes')); }
+  /** PATCH /v1/clusters/{id} (`body` may be invalid on purpose); with `dryRun` the plan, changing nothing. */
+  updateCluster(id: string, body: unknown, dryRun = false) {
+    return this.typed<ClusterUpdateAccepted & UpdateClusterDryRun & Problem>(this.client.PATCH('/v1/clusters/{id}', {
+      params: { path: { id }, ...(dryRun ? { query: { dryRun: 'true' as const } } : {}) }, body: body as never,
+    }));
+  }
+  /** POST /v1/clusters/{id}/shards/{index}/switchover (`body` may be invalid on purpose). */
+  switchover(id: string, shard: number, body: unknown = {}) {
+    return this.typed<ClusterWithOperation & Problem>(this.client.POST('/v1/clusters/{id}/shards/{index}/switchover', { params: { path: { id, index: String(shard) } }, body: body as never }));
+  }
+  clusterOperations(id: string) { return this.typed<OperationList & Problem>(this.client.GET('/v1/clusters/{id}/operations', { params: { path: { id } } })); }
+  /** `query` as a raw query string (e.g. `?limit=200`, or an invalid one on purpose). */
+  events(id: string, query = '') {
+    return this.typed<ClusterEventList & Problem>(this.client.GET('/v1/clusters/{id}/events', {
+      params: { path: { id } }, querySerializer: () => query.replace(/^\?/, ''),
+    }));
+  }
 
   /** Waits for an event of this type matching `where`, newest first. */
   waitForEvent<T extends ClusterEvent['type']>(id: string, type: T, where: (e: Extract<ClusterEvent, { type: T }>) => boolean = () => true, timeoutMs = 30_000): Promise<Extract<ClusterEvent, { type: T }>> {

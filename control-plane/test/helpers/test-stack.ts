@@ -17,7 +17,8 @@ export async function testStack(addressPrefix: string, opts: Partial<StackOption
     api: new TestApi(stack.url, stack.adminToken),
     cleanup: async () => {
       await stack.stop();
-      rmSync(dir, { recursive: true, force: true });
+      // STRATA_KEEP_TEST_DIRS=1 keeps the stack's directory (logs, data) for a post-mortem.
+      if (!process.env.STRATA_KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

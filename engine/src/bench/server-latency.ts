@@ -62,8 +62,8 @@ export interface ServerLatencySummary {
   p99: number;
   p999: number;
   max: number;
-  /** [upper bound us, count] per non-empty bucket */
-  buckets: [number, number][];
+  /** per non-empty bucket: upper bound (us) and count */
+  buckets: { leUs: number; count: number }[];
 }
 
 export function summarizeBuckets(d: { calls: number; buckets: [number, number][] }): ServerLatencySummary {
@@ -78,7 +78,10 @@ export function summarizeBuckets(d: { calls: number; buckets: [number, number][]
     }
     return d.buckets[d.buckets.length - 1]![0];
   };
-  return { calls: d.calls, p50: at(0.5), p99: at(0.99), p999: at(0.999), max: d.buckets.length ? d.buckets[d.buckets.length - 1]![0] : 0, buckets: d.buckets };
+  return {
+    calls: d.calls, p50: at(0.5), p99: at(0.99), p999: at(0.999), max: d.buckets.length ? d.buckets[d.buckets.length - 1]![0] : 0,
+    buckets: d.buckets.map(([leUs, count]) => ({ leUs, count })),
+  };
 }
 
 /** The commands each workload sends (lower case, as LATENCY HISTOGRAM names them). */

@@ -3,6 +3,10 @@
  * INSTANCES engine instances pushing one batch per second (host sample +
  * one sample per instance, on the wall-clock second like real agents) to a
  * real control plane on a real PostgreSQL, while a prober calls the API.
+ * Like real agents, each simulated node also reports its instances' status
+ * every second (healthy primaries of NODES ready 4-shard clusters), so the
+ * reconciler sees a live, settled fleet, not 1,000 silent nodes to heal.
+ * STATUS=0 leaves the status reports out.
  * Prints control-plane CPU, API latency while ingesting, PostgreSQL rows/s
  * written, and whether ingestion keeps up. Asserts nothing.
  *
@@ -12,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import pg from 'pg';
 import { startPostgres } from '../src/postgres.runner';
 import { REPO_ROOT, startTs, stopProcess } from '../src/process';
@@ -22,15 +27,36 @@ const SECONDS = Number(process.env.SECONDS ?? 30);
 const WARMUP = Number(process.env.WARMUP ?? 10);
 /** Seconds of samples per push (the agent's STRATA_AGENT_METRICS_PUSH_SECONDS). */
 const PUSH_SECONDS = Number(process.env.PUSH_SECONDS ?? 1);
+const STATUS = process.env.STATUS !== '0';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN; };
 const cpuTicks = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const TICK = 100; // USER_HZ
+/**
+ * The simulated agents' requests go over kept-alive connections (a real
+ * agent holds one to the control plane), at most SOCKETS at once: a new TCP
+ * connection per request overflows the listen backlog at these rates.
+ */
+const agentPool = new http.Agent({ keepAlive: true, maxSockets: Number(process.env.SOCKETS ?? 256) });
+function agentPost(url: string, credential: string, body: unknown): Promise<{ status: number; body: string }> {
+  const data = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent: agentPool, headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', 'content-length': data.length } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(data);
+  });
+}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-metrics-'));
-  console.log(`metrics ingestion benchmark: ${NODES} nodes x ${INSTANCES} instances sampled at 1 Hz, pushed every ${PUSH_SECONDS} s, ${SECONDS} s measured after ${WARMUP} s warm-up`);
+  console.log(`metrics ingestion benchmark: ${NODES} nodes x ${INSTANCES} instances sampled at 1 Hz, pushed every ${PUSH_SECONDS} s, ${SECONDS} s measured after ${WARMUP} s warm-up; status reports every 1 s: ${STATUS ? 'yes' : 'no'}`);
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), shared with other work; PostgreSQL with fsync on`);
   const pgh = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log') });
   // PROFILE_DIR=/some/dir writes a V8 CPU profile of the control plane there.
@@ -60,14 +86,48 @@ async function main(): Promise<void> {
       }))));
     }
     console.log('done');
+    let stop = false;
+    let measuring = false;
+    const perNode = new Map<string, { instanceId: string; clusterId: string; port: number; shard: number; engineId: string }[]>();
+    // Status: what a healthy agent reports every second (instances running, each a primary owning its share of the slots),
+    // from registration on, so no node is ever silent; an instance is reported once its row exists.
+    const status = (nodeId: string) => ({
+      agentVersion: 'bench', memoryMb: 8192, sparePorts: [], endpointPorts: [],
+      instances: (perNode.get(nodeId) ?? []).map((i) => ({
+        instanceId: i.instanceId, clusterId: i.clusterId, port: i.port, pid: 1000 + i.port, state: 'running', restarts: 0, lastError: null, held: false, crashedAt: null,
+        cluster: {
+          myId: i.engineId, role: 'primary', state: 'ok', knownNodes: INSTANCES, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null,
+          slotsOwned: Math.floor(16384 / INSTANCES), openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: i.shard + 1,
+        },
+      })),
+    });
+    let statusSent = 0, statusFailed = 0;
+    const statusLat: number[] = [];
+    const reporter = (async () => {
+      while (STATUS && !stop) {
+        const start = Date.now();
+        for (const [idx, n] of nodes.entries()) {
+          const due = start + Math.floor((idx * 1000) / nodes.length);
+          if (due > Date.now()) await sleep(due - Date.now());
+          const t0 = performance.now();
+          void agentPost(`${url}/v1/agent/status`, n.credential, status(n.id))
+            .then((res) => {
+              if (measuring) { statusSent++; statusLat.push(performance.now() - t0); if (res.status >= 300) statusFailed++; }
+            })
+            .catch(() => { if (measuring) statusFailed++; });
+        }
+        await sleep(Math.max(0, start + 1000 - Date.now()));
+      }
+    })();
+
     // Clusters of INSTANCES primaries, each instance on a different node (SQL: no agents to build them).
     const org = (await pool.query("SELECT id FROM organizations WHERE name = 'default'")).rows[0].id as string;
-    const perNode = new Map<string, { instanceId: string; clusterId: string; port: number }[]>();
+    const spec = JSON.stringify({ shards: INSTANCES, replicasPerShard: 0, memoryMbPerShard: 256, durability: 'none', evictionPolicy: 'noeviction', engineVersion: '7' });
     const clusterIds: string[] = [];
     for (let c = 0; c < NODES; c++) {
       const clusterId = randomUUID();
       clusterIds.push(clusterId);
-      await pool.query("INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc, needs_reconcile) VALUES ($1, $2, $3, '{}', 'ready', 'x', false)", [clusterId, org, `bench-${c}`]);
+      await pool.query("INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc, needs_reconcile) VALUES ($1, $2, $3, $4, 'ready', 'x', false)", [clusterId, org, `bench-${c}`, spec]);
       const rows = Array.from({ length: INSTANCES }, (_, s) => ({ id: randomUUID(), shard: s, node: nodes[(c + s * Math.floor(NODES / INSTANCES)) % NODES]!, port: 7000 + s }));
       await pool.query(
         `INSERT INTO instances (id, cluster_id, shard_index, role, preferred_role, replica_index, node_id, port, memory_mb)
@@ -76,7 +136,7 @@ async function main(): Promise<void> {
       );
       for (const r of rows) {
         const list = perNode.get(r.node.id) ?? [];
-        list.push({ instanceId: r.id, clusterId, port: r.port });
+        list.push({ instanceId: r.id, clusterId, port: r.port, shard: r.shard, engineId: randomUUID().replaceAll('-', '').padEnd(40, '0') });
         perNode.set(r.node.id, list);
       }
     }
@@ -98,9 +158,8 @@ async function main(): Promise<void> {
 
     // Load: every node samples on the second and pushes after a stable per-node delay of 0-400 ms, like real agents.
     const pushLat: number[] = [];
-    let sent = 0, accepted = 0, rejected = 0, failed = 0, skipped = 0, measuring = false;
+    let sent = 0, accepted = 0, rejected = 0, failed = 0, skipped = 0;
     const inFlight = new Set<string>();
-    let stop = false;
     const pusher = (async () => {
       while (!stop) {
         await sleep(1000 - (Date.now() % 1000) + 20);
@@ -112,12 +171,15 @@ async function main(): Promise<void> {
           if (inFlight.has(n.id)) { if (measuring) skipped++; continue; }
           inFlight.add(n.id);
           const t0 = performance.now();
-          void fetch(`${url}/v1/agent/metrics`, { method: 'POST', headers: { authorization: `Bearer ${n.credential}`, 'content-type': 'application/json' }, body: JSON.stringify(batch(n.id, ts)) })
-            .then(async (res) => {
-              const body = (await res.json()) as { accepted: number; rejected: number };
+          void agentPost(`${url}/v1/agent/metrics`, n.credential, batch(n.id, ts))
+            .then((res) => {
               if (measuring) {
                 pushLat.push(performance.now() - t0);
-                if (res.ok) { accepted += body.accepted; rejected += body.rejected; } else failed++;
+                if (res.status < 300) {
+                  const body = JSON.parse(res.body) as { accepted: number; rejected: number };
+                  accepted += body.accepted;
+                  rejected += body.rejected;
+                } else failed++;
                 sent += INSTANCES * PUSH_SECONDS;
               }
             })
@@ -129,6 +191,7 @@ async function main(): Promise<void> {
 
     // Prober: the API a console user hits while this goes on.
     const apiLat: Record<string, number[]> = { 'cluster metrics (5 min, by shard)': [], 'current ops of 1,000 clusters': [], 'list clusters': [] };
+    let probeErrors = 0;
     const prober = (async () => {
       const h = { authorization: admin.authorization };
       let i = 0;
@@ -139,8 +202,13 @@ async function main(): Promise<void> {
           ['list clusters', '/v1/clusters'],
         ] as const)[i++ % 3]!;
         const t0 = performance.now();
-        await (await fetch(url + p, { headers: h })).arrayBuffer();
-        if (measuring) apiLat[name]!.push(performance.now() - t0);
+        try {
+          await (await fetch(url + p, { headers: h })).arrayBuffer();
+          if (measuring) apiLat[name]!.push(performance.now() - t0);
+        } catch (err) {
+          probeErrors++;
+          if (probeErrors === 1) console.log(`API probe failed: ${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}${cp.child.exitCode !== null ? ' (the control plane exited)' : ''}`);
+        }
         await sleep(100);
       }
     })();
@@ -148,12 +216,18 @@ async function main(): Promise<void> {
     const insertedRows = async () => Number((await pool.query("SELECT coalesce(sum(n_tup_ins), 0) AS n FROM pg_stat_user_tables WHERE relname LIKE 'metric\\_%'")).rows[0].n);
     const scrapeToken = readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim();
     const gauge = async (name: string) => {
-      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` } })).text();
+      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` }, signal: AbortSignal.timeout(20_000) })).text();
       return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    };
+    /** The sum over every labelled series of a metric. */
+    const total = async (name: string) => {
+      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` }, signal: AbortSignal.timeout(20_000) })).text();
+      return [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce((n, m) => n + Number(m[1]), 0);
     };
 
     console.log(`warming up ${WARMUP} s…`);
     await sleep(WARMUP * 1000);
+    const passes0 = await total('strata_reconcile_passes_total');
     measuring = true;
     const t0 = performance.now();
     const cpu0 = cpuTicks(cpPid);
@@ -181,7 +255,7 @@ async function main(): Promise<void> {
     const rowsPerSec = ((await insertedRows()) - rows0) / wall;
     measuring = false;
     stop = true;
-    await Promise.all([pusher, prober]);
+    await Promise.all([pusher, prober, reporter]);
     await sleep(1500);
     const dropped = await gauge('strata_metrics_rows_dropped_total');
 
@@ -192,18 +266,24 @@ async function main(): Promise<void> {
     console.log(`  on the same 2 cores            PostgreSQL backends ${pgCores.toFixed(2)} cores (approx.), this load generator ${clientCores.toFixed(2)} cores; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     console.log(`  samples pushed                 ${sent} (${(sent / wall).toFixed(0)}/s; ideal ${(expectedSamples / wall).toFixed(0)}/s), accepted ${accepted}, rejected ${rejected}, failed pushes ${failed}, pushes skipped (previous still in flight) ${skipped}`);
     console.log(`  agent push latency             p50 ${pct(pushLat, 0.5).toFixed(1)} ms, p99 ${pct(pushLat, 0.99).toFixed(1)} ms`);
+    if (STATUS) console.log(`  agent status reports           ${(statusSent / wall).toFixed(0)}/s, failed ${statusFailed}, p50 ${pct(statusLat, 0.5).toFixed(1)} ms, p99 ${pct(statusLat, 0.99).toFixed(1)} ms`);
+    const passes = await total('strata_reconcile_passes_total');
+    console.log(`  reconcile passes               ${((passes - passes0) / wall).toFixed(1)}/s while measuring, ${passes} in total (${NODES} clusters)`);
     for (const [name, xs] of Object.entries(apiLat)) console.log(`  API ${name.padEnd(34)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p99 ${pct(xs, 0.99).toFixed(1)} ms (n=${xs.length})`);
+    if (probeErrors) console.log(`  API probes failed               ${probeErrors}`);
     const allApi = Object.values(apiLat).flat();
     console.log(`  API p99 (all probes)           ${pct(allApi, 0.99).toFixed(1)} ms (goal: under 100 ms)`);
     console.log(`  PostgreSQL rows written        ${rowsPerSec.toFixed(0)} rows/s (1 s points + 1 min rollups, instances + nodes)`);
     console.log(`  write queue (every 5 s)        ${queues.join(', ')} rows; rows dropped ${dropped}`);
-    const keepsUp = failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3 * PUSH_SECONDS;
+    const keepsUp = probeErrors === 0 && statusFailed === 0 && failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3 * PUSH_SECONDS;
     console.log(`  keeps up                       ${keepsUp ? 'yes' : 'NO'}`);
   } finally {
     await pool.end();
+    agentPool.destroy();
     await stopProcess(cp);
     await pgh.stop();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.KEEP_DIR) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -11,7 +11,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { Benchmark, BenchmarkProgressEvent, BenchmarkRequestInput, Problem } from '@strata/api';
+import type { BenchmarkProgressEvent, BenchmarkRequestInput, Problem } from '@strata/api';
+import { createStrataClient, type StrataComponents } from '@strata/api/client';
 import { readSse } from './sse-reader';
 
 const { values: a } = parseArgs({
@@ -54,14 +55,18 @@ const request: BenchmarkRequestInput = {
 };
 for (const k of Object.keys(request) as (keyof BenchmarkRequestInput)[]) if (request[k] === undefined) delete request[k];
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(url + path, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const json = (await res.json()) as T & Partial<Problem>;
-  if (!res.ok) {
-    const fields = json.errors?.map((e) => `${e.field}: ${e.message}`).join('; ');
-    throw new Error(`${res.status} ${json.code}: ${json.detail ?? json.title}${fields ? ` (${fields})` : ''}`);
+/** The client generated from openapi.json. */
+const api = createStrataClient({ baseUrl: url, token });
+
+/** The data of a call, or an Error naming the status, the problem's code and its fields. */
+async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) {
+    const p = (error ?? {}) as Partial<Problem>;
+    const fields = p.errors?.map((e) => `${e.field}: ${e.message}`).join('; ');
+    throw new Error(`${response.status} ${p.code}: ${p.detail ?? p.title}${fields ? ` (${fields})` : ''}`);
   }
-  return json;
+  return data as T;
 }
 
 function bar(e: BenchmarkProgressEvent): void {
@@ -83,15 +88,18 @@ async function follow(id: string): Promise<void> {
 const us = (v: number) => (v < 1000 ? `${v} us` : `${(v / 1000).toFixed(2)} ms`);
 
 async function main(): Promise<void> {
-  const started = await api<Benchmark>('POST', `/v1/clusters/${a.cluster}/benchmarks`, request);
+  // openapi.json shows BenchmarkRequest as parsed (fields with defaults required); the server fills them in.
+  const body = request as StrataComponents['schemas']['BenchmarkRequest'];
+  const started = await ok(api.POST('/v1/clusters/{id}/benchmarks', { params: { path: { id: a.cluster! } }, body }));
   console.error(`benchmark ${started.id} (${started.workload}) started`);
-  process.on('SIGINT', () => void api('POST', `/v1/benchmarks/${started.id}/cancel`).finally(() => process.exit(130)));
+  const byId = { params: { path: { id: started.id } } };
+  process.on('SIGINT', () => void ok(api.POST('/v1/benchmarks/{id}/cancel', byId)).finally(() => process.exit(130)));
   await follow(started.id);
   if (process.stderr.isTTY) process.stderr.write('\n');
-  let b = await api<Benchmark>('GET', `/v1/benchmarks/${started.id}`);
+  let b = await ok(api.GET('/v1/benchmarks/{id}', byId));
   for (let i = 0; i < 20 && ['pending', 'loading', 'warmup', 'running'].includes(b.state); i++) {
     await new Promise((r) => setTimeout(r, 500));
-    b = await api<Benchmark>('GET', `/v1/benchmarks/${started.id}`);
+    b = await ok(api.GET('/v1/benchmarks/{id}', byId));
   }
   if (a.json) {
     console.log(JSON.stringify(b, null, 2));

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startPostgres, type PostgresHandle } from './postgres.runner';
 import { REPO_ROOT, startTs, stopProcess, type Managed } from './process';
 import { stopLeftoverRedis } from './leftovers';
+import { createStrataClient, unwrap } from '@strata/api/client';
 
 export interface StackOptions {
   /** State directory (PostgreSQL data, admin token, node data). Default: <repo>/.strata */
@@ -157,18 +158,15 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 }
 
 async function joinToken(url: string, adminToken: string): Promise<string> {
-  const res = await fetch(`${url}/v1/nodes/join-tokens`, {
-    method: 'POST', headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }, body: '{}',
-  });
-  if (!res.ok) throw new Error(`could not create a join token: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
+  const { data, error, response } = await createStrataClient({ baseUrl: url, token: adminToken }).POST('/v1/nodes/join-tokens', { body: {} });
+  if (!data) throw new Error(`could not create a join token: ${response.status} ${JSON.stringify(error)}`);
+  return data.token;
 }
 
 async function waitForNodesOnline(url: string, token: string, count: number): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const res = await fetch(`${url}/v1/nodes`, { headers: { authorization: `Bearer ${token}` } });
-    const body = (await res.json()) as { items: { status: string }[] };
+    const body = await unwrap(createStrataClient({ baseUrl: url, token }).GET('/v1/nodes'));
     if (body.items.filter((n) => n.status === 'online').length >= count) return;
     if (Date.now() > deadline) throw new Error(`only ${body.items.filter((n) => n.status === 'online').length} of ${count} nodes came online`);
     await new Promise((r) => setTimeout(r, 50));

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AuditList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { SLOW_POLL_MS } from '../polling';
 import { accessKeys } from './keys';
 
 /** GET /v1/audit?limit=… (organization admins), newest first. */
 export function getAudit(limit: number, signal?: AbortSignal): Promise<AuditList> {
-  return apiRequest<AuditList>('GET', `/v1/audit?limit=${limit}`, { signal });
+  return apiCall(api.GET('/v1/audit', { params: { query: { limit } }, signal }));
 }
 
 export function useAuditQuery(enabled: boolean, limit = 50) {

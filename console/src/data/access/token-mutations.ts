@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiToken, ApiTokenInfo, CreateTokenRequest } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { accessKeys } from './keys';
 
 /** POST /v1/tokens → 201 with the secret (shown once). */
 export function createToken(body: CreateTokenRequest): Promise<ApiToken> {
-  return apiRequest<ApiToken>('POST', '/v1/tokens', { body });
+  return apiCall(api.POST('/v1/tokens', { body }));
 }
 
 /** DELETE /v1/tokens/{id} → the revoked token. */
 export function revokeToken(id: string): Promise<ApiTokenInfo> {
-  return apiRequest<ApiTokenInfo>('DELETE', `/v1/tokens/${encodeURIComponent(id)}`);
+  return apiCall(api.DELETE('/v1/tokens/{id}', { params: { path: { id } } }));
 }
 
 export function useTokenCreateMutation() {

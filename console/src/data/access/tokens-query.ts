@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ApiTokenList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { accessKeys } from './keys';
 
 /** GET /v1/tokens: an admin gets the organization's tokens, others their own. */
 export function getTokens(signal?: AbortSignal): Promise<ApiTokenList> {
-  return apiRequest<ApiTokenList>('GET', '/v1/tokens', { signal });
+  return apiCall(api.GET('/v1/tokens', { signal }));
 }
 
 export function useTokensQuery() {

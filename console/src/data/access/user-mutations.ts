@@ -1,16 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateUserRequest, Role, User } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { accessKeys } from './keys';
 
 /** POST /v1/users */
 export function createUser(body: CreateUserRequest): Promise<User> {
-  return apiRequest<User>('POST', '/v1/users', { body });
+  return apiCall(api.POST('/v1/users', { body }));
 }
 
 /** PATCH /v1/users/{id} {role} */
 export function setUserRole(v: { id: string; role: Role }): Promise<User> {
-  return apiRequest<User>('PATCH', `/v1/users/${encodeURIComponent(v.id)}`, { body: { role: v.role } });
+  return apiCall(api.PATCH('/v1/users/{id}', { params: { path: { id: v.id } }, body: { role: v.role } }));
 }
 
 export function useUserCreateMutation() {

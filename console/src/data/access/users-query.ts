@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { UserList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { accessKeys } from './keys';
 
 /** GET /v1/users (organization admins). */
 export function getUsers(signal?: AbortSignal): Promise<UserList> {
-  return apiRequest<UserList>('GET', '/v1/users', { signal });
+  return apiCall(api.GET('/v1/users', { signal }));
 }
 
 export function useUsersQuery(enabled: boolean) {

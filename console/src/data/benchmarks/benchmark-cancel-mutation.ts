@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Benchmark } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { benchmarkKeys } from './keys';
 
 /** POST /v1/benchmarks/{id}/cancel → 202 Benchmark */
 export function cancelBenchmark(id: string): Promise<Benchmark> {
-  return apiRequest<Benchmark>('POST', `/v1/benchmarks/${encodeURIComponent(id)}/cancel`);
+  return apiCall(api.POST('/v1/benchmarks/{id}/cancel', { params: { path: { id } } }));
 }
 
 export function useBenchmarkCancelMutation() {

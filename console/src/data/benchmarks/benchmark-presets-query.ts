@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BenchmarkRequest } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { benchmarkKeys } from './keys';
 
 export interface SizedPreset {
@@ -12,7 +12,7 @@ export interface SizedPreset {
 
 /** GET /v1/clusters/{id}/benchmark-presets — presets sized to the cluster. */
 export function getBenchmarkPresets(clusterId: string, signal?: AbortSignal): Promise<{ items: SizedPreset[] }> {
-  return apiRequest<{ items: SizedPreset[] }>('GET', `/v1/clusters/${encodeURIComponent(clusterId)}/benchmark-presets`, { signal });
+  return apiCall(api.GET('/v1/clusters/{id}/benchmark-presets', { params: { path: { id: clusterId } }, signal }));
 }
 
 export function useBenchmarkPresetsQuery(clusterId: string) {

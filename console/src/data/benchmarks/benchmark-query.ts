@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Benchmark } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { FAST_POLL_MS } from '../polling';
 import { benchmarkKeys, isBenchmarkActive } from './keys';
 
 /** GET /v1/benchmarks/{id} */
 export function getBenchmark(id: string, signal?: AbortSignal): Promise<Benchmark> {
-  return apiRequest<Benchmark>('GET', `/v1/benchmarks/${encodeURIComponent(id)}`, { signal });
+  return apiCall(api.GET('/v1/benchmarks/{id}', { params: { path: { id } }, signal }));
 }
 
 export function useBenchmarkQuery(id: string | undefined) {

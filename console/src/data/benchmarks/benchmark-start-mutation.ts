@@ -1,12 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Benchmark, BenchmarkRequestInput } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import type { StrataComponents } from '@strata/api/client';
+import { api, apiCall } from '../fetcher';
 import { benchmarkKeys } from './keys';
 
 /** POST /v1/clusters/{id}/benchmarks → 202 Benchmark */
 export function startBenchmark(clusterId: string, request: BenchmarkRequestInput): Promise<Benchmark> {
-  return apiRequest<Benchmark>('POST', `/v1/clusters/${encodeURIComponent(clusterId)}/benchmarks`, { body: request });
+  return apiCall(api.POST('/v1/clusters/{id}/benchmarks', { params: { path: { id: clusterId } }, body: request as BenchmarkBody }));
 }
+
+/** openapi.json shows BenchmarkRequest as parsed (fields with defaults required); the server fills them in. */
+type BenchmarkBody = StrataComponents['schemas']['BenchmarkRequest'];
 
 export function useBenchmarkStartMutation(clusterId: string) {
   const qc = useQueryClient();

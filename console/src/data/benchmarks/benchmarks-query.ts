@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { BenchmarkList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS } from '../polling';
 import { benchmarkKeys, isBenchmarkActive } from './keys';
 
 /** GET /v1/clusters/{id}/benchmarks — newest first. */
 export function getBenchmarks(clusterId: string, signal?: AbortSignal): Promise<BenchmarkList> {
-  return apiRequest<BenchmarkList>('GET', `/v1/clusters/${encodeURIComponent(clusterId)}/benchmarks`, { signal });
+  return apiCall(api.GET('/v1/clusters/{id}/benchmarks', { params: { path: { id: clusterId } }, signal }));
 }
 
 export function useBenchmarksQuery(clusterId: string) {

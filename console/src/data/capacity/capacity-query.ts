@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Capacity } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 
 export const capacityKeys = { current: () => ['capacity'] as const };
 
 /** GET /v1/capacity: anonymous free memory per schedulable node. */
 export function getCapacity(signal?: AbortSignal): Promise<Capacity> {
-  return apiRequest<Capacity>('GET', '/v1/capacity', { signal });
+  return apiCall(api.GET('/v1/capacity', { signal }));
 }
 
 /** Other organizations' clusters change it too, so it is re-read every few seconds while the wizard is open. */

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Connection } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { clusterKeys } from './keys';
 import { isClusterDeleted } from '../live/live-store';
 
 /** GET /v1/clusters/{id}/connection — 409 until the cluster can accept clients. */
 export function getClusterConnection(id: string, signal?: AbortSignal): Promise<Connection> {
-  return apiRequest<Connection>('GET', `/v1/clusters/${encodeURIComponent(id)}/connection`, { signal });
+  return apiCall(api.GET('/v1/clusters/{id}/connection', { params: { path: { id } }, signal }));
 }
 
 export function useClusterConnectionQuery(id: string, opts: { enabled: boolean }) {

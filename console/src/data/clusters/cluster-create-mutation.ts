@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClusterWithOperation, CreateClusterRequest } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { clusterKeys } from './keys';
 
 /** POST /v1/clusters → 202 {cluster, operation} */
 export function createCluster(body: CreateClusterRequest): Promise<ClusterWithOperation> {
-  return apiRequest<ClusterWithOperation>('POST', '/v1/clusters', { body });
+  return apiCall(api.POST('/v1/clusters', { body }));
 }
 
 export function useClusterCreateMutation() {

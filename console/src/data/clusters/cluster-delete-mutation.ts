@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClusterList, ClusterWithOperation, OperationList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { clusterKeys } from './keys';
 
 /** DELETE /v1/clusters/{id} → 202 {cluster, operation} */
 export function deleteCluster(id: string): Promise<ClusterWithOperation> {
-  return apiRequest<ClusterWithOperation>('DELETE', `/v1/clusters/${encodeURIComponent(id)}`);
+  return apiCall(api.DELETE('/v1/clusters/{id}', { params: { path: { id } } }));
 }
 
 export function useClusterDeleteMutation() {

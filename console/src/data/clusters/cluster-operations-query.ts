@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OperationList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS, isOperationActive } from '../polling';
 import { clusterKeys } from './keys';
 import { isClusterDeleted, pollMs } from '../live/live-store';
 
 /** GET /v1/clusters/{id}/operations — newest first. */
 export function getClusterOperations(id: string, signal?: AbortSignal): Promise<OperationList> {
-  return apiRequest<OperationList>('GET', `/v1/clusters/${encodeURIComponent(id)}/operations`, { signal });
+  return apiCall(api.GET('/v1/clusters/{id}/operations', { params: { path: { id } }, signal }));
 }
 
 export function useClusterOperationsQuery(id: string, opts: { enabled?: boolean } = {}) {

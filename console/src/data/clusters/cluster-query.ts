@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Cluster } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS, isTransitional } from '../polling';
 import { clusterKeys } from './keys';
 import { isClusterDeleted, pollMs } from '../live/live-store';
 
 /** GET /v1/clusters/{id} */
 export function getCluster(id: string, signal?: AbortSignal): Promise<Cluster> {
-  return apiRequest<Cluster>('GET', `/v1/clusters/${encodeURIComponent(id)}`, { signal });
+  return apiCall(api.GET('/v1/clusters/{id}', { params: { path: { id } }, signal }));
 }
 
 export function useClusterQuery(id: string) {

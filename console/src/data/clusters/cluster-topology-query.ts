@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Topology } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS } from '../polling';
 import { clusterKeys } from './keys';
 import { isClusterDeleted, pollMs } from '../live/live-store';
 
 /** GET /v1/clusters/{id}/topology */
 export function getClusterTopology(id: string, signal?: AbortSignal): Promise<Topology> {
-  return apiRequest<Topology>('GET', `/v1/clusters/${encodeURIComponent(id)}/topology`, { signal });
+  return apiCall(api.GET('/v1/clusters/{id}/topology', { params: { path: { id } }, signal }));
 }
 
 export function useClusterTopologyQuery(id: string, opts: { fast: boolean }) {

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ClusterList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS, isTransitional } from '../polling';
 import { clusterKeys } from './keys';
 import { pollMs } from '../live/live-store';
 
 /** GET /v1/clusters */
 export function getClusters(signal?: AbortSignal): Promise<ClusterList> {
-  return apiRequest<ClusterList>('GET', '/v1/clusters', { signal });
+  return apiCall(api.GET('/v1/clusters', { signal }));
 }
 
 export function useClustersQuery() {

@@ -1,13 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Operation } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { clusterKeys } from './keys';
 
 export type OperationControl = 'pause' | 'resume' | 'cancel';
 
 /** POST /v1/operations/{id}/pause|resume|cancel → the operation */
 export function controlOperation(id: string, action: OperationControl): Promise<Operation> {
-  return apiRequest<Operation>('POST', `/v1/operations/${encodeURIComponent(id)}/${action}`);
+  const params = { path: { id } };
+  return apiCall(action === 'pause' ? api.POST('/v1/operations/{id}/pause', { params })
+    : action === 'resume' ? api.POST('/v1/operations/{id}/resume', { params }) : api.POST('/v1/operations/{id}/cancel', { params }));
 }
 
 export function useOperationControlMutation(clusterId: string) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClusterWithOperation } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { clusterKeys } from './keys';
 
 /** POST /v1/clusters/{id}/shards/{index}/switchover → 202 {cluster, operation} */
 export function switchoverShard(id: string, shard: number, targetInstanceId?: string): Promise<ClusterWithOperation> {
-  return apiRequest<ClusterWithOperation>('POST', `/v1/clusters/${encodeURIComponent(id)}/shards/${shard}/switchover`, { body: targetInstanceId ? { targetInstanceId } : {} });
+  return apiCall(api.POST('/v1/clusters/{id}/shards/{index}/switchover', { params: { path: { id, index: String(shard) } }, body: targetInstanceId ? { targetInstanceId } : {} }));
 }
 
 export function useShardSwitchoverMutation(id: string) {

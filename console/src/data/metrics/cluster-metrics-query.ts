@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ClusterMetric, MetricsGrouping, MetricsResult } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { metricsKeys } from './keys';
 
 export interface ClusterMetricsParams {
@@ -15,7 +15,9 @@ const toQuery = (p: ClusterMetricsParams) =>
 
 /** GET /v1/clusters/{id}/metrics */
 export function getClusterMetrics(id: string, p: ClusterMetricsParams, signal?: AbortSignal): Promise<MetricsResult> {
-  return apiRequest<MetricsResult>('GET', `/v1/clusters/${encodeURIComponent(id)}/metrics?${toQuery(p)}`, { signal });
+  return apiCall(api.GET('/v1/clusters/{id}/metrics', {
+    params: { path: { id }, query: { metric: p.metrics.join(','), from: p.from, by: p.by, ...(p.step ? { step: String(p.step) } : {}) } }, signal,
+  }));
 }
 
 export function useClusterMetricsQuery(id: string, p: ClusterMetricsParams, opts: { refetchInterval?: number | false; enabled?: boolean } = {}) {

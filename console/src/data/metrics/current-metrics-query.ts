@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ClusterCurrentMetricsList, NodeCurrentMetricsList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { metricsKeys } from './keys';
 
 /** GET /v1/metrics/clusters: each cluster's ops/s of the last second. */
 export function getCurrentClusterMetrics(signal?: AbortSignal): Promise<ClusterCurrentMetricsList> {
-  return apiRequest<ClusterCurrentMetricsList>('GET', '/v1/metrics/clusters', { signal });
+  return apiCall(api.GET('/v1/metrics/clusters', { signal }));
 }
 
 /** GET /v1/metrics/nodes: each node's CPU, memory and disk of the last second. */
 export function getCurrentNodeMetrics(signal?: AbortSignal): Promise<NodeCurrentMetricsList> {
-  return apiRequest<NodeCurrentMetricsList>('GET', '/v1/metrics/nodes', { signal });
+  return apiCall(api.GET('/v1/metrics/nodes', { signal }));
 }
 
 export function useCurrentClusterMetricsQuery() {

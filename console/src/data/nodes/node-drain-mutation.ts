@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { nodeKeys } from './keys';
 
 export interface DrainResult {
@@ -10,7 +10,8 @@ export interface DrainResult {
 
 /** POST /v1/nodes/{id}/drain or /undrain (platform admins). */
 export function setNodeDraining(id: string, draining: boolean): Promise<DrainResult> {
-  return apiRequest<DrainResult>('POST', `/v1/nodes/${encodeURIComponent(id)}/${draining ? 'drain' : 'undrain'}`);
+  const params = { path: { id } };
+  return apiCall(draining ? api.POST('/v1/nodes/{id}/drain', { params }) : api.POST('/v1/nodes/{id}/undrain', { params }));
 }
 
 export function useNodeDrainMutation() {

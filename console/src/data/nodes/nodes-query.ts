@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { NodeList } from '@strata/api';
-import { apiRequest } from '../fetcher';
+import { api, apiCall } from '../fetcher';
 import { SLOW_POLL_MS } from '../polling';
 import { nodeKeys } from './keys';
 
 /** GET /v1/nodes */
 export function getNodes(signal?: AbortSignal): Promise<NodeList> {
-  return apiRequest<NodeList>('GET', '/v1/nodes', { signal });
+  return apiCall(api.GET('/v1/nodes', { signal }));
 }
 
 export function useNodesQuery(opts: { refetchInterval?: number | false } = {}) {

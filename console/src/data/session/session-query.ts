@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Session } from '@strata/api';
-import { apiRequest, isApiError, setCsrfToken } from '../fetcher';
+import { api, apiCall, isApiError, setCsrfToken } from '../fetcher';
 import { sessionKeys } from './keys';
 
 /**
@@ -9,7 +9,7 @@ import { sessionKeys } from './keys';
  */
 export async function getSession(signal?: AbortSignal): Promise<Session | null> {
   try {
-    const session = await apiRequest<Session | null>('GET', '/v1/session?optional=true', { signal });
+    const session = await apiCall(api.GET('/v1/session', { params: { query: { optional: 'true' } }, signal }));
     setCsrfToken(session?.csrfToken ?? null);
     return session;
   } catch (e) {

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginRequest, Session } from '@strata/api';
-import { apiRequest, setCsrfToken } from '../fetcher';
+import { api, apiCall, setCsrfToken } from '../fetcher';
 import { sessionKeys } from './keys';
 
 /** POST /v1/session: sets the httpOnly session cookie, returns the CSRF token. */
 export async function signIn(body: LoginRequest): Promise<Session> {
-  const session = await apiRequest<Session>('POST', '/v1/session', { body });
+  const session = await apiCall(api.POST('/v1/session', { body }));
   setCsrfToken(session.csrfToken);
   return session;
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, setCsrfToken } from '../fetcher';
+import { api, apiCall, setCsrfToken } from '../fetcher';
 import { sessionKeys } from './keys';
 
 /** DELETE /v1/session. */
 export async function signOut(): Promise<void> {
-  await apiRequest<void>('DELETE', '/v1/session');
+  await apiCall(api.DELETE('/v1/session'));
   setCsrfToken(null);
 }
 

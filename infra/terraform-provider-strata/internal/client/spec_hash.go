@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "6b77139d5354087b7816f3a933749b190102139b975f97facbb20a2f780443d7"
+const SpecSHA256 = "8090efd16089cee5b40e72be00ba20f62fdf05118b0619d242b878f37a0e9e5c"

@@ -1,0 +1,5191 @@
+/**
+ * Generated from openapi.json by openapi-typescript (`npm run generate -w @strata/api`); do not edit.
+ * openapi.test.ts fails when it is stale. Used through createStrataClient (./strata-client.ts).
+ */
+export interface paths {
+    "/v1/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List clusters */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a cluster */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateClusterRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted; follow the operation at Location */
+                202: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterWithOperation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A cluster with this name exists (code name_taken) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The spec cannot be placed on the available nodes (code unplaceable) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a cluster */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Cluster"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a cluster */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterWithOperation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing */
+        patch: {
+            parameters: {
+                query?: {
+                    /** @description true: return the plan and change nothing */
+                    dryRun?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateClusterRequest"];
+                };
+            };
+            responses: {
+                /** @description Dry run: the plan */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UpdateClusterDryRun"];
+                    };
+                };
+                /** @description Accepted: the change runs as an operation */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterUpdateAccepted"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Another change is running (code operation_in_progress, with operationId), or the cluster is not ready */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The nodes cannot hold it (code unplaceable) or the data would not fit (code does_not_fit) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/clusters/{id}/shards/{index}/switchover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Promote a replica of one shard without losing acknowledged writes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    index: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SwitchoverRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterWithOperation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Another change is running */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No in-sync replica */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a running topology change (update-cluster) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Operation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not an unfinished update, or past its point of no return */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a running topology change (update-cluster) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Operation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not an unfinished update, or past its point of no return */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running topology change (update-cluster) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Operation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not an unfinished update, or past its point of no return */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/topology": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Shards, slot ranges and instances */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Topology"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/connection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Connection string and credentials */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Connection"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Cluster is being deleted */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's operations, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OperationList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    before?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterEventList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/operations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an operation */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Operation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/capacity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Capacity"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream; `event:` is the type, `data:` a LiveEvent */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["LiveEvent"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/nodes/{id}/drain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Drain a node for maintenance (platform admin): primaries switch over, every instance is rebuilt on other nodes */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            draining: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/nodes/{id}/undrain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Return a drained node to placement (platform admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            draining: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/nodes/join-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a one-time join token for a new node (platform admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateJoinTokenRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JoinToken"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an organization (platform admin) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateOrganizationRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreateOrganizationResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Name taken */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users of the caller's organization and their roles */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Needs the admin scope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a user in the caller's organization */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateUserRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Needs the admin scope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Email taken */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a user's role (bounds the user's tokens at once) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateUserRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["User"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Needs the admin scope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Would leave the organization without an admin (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API tokens (an admin sees the organization's, others their own), with last use */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiTokenList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A token without the admin scope, or a scope beyond your role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an API token with scopes within your own; the secret is returned once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateTokenRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiToken"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A token without the admin scope, or a scope beyond your role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One API token (never its secret) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiTokenInfo"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A token without the admin scope, or a scope beyond your role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Revoke an API token (idempotent); it stops working at once */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ApiTokenInfo"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A token without the admin scope, or a scope beyond your role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit log: who changed what in the organization, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    before?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Needs the admin scope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current session (with `?optional=true`: 200 and `null` when signed out, instead of 401) */
+        get: {
+            parameters: {
+                query?: {
+                    optional?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"] & (Record<string, never> | null);
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Sign in (sets an httpOnly session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LoginRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Session"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Wrong email or password (code invalid_credentials) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Sign out */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: register with a one-time join token */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RegisterAgentRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RegisterAgentResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Join token invalid, used or expired (code join_token_invalid) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: report observed node and engine status */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AgentStatusReport"];
+                };
+            };
+            responses: {
+                /** @description Stored */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agent: the cluster endpoints to serve and the live instances they forward to */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AgentEndpoints"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agent: long-poll for the next task and lease it */
+        get: {
+            parameters: {
+                query?: {
+                    waitMs?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LeaseTaskResponse"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/tasks/{id}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: extend a task's lease (the reply may ask the task to stop early) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HeartbeatResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Lease lost */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/tasks/{id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: report a running task's progress */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TaskProgressRequest"];
+                };
+            };
+            responses: {
+                /** @description Recorded */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Lease lost */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/tasks/{id}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: report a task outcome */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CompleteTaskRequest"];
+                };
+            };
+            responses: {
+                /** @description Recorded */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Metric history of a cluster, by cluster, shard or instance (hot window, 1 s points or 1 min rollups) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description comma-separated: ops, ops_read, ops_write, ops_other, latency_p50, latency_p95, latency_p99, latency_p999, clients, memory_used, memory_max, keys, evictions, expirations, hits, misses, repl_lag, net_in, net_out, cpu */
+                    metric: string;
+                    /** @description RFC 3339, unix seconds or relative ("-1h"); default 5 minutes before `to` */
+                    from?: string;
+                    /** @description default now */
+                    to?: string;
+                    /** @description seconds per point; default keeps ~600 points */
+                    step?: string;
+                    by?: "cluster" | "shard" | "instance";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MetricsResult"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/metrics/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live metrics: server-sent `sample` events, one point per series per second */
+        get: {
+            parameters: {
+                query?: {
+                    metric?: string;
+                    by?: "cluster" | "shard" | "instance";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream of `sample` events (data: MetricsStreamEvent) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["MetricsStreamEvent"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/nodes/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Host metric history of a node (cpu, memory, disk); platform admins only */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description comma-separated: cpu, memory_total, memory_available, memory_used, disk_total, disk_free, disk_used */
+                    metric?: string;
+                    from?: string;
+                    to?: string;
+                    step?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MetricsResult"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current ops/s, p99 and memory of the caller's clusters */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterCurrentMetricsList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Current CPU, memory and disk of every node (platform admins; an empty list for others: host load includes other organizations) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NodeCurrentMetricsList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: push a batch of per-second instance and host samples */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AgentMetricsBatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            accepted: number;
+                            rejected: number;
+                        };
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus exposition of cluster, shard, instance and node series and the control plane's health (scrape token as Bearer) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/plain; version=0.0.4 */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's benchmarks, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BenchmarkList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Start a benchmark on a cluster (one at a time per cluster) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BenchmarkRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Benchmark"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A benchmark is already running, or the cluster is not ready */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/benchmark-presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One-click presets sized to the cluster */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                id: string;
+                                title: string;
+                                description: string;
+                                request: components["schemas"]["BenchmarkRequest"];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/benchmarks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A benchmark: state, progress and (when finished) its result */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Benchmark"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/benchmarks/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live progress (SSE `progress` events with per-second points; `end` when finished) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream of BenchmarkProgressEvent */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["BenchmarkProgressEvent"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/benchmarks/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running benchmark: every worker stops */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Benchmark"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Already finished */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/benchmarks/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export: JSON with HdrHistogram logs (default) or CSV (?format=csv) */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "json" | "csv";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JSON or CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": Record<string, never>;
+                        "text/csv": string;
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/tasks/{id}/benchmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: a benchmark worker's report, answered with its next command */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BenchmarkWorkerReport"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BenchmarkWorkerCommand"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness and database reachability */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ok";
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ClusterWithOperation: {
+            cluster: components["schemas"]["Cluster"];
+            operation: components["schemas"]["Operation"];
+        };
+        Cluster: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            organizationId: string;
+            spec: components["schemas"]["ClusterSpec"];
+            /** @description bumped by every spec change */
+            generation: number;
+            /** @description the generation the reconciler last brought the cluster to */
+            observedGeneration: number;
+            status: {
+                /** @enum {string} */
+                phase: "provisioning" | "ready" | "updating" | "degraded" | "deleting" | "failed";
+                conditions: components["schemas"]["Condition"][];
+            };
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            updatedAt: string;
+        };
+        ClusterSpec: {
+            shards: number;
+            replicasPerShard: number;
+            memoryMbPerShard: number;
+            /**
+             * @description none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+             * @enum {string}
+             */
+            durability: "none" | "aof-everysec" | "aof-always";
+            /** @enum {string} */
+            evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+            /** @enum {string} */
+            engineVersion: "7";
+        };
+        Condition: {
+            /** @description e.g. InstancesRunning, ClusterFormed, Healthy */
+            type: string;
+            /** @enum {string} */
+            status: "true" | "false" | "unknown";
+            reason: string;
+            message: string;
+            /** @description RFC 3339 timestamp */
+            lastTransitionAt: string;
+        };
+        Operation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @enum {string} */
+            kind: "create-cluster" | "delete-cluster" | "update-cluster" | "switchover";
+            /** @enum {string} */
+            state: "pending" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: number;
+            steps: components["schemas"]["OperationStep"][];
+            error?: {
+                code: string;
+                message: string;
+            };
+            migration?: components["schemas"]["MigrationProgress"];
+            /** @description update-cluster: paused by the user (every slot has one owner meanwhile) */
+            paused?: boolean;
+            /** @description update-cluster: cancel asked; slots move back, added instances are removed */
+            cancelRequested?: boolean;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            updatedAt: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt?: string;
+        };
+        OperationStep: {
+            /** @description stable step id, e.g. start-instances */
+            name: string;
+            /** @description human-readable step title */
+            title: string;
+            /** @enum {string} */
+            state: "pending" | "running" | "succeeded" | "failed";
+            detail?: string;
+            /** @description RFC 3339 timestamp */
+            startedAt?: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt?: string;
+        };
+        /** @description update-cluster: slot migration progress while slots move */
+        MigrationProgress: {
+            slotsDone: number;
+            slotsTotal: number;
+            keysMoved: number;
+            /** @description approximate: value sizes as MIGRATE carries them (DUMP payloads) */
+            bytesMoved: number;
+            /** @description over the last few seconds */
+            keysPerSec: number;
+            etaSeconds: number | null;
+            currentSlot: number | null;
+        };
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            /** @enum {string} */
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "operation_in_progress" | "does_not_fit" | "internal";
+            detail?: string;
+            instance?: string;
+            errors?: {
+                /** @description Dotted path of the offending field, e.g. "shards" */
+                field: string;
+                message: string;
+            }[];
+            /**
+             * Format: uuid
+             * @description operation_in_progress: the operation that runs now
+             */
+            operationId?: string;
+        };
+        CreateClusterRequest: {
+            name: string;
+            shards: number;
+            replicasPerShard: number;
+            memoryMbPerShard?: number;
+            /**
+             * @description none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+             * @enum {string}
+             */
+            durability?: "none" | "aof-everysec" | "aof-always";
+            /** @enum {string} */
+            evictionPolicy?: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+            /** @enum {string} */
+            engineVersion?: "7";
+        };
+        ClusterList: {
+            items: components["schemas"]["Cluster"][];
+        };
+        UpdateClusterDryRun: {
+            /** @enum {boolean} */
+            dryRun: true;
+            plan: components["schemas"]["TopologyPlan"];
+        };
+        TopologyPlan: {
+            changes: {
+                field: string;
+                from: number | string;
+                to: number | string;
+            }[];
+            slotMoves: components["schemas"]["PlannedSlotMove"][];
+            addInstances: components["schemas"]["PlannedInstanceChange"][];
+            removeInstances: components["schemas"]["PlannedInstanceChange"][];
+            /** @description in the order they run */
+            steps: components["schemas"]["PlannedStep"][];
+            /** @description true: applications keep reading and writing throughout (no engine restarts) */
+            online: boolean;
+            notes: string[];
+            totals: {
+                slots: number;
+                keys: number;
+                bytes: number;
+            };
+        };
+        PlannedSlotMove: {
+            fromShard: number;
+            toShard: number;
+            slots: components["schemas"]["SlotRange"][];
+            slotCount: number;
+            /** @description from the source shard's live key count, pro rata by slots */
+            estimatedKeys: number;
+            /** @description from the source shard's used memory, pro rata by slots */
+            estimatedBytes: number;
+        };
+        SlotRange: {
+            start: number;
+            end: number;
+        };
+        PlannedInstanceChange: {
+            /**
+             * Format: uuid
+             * @description existing instance (removals); null for a new one
+             */
+            instanceId: string | null;
+            shard: number;
+            /** @enum {string} */
+            role: "primary" | "replica";
+            /** Format: uuid */
+            nodeId: string;
+            nodeName: string;
+            port: number;
+        };
+        PlannedStep: {
+            name: string;
+            title: string;
+        };
+        ClusterUpdateAccepted: {
+            cluster: components["schemas"]["Cluster"];
+            operation: components["schemas"]["Operation"];
+            plan: components["schemas"]["TopologyPlan"];
+        };
+        UpdateClusterRequest: {
+            shards?: number;
+            replicasPerShard?: number;
+            memoryMbPerShard?: number;
+            /**
+             * @description none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+             * @enum {string}
+             */
+            durability?: "none" | "aof-everysec" | "aof-always";
+            /** @enum {string} */
+            evictionPolicy?: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+        };
+        SwitchoverRequest: {
+            /**
+             * Format: uuid
+             * @description the replica to promote; default: the most caught-up in-sync replica
+             */
+            targetInstanceId?: string;
+        };
+        Topology: {
+            /** Format: uuid */
+            clusterId: string;
+            shards: components["schemas"]["TopologyShard"][];
+        };
+        TopologyShard: {
+            index: number;
+            slots: components["schemas"]["SlotRange"][];
+            instances: components["schemas"]["TopologyInstance"][];
+        };
+        TopologyInstance: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            nodeName: string;
+            /** @description host:port */
+            address: string;
+            /**
+             * @description the role it has now (follows failovers)
+             * @enum {string}
+             */
+            role: "primary" | "replica";
+            /**
+             * @description the role placement gave it; Strata moves primaries back to these after a failover
+             * @enum {string}
+             */
+            preferredRole: "primary" | "replica";
+            /**
+             * @description what the instance itself says, when its node reports
+             * @enum {string|null}
+             */
+            observedRole: "primary" | "replica" | null;
+            /** @enum {string} */
+            health: "healthy" | "starting" | "down" | "unknown";
+            /** @description a replica in a full sync from its primary (e.g. a copy being rebuilt): bytes received and, when known, the total */
+            sync: {
+                receivedBytes: number;
+                totalBytes: number | null;
+            } | null;
+        };
+        Connection: {
+            /** @description redis://USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest */
+            uri: string;
+            /** @description host:port of every primary */
+            seeds: string[];
+            username: string;
+            password: string;
+            /** @description the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node */
+            endpoint: {
+                host: string;
+                port: number;
+                /** @description names of the nodes whose agents serve the endpoint now */
+                servedBy: string[];
+            } | null;
+        };
+        OperationList: {
+            items: components["schemas"]["Operation"][];
+        };
+        ClusterEventList: {
+            items: components["schemas"]["ClusterEvent"][];
+            /** @description pass as `before` to get the next (older) page */
+            nextCursor: string | null;
+        };
+        ClusterEvent: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "failover";
+            shard: number;
+            /**
+             * @description process-crash: the agent saw the primary exit; node-lost: its node stopped reporting; switchover: a data-safe planned failover; engine: Redis failed over on its own
+             * @enum {string}
+             */
+            cause: "process-crash" | "node-lost" | "switchover" | "engine";
+            oldPrimary: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+            newPrimary: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+            /** @description when the old primary was seen gone (agent) or asked to step down */
+            detectedAt: string | null;
+            /** @description when the new primary took over its slots */
+            promotedAt: string;
+            /** @description when the new primary reported cluster_state ok */
+            clusterOkAt: string;
+            /** @description the window without writes for this shard as Strata measured it: detectedAt to clusterOkAt */
+            writeUnavailableMs: number | null;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "instance-restarted";
+            shard: number;
+            instance: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+            reason: string;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "data-lost";
+            shard: number;
+            instance: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+            reason: string;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "primaries-rebalanced";
+            moves: {
+                shard: number;
+                from: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    /** @description host:port */
+                    address: string;
+                    nodeName: string;
+                };
+                to: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    /** @description host:port */
+                    address: string;
+                    nodeName: string;
+                };
+            }[];
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "slots-repaired";
+            slots: {
+                slot: number;
+                movedKeys: number;
+            }[];
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "node-down";
+            node: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                address: string;
+            };
+            /** @description the node's last report */
+            silentSince: string;
+            /** @description this cluster's instances on the node */
+            instances: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            }[];
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "replica-rebuilt";
+            shard: number;
+            /** @description the copy on the down node */
+            lost: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+            /** @description the new replica, on another node */
+            replacement: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+        };
+        NodeList: {
+            /**
+             * @description fleet: every node (platform admins); organization: only nodes running instances of the caller's clusters
+             * @enum {string}
+             */
+            scope: "fleet" | "organization";
+            items: components["schemas"]["Node"][];
+        };
+        Node: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description IP address the node binds engines to */
+            address: string;
+            /**
+             * @description offline: silent for a few seconds; down: silent past the node-down timeout (default 15 s)
+             * @enum {string}
+             */
+            status: "online" | "offline" | "down";
+            /** @description taken out of placement; its instances are moving to other nodes */
+            draining: boolean;
+            /** @description the node's size and memory in use by every organization; platform admins only (null for others) */
+            capacity: {
+                memoryMb: number;
+                usedMemoryMb: number;
+            } | null;
+            /** @description RFC 3339 timestamp */
+            lastHeartbeatAt: string | null;
+            agentVersion: string | null;
+            instances: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                clusterId: string;
+                clusterName: string;
+                port: number;
+                /** @enum {string} */
+                role: "primary" | "replica";
+                state: string;
+                /** @description times the agent restarted this engine after a crash */
+                restarts: number;
+                /** @description memory reserved for this instance */
+                memoryMb: number;
+            }[];
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+        };
+        Capacity: {
+            /** @description nodes that take new instances (online, not draining) */
+            onlineNodes: number;
+            /** @description free memory of each of those nodes, largest first (anonymous) */
+            nodeFreeMemoryMb: number[];
+            /** @description the most memory one instance can get: the largest free node */
+            maxMemoryMbPerShard: number;
+            /** @description a primary and each replica need distinct nodes: online nodes - 1 (or 0) */
+            maxReplicasPerShard: number;
+        };
+        LiveEvent: components["schemas"]["LiveClusterEvent"] | components["schemas"]["LiveClusterDeletedEvent"] | components["schemas"]["LiveOperationEvent"] | components["schemas"]["LiveClusterActivityEvent"] | components["schemas"]["LiveTopologyEvent"] | components["schemas"]["LiveResyncEvent"];
+        LiveClusterEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cluster";
+            cluster: components["schemas"]["Cluster"];
+        };
+        LiveClusterDeletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cluster-deleted";
+            /** Format: uuid */
+            clusterId: string;
+        };
+        LiveOperationEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "operation";
+            operation: components["schemas"]["Operation"];
+        };
+        LiveClusterActivityEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "cluster-activity";
+            /** Format: uuid */
+            clusterId: string;
+            /** @description type of the cluster event just recorded */
+            eventType: string;
+        };
+        /** @description instances were placed, replaced or changed role: re-read the topology */
+        LiveTopologyEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "topology";
+            /** Format: uuid */
+            clusterId: string;
+        };
+        LiveResyncEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "resync";
+        };
+        JoinToken: {
+            token: string;
+            /** @description RFC 3339 timestamp */
+            expiresAt: string;
+        };
+        CreateJoinTokenRequest: {
+            ttlSeconds?: number;
+        };
+        CreateOrganizationResponse: {
+            organization: components["schemas"]["Organization"];
+            /** @description admin API token of the new organization; shown once */
+            token: string;
+        };
+        Organization: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+        };
+        CreateOrganizationRequest: {
+            name: string;
+        };
+        UserList: {
+            items: components["schemas"]["User"][];
+        };
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /** Format: uuid */
+            organizationId: string;
+            /** @enum {string} */
+            role: "viewer" | "member" | "admin";
+            /** @description platform administrator (manages nodes and organizations) */
+            isAdmin: boolean;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+        };
+        CreateUserRequest: {
+            email: string;
+            password: string;
+            /**
+             * @description default member
+             * @enum {string}
+             */
+            role?: "viewer" | "member" | "admin";
+        };
+        UpdateUserRequest: {
+            /** @enum {string} */
+            role: "viewer" | "member" | "admin";
+        };
+        ApiToken: components["schemas"]["ApiTokenInfo"] & {
+            /** @description the secret; shown once */
+            token: string;
+        };
+        ApiTokenInfo: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: ("clusters:read" | "clusters:write" | "benchmarks:run" | "admin")[];
+            /** @description email of the user who created it; null for tokens made by Strata itself */
+            createdBy: string | null;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            expiresAt: string | null;
+            /** @description updated at most once a minute */
+            lastUsedAt: string | null;
+            /** @description RFC 3339 timestamp */
+            revokedAt: string | null;
+        };
+        CreateTokenRequest: {
+            name: string;
+            /** @description within what your role allows */
+            scopes: ("clusters:read" | "clusters:write" | "benchmarks:run" | "admin")[];
+            /**
+             * Format: date-time
+             * @description RFC 3339; the token stops working then. Default: never
+             */
+            expiresAt?: string;
+        };
+        ApiTokenList: {
+            items: components["schemas"]["ApiTokenInfo"][];
+        };
+        AuditList: {
+            items: components["schemas"]["AuditEntry"][];
+            /** @description pass as `before` for older entries */
+            nextCursor: string | null;
+        };
+        AuditEntry: {
+            id: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            actor: {
+                /** @enum {string} */
+                type: "user" | "token" | "operator";
+                id: string | null;
+                /** @description user email, or token name */
+                name: string;
+            };
+            /** @description METHOD and route, e.g. "DELETE /v1/clusters/:id" */
+            action: string;
+            targetId: string | null;
+            /** @description HTTP status of the change */
+            status: number;
+            /** @description the request body without secrets */
+            detail: {
+                [key: string]: unknown;
+            };
+        };
+        Session: {
+            user: components["schemas"]["User"];
+            organization: components["schemas"]["Organization"];
+            csrfToken: string;
+            /** @description what this session may do (from the role) */
+            scopes: ("clusters:read" | "clusters:write" | "benchmarks:run" | "admin")[];
+        };
+        LoginRequest: {
+            email: string;
+            password: string;
+        };
+        RegisterAgentResponse: {
+            /** Format: uuid */
+            nodeId: string;
+            credential: string;
+        };
+        RegisterAgentRequest: {
+            joinToken: string;
+            name: string;
+            /** @description IP the node binds engines to and other nodes reach it on */
+            address: string;
+            memoryMb: number;
+            agentVersion: string;
+        };
+        AgentStatusReport: {
+            agentVersion: string;
+            memoryMb: number;
+            instances: {
+                /** Format: uuid */
+                instanceId: string;
+                /** Format: uuid */
+                clusterId: string;
+                port: number;
+                pid: number | null;
+                /** @enum {string} */
+                state: "starting" | "running" | "crashed" | "stopped";
+                restarts: number;
+                lastError: string | null;
+                cluster: {
+                    myId: string;
+                    /** @enum {string} */
+                    role: "primary" | "replica";
+                    /** @enum {string} */
+                    state: "ok" | "fail";
+                    knownNodes: number;
+                    slotsAssigned: number;
+                    /** @description for a replica: the node id of its primary */
+                    primaryId: string | null;
+                    primaryLinkUp: boolean | null;
+                    /** @default 0 */
+                    slotsOwned: number;
+                    /** @default [] */
+                    openSlots: {
+                        slot: number;
+                        /** @enum {string} */
+                        state: "importing" | "migrating";
+                        /** @description the node it imports from / migrates to */
+                        peerId: string;
+                    }[];
+                    /** @default null */
+                    replOffset: number | null;
+                    /** @default null */
+                    linkDownSinceSec: number | null;
+                    /** @default false */
+                    syncInProgress: boolean;
+                    syncReadBytes?: number | null;
+                    syncTotalBytes?: number | null;
+                    /** @default 0 */
+                    configEpoch: number;
+                } | null;
+                /** @default false */
+                held: boolean;
+                /**
+                 * @description RFC 3339 timestamp
+                 * @default null
+                 */
+                crashedAt: string | null;
+            }[];
+            /** @description ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries */
+            sparePorts?: number[];
+            /** @description cluster endpoint ports this agent is serving (listening on) now */
+            endpointPorts?: number[];
+        };
+        AgentEndpoints: {
+            /** @description the address clients use for cluster endpoints; null when the installation has none */
+            host: string | null;
+            items: components["schemas"]["AgentEndpoint"][];
+        };
+        AgentEndpoint: {
+            /** Format: uuid */
+            clusterId: string;
+            port: number;
+            /** @description host:port of the cluster's instances on live nodes, primaries first */
+            targets: string[];
+        };
+        LeaseTaskResponse: {
+            task: components["schemas"]["AgentTask"];
+        };
+        AgentTask: {
+            /** Format: uuid */
+            id: string;
+            attempt: number;
+            /** @description RFC 3339 timestamp */
+            leaseExpiresAt: string;
+            payload: {
+                /** @enum {string} */
+                kind: "ensure-instance";
+                instance: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    /** Format: uuid */
+                    clusterId: string;
+                    port: number;
+                    memoryMb: number;
+                    /**
+                     * @description none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+                     * @enum {string}
+                     */
+                    durability: "none" | "aof-everysec" | "aof-always";
+                    /** @enum {string} */
+                    evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+                };
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "remove-instance";
+                /** Format: uuid */
+                instanceId: string;
+                /** Format: uuid */
+                clusterId: string;
+            } | {
+                /** @enum {string} */
+                kind: "form-cluster";
+                /** Format: uuid */
+                clusterId: string;
+                shards: {
+                    slots: components["schemas"]["SlotRange"][];
+                    primary: {
+                        /** Format: uuid */
+                        instanceId: string;
+                        host: string;
+                        port: number;
+                    };
+                    replicas: {
+                        /** Format: uuid */
+                        instanceId: string;
+                        host: string;
+                        port: number;
+                    }[];
+                }[];
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "failover";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                port: number;
+                /** @enum {string} */
+                mode: "force" | "takeover" | "switchover";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "repair-slots";
+                /** Format: uuid */
+                clusterId: string;
+                primaries: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    host: string;
+                    port: number;
+                }[];
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "join-replica";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                port: number;
+                primary: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    host: string;
+                    port: number;
+                };
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "forget-nodes";
+                /** Format: uuid */
+                clusterId: string;
+                members: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    host: string;
+                    port: number;
+                }[];
+                engineIds: string[];
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "configure-instance";
+                instance: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    /** Format: uuid */
+                    clusterId: string;
+                    port: number;
+                    memoryMb: number;
+                    /**
+                     * @description none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+                     * @enum {string}
+                     */
+                    durability: "none" | "aof-everysec" | "aof-always";
+                    /** @enum {string} */
+                    evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+                };
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "meet-primary";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                port: number;
+                seed: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    host: string;
+                    port: number;
+                };
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** @enum {string} */
+                kind: "migrate-slots";
+                /** Format: uuid */
+                clusterId: string;
+                targets: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    host: string;
+                    port: number;
+                    slots: components["schemas"]["SlotRange"][];
+                }[];
+                primaries: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    host: string;
+                    port: number;
+                }[];
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            } | {
+                /** Format: uuid */
+                benchmarkId: string;
+                /** Format: uuid */
+                clusterId: string;
+                /** @enum {string} */
+                workload: "ycsb-a" | "ycsb-b" | "ycsb-c" | "ycsb-d" | "ycsb-f" | "getset" | "analytic";
+                recordCount: number;
+                threads: number;
+                connections: number;
+                pipeline: number;
+                targetOpsPerSec?: number;
+                seed: number;
+                valueSize: number;
+                ratio: string;
+                /** @enum {string} */
+                keyPattern: "uniform" | "gaussian";
+                /** @description cluster members host:port */
+                seeds: string[];
+                workerIndexBase: number;
+                workerCountTotal: number;
+                /** @enum {string} */
+                kind: "benchmark";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
+            };
+        } | null;
+        HeartbeatResponse: {
+            /** @description the task should stop early at a safe point (its operation was paused or cancelled) */
+            stop: boolean;
+        };
+        TaskProgressRequest: {
+            progress: number;
+            detail?: string;
+            migration?: components["schemas"]["MigrationProgress"];
+        };
+        CompleteTaskRequest: {
+            /** @enum {string} */
+            outcome: "succeeded" | "failed";
+            error?: string;
+            result?: {
+                /** @enum {string} */
+                kind: "failover";
+                /** @description RFC 3339 timestamp */
+                promotedAt: string;
+                /** @enum {string} */
+                mode: "force" | "takeover" | "switchover";
+            } | {
+                /** @enum {string} */
+                kind: "repair-slots";
+                repaired: {
+                    slot: number;
+                    movedKeys: number;
+                }[];
+            } | {
+                /** @enum {string} */
+                kind: "migrate-slots";
+                /** @description false: stopped early (paused or cancelled) after closing the slot in flight */
+                complete: boolean;
+                slotsMoved: number;
+                keysMoved: number;
+                bytesMoved: number;
+            };
+        };
+        MetricsResult: {
+            /** @description unix seconds */
+            from: number;
+            to: number;
+            step: number;
+            /**
+             * @description memory: hot 1 s window; raw: 1 s points in PostgreSQL; rollup: 1 min rollups
+             * @enum {string}
+             */
+            source: "memory" | "raw" | "rollup";
+            /** @description unix seconds, start of each step */
+            timestamps: number[];
+            series: {
+                metric: string;
+                scope: ("cluster" | "shard" | "instance") | "node";
+                shard: number | null;
+                instanceId: string | null;
+                /** @enum {string|null} */
+                role: "primary" | "replica" | null;
+                /** @description one value per timestamp; null where no sample */
+                values: (number | null)[];
+            }[];
+        };
+        MetricsStreamEvent: {
+            /** @description unix seconds of the point */
+            ts: number;
+            series: {
+                metric: string;
+                scope: ("cluster" | "shard" | "instance") | "node";
+                shard: number | null;
+                instanceId: string | null;
+                /** @enum {string|null} */
+                role: "primary" | "replica" | null;
+                value: number | null;
+            }[];
+        };
+        ClusterCurrentMetricsList: {
+            items: {
+                /** Format: uuid */
+                clusterId: string;
+                ts: number | null;
+                ops: number | null;
+                opsRead: number | null;
+                opsWrite: number | null;
+                latencyP99: number | null;
+                memoryUsed: number | null;
+            }[];
+        };
+        NodeCurrentMetricsList: {
+            items: {
+                /** Format: uuid */
+                nodeId: string;
+                ts: number | null;
+                cpu: number | null;
+                memoryTotal: number | null;
+                memoryUsed: number | null;
+                diskTotal: number | null;
+                diskUsed: number | null;
+            }[];
+        };
+        AgentMetricsBatch: {
+            host: {
+                ts: number;
+                /** @description Busy share of all host CPUs over the interval */
+                cpu: number;
+                memoryTotal: number;
+                memoryAvailable: number;
+                diskTotal: number;
+                diskFree: number;
+            }[];
+            instances: {
+                /** Format: uuid */
+                instanceId: string;
+                /** Format: uuid */
+                clusterId: string;
+                /** @description Unix ms of the sample, on a whole second */
+                ts: number;
+                /** @description Time the counter deltas cover */
+                intervalMs: number;
+                /** @enum {string} */
+                role: "primary" | "replica";
+                /** @description The engine restarted (or reset its stats) since the previous sample */
+                restarted: boolean;
+                reads: number;
+                /** @description On a replica: writes applied from the replication stream */
+                writes: number;
+                others: number;
+                /** @description Read+write calls per power-of-two latency bucket in this interval */
+                latency: number[];
+                latencySumUs: number;
+                clients: number;
+                usedMemory: number;
+                maxMemory: number;
+                keys: number;
+                evicted: number;
+                expired: number;
+                hits: number;
+                misses: number;
+                netIn: number;
+                netOut: number;
+                cpuSeconds: number;
+                /** @description On a primary: offset lag of each connected replica */
+                replicas: {
+                    host: string;
+                    port: number;
+                    lagBytes: number;
+                }[];
+            }[];
+        };
+        Benchmark: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @enum {string} */
+            workload: "ycsb-a" | "ycsb-b" | "ycsb-c" | "ycsb-d" | "ycsb-f" | "getset" | "analytic";
+            /** @enum {string} */
+            state: "pending" | "loading" | "warmup" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: number;
+            detail?: string;
+            request: components["schemas"]["BenchmarkRequest"];
+            result?: components["schemas"]["BenchmarkResult"];
+            error?: {
+                code: string;
+                message: string;
+            };
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            startedAt?: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt?: string;
+        };
+        BenchmarkRequest: {
+            /** @enum {string} */
+            workload: "ycsb-a" | "ycsb-b" | "ycsb-c" | "ycsb-d" | "ycsb-f" | "getset" | "analytic";
+            /**
+             * @description records loaded (YCSB) or key range (getset)
+             * @default 100000
+             */
+            recordCount: number;
+            /** @description stop after this many operations (steady phase) */
+            operationCount?: number;
+            /** @description steady phase length; default 10 when operationCount is absent */
+            durationSec?: number;
+            /** @default 2 */
+            warmupSec: number;
+            /**
+             * @description closed-loop clients in total, spread over workers
+             * @default 16
+             */
+            connections: number;
+            /**
+             * @description requests in flight per client
+             * @default 1
+             */
+            pipeline: number;
+            /** @description open loop at this total rate; absent = capacity run */
+            targetOpsPerSec?: number;
+            /** @description worker threads in total; default one per chosen node */
+            workers?: number;
+            /** @description agents that run workers; default every online node of the cluster */
+            nodeIds?: string[];
+            seed?: number;
+            /**
+             * @description getset value bytes
+             * @default 100
+             */
+            valueSize: number;
+            /**
+             * @description getset SET:GET
+             * @default 1:1
+             */
+            ratio: string;
+            /**
+             * @description getset key distribution
+             * @default uniform
+             * @enum {string}
+             */
+            keyPattern: "uniform" | "gaussian";
+            /**
+             * @description load records before the run (YCSB, analytic, getset)
+             * @default true
+             */
+            load: boolean;
+            /**
+             * @description analytic: repetitions, mean reported
+             * @default 5
+             */
+            runs: number;
+            fault?: components["schemas"]["BenchmarkFault"];
+        };
+        /** @description inject a fault mid-run (the "Failover under load" preset) */
+        BenchmarkFault: {
+            /**
+             * @description kill -9 of one shard's primary, done by the agent on its node
+             * @enum {string}
+             */
+            kind: "kill-primary";
+            /** @default 0 */
+            shard: number;
+            /**
+             * @description seconds into the steady phase
+             * @default 5
+             */
+            atSec: number;
+        };
+        BenchmarkResult: {
+            opsPerSec: number;
+            totalOps: number;
+            steadySec: number;
+            ops: components["schemas"]["BenchmarkOpStats"][];
+            series: components["schemas"]["BenchmarkPoint"][];
+            shards: components["schemas"]["BenchmarkShardOps"][];
+            validity: components["schemas"]["BenchmarkValidity"];
+            workers: {
+                /** Format: uuid */
+                nodeId: string;
+                host: string;
+                threads: number;
+                connections: number;
+                /** @description busiest load generator thread, fraction of one core */
+                cpu: number;
+                scheduleLagP99Us?: number;
+            }[];
+            loadedKeys?: number;
+            loadSec?: number;
+            analytic?: components["schemas"]["AnalyticSummary"];
+            fault?: components["schemas"]["BenchmarkFaultResult"];
+            environment: {
+                engineVersion: string;
+                shards: number;
+                replicasPerShard: number;
+                durability: string;
+                /** @enum {string} */
+                mode: "capacity" | "open-loop";
+                seed: number;
+            };
+        };
+        BenchmarkOpStats: {
+            /** @description read, update, insert, rmw, get, set, scan */
+            op: string;
+            count: number;
+            errors: number;
+            misses: number;
+            opsPerSec: number;
+            service: components["schemas"]["LatencySummary"];
+            response?: components["schemas"]["LatencySummary"] & unknown;
+        };
+        /** @description send -> reply, microseconds */
+        LatencySummary: {
+            count: number;
+            mean: number;
+            p50: number;
+            p95: number;
+            p99: number;
+            p999: number;
+            max: number;
+        };
+        BenchmarkPoint: {
+            /** @description seconds since the steady phase began (negative: warm-up) */
+            t: number;
+            ops: number;
+            p50: number;
+            p99: number;
+            errors: number;
+            /** @description acknowledged writes (update, insert, set, read-modify-write) in this second */
+            writes?: number;
+        };
+        BenchmarkShardOps: {
+            /** @description primary host:port */
+            endpoint: string;
+            /** @description operations the client sent there in the steady window */
+            clientOps: number;
+            /** @description commands the server counted in the same window */
+            serverOps?: number;
+            /** @description the node's own LATENCY HISTOGRAM for the steady window (command execution only, no network): percentiles are bucket upper bounds, microseconds */
+            serverLatency?: {
+                /** @description the workload's commands the node executed in the window */
+                calls: number;
+                p50: number;
+                p99: number;
+                p999: number;
+                max: number;
+                /** @description per non-empty bucket: its upper bound (us) and count */
+                buckets: {
+                    leUs: number;
+                    count: number;
+                }[];
+            };
+        };
+        BenchmarkValidity: {
+            valid: boolean;
+            reasons: {
+                /** @enum {string} */
+                gate: "client-cpu" | "schedule-lag" | "errors" | "misses" | "redirects" | "key-count" | "worker-lost" | "fault";
+                message: string;
+            }[];
+            /** @description closed loop: latency not corrected for coordinated omission */
+            coordinatedOmission: boolean;
+        };
+        AnalyticSummary: {
+            /** @description distinct records visited (last run) */
+            records: number;
+            sentences: number;
+            runsMs: number[];
+            meanMs: number;
+            recordsPerSec: number;
+            /** @description longest single call on any node */
+            longestBlockMs: number;
+        };
+        BenchmarkFaultResult: {
+            /** @enum {string} */
+            kind: "kill-primary";
+            shard: number;
+            /** Format: uuid */
+            instanceId: string;
+            endpoint: string;
+            /** @description when the agent killed the primary; absent when it could not */
+            injectedAtT?: number;
+            injectError?: string;
+            /** @description when the replica took over (the control plane's failover event, promotedAt) */
+            failoverAtT?: number;
+            failoverCause?: string;
+            /** @description the failover event's own measure of the window without writes */
+            writeUnavailableMs?: number | null;
+            /** @description longest time with no acknowledged write to the shard's slots, as the clients saw it (10 ms resolution) */
+            writeGapMs: number;
+            writeGapStartT?: number;
+            writeGapEndT?: number;
+            /** @description operations that failed during the run (expected while the shard has no primary) */
+            errors: number;
+        };
+        BenchmarkList: {
+            items: components["schemas"]["Benchmark"][];
+        };
+        BenchmarkProgressEvent: {
+            /** @enum {string} */
+            state: "pending" | "loading" | "warmup" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: number;
+            detail?: string;
+            point?: components["schemas"]["BenchmarkPoint"];
+        };
+        BenchmarkWorkerCommand: {
+            /** @enum {string} */
+            action: "wait";
+        } | {
+            /** @enum {string} */
+            action: "load";
+            from: number;
+            to: number;
+        } | {
+            /** @enum {string} */
+            action: "run";
+            startAtMs: number;
+            warmupSec: number;
+            durationSec?: number;
+            operationCount?: number;
+            measureServer: boolean;
+            /** @description kill this engine (on this host) at atMs (epoch) */
+            fault?: {
+                /** Format: uuid */
+                instanceId: string;
+                atMs: number;
+            };
+            /** @description record acknowledged writes only for the slots this primary owns at the start (the fault's shard) */
+            watchEndpoint?: string;
+        } | {
+            /** @enum {string} */
+            action: "analytic";
+            primaries: string[];
+        } | {
+            /** @enum {string} */
+            action: "stop";
+        } | {
+            /** @enum {string} */
+            action: "exit";
+        };
+        BenchmarkWorkerReport: {
+            /** @enum {string} */
+            kind: "ready";
+            primaries: string[];
+        } | {
+            /** @enum {string} */
+            kind: "poll";
+        } | {
+            /** @enum {string} */
+            kind: "load-progress";
+            done: number;
+        } | {
+            /** @enum {string} */
+            kind: "loaded";
+            inserted: number;
+            errors: number;
+            firstError?: string;
+        } | {
+            /** @enum {string} */
+            kind: "interval";
+            t: number;
+            /** @enum {string} */
+            phase: "warmup" | "steady";
+            ops: {
+                op: string;
+                count: number;
+                errors: number;
+                misses: number;
+                service: string;
+                response?: string;
+            }[];
+        } | {
+            /** @enum {string} */
+            kind: "done";
+            ops: {
+                op: string;
+                count: number;
+                errors: number;
+                misses: number;
+                service: string;
+                response?: string;
+            }[];
+            endpointCommands: {
+                [key: string]: number;
+            };
+            steadyStartMs: number;
+            steadyEndMs: number;
+            maxElu: number;
+            scheduleLagP99Us?: number;
+            redirects: number;
+            firstError?: string;
+            /** @description sum of DBSIZE over primaries before the run (first host only) */
+            keyCount?: number;
+            /** @description per primary: commands processed in the steady window (first host only) */
+            serverCommands?: {
+                [key: string]: number;
+            };
+            /** @description per primary: LATENCY HISTOGRAM of the workload's commands over the steady window (first host only) */
+            serverLatency?: {
+                [key: string]: {
+                    calls: number;
+                    buckets: [
+                        number,
+                        number
+                    ][];
+                };
+            };
+            writeSlots?: {
+                startMs: number;
+                slotMs: number;
+                /** @description base64 bitmap: slot i had an acknowledged write */
+                bits: string;
+            };
+        } | {
+            /** @enum {string} */
+            kind: "fault";
+            injectedAtMs: number;
+            error?: string;
+        } | {
+            /** @enum {string} */
+            kind: "analytic";
+            records: number;
+            sentences: number;
+            ms: number;
+            longestBatchMs: number;
+            errors: number;
+            firstError?: string;
+        } | {
+            /** @enum {string} */
+            kind: "failed";
+            message: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;
