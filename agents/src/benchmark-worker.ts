@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport, TaskPayload } from '@strata/api';
 import { LoadGenerator } from '@strata/engine/loadgen';
+import { latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/engine/bench';
 
 type BenchmarkPayload = Extract<TaskPayload, { kind: 'benchmark' }>;
 
@@ -16,6 +17,8 @@ export interface BenchmarkWorkerDeps {
   report: (r: BenchmarkWorkerReport) => Promise<BenchmarkWorkerCommand>;
   log: Logger;
   stopping: AbortSignal;
+  /** Fault injection: kill -9 of an engine this agent supervises (its supervisor then treats it as a crash). */
+  killEngine?: (instanceId: string) => Promise<void>;
 }
 
 export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
@@ -66,25 +69,41 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
         case 'run': {
           const run = cmd;
           const keyCount = run.measureServer ? await admin.keyCount() : undefined;
-          let startCounters: Promise<Map<string, number>> | undefined;
-          let endCounters: Promise<Map<string, number>> | undefined;
+          let startCounters: Promise<ServerSnapshot> | undefined;
           const timers: NodeJS.Timeout[] = [];
           if (run.measureServer) {
             const steadyAt = run.startAtMs + run.warmupSec * 1000;
-            timers.push(setTimeout(() => (startCounters = admin.commands()), Math.max(0, steadyAt - Date.now())));
+            timers.push(setTimeout(() => (startCounters = admin.snapshot()), Math.max(0, steadyAt - Date.now())));
+          }
+          if (run.fault) {
+            const fault = run.fault;
+            timers.push(
+              setTimeout(() => {
+                const injectedAtMs = Date.now();
+                const kill = d.killEngine ? d.killEngine(fault.instanceId) : Promise.reject(new Error('this agent cannot inject faults'));
+                void kill.then(
+                  () => d.report({ kind: 'fault', injectedAtMs }),
+                  (err: Error) => d.report({ kind: 'fault', injectedAtMs, error: err.message }),
+                ).catch(() => {});
+                d.log.warn({ instanceId: fault.instanceId }, 'benchmark fault: killing the engine (kill -9)');
+              }, Math.max(0, fault.atMs - Date.now())),
+            );
           }
           const summary = await gen.run(
-            { startAtMs: run.startAtMs, warmupSec: run.warmupSec, durationSec: run.durationSec, operationCount: run.operationCount },
+            { startAtMs: run.startAtMs, warmupSec: run.warmupSec, durationSec: run.durationSec, operationCount: run.operationCount, watchEndpoint: run.watchEndpoint },
             (point) => void d.report({ kind: 'interval', t: point.t, phase: point.phase, ops: point.ops }).then((c) => c.action === 'stop' && gen.stop(), () => {}),
           );
-          if (run.measureServer && startCounters) endCounters = admin.commands();
+          const endCounters = run.measureServer && startCounters ? admin.snapshot() : undefined;
           timers.forEach(clearTimeout);
           let serverCommands: Record<string, number> | undefined;
+          let serverLatency: Record<string, { calls: number; buckets: [number, number][] }> | undefined;
           if (startCounters && endCounters) {
             const [a, b] = await Promise.all([startCounters, endCounters]);
-            serverCommands = Object.fromEntries([...b].map(([e, n]) => [e, n - (a.get(e) ?? n)]));
+            serverCommands = Object.fromEntries([...b.commands].filter(([e]) => a.commands.has(e)).map(([e, n]) => [e, n - a.commands.get(e)!]));
+            const cmds = workloadCommands(p.workload);
+            serverLatency = Object.fromEntries([...b.latency].filter(([e]) => a.latency.has(e)).map(([e, l]) => [e, latencyDelta(a.latency.get(e)!, l, cmds)]));
           }
-          cmd = await d.report({ kind: 'done', ...summary, keyCount, serverCommands });
+          cmd = await d.report({ kind: 'done', ...summary, keyCount, serverCommands, serverLatency });
           break;
         }
         case 'analytic': {
@@ -105,7 +124,12 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
   }
 }
 
-/** Standalone connections to each primary for DBSIZE and INFO stats. */
+interface ServerSnapshot {
+  commands: Map<string, number>;
+  latency: Map<string, CommandLatency>;
+}
+
+/** Standalone connections to each primary for DBSIZE, INFO stats and LATENCY HISTOGRAM. */
 class ServerCounters {
   private readonly clients = new Map<string, Redis>();
   constructor(
@@ -117,7 +141,7 @@ class ServerCounters {
     let c = this.clients.get(endpoint);
     if (!c) {
       const i = endpoint.lastIndexOf(':');
-      c = new Redis({ host: endpoint.slice(0, i), port: Number(endpoint.slice(i + 1)), ...this.auth, maxRetriesPerRequest: 1, lazyConnect: false });
+      c = new Redis({ host: endpoint.slice(0, i), port: Number(endpoint.slice(i + 1)), ...this.auth, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: 3000 });
       c.on('error', () => {});
       this.clients.set(endpoint, c);
     }
@@ -129,14 +153,20 @@ class ServerCounters {
     return sizes.reduce((a, b) => a + b, 0);
   }
 
-  /** total_commands_processed per primary. */
-  async commands(): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
+  /** Per primary: total_commands_processed and LATENCY HISTOGRAM. A primary that does not answer (killed) is left out. */
+  async snapshot(): Promise<ServerSnapshot> {
+    const out: ServerSnapshot = { commands: new Map(), latency: new Map() };
     await Promise.all(
       this.primaries.map(async (e) => {
-        const info = await this.client(e).info('stats');
-        const m = /total_commands_processed:(\d+)/.exec(info);
-        if (m) out.set(e, Number(m[1]));
+        try {
+          const c = this.client(e);
+          const [info, hist] = await Promise.all([c.info('stats'), c.call('LATENCY', 'HISTOGRAM')]);
+          const m = /total_commands_processed:(\d+)/.exec(info);
+          if (m) out.commands.set(e, Number(m[1]));
+          out.latency.set(e, parseLatencyHistogram(hist));
+        } catch {
+          // unreachable primary: no server-side figures for it in this window
+        }
       }),
     );
     return out;

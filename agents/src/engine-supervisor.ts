@@ -254,6 +254,18 @@ export class EngineSupervisor {
     this.d.onChange();
   }
 
+  /**
+   * Fault injection (the "Failover under load" benchmark): kill -9 of a
+   * running engine, exactly as a crash; the supervisor notices it the usual
+   * way (exit event or watch) and the control plane heals the shard.
+   */
+  async crash(instanceId: string): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    const rt = this.runtime.get(instanceId);
+    if (!rec || !rt?.pid || rt.state !== 'running' || !isRedisOnPort(rt.pid, rec.spec.port)) throw new Error(`instance ${instanceId} is not running on this node`);
+    process.kill(rt.pid, 'SIGKILL');
+  }
+
   private async kill(pid: number): Promise<void> {
     try { process.kill(pid, 'SIGTERM'); } catch { return; }
     if (!(await waitForExit(pid, 5000))) {

@@ -114,7 +114,9 @@ export class TaskRunner {
 
   /** One handler per task kind: a kind added to the API without a handler here does not compile. */
   private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger, t: TaskContext) => Promise<TaskResult | void> } = {
-    benchmark: (p, log, t) => runBenchmarkTask(p, { report: (r) => this.d.client.benchmarkReport(t.taskId, r), log, stopping: this.abort.signal }),
+    benchmark: (p, log, t) => runBenchmarkTask(p, {
+      report: (r) => this.d.client.benchmarkReport(t.taskId, r), log, stopping: this.abort.signal, killEngine: (id) => this.d.supervisor.crash(id),
+    }),
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'form-cluster': (p, log) => formCluster({

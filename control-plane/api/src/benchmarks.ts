@@ -7,6 +7,16 @@ import { z, Id, Timestamp } from './common';
 export const BenchmarkWorkload = z.enum(['ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-f', 'getset', 'analytic']);
 export type BenchmarkWorkload = z.infer<typeof BenchmarkWorkload>;
 
+/** Fault injected while the benchmark runs ("Failover under load"). */
+export const BenchmarkFault = z
+  .strictObject({
+    kind: z.literal('kill-primary').describe("kill -9 of one shard's primary, done by the agent on its node"),
+    shard: z.number().int().min(0).max(1023).default(0),
+    atSec: z.number().int().min(0).max(3600).default(5).describe('seconds into the steady phase'),
+  })
+  .openapi('BenchmarkFault');
+export type BenchmarkFault = z.infer<typeof BenchmarkFault>;
+
 export const BenchmarkRequest = z
   .strictObject({
     workload: BenchmarkWorkload,
@@ -25,6 +35,7 @@ export const BenchmarkRequest = z
     keyPattern: z.enum(['uniform', 'gaussian']).default('uniform').describe('getset key distribution'),
     load: z.boolean().default(true).describe('load records before the run (YCSB, analytic, getset)'),
     runs: z.number().int().min(1).max(20).default(5).describe('analytic: repetitions, mean reported'),
+    fault: BenchmarkFault.optional().describe('inject a fault mid-run (the "Failover under load" preset)'),
   })
   .superRefine((v, ctx) => {
     if (v.operationCount !== undefined && v.durationSec !== undefined) {
@@ -32,6 +43,11 @@ export const BenchmarkRequest = z
     }
     if (v.workload === 'analytic' && v.targetOpsPerSec !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['targetOpsPerSec'], message: 'the analytic workload is a full scan; it has no target rate' });
+    }
+    if (v.fault) {
+      if (v.workload === 'analytic') ctx.addIssue({ code: 'custom', path: ['fault'], message: 'a fault is injected into a timed run, not the analytic scan' });
+      if (v.operationCount !== undefined) ctx.addIssue({ code: 'custom', path: ['fault'], message: 'a fault needs a timed run (durationSec), not operationCount' });
+      else if (v.fault.atSec >= (v.durationSec ?? 10)) ctx.addIssue({ code: 'custom', path: ['fault', 'atSec'], message: 'the fault must happen inside the steady phase (atSec < durationSec)' });
     }
     if (v.workers !== undefined && v.workers > v.connections) {
       ctx.addIssue({ code: 'custom', path: ['workers'], message: 'each worker needs at least one connection' });
@@ -78,11 +94,12 @@ export const BenchmarkPoint = z
     p50: z.number(),
     p99: z.number(),
     errors: z.number().int(),
+    writes: z.number().int().optional().describe('acknowledged writes (update, insert, set, read-modify-write) in this second'),
   })
   .openapi('BenchmarkPoint');
 export type BenchmarkPoint = z.infer<typeof BenchmarkPoint>;
 
-export const ValidityGate = z.enum(['client-cpu', 'schedule-lag', 'errors', 'misses', 'redirects', 'key-count', 'worker-lost']);
+export const ValidityGate = z.enum(['client-cpu', 'schedule-lag', 'errors', 'misses', 'redirects', 'key-count', 'worker-lost', 'fault']);
 export type ValidityGate = z.infer<typeof ValidityGate>;
 
 export const BenchmarkValidity = z
@@ -99,8 +116,39 @@ export const BenchmarkShardOps = z
     endpoint: z.string().describe('primary host:port'),
     clientOps: z.number().int().describe('operations the client sent there in the steady window'),
     serverOps: z.number().int().optional().describe('commands the server counted in the same window'),
+    serverLatency: z
+      .object({
+        calls: z.number().int().describe("the workload's commands the node executed in the window"),
+        p50: z.number(),
+        p99: z.number(),
+        p999: z.number(),
+        max: z.number(),
+        buckets: z.array(z.object({ leUs: z.number(), count: z.number().int() })).describe('per non-empty bucket: its upper bound (us) and count'),
+      })
+      .optional()
+      .describe("the node's own LATENCY HISTOGRAM for the steady window (command execution only, no network): percentiles are bucket upper bounds, microseconds"),
   })
   .openapi('BenchmarkShardOps');
+
+/** What the injected fault did, on the result's time axis (seconds since the steady phase began). */
+export const BenchmarkFaultResult = z
+  .object({
+    kind: z.literal('kill-primary'),
+    shard: z.number().int(),
+    instanceId: Id,
+    endpoint: z.string(),
+    injectedAtT: z.number().optional().describe('when the agent killed the primary; absent when it could not'),
+    injectError: z.string().optional(),
+    failoverAtT: z.number().optional().describe("when the replica took over (the control plane's failover event, promotedAt)"),
+    failoverCause: z.string().optional(),
+    writeUnavailableMs: z.number().int().nullable().optional().describe("the failover event's own measure of the window without writes"),
+    writeGapMs: z.number().describe("longest time with no acknowledged write to the shard's slots, as the clients saw it (10 ms resolution)"),
+    writeGapStartT: z.number().optional(),
+    writeGapEndT: z.number().optional(),
+    errors: z.number().int().describe('operations that failed during the run (expected while the shard has no primary)'),
+  })
+  .openapi('BenchmarkFaultResult');
+export type BenchmarkFaultResult = z.infer<typeof BenchmarkFaultResult>;
 
 export const BenchmarkWorkerInfo = z.object({
   nodeId: Id,
@@ -136,6 +184,7 @@ export const BenchmarkResult = z
     loadedKeys: z.number().int().optional(),
     loadSec: z.number().optional(),
     analytic: AnalyticSummary.optional(),
+    fault: BenchmarkFaultResult.optional(),
     environment: z.object({
       engineVersion: z.string(),
       shards: z.number().int(),
@@ -231,7 +280,15 @@ export const BenchmarkWorkerReport = z
       firstError: z.string().optional(),
       keyCount: z.number().int().optional().describe('sum of DBSIZE over primaries before the run (first host only)'),
       serverCommands: z.record(z.string(), z.number()).optional().describe('per primary: commands processed in the steady window (first host only)'),
+      serverLatency: z
+        .record(z.string(), z.object({ calls: z.number().int(), buckets: z.array(z.tuple([z.number(), z.number()])) }))
+        .optional()
+        .describe("per primary: LATENCY HISTOGRAM of the workload's commands over the steady window (first host only)"),
+      writeSlots: z
+        .object({ startMs: z.number(), slotMs: z.number().int(), bits: z.string().describe('base64 bitmap: slot i had an acknowledged write') })
+        .optional(),
     }),
+    z.object({ kind: z.literal('fault'), injectedAtMs: z.number(), error: z.string().optional() }),
     z.object({
       kind: z.literal('analytic'),
       records: z.number().int(),
@@ -257,6 +314,8 @@ export const BenchmarkWorkerCommand = z
       durationSec: z.number().int().optional(),
       operationCount: z.number().int().optional(),
       measureServer: z.boolean(),
+      fault: z.object({ instanceId: Id, atMs: z.number() }).optional().describe('kill this engine (on this host) at atMs (epoch)'),
+      watchEndpoint: z.string().optional().describe("record acknowledged writes only for the slots this primary owns at the start (the fault's shard)"),
     }),
     z.object({ action: z.literal('analytic'), primaries: z.array(z.string()) }),
     z.object({ action: z.literal('stop') }),

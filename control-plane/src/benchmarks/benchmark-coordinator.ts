@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport } from '@strata/api';
-import { buildResult, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/engine/bench';
+import { buildResult, writesOf, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/engine/bench';
 import type { BenchmarkStore, BenchmarkHistograms } from '../stores/benchmark.store';
 import { BenchmarkRun, type HostState, type RunEvent } from './benchmark-run';
 
@@ -18,6 +18,10 @@ export interface CoordinatorDeps {
   store: BenchmarkStore;
   log: Logger;
   environment: (clusterId: string) => Promise<{ engineVersion: string; shards: number; replicasPerShard: number; durability: string }>;
+  /** The cluster's failover event for `shard` at or after `sinceMs` (the control plane's record of the self-healing). */
+  failoverAfter?: (clusterId: string, shard: number, sinceMs: number) => Promise<{ promotedAtMs: number; cause: string; writeUnavailableMs: number | null } | undefined>;
+  /** How long to wait for that event after the run (it is written by the reconciler, possibly later). */
+  failoverWaitMs?: number;
   now?: () => number;
 }
 
@@ -96,14 +100,24 @@ export class BenchmarkCoordinator {
         h.done = {
           nodeId: h.nodeId, host: h.address, threads: h.threads, connections: h.connections, ops: r.ops, endpointCommands: r.endpointCommands,
           steadyStartMs: r.steadyStartMs, steadyEndMs: r.steadyEndMs, maxElu: r.maxElu, scheduleLagP99Us: r.scheduleLagP99Us, redirects: r.redirects, firstError: r.firstError,
+          writeSlots: r.writeSlots,
         };
         if (r.keyCount !== undefined) h.keyCount = r.keyCount;
         if (r.serverCommands) h.serverCommands = r.serverCommands;
+        if (r.serverLatency) h.serverLatency = r.serverLatency;
         h.stepDone = run.step;
         break;
       case 'analytic':
         h.analytic = r;
         h.stepDone = run.step;
+        break;
+      case 'fault':
+        if (run.fault && h.nodeId === run.fault.nodeId) {
+          run.fault.injectedAtMs = r.injectedAtMs;
+          run.fault.injectError = r.error;
+          this.d.log.warn({ benchmarkId: run.id, instanceId: run.fault.instanceId, error: r.error }, 'benchmark fault injected');
+          run.emit({ state: run.state, progress: run.progress, detail: r.error ? `could not kill the primary of shard ${run.fault.shard}: ${r.error}` : `killed the primary of shard ${run.fault.shard} (${run.fault.endpoint})` });
+        }
         break;
       case 'poll':
         break;
@@ -130,7 +144,14 @@ export class BenchmarkCoordinator {
       run.loadSec = (this.now() - run.loadStartedAt) / 1000;
       return this.afterLoad(run);
     }
-    if (step.kind === 'run') return this.complete(run);
+    if (step.kind === 'run') {
+      // Not awaited: completing may wait for the failover event, longer than a worker's report may take. Workers poll meanwhile.
+      if (!run.completing) {
+        run.completing = true;
+        void this.complete(run).catch((err) => this.finish(run, 'failed', { code: 'result_failed', message: (err as Error).message }));
+      }
+      return;
+    }
     if (step.kind === 'analytic') {
       const parts = run.live().map((h) => h.analytic!);
       run.analyticRuns.push({
@@ -174,7 +195,11 @@ export class BenchmarkCoordinator {
     if (parts.size < run.live().length) return;
     const merged = mergeOpCounts([...parts.values()]);
     const s = summarize(mergeHistograms(merged.map((o) => decodeHistogram(o.service))));
-    const point = { t, ops: merged.reduce((a, o) => a + o.count, 0), p50: s.p50, p99: s.p99, errors: merged.reduce((a, o) => a + o.errors, 0) };
+    const writeWorkload = run.request.workload !== 'ycsb-c' && run.request.workload !== 'analytic';
+    const point = {
+      t, ops: merged.reduce((a, o) => a + o.count, 0), p50: s.p50, p99: s.p99, errors: merged.reduce((a, o) => a + o.errors, 0),
+      ...(writeWorkload ? { writes: writesOf(merged) } : {}),
+    };
     run.points.push(point);
     const req = run.request;
     const total = req.warmupSec + (req.durationSec ?? 10);
@@ -209,6 +234,8 @@ export class BenchmarkCoordinator {
           firstError: run.hosts.find((h) => h.loaded?.firstError)?.loaded?.firstError,
         }
       : undefined;
+    const fault = run.fault ? { ...run.fault, failover: await this.failoverOf(run) } : undefined;
+    if (run.finished) return;
     const result = buildResult({
       request: run.request,
       seed: run.seed,
@@ -216,6 +243,8 @@ export class BenchmarkCoordinator {
       intervals,
       keyCount: run.request.workload === 'analytic' ? undefined : first?.keyCount,
       serverCommands: first?.serverCommands,
+      serverLatency: first?.serverLatency,
+      fault,
       loaded,
       analyticRuns: run.analyticRuns.length ? run.analyticRuns : undefined,
       lostWorkers: run.lostMessages,
@@ -228,6 +257,19 @@ export class BenchmarkCoordinator {
       startTimeMs: hosts.length ? Math.min(...hosts.map((h) => h.steadyStartMs)) : this.now(),
     };
     await this.finish(run, 'succeeded', undefined, result, histograms);
+  }
+
+  /** Waits (bounded) for the control plane's failover event of the killed primary's shard. */
+  private async failoverOf(run: BenchmarkRun): Promise<{ promotedAtMs: number; cause: string; writeUnavailableMs: number | null } | undefined> {
+    const f = run.fault;
+    if (!f?.injectedAtMs || !this.d.failoverAfter) return undefined;
+    const deadline = this.now() + (this.d.failoverWaitMs ?? 30_000);
+    this.setState(run, 'running', 0.98, `waiting for the failover of shard ${f.shard} to be recorded`);
+    for (;;) {
+      const e = await this.d.failoverAfter(run.clusterId, f.shard, f.injectedAtMs - 1000).catch(() => undefined);
+      if (e || this.now() >= deadline || run.finished) return e;
+      await new Promise((r) => setTimeout(r, 500));
+    }
   }
 
   private async finish(

@@ -24,7 +24,19 @@ export interface HostState {
   done?: HostRun;
   keyCount?: number;
   serverCommands?: Record<string, number>;
+  serverLatency?: Record<string, { calls: number; buckets: [number, number][] }>;
   analytic?: { records: number; sentences: number; ms: number; longestBatchMs: number; errors: number; firstError?: string };
+}
+
+/** The fault a "failover under load" run injects, and what became of it. */
+export interface RunFault {
+  kind: 'kill-primary';
+  shard: number;
+  instanceId: string;
+  nodeId: string;
+  endpoint: string;
+  injectedAtMs?: number;
+  injectError?: string;
 }
 
 export type Step = { kind: 'start' } | { kind: 'load' } | { kind: 'run'; startAtMs: number } | { kind: 'analytic'; round: number };
@@ -43,6 +55,8 @@ export class BenchmarkRun {
   progress = 0;
   detail = 'starting load generators';
   finished = false;
+  /** the result is being built (workers wait) */
+  completing = false;
   readonly intervals = new Map<number, Map<number, OpCounts[]>>();
   readonly points: BenchmarkPoint[] = [];
   readonly analyticRuns: NonNullable<HostState['analytic']>[] = [];
@@ -58,6 +72,7 @@ export class BenchmarkRun {
     readonly seed: number,
     hosts: Omit<HostState, 'lastSeen' | 'primaries' | 'stepSent' | 'stepDone' | 'loadDone'>[],
     now: number,
+    readonly fault?: RunFault,
   ) {
     this.hosts = hosts.map((h) => ({ ...h, lastSeen: now, primaries: [], stepSent: 0, stepDone: -1, loadDone: 0 }));
   }
@@ -105,6 +120,11 @@ export class BenchmarkRun {
           durationSec: r.operationCount === undefined ? (r.durationSec ?? 10) : undefined,
           operationCount: r.operationCount === undefined ? undefined : Math.ceil(r.operationCount / this.live().length),
           measureServer: h === this.live()[0],
+          fault:
+            this.fault && r.fault && h.nodeId === this.fault.nodeId
+              ? { instanceId: this.fault.instanceId, atMs: s.startAtMs + (r.warmupSec + r.fault.atSec) * 1000 }
+              : undefined,
+          watchEndpoint: this.fault?.endpoint,
         };
       case 'analytic': {
         const live = this.live();

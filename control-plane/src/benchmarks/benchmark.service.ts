@@ -11,7 +11,7 @@ import type { NodeStore } from '../stores/node.store';
 import type { TaskStore } from '../stores/task.store';
 import type { BenchmarkStore, BenchmarkRow } from '../stores/benchmark.store';
 import type { ObservedState } from '../observed/observed-state';
-import { BenchmarkRun } from './benchmark-run';
+import { BenchmarkRun, type RunFault } from './benchmark-run';
 import type { BenchmarkCoordinator } from './benchmark-coordinator';
 
 export interface BenchmarkServiceDeps {
@@ -47,6 +47,21 @@ export class BenchmarkService {
       hostIds = [...new Set(instances.map((i) => i.nodeId))].filter((id) => !this.d.observed.isSilent(id)).sort();
     }
     if (hostIds.length === 0) throw conflict('invalid_state', 'No online node can run benchmark workers.');
+    let fault: RunFault | undefined;
+    if (req.fault) {
+      if (cluster.spec.replicasPerShard === 0) {
+        throw conflict('invalid_state', 'Failover under load needs replicas: with none, killing a primary takes its shard offline instead of failing over.');
+      }
+      if (req.fault.shard >= cluster.spec.shards) throw validationFailed([{ field: 'fault.shard', message: `the cluster has ${cluster.spec.shards} shards (0..${cluster.spec.shards - 1})` }]);
+      const victim = instances.find((i) => i.shardIndex === req.fault!.shard && i.role === 'primary');
+      if (!victim) throw conflict('invalid_state', `Shard ${req.fault.shard} has no primary right now.`);
+      if (!hostIds.includes(victim.nodeId)) {
+        throw validationFailed([{ field: 'fault', message: `the primary of shard ${req.fault.shard} is on node ${byId.get(victim.nodeId)?.name ?? victim.nodeId}, which must be among nodeIds: its agent kills it` }]);
+      }
+      // The victim's agent must keep a worker when fewer hosts than nodes are used.
+      hostIds = [victim.nodeId, ...hostIds.filter((h) => h !== victim.nodeId)];
+      fault = { kind: 'kill-primary', shard: req.fault.shard, instanceId: victim.id, nodeId: victim.nodeId, endpoint: `${byId.get(victim.nodeId)?.address}:${victim.port}` };
+    }
     const threadsTotal = Math.max(req.workers ?? hostIds.length, 1);
     hostIds = hostIds.slice(0, Math.min(hostIds.length, threadsTotal, req.connections));
     const threads = split(threadsTotal, hostIds.length);
@@ -60,7 +75,7 @@ export class BenchmarkService {
       throw conflict('conflict', 'A benchmark is already running on this cluster; cancel it or wait for it to finish.');
     }
     const hosts = hostIds.map((nodeId, index) => ({ index, nodeId, address: byId.get(nodeId)!.address, threads: threads[index]!, connections: connections[index]! }));
-    const run = new BenchmarkRun(id, clusterId, stored, seed, hosts, Date.now());
+    const run = new BenchmarkRun(id, clusterId, stored, seed, hosts, Date.now(), fault);
     this.d.coordinator.add(run);
     let base = 0;
     for (const h of hosts) {

@@ -44,4 +44,5 @@ export {
 } from './histogram';
 export { mergeOpCounts } from './merge';
 export type { OpCounts } from './loadgen/protocol';
-export { buildResult, CPU_LIMIT, LAG_LIMIT_US, type HostRun, type ResultInput } from './result.builder';
+export { buildResult, longestWriteGap, writesOf, CPU_LIMIT, LAG_LIMIT_US, type HostRun, type ResultInput } from './result.builder';
+export { parseLatencyHistogram, latencyDelta, summarizeBuckets, workloadCommands, type CommandLatency, type ServerLatencySummary } from './server-latency';

@@ -19,14 +19,28 @@ export function randomPrintable(rng: Rng, length: number): string {
 /** A pool of field values; value(i) is deterministic for a given seed. */
 export class ValuePool {
   private readonly values: string[];
-  constructor(seed: number, length = FIELD_LENGTH, size = 4096) {
+  /** The same values back to back (latin1), for writing into a command buffer without building strings. */
+  readonly bytes: Buffer;
+  constructor(
+    seed: number,
+    readonly length = FIELD_LENGTH,
+    size = 4096,
+  ) {
     const rng = new Rng(seed ^ 0x5eed);
     this.values = Array.from({ length: size }, () => randomPrintable(rng, length));
+    this.bytes = Buffer.from(this.values.join(''), 'latin1');
+  }
+  private slot(index: number): number {
+    const h = Math.imul(index ^ (index >>> 16), 0x45d9f3b) >>> 0;
+    return h % this.values.length;
   }
   /** Deterministic value for an index (e.g. keynum * FIELD_COUNT + field). */
   at(index: number): string {
-    const h = Math.imul(index ^ (index >>> 16), 0x45d9f3b) >>> 0;
-    return this.values[h % this.values.length]!;
+    return this.values[this.slot(index)]!;
+  }
+  /** Byte offset of at(index) in `bytes`. */
+  offsetOf(index: number): number {
+    return this.slot(index) * this.length;
   }
   get size(): number {
     return this.values.length;

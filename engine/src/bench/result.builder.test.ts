@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BenchmarkRequest } from '@strata/api';
-import { buildResult, newHistogram, recordUs, encodeHistogram, type HostRun, type OpCounts } from './index';
+import { buildResult, longestWriteGap, newHistogram, recordUs, encodeHistogram, type HostRun, type OpCounts } from './index';
 
 const req = (over: Record<string, unknown> = {}) => BenchmarkRequest.parse({ workload: 'ycsb-a', recordCount: 1000, durationSec: 2, ...over });
 
@@ -28,7 +28,7 @@ describe('buildResult', () => {
     expect(r.opsPerSec).toBe(5);
     expect(r.ops.find((o) => o.op === 'read')).toMatchObject({ count: 6, service: { p50: 200, max: 300 } });
     expect(r.shards).toEqual([{ endpoint: '127.0.0.1:7000', clientOps: 6, serverOps: 6 }, { endpoint: '127.0.0.1:7001', clientOps: 4, serverOps: undefined }]);
-    expect(r.series).toEqual([{ t: 1, ops: 1, p50: 100, p99: 100, errors: 0 }]);
+    expect(r.series).toEqual([{ t: 1, ops: 1, p50: 100, p99: 100, errors: 0, writes: 0 }]);
     expect(r.validity).toEqual({ valid: true, reasons: [], coordinatedOmission: true });
     expect(r.environment).toMatchObject({ mode: 'capacity', seed: 3 });
   });
@@ -53,5 +53,22 @@ describe('buildResult', () => {
     });
     expect(r.analytic).toMatchObject({ records: 999, meanMs: 200, recordsPerSec: 4995, longestBlockMs: 5, runsMs: [100, 300] });
     expect(r.validity.reasons.map((x) => x.gate)).toEqual(['key-count']);
+  });
+});
+
+describe('longestWriteGap', () => {
+  const bits = (set: (i: number) => boolean, n = 400) => {
+    const b = new Uint8Array(n / 8);
+    for (let i = 0; i < n; i++) if (set(i)) b[i >> 3]! |= 1 << (i & 7);
+    return Buffer.from(b).toString('base64');
+  };
+  it('ORs the hosts and finds the longest span without a write inside the window', () => {
+    // host 1 writes slots 0..99 and 250..399, host 2 writes only slot 150: gaps 100..149 (50) and 151..249 (99)
+    const h1 = { writeSlots: { startMs: 1000, slotMs: 10, bits: bits((i) => i < 100 || i >= 250) } };
+    const h2 = { writeSlots: { startMs: 1000, slotMs: 10, bits: bits((i) => i === 150) } };
+    expect(longestWriteGap([h1, h2], 1000, 5000)).toEqual({ ms: 990, startMs: 1000 + 151 * 10 });
+    // a window that excludes the long gap
+    expect(longestWriteGap([h1, h2], 1000, 2500)).toEqual({ ms: 500, startMs: 2000 });
+    expect(longestWriteGap([{}], 0, 100)).toEqual({ ms: 0, startMs: 0 });
   });
 });

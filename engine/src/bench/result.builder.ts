@@ -4,7 +4,8 @@
  * to the server's own counters, and the validity verdict with every failing
  * gate named (BENCHMARKS.md "A run is marked invalid ... when").
  */
-import type { BenchmarkRequest, BenchmarkResult, BenchmarkOpStats, BenchmarkPoint, ValidityGate, AnalyticSummary } from '@strata/api';
+import type { BenchmarkRequest, BenchmarkResult, BenchmarkOpStats, BenchmarkPoint, ValidityGate, AnalyticSummary, BenchmarkFaultResult } from '@strata/api';
+import { summarizeBuckets } from './server-latency';
 import { decodeHistogram, mergeHistograms, summarize } from './histogram';
 import { mergeOpCounts } from './merge';
 import type { OpCounts } from './loadgen/protocol';
@@ -30,6 +31,18 @@ export interface ResultInput {
   intervals: { t: number; ops: OpCounts[] }[];
   keyCount?: number;
   serverCommands?: Record<string, number>;
+  /** per primary: LATENCY HISTOGRAM delta over the steady window */
+  serverLatency?: Record<string, { calls: number; buckets: [number, number][] }>;
+  /** the fault injected mid-run, and the control plane's failover event for it */
+  fault?: {
+    kind: 'kill-primary';
+    shard: number;
+    instanceId: string;
+    endpoint: string;
+    injectedAtMs?: number;
+    injectError?: string;
+    failover?: { promotedAtMs: number; cause: string; writeUnavailableMs: number | null };
+  };
   loaded?: { inserted: number; errors: number; sec: number; firstError?: string };
   analyticRuns?: { records: number; sentences: number; ms: number; longestBatchMs: number; errors: number; firstError?: string }[];
   lostWorkers: string[];
@@ -54,13 +67,15 @@ export function buildResult(i: ResultInput): BenchmarkResult {
   }));
   const totalOps = ops.reduce((a, o) => a + o.count, 0);
 
+  const writeWorkload = i.request.workload !== 'ycsb-c' && i.request.workload !== 'analytic';
+  const lastT = Math.ceil(steadySec) + 1;
   const series: BenchmarkPoint[] = i.intervals
-    .slice()
+    .filter((p) => p.t <= lastT)
     .sort((a, b) => a.t - b.t)
     .map((p) => {
       const h = mergeHistograms(p.ops.map((o) => decodeHistogram(o.service)));
       const s = summarize(h);
-      return { t: p.t, ops: p.ops.reduce((a, o) => a + o.count, 0), p50: s.p50, p99: s.p99, errors: p.ops.reduce((a, o) => a + o.errors, 0) };
+      return { t: p.t, ops: p.ops.reduce((a, o) => a + o.count, 0), p50: s.p50, p99: s.p99, errors: p.ops.reduce((a, o) => a + o.errors, 0), ...(writeWorkload ? { writes: writesOf(p.ops) } : {}) };
     });
 
   const endpoints = new Set<string>([...i.hosts.flatMap((h) => Object.keys(h.endpointCommands)), ...Object.keys(i.serverCommands ?? {})]);
@@ -68,6 +83,7 @@ export function buildResult(i: ResultInput): BenchmarkResult {
     endpoint,
     clientOps: i.hosts.reduce((a, h) => a + (h.endpointCommands[endpoint] ?? 0), 0),
     serverOps: i.serverCommands?.[endpoint],
+    ...(i.serverLatency?.[endpoint] ? { serverLatency: summarizeBuckets(i.serverLatency[endpoint]) } : {}),
   }));
 
   // ---- validity gates ----
@@ -79,7 +95,9 @@ export function buildResult(i: ResultInput): BenchmarkResult {
       reasons.push({ gate: 'schedule-lag', message: `schedule lag p99 on ${h.host} was ${(h.scheduleLagP99Us / 1000).toFixed(2)} ms (limit 1 ms): requests left later than intended` });
     }
   }
-  const errors = ops.reduce((a, o) => a + o.errors, 0) + (i.loaded?.errors ?? 0);
+  const runErrors = ops.reduce((a, o) => a + o.errors, 0);
+  // With a fault injected, failed operations while the shard has no primary are the point of the run: reported in `fault`, not a gate.
+  const errors = (i.fault ? 0 : runErrors) + (i.loaded?.errors ?? 0);
   if (errors > 0) {
     const first = i.hosts.find((h) => h.firstError)?.firstError ?? i.loaded?.firstError;
     reasons.push({ gate: 'errors', message: `${errors} operations failed${first ? ` (first: ${first})` : ''}` });
@@ -94,6 +112,27 @@ export function buildResult(i: ResultInput): BenchmarkResult {
     reasons.push({ gate: 'key-count', message: `the cluster holds ${i.keyCount} keys, not recordCount ${i.request.recordCount}` });
   }
   for (const w of i.lostWorkers) reasons.push({ gate: 'worker-lost', message: w });
+
+  let fault: BenchmarkFaultResult | undefined;
+  if (i.fault) {
+    const f = i.fault;
+    const t = (ms: number) => Math.round((ms - steadyStart) / 10) / 100;
+    const gap = longestWriteGap(i.hosts, steadyStart, steadyEnd);
+    fault = {
+      kind: f.kind, shard: f.shard, instanceId: f.instanceId, endpoint: f.endpoint,
+      injectedAtT: f.injectedAtMs === undefined ? undefined : t(f.injectedAtMs),
+      injectError: f.injectError,
+      failoverAtT: f.failover ? t(f.failover.promotedAtMs) : undefined,
+      failoverCause: f.failover?.cause,
+      writeUnavailableMs: f.failover?.writeUnavailableMs,
+      writeGapMs: gap.ms,
+      writeGapStartT: gap.ms > 0 ? t(gap.startMs) : undefined,
+      writeGapEndT: gap.ms > 0 ? t(gap.startMs + gap.ms) : undefined,
+      errors: runErrors,
+    };
+    if (f.injectedAtMs === undefined) reasons.push({ gate: 'fault', message: `the fault was not injected${f.injectError ? `: ${f.injectError}` : ''}` });
+    else if (!f.failover) reasons.push({ gate: 'fault', message: `no failover of shard ${f.shard} was recorded after the primary was killed` });
+  }
 
   let analytic: AnalyticSummary | undefined;
   if (i.analyticRuns && i.analyticRuns.length > 0) {
@@ -126,6 +165,46 @@ export function buildResult(i: ResultInput): BenchmarkResult {
     loadedKeys: i.keyCount,
     loadSec: i.loaded ? Math.round(i.loaded.sec * 100) / 100 : undefined,
     analytic,
+    fault,
     environment: { ...i.environment, mode: openLoop ? 'open-loop' : 'capacity', seed: i.seed },
   };
+}
+
+const WRITE_OPS = new Set(['update', 'insert', 'rmw', 'set']);
+
+/** Acknowledged writes of one interval. */
+export function writesOf(ops: readonly OpCounts[]): number {
+  return ops.filter((o) => WRITE_OPS.has(o.op)).reduce((a, o) => a + o.count - o.errors, 0);
+}
+
+/**
+ * Longest time inside [fromMs, toMs) with no acknowledged write on any host:
+ * the hosts' write bitmaps (same run start and slot size) OR-ed together.
+ */
+export function longestWriteGap(hosts: Pick<HostRun, 'writeSlots'>[], fromMs: number, toMs: number): { ms: number; startMs: number } {
+  const parts = hosts.map((h) => h.writeSlots).filter((w): w is NonNullable<typeof w> => w !== undefined);
+  if (parts.length === 0 || !(toMs > fromMs)) return { ms: 0, startMs: fromMs };
+  const { startMs, slotMs } = parts[0]!;
+  const maps = parts.map((p) => ({ off: Math.round((p.startMs - startMs) / slotMs), bits: Buffer.from(p.bits, 'base64') }));
+  const has = (slot: number) => maps.some((m) => {
+    const j = slot - m.off;
+    return j >= 0 && ((m.bits[j >> 3] ?? 0) & (1 << (j & 7))) !== 0;
+  });
+  const first = Math.max(0, Math.floor((fromMs - startMs) / slotMs));
+  const last = Math.ceil((toMs - startMs) / slotMs);
+  let best = 0;
+  let bestStart = first;
+  let run = 0;
+  for (let s = first; s < last; s++) {
+    if (has(s)) {
+      run = 0;
+      continue;
+    }
+    run++;
+    if (run > best) {
+      best = run;
+      bestStart = s - run + 1;
+    }
+  }
+  return { ms: best * slotMs, startMs: startMs + bestStart * slotMs };
 }

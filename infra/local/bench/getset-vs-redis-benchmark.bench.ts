@@ -19,8 +19,9 @@ const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const KEYS = 100_000;
 const VALUE = 100;
 
-const cluster = await startBenchCluster('127.0.42.1', 3, 7300, 512);
-console.log(`3 primaries on 127.0.42.1:7300-7302, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+const HOST = process.env.BENCH_HOST ?? '127.0.42.1';
+const cluster = await startBenchCluster(HOST, 3, 7300, 512);
+console.log(`3 primaries on ${HOST}:7300-7302, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(`connections ${CONNECTIONS}, value ${VALUE} B, key range ${KEYS}, SET:GET 1:1, ${SECONDS} s per run; ours: ${THREADS} worker thread(s)\n`);
 const rows: string[] = [];
 try {
@@ -45,7 +46,7 @@ try {
     }
     const n = String(Math.max(50_000, Math.round((ours * SECONDS) / 2)));
     const csv = execFileSync('redis-benchmark', [
-      '-h', '127.0.42.1', '-p', '7300', '--user', cluster.customer.username, '-a', cluster.customer.password, '--cluster',
+      '-h', HOST, '-p', '7300', '--user', cluster.customer.username, '-a', cluster.customer.password, '--cluster',
       '-c', String(CONNECTIONS), '-P', String(pipeline), '-d', String(VALUE), '-r', String(KEYS), '-n', n, '-t', 'set,get', '--csv',
     ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const rps = Object.fromEntries(csv.split('\n').filter((l) => /^"(SET|GET)"/.test(l)).map((l) => { const c = l.split(','); return [c[0]!.replace(/"/g, ''), Number(c[1]!.replace(/"/g, ''))]; }));

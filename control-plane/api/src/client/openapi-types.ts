@@ -4900,6 +4900,22 @@ export interface components {
              * @default 5
              */
             runs: number;
+            fault?: components["schemas"]["BenchmarkFault"];
+        };
+        /** @description inject a fault mid-run (the "Failover under load" preset) */
+        BenchmarkFault: {
+            /**
+             * @description kill -9 of one shard's primary, done by the agent on its node
+             * @enum {string}
+             */
+            kind: "kill-primary";
+            /** @default 0 */
+            shard: number;
+            /**
+             * @description seconds into the steady phase
+             * @default 5
+             */
+            atSec: number;
         };
         BenchmarkResult: {
             opsPerSec: number;
@@ -4922,6 +4938,7 @@ export interface components {
             loadedKeys?: number;
             loadSec?: number;
             analytic?: components["schemas"]["AnalyticSummary"];
+            fault?: components["schemas"]["BenchmarkFaultResult"];
             environment: {
                 engineVersion: string;
                 shards: number;
@@ -4959,6 +4976,8 @@ export interface components {
             p50: number;
             p99: number;
             errors: number;
+            /** @description acknowledged writes (update, insert, set, read-modify-write) in this second */
+            writes?: number;
         };
         BenchmarkShardOps: {
             /** @description primary host:port */
@@ -4967,12 +4986,26 @@ export interface components {
             clientOps: number;
             /** @description commands the server counted in the same window */
             serverOps?: number;
+            /** @description the node's own LATENCY HISTOGRAM for the steady window (command execution only, no network): percentiles are bucket upper bounds, microseconds */
+            serverLatency?: {
+                /** @description the workload's commands the node executed in the window */
+                calls: number;
+                p50: number;
+                p99: number;
+                p999: number;
+                max: number;
+                /** @description per non-empty bucket: its upper bound (us) and count */
+                buckets: {
+                    leUs: number;
+                    count: number;
+                }[];
+            };
         };
         BenchmarkValidity: {
             valid: boolean;
             reasons: {
                 /** @enum {string} */
-                gate: "client-cpu" | "schedule-lag" | "errors" | "misses" | "redirects" | "key-count" | "worker-lost";
+                gate: "client-cpu" | "schedule-lag" | "errors" | "misses" | "redirects" | "key-count" | "worker-lost" | "fault";
                 message: string;
             }[];
             /** @description closed loop: latency not corrected for coordinated omission */
@@ -4987,6 +5020,28 @@ export interface components {
             recordsPerSec: number;
             /** @description longest single call on any node */
             longestBlockMs: number;
+        };
+        BenchmarkFaultResult: {
+            /** @enum {string} */
+            kind: "kill-primary";
+            shard: number;
+            /** Format: uuid */
+            instanceId: string;
+            endpoint: string;
+            /** @description when the agent killed the primary; absent when it could not */
+            injectedAtT?: number;
+            injectError?: string;
+            /** @description when the replica took over (the control plane's failover event, promotedAt) */
+            failoverAtT?: number;
+            failoverCause?: string;
+            /** @description the failover event's own measure of the window without writes */
+            writeUnavailableMs?: number | null;
+            /** @description longest time with no acknowledged write to the shard's slots, as the clients saw it (10 ms resolution) */
+            writeGapMs: number;
+            writeGapStartT?: number;
+            writeGapEndT?: number;
+            /** @description operations that failed during the run (expected while the shard has no primary) */
+            errors: number;
         };
         BenchmarkList: {
             items: components["schemas"]["Benchmark"][];
@@ -5014,6 +5069,14 @@ export interface components {
             durationSec?: number;
             operationCount?: number;
             measureServer: boolean;
+            /** @description kill this engine (on this host) at atMs (epoch) */
+            fault?: {
+                /** Format: uuid */
+                instanceId: string;
+                atMs: number;
+            };
+            /** @description record acknowledged writes only for the slots this primary owns at the start (the fault's shard) */
+            watchEndpoint?: string;
         } | {
             /** @enum {string} */
             action: "analytic";
@@ -5082,6 +5145,27 @@ export interface components {
             serverCommands?: {
                 [key: string]: number;
             };
+            /** @description per primary: LATENCY HISTOGRAM of the workload's commands over the steady window (first host only) */
+            serverLatency?: {
+                [key: string]: {
+                    calls: number;
+                    buckets: [
+                        number,
+                        number
+                    ][];
+                };
+            };
+            writeSlots?: {
+                startMs: number;
+                slotMs: number;
+                /** @description base64 bitmap: slot i had an acknowledged write */
+                bits: string;
+            };
+        } | {
+            /** @enum {string} */
+            kind: "fault";
+            injectedAtMs: number;
+            error?: string;
         } | {
             /** @enum {string} */
             kind: "analytic";

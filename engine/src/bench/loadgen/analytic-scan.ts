@@ -1,14 +1,22 @@
 /**
- * The analytic query done client-side: every primary is scanned in parallel
- * (SCAN ... COUNT 1000 TYPE hash on that node), and `HGET key field0` for each
- * batch is pipelined on the same connection, counting sentences as the bytes
- * arrive. Each server call is small, so no node is blocked for long (the
- * longest batch, send to last reply, is reported as an upper bound).
+ * The analytic query done client-side: every primary is read in parallel,
+ * and `HGET key field0` for each batch of keys is pipelined on the same
+ * connection, counting sentences as the bytes arrive. Each server call is
+ * small, so no node is blocked for long (the longest batch, send to last
+ * reply, is reported as an upper bound).
+ *
+ * Keys are listed per hash slot the node owns (`CLUSTER GETKEYSINSLOT`,
+ * Redis Cluster's per-slot key index): no cursor to follow one call after
+ * another, so many slots are in flight at once, and no key is listed twice
+ * (a key lives in one slot), which SCAN does not promise. A node whose
+ * slots cannot be read from CLUSTER SLOTS falls back to SCAN ... TYPE hash
+ * with keys deduped.
  */
 import { performance } from 'node:perf_hooks';
 import { RespConnection, type ReplyHandler } from './resp-connection';
 import { ParseMode, ReplyType, type Reply } from './resp';
 import { splitEndpoint } from './ops-runner';
+import { parseClusterSlots } from './slot-map';
 
 export interface AnalyticNodeResult {
   endpoint: string;
@@ -21,13 +29,65 @@ export interface AnalyticNodeResult {
 
 const BATCHES_IN_FLIGHT = 4;
 const SCAN_COUNT = '1000';
+/** Slots listed per batch (about 1000 keys at 1M keys over 16384 slots) and batches in flight per node. */
+const SLOTS_PER_BATCH = 16;
+const SLOT_BATCHES_IN_FLIGHT = 8;
+/** Keys asked per slot; a slot holding more is asked again for all of them. */
+const KEYS_PER_SLOT = 100_000;
 
 export async function scanNode(endpoint: string, auth: { username: string; password: string } | undefined): Promise<AnalyticNodeResult> {
   const [host, port] = splitEndpoint(endpoint);
   const conn = await RespConnection.connect(host, port, auth);
-  const seen = new Set<string>();
   const result: AnalyticNodeResult = { endpoint, records: 0, sentences: 0, longestBatchMs: 0, errors: 0 };
   try {
+    const slots = await ownedSlots(conn, endpoint);
+    if (slots.length > 0) {
+      await bySlots(conn, slots, result);
+      return result;
+    }
+    await byScan(conn, result);
+  } finally {
+    conn.close();
+  }
+  return result;
+}
+
+/** The slots CLUSTER SLOTS says this endpoint serves as primary (empty when it names it differently). */
+async function ownedSlots(conn: RespConnection, endpoint: string): Promise<number[]> {
+  const reply = await conn.call(['CLUSTER', 'SLOTS']);
+  if (reply instanceof Error) return [];
+  const out: number[] = [];
+  for (const r of parseClusterSlots(reply)) if (`${r.host}:${r.port}` === endpoint) for (let s = r.start; s <= r.end; s++) out.push(s);
+  return out;
+}
+
+async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNodeResult): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < slots.length) {
+      const batch = slots.slice(next, next + SLOTS_PER_BATCH);
+      next += batch.length;
+      const t0 = performance.now();
+      const lists = await Promise.all(
+        batch.map(async (slot) => {
+          const keys = await conn.call(['CLUSTER', 'GETKEYSINSLOT', String(slot), String(KEYS_PER_SLOT)]);
+          if (keys instanceof Error) throw keys;
+          if ((keys as string[]).length < KEYS_PER_SLOT) return keys as string[];
+          const n = await conn.call(['CLUSTER', 'COUNTKEYSINSLOT', String(slot)]);
+          const all = await conn.call(['CLUSTER', 'GETKEYSINSLOT', String(slot), String(n)]);
+          if (all instanceof Error) throw all;
+          return all as string[];
+        }),
+      );
+      await hgetBatch(conn, lists.flat(), t0, result, true);
+    }
+  };
+  await Promise.all(Array.from({ length: SLOT_BATCHES_IN_FLIGHT }, worker));
+}
+
+async function byScan(conn: RespConnection, result: AnalyticNodeResult): Promise<void> {
+  const seen = new Set<string>();
+  {
     let cursor = '0';
     let started = false;
     const pending: Promise<void>[] = [];
@@ -45,23 +105,24 @@ export async function scanNode(endpoint: string, auth: { username: string; passw
     }
     await Promise.all(pending);
     result.records = seen.size;
-  } finally {
-    conn.close();
   }
-  return result;
 }
 
-function hgetBatch(conn: RespConnection, keys: string[], t0: number, result: AnalyticNodeResult): Promise<void> {
+/** HGET field0 of each key, sentences counted on the reply bytes; with `countRecords`, each hash read counts as a record and keys of other types are skipped. */
+function hgetBatch(conn: RespConnection, keys: string[], t0: number, result: AnalyticNodeResult, countRecords = false): Promise<void> {
   if (keys.length === 0) return Promise.resolve();
   return new Promise((resolve) => {
     let left = keys.length;
     const handler: ReplyHandler = {
       onReply(r: Reply, now: number) {
         if (r.type === ReplyType.Error) {
-          result.errors++;
-          result.firstError ??= String(r.value);
+          if (!(countRecords && String(r.value).startsWith('WRONGTYPE'))) {
+            result.errors++;
+            result.firstError ??= String(r.value);
+          }
         } else if (r.integer > 0) {
           result.sentences += r.integer;
+          if (countRecords) result.records++;
         } else {
           result.errors++;
           result.firstError ??= 'record without field0';

@@ -35,6 +35,8 @@ export interface RunSummary {
   scheduleLagP99Us?: number;
   redirects: number;
   firstError?: string;
+  /** acknowledged writes per slot, OR-ed over threads (base64 bitmap; see ops-runner) */
+  writeSlots?: { startMs: number; slotMs: number; bits: string };
 }
 
 export interface AnalyticRun {
@@ -47,6 +49,15 @@ export interface AnalyticRun {
 }
 
 type Listener = (m: FromWorker) => void;
+
+/** OR of the threads' write bitmaps (same start and slot size: one run). */
+function orWriteSlots(parts: ({ startMs: number; slotMs: number; bits: Uint8Array } | undefined)[]): RunSummary['writeSlots'] {
+  const ok = parts.filter((p): p is NonNullable<typeof p> => p !== undefined);
+  if (ok.length === 0) return undefined;
+  const out = new Uint8Array(Math.max(...ok.map((p) => p.bits.length)));
+  for (const p of ok) for (let i = 0; i < p.bits.length; i++) out[i]! |= p.bits[i]!;
+  return { startMs: ok[0]!.startMs, slotMs: ok[0]!.slotMs, bits: Buffer.from(out).toString('base64') };
+}
 
 const WORKER_URL = new URL('./worker-boot.mjs', import.meta.url);
 
@@ -149,7 +160,7 @@ export class LoadGenerator {
 
   /** Runs warm-up then the steady phase starting at `startAtMs` (epoch); `onInterval` gets each second merged over threads. */
   async run(
-    r: { startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number },
+    r: { startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number; watchEndpoint?: string },
     onInterval?: (p: IntervalPoint) => void,
   ): Promise<RunSummary> {
     const n = this.workers.length;
@@ -168,7 +179,7 @@ export class LoadGenerator {
     const dones = await Promise.all(
       this.workers.map((_, i) => {
         const p = this.await(i, 'done', onMsg);
-        this.send(i, { cmd: 'run', startAtMs: r.startAtMs, warmupSec: r.warmupSec, durationSec: r.durationSec, operationCount: opCount });
+        this.send(i, { cmd: 'run', startAtMs: r.startAtMs, warmupSec: r.warmupSec, durationSec: r.durationSec, operationCount: opCount, watchEndpoint: r.watchEndpoint });
         return p;
       }),
     );
@@ -185,6 +196,7 @@ export class LoadGenerator {
       scheduleLagP99Us: lags.length ? Math.max(...lags) : undefined,
       redirects: dones.reduce((a, d) => a + d.redirects, 0),
       firstError: dones.find((d) => d.firstError)?.firstError,
+      writeSlots: orWriteSlots(dones.map((d) => d.writeSlots)),
     };
   }
 

@@ -9,13 +9,19 @@ import { ycsbKey } from '../ycsb-keys';
 import { ValuePool, FIELD_COUNT, FIELD_NAMES, FIELD_LENGTH } from '../record';
 import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../workloads';
 import { newHistogram, recordUs, encodeHistogram, type Histogram } from '../histogram';
-import { RespConnection, type ReplyHandler } from './resp-connection';
-import { ParseMode, ReplyType, encodeCommand, type Reply } from './resp';
+import { RespConnection, idleEventCount, type ReplyHandler } from './resp-connection';
+import { ParseMode, ReplyType, type Reply } from './resp';
+import { bulkBytes, writeAscii, writeBulkAscii, writeBulkBytes, type Encodable } from './command-writer';
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
+/** Resolution of the acknowledged-writes bitmap. */
+export const WRITE_SLOT_MS = 10;
+const REROUTE_BACKOFF_MS = 100;
+/** Record counts up to this have their keys cached (~60 bytes each). */
+const KEY_CACHE_MAX = 2_000_000;
 
 class OpStats {
   count = 0;
@@ -38,12 +44,32 @@ class OpStats {
 
 type Phase = 'idle' | 'load' | 'warmup' | 'steady' | 'draining';
 
+/** The command an op sends at its current stage (written by InFlight.encode). */
+const enum Cmd {
+  Get,
+  Set,
+  HGetAll,
+  /** HSET key fieldN value (update, rmw's write) */
+  HSetOne,
+  /** HSET key field0 v0 .. field9 v9 (insert) */
+  HSetAll,
+}
+
+const HDR_GET = '*2\r\n$3\r\nGET\r\n';
+const HDR_SET = '*3\r\n$3\r\nSET\r\n';
+const HDR_HGETALL = '*2\r\n$7\r\nHGETALL\r\n';
+const HDR_HSET_ONE = '*4\r\n$4\r\nHSET\r\n';
+const HDR_HSET_ALL = '*22\r\n$4\r\nHSET\r\n';
+
 /** One operation in flight; reused for the next op of the same pipeline slot. */
-class InFlight implements ReplyHandler {
+class InFlight implements ReplyHandler, Encodable {
   readonly op: Op = { kind: 'read', keynum: 0, field: 0 };
   key = '';
   slot = 0;
-  command = '';
+  cmd: Cmd = Cmd.Get;
+  /** value pool index of SET / HSET (one field) */
+  valueIndex = 0;
+  maxBytes = 0;
   mode: ParseMode = ParseMode.Skip;
   sentAt = 0;
   intendedAt = 0;
@@ -58,6 +84,36 @@ class InFlight implements ReplyHandler {
   onFailure(err: Error): void {
     this.runner.onFailure(this, err);
   }
+  encode(buf: Buffer, off: number): number {
+    const r = this.runner;
+    switch (this.cmd) {
+      case Cmd.Get:
+        return writeBulkAscii(buf, writeAscii(buf, off, HDR_GET), this.key);
+      case Cmd.HGetAll:
+        return writeBulkAscii(buf, writeAscii(buf, off, HDR_HGETALL), this.key);
+      case Cmd.Set: {
+        const p = r.getsetPool;
+        off = writeBulkAscii(buf, writeAscii(buf, off, HDR_SET), this.key);
+        return writeBulkBytes(buf, off, p.bytes, p.offsetOf(this.valueIndex), p.length);
+      }
+      case Cmd.HSetOne: {
+        const p = r.pool;
+        off = writeBulkAscii(buf, writeAscii(buf, off, HDR_HSET_ONE), this.key);
+        off = writeBulkAscii(buf, off, FIELD_NAMES[this.op.field]!);
+        return writeBulkBytes(buf, off, p.bytes, p.offsetOf(this.valueIndex), p.length);
+      }
+      case Cmd.HSetAll: {
+        const p = r.pool;
+        off = writeBulkAscii(buf, writeAscii(buf, off, HDR_HSET_ALL), this.key);
+        const base = this.op.keynum * FIELD_COUNT;
+        for (let i = 0; i < FIELD_COUNT; i++) {
+          off = writeBulkAscii(buf, off, FIELD_NAMES[i]!);
+          off = writeBulkBytes(buf, off, p.bytes, p.offsetOf(base + i), p.length);
+        }
+        return off;
+      }
+    }
+  }
 }
 
 const ignore: ReplyHandler = { onReply() {}, onFailure() {} };
@@ -68,8 +124,8 @@ export class OpsRunner {
   private readonly pools: (RespConnection[] | undefined)[] = [];
   /** In-flight slots: clients x pipeline. */
   private slots = 0;
-  private readonly pool: ValuePool;
-  private readonly getsetPool: ValuePool;
+  readonly pool: ValuePool;
+  readonly getsetPool: ValuePool;
   private source: OpSource | undefined;
   private readonly stats: OpStats[];
   private phase: Phase = 'idle';
@@ -91,6 +147,18 @@ export class OpsRunner {
   private loadErrors = 0;
   private onPhaseEnd: (() => void) | undefined;
   private refreshing: Promise<void> | undefined;
+  /** Keys and their slots by keynum, filled as they are first used (building a YCSB key costs more than the rest of an op). */
+  private readonly keyCache: (string | undefined)[];
+  private readonly slotCache: Uint16Array;
+  /** Ops waiting in `waiting` (no socket of their primary free). */
+  private waitingCount = 0;
+  private idleSeen = -1;
+  private poolsChanged = false;
+  /** Acknowledged writes per 10 ms slot since the run's start (for the time without writes around a failover). */
+  private writeSlots = new Uint8Array(0);
+  private runStartPerf = 0;
+  /** Only writes to these slots are recorded (the fault's shard); undefined = all. */
+  private watchedSlots: Uint8Array | undefined;
 
   constructor(
     private readonly cfg: WorkerConfig,
@@ -100,6 +168,9 @@ export class OpsRunner {
     this.pool = new ValuePool(cfg.seed, FIELD_LENGTH);
     this.getsetPool = new ValuePool(cfg.seed, cfg.valueSize, Math.max(1, Math.min(256, Math.floor(16_000_000 / cfg.valueSize))));
     this.stats = OP_KINDS.map(() => new OpStats(this.openLoop));
+    const cached = cfg.recordCount <= KEY_CACHE_MAX ? cfg.recordCount : 0;
+    this.keyCache = new Array<string | undefined>(cached);
+    this.slotCache = new Uint16Array(cached);
   }
 
   /** Reads the slot map and opens every client's sockets. */
@@ -134,10 +205,11 @@ export class OpsRunner {
     const perPrimary = Math.max(1, Math.round(this.cfg.clients / wanted.length));
     await Promise.all(
       wanted
-        .filter((idx) => !this.pools[idx] || this.pools[idx]!.length === 0)
+        .filter((idx) => !this.hasPool(idx))
         .map(async (idx) => {
           const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
           this.pools[idx] = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
+          this.poolsChanged = true;
         }),
     );
   }
@@ -175,7 +247,7 @@ export class OpsRunner {
 
   // ---------- run phase ----------
 
-  run(startAtMs: number, warmupSec: number, durationSec: number | undefined, operationCount: number | undefined): Promise<void> {
+  run(startAtMs: number, warmupSec: number, durationSec: number | undefined, operationCount: number | undefined, watchEndpoint?: string): Promise<void> {
     const c = this.cfg;
     if (c.workload === 'analytic') throw new Error('analytic has no run phase');
     this.source = opSourceFor(c.workload, {
@@ -189,6 +261,14 @@ export class OpsRunner {
     this.steadyStartMs = startAtMs + warmupSec * 1000;
     this.steadyEndMs = durationSec !== undefined || operationCount === undefined ? this.steadyStartMs + (durationSec ?? 10) * 1000 : Infinity;
     this.opsBudget = operationCount ?? Infinity;
+    this.runStartPerf = startAtMs - performance.timeOrigin;
+    this.watchedSlots = undefined;
+    if (watchEndpoint !== undefined) {
+      const idx = this.slotMap.indexOf(watchEndpoint);
+      this.watchedSlots = new Uint8Array(16384);
+      for (let s = 0; s < 16384; s++) if (this.slotMap.owner[s] === idx) this.watchedSlots[s] = 1;
+    }
+    this.writeSlots = new Uint8Array(Math.ceil(((warmupSec + (durationSec ?? 10) + 10) * 1000) / WRITE_SLOT_MS / 8));
     return new Promise((resolve) => {
       const begin = () => {
         this.phase = warmupSec > 0 ? 'warmup' : 'steady';
@@ -229,6 +309,7 @@ export class OpsRunner {
               scheduleLagP99Us: this.openLoop ? this.lag.getValueAtPercentile(99) : undefined,
               redirects: this.redirects,
               firstError: this.firstError,
+              writeSlots: { startMs: startAtMs, slotMs: WRITE_SLOT_MS, bits: this.writeSlots },
             });
             this.phase = 'idle';
             resolve();
@@ -304,48 +385,65 @@ export class OpsRunner {
   private prepare(f: InFlight, kind: Op['kind']): void {
     const op = f.op;
     const getset = this.cfg.workload === 'getset';
-    f.key = getset ? getsetKey(op.keynum) : ycsbKey(op.keynum);
-    f.slot = keySlot(f.key);
+    const k = op.keynum;
+    if (k < this.keyCache.length) {
+      let key = this.keyCache[k];
+      if (key === undefined) {
+        key = getset ? getsetKey(k) : ycsbKey(k);
+        this.keyCache[k] = key;
+        this.slotCache[k] = keySlot(key);
+      }
+      f.key = key;
+      f.slot = this.slotCache[k]!;
+    } else {
+      f.key = getset ? getsetKey(k) : ycsbKey(k);
+      f.slot = keySlot(f.key);
+    }
     f.redirects = 0;
     f.asking = false;
     f.mode = ParseMode.Skip;
+    const keyBytes = f.key.length;
     switch (kind) {
       case 'read':
       case 'rmw':
-        f.command = '*2\r\n$7\r\nHGETALL\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
+        f.cmd = Cmd.HGetAll;
+        f.maxBytes = 32 + bulkBytes(keyBytes);
         break;
-      case 'update': {
-        const v = this.pool.at(op.keynum * FIELD_COUNT + op.field + 1);
-        f.command = encodeCommand(['HSET', f.key, FIELD_NAMES[op.field]!, v]);
+      case 'update':
+        f.cmd = Cmd.HSetOne;
+        f.valueIndex = op.keynum * FIELD_COUNT + op.field + 1;
+        f.maxBytes = 32 + bulkBytes(keyBytes) + bulkBytes(8) + bulkBytes(this.pool.length);
         break;
-      }
-      case 'insert': {
+      case 'insert':
         if (getset) {
-          f.command = encodeCommand(['SET', f.key, this.getsetPool.at(op.keynum)]);
+          f.cmd = Cmd.Set;
+          f.valueIndex = op.keynum;
+          f.maxBytes = 32 + bulkBytes(keyBytes) + bulkBytes(this.getsetPool.length);
         } else {
-          let s = '*22\r\n$4\r\nHSET\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
-          for (let i = 0; i < FIELD_COUNT; i++) {
-            const v = this.pool.at(op.keynum * FIELD_COUNT + i);
-            s += '$' + FIELD_NAMES[i]!.length + '\r\n' + FIELD_NAMES[i] + '\r\n$' + v.length + '\r\n' + v + '\r\n';
-          }
-          f.command = s;
+          f.cmd = Cmd.HSetAll;
+          f.maxBytes = 32 + bulkBytes(keyBytes) + FIELD_COUNT * (bulkBytes(8) + bulkBytes(this.pool.length));
         }
         break;
-      }
       case 'get':
-        f.command = '*2\r\n$3\r\nGET\r\n$' + f.key.length + '\r\n' + f.key + '\r\n';
+        f.cmd = Cmd.Get;
+        f.maxBytes = 32 + bulkBytes(keyBytes);
         break;
       case 'set':
-        f.command = encodeCommand(['SET', f.key, this.getsetPool.at(op.keynum)]);
+        f.cmd = Cmd.Set;
+        f.valueIndex = op.keynum;
+        f.maxBytes = 32 + bulkBytes(keyBytes) + bulkBytes(this.getsetPool.length);
         break;
     }
   }
 
   /**
-   * A socket to a primary with fewer than `pipeline` requests in flight
-   * (as redis-benchmark's -P: at most P outstanding per connection). Ops of
-   * one event-loop turn fill the same socket first, so they leave in one
-   * write. Undefined when every socket of that primary is full (the op
+   * A socket to a primary that takes another request, as redis-benchmark's
+   * -P does: a batch of up to `pipeline` requests is written at once, and
+   * the socket takes the next batch when every reply of the last one is in.
+   * (Refilling each slot as its reply arrives instead costs a write
+   * syscall for every few requests, which made the client the bottleneck.)
+   * Ops of one event-loop turn fill the same socket first, so they leave in
+   * one write. Undefined when every socket of that primary is busy (the op
    * waits) or the primary is not connected.
    */
   private conn(idx: number): RespConnection | undefined {
@@ -356,7 +454,8 @@ export class OpsRunner {
     for (let k = 0; k < pool.length; k++) {
       const i = (start + k) % pool.length;
       const c = pool[i]!;
-      if (c.inFlight < cap) {
+      const n = c.inFlight;
+      if (n < cap && (n === 0 || c.hasUnsent) && !c.isClosed) {
         this.cursor[idx] = i;
         return c;
       }
@@ -368,19 +467,29 @@ export class OpsRunner {
   private readonly waiting: InFlight[][] = [];
 
   private hasPool(idx: number): boolean {
-    return idx >= 0 && (this.pools[idx]?.length ?? 0) > 0;
+    return idx >= 0 && (this.pools[idx]?.some((c) => !c.isClosed) ?? false);
+  }
+
+  private wait(idx: number, f: InFlight): void {
+    (this.waiting[idx] ??= []).push(f);
+    this.waitingCount++;
   }
 
   /** Sends ops that waited for room, oldest first. */
   private drainWaiting(): void {
+    // Only a socket that just got its last reply, or new sockets, can take waiting ops.
+    if (this.waitingCount === 0 || (idleEventCount() === this.idleSeen && !this.poolsChanged)) return;
+    this.idleSeen = idleEventCount();
+    this.poolsChanged = false;
     for (let idx = 0; idx < this.waiting.length; idx++) {
       const q = this.waiting[idx];
       while (q && q.length > 0) {
         const c = this.conn(idx);
         if (!c) break;
         const f = q.shift()!;
+        this.waitingCount--;
         if (f.stage === 0 && f.redirects === 0) f.sentAt = performance.now();
-        c.send(f.command, f, f.mode);
+        c.send(f, f, f.mode);
       }
     }
   }
@@ -389,12 +498,12 @@ export class OpsRunner {
     const idx = this.slotMap.owner[f.slot]!;
     const conn = this.conn(idx);
     if (!conn) {
-      if (this.hasPool(idx)) (this.waiting[idx] ??= []).push(f);
+      if (this.hasPool(idx)) this.wait(idx, f);
       else void this.reroute(f);
       return;
     }
     if (f.stage === 0 && f.redirects === 0) f.sentAt = now;
-    conn.send(f.command, f, f.mode);
+    conn.send(f, f, f.mode);
   }
 
   /** Slot owner unknown or not connected: refresh the map, connect, retry. */
@@ -409,9 +518,11 @@ export class OpsRunner {
       const idx = this.slotMap.owner[f.slot]!;
       if (!this.hasPool(idx)) throw new Error(`no connection for slot ${f.slot}`);
       const conn = this.conn(idx);
-      if (conn) conn.send(f.command, f, f.mode);
-      else (this.waiting[idx] ??= []).push(f);
+      if (conn) conn.send(f, f, f.mode);
+      else this.wait(idx, f);
     } catch (err) {
+      // The shard has no reachable primary (e.g. killed, replica not promoted yet): back off a little, as a client would, instead of spinning.
+      await new Promise((r) => setTimeout(r, REROUTE_BACKOFF_MS));
       this.complete(f, performance.now(), true, false, err instanceof Error ? err.message : String(err));
     }
   }
@@ -434,7 +545,7 @@ export class OpsRunner {
             return;
           }
           conn.send('*1\r\n$6\r\nASKING\r\n', ignore);
-          conn.send(f.command, f, f.mode);
+          conn.send(f, f, f.mode);
         }
         return;
       }
@@ -450,7 +561,9 @@ export class OpsRunner {
     if (kind === 'rmw' && f.stage === 0) {
       // read done: write one field, as YCSB's readModifyWrite
       f.stage = 1;
-      f.command = encodeCommand(['HSET', f.key, FIELD_NAMES[f.op.field]!, this.pool.at(f.op.keynum * FIELD_COUNT + f.op.field + 2)]);
+      f.cmd = Cmd.HSetOne;
+      f.valueIndex = f.op.keynum * FIELD_COUNT + f.op.field + 2;
+      f.maxBytes = 32 + bulkBytes(f.key.length) + bulkBytes(8) + bulkBytes(this.pool.length);
       f.redirects = 0;
       if (miss) this.countMiss(f);
       this.dispatch(f, now);
@@ -466,10 +579,18 @@ export class OpsRunner {
   }
 
   onFailure(f: InFlight, err: Error): void {
-    this.complete(f, performance.now(), true, false, err.message);
-    // A closed connection: drop it; an empty pool reconnects through the slot map.
+    // A closed connection: drop it first (the next op must not pick it); an empty pool reconnects through the slot map.
     this.pools.forEach((pool, i) => {
-      if (pool) this.pools[i] = pool.filter((conn) => !conn.isClosed);
+      if (pool && pool.some((conn) => conn.isClosed)) this.pools[i] = pool.filter((conn) => !conn.isClosed);
+    });
+    this.complete(f, performance.now(), true, false, err.message);
+    // Ops queued for a primary that has no open socket left would wait forever: route them again.
+    this.waiting.forEach((q, idx) => {
+      if (q && q.length > 0 && !this.hasPool(idx)) {
+        const moved = q.splice(0);
+        this.waitingCount -= moved.length;
+        for (const w of moved) void this.reroute(w);
+      }
     });
   }
 
@@ -502,6 +623,7 @@ export class OpsRunner {
         this.opsBudget--;
       }
       if (f.op.kind === 'insert' && !error) this.source?.acknowledge?.(f.op.keynum);
+      if (!error && f.op.kind !== 'read' && f.op.kind !== 'get' && (!this.watchedSlots || this.watchedSlots[f.slot] === 1)) this.markWrite(now);
     }
     if (this.phase === 'draining') return;
     if (this.openLoop) {
@@ -510,6 +632,18 @@ export class OpsRunner {
     } else {
       this.issue(f, now);
     }
+  }
+
+  private markWrite(now: number): void {
+    const slot = Math.floor((now - this.runStartPerf) / WRITE_SLOT_MS);
+    if (slot < 0) return;
+    const byte = slot >> 3;
+    if (byte >= this.writeSlots.length) {
+      const grown = new Uint8Array(Math.max(byte + 1, this.writeSlots.length * 2));
+      grown.set(this.writeSlots);
+      this.writeSlots = grown;
+    }
+    this.writeSlots[byte]! |= 1 << (slot & 7);
   }
 
   private interval(startAtMs: number, warmupSec: number): void {

@@ -22,7 +22,7 @@ export interface WorkerConfig {
 
 export type ToWorker =
   | { cmd: 'load'; from: number; to: number }
-  | { cmd: 'run'; startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number }
+  | { cmd: 'run'; startAtMs: number; warmupSec: number; durationSec?: number; operationCount?: number; watchEndpoint?: string }
   | { cmd: 'analytic'; primaries: string[] }
   | { cmd: 'stop' };
 
@@ -52,6 +52,8 @@ export type FromWorker =
       scheduleLagP99Us?: number;
       redirects: number;
       firstError?: string;
+      /** bit i set: an acknowledged write completed in [startMs + i*slotMs, +slotMs) */
+      writeSlots?: { startMs: number; slotMs: number; bits: Uint8Array };
     }
   | { type: 'analytic-done'; records: number; sentences: number; longestBatchMs: number; errors: number; firstError?: string }
   | { type: 'error'; message: string };

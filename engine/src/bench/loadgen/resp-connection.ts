@@ -1,10 +1,12 @@
 /**
- * One pipelining socket to a redis-server. Commands are queued as strings
- * and written once per event-loop turn; replies are matched in order to the
- * waiting requests. Nothing is allocated per reply in the common case.
+ * One pipelining socket to a redis-server. Commands are written straight
+ * into an output buffer (see command-writer.ts) and sent once per
+ * event-loop turn; replies are matched in order to the waiting requests.
+ * Nothing is allocated per request or reply in the common case.
  */
 import net from 'node:net';
 import { ParseMode, parseReply, ReplyType, type Reply } from './resp';
+import type { Encodable } from './command-writer';
 
 export interface ReplyHandler {
   /** Called with the reply (the Reply object is reused: copy what you keep). `now` is performance.now() when the bytes arrived. */
@@ -19,6 +21,11 @@ interface Waiting {
 }
 
 const dirty = new Set<RespConnection>();
+let idleEvents = 0;
+/** Counts the times any connection got its last reply (nothing in flight): a socket became free for a new batch. */
+export function idleEventCount(): number {
+  return idleEvents;
+}
 let flushScheduled = false;
 function scheduleFlush(c: RespConnection): void {
   dirty.add(c);
@@ -38,7 +45,8 @@ export class RespConnection {
   private socket: net.Socket | undefined;
   private readonly queue: Waiting[] = [];
   private head = 0;
-  private out: string[] = [];
+  private wbuf = Buffer.allocUnsafe(16 * 1024);
+  private wlen = 0;
   private leftover: Buffer | undefined;
   private readonly reply: Reply = { type: ReplyType.Simple, integer: 0, value: undefined };
   private closed = false;
@@ -91,20 +99,38 @@ export class RespConnection {
     return this.closed;
   }
 
+  /** Requests queued in this event-loop turn, not written yet. */
+  get hasUnsent(): boolean {
+    return this.wlen > 0;
+  }
+
   get inFlight(): number {
     return this.queue.length - this.head;
   }
 
-  /** Queues a pre-encoded command; the reply goes to `handler`. */
-  send(command: string, handler: ReplyHandler, mode: ParseMode = ParseMode.Skip): void {
+  /** Queues a command (RESP text, or written by `encode`); the reply goes to `handler`. */
+  send(command: string | Encodable, handler: ReplyHandler, mode: ParseMode = ParseMode.Skip): void {
     if (this.closed) {
       handler.onFailure(new Error(`connection to ${this.endpoint} closed`));
       return;
     }
     this.queue.push({ handler, mode });
-    this.out.push(command);
+    if (typeof command === 'string') {
+      this.room(command.length);
+      this.wlen += this.wbuf.write(command, this.wlen, 'latin1');
+    } else {
+      this.room(command.maxBytes);
+      this.wlen = command.encode(this.wbuf, this.wlen);
+    }
     this.commands++;
-    scheduleFlush(this);
+    if (this.wlen > 0) scheduleFlush(this);
+  }
+
+  private room(n: number): void {
+    if (this.wlen + n <= this.wbuf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.wbuf.length * 2, this.wlen + n));
+    this.wbuf.copy(bigger, 0, 0, this.wlen);
+    this.wbuf = bigger;
   }
 
   /** One command, full reply as a JS value (errors as Error). For setup paths, not the hot path. */
@@ -124,10 +150,11 @@ export class RespConnection {
   }
 
   flush(): void {
-    if (this.out.length === 0 || !this.socket) return;
-    const data = this.out.length === 1 ? this.out[0]! : this.out.join('');
-    this.out = [];
-    this.socket.write(data, 'latin1');
+    if (this.wlen === 0 || !this.socket) return;
+    this.socket.write(this.wbuf.subarray(0, this.wlen));
+    this.wlen = 0;
+    // Written to the kernel at once (the usual case): the buffer is ours again. Otherwise the socket keeps it: take a new one.
+    if (this.socket.writableLength > 0) this.wbuf = Buffer.allocUnsafe(this.wbuf.length);
   }
 
   private onData(chunk: Buffer): void {
@@ -150,6 +177,7 @@ export class RespConnection {
       pos = next;
       this.queue[this.head] = undefined as unknown as Waiting;
       this.head++;
+      if (this.head === this.queue.length) idleEvents++;
       w.handler.onReply(this.reply, now);
     }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {

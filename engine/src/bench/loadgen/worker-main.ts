@@ -19,7 +19,7 @@ async function handle(m: ToWorker): Promise<void> {
       await runner.load(m.from, m.to);
       return;
     case 'run':
-      await runner.run(m.startAtMs, m.warmupSec, m.durationSec, m.operationCount);
+      await runner.run(m.startAtMs, m.warmupSec, m.durationSec, m.operationCount, m.watchEndpoint);
       return;
     case 'analytic': {
       const results = await Promise.all(m.primaries.map((e) => scanNode(e, cfg.auth)));

@@ -7,8 +7,47 @@ export interface BenchSeries {
   color: string;
 }
 
+/** A vertical marker (an event) or a shaded span (e.g. the time without writes) on the x axis. */
+export interface BenchMark {
+  x: number;
+  /** end of a shaded span; absent = a line at x */
+  to?: number;
+  label: string;
+  color: string;
+}
+
+/** Draws marks on the plot area: spans shaded, events as dashed lines with their label at the top. */
+function drawMarks(u: uPlot, marks: BenchMark[]): void {
+  const ctx = u.ctx;
+  const { top, height } = u.bbox;
+  ctx.save();
+  for (const m of marks) {
+    const x0 = u.valToPos(m.x, 'x', true);
+    if (m.to !== undefined) {
+      const x1 = u.valToPos(m.to, 'x', true);
+      ctx.fillStyle = m.color;
+      ctx.globalAlpha = 0.18;
+      ctx.fillRect(x0, top, Math.max(2, x1 - x0), height);
+      ctx.globalAlpha = 1;
+    } else {
+      ctx.strokeStyle = m.color;
+      ctx.lineWidth = 2 * devicePixelRatio;
+      ctx.setLineDash([6 * devicePixelRatio, 4 * devicePixelRatio]);
+      ctx.beginPath();
+      ctx.moveTo(x0, top);
+      ctx.lineTo(x0, top + height);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    ctx.fillStyle = m.color;
+    ctx.font = `${11 * devicePixelRatio}px sans-serif`;
+    ctx.fillText(m.label, x0 + 4 * devicePixelRatio, top + 12 * devicePixelRatio * (1 + marks.indexOf(m)));
+  }
+  ctx.restore();
+}
+
 /** A small uPlot line chart over a numeric x axis (seconds, or percentile positions). */
-export function BenchChart({ data, series, label, xValues, xSplits, yFormat, testId, height = 200 }: {
+export function BenchChart({ data, series, label, xValues, xSplits, yFormat, testId, height = 200, marks }: {
   data: uPlot.AlignedData;
   series: BenchSeries[];
   label: string;
@@ -18,9 +57,13 @@ export function BenchChart({ data, series, label, xValues, xSplits, yFormat, tes
   yFormat: (v: number) => string;
   testId: string;
   height?: number;
+  /** events and spans drawn over the series (listed in the accessible label too) */
+  marks?: BenchMark[];
 }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
+  const marksRef = useRef<BenchMark[]>(marks ?? []);
+  marksRef.current = marks ?? [];
   const key = series.map((s) => s.label).join('|');
   useEffect(() => {
     const el = box.current;
@@ -36,6 +79,7 @@ export function BenchChart({ data, series, label, xValues, xSplits, yFormat, tes
           { stroke: '#5b6372', grid: { stroke: '#eef0f3' }, size: 70, values: (_u, vals) => vals.map((v) => yFormat(v)) },
         ],
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true, size: 4 } }))],
+        hooks: { draw: [(u: uPlot) => drawMarks(u, marksRef.current)] },
       },
       data,
       el,
@@ -53,5 +97,9 @@ export function BenchChart({ data, series, label, xValues, xSplits, yFormat, tes
   useEffect(() => {
     plot.current?.setData(data);
   }, [data]);
-  return <div ref={box} className="uplot-box" role="img" aria-label={label} data-testid={testId} />;
+  useEffect(() => {
+    plot.current?.redraw(false);
+  }, [marks]);
+  const described = marks?.length ? `${label}; marked: ${marks.map((m) => (m.to !== undefined ? `${m.label} from ${m.x} s to ${m.to} s` : `${m.label} at ${m.x} s`)).join(', ')}` : label;
+  return <div ref={box} className="uplot-box" role="img" aria-label={described} data-testid={testId} />;
 }

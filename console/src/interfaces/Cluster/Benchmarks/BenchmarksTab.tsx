@@ -12,6 +12,7 @@ import { Badge } from '../../../components/ui/Badge';
 import { AdvancedForm } from './AdvancedForm';
 import { RunView } from './RunView';
 import { CompareView } from './CompareView';
+import { ScalingView } from './ScalingView';
 import { WORKLOAD_LABELS, headline } from './bench-format';
 import './benchmarks.css';
 
@@ -92,6 +93,7 @@ function Launcher({ clusterId, base }: { clusterId: string; base: string }) {
           </table>
         )}
       </section>
+      {list.data && <ScalingView items={list.data.items} base={base} />}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import type { Benchmark } from '@strata/api';
 import { InlineAlert } from '../../../components/ui/States';
 import { Badge } from '../../../components/ui/Badge';
 import { BenchChart } from './BenchChart';
-import { PERCENTILES, formatOps, formatUs, headline, percentileLabel, seriesData } from './bench-format';
+import { PERCENTILES, faultMarks, formatOps, formatUs, headline, percentileLabel, seriesData } from './bench-format';
 
 const COLORS = ['#3b5bdb', '#d93a32', '#1f8a4c', '#d98b06', '#7048e8', '#0c8599'];
 
@@ -11,6 +11,8 @@ const COLORS = ['#3b5bdb', '#d93a32', '#1f8a4c', '#d98b06', '#7048e8', '#0c8599'
 export function ResultView({ b }: { b: Benchmark }) {
   const r = b.result!;
   const series = useMemo(() => seriesData(r.series), [r.series]);
+  const marks = useMemo(() => faultMarks(r), [r]);
+  const hasWrites = series[4].some((w) => w !== null);
   const pctData = useMemo(() => [PERCENTILES.map((p) => p.x), ...r.ops.map((o) => PERCENTILES.map((p) => o.service[p.key]))] as [number[], ...number[][]], [r.ops]);
   return (
     <div className="bench-result" data-testid="bench-result">
@@ -36,6 +38,20 @@ export function ResultView({ b }: { b: Benchmark }) {
           </dl>
         </section>
       )}
+      {r.fault && (
+        <section className="card" data-testid="bench-fault">
+          <h3 className="card-title">Failover under load</h3>
+          <dl className="kv-grid">
+            <dt>Fault</dt>
+            <dd>{r.fault.injectedAtT !== undefined ? `primary of shard ${r.fault.shard} (${r.fault.endpoint}) killed at ${r.fault.injectedAtT} s` : `not injected${r.fault.injectError ? `: ${r.fault.injectError}` : ''}`}</dd>
+            <dt>Failover</dt>
+            <dd>{r.fault.failoverAtT !== undefined ? `replica took over at ${r.fault.failoverAtT} s (${r.fault.failoverCause})${r.fault.writeUnavailableMs != null ? `; Strata measured ${formatUs(r.fault.writeUnavailableMs * 1000)} without writes` : ''}` : 'no failover recorded'}</dd>
+            <dt>Clients saw no write to the shard for</dt>
+            <dd data-testid="bench-write-gap">{formatUs(r.fault.writeGapMs * 1000)}{r.fault.writeGapStartT !== undefined ? ` (${r.fault.writeGapStartT} s to ${r.fault.writeGapEndT} s)` : ''}</dd>
+            <dt>Failed operations</dt><dd>{r.fault.errors.toLocaleString('en')}</dd>
+          </dl>
+        </section>
+      )}
       {r.ops.length > 0 && (
         <section className="card">
           <h3 className="card-title">Latency per operation (service time)</h3>
@@ -54,17 +70,28 @@ export function ResultView({ b }: { b: Benchmark }) {
       {r.series.length > 0 && (
         <section className="card">
           <h3 className="card-title">Time series (second 0 = start of the steady phase)</h3>
-          <BenchChart testId="bench-series-chart" label="Throughput per second" data={[series[0], series[1]]} series={[{ label: 'ops/s', color: '#3b5bdb' }]} xValues={(v) => `${v}s`} yFormat={formatOps} />
-          <BenchChart testId="bench-latency-series-chart" label="Latency per second" data={[series[0], series[2], series[3]]} series={[{ label: 'p50', color: '#1f8a4c' }, { label: 'p99', color: '#d98b06' }]} xValues={(v) => `${v}s`} yFormat={formatUs} height={160} />
+          <BenchChart
+            testId="bench-series-chart" label="Throughput per second" marks={marks}
+            data={hasWrites ? [series[0], series[1], series[4]] : [series[0], series[1]]}
+            series={hasWrites ? [{ label: 'ops/s', color: '#3b5bdb' }, { label: 'writes/s', color: '#7048e8' }] : [{ label: 'ops/s', color: '#3b5bdb' }]}
+            xValues={(v) => `${v}s`} yFormat={formatOps}
+          />
+          <BenchChart testId="bench-latency-series-chart" label="Latency per second" marks={marks} data={[series[0], series[2], series[3]]} series={[{ label: 'p50', color: '#1f8a4c' }, { label: 'p99', color: '#d98b06' }]} xValues={(v) => `${v}s`} yFormat={formatUs} height={160} />
         </section>
       )}
       {r.shards.length > 0 && (
         <section className="card">
           <h3 className="card-title">Per shard (steady window)</h3>
           <table className="table" data-testid="bench-shards">
-            <thead><tr><th scope="col">Primary</th><th scope="col">Client commands</th><th scope="col">Server commands</th></tr></thead>
-            <tbody>{r.shards.map((s) => <tr key={s.endpoint}><td>{s.endpoint}</td><td>{s.clientOps.toLocaleString('en')}</td><td>{s.serverOps?.toLocaleString('en') ?? '—'}</td></tr>)}</tbody>
+            <thead><tr><th scope="col">Primary</th><th scope="col">Client commands</th><th scope="col">Server commands</th><th scope="col">Server p50</th><th scope="col">Server p99</th><th scope="col">Server max</th></tr></thead>
+            <tbody>{r.shards.map((s) => (
+              <tr key={s.endpoint}>
+                <td>{s.endpoint}</td><td>{s.clientOps.toLocaleString('en')}</td><td>{s.serverOps?.toLocaleString('en') ?? '—'}</td>
+                <td>{s.serverLatency ? `≤ ${formatUs(s.serverLatency.p50)}` : '—'}</td><td>{s.serverLatency ? `≤ ${formatUs(s.serverLatency.p99)}` : '—'}</td><td>{s.serverLatency ? `≤ ${formatUs(s.serverLatency.max)}` : '—'}</td>
+              </tr>
+            ))}</tbody>
           </table>
+          <p className="muted">Server latency is each node's own LATENCY HISTOGRAM for the same window: command execution only (no network or queueing), power-of-two buckets, so each figure is an upper bound.</p>
           <p className="muted">A scrambled zipfian puts more load on the shard holding the hottest keys; that is skew, not a scaling problem.</p>
         </section>
       )}

@@ -1,4 +1,4 @@
-import type { BenchmarkPoint, BenchmarkResult, LatencySummary } from '@strata/api';
+import type { Benchmark, BenchmarkPoint, BenchmarkResult, LatencySummary } from '@strata/api';
 
 /** Microseconds as "87 µs", "1.25 ms", "2.1 s". */
 export function formatUs(us: number): string {
@@ -29,9 +29,27 @@ export function percentileLabel(x: number): string {
   return `${(100 * (1 - Math.pow(10, -x))).toFixed(x < 1 ? 0 : 1)}%`;
 }
 
-export function seriesData(points: BenchmarkPoint[]): [number[], number[], number[], number[]] {
+export function seriesData(points: BenchmarkPoint[]): [number[], number[], number[], number[], (number | null)[]] {
   const sorted = [...points].sort((a, b) => a.t - b.t);
-  return [sorted.map((p) => p.t), sorted.map((p) => p.ops), sorted.map((p) => p.p50), sorted.map((p) => p.p99)];
+  return [sorted.map((p) => p.t), sorted.map((p) => p.ops), sorted.map((p) => p.p50), sorted.map((p) => p.p99), sorted.map((p) => p.writes ?? null)];
+}
+
+/**
+ * Marks for the time series of a fault run: the kill, the failover event,
+ * and the span without writes to the shard. A point at second t counts the
+ * second before t, so marks are placed on the same axis (seconds since the
+ * steady phase began).
+ */
+export function faultMarks(r: BenchmarkResult): { x: number; to?: number; label: string; color: string }[] {
+  const f = r.fault;
+  if (!f) return [];
+  const out: { x: number; to?: number; label: string; color: string }[] = [];
+  if (f.writeGapStartT !== undefined && f.writeGapEndT !== undefined && f.writeGapMs > 0) {
+    out.push({ x: f.writeGapStartT, to: f.writeGapEndT, label: `no writes to shard ${f.shard}: ${formatUs(f.writeGapMs * 1000)}`, color: '#d93a32' });
+  }
+  if (f.injectedAtT !== undefined) out.push({ x: f.injectedAtT, label: `primary killed (shard ${f.shard})`, color: '#d93a32' });
+  if (f.failoverAtT !== undefined) out.push({ x: f.failoverAtT, label: `failover${f.failoverCause ? ` (${f.failoverCause})` : ''}`, color: '#1f8a4c' });
+  return out;
 }
 
 export const WORKLOAD_LABELS: Record<string, string> = {
@@ -47,4 +65,50 @@ export const WORKLOAD_LABELS: Record<string, string> = {
 export function headline(r: BenchmarkResult): string {
   if (r.analytic) return `${formatOps(r.analytic.recordsPerSec)} records/s`;
   return `${formatOps(r.opsPerSec)} ops/s`;
+}
+
+export interface ScalingPoint {
+  shards: number;
+  opsPerSec: number;
+  p95: number;
+  /** ops/s of each shard in the steady window */
+  shardOps: number[];
+  valid: boolean;
+  benchmarkId: string;
+}
+
+/**
+ * A scaling study from a cluster's run history (e.g. `npm run bench:scaling`,
+ * or runs made by hand between resizes): for one workload, the latest
+ * finished run at each shard count, sorted by shards. p95 is the main op's
+ * (read for YCSB, get for getset).
+ */
+export function scalingPoints(items: readonly Benchmark[], workload: string): ScalingPoint[] {
+  const latest = new Map<number, Benchmark>();
+  for (const b of items) {
+    if (b.workload !== workload || b.state !== 'succeeded' || !b.result || b.request.fault || b.result.environment.shards < 1) continue;
+    const prev = latest.get(b.result.environment.shards);
+    if (!prev || prev.createdAt < b.createdAt) latest.set(b.result.environment.shards, b);
+  }
+  return [...latest.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([shards, b]) => {
+      const r = b.result!;
+      const main = r.ops.find((o) => o.op === 'read' || o.op === 'get') ?? r.ops[0];
+      return {
+        shards, opsPerSec: r.opsPerSec, p95: main?.service.p95 ?? 0, shardOps: r.shards.map((s) => (r.steadySec > 0 ? s.clientOps / r.steadySec : 0)), valid: r.validity.valid, benchmarkId: b.id,
+      };
+    });
+}
+
+/** Workloads with runs at two or more shard counts. */
+export function scalingWorkloads(items: readonly Benchmark[]): string[] {
+  const byWorkload = new Map<string, Set<number>>();
+  for (const b of items) {
+    if (b.state !== 'succeeded' || !b.result || b.request.fault || b.workload === 'analytic') continue;
+    const set = byWorkload.get(b.workload) ?? new Set<number>();
+    set.add(b.result.environment.shards);
+    byWorkload.set(b.workload, set);
+  }
+  return [...byWorkload.entries()].filter(([, s]) => s.size >= 2).map(([w]) => w).sort();
 }
