@@ -8,6 +8,8 @@ import { notFound, validationFailed } from '../errors';
  * whatever schema (including ones that do not use `safeString`) it goes through.
  */
 export function nulFields(value: unknown, path: string[] = [], out: FieldError[] = []): FieldError[] {
+  // The common case (no NUL anywhere) without building a path per value: agents send ~1,000 bodies a second.
+  if (path.length === 0 && !hasNul(value)) return out;
   const field = path.join('.') || '(body)';
   if (typeof value === 'string') {
     if (value.includes('\u0000')) out.push({ field, message: 'must not contain a NUL byte' });
@@ -20,6 +22,15 @@ export function nulFields(value: unknown, path: string[] = [], out: FieldError[]
     }
   }
   return out;
+}
+
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value && typeof value === 'object') {
+    for (const k in value) if (k.includes('\u0000') || hasNul((value as Record<string, unknown>)[k])) return true;
+  }
+  return false;
 }
 
 /** Parses `input` with a schema from @strata/api or throws a 400 naming each bad field. */
