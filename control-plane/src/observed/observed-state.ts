@@ -21,7 +21,7 @@ export class ObservedState {
    */
   private readonly startedAt: number;
 
-  constructor(private readonly now: () => number = Date.now, private readonly staleAfterMs = 5000) {
+  constructor(private readonly now: () => number = Date.now, readonly staleAfterMs = 5000) {
     this.startedAt = now();
   }
 

@@ -15,8 +15,6 @@ const TICK_MS = 500;
 const SWEEP_MS = 2000;
 /** A settled cluster still gets a pass at least this often (the safety net of a level-triggered loop). */
 const SETTLED_RECHECK_MS = 30_000;
-/** A settled cluster is passed again on the next sweep once one of its nodes has been silent this long (agents report every second). */
-const NODE_QUIET_MS = 1500;
 /** How long heal passes share one read of the node list. */
 const NODES_TTL_MS = 1000;
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
@@ -37,7 +35,7 @@ export class Reconciler {
   /**
    * Clusters this process found settled (ready, nothing to do or wait for,
    * every instance in its preferred role) and the nodes they live on. The
-   * 2 s sweep skips them while those nodes keep reporting: a change in what
+   * 2 s sweep skips them while those nodes' reports are fresh: a change in what
    * an agent reports requests a pass by itself, so a fleet of quiet clusters
    * costs passes every SETTLED_RECHECK_MS, not every SWEEP_MS.
    */
@@ -76,6 +74,20 @@ export class Reconciler {
     } else void this.tick();
   }
 
+  /**
+   * A report mentioned this cluster but nothing the reconciler keys on
+   * changed: worth another look only while a pass is running on a cluster
+   * that is not settled (it may wait on progress the fingerprint leaves out,
+   * such as a replica's sync). A settled cluster's four nodes report every
+   * second; waking its worker on each would keep it passing forever.
+   */
+  nudge(clusterId: string): void {
+    const w = this.workers.get(clusterId);
+    if (!w || this.settled.has(clusterId)) return;
+    w.again = true;
+    w.wake();
+  }
+
   /** An observation changed: ask for a pass (stored, so another control plane may take it) and look now. */
   async request(clusterId: string): Promise<void> {
     await this.deps.clusters.markNeedsReconcile(clusterId);
@@ -96,7 +108,8 @@ export class Reconciler {
     const quiet: string[] = [];
     for (const [id, s] of this.settled) {
       if (now - s.at >= SETTLED_RECHECK_MS) this.settled.delete(id);
-      else if (s.nodeIds.every((n) => this.deps.observed.silentForMs(n) < NODE_QUIET_MS)) quiet.push(id);
+      // Until a node's report goes stale a pass would see the same thing; from then on the sweep passes the cluster again.
+      else if (s.nodeIds.every((n) => this.deps.observed.silentForMs(n) < this.deps.observed.staleAfterMs)) quiet.push(id);
     }
     return quiet;
   }

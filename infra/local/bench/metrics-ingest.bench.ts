@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const cp = await startTs({
     entry: path.join(REPO_ROOT, 'control-plane/src/main.ts'),
     env: {
-      ...process.env, DATABASE_URL: pgh.url, STRATA_HOME: dir, STRATA_PORT: '0', STRATA_LOG_LEVEL: 'warn', STRATA_ADMIN_TOKEN: 'bench-admin-token-0123456789',
+      ...process.env, DATABASE_URL: pgh.url, STRATA_HOME: dir, STRATA_PORT: '0', STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn', STRATA_ADMIN_TOKEN: 'bench-admin-token-0123456789',
       ...(process.env.PROFILE_DIR ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` } : {}),
     },
     logFile: path.join(dir, 'control-plane.log'), readyPrefix: 'STRATA_LISTENING',
