@@ -118,15 +118,16 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
       && livePrimaries.filter((i) => i.shardIndex >= target.length).every((i) => owns(i) === 0);
     const latest = ctx.tasks.get(key);
     const result = latest?.result as Extract<TaskResult, { kind: 'migrate-slots' }> | null | undefined;
-    if (latest?.state === 'succeeded' && result?.complete && settled) {
-      return { kind: 'done', detail: `${result.slotsMoved} slots, ${result.keysMoved} keys moved` };
-    }
     const raw = latest?.progressStats;
     // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
     const planned = name === 'migrate-slots' ? p.public.totals.slots : 0;
     const stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
+    // Stored before the done check: the pass that sees the run finished may be the first since its last progress report.
     if (stats && latest && (latest.state === 'leased' || latest.state === 'pending' || !op.migration || op.migration.slotsDone !== stats.slotsDone)) {
       await ctx.deps.operations.setMigration(op.id, stats);
+    }
+    if (latest?.state === 'succeeded' && result?.complete && settled) {
+      return { kind: 'done', detail: `${result.slotsMoved} slots, ${result.keysMoved} keys moved` };
     }
     const fraction = stats && stats.slotsTotal ? stats.slotsDone / stats.slotsTotal : 0;
     const detail = stats ? `${stats.slotsDone}/${stats.slotsTotal} slots, ${stats.keysMoved} keys moved, ${stats.keysPerSec} keys/s${stats.etaSeconds !== null ? `, ETA ${stats.etaSeconds}s` : ''}` : 'starting';
