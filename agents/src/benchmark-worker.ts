@@ -127,11 +127,10 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
 }
 
 interface ServerSnapshot {
-  commands: Map<string, number>;
   latency: Map<string, CommandLatency>;
 }
 
-/** Standalone connections to each primary for DBSIZE, INFO stats and LATENCY HISTOGRAM. */
+/** Standalone connections to each primary for DBSIZE and LATENCY HISTOGRAM. */
 class ServerCounters {
   private readonly clients = new Map<string, Redis>();
   constructor(
@@ -155,17 +154,14 @@ class ServerCounters {
     return sizes.reduce((a, b) => a + b, 0);
   }
 
-  /** Per primary: total_commands_processed (kept for reference) and LATENCY HISTOGRAM. A primary that does not answer (killed) is left out. */
+  /** Per primary: LATENCY HISTOGRAM (per-command calls and latency). A primary that does not answer (killed) is left out. */
   async snapshot(): Promise<ServerSnapshot> {
-    const out: ServerSnapshot = { commands: new Map(), latency: new Map() };
+    const out: ServerSnapshot = { latency: new Map() };
     await Promise.all(
       this.primaries.map(async (e) => {
         try {
           const c = this.client(e);
-          const [info, hist] = await Promise.all([c.info('stats'), c.call('LATENCY', 'HISTOGRAM')]);
-          const m = /total_commands_processed:(\d+)/.exec(info);
-          if (m) out.commands.set(e, Number(m[1]));
-          out.latency.set(e, parseLatencyHistogram(hist));
+          out.latency.set(e, parseLatencyHistogram(await c.call('LATENCY', 'HISTOGRAM')));
         } catch {
           // unreachable primary: no server-side figures for it in this window
         }

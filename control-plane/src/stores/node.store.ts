@@ -39,13 +39,7 @@ export class NodeStore {
   /** A row with the newest heartbeat this process has seen. */
   private fresh(r: any): NodeRow {
     const n = toNode(r);
-    const b = this.beats.get(n.id);
-    if (b && (!n.lastHeartbeatAt || b.at > n.lastHeartbeatAt)) {
-      n.lastHeartbeatAt = b.at;
-      n.memoryMb = b.memoryMb;
-      n.agentVersion = b.agentVersion;
-    }
-    return n;
+    return { ...n, ...this.beatOf(n) };
   }
 
   async create(n: { name: string; address: string; memoryMb: number; agentVersion: string; credentialHash: string }, db: Db = this.pool): Promise<NodeRow> {
