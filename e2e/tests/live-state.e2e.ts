@@ -78,9 +78,9 @@ test.describe('one live source of cluster state', () => {
 
     const reason = page.getByTestId('cluster-reason');
     await expect(clusterPage.status).toHaveClusterStatus('Degraded', { timeout: 1000 });
-    await expect(reason).toContainText(port, { timeout: 1000 });
+    // One look for both the instance and the kind of fault: Strata may heal within a second, taking the reason away.
+    await expect(reason).toContainText(new RegExp(`^(?=[\\s\\S]*${port})[\\s\\S]*(InstanceDown|ShardWithoutPrimary|MembersDisagree)`), { timeout: 1000 });
     const shownAfterMs = Date.now() - killedAt;
-    await expect(reason).toContainText(/InstanceDown|ShardWithoutPrimary|MembersDisagree/);
     testInfo.annotations.push({ type: 'degraded shown after', description: `${shownAfterMs} ms` });
     console.log(`[live] cluster page showed Degraded with the reason ${shownAfterMs} ms after kill -9 of the primary`);
     await saveScreenshot(page, 'live-killed-primary-reason', testInfo);

@@ -3,11 +3,12 @@ import type { ClusterList } from '@strata/api';
 import { api, apiCall } from '../fetcher';
 import { FAST_POLL_MS, SLOW_POLL_MS, isTransitional } from '../polling';
 import { clusterKeys } from './keys';
-import { pollMs } from '../live/live-store';
+import { isClusterDeleted, pollMs } from '../live/live-store';
 
-/** GET /v1/clusters */
-export function getClusters(signal?: AbortSignal): Promise<ClusterList> {
-  return apiCall(api.GET('/v1/clusters', { signal }));
+/** GET /v1/clusters, without the clusters the live stream already said are gone (a read started before it said so). */
+export async function getClusters(signal?: AbortSignal): Promise<ClusterList> {
+  const list = await apiCall(api.GET('/v1/clusters', { signal }));
+  return { ...list, items: list.items.filter((c) => !isClusterDeleted(c.id)) };
 }
 
 export function useClustersQuery() {

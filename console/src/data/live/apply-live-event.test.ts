@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import type { Cluster, ClusterList, Connection, Operation, OperationList } from '@strata/api';
 import { clusterKeys } from '../clusters/keys';
 import { applyLiveEvent } from './apply-live-event';
@@ -44,6 +44,25 @@ describe('applyLiveEvent', () => {
     expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items).toEqual([]);
     expect(qc.getQueryData(clusterKeys.detail('a'))).toBeUndefined();
     expect(isClusterDeleted('a')).toBe(true);
+  });
+
+  it('a list read already on its way when a cluster is deleted cannot bring the cluster back', async () => {
+    let calls = 0;
+    let answerStale!: () => void;
+    const fetchList = () => {
+      calls++;
+      // The first read left before the delete and answers with the cluster still there; the restarted one after it.
+      if (calls === 1) return new Promise<ClusterList>((resolve) => { answerStale = () => resolve({ items: [cluster('a', 'deleting')] }); });
+      return Promise.resolve<ClusterList>({ items: [] });
+    };
+    // The list page is open (an observer), its first read on its way.
+    const unsubscribe = new QueryObserver(qc, { queryKey: clusterKeys.list(), queryFn: fetchList }).subscribe(() => {});
+    await vi.waitFor(() => expect(calls).toBe(1));
+    applyLiveEvent(qc, { type: 'cluster-deleted', clusterId: 'a' }, { reconnected: false });
+    answerStale();
+    await vi.waitFor(() => expect(calls).toBe(2));
+    await vi.waitFor(() => expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items).toEqual([]));
+    unsubscribe();
   });
 
   it('operations are replaced in place or prepended', () => {

@@ -11,6 +11,36 @@ const byNewest = (a: Cluster, b: Cluster) => Date.parse(b.createdAt) - Date.pars
  * all change at once.
  */
 export function applyLiveEvent(qc: QueryClient, e: LiveEvent, opts: { reconnected: boolean }): void {
+  applyToCache(qc, e, opts);
+  refetchInFlight(qc, e);
+}
+
+/**
+ * A read that was already on its way when the event came may answer with the
+ * state from before it and overwrite the cache (the list fetched on arriving
+ * from a delete kept showing the cluster as Deleting after it was gone, until
+ * the 30 s fallback poll). Such a read is followed by another once it lands,
+ * which answers after the change. (React Query does not restart a first read:
+ * it hands back the one in flight.)
+ */
+function refetchInFlight(qc: QueryClient, e: LiveEvent): void {
+  const keys =
+    e.type === 'cluster' ? [clusterKeys.list(), clusterKeys.detail(e.cluster.id)]
+    : e.type === 'cluster-deleted' ? [clusterKeys.list()]
+    : e.type === 'operation' ? [clusterKeys.operations(e.operation.clusterId)]
+    : [];
+  for (const queryKey of keys) {
+    const query = qc.getQueryCache().find({ queryKey, exact: true });
+    if (query?.state.fetchStatus !== 'fetching') continue;
+    const unsubscribe = qc.getQueryCache().subscribe((ev) => {
+      if (ev.query !== query || query.state.fetchStatus === 'fetching') return;
+      unsubscribe();
+      void qc.invalidateQueries({ queryKey, exact: true });
+    });
+  }
+}
+
+function applyToCache(qc: QueryClient, e: LiveEvent, opts: { reconnected: boolean }): void {
   switch (e.type) {
     case 'cluster': {
       const c = e.cluster;
