@@ -9,6 +9,7 @@ import { StatusReporter } from './status-reporter';
 import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
 import { InstanceConnections } from './instance-connections';
+import type { AgentMetricsBatch } from '@strata/api';
 import { MetricsSampler } from './metrics/metrics-sampler';
 import { EndpointServer } from './endpoint-server';
 
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
   endpoints.start();
   // Samples are taken on the second on every node; pushes spread over the next 400 ms (stable per node).
   const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % 400;
-  const metrics = new MetricsSampler({ sink: client, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
+  // The steady status report rides on the metrics push (one request per second per node, not two).
+  const sink = { pushMetrics: (batch: AgentMetricsBatch) => reporter!.carry((status) => client.pushMetrics(status ? { ...batch, status } : batch)) };
+  const metrics = new MetricsSampler({ sink, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
   const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');

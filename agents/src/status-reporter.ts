@@ -11,6 +11,16 @@ import { AGENT_VERSION } from './registration';
 const STEADY_MS = 1000;
 /** While anything on this node is in flux, report faster so provisioning is not gated on the 1 s tick. */
 const FAST_MS = 100;
+/**
+ * After a report carried by the metrics push, this reporter's own next report
+ * waits this long: the next push (a second later) carries it, and only when
+ * pushes stop or slip does the reporter send on its own.
+ */
+const CARRIED_FALLBACK_MS = 1500;
+
+/** In flux: an instance not running or not (yet) in a healthy cluster, or a slot migrating (the control plane waits to see it closed). */
+const inFlux = (report: AgentStatusReport) =>
+  report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false || i.cluster.openSlots.length > 0);
 
 export class StatusReporter {
   private timer?: NodeJS.Timeout;
@@ -18,6 +28,7 @@ export class StatusReporter {
   private again = false;
   private stopped = false;
   private fastUntil = 0;
+  private transitional = false;
 
   constructor(
     private readonly d: {
@@ -50,19 +61,49 @@ export class StatusReporter {
 
   private async tick(): Promise<void> {
     this.inFlight = true;
-    let transitional = false;
     try {
       const report = await this.build();
-      // In flux: an instance not running or not (yet) in a healthy cluster, or a slot migrating (the control plane waits to see it closed).
-      transitional = report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false || i.cluster.openSlots.length > 0);
+      this.transitional = inFlux(report);
       await this.d.client.reportStatus(report);
     } catch (err) {
       this.d.log.warn({ err: (err as Error).message }, 'status report failed; will retry');
     } finally {
-      this.inFlight = false;
-      const fast = this.again || Date.now() < this.fastUntil || transitional;
-      this.again = false;
-      this.schedule(fast ? FAST_MS : STEADY_MS);
+      this.finish(STEADY_MS);
+    }
+  }
+
+  private finish(steadyMs: number): void {
+    this.inFlight = false;
+    const fast = this.again || Date.now() < this.fastUntil || this.transitional;
+    this.again = false;
+    this.schedule(fast ? FAST_MS : steadyMs);
+  }
+
+  /**
+   * Lets the once-a-second metrics push carry the steady status report, so a
+   * quiet node makes one request a second instead of two. `push` gets the
+   * report to send along, or undefined while this reporter reports on its own
+   * (something in flux: reports every 100 ms; or a report on its way). One
+   * report at a time either way, so they reach the control plane in order.
+   * A failed push is this reporter's failure too: it reports on its own next.
+   */
+  async carry(push: (status: AgentStatusReport | undefined) => Promise<void>): Promise<void> {
+    if (this.stopped || this.inFlight || this.again || this.transitional || Date.now() < this.fastUntil) return push(undefined);
+    this.inFlight = true;
+    clearTimeout(this.timer);
+    let carried = false;
+    try {
+      let report: AgentStatusReport | undefined;
+      try {
+        report = await this.build();
+        this.transitional = inFlux(report);
+      } catch (err) {
+        this.d.log.warn({ err: (err as Error).message }, 'status report could not be built; the metrics go alone');
+      }
+      await push(report);
+      carried = report !== undefined;
+    } finally {
+      this.finish(carried ? CARRIED_FALLBACK_MS : STEADY_MS);
     }
   }
 

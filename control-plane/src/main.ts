@@ -20,7 +20,10 @@ import { ClusterService } from './services/cluster.service';
 import { TopologyService } from './services/topology.service';
 import { Reconciler } from './reconciler/reconciler';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
+import http from 'node:http';
 import { createApp } from './http/app';
+import { agentFastLane } from './http/agent-fast-lane';
+import { acceptStatusReport } from './services/agent-status';
 import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
 import { createMetricsModule } from './metrics/metrics.module';
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
-  const metrics = createMetricsModule({ pool, log, config, clusters, nodes });
+  const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
@@ -101,7 +104,12 @@ async function main(): Promise<void> {
     authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
   });
 
-  const server = app.listen(config.port, config.host);
+  // The agents' once-a-second requests skip Express (see agent-fast-lane.ts); everything else goes to the app.
+  const server = http.createServer(agentFastLane(app, {
+    nodes, log, observe: metrics.cpMetrics.observeHttp,
+    handlers: { pushAgentMetrics: metrics.pushMetrics, reportAgentStatus: (nodeId, report) => acceptStatusReport({ nodes, observed }, nodeId, report) },
+  }));
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;

@@ -206,6 +206,28 @@ describe('live metrics of a real 3 x 1 cluster under a counted load', () => {
     expect((await other.call<ClusterCurrentMetricsList>('GET', '/v1/metrics/clusters')).body.items).toEqual([]);
   });
 
+  it("a quiet node's status report rides on its metrics push: one request a second, and its instances stay observed", async () => {
+    const token = readFileSync(path.join(stack.dir, 'metrics-token'), 'utf8').trim();
+    const count = async () => {
+      const text = await (await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+      const sum = (route: RegExp) => text.split('\n')
+        .filter((l) => l.startsWith('strata_http_request_duration_seconds_count{') && route.test(l))
+        .reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
+      return { status: sum(/route="\/v1\/agent\/status"/), metrics: sum(/route="\/v1\/agent\/metrics\/?"/) };
+    };
+    const before = await count();
+    await new Promise((r) => setTimeout(r, 5000));
+    const after = await count();
+    const agents = stack.agents.length;
+    // Every agent pushed about once a second; own status reports only for changes (none: the cluster is quiet).
+    expect(after.metrics - before.metrics).toBeGreaterThanOrEqual(agents * 4);
+    expect(after.status - before.status).toBeLessThan(agents);
+    // The carried reports kept every instance observed (a node silent for 5 s would make its instances unknown).
+    const topo = (await api.topology(clusterId)).body;
+    expect(topo.shards.flatMap((s) => s.instances).map((i) => i.health)).toEqual(new Array(6).fill('healthy'));
+    expect((await api.getCluster(clusterId)).body.status.phase).toBe('ready');
+  });
+
   it('refuses metric pushes without a node credential, and malformed batches', async () => {
     const anon = await fetch(`${stack.url}/v1/agent/metrics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"host":[],"instances":[]}' });
     expect(anon.status).toBe(401);

@@ -195,7 +195,7 @@ describe('the sweep over a fleet of quiet clusters', () => {
       const settledAt = reconciler.passes;
       await new Promise((r) => setTimeout(r, 6500));
       expect(reconciler.passes - settledAt).toBe(0);
-      // The node stops reporting: once its report is stale (5 s), a sweep passes the cluster again (long before the 30 s recheck).
+      // The node stops reporting: once its report is stale (5 s), a sweep passes the cluster again (long before the 5 min recheck).
       clearInterval(reporting);
       const silentAt = reconciler.passes;
       const until = Date.now() + 15_000;

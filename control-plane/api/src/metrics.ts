@@ -3,6 +3,7 @@
  * (history queries, the live SSE stream, current values for lists).
  */
 import { z, Id, safeString } from './common';
+import { AgentStatusReport } from './agent';
 
 /** Number of latency buckets: bucket i holds calls that took (2^(i-1), 2^i] microseconds. */
 export const LATENCY_BUCKET_COUNT = 27;
@@ -49,6 +50,9 @@ export const AgentMetricsBatch = z
   .strictObject({
     host: z.array(HostMetricSample).max(600),
     instances: z.array(InstanceMetricSample).max(20_000),
+    status: AgentStatusReport.optional().describe(
+      "The node's status report, carried by the steady once-a-second push instead of a separate POST /v1/agent/status (one request per node per second instead of two); changes are still reported at once on /v1/agent/status",
+    ),
   })
   .openapi('AgentMetricsBatch');
 export type AgentMetricsBatch = z.infer<typeof AgentMetricsBatch>;

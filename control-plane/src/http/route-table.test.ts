@@ -19,7 +19,7 @@ function buildApp() {
   const config = loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:1/x', STRATA_HOME: home, STRATA_METRICS_TOKEN: 'route-table-test-token' });
   const fake = {} as any;
   const log = pino({ level: 'silent' });
-  const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake });
+  const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake, observed: fake });
   const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {} });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({

@@ -11,6 +11,8 @@ import type { MetricsIngest } from './metrics-ingest';
 export interface ControlPlaneMetrics {
   registry: client.Registry;
   httpMiddleware: RequestHandler;
+  /** A request served outside Express (the agent fast lane). */
+  observeHttp(method: string, route: string, status: number, seconds: number): void;
   reconcilePass(outcome: 'done' | 'requeued' | 'failed', seconds: number): void;
 }
 
@@ -73,6 +75,9 @@ export function createControlPlaneMetrics(d: { pool: pg.Pool; ingest: MetricsIng
   return {
     registry,
     httpMiddleware,
+    observeHttp(method, route, status, seconds) {
+      http.observe({ method, route, status: `${Math.floor(status / 100)}xx` }, seconds);
+    },
     reconcilePass(outcome, seconds) {
       passes.inc({ outcome });
       passSeconds.observe(seconds);

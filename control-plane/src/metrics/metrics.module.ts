@@ -16,7 +16,8 @@ import { MetricsQuery } from './metrics-query';
 import { MetricsStreams } from './metrics-stream';
 import { createControlPlaneMetrics } from './control-plane.metrics';
 import { metricsRoutes } from '../routes/metrics.routes';
-import { agentMetricsRoutes } from '../routes/agent-metrics.routes';
+import { agentMetricsRoutes, pushMetricsHandler } from '../routes/agent-metrics.routes';
+import type { ObservedState } from '../observed/observed-state';
 
 /** The scrape token: STRATA_METRICS_TOKEN, else `<home>/metrics-token` (created once, 0600). */
 function scrapeToken(home: string, configured?: string): { token: string; file?: string } {
@@ -29,7 +30,7 @@ function scrapeToken(home: string, configured?: string): { token: string; file?:
   return { token, file };
 }
 
-export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Config; clusters: ClusterStore; nodes: NodeStore }) {
+export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Config; clusters: ClusterStore; nodes: NodeStore; observed: ObservedState }) {
   const m = d.config.metrics;
   const directory = new InstanceDirectory(d.pool);
   const store = new MetricsStore(d.pool, { rawRetentionHours: m.rawRetentionHours, rollupRetentionDays: m.rollupRetentionDays });
@@ -40,6 +41,8 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
   const token = scrapeToken(d.config.home, m.scrapeToken);
   return {
     scrapeTokenFile: token.file,
+    /** POST /v1/agent/metrics's handler, for the agent fast lane. */
+    pushMetrics: pushMetricsHandler({ nodes: d.nodes, ingest, observed: d.observed }),
     /** The newest keys and used memory an instance reported (hot window), or null. */
     latestData(instanceId: string): { keys: number; bytes: number } | null {
       const ring = ingest.hot.instances.get(instanceId);
@@ -52,7 +55,7 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
     },
     cpMetrics,
     app: {
-      agentRouter: agentMetricsRoutes({ nodes: d.nodes, ingest }),
+      agentRouter: agentMetricsRoutes({ nodes: d.nodes, ingest, observed: d.observed }),
       router: (user: RequestHandler) => metricsRoutes({
         user, clusters: d.clusters, nodes: d.nodes, query, streams, ingest, directory, cpMetrics, scrapeToken: token.token,
       }),

@@ -38,11 +38,24 @@ function labelBody(info: InstanceInfo, t: InstanceTotals): string {
   return body;
 }
 
-/**
- * Renders in slices, yielding to the event loop every `sliceSize` instances
- * so a scrape of thousands of instances never stalls API requests.
- */
+/** Lines per chunk of output (about 200 KB). */
+const CHUNK_LINES = 1000;
+
+/** The whole exposition as one string (tests, small fleets); the route streams `expositionChunks`. */
 export async function renderStrataExposition(c: PromCounters, dir: InstanceDirectory, nowMs: number, staleMs = 15_000, sliceSize = 200): Promise<string> {
+  let out = '';
+  for await (const chunk of expositionChunks(c, dir, nowMs, staleMs, sliceSize)) out += chunk;
+  return out;
+}
+
+/**
+ * Renders in slices, yielding to the event loop every `sliceSize` instances,
+ * and hands the text out in chunks of CHUNK_LINES lines, so a scrape of
+ * thousands of instances (~8 KB each) never stalls API requests: built as one
+ * 30 MB string and sent with Express, a 4,000-instance scrape blocked the
+ * event loop for ~300 ms.
+ */
+export async function* expositionChunks(c: PromCounters, dir: InstanceDirectory, nowMs: number, staleMs = 15_000, sliceSize = 200): AsyncGenerator<string> {
   const fam = (name: string, type: Family['type'], help: string): Family => ({ name, type, help, lines: [] });
   const up = fam('strata_redis_up', 'gauge', 'Whether the instance sent a metrics sample in the last 15 seconds.');
   const commands = fam('strata_redis_commands_total', 'counter', 'Commands executed, by class (read, write, other). A replica\'s writes are applied from replication.');
@@ -111,10 +124,11 @@ export async function renderStrataExposition(c: PromCounters, dir: InstanceDirec
     nodeDiskFree.lines.push(`strata_node_disk_free_bytes${l} ${n.diskFree}`);
   }
 
-  return [up, commands, latency, clients, memUsed, memMax, keys, evicted, expired, hits, misses, netIn, netOut, cpu, restarts, lag,
-    nodeUp, nodeCpu, nodeMemTotal, nodeMemAvail, nodeDiskTotal, nodeDiskFree]
-    .map((f) => `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${f.name} ${f.type}\n${f.lines.map((x) => x + '\n').join('')}`)
-    .join('');
+  for (const f of [up, commands, latency, clients, memUsed, memMax, keys, evicted, expired, hits, misses, netIn, netOut, cpu, restarts, lag,
+    nodeUp, nodeCpu, nodeMemTotal, nodeMemAvail, nodeDiskTotal, nodeDiskFree]) {
+    yield `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n# TYPE ${f.name} ${f.type}\n`;
+    for (let i = 0; i < f.lines.length; i += CHUNK_LINES) yield `${f.lines.slice(i, i + CHUNK_LINES).join('\n')}\n`;
+  }
 }
 
 function baseLabels(info: InstanceInfo, t: InstanceTotals): Record<string, string | number> {

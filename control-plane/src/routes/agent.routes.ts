@@ -15,6 +15,7 @@ import type { ObservedState } from '../observed/observed-state';
 import { TASK_LEASE_MS, type TaskBroker } from '../services/task-broker';
 import { hashToken, newToken } from '../crypto/tokens';
 import type { EndpointDirectory } from '../services/endpoint-directory';
+import { acceptStatusReport } from '../services/agent-status';
 
 export interface AgentRoutesDeps {
   pool: pg.Pool;
@@ -55,8 +56,7 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
   node.use(requireNode(d.nodes));
 
   mountOperation(node, BASE, 'reportAgentStatus', async ({ req, body: report }) => {
-    await d.nodes.heartbeat(req.node!.id, report.memoryMb, report.agentVersion);
-    d.observed.record(req.node!.id, report);
+    await acceptStatusReport(d, req.node!.id, report);
   });
 
   mountOperation(node, BASE, 'getAgentEndpoints', async () => d.endpoints.forAgents());

@@ -15,7 +15,7 @@ import { parseTime } from '../metrics/time-range';
 import type { MetricsStreams } from '../metrics/metrics-stream';
 import type { MetricsIngest } from '../metrics/metrics-ingest';
 import type { InstanceDirectory } from '../metrics/instance-directory';
-import { renderStrataExposition } from '../metrics/prometheus.exposition';
+import { expositionChunks } from '../metrics/prometheus.exposition';
 import type { ControlPlaneMetrics } from '../metrics/control-plane.metrics';
 
 export interface MetricsRoutesDeps {
@@ -90,7 +90,14 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
       throw unauthorized('Send the scrape token (STRATA_METRICS_TOKEN or .strata/metrics-token) as `Authorization: Bearer <token>`.');
     }
     const own = await d.cpMetrics.registry.metrics();
-    res.type('text/plain; version=0.0.4; charset=utf-8').send((await renderStrataExposition(d.ingest.prom, d.directory, Date.now())) + own);
+    res.status(200).type('text/plain; version=0.0.4; charset=utf-8');
+    // Streamed chunk by chunk, yielding between chunks: thousands of instances make tens of megabytes.
+    for await (const chunk of expositionChunks(d.ingest.prom, d.directory, Date.now())) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    res.end(own);
   });
 
   return r;

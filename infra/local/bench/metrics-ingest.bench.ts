@@ -6,7 +6,9 @@
  * Like real agents, each simulated node also reports its instances' status
  * every second (healthy primaries of NODES ready 4-shard clusters), so the
  * reconciler sees a live, settled fleet, not 1,000 silent nodes to heal.
- * STATUS=0 leaves the status reports out.
+ * As real agents do, a quiet node's status report rides on its metrics push
+ * (one request per node per second); STATUS=separate sends it on its own
+ * (two requests, as agents did before), STATUS=0 leaves it out.
  * Prints control-plane CPU, API latency while ingesting, PostgreSQL rows/s
  * written, and whether ingestion keeps up. Asserts nothing.
  *
@@ -27,7 +29,9 @@ const SECONDS = Number(process.env.SECONDS ?? 30);
 const WARMUP = Number(process.env.WARMUP ?? 10);
 /** Seconds of samples per push (the agent's STRATA_AGENT_METRICS_PUSH_SECONDS). */
 const PUSH_SECONDS = Number(process.env.PUSH_SECONDS ?? 1);
-const STATUS = process.env.STATUS !== '0';
+const STATUS_MODE = (process.env.STATUS ?? 'carried') as 'carried' | 'separate' | '0';
+if (!['carried', 'separate', '0'].includes(STATUS_MODE)) throw new Error('STATUS is carried (default), separate or 0');
+const STATUS = STATUS_MODE !== '0';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN; };
 const cpuTicks = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
@@ -56,7 +60,7 @@ function agentPost(url: string, credential: string, body: unknown): Promise<{ st
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-metrics-'));
-  console.log(`metrics ingestion benchmark: ${NODES} nodes x ${INSTANCES} instances sampled at 1 Hz, pushed every ${PUSH_SECONDS} s, ${SECONDS} s measured after ${WARMUP} s warm-up; status reports every 1 s: ${STATUS ? 'yes' : 'no'}`);
+  console.log(`metrics ingestion benchmark: ${NODES} nodes x ${INSTANCES} instances sampled at 1 Hz, pushed every ${PUSH_SECONDS} s, ${SECONDS} s measured after ${WARMUP} s warm-up; status reports every 1 s: ${STATUS_MODE === '0' ? 'no' : STATUS_MODE === 'carried' ? 'carried by the metrics push' : 'separate requests'}`);
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), shared with other work; PostgreSQL with fsync on`);
   const pgh = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log') });
   // PROFILE_DIR=/some/dir writes a V8 CPU profile of the control plane there.
@@ -103,8 +107,10 @@ async function main(): Promise<void> {
     });
     let statusSent = 0, statusFailed = 0;
     const statusLat: number[] = [];
+    let pushing = false;
     const reporter = (async () => {
-      while (STATUS && !stop) {
+      // Carried: on their own only until the metrics pushes start (as before a real agent's first push).
+      while (STATUS && !stop && !(STATUS_MODE === 'carried' && pushing && PUSH_SECONDS === 1)) {
         const start = Date.now();
         for (const [idx, n] of nodes.entries()) {
           const due = start + Math.floor((idx * 1000) / nodes.length);
@@ -154,17 +160,20 @@ async function main(): Promise<void> {
           netIn: 6e4, netOut: 4e4, cpuSeconds: 0.05, replicas: [],
         };
       })),
+      ...(STATUS_MODE === 'carried' ? { status: status(nodeId) } : {}),
     });
 
     // Load: every node samples on the second and pushes after a stable per-node delay of 0-400 ms, like real agents.
     const pushLat: number[] = [];
     let sent = 0, accepted = 0, rejected = 0, failed = 0, skipped = 0;
     const inFlight = new Set<string>();
+    const failures = new Map<string, number>();
     const pusher = (async () => {
       while (!stop) {
         await sleep(1000 - (Date.now() % 1000) + 20);
         const ts = Math.floor(Date.now() / 1000) * 1000;
         if ((ts / 1000) % PUSH_SECONDS !== 0) continue;
+        pushing = true;
         for (const [idx, n] of nodes.entries()) {
           const due = ts + 20 + Math.floor((idx * 400) / nodes.length);
           if (due > Date.now()) await sleep(due - Date.now());
@@ -179,11 +188,18 @@ async function main(): Promise<void> {
                   const body = JSON.parse(res.body) as { accepted: number; rejected: number };
                   accepted += body.accepted;
                   rejected += body.rejected;
-                } else failed++;
+                } else {
+                  failed++;
+                  failures.set(`HTTP ${res.status}`, (failures.get(`HTTP ${res.status}`) ?? 0) + 1);
+                }
                 sent += INSTANCES * PUSH_SECONDS;
               }
             })
-            .catch(() => { if (measuring) failed++; })
+            .catch((err: Error) => {
+              if (!measuring) return;
+              failed++;
+              failures.set(err.message, (failures.get(err.message) ?? 0) + 1);
+            })
             .finally(() => inFlight.delete(n.id));
         }
       }
@@ -215,10 +231,8 @@ async function main(): Promise<void> {
 
     const insertedRows = async () => Number((await pool.query("SELECT coalesce(sum(n_tup_ins), 0) AS n FROM pg_stat_user_tables WHERE relname LIKE 'metric\\_%'")).rows[0].n);
     const scrapeToken = readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim();
-    const gauge = async (name: string) => {
-      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` }, signal: AbortSignal.timeout(20_000) })).text();
-      return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-    };
+    const scrape = async () => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` }, signal: AbortSignal.timeout(20_000) })).text();
+    const gauge = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
     /** The sum over every labelled series of a metric. */
     const total = async (name: string) => {
       const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${scrapeToken}` }, signal: AbortSignal.timeout(20_000) })).text();
@@ -237,14 +251,18 @@ async function main(): Promise<void> {
     const pg0 = await pgCpu();
     const rows0 = await insertedRows();
     const queues: number[] = [];
-    console.log('   t    cp cpu   rss MB   pushes/s   push p99   write queue   rows/s');
+    const loopMax: number[] = [];
+    // Event-loop delay: prom-client's monitor, reset at every scrape (so: the worst stall of each 5 s).
+    console.log('   t    cp cpu   rss MB   pushes/s   push p99   write queue   rows/s   loop max');
     let lastCpu = cpu0, lastRows = rows0, lastT = t0, lastPushes = 0;
     for (let s = 5; s <= SECONDS; s += 5) {
       await sleep(5000);
-      const now = performance.now(), cpu = cpuTicks(cpPid), rows = await insertedRows(), q = await gauge('strata_metrics_write_queue_rows');
+      const now = performance.now(), cpu = cpuTicks(cpPid), rows = await insertedRows(), text = await scrape(), q = gauge(text, 'strata_metrics_write_queue_rows');
+      const lag = gauge(text, 'strata_control_plane_nodejs_eventloop_lag_max_seconds') * 1000;
       queues.push(q);
+      loopMax.push(lag);
       const dt = (now - lastT) / 1000;
-      console.log(`${String(s).padStart(4)} s  ${((cpu - lastCpu) / TICK / dt).toFixed(2).padStart(6)}   ${rssMb(cpPid).toFixed(0).padStart(6)}   ${((pushLat.length - lastPushes) / dt).toFixed(0).padStart(8)}   ${pct(pushLat.slice(lastPushes), 0.99).toFixed(0).padStart(5)} ms   ${String(q).padStart(11)}   ${((rows - lastRows) / dt).toFixed(0).padStart(6)}`);
+      console.log(`${String(s).padStart(4)} s  ${((cpu - lastCpu) / TICK / dt).toFixed(2).padStart(6)}   ${rssMb(cpPid).toFixed(0).padStart(6)}   ${((pushLat.length - lastPushes) / dt).toFixed(0).padStart(8)}   ${pct(pushLat.slice(lastPushes), 0.99).toFixed(0).padStart(5)} ms   ${String(q).padStart(11)}   ${((rows - lastRows) / dt).toFixed(0).padStart(6)}   ${lag.toFixed(0).padStart(5)} ms`);
       lastCpu = cpu; lastRows = rows; lastT = now; lastPushes = pushLat.length;
     }
     const wall = (performance.now() - t0) / 1000;
@@ -257,16 +275,17 @@ async function main(): Promise<void> {
     stop = true;
     await Promise.all([pusher, prober, reporter]);
     await sleep(1500);
-    const dropped = await gauge('strata_metrics_rows_dropped_total');
+    const dropped = gauge(await scrape(), 'strata_metrics_rows_dropped_total');
 
     const expectedSamples = NODES * INSTANCES * wall;
     console.log('\nresults');
     console.log(`  control-plane CPU              ${cpuCores.toFixed(2)} cores (goal: under 1)    RSS ${rssMb(cpPid).toFixed(0)} MB`);
     console.log(`  control-plane CPU per sample   ${((cpuCores / (accepted / wall)) * 1e6).toFixed(0)} µs (=> ${((cpuCores / (accepted / wall)) * NODES * INSTANCES).toFixed(2)} cores at ${NODES * INSTANCES} samples/s if it got the CPU)`);
     console.log(`  on the same 2 cores            PostgreSQL backends ${pgCores.toFixed(2)} cores (approx.), this load generator ${clientCores.toFixed(2)} cores; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-    console.log(`  samples pushed                 ${sent} (${(sent / wall).toFixed(0)}/s; ideal ${(expectedSamples / wall).toFixed(0)}/s), accepted ${accepted}, rejected ${rejected}, failed pushes ${failed}, pushes skipped (previous still in flight) ${skipped}`);
+    console.log(`  samples pushed                 ${sent} (${(sent / wall).toFixed(0)}/s; ideal ${(expectedSamples / wall).toFixed(0)}/s), accepted ${accepted}, rejected ${rejected}, failed pushes ${failed}${failures.size ? ` (${[...failures].map(([k, v]) => `${v}x ${k}`).join('; ')})` : ''}, pushes skipped (previous still in flight) ${skipped}`);
     console.log(`  agent push latency             p50 ${pct(pushLat, 0.5).toFixed(1)} ms, p99 ${pct(pushLat, 0.99).toFixed(1)} ms`);
-    if (STATUS) console.log(`  agent status reports           ${(statusSent / wall).toFixed(0)}/s, failed ${statusFailed}, p50 ${pct(statusLat, 0.5).toFixed(1)} ms, p99 ${pct(statusLat, 0.99).toFixed(1)} ms`);
+    if (STATUS_MODE === 'carried' && PUSH_SECONDS === 1) console.log('  agent status reports           carried by the metrics pushes');
+    else if (STATUS) console.log(`  agent status reports           ${(statusSent / wall).toFixed(0)}/s, failed ${statusFailed}, p50 ${pct(statusLat, 0.5).toFixed(1)} ms, p99 ${pct(statusLat, 0.99).toFixed(1)} ms`);
     const passes = await total('strata_reconcile_passes_total');
     console.log(`  reconcile passes               ${((passes - passes0) / wall).toFixed(1)}/s while measuring, ${passes} in total (${NODES} clusters)`);
     for (const [name, xs] of Object.entries(apiLat)) console.log(`  API ${name.padEnd(34)} p50 ${pct(xs, 0.5).toFixed(1)} ms, p99 ${pct(xs, 0.99).toFixed(1)} ms (n=${xs.length})`);
@@ -275,6 +294,7 @@ async function main(): Promise<void> {
     console.log(`  API p99 (all probes)           ${pct(allApi, 0.99).toFixed(1)} ms (goal: under 100 ms)`);
     console.log(`  PostgreSQL rows written        ${rowsPerSec.toFixed(0)} rows/s (1 s points + 1 min rollups, instances + nodes)`);
     console.log(`  write queue (every 5 s)        ${queues.join(', ')} rows; rows dropped ${dropped}`);
+    console.log(`  event-loop delay, worst per 5 s ${loopMax.map((x) => x.toFixed(0)).join(", ")} ms`);
     const keepsUp = probeErrors === 0 && statusFailed === 0 && failed === 0 && skipped === 0 && accepted >= sent * 0.999 && dropped === 0 && Math.max(...queues) < NODES * (INSTANCES + 1) * 3 * PUSH_SECONDS;
     console.log(`  keeps up                       ${keepsUp ? 'yes' : 'NO'}`);
   } finally {

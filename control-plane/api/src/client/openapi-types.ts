@@ -4818,6 +4818,7 @@ export interface components {
                     lagBytes: number;
                 }[];
             }[];
+            status?: components["schemas"]["AgentStatusReport"] & unknown;
         };
         Benchmark: {
             /** Format: uuid */

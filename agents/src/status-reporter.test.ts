@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import pino from 'pino';
+import type { AgentStatusReport } from '@strata/api';
+import { StatusReporter } from './status-reporter';
+
+/** A node with no instances: every report it builds is steady (nothing in flux). */
+function reporter(reportStatus: (r: AgentStatusReport) => Promise<void>) {
+  const client = { reportStatus } as unknown as ConstructorParameters<typeof StatusReporter>[0]['client'];
+  return new StatusReporter({
+    client,
+    registry: { all: () => [] } as never,
+    supervisor: {} as never,
+    connections: {} as never,
+    address: '127.0.0.1', memoryMb: 1024, log: pino({ level: 'silent' }),
+  });
+}
+
+describe('StatusReporter: the steady report rides on the metrics push', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('a push carries the report, and the reporter then stays quiet while pushes come every second', async () => {
+    const own: AgentStatusReport[] = [];
+    const r = reporter(async (rep) => void own.push(rep));
+    r.start();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(own).toHaveLength(1); // the first report goes on its own
+
+    const carried: (AgentStatusReport | undefined)[] = [];
+    for (let s = 0; s < 5; s++) {
+      await r.carry(async (status) => void carried.push(status));
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(carried).toHaveLength(5);
+    expect(carried.every((c) => c?.memoryMb === 1024)).toBe(true);
+    expect(own).toHaveLength(1);
+
+    // Pushes stop: the reporter reports on its own again, 1.5 s after the last carried report.
+    await vi.advanceTimersByTimeAsync(600);
+    expect(own).toHaveLength(2);
+    r.stop();
+  });
+
+  it('after a change (poke) the reporter sends its own fast reports and a push goes without one', async () => {
+    const own: AgentStatusReport[] = [];
+    const r = reporter(async (rep) => void own.push(rep));
+    r.start();
+    await vi.advanceTimersByTimeAsync(10);
+    r.poke();
+    await vi.advanceTimersByTimeAsync(10);
+    const carried: (AgentStatusReport | undefined)[] = [];
+    await r.carry(async (status) => void carried.push(status));
+    expect(carried).toEqual([undefined]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(own.length).toBeGreaterThanOrEqual(8); // every 100 ms for the 5 s after a change
+    r.stop();
+  });
+
+  it('a change during a carried push is reported on its own right after it, never before it', async () => {
+    const order: string[] = [];
+    const r = reporter(async () => void order.push('own'));
+    r.start();
+    await vi.advanceTimersByTimeAsync(10);
+    order.length = 0;
+    let release!: () => void;
+    const push = r.carry(async () => {
+      order.push('carried');
+      r.poke(); // something changed while the push was on its way
+      await new Promise<void>((res) => (release = res));
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(order).toEqual(['carried']); // nothing overtakes the carried report
+    release();
+    await push;
+    await vi.advanceTimersByTimeAsync(150);
+    expect(order.slice(0, 2)).toEqual(['carried', 'own']);
+    r.stop();
+  });
+
+  it('a failed push is the report\'s failure too: the reporter sends its own a second later', async () => {
+    const own: AgentStatusReport[] = [];
+    const r = reporter(async (rep) => void own.push(rep));
+    r.start();
+    await vi.advanceTimersByTimeAsync(10);
+    await expect(r.carry(async () => { throw new Error('control plane unreachable'); })).rejects.toThrow('unreachable');
+    await vi.advanceTimersByTimeAsync(1010);
+    expect(own).toHaveLength(2);
+    r.stop();
+  });
+});
