@@ -6,6 +6,9 @@ import type { InstanceConnections } from '../instance-connections';
 import { HostSampler } from './host-sampler';
 import { InstanceSampler } from './instance-sampler';
 
+/** Agents push within this many ms after the second (each at a stable delay of its own); the control plane's live stream waits for them. */
+export const PUSH_SPREAD_MS = 700;
+
 /** Seconds of samples kept while the control plane cannot be reached. */
 const MAX_BUFFERED_SECONDS = 120;
 

@@ -1,7 +1,9 @@
 /**
- * Server-sent events for live charts: every second (600 ms after the
- * wall-clock second, when the agents' samples for it have arrived) each open
- * stream gets one `sample` event with one point per series.
+ * Server-sent events for live charts: every second (950 ms after the
+ * wall-clock second, when the agents' samples for it have arrived: agents
+ * push within 700 ms of the second, spread so a fleet's pushes do not come
+ * in one burst) each open stream gets one `sample` event with one point per
+ * series.
  */
 import type { Request, Response } from 'express';
 import type { ClusterMetric, MetricsGrouping } from '@strata/api';
@@ -19,7 +21,7 @@ export class MetricsStreams {
   private timer?: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(private readonly query: MetricsQuery, private readonly delayMs = 600) {}
+  constructor(private readonly query: MetricsQuery, private readonly delayMs = 950) {}
 
   get size(): number {
     return this.subs.size;

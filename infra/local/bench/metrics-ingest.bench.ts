@@ -32,6 +32,8 @@ const PUSH_SECONDS = Number(process.env.PUSH_SECONDS ?? 1);
 const STATUS_MODE = (process.env.STATUS ?? 'carried') as 'carried' | 'separate' | '0';
 if (!['carried', 'separate', '0'].includes(STATUS_MODE)) throw new Error('STATUS is carried (default), separate or 0');
 const STATUS = STATUS_MODE !== '0';
+/** Pushes spread over this many ms after each second (the agent's per-node push delay: PUSH_SPREAD_MS, 700). */
+const SPREAD_MS = Number(process.env.SPREAD_MS ?? 700);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN; };
 const cpuTicks = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return Number(f[11]) + Number(f[12]); };
@@ -163,7 +165,7 @@ async function main(): Promise<void> {
       ...(STATUS_MODE === 'carried' ? { status: status(nodeId) } : {}),
     });
 
-    // Load: every node samples on the second and pushes after a stable per-node delay of 0-400 ms, like real agents.
+    // Load: every node samples on the second and pushes after a stable per-node delay of 0-SPREAD_MS ms, like real agents.
     const pushLat: number[] = [];
     let sent = 0, accepted = 0, rejected = 0, failed = 0, skipped = 0;
     const inFlight = new Set<string>();
@@ -175,7 +177,7 @@ async function main(): Promise<void> {
         if ((ts / 1000) % PUSH_SECONDS !== 0) continue;
         pushing = true;
         for (const [idx, n] of nodes.entries()) {
-          const due = ts + 20 + Math.floor((idx * 400) / nodes.length);
+          const due = ts + 20 + Math.floor((idx * SPREAD_MS) / nodes.length);
           if (due > Date.now()) await sleep(due - Date.now());
           if (inFlight.has(n.id)) { if (measuring) skipped++; continue; }
           inFlight.add(n.id);
