@@ -99,7 +99,10 @@ async function main(): Promise<void> {
     benchmarks: benchmarks.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
-    onNodeChanged: () => void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes')),
+    onNodeChanged: () => {
+      reconciler.nodesChanged();
+      void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes'));
+    },
     onTaskDone: (id) => reconciler.wake(id),
     authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
   });

@@ -94,6 +94,17 @@ export class Reconciler {
     w.wake();
   }
 
+  /**
+   * A node's placement changed (drain, undrain): the next passes read the
+   * node list afresh and no cluster counts as settled (a pass that read the
+   * list just before the change would otherwise settle a cluster with an
+   * instance on a draining node until the next recheck).
+   */
+  nodesChanged(): void {
+    this.nodesCache = undefined;
+    this.settled.clear();
+  }
+
   /** An observation changed: ask for a pass (stored, so another control plane may take it) and look now. */
   async request(clusterId: string): Promise<void> {
     await this.deps.clusters.markNeedsReconcile(clusterId);

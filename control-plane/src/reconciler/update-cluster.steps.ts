@@ -121,7 +121,12 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     const raw = latest?.progressStats;
     // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
     const planned = name === 'migrate-slots' ? p.public.totals.slots : 0;
-    const stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
+    let stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
+    if (stats && latest && planned > (raw?.slotsTotal ?? 0)) {
+      // ... and keys and bytes count what the earlier runs moved too, so they never go back on resume.
+      const before = await ctx.deps.tasks.movedBefore(op.id, key, latest.id);
+      stats = { ...stats, keysMoved: stats.keysMoved + before.keys, bytesMoved: stats.bytesMoved + before.bytes };
+    }
     // Stored before the done check: the pass that sees the run finished may be the first since its last progress report.
     if (stats && latest && (latest.state === 'leased' || latest.state === 'pending' || !op.migration || op.migration.slotsDone !== stats.slotsDone)) {
       await ctx.deps.operations.setMigration(op.id, stats);

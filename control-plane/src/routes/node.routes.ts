@@ -43,7 +43,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         id: n.id,
         name: n.name,
         address: n.address,
-        status: nodeStatus(n.lastHeartbeatAt, now, d),
+        status: nodeStatus(d.nodes.silentForMs(n, now), d),
         draining: n.draining,
         capacity: fleet ? { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) } : null,
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
@@ -81,8 +81,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
 }
 
 /** online; offline (silent a few seconds, or not reported yet); down (silent past the node-down timeout). */
-export function nodeStatus(lastHeartbeatAt: Date | null, now: number, t: { nodeOfflineAfterMs: number; nodeDownAfterMs: number }): Node['status'] {
-  if (!lastHeartbeatAt) return 'offline';
-  const silent = now - lastHeartbeatAt.getTime();
+export function nodeStatus(silent: number | null, t: { nodeOfflineAfterMs: number; nodeDownAfterMs: number }): Node['status'] {
+  if (silent === null) return 'offline';
   return silent < t.nodeOfflineAfterMs ? 'online' : silent < t.nodeDownAfterMs ? 'offline' : 'down';
 }

@@ -61,7 +61,7 @@ export class ClusterService {
         id: n.id,
         name: n.name,
         // A draining node takes no new instances.
-        online: !n.draining && !!n.lastHeartbeatAt && now - n.lastHeartbeatAt.getTime() < this.d.nodeOfflineAfterMs,
+        online: !n.draining && (this.d.nodes.silentForMs(n, now) ?? Infinity) < this.d.nodeOfflineAfterMs,
         memoryMb: n.memoryMb,
         usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0),
         usedPorts: mine.map((i) => i.port),

@@ -29,6 +29,23 @@ describe('NodeStore: what agents touch every second stays in memory', () => {
     expect(sent.filter((q) => q.startsWith('UPDATE'))).toHaveLength(2);
   });
 
+  it('a restarted control plane forgives the heartbeat PostgreSQL may lag by, and only that', async () => {
+    const now = Date.now();
+    // Persisted 12 s ago (heartbeats are written every 15 s): the node may have reported a moment ago.
+    const { pool } = fakePool({ ...row, last_heartbeat_at: new Date(now - 12_000) });
+    const nodes = new NodeStore(pool);
+    const [fromDb] = await nodes.list();
+    expect(nodes.silentForMs(fromDb!, now)).toBe(0);
+    // Persisted 60 s ago: silent at least 45 s, whatever happened since.
+    const old = (await new NodeStore(fakePool(row).pool).list())[0]!;
+    expect(nodes.silentForMs(old, now)).toBeGreaterThanOrEqual(45_000);
+    // Once the node reports to this process, its own clock counts, with nothing forgiven.
+    await nodes.heartbeat('n1', 4096, '1');
+    const [reported] = await nodes.list();
+    expect(nodes.silentForMs(reported!, reported!.lastHeartbeatAt!.getTime() + 6000)).toBe(6000);
+    expect(nodes.silentForMs({ ...reported!, lastHeartbeatAt: null })).toBeNull();
+  });
+
   it('rows read through the store carry the newest heartbeat, memory and version', async () => {
     const { pool } = fakePool(row);
     const nodes = new NodeStore(pool);

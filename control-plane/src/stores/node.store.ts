@@ -87,6 +87,20 @@ export class NodeStore {
     return r.rows[0] ? this.fresh(r.rows[0]) : null;
   }
 
+  /**
+   * How long the node has been silent, as far as this process can tell, or
+   * null if it never reported. A heartbeat this process did not receive
+   * comes from PostgreSQL, written up to HEARTBEAT_PERSIST_MS before the
+   * node's last report (to a control plane that has since restarted): that
+   * much is forgiven, so a restarted control plane does not call every node
+   * offline, and refuse to place anything, until each reports again.
+   */
+  silentForMs(n: NodeRow, now = Date.now()): number | null {
+    if (!n.lastHeartbeatAt) return null;
+    const slack = this.beats.has(n.id) ? 0 : HEARTBEAT_PERSIST_MS;
+    return Math.max(0, now - n.lastHeartbeatAt.getTime() - slack);
+  }
+
   /** The node reported: remembered now, written to PostgreSQL when something changed or every HEARTBEAT_PERSIST_MS. */
   async heartbeat(id: string, memoryMb: number, agentVersion: string): Promise<void> {
     const now = Date.now();

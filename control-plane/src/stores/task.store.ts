@@ -116,6 +116,16 @@ export class TaskStore {
     return new Map(r.rows.map((row) => [row.dedupe_key as string, toTask(row)]));
   }
 
+  /** Keys and bytes moved by the finished runs of a migration before `exceptTaskId` (a run resumed after a pause starts counting at 0). */
+  async movedBefore(operationId: string, dedupeKey: string, exceptTaskId: string): Promise<{ keys: number; bytes: number }> {
+    const r = await this.pool.query(
+      `SELECT coalesce(sum((result->>'keysMoved')::float8), 0) AS keys, coalesce(sum((result->>'bytesMoved')::float8), 0) AS bytes
+         FROM tasks WHERE operation_id = $1 AND dedupe_key = $2 AND id <> $3 AND result IS NOT NULL`,
+      [operationId, dedupeKey, exceptTaskId],
+    );
+    return { keys: Number(r.rows[0].keys), bytes: Number(r.rows[0].bytes) };
+  }
+
   async countFailures(clusterId: string, operationId: string | null, dedupeKey: string): Promise<number> {
     const r = await this.pool.query(
       `SELECT count(*)::int AS n FROM tasks WHERE cluster_id = $1 AND operation_id IS NOT DISTINCT FROM $2 AND dedupe_key = $3 AND state = 'failed'`,
