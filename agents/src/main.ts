@@ -9,8 +9,8 @@ import { StatusReporter } from './status-reporter';
 import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
 import { InstanceConnections } from './instance-connections';
-import type { AgentMetricsBatch } from '@strata/api';
 import { MetricsSampler, PUSH_SPREAD_MS } from './metrics/metrics-sampler';
+import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 import { EndpointServer } from './endpoint-server';
 
 async function main(): Promise<void> {
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   // at 1,000 nodes, 78 ms spread; infra/local/bench/metrics-ingest.bench.ts). Live charts draw a second at +950 ms.
   const pushDelayMs = [...identity.nodeId].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) >>> 0, 7) % PUSH_SPREAD_MS;
   // The steady status report rides on the metrics push (one request per second per node, not two).
-  const sink = { pushMetrics: (batch: AgentMetricsBatch) => reporter!.carry((status) => client.pushMetrics(status ? { ...batch, status } : batch)) };
+  const sink = carriedMetricsSink({ client, reporter, log });
   const metrics = new MetricsSampler({ sink, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
   const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound });

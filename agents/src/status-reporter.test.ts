@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import type { AgentStatusReport } from '@strata/api';
 import { StatusReporter } from './status-reporter';
+import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 
 /** A node with no instances: every report it builds is steady (nothing in flux). */
 function reporter(reportStatus: (r: AgentStatusReport) => Promise<void>) {
@@ -85,6 +86,29 @@ describe('StatusReporter: the steady report rides on the metrics push', () => {
     await expect(r.carry(async () => { throw new Error('control plane unreachable'); })).rejects.toThrow('unreachable');
     await vi.advanceTimersByTimeAsync(1010);
     expect(own).toHaveLength(2);
+    r.stop();
+  });
+
+  it('a control plane that refuses the carried report gets the samples alone, and the status on its own route from then on', async () => {
+    const own: AgentStatusReport[] = [];
+    const r = reporter(async (rep) => void own.push(rep));
+    r.start();
+    await vi.advanceTimersByTimeAsync(10);
+    const pushed: { status: boolean }[] = [];
+    const client = {
+      pushMetrics: async (batch: { status?: unknown }) => {
+        pushed.push({ status: batch.status !== undefined });
+        if (batch.status) throw Object.assign(new Error('POST /v1/agent/metrics: 400 status: unknown field'), { status: 400 });
+      },
+    };
+    const sink = carriedMetricsSink({ client, reporter: r, log: pino({ level: 'silent' }) });
+    await sink.pushMetrics({ host: [], instances: [] });
+    expect(pushed).toEqual([{ status: true }, { status: false }]); // the samples went at once, without the report
+    await vi.advanceTimersByTimeAsync(1010);
+    expect(own).toHaveLength(2); // ... and the report went on its own
+    await sink.pushMetrics({ host: [], instances: [] });
+    expect(pushed.at(-1)).toEqual({ status: false });
+    expect(pushed).toHaveLength(3);
     r.stop();
   });
 });

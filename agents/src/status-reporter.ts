@@ -85,10 +85,11 @@ export class StatusReporter {
    * report to send along, or undefined while this reporter reports on its own
    * (something in flux: reports every 100 ms; or a report on its way). One
    * report at a time either way, so they reach the control plane in order.
-   * A failed push is this reporter's failure too: it reports on its own next.
+   * A failed push is this reporter's failure too: it reports on its own next;
+   * so does a push that resolves 'not-carried' (the samples went without it).
    */
-  async carry(push: (status: AgentStatusReport | undefined) => Promise<void>): Promise<void> {
-    if (this.stopped || this.inFlight || this.again || this.transitional || Date.now() < this.fastUntil) return push(undefined);
+  async carry(push: (status: AgentStatusReport | undefined) => Promise<void | 'not-carried'>): Promise<void> {
+    if (this.stopped || this.inFlight || this.again || this.transitional || Date.now() < this.fastUntil) return void (await push(undefined));
     this.inFlight = true;
     clearTimeout(this.timer);
     let carried = false;
@@ -100,8 +101,7 @@ export class StatusReporter {
       } catch (err) {
         this.d.log.warn({ err: (err as Error).message }, 'status report could not be built; the metrics go alone');
       }
-      await push(report);
-      carried = report !== undefined;
+      carried = report !== undefined && (await push(report)) !== 'not-carried';
     } finally {
       this.finish(carried ? CARRIED_FALLBACK_MS : STEADY_MS);
     }
