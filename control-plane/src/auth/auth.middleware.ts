@@ -16,7 +16,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-function bearer(req: Request): string | null {
+function bearer(req: Pick<Request, 'headers'>): string | null {
   const h = req.headers.authorization;
   if (!h) return null;
   const m = /^Bearer\s+(\S+)$/i.exec(h);
@@ -69,11 +69,16 @@ export const requirePlatformAdmin: RequestHandler = (req, _res, next) => {
 };
 
 /** Agents: the per-node credential issued at registration. */
-export const requireNode = (nodes: NodeStore): RequestHandler => async (req, _res, next) => {
+/** The node whose credential the request carries as its Bearer token, or a 401 (Express routes and the agent fast lane). */
+export async function authenticateNode(req: Pick<Request, 'headers'>, nodes: NodeStore): Promise<NodeRow> {
   const token = bearer(req);
   if (!token) throw unauthorized('Agents must send their node credential as a Bearer token.');
   const node = await nodes.byCredential(hashToken(token));
   if (!node) throw unauthorized('Unknown node credential; re-register the agent with a new join token.');
-  req.node = node;
+  return node;
+}
+
+export const requireNode = (nodes: NodeStore): RequestHandler => async (req, _res, next) => {
+  req.node = await authenticateNode(req, nodes);
   next();
 };

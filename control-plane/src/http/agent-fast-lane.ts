@@ -2,8 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { OPERATION_TABLE } from '@strata/api';
-import { unauthorized, validationFailed } from '../errors';
-import { hashToken } from '../crypto/tokens';
+import { validationFailed } from '../errors';
+import { authenticateNode } from '../auth/auth.middleware';
 import type { NodeStore } from '../stores/node.store';
 import { parseBody } from './validate';
 import { problemFromError } from './problem.middleware';
@@ -49,7 +49,7 @@ async function serve(name: FastOperation, req: IncomingMessage, res: ServerRespo
   const started = performance.now();
   const route = OPERATION_TABLE[name].path;
   try {
-    const node = await authenticate(req, d.nodes);
+    const node = await authenticateNode(req, d.nodes);
     const text = await readBody(req);
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
       throw validationFailed([{ field: '(body)', message: 'send the body as application/json' }]);
@@ -79,16 +79,6 @@ async function serve(name: FastOperation, req: IncomingMessage, res: ServerRespo
     if (!res.headersSent) res.writeHead(p.status, headers).end(payload);
     d.observe?.(req.method!, route, p.status, (performance.now() - started) / 1000);
   }
-}
-
-async function authenticate(req: IncomingMessage, nodes: NodeStore) {
-  const h = req.headers.authorization;
-  if (!h) throw unauthorized('Agents must send their node credential as a Bearer token.');
-  const m = /^Bearer\s+(\S+)$/i.exec(h);
-  if (!m) throw unauthorized('The Authorization header must be `Bearer <token>`.');
-  const node = await nodes.byCredential(hashToken(m[1]!));
-  if (!node) throw unauthorized('Unknown node credential; re-register the agent with a new join token.');
-  return node;
 }
 
 const tooLarge = () => Object.assign(new Error('request entity too large'), { type: 'entity.too.large', limit: BODY_LIMIT });
