@@ -112,6 +112,10 @@ async function main(): Promise<void> {
     nodes, log, observe: metrics.cpMetrics.observeHttp,
     handlers: { pushAgentMetrics: metrics.pushMetrics, reportAgentStatus: (nodeId, report) => acceptStatusReport({ nodes, observed }, nodeId, report) },
   }));
+  // Agents keep one connection and use it every second: idle connections are closed after 65 s (like common load
+  // balancers), not Node's 5 s, which raced with a client sending on a connection the server was closing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const addr = server.address();

@@ -33,6 +33,7 @@ export interface FastLaneDeps {
  * other request goes to `app`.
  */
 export function agentFastLane(app: RequestListener, d: FastLaneDeps): RequestListener {
+  const gate = new PerTurnGate(PUSHES_PER_TURN);
   const lanes = new Map<string, FastOperation>();
   for (const name of ['pushAgentMetrics', 'reportAgentStatus'] as const) {
     const op = OPERATION_TABLE[name];
@@ -41,16 +42,52 @@ export function agentFastLane(app: RequestListener, d: FastLaneDeps): RequestLis
   return (req, res) => {
     const name = lanes.get(`${req.method} ${req.url}`);
     if (!name) return app(req, res);
-    void serve(name, req, res, d);
+    void serve(name, req, res, d, gate);
   };
 }
 
-async function serve(name: FastOperation, req: IncomingMessage, res: ServerResponse, d: FastLaneDeps): Promise<void> {
+/** Agent requests handled per turn of the event loop (~0.5 ms of CPU each). */
+const PUSHES_PER_TURN = 8;
+
+/**
+ * Lets at most `perTurn` callers through per turn of the event loop. A
+ * fleet's pushes arrive in a burst every second; handled as they arrive,
+ * hundreds of them ran back to back in one turn, and an API request needing
+ * three or four turns (authentication, a query, the answer) waited behind
+ * each batch: p99 in the hundreds of milliseconds with the loop itself never
+ * blocked for long. Through the gate, every turn does a few pushes and
+ * whatever else is ready.
+ */
+export class PerTurnGate {
+  private readonly waiting: (() => void)[] = [];
+  private scheduled = false;
+
+  constructor(private readonly perTurn: number) {}
+
+  pass(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.release());
+      }
+    });
+  }
+
+  private release(): void {
+    for (const resolve of this.waiting.splice(0, this.perTurn)) resolve();
+    if (this.waiting.length) setImmediate(() => this.release());
+    else this.scheduled = false;
+  }
+}
+
+async function serve(name: FastOperation, req: IncomingMessage, res: ServerResponse, d: FastLaneDeps, gate: PerTurnGate): Promise<void> {
   const started = performance.now();
   const route = OPERATION_TABLE[name].path;
   try {
     const node = await authenticateNode(req, d.nodes);
     const text = await readBody(req);
+    await gate.pass();
     if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
       throw validationFailed([{ field: '(body)', message: 'send the body as application/json' }]);
     }

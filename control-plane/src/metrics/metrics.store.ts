@@ -31,6 +31,8 @@ export interface RetentionOptions {
 const HOUR = 3600;
 const DAY = 86_400;
 const MAX_OF = new Set(['latency_p50', 'latency_p95', 'latency_p99', 'latency_p999', 'repl_lag']);
+/** Rows of a metrics insert built between two turns of the event loop. */
+const ROWS_PER_SLICE = 500;
 const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
 
 const partitionSpan = (r: Resolution) => (r === '1s' ? HOUR : DAY);
@@ -56,11 +58,17 @@ export class MetricsStore {
    */
   async insertInstances(r: Resolution, rows: InstanceRow[]): Promise<number> {
     if (!rows.length) return 0;
-    const json = JSON.stringify(rows.map((x) => {
-      const o: Record<string, unknown> = { t: x.sec, i: x.instanceId, c: x.clusterId, s: x.shard, p: x.isPrimary };
-      for (let k = 0; k < INSTANCE_FIELDS.length; k++) o[`v${k}`] = finite(x.values[k]);
-      return o;
-    }));
+    // Written as text, a slice of rows at a time with the event loop free in between: built as one
+    // JSON.stringify of objects, a second of 4,000 instances blocked it for 30-60 ms (API requests waited).
+    const parts: string[] = [];
+    for (let n = 0; n < rows.length; n++) {
+      if (n > 0 && n % ROWS_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const x = rows[n]!;
+      let s = `{"t":${x.sec},"i":${JSON.stringify(x.instanceId)},"c":${JSON.stringify(x.clusterId)},"s":${x.shard},"p":${x.isPrimary}`;
+      for (let k = 0; k < INSTANCE_FIELDS.length; k++) s += `,"v${k}":${finite(x.values[k]) ?? 'null'}`;
+      parts.push(`${s}}`);
+    }
+    const json = `[${parts.join(',')}]`;
     const cols = INSTANCE_FIELDS.map((_, k) => `v${k}`);
     await this.pool.query(
       `INSERT INTO metric_instance_${r} (ts, instance_id, cluster_id, shard, is_primary, ${INSTANCE_FIELDS.join(', ')})
