@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { AgentMetricsBatch, AgentStatusReport } from '@strata/api';
-import { agentFastLane } from './agent-fast-lane';
+import { PerTurnGate, agentFastLane } from './agent-fast-lane';
 import { hashToken } from '../crypto/tokens';
 import type { NodeStore } from '../stores/node.store';
 import { BODY_LIMIT } from './app';
@@ -94,5 +94,27 @@ describe('agent fast lane', () => {
       expect(res.status).toBe(299);
       expect(await res.text()).toBe('express');
     }
+  });
+});
+
+describe('PerTurnGate', () => {
+  it('lets a few callers through per turn of the event loop, so other work runs between them, and loses none', async () => {
+    const gate = new PerTurnGate(3);
+    const order: string[] = [];
+    const passes = Array.from({ length: 7 }, (_, i) => gate.pass().then(() => void order.push(`push${i}`)));
+    // Work that becomes ready meanwhile (an API request's next step) runs between the batches.
+    const other = (async () => {
+      for (let t = 0; t < 3; t++) {
+        await new Promise<void>((r) => setImmediate(r));
+        order.push(`api${t}`);
+      }
+    })();
+    await Promise.all([...passes, other]);
+    expect(order.filter((x) => x.startsWith('push'))).toEqual(['push0', 'push1', 'push2', 'push3', 'push4', 'push5', 'push6']);
+    const firstApi = order.indexOf('api0');
+    expect(firstApi).toBeGreaterThan(0);
+    expect(firstApi).toBeLessThan(order.indexOf('push6')); // not all seven before any other work
+    expect(order.slice(0, 3)).toEqual(['push0', 'push1', 'push2']);
+    expect(order.slice(0, 4)).not.toContain('push3'); // the fourth waits for the next turn
   });
 });
