@@ -103,7 +103,9 @@ async function main(): Promise<void> {
       reconciler.nodesChanged();
       void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes'));
     },
-    onTaskDone: (id) => reconciler.wake(id),
+    // A task's outcome asks for a pass (stored), not just a look: the pass that saw its effect may have run before
+    // it completed and found nothing to do, and what the outcome records (a repair's event) would wait for a recheck.
+    onTaskDone: (id) => void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass')),
     authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
   });
 
