@@ -73,14 +73,26 @@ test.describe('one live source of cluster state', () => {
     const victim = topology.shards[0]!.instances.find((i) => i.role === 'primary')!;
     const pid = Number(execFileSync('pgrep', ['-f', `redis-server ${victim.address}`], { encoding: 'utf8' }).trim());
     const port = victim.address.split(':')[1]!;
+    // Every reason the page shows, however briefly: Strata may heal within a second and take it away again.
+    await page.evaluate(() => {
+      const seen: { at: number; text: string }[] = [];
+      (window as unknown as { reasonsSeen: typeof seen }).reasonsSeen = seen;
+      const record = () => {
+        const text = document.querySelector('[data-testid="cluster-reason"]')?.textContent ?? '';
+        if (text && seen.at(-1)?.text !== text) seen.push({ at: Date.now(), text });
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     const killedAt = Date.now();
     process.kill(pid, 'SIGKILL');
 
     const reason = page.getByTestId('cluster-reason');
-    await expect(clusterPage.status).toHaveClusterStatus('Degraded', { timeout: 1000 });
-    // One look for both the instance and the kind of fault: Strata may heal within a second, taking the reason away.
-    await expect(reason).toContainText(new RegExp(`^(?=[\\s\\S]*${port})[\\s\\S]*(InstanceDown|ShardWithoutPrimary|MembersDisagree)`), { timeout: 1000 });
-    const shownAfterMs = Date.now() - killedAt;
+    // The degraded alert, naming the instance and the kind of fault.
+    const fault = new RegExp(`^(?=[\\s\\S]*degraded)(?=[\\s\\S]*${port})[\\s\\S]*(InstanceDown|ShardWithoutPrimary|MembersDisagree)`);
+    const shown = () => page.evaluate(() => (window as unknown as { reasonsSeen: { at: number; text: string }[] }).reasonsSeen);
+    await expect.poll(async () => (await shown()).some((r) => fault.test(r.text)), { timeout: 1000, intervals: [50] }).toBe(true);
+    const shownAfterMs = (await shown()).find((r) => fault.test(r.text))!.at - killedAt;
+    expect(shownAfterMs).toBeLessThan(1000);
     testInfo.annotations.push({ type: 'degraded shown after', description: `${shownAfterMs} ms` });
     console.log(`[live] cluster page showed Degraded with the reason ${shownAfterMs} ms after kill -9 of the primary`);
     await saveScreenshot(page, 'live-killed-primary-reason', testInfo);
