@@ -39,10 +39,11 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
   const streams = new MetricsStreams(query);
   const cpMetrics = createControlPlaneMetrics({ pool: d.pool, ingest });
   const token = scrapeToken(d.config.home, m.scrapeToken);
+  const pushMetrics = pushMetricsHandler({ nodes: d.nodes, ingest, observed: d.observed });
   return {
     scrapeTokenFile: token.file,
-    /** POST /v1/agent/metrics's handler, for the agent fast lane. */
-    pushMetrics: pushMetricsHandler({ nodes: d.nodes, ingest, observed: d.observed }),
+    /** POST /v1/agent/metrics's handler, for the agent fast lane (the Express route uses the same one). */
+    pushMetrics,
     /** The newest keys and used memory an instance reported (hot window), or null. */
     latestData(instanceId: string): { keys: number; bytes: number } | null {
       const ring = ingest.hot.instances.get(instanceId);
@@ -55,7 +56,7 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
     },
     cpMetrics,
     app: {
-      agentRouter: agentMetricsRoutes({ nodes: d.nodes, ingest, observed: d.observed }),
+      agentRouter: agentMetricsRoutes({ nodes: d.nodes, push: pushMetrics }),
       router: (user: RequestHandler) => metricsRoutes({
         user, clusters: d.clusters, nodes: d.nodes, query, streams, ingest, directory, cpMetrics, scrapeToken: token.token,
       }),

@@ -20,9 +20,9 @@ export const pushMetricsHandler = (d: AgentMetricsDeps) => async (nodeId: string
 };
 
 /** POST /v1/agent/metrics with the node credential (looked up once per 30 s by the node store). */
-export function agentMetricsRoutes(d: AgentMetricsDeps): Router {
+export function agentMetricsRoutes(d: { nodes: NodeStore; push: ReturnType<typeof pushMetricsHandler> }): Router {
   const r = Router();
-  const push = pushMetricsHandler(d);
+  const { push } = d;
   mountOperation(r, '/v1/agent/metrics', 'pushAgentMetrics', async ({ req, body: batch }) => push(req.node!.id, batch), { before: [requireNode(d.nodes)] });
   return r;
 }
