@@ -59,6 +59,19 @@ describe('BenchmarkCoordinator', () => {
     expect(result.shards).toEqual([{ endpoint: 'x:1', clientOps: 30, serverOps: 20 }]);
   });
 
+  it('a progress report that arrives after the last host loaded does not take the run step away from its worker, nor the run back to loading', async () => {
+    const t = setup({ workload: 'ycsb-c', recordCount: 100, durationSec: 1, warmupSec: 0 });
+    await t.report(NODE_A, { kind: 'ready', primaries: ['x:1'] });
+    await t.report(NODE_B, { kind: 'ready', primaries: ['x:1'] });
+    await t.report(NODE_A, { kind: 'poll' });
+    expect(await t.report(NODE_A, { kind: 'loaded', inserted: 50, errors: 0 })).toEqual({ action: 'wait' });
+    expect(await t.report(NODE_B, { kind: 'loaded', inserted: 50, errors: 0 })).toMatchObject({ action: 'run' });
+    // A's last progress report (sent before its 'loaded', without waiting for the answer) lands now
+    expect(await t.report(NODE_A, { kind: 'load-progress', done: 47 })).toEqual({ action: 'wait' });
+    expect(t.run.state).not.toBe('loading');
+    expect(await t.report(NODE_A, { kind: 'poll' })).toMatchObject({ action: 'run' });
+  });
+
   it('cancel: running workers are told to stop, then to exit', async () => {
     const t = setup({ workload: 'ycsb-c', recordCount: 100, load: false });
     await t.report(NODE_A, { kind: 'ready', primaries: [] });

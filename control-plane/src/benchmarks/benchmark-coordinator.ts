@@ -85,8 +85,9 @@ export class BenchmarkCoordinator {
         h.stepDone = Math.max(h.stepDone, 0);
         break;
       case 'load-progress':
-        h.loadDone = r.done;
-        this.loadProgress(run);
+        h.loadDone = Math.max(h.loadDone, r.done);
+        // A progress report sent before 'loaded' can arrive after it: it must not take the run back to 'loading'.
+        if (run.current.kind === 'load') this.loadProgress(run);
         break;
       case 'loaded':
         h.loaded = r;
@@ -123,6 +124,9 @@ export class BenchmarkCoordinator {
         break;
     }
     await this.advance(run);
+    // Progress, intervals and fault reports are sent without waiting (the worker reads only 'stop' from their answer):
+    // answering one with the next step would hand that step to a worker that never reads it, and it would wait forever.
+    if (r.kind === 'load-progress' || r.kind === 'interval' || r.kind === 'fault') return { action: 'wait' };
     return run.commandFor(h);
   }
 

@@ -98,6 +98,8 @@ export class LoadGenerator {
       const ls = new Set<Listener>();
       w.on('message', (m: FromWorker) => ls.forEach((l) => l(m)));
       w.on('error', (err) => ls.forEach((l) => l({ type: 'error', message: err.message })));
+      // A thread that ends without an error event (e.g. process.exit in it) would leave its step waiting forever.
+      w.on('exit', (code) => ls.forEach((l) => l({ type: 'error', message: `load generator thread ${i} exited (code ${code})` })));
       this.workers.push(w);
       this.listeners.push(ls);
       ready.push(

@@ -532,6 +532,8 @@ export class OpsRunner {
       const msg = String(r.value);
       const redirect = parseRedirect(msg);
       if (redirect && f.redirects < 5) {
+        // This reply may have freed its socket, and no op completes here: let ops waiting for room go first.
+        this.drainWaiting();
         f.redirects++;
         this.redirects++;
         const idx = this.slotMap.indexOf(redirect.endpoint);
@@ -566,6 +568,7 @@ export class OpsRunner {
       f.maxBytes = 32 + bulkBytes(f.key.length) + bulkBytes(8) + bulkBytes(this.pool.length);
       f.redirects = 0;
       if (miss) this.countMiss(f);
+      this.drainWaiting();
       this.dispatch(f, now);
       return;
     }
