@@ -11,7 +11,7 @@ import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../wor
 import { newHistogram, recordUs, encodeHistogram, type Histogram } from '../histogram';
 import { RespConnection, idleEventCount, type ReplyHandler } from './resp-connection';
 import { ParseMode, ReplyType, type Reply } from './resp';
-import { bulkBytes, writeAscii, writeBulkAscii, writeBulkBytes, type Encodable } from './command-writer';
+import { bulkBytes, writeAscii, writeBulkAscii, writeBulkBytes, writeUint, type Encodable } from './command-writer';
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
@@ -60,10 +60,22 @@ const HDR_SET = '*3\r\n$3\r\nSET\r\n';
 const HDR_HGETALL = '*2\r\n$7\r\nHGETALL\r\n';
 const HDR_HSET_ONE = '*4\r\n$4\r\nHSET\r\n';
 const HDR_HSET_ALL = '*22\r\n$4\r\nHSET\r\n';
+/** getset keys are `memtier-<keynum>` (getsetKey): written as digits straight into the buffer. */
+const GETSET_PREFIX = 'memtier-';
+function decimalDigits(n: number): number {
+  let d = 1;
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    d++;
+  }
+  return d;
+}
+const UNKNOWN_SLOT = 0xffff;
 
 /** One operation in flight; reused for the next op of the same pipeline slot. */
 class InFlight implements ReplyHandler, Encodable {
   readonly op: Op = { kind: 'read', keynum: 0, field: 0 };
+  /** the key, or '' for a getset key (written from op.keynum: no string per op, no string to fetch from memory) */
   key = '';
   slot = 0;
   cmd: Cmd = Cmd.Get;
@@ -84,16 +96,30 @@ class InFlight implements ReplyHandler, Encodable {
   onFailure(err: Error): void {
     this.runner.onFailure(this, err);
   }
+  /** `$<len>\r\nmemtier-<keynum>\r\n` */
+  private writeGetsetKey(buf: Buffer, off: number): number {
+    const k = this.op.keynum;
+    buf[off] = 36;
+    off = writeUint(buf, off + 1, GETSET_PREFIX.length + decimalDigits(k));
+    buf[off] = 13;
+    buf[off + 1] = 10;
+    off = writeUint(buf, writeAscii(buf, off + 2, GETSET_PREFIX), k);
+    buf[off] = 13;
+    buf[off + 1] = 10;
+    return off + 2;
+  }
   encode(buf: Buffer, off: number): number {
     const r = this.runner;
     switch (this.cmd) {
       case Cmd.Get:
-        return writeBulkAscii(buf, writeAscii(buf, off, HDR_GET), this.key);
+        off = writeAscii(buf, off, HDR_GET);
+        return this.key === '' ? this.writeGetsetKey(buf, off) : writeBulkAscii(buf, off, this.key);
       case Cmd.HGetAll:
         return writeBulkAscii(buf, writeAscii(buf, off, HDR_HGETALL), this.key);
       case Cmd.Set: {
         const p = r.getsetPool;
-        off = writeBulkAscii(buf, writeAscii(buf, off, HDR_SET), this.key);
+        off = writeAscii(buf, off, HDR_SET);
+        off = this.key === '' ? this.writeGetsetKey(buf, off) : writeBulkAscii(buf, off, this.key);
         return writeBulkBytes(buf, off, p.bytes, p.offsetOf(this.valueIndex), p.length);
       }
       case Cmd.HSetOne: {
@@ -118,9 +144,40 @@ class InFlight implements ReplyHandler, Encodable {
 
 const ignore: ReplyHandler = { onReply() {}, onFailure() {} };
 
+/** A queue with O(1) shift (Array.prototype.shift moves every element: it showed in profiles of waiting ops). */
+class Fifo<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(x: T): void {
+    this.items.push(x);
+  }
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const x = this.items[this.head];
+    this.items[this.head++] = undefined;
+    if (this.head === this.items.length) {
+      this.items.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return x;
+  }
+  takeAll(): T[] {
+    const out = this.items.slice(this.head) as T[];
+    this.items = [];
+    this.head = 0;
+    return out;
+  }
+}
+
 export class OpsRunner {
   private slotMap = new SlotMap();
-  /** Sockets per primary (endpoint index): `clients` sockets in all, split over the primaries, used round-robin. */
+  /** Sockets per primary (endpoint index), used round-robin (see connectAll). */
   private readonly pools: (RespConnection[] | undefined)[] = [];
   /** In-flight slots: clients x pipeline. */
   private slots = 0;
@@ -168,9 +225,12 @@ export class OpsRunner {
     this.pool = new ValuePool(cfg.seed, FIELD_LENGTH);
     this.getsetPool = new ValuePool(cfg.seed, cfg.valueSize, Math.max(1, Math.min(256, Math.floor(16_000_000 / cfg.valueSize))));
     this.stats = OP_KINDS.map(() => new OpStats(this.openLoop));
-    const cached = cfg.recordCount <= KEY_CACHE_MAX ? cfg.recordCount : 0;
-    this.keyCache = new Array<string | undefined>(cached);
+    const getset = cfg.workload === 'getset';
+    // getset caches slots only (2 bytes a key), YCSB keys and slots (building a YCSB key costs more than the rest of an op)
+    const cached = getset ? Math.min(cfg.recordCount, 16 * KEY_CACHE_MAX) : cfg.recordCount <= KEY_CACHE_MAX ? cfg.recordCount : 0;
+    this.keyCache = new Array<string | undefined>(getset ? 0 : cached);
     this.slotCache = new Uint16Array(cached);
+    if (getset) this.slotCache.fill(UNKNOWN_SLOT);
   }
 
   /** Reads the slot map and opens every client's sockets. */
@@ -202,7 +262,10 @@ export class OpsRunner {
 
   private async connectAll(): Promise<void> {
     const wanted = this.slotMap.primaries().map((e) => this.slotMap.indexOf(e));
-    const perPrimary = Math.max(1, Math.round(this.cfg.clients / wanted.length));
+    // Pipelined: the clients' sockets are split over the primaries, as redis-benchmark's clients are, so a write carries
+    // up to `pipeline` requests. One request at a time (YCSB's threads): every client has a socket to every primary,
+    // as a Jedis cluster client does, so an op never waits for another client's socket (zipfian keys crowd one shard).
+    const perPrimary = this.cfg.pipeline === 1 ? this.cfg.clients : Math.max(1, Math.round(this.cfg.clients / wanted.length));
     await Promise.all(
       wanted
         .filter((idx) => !this.hasPool(idx))
@@ -275,17 +338,21 @@ export class OpsRunner {
         const steadyStartConns = () => this.snapshotCommands();
         let startSnapshot = warmupSec > 0 ? new Map<string, number>() : steadyStartConns();
         let eluStart = warmupSec > 0 ? undefined : performance.eventLoopUtilization();
-        const tick = setInterval(() => this.interval(startAtMs, warmupSec), this.intervalMs);
-        const toSteady = setTimeout(() => {
-          this.phase = 'steady';
-          startSnapshot = steadyStartConns();
-          eluStart = performance.eventLoopUtilization();
-          this.lag.reset();
-        }, Math.max(0, this.steadyStartMs - epochNow()));
+        // The steady phase starts at a tick (the tick that closes the last warm-up second): ops are counted
+        // per op, but their latencies only go into the interval histograms, which each steady tick adds to the totals.
+        const tick = setInterval(() => {
+          this.interval(startAtMs, warmupSec);
+          if (this.phase === 'warmup' && epochNow() >= this.steadyStartMs - this.intervalMs / 2) {
+            this.phase = 'steady';
+            startSnapshot = steadyStartConns();
+            eluStart = performance.eventLoopUtilization();
+            this.lag.reset();
+          }
+        }, this.intervalMs);
         let stopTimer: NodeJS.Timeout | undefined;
         const finish = () => {
-          clearTimeout(toSteady);
           if (stopTimer) clearTimeout(stopTimer);
+          if (this.phase === 'steady') this.foldSteady();
           this.phase = 'draining';
           this.steadyEndMs = Math.min(this.steadyEndMs, epochNow());
           const endSnapshot = this.snapshotCommands();
@@ -386,23 +453,35 @@ export class OpsRunner {
     const op = f.op;
     const getset = this.cfg.workload === 'getset';
     const k = op.keynum;
-    if (k < this.keyCache.length) {
-      let key = this.keyCache[k];
-      if (key === undefined) {
-        key = getset ? getsetKey(k) : ycsbKey(k);
-        this.keyCache[k] = key;
-        this.slotCache[k] = keySlot(key);
-      }
-      f.key = key;
-      f.slot = this.slotCache[k]!;
+    let keyBytes: number;
+    if (getset) {
+      // Only the slot is cached (2 bytes a key): fetching a cached string per op missed the CPU cache on most ops.
+      f.key = '';
+      keyBytes = GETSET_PREFIX.length + 16;
+      if (k < this.slotCache.length) {
+        let slot = this.slotCache[k]!;
+        if (slot === UNKNOWN_SLOT) slot = this.slotCache[k] = keySlot(getsetKey(k));
+        f.slot = slot;
+      } else f.slot = keySlot(getsetKey(k));
     } else {
-      f.key = getset ? getsetKey(k) : ycsbKey(k);
-      f.slot = keySlot(f.key);
+      if (k < this.keyCache.length) {
+        let key = this.keyCache[k];
+        if (key === undefined) {
+          key = ycsbKey(k);
+          this.keyCache[k] = key;
+          this.slotCache[k] = keySlot(key);
+        }
+        f.key = key;
+        f.slot = this.slotCache[k]!;
+      } else {
+        f.key = ycsbKey(k);
+        f.slot = keySlot(f.key);
+      }
+      keyBytes = f.key.length;
     }
     f.redirects = 0;
     f.asking = false;
     f.mode = ParseMode.Skip;
-    const keyBytes = f.key.length;
     switch (kind) {
       case 'read':
       case 'rmw':
@@ -464,14 +543,14 @@ export class OpsRunner {
   }
   private readonly cursor: number[] = [];
   /** Ops waiting for room on a primary's sockets, per endpoint index. */
-  private readonly waiting: InFlight[][] = [];
+  private readonly waiting: Fifo<InFlight>[] = [];
 
   private hasPool(idx: number): boolean {
     return idx >= 0 && (this.pools[idx]?.some((c) => !c.isClosed) ?? false);
   }
 
   private wait(idx: number, f: InFlight): void {
-    (this.waiting[idx] ??= []).push(f);
+    (this.waiting[idx] ??= new Fifo()).push(f);
     this.waitingCount++;
   }
 
@@ -590,7 +669,7 @@ export class OpsRunner {
     // Ops queued for a primary that has no open socket left would wait forever: route them again.
     this.waiting.forEach((q, idx) => {
       if (q && q.length > 0 && !this.hasPool(idx)) {
-        const moved = q.splice(0);
+        const moved = q.takeAll();
         this.waitingCount -= moved.length;
         for (const w of moved) void this.reroute(w);
       }
@@ -621,8 +700,6 @@ export class OpsRunner {
         s.count++;
         if (error) s.errors++;
         if (miss) s.misses++;
-        recordUs(s.service, serviceUs);
-        if (s.response) recordUs(s.response, (now - f.intendedAt) * 1000);
         this.opsBudget--;
       }
       if (f.op.kind === 'insert' && !error) this.source?.acknowledge?.(f.op.keynum);
@@ -649,7 +726,17 @@ export class OpsRunner {
     this.writeSlots[byte]! |= 1 << (slot & 7);
   }
 
+  /** Adds the interval histograms (every op since the last tick was a steady one) to the steady totals. */
+  private foldSteady(): void {
+    for (const s of this.stats) {
+      if (s.intervalCount === 0) continue;
+      s.service.add(s.intervalService);
+      if (s.response && s.intervalResponse) s.response.add(s.intervalResponse);
+    }
+  }
+
   private interval(startAtMs: number, warmupSec: number): void {
+    if (this.phase === 'steady') this.foldSteady();
     const t = Math.round((epochNow() - startAtMs) / 1000) - warmupSec;
     const ops: OpCounts[] = [];
     OP_KINDS.forEach((op, k) => {
