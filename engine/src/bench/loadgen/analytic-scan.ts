@@ -14,7 +14,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { RespConnection, type ReplyHandler } from './resp-connection';
-import { ParseMode, ReplyType, type Reply } from './resp';
+import { ParseMode, ReplyType, keySpans, type Reply } from './resp';
+import type { Encodable } from './command-writer';
+import { writeAscii, writeBulkBytes, bulkBytes } from './command-writer';
 import { splitEndpoint } from './ops-runner';
 import { parseClusterSlots } from './slot-map';
 
@@ -35,14 +37,15 @@ const SLOT_BATCHES_IN_FLIGHT = 8;
 /** Keys asked per slot; a slot holding more is asked again for all of them. */
 const KEYS_PER_SLOT = 100_000;
 
-export async function scanNode(endpoint: string, auth: { username: string; password: string } | undefined): Promise<AnalyticNodeResult> {
+/** `keysPerSlot`: keys asked per slot (a slot holding more is listed again, whole); smaller only in tests. */
+export async function scanNode(endpoint: string, auth: { username: string; password: string } | undefined, keysPerSlot = KEYS_PER_SLOT): Promise<AnalyticNodeResult> {
   const [host, port] = splitEndpoint(endpoint);
   const conn = await RespConnection.connect(host, port, auth);
   const result: AnalyticNodeResult = { endpoint, records: 0, sentences: 0, longestBatchMs: 0, errors: 0 };
   try {
     const slots = await ownedSlots(conn, endpoint);
     if (slots.length > 0) {
-      await bySlots(conn, slots, result);
+      await bySlots(conn, slots, result, keysPerSlot);
       return result;
     }
     await byScan(conn, result);
@@ -61,28 +64,104 @@ async function ownedSlots(conn: RespConnection, endpoint: string): Promise<numbe
   return out;
 }
 
-async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNodeResult): Promise<void> {
+/** `HGET <key> field0`, the key copied from a key-list reply (see ParseMode.Spans): no string per key. */
+class HgetFromReply implements Encodable {
+  src: Buffer = Buffer.alloc(0);
+  start = 0;
+  len = 0;
+  get maxBytes(): number {
+    return 48 + bulkBytes(this.len);
+  }
+  encode(buf: Buffer, off: number): number {
+    off = writeBulkBytes(buf, writeAscii(buf, off, '*3\r\n$4\r\nHGET\r\n'), this.src, this.start, this.len);
+    return writeAscii(buf, off, '$6\r\nfield0\r\n');
+  }
+}
+
+/**
+ * Batches of SLOTS_PER_BATCH slots, SLOT_BATCHES_IN_FLIGHT batches at a
+ * time: each slot's key list is answered by the HGETs of its keys at once,
+ * on the same connection, written straight from the reply's bytes.
+ */
+async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNodeResult, keysPerSlot: number): Promise<void> {
   let next = 0;
+  const hget = new HgetFromReply();
+  const batch = (list: number[]): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const t0 = performance.now();
+      let left = list.length;
+      const settle = (now: number) => {
+        if (--left === 0) {
+          result.longestBatchMs = Math.max(result.longestBatchMs, now - t0);
+          resolve();
+        }
+      };
+      const values: ReplyHandler = {
+        onReply(r: Reply, now: number) {
+          if (r.type === ReplyType.Error) {
+            if (!String(r.value).startsWith('WRONGTYPE')) {
+              result.errors++;
+              result.firstError ??= String(r.value);
+            }
+          } else if (r.integer > 0) {
+            result.sentences += r.integer;
+            result.records++;
+          } else {
+            result.errors++;
+            result.firstError ??= 'record without field0';
+          }
+          settle(now);
+        },
+        onFailure(err: Error) {
+          result.errors++;
+          result.firstError ??= err.message;
+          settle(performance.now());
+        },
+      };
+      for (const slot of list) {
+        conn.send(
+          `*4\r\n$7\r\nCLUSTER\r\n$13\r\nGETKEYSINSLOT\r\n$${String(slot).length}\r\n${slot}\r\n$${String(keysPerSlot).length}\r\n${keysPerSlot}\r\n`,
+          {
+            onReply(r: Reply, now: number) {
+              if (r.type === ReplyType.Error) return reject(new Error(String(r.value)));
+              if (r.integer >= keysPerSlot) {
+                // more keys than asked for: list them all, the slow way
+                left++;
+                void crowdedSlot(conn, slot, result).then(() => settle(performance.now()), reject);
+              } else {
+                hget.src = r.value as Buffer;
+                left += r.integer;
+                for (let i = 0; i < r.integer; i++) {
+                  hget.start = keySpans[2 * i]!;
+                  hget.len = keySpans[2 * i + 1]!;
+                  conn.send(hget, values, ParseMode.Dots);
+                }
+              }
+              settle(now);
+            },
+            onFailure: reject,
+          },
+          ParseMode.Spans,
+        );
+      }
+    });
   const worker = async (): Promise<void> => {
     while (next < slots.length) {
-      const batch = slots.slice(next, next + SLOTS_PER_BATCH);
-      next += batch.length;
-      const t0 = performance.now();
-      const lists = await Promise.all(
-        batch.map(async (slot) => {
-          const keys = await conn.call(['CLUSTER', 'GETKEYSINSLOT', String(slot), String(KEYS_PER_SLOT)]);
-          if (keys instanceof Error) throw keys;
-          if ((keys as string[]).length < KEYS_PER_SLOT) return keys as string[];
-          const n = await conn.call(['CLUSTER', 'COUNTKEYSINSLOT', String(slot)]);
-          const all = await conn.call(['CLUSTER', 'GETKEYSINSLOT', String(slot), String(n)]);
-          if (all instanceof Error) throw all;
-          return all as string[];
-        }),
-      );
-      await hgetBatch(conn, lists.flat(), t0, result, true);
+      const list = slots.slice(next, next + SLOTS_PER_BATCH);
+      next += list.length;
+      await batch(list);
     }
   };
   await Promise.all(Array.from({ length: SLOT_BATCHES_IN_FLIGHT }, worker));
+}
+
+/** A slot holding KEYS_PER_SLOT keys or more: count them, list them all, read them. */
+async function crowdedSlot(conn: RespConnection, slot: number, result: AnalyticNodeResult): Promise<void> {
+  const t0 = performance.now();
+  const n = await conn.call(['CLUSTER', 'COUNTKEYSINSLOT', String(slot)]);
+  const all = await conn.call(['CLUSTER', 'GETKEYSINSLOT', String(slot), String(n)]);
+  if (all instanceof Error) throw all;
+  await hgetBatch(conn, all as string[], t0, result, true);
 }
 
 async function byScan(conn: RespConnection, result: AnalyticNodeResult): Promise<void> {

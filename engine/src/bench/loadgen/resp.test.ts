@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReply, encodeCommand, ParseMode, ReplyType, type Reply } from './resp';
+import { parseReply, encodeCommand, ParseMode, ReplyType, keySpans, type Reply } from './resp';
 import { keySlot } from './key-slot';
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 
@@ -34,6 +34,20 @@ describe('RESP parser', () => {
     const whole = Buffer.from('*2\r\n$5\r\nhello\r\n$5\r\nworld\r\n');
     for (let cut = 0; cut < whole.length; cut++) expect(parseReply(whole.subarray(0, cut), 0, ParseMode.Skip, r)).toBe(-1);
     expect(parseReply(whole, 0, ParseMode.Skip, r)).toBe(whole.length);
+  });
+
+  it('key lists (ParseMode.Spans): each element located in the reply buffer, nothing decoded; incomplete input waits', () => {
+    const r = fresh();
+    const whole = Buffer.from('*3\r\n$5\r\nuser1\r\n$0\r\n\r\n$12\r\nuser99999999\r\n*0\r\n');
+    const end = whole.length - 4;
+    for (let cut = 0; cut < end; cut++) expect(parseReply(whole.subarray(0, cut), 0, ParseMode.Spans, r)).toBe(-1);
+    expect(parseReply(whole, 0, ParseMode.Spans, r)).toBe(end);
+    expect([r.type, r.integer, r.value]).toEqual([ReplyType.Array, 3, whole]);
+    const keys = [0, 1, 2].map((i) => whole.toString('latin1', keySpans[2 * i]!, keySpans[2 * i]! + keySpans[2 * i + 1]!));
+    expect(keys).toEqual(['user1', '', 'user99999999']);
+    expect(parseReply(whole, end, ParseMode.Spans, r)).toBe(whole.length);
+    expect(r.integer).toBe(0);
+    expect(() => parseReply(Buffer.from('*1\r\n:1\r\n'), 0, ParseMode.Spans, r)).toThrow(/bulk string/);
   });
 
   it('encodes commands', () => {

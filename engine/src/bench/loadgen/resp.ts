@@ -20,7 +20,16 @@ export const enum ParseMode {
   Full = 1,
   /** bulk strings: sentence count of the content in `integer` */
   Dots = 2,
+  /**
+   * an array of bulk strings (a key list): `value` is the buffer holding the
+   * reply and `keySpans` the start and length of each element in it, valid
+   * only during the onReply call (nothing is copied or decoded)
+   */
+  Spans = 3,
 }
+
+/** Start, length pairs of the elements of the last ParseMode.Spans reply (see there). */
+export let keySpans = new Int32Array(2048);
 
 export interface Reply {
   type: ReplyType;
@@ -110,6 +119,25 @@ export function parseReply(buf: Buffer, pos: number, mode: ParseMode, out: Reply
         return next;
       }
       let p = next;
+      if (mode === ParseMode.Spans) {
+        if (keySpans.length < count * 2) keySpans = new Int32Array(count * 2);
+        for (let i = 0; i < count; i++) {
+          if (p >= buf.length) return -1;
+          if (buf[p] !== 36) throw new Error(`protocol error: expected a bulk string at ${p}`);
+          const e = readLine(buf, p + 1);
+          if (e === -1) return -1;
+          const len = readInt(buf, p + 1, e);
+          const start = e + 2;
+          if (start + len + 2 > buf.length) return -1;
+          keySpans[2 * i] = start;
+          keySpans[2 * i + 1] = len;
+          p = start + len + 2;
+        }
+        out.type = ReplyType.Array;
+        out.integer = count;
+        out.value = buf;
+        return p;
+      }
       if (mode === ParseMode.Full) {
         const items: unknown[] = [];
         const inner: Reply = { type: ReplyType.Simple, integer: 0, value: undefined };
