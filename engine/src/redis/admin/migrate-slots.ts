@@ -165,11 +165,12 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
           pending = withKeys.filter((x) => x.keys.length >= batchKeys).map((x) => x.s);
           report();
         }
-        // Target first (it bumps its epoch and claims the slots), then the source, then everyone else.
+        // Target first (it bumps its epoch and claims the slots), then the source and everyone else together:
+        // once the target owns the slots, any member pointing clients at it is right. (Each pipeline costs a
+        // nodes.conf save + fsync on its member: one round trip fewer per round.)
         await timed('close', async () => {
           await exec(p.to.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', p.to.id]));
-          await exec(p.from.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', p.to.id]));
-          await Promise.all(others.filter((m) => m !== p.to && m !== p.from)
+          await Promise.all(others.filter((m) => m !== p.to)
             .map((m) => exec(m.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', p.to.id]))));
         });
         stats.slotsDone += round.length;
