@@ -103,6 +103,21 @@ const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
 
 const count = (r: SlotRange[]) => expandRanges(r).length;
 
+/**
+ * The instance serving as a shard's primary now: running and called primary
+ * by its engine (the highest config epoch if two do, e.g. an old primary
+ * back before it hears it was replaced). Redis may have failed a shard over
+ * during the operation, which the stored roles learn only afterwards. With
+ * no engine report yet, the stored primary if it runs.
+ */
+export function shardPrimary(ctx: ClusterContext, shard: number): InstanceRow | undefined {
+  const rows = ctx.instances.filter((i) => i.shardIndex === shard && running(ctx, i));
+  const reported = rows.filter((i) => ctx.observe(i.id)?.cluster?.role === 'primary')
+    .sort((a, b) => (ctx.observe(b.id)!.cluster!.configEpoch ?? 0) - (ctx.observe(a.id)!.cluster!.configEpoch ?? 0));
+  if (reported.length) return reported[0];
+  return rows.find((i) => i.role === 'primary' && !ctx.observe(i.id)?.cluster);
+}
+
 /** Moves slots until every shard's primary owns its target ranges; progress from the agent's reports. */
 function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContext>['run'] {
   return async (ctx): Promise<StepResult> => {
@@ -110,8 +125,13 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     const target = name === 'migrate-slots' ? p.targetSlots : p.originalSlots;
     const key = name === 'migrate-slots' ? 'migrate:forward' : 'migrate:rollback';
     const op = ctx.operation!;
-    const primaryOf = (shard: number) => ctx.instances.find((i) => i.shardIndex === shard && i.role === 'primary');
-    const livePrimaries = ctx.instances.filter((i) => i.role === 'primary' && running(ctx, i) && (!p.added.includes(i.id) || ctx.tasks.get(`meet:${i.id}`)?.state === 'succeeded'));
+    const primaryOf = (shard: number) => shardPrimary(ctx, shard);
+    const shards = [...new Set(ctx.instances.map((i) => i.shardIndex))].sort((a, b) => a - b);
+    const headless = shards.filter((s) => !primaryOf(s));
+    const livePrimaries = shards.flatMap((s) => {
+      const i = primaryOf(s);
+      return i && (!p.added.includes(i.id) || ctx.tasks.get(`meet:${i.id}`)?.state === 'succeeded') ? [i] : [];
+    });
     const owns = (i: InstanceRow) => ctx.observe(i.id)?.cluster?.slotsOwned ?? -1;
     const open = ctx.instances.some((i) => (ctx.observe(i.id)?.cluster?.openSlots.length ?? 0) > 0);
     const settled = !open && target.every((r, shard) => { const pr = primaryOf(shard); return !!pr && owns(pr) === count(r); })
@@ -141,9 +161,19 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     if (latest?.state === 'succeeded' && result?.complete && Date.now() - latest.updatedAt.getTime() < 4000) {
       return { kind: 'wait', detail: 'waiting for every node to report the new slot map', fraction: 0.99 };
     }
+    // A primary is gone and its replica not promoted yet (Redis fails a shard over after cluster-node-timeout): an
+    // attempt now would only fail. Waiting costs no attempt. (A member left in cluster_state:fail by a source that
+    // died mid-move is not waited for: the next attempt points its open slots at the live owner, which ends it.)
+    if (headless.length) {
+      return { kind: 'wait', detail: `${detail}; waiting for shard ${headless.join(', ')} to have a primary again (failover)`, fraction };
+    }
     if (latest?.state === 'failed') {
       const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, key);
       if (failures >= MIGRATE_ATTEMPTS) return { kind: 'failed', code: 'migration_failed', message: `slot migration failed ${failures} times: ${latest.error ?? 'no error reported'}` };
+      // Attempts spaced 0.5, 1, 2, 4 s: reports of a fault (a crash, the cluster going down) can arrive after the attempt that met it.
+      const backoffMs = 500 * 2 ** (failures - 1);
+      const since = Date.now() - latest.updatedAt.getTime();
+      if (since < backoffMs) return { kind: 'wait', detail: `${detail}; attempt ${failures} of ${MIGRATE_ATTEMPTS} failed (${latest.error ?? 'no error reported'}), trying again in ${((backoffMs - since) / 1000).toFixed(1)} s`, fraction };
     }
     const targets = target.flatMap((slots, shard) => {
       const pr = primaryOf(shard);

@@ -51,7 +51,8 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
   const all = new Map<string, { host: string; port: number }>();
   for (const m of [...opts.primaries, ...opts.targets]) all.set(key(m), { host: m.host, port: m.port });
 
-  // 1. Close whatever an interrupted run left open (keys go back to the slot's owner).
+  // 1. Slots an interrupted run left open: moving toward their target they stay open (importing from the live owner);
+  //    otherwise closed (keys go back to the slot's owner).
   const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 10_000);
   try {
     const members = new Map<string, Member>();
@@ -64,8 +65,10 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       members.set(key(m), { ...m, client, id: myself.id });
     }
     if (anyOpen) {
-      const repaired = await repairOpenSlots({ primaries: [...all.values()], username: opts.username, password: opts.password, log });
-      log(`closed ${repaired.length} slot(s) left open by an earlier run`);
+      const dest = new Map<number, { host: string; port: number }>();
+      for (const t of opts.targets) for (const r of t.slots) for (let s = r.start; s <= r.end; s++) dest.set(s, t);
+      const repaired = await repairOpenSlots({ primaries: [...all.values()], username: opts.username, password: opts.password, log, movingTo: (s) => dest.get(s) });
+      log(`${repaired.length} slot(s) left open by an earlier run: closed, or left moving toward their target`);
     }
 
     // 2. Who owns what now: each primary's own claim; a double claim (gossip in flight) goes to the higher epoch.

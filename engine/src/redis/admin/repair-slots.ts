@@ -16,6 +16,13 @@ export interface RepairSlotsOptions {
   log?: (msg: string) => void;
   /** Keys per MIGRATE call. */
   batch?: number;
+  /**
+   * For a migration in progress: the member each slot is moving to. A slot
+   * that member is importing stays open and keeps its keys there, importing
+   * from the slot's live owner (re-pointed when a failover replaced the
+   * source), so the migration goes on instead of moving keys back.
+   */
+  movingTo?: (slot: number) => { host: string; port: number } | undefined;
 }
 
 export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot: number; movedKeys: number }[]> {
@@ -33,6 +40,24 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     for (const slot of openSlots) {
       const owner = views.find((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end));
       if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
+      const dest = opts.movingTo?.(slot);
+      const importer = dest && views.find((v) => v !== owner && v.host === dest.host && v.port === dest.port && v.open.some((o) => o.slot === slot && o.state === 'importing'));
+      if (importer) {
+        await continueMove(slot, owner, importer, log);
+        // Anyone else with the slot open holds no part of this move: close it the usual way below.
+        for (const v of views.filter((x) => x !== owner && x !== importer && x.open.some((o) => o.slot === slot))) {
+          let moved = 0;
+          for (;;) {
+            const keys = (await v.client.call('CLUSTER', 'GETKEYSINSLOT', String(slot), String(opts.batch ?? 100))) as string[];
+            if (!keys.length) break;
+            moved += await moveBack(v.client, owner, keys, opts);
+          }
+          await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+          log(`slot ${slot}: closed on ${v.host}:${v.port}; ${moved} key(s) moved back to its owner`);
+        }
+        repaired.push({ slot, movedKeys: 0 });
+        continue;
+      }
       // The owner first: a MIGRATING owner answers ASK for keys it lacks and
       // would refuse them back. Once stable it serves the slot alone; the
       // keys still on the importing side are moved back right after (a read
@@ -53,6 +78,31 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     return repaired;
   } finally {
     await pool.closeAll();
+  }
+}
+
+type View = { host: string; port: number; client: Redis; myself: { id: string }; open: { slot: number; state: 'importing' | 'migrating'; peerId: string }[] };
+
+/**
+ * Leaves a slot mid-move toward `importer`, consistently: the importer
+ * imports from the slot's live owner and the owner migrates to it. When a
+ * failover replaced the source, the importer still names the dead source as
+ * the slot's owner, and Redis ignores new owners of a slot being imported:
+ * the importer would stay in cluster_state:fail (serving nothing, refusing
+ * the migration) until the slot is pointed at the live owner.
+ */
+async function continueMove(slot: number, owner: View, importer: View, log: (m: string) => void): Promise<void> {
+  const s = String(slot);
+  const imp = importer.open.find((o) => o.slot === slot)!;
+  if (imp.peerId !== owner.myself.id) {
+    await importer.client.call('CLUSTER', 'SETSLOT', s, 'NODE', owner.myself.id);
+    await importer.client.call('CLUSTER', 'SETSLOT', s, 'IMPORTING', owner.myself.id);
+    log(`slot ${slot}: ${importer.host}:${importer.port} imported it from a node that no longer owns it; now from ${owner.host}:${owner.port}`);
+  }
+  const own = owner.open.find((o) => o.slot === slot);
+  if (!own || own.state !== 'migrating' || own.peerId !== importer.myself.id) {
+    if (own) await owner.client.call('CLUSTER', 'SETSLOT', s, 'STABLE');
+    await owner.client.call('CLUSTER', 'SETSLOT', s, 'MIGRATING', importer.myself.id);
   }
 }
 
