@@ -20,6 +20,8 @@ const WEIGHTS: Record<string, number> = {
 };
 /** Failed attempts of the migration task before the operation fails. */
 const MIGRATE_ATTEMPTS = 5;
+/** How long the migration waits for a shard without a primary to get one (Redis promotes a replica within seconds). */
+const HEADLESS_WAIT_MS = 30_000;
 
 export const planOf = (ctx: ClusterContext): UpdatePlanRecord => ctx.operation!.plan as UpdatePlanRecord;
 
@@ -53,6 +55,11 @@ const startInstances: Step<ClusterContext>['run'] = async (ctx) => {
   let up = 0;
   for (const i of added) {
     if (running(ctx, i)) { up++; continue; }
+    // Started, and crashed since (steps run again on every pass): not restarted here. A crashed primary comes back
+    // empty still owning its slots and its replica copies the emptiness; the agent holds it until its replica is
+    // promoted.
+    const o = ctx.observe(i.id);
+    if (ctx.tasks.get(`ensure:${i.id}`)?.state === 'succeeded' && o && (o.held || o.crashedAt !== null)) { up++; continue; }
     const failed = await ensureTask(ctx, { nodeId: i.nodeId, dedupeKey: `ensure:${i.id}`, request: { kind: 'ensure-instance', instance: spec(ctx, i, planOf(ctx).to) }, settleMs: 3000 });
     if (failed) return failed;
   }
@@ -88,6 +95,8 @@ const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
     const primary = ctx.instances.find((i) => i.shardIndex === r.shardIndex && i.role === 'primary');
     if (!primary || (p.added.includes(primary.id) && !joined.has(primary.id))) continue;
     if (inSyncReplica(ctx, r, primary)) { synced++; continue; }
+    // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
+    if (ctx.tasks.get(`join:${r.id}:${primary.id}`)?.state === 'succeeded' && ctx.observe(r.id)?.cluster?.role === 'primary') { synced++; continue; }
     const failed = await ensureTask(ctx, {
       nodeId: r.nodeId, dedupeKey: `join:${r.id}:${primary.id}`, settleMs: 8000,
       request: { kind: 'join-replica', clusterId: ctx.cluster.id, instanceId: r.id, port: r.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
@@ -128,12 +137,17 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     const primaryOf = (shard: number) => shardPrimary(ctx, shard);
     const shards = [...new Set(ctx.instances.map((i) => i.shardIndex))].sort((a, b) => a - b);
     const headless = shards.filter((s) => !primaryOf(s));
+    // A new primary is a member once it met the cluster; a new replica promoted since (its primary died) joined as a replica.
+    const member = (i: InstanceRow) => !p.added.includes(i.id) || ctx.tasks.get(`meet:${i.id}`)?.state === 'succeeded'
+      || (i.role !== 'primary' && (ctx.observe(i.id)?.cluster?.knownNodes ?? 0) > 1);
     const livePrimaries = shards.flatMap((s) => {
       const i = primaryOf(s);
-      return i && (!p.added.includes(i.id) || ctx.tasks.get(`meet:${i.id}`)?.state === 'succeeded') ? [i] : [];
+      return i && member(i) ? [i] : [];
     });
     const owns = (i: InstanceRow) => ctx.observe(i.id)?.cluster?.slotsOwned ?? -1;
-    const open = ctx.instances.some((i) => (ctx.observe(i.id)?.cluster?.openSlots.length ?? 0) > 0);
+    // Open slots of the shards' primaries only: an old primary back with a stale nodes.conf may show marks it no
+    // longer acts on (it is not migrated from or to, and heal turns it into a replica after the operation).
+    const open = livePrimaries.some((i) => (ctx.observe(i.id)?.cluster?.openSlots.length ?? 0) > 0);
     const settled = !open && target.every((r, shard) => { const pr = primaryOf(shard); return !!pr && owns(pr) === count(r); })
       && livePrimaries.filter((i) => i.shardIndex >= target.length).every((i) => owns(i) === 0);
     const latest = ctx.tasks.get(key);
@@ -164,8 +178,14 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     // A primary is gone and its replica not promoted yet (Redis fails a shard over after cluster-node-timeout): an
     // attempt now would only fail. Waiting costs no attempt. (A member left in cluster_state:fail by a source that
     // died mid-move is not waited for: the next attempt points its open slots at the live owner, which ends it.)
+    // Bounded: a shard whose replica cannot be promoted (none in sync, no majority of primaries) must not hold the
+    // operation forever. It fails, and healing (which does not run during an operation) takes over.
     if (headless.length) {
-      return { kind: 'wait', detail: `${detail}; waiting for shard ${headless.join(', ')} to have a primary again (failover)`, fraction };
+      const waitingSince = latest?.updatedAt.getTime() ?? Date.parse(op.createdAt);
+      if (Date.now() - waitingSince < HEADLESS_WAIT_MS) {
+        return { kind: 'wait', detail: `${detail}; waiting for shard ${headless.join(', ')} to have a primary again (failover)`, fraction };
+      }
+      return { kind: 'failed', code: 'shard_without_primary', message: `shard ${headless.join(', ')} has had no running primary for ${HEADLESS_WAIT_MS / 1000} s during the slot migration; the change stopped there and healing takes over (it promotes a replica or restarts the primary, and closes open slots)` };
     }
     if (latest?.state === 'failed') {
       const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, key);

@@ -8,7 +8,7 @@ import { Redis, type Cluster } from 'ioredis';
 export class LastValueLoad {
   /** Last acknowledged value per key index (undefined: the loaded value). */
   readonly acked = new Map<number, string>();
-  /** Writes after the last replica-acknowledged one that no replica confirmed (with waitReplicas). */
+  /** The last write of a key after its last acknowledged one, when that write failed or (with waitReplicas) no replica confirmed it: either value is right. */
   readonly unsure = new Map<number, string>();
   writes = 0;
   reads = 0;
@@ -46,6 +46,7 @@ export class LastValueLoad {
             } else {
               await this.client.set(key, value);
               this.acked.set(i, value);
+              this.unsure.delete(i);
             }
             this.writes++;
             const r = (i * 7919 + seq) % this.keys;
@@ -53,6 +54,8 @@ export class LastValueLoad {
             this.reads++;
             if (got === null) this.readMisses++;
           } catch (err) {
+            // A write that failed may still have been applied (the reply was lost, or WAIT failed after the SET).
+            this.unsure.set(i, value);
             this.errors++;
             if (this.errorSamples.length < 5) this.errorSamples.push((err as Error).message);
             await new Promise((res) => setTimeout(res, 20));

@@ -1,9 +1,12 @@
 /**
  * Closes slots left importing or migrating (an interrupted migration, a
  * crash mid-move): keys a non-owner holds in the slot are moved back to the
- * slot's owner with MIGRATE and every node marks the slot STABLE. Nothing
+ * slot's owner with MIGRATE and every node marks the slot STABLE; with
+ * `movingTo`, a slot its target imports stays open, moving on. Nothing
  * acknowledged is lost: where both sides hold a key, the owner's (newer)
- * copy wins.
+ * copy wins. (After a failover of the source, a key whose MIGRATE's delete
+ * had not reached the replica yet is back on the owner, stale: a write to
+ * it through the target in the milliseconds before the crash loses to it.)
  */
 import type { Redis } from 'ioredis';
 import { AdminConnectionPool } from './admin-connection';
@@ -40,10 +43,11 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     for (const slot of openSlots) {
       const owner = views.find((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end));
       if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
+      await adoptImporters(slot, owner, views, log);
       const dest = opts.movingTo?.(slot);
       const importer = dest && views.find((v) => v !== owner && v.host === dest.host && v.port === dest.port && v.open.some((o) => o.slot === slot && o.state === 'importing'));
       if (importer) {
-        await continueMove(slot, owner, importer, log);
+        await continueMove(slot, owner, importer);
         // Anyone else with the slot open holds no part of this move: close it the usual way below.
         for (const v of views.filter((x) => x !== owner && x !== importer && x.open.some((o) => o.slot === slot))) {
           let moved = 0;
@@ -55,6 +59,7 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
           await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
           log(`slot ${slot}: closed on ${v.host}:${v.port}; ${moved} key(s) moved back to its owner`);
         }
+        log(`slot ${slot}: left moving from ${owner.host}:${owner.port} to ${importer.host}:${importer.port}`);
         repaired.push({ slot, movedKeys: 0 });
         continue;
       }
@@ -84,26 +89,36 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
 type View = { host: string; port: number; client: Redis; myself: { id: string }; open: { slot: number; state: 'importing' | 'migrating'; peerId: string }[] };
 
 /**
- * Leaves a slot mid-move toward `importer`, consistently: the importer
- * imports from the slot's live owner and the owner migrates to it. When a
- * failover replaced the source, the importer still names the dead source as
- * the slot's owner, and Redis ignores new owners of a slot being imported:
- * the importer would stay in cluster_state:fail (serving nothing, refusing
- * the migration) until the slot is pointed at the live owner.
+ * Every member but the owner that holds keys of an open slot becomes an
+ * importer from the slot's live owner, so the keys can go on to the target
+ * or back to the owner. Two cases need it after a failover mid-move: an
+ * importer still names the dead source as the slot's owner (Redis ignores a
+ * new owner of a slot being imported, so that member stays in
+ * cluster_state:fail, refusing clients and MIGRATE, for good), and the
+ * promoted replica of a dead target holds what its primary imported with no
+ * mark on the slot (those keys would be invisible, or lost on a rollback).
  */
-async function continueMove(slot: number, owner: View, importer: View, log: (m: string) => void): Promise<void> {
+async function adoptImporters(slot: number, owner: View, views: View[], log: (m: string) => void): Promise<void> {
   const s = String(slot);
-  const imp = importer.open.find((o) => o.slot === slot)!;
-  if (imp.peerId !== owner.myself.id) {
-    await importer.client.call('CLUSTER', 'SETSLOT', s, 'NODE', owner.myself.id);
-    await importer.client.call('CLUSTER', 'SETSLOT', s, 'IMPORTING', owner.myself.id);
-    log(`slot ${slot}: ${importer.host}:${importer.port} imported it from a node that no longer owns it; now from ${owner.host}:${owner.port}`);
+  for (const v of views) {
+    if (v === owner) continue;
+    const mark = v.open.find((o) => o.slot === slot);
+    if (mark?.state === 'importing' && mark.peerId === owner.myself.id) continue;
+    if (mark?.state === 'migrating') continue; // a non-owner migrating: closed below, its keys moved back
+    if (!mark && Number(await v.client.call('CLUSTER', 'COUNTKEYSINSLOT', s)) === 0) continue;
+    await v.client.call('CLUSTER', 'SETSLOT', s, 'NODE', owner.myself.id);
+    await v.client.call('CLUSTER', 'SETSLOT', s, 'IMPORTING', owner.myself.id);
+    v.open = [...v.open.filter((o) => o.slot !== slot), { slot, state: 'importing', peerId: owner.myself.id }];
+    log(`slot ${slot}: ${v.host}:${v.port} ${mark ? 'imported it from a node that no longer owns it' : 'holds keys of it unmarked'}; now importing from ${owner.host}:${owner.port}`);
   }
+}
+
+/** Leaves a slot mid-move toward `importer` (importing from the owner, see adoptImporters): the owner migrates to it. */
+async function continueMove(slot: number, owner: View, importer: View): Promise<void> {
   const own = owner.open.find((o) => o.slot === slot);
-  if (!own || own.state !== 'migrating' || own.peerId !== importer.myself.id) {
-    if (own) await owner.client.call('CLUSTER', 'SETSLOT', s, 'STABLE');
-    await owner.client.call('CLUSTER', 'SETSLOT', s, 'MIGRATING', importer.myself.id);
-  }
+  if (own?.state === 'migrating' && own.peerId === importer.myself.id) return;
+  if (own) await owner.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+  await owner.client.call('CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', importer.myself.id);
 }
 
 /**
