@@ -87,6 +87,44 @@ describe('resharding when a primary crashes', () => {
     load['client'].disconnect();
   }, 400_000);
 
+  it('cancel right after a source primary is killed mid-migration: slots go back, one owner each, none open, no acknowledged write lost', async () => {
+    const r = await api.createCluster({ name: 'reshard-crash-cancel', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
+    const id = r.body.cluster.id;
+    await api.waitForHealthy(id);
+    const conn = (await api.connection(id)).body;
+    const auth = { username: conn.username, password: conn.password };
+    const app = appClient(conn.uri, conn.seeds);
+    await loadKeys(app, 'k', KEYS, 1);
+    const load = new LastValueLoad(appClient(conn.uri, conn.seeds), 'k', KEYS, 4, 1).start();
+    const before = (await api.topology(id)).body;
+
+    const opId = await startChange(id, 4);
+    const victim = before.shards[2]!.instances.find((i) => i.role === 'primary')!;
+    process.kill(enginePid(victim.address), 'SIGKILL');
+    const cancelled = await api.call<Operation>('POST', `/v1/operations/${opId}/cancel`);
+    expect(cancelled.status).toBe(200);
+
+    const done = await api.waitForOperation(opId, 150_000);
+    expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('cancelled');
+    const healthy = await api.waitForHealthy(id, 90_000).catch(async (err) => {
+      console.log(`cluster status when the wait ended: ${JSON.stringify((await api.getCluster(id)).body.status)}`);
+      throw err;
+    });
+    expect(healthy.shards).toHaveLength(3);
+    const primaries = healthy.shards.flatMap((s) => s.instances.filter((i) => i.role === 'primary').map((i) => i.address));
+    expect(await slotReport(primaries, auth)).toEqual({ owned: 16384, open: [], assigned: 16384 });
+
+    await load.stop();
+    const fresh = appClient(conn.uri, (await api.connection(id)).body.seeds);
+    expect(await load.wrong(fresh)).toEqual([]);
+    let total = 0;
+    for (const n of fresh.nodes('master')) total += Number(await n.dbsize());
+    expect(total).toBe(KEYS);
+    app.disconnect();
+    fresh.disconnect();
+    load['client'].disconnect();
+  }, 400_000);
+
   it('kill -9 of the target primary mid-migration: the new shard\'s replica takes over and receives the rest, no acknowledged write lost', async () => {
     const r = await api.createCluster({ name: 'reshard-target-crash', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
     const id = r.body.cluster.id;

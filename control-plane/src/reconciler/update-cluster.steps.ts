@@ -22,6 +22,8 @@ const WEIGHTS: Record<string, number> = {
 const MIGRATE_ATTEMPTS = 5;
 /** How long the migration waits for a shard without a primary to get one (Redis promotes a replica within seconds). */
 const HEADLESS_WAIT_MS = 30_000;
+/** How long removing instances waits for a member that is down to run again before forgetting them without it. */
+const FORGET_WAIT_MS = 60_000;
 
 export const planOf = (ctx: ClusterContext): UpdatePlanRecord => ctx.operation!.plan as UpdatePlanRecord;
 
@@ -242,6 +244,13 @@ function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<Clu
     const members = ctx.instances.filter((i) => !ids.has(i.id) && running(ctx, i));
     const key = `forget:${name}`;
     if (engineIds.length && ctx.tasks.get(key)?.state !== 'succeeded') {
+      // A member down now (a crashed primary the agent holds) would come back still knowing the removed instances,
+      // stay "not a healthy member" and gossip them to the others: wait a while for it to run again.
+      const away = ctx.instances.filter((i) => !ids.has(i.id) && !running(ctx, i));
+      const stoppedAt = Math.max(...rows.map((i) => ctx.tasks.get(`remove:${i.id}`)?.updatedAt.getTime() ?? 0));
+      if (away.length && Date.now() - stoppedAt < FORGET_WAIT_MS) {
+        return { kind: 'wait', detail: `${rows.length} stopped; waiting for ${away.map((i) => `${address(ctx, i).host}:${i.port}`).join(', ')} to run again so that every member forgets them`, fraction: 0.85 };
+      }
       const failed = await ensureTask(ctx, {
         nodeId: members[0]!.nodeId, dedupeKey: key, settleMs: 60_000,
         request: { kind: 'forget-nodes', clusterId: ctx.cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds },

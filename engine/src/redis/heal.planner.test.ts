@@ -116,6 +116,14 @@ describe('planHealing', () => {
       expect: [{ kind: 'join', shard: 1, instanceId: 'r1', primaryInstanceId: 'p1' }],
     },
     {
+      name: 'an old primary back without slots while its promoted replica serves the shard joins it as a replica',
+      build: () => {
+        const l = set(healthy(), 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 9 }); });
+        return set(l, 'p1', (i) => { i.obs!.view = view({ myId: 'P1', role: 'primary', slotsOwned: 0, configEpoch: 2 }); });
+      },
+      expect: [{ kind: 'record-role', instanceId: 'r1', role: 'primary' }, { kind: 'join', shard: 1, instanceId: 'p1', primaryInstanceId: 'r1' }],
+    },
+    {
       name: 'node down: its replica is rebuilt elsewhere; its primary, once Redis promoted the replica, too',
       build: () => {
         const l = healthy();

@@ -132,9 +132,12 @@ export function planHealing(input: HealInput): HealPlan {
   for (const i of input.instances) {
     if (!i.obs && !i.nodeSilent) actions.push({ kind: 'start', shard: i.shard, instanceId: i.id });
   }
+  //     So does an old primary back without slots while another member
+  //     serves the shard (Redis keeps it a primary when the slots it knew
+  //     moved meanwhile, e.g. a migration went on or back after a failover).
   for (const i of input.instances) {
     const v = i.obs?.view;
-    if (!isRunning(i) || !v || i.role !== 'replica' || v.role !== 'primary' || v.slotsOwned > 0) continue;
+    if (!isRunning(i) || !v || v.role !== 'primary' || v.slotsOwned > 0) continue;
     const primary = input.instances.find((m) => m.shard === i.shard && m !== i && servesSlots(m) && m.obs!.view!.state === 'ok');
     if (primary) actions.push({ kind: 'join', shard: i.shard, instanceId: i.id, primaryInstanceId: primary.id });
   }

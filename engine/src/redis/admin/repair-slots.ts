@@ -40,10 +40,15 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     }));
     const openSlots = [...new Set(views.flatMap((v) => v.open.map((o) => o.slot)))].sort((a, b) => a - b);
     const repaired: { slot: number; movedKeys: number }[] = [];
-    for (const slot of openSlots) {
+    const ownerOf = (slot: number) => {
       const owner = views.find((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end));
       if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
-      await adoptImporters(slot, owner, views, log);
+      return owner;
+    };
+    // Every open slot first: a member naming a dead owner for any slot is in cluster_state:fail and refuses MIGRATE.
+    for (const slot of openSlots) await adoptImporters(slot, ownerOf(slot), views, log);
+    for (const slot of openSlots) {
+      const owner = ownerOf(slot);
       const dest = opts.movingTo?.(slot);
       const importer = dest && views.find((v) => v !== owner && v.host === dest.host && v.port === dest.port && v.open.some((o) => o.slot === slot && o.state === 'importing'));
       if (importer) {
