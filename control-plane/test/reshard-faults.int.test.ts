@@ -11,7 +11,7 @@ import type { ClusterUpdateAccepted, Operation, Problem } from '@strata/api';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, loadKeys } from './helpers/workload';
-import { LastValueLoad, slotReport } from './helpers/reshard-load';
+import { LastValueLoad, slotReport, until } from './helpers/reshard-load';
 
 let stack: Stack;
 let api: TestApi;
@@ -26,16 +26,6 @@ const KEYS = 20_000;
 const t0 = Date.now();
 const log = (m: string) => console.log(`[${Date.now() - t0} ms] ${m}`);
 const sleep = (ms: number) => new Promise((res) => setTimeout(res, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 const op = async (id: string) => (await api.operation(id)).body as Operation;
 const midMigration = (id: string) => until('the migration to be under way', async () => {

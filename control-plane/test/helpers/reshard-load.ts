@@ -113,3 +113,14 @@ export async function slotReport(addresses: string[], auth: { username: string; 
   }
   return { owned, open, assigned };
 }
+
+/** Polls `probe` every 50 ms until it returns something truthy (errors count as not yet). */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
