@@ -50,7 +50,10 @@ export const ClusterMember = z.object({
 export type ClusterMember = z.infer<typeof ClusterMember>;
 
 /** The slots one primary should own when a migration ends. */
-export const SlotTarget = z.object({ instanceId: Id, host: z.string(), port: z.number().int(), slots: z.array(SlotRange) });
+export const SlotTarget = z.object({
+  instanceId: Id, host: z.string(), port: z.number().int(), slots: z.array(SlotRange),
+  shardEngineIds: z.array(z.string()).default([]).describe("Redis node ids of the target's shard's other instances: a slot only one of them (dead now) claims is claimed by the target"),
+});
 export type SlotTarget = z.infer<typeof SlotTarget>;
 
 export const FormClusterShard = z.object({

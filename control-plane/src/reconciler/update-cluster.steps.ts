@@ -79,6 +79,14 @@ export function inSyncReplica(ctx: ClusterContext, replica: InstanceRow, primary
 const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
   const p = planOf(ctx);
   const added = ctx.instances.filter((i) => p.added.includes(i.id));
+  // Remember each new instance's Redis id while it runs: if it dies mid-migration, the migration needs it (see shardEngineIds).
+  for (const i of added) {
+    const v = ctx.observe(i.id)?.cluster;
+    if (v && v.myId !== i.engineId) {
+      await ctx.deps.clusters.recordObservedInstance(i.id, { role: i.role, engineId: v.myId, configEpoch: v.configEpoch });
+      i.engineId = v.myId;
+    }
+  }
   const seed = ctx.instances.find((i) => i.role === 'primary' && !p.added.includes(i.id) && running(ctx, i));
   if (!seed) return { kind: 'wait', detail: 'waiting for a running primary to introduce new instances to' };
   const joined = new Set<string>();
@@ -199,7 +207,8 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     }
     const targets = target.flatMap((slots, shard) => {
       const pr = primaryOf(shard);
-      return pr ? [{ instanceId: pr.id, ...address(ctx, pr), slots }] : [];
+      const shardEngineIds = ctx.instances.filter((i) => i.shardIndex === shard && i.id !== pr?.id && i.engineId).map((i) => i.engineId!);
+      return pr ? [{ instanceId: pr.id, ...address(ctx, pr), slots, shardEngineIds }] : [];
     });
     if (targets.length !== target.length || targets.some((t) => !livePrimaries.some((l) => l.id === t.instanceId))) {
       return { kind: 'wait', detail: 'waiting for every target primary to run and be a member', fraction };

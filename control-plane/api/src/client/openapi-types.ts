@@ -4629,6 +4629,11 @@ export interface components {
                     host: string;
                     port: number;
                     slots: components["schemas"]["SlotRange"][];
+                    /**
+                     * @description Redis node ids of the target's shard's other instances: a slot only one of them (dead now) claims is claimed by the target
+                     * @default []
+                     */
+                    shardEngineIds: string[];
                 }[];
                 primaries: {
                     /** Format: uuid */

@@ -15,7 +15,8 @@ import { parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.pa
 import { repairOpenSlots } from './repair-slots';
 
 export interface MigrateSlotsOptions {
-  targets: { host: string; port: number; slots: SlotRange[] }[];
+  /** Per target: the slots it should own, and the Redis ids of its shard's other instances (see step 2). */
+  targets: { host: string; port: number; slots: SlotRange[]; shardEngineIds?: string[] }[];
   /** Every primary of the cluster (final SETSLOT NODE goes to each). */
   primaries: { host: string; port: number }[];
   username: string;
@@ -80,6 +81,29 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       for (const r of me.slots) for (let s = r.start; s <= r.end; s++) {
         if (me.configEpoch > epochOf[s]!) { owner[s] = m; epochOf[s] = me.configEpoch; }
       }
+    }
+    // A slot no live primary claims, that the others say belongs to a (dead) former primary of the shard it is
+    // wanted in: that primary died just after claiming it, before its replica (now promoted) heard of it. Redis
+    // leaves such a slot uncovered (cluster_state:fail everywhere); the replica holds its keys: it claims it.
+    const claimedBy = new Map<number, string>();
+    for (const m of members.values()) {
+      for (const n of parseClusterNodes(String(await m.client.call('CLUSTER', 'NODES')))) {
+        if (n.myself) continue;
+        for (const r of n.slots) for (let s = r.start; s <= r.end; s++) if (!owner[s]) claimedBy.set(s, n.id);
+      }
+    }
+    for (const t of opts.targets) {
+      const to = members.get(key(t))!;
+      const orphans: number[] = [];
+      for (const r of t.slots) for (let s = r.start; s <= r.end; s++) {
+        if (!owner[s] && t.shardEngineIds?.includes(claimedBy.get(s) ?? '')) orphans.push(s);
+      }
+      if (!orphans.length) continue;
+      await exec(to.client, orphans.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]));
+      await Promise.all([...members.values()].filter((m) => m !== to)
+        .map((m) => exec(m.client, orphans.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]))));
+      for (const s of orphans) owner[s] = to;
+      log(`${orphans.length} slot(s) claimed only by a dead former primary of ${to.host}:${to.port}'s shard: now its own`);
     }
     const pairs = new Map<string, { from: Member; to: Member; slots: number[] }>();
     for (const t of opts.targets) {
