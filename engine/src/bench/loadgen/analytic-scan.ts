@@ -98,18 +98,7 @@ async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNo
       };
       const values: ReplyHandler = {
         onReply(r: Reply, now: number) {
-          if (r.type === ReplyType.Error) {
-            if (!String(r.value).startsWith('WRONGTYPE')) {
-              result.errors++;
-              result.firstError ??= String(r.value);
-            }
-          } else if (r.integer > 0) {
-            result.sentences += r.integer;
-            result.records++;
-          } else {
-            result.errors++;
-            result.firstError ??= 'record without field0';
-          }
+          countField0(r, result, true);
           settle(now);
         },
         onFailure(err: Error) {
@@ -187,6 +176,22 @@ async function byScan(conn: RespConnection, result: AnalyticNodeResult): Promise
   }
 }
 
+/** One `HGET key field0` reply (ParseMode.Dots): its sentences, a record with `countRecords` (keys of other types skipped), or an error. */
+function countField0(r: Reply, result: AnalyticNodeResult, countRecords: boolean): void {
+  if (r.type === ReplyType.Error) {
+    if (!(countRecords && String(r.value).startsWith('WRONGTYPE'))) {
+      result.errors++;
+      result.firstError ??= String(r.value);
+    }
+  } else if (r.integer > 0) {
+    result.sentences += r.integer;
+    if (countRecords) result.records++;
+  } else {
+    result.errors++;
+    result.firstError ??= 'record without field0';
+  }
+}
+
 /** HGET field0 of each key, sentences counted on the reply bytes; with `countRecords`, each hash read counts as a record and keys of other types are skipped. */
 function hgetBatch(conn: RespConnection, keys: string[], t0: number, result: AnalyticNodeResult, countRecords = false): Promise<void> {
   if (keys.length === 0) return Promise.resolve();
@@ -194,18 +199,7 @@ function hgetBatch(conn: RespConnection, keys: string[], t0: number, result: Ana
     let left = keys.length;
     const handler: ReplyHandler = {
       onReply(r: Reply, now: number) {
-        if (r.type === ReplyType.Error) {
-          if (!(countRecords && String(r.value).startsWith('WRONGTYPE'))) {
-            result.errors++;
-            result.firstError ??= String(r.value);
-          }
-        } else if (r.integer > 0) {
-          result.sentences += r.integer;
-          if (countRecords) result.records++;
-        } else {
-          result.errors++;
-          result.firstError ??= 'record without field0';
-        }
+        countField0(r, result, countRecords);
         if (--left === 0) {
           result.longestBatchMs = Math.max(result.longestBatchMs, now - t0);
           resolve();

@@ -75,8 +75,10 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     // 2. Who owns what now: each primary's own claim; a double claim (gossip in flight) goes to the higher epoch.
     const owner = new Array<Member | null>(16384).fill(null);
     const epochOf = new Array<number>(16384).fill(-1);
+    const viewOf = new Map<Member, ReturnType<typeof parseClusterNodes>>();
     for (const m of members.values()) {
       const nodes = parseClusterNodes(String(await m.client.call('CLUSTER', 'NODES')));
+      viewOf.set(m, nodes);
       const me = nodes.find((n) => n.myself)!;
       for (const r of me.slots) for (let s = r.start; s <= r.end; s++) {
         if (me.configEpoch > epochOf[s]!) { owner[s] = m; epochOf[s] = me.configEpoch; }
@@ -86,8 +88,8 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     // wanted in: that primary died just after claiming it, before its replica (now promoted) heard of it. Redis
     // leaves such a slot uncovered (cluster_state:fail everywhere); the replica holds its keys: it claims it.
     const claimedBy = new Map<number, string>();
-    for (const m of members.values()) {
-      for (const n of parseClusterNodes(String(await m.client.call('CLUSTER', 'NODES')))) {
+    for (const nodes of viewOf.values()) {
+      for (const n of nodes) {
         if (n.myself) continue;
         for (const r of n.slots) for (let s = r.start; s <= r.end; s++) if (!owner[s]) claimedBy.set(s, n.id);
       }

@@ -55,13 +55,7 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
         await continueMove(slot, owner, importer);
         // Anyone else with the slot open holds no part of this move: close it the usual way below.
         for (const v of views.filter((x) => x !== owner && x !== importer && x.open.some((o) => o.slot === slot))) {
-          let moved = 0;
-          for (;;) {
-            const keys = (await v.client.call('CLUSTER', 'GETKEYSINSLOT', String(slot), String(opts.batch ?? 100))) as string[];
-            if (!keys.length) break;
-            moved += await moveBack(v.client, owner, keys, opts);
-          }
-          await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+          const moved = await closeOn(v, slot, owner, opts);
           log(`slot ${slot}: closed on ${v.host}:${v.port}; ${moved} key(s) moved back to its owner`);
         }
         log(`slot ${slot}: left moving from ${owner.host}:${owner.port} to ${importer.host}:${importer.port}`);
@@ -74,14 +68,7 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
       // in between misses them for milliseconds, nothing is lost).
       if (owner.open.some((o) => o.slot === slot)) await owner.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
       let moved = 0;
-      for (const v of views.filter((x) => x !== owner && x.open.some((o) => o.slot === slot))) {
-        for (;;) {
-          const keys = (await v.client.call('CLUSTER', 'GETKEYSINSLOT', String(slot), String(opts.batch ?? 100))) as string[];
-          if (!keys.length) break;
-          moved += await moveBack(v.client, owner, keys, opts);
-        }
-        await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
-      }
+      for (const v of views.filter((x) => x !== owner && x.open.some((o) => o.slot === slot))) moved += await closeOn(v, slot, owner, opts);
       log(`slot ${slot} closed; ${moved} key(s) moved back to its owner`);
       repaired.push({ slot, movedKeys: moved });
     }
@@ -124,6 +111,18 @@ async function continueMove(slot: number, owner: View, importer: View): Promise<
   if (own?.state === 'migrating' && own.peerId === importer.myself.id) return;
   if (own) await owner.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
   await owner.client.call('CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', importer.myself.id);
+}
+
+/** Moves a non-owner's keys of `slot` back to the owner, then marks the slot STABLE there; the keys moved. */
+async function closeOn(v: View, slot: number, owner: { host: string; port: number }, opts: RepairSlotsOptions): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const keys = (await v.client.call('CLUSTER', 'GETKEYSINSLOT', String(slot), String(opts.batch ?? 100))) as string[];
+    if (!keys.length) break;
+    moved += await moveBack(v.client, owner, keys, opts);
+  }
+  await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+  return moved;
 }
 
 /**
