@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newHistogram, recordUs, encodeHistogram, decodeHistogram, mergeHistograms, summarize, histogramLog, Rng } from './index';
+import { RunRecorder } from './histogram';
 
 describe('HDR histograms', () => {
   it('1 us .. 60 s at 3 significant digits: sub-millisecond values keep their resolution', () => {
@@ -10,6 +11,20 @@ describe('HDR histograms', () => {
     expect(h.getValueAtPercentile(1)).toBe(1);
     expect(h.getValueAtPercentile(50)).toBe(87);
     expect(Math.abs(h.maxValue - 60_000_000) / 60_000_000).toBeLessThan(0.001);
+  });
+
+  it('RunRecorder (runs of equal values recorded at once) holds the same values as recording each one', () => {
+    const values = [5, 5, 5, 7.4, 7.2, 0.2, 0.2, 120_000_000, 33, 33, 33, 33, 5];
+    const each = newHistogram();
+    for (const v of values) recordUs(each, v);
+    const runs = new RunRecorder(newHistogram());
+    for (const v of values) runs.record(v);
+    expect(runs.histogram.totalCount).toBeLessThan(values.length); // the last run waits for flush
+    runs.flush();
+    expect(runs.histogram.totalCount).toBe(values.length);
+    for (const p of [1, 25, 50, 75, 90, 99, 100]) expect(runs.histogram.getValueAtPercentile(p)).toBe(each.getValueAtPercentile(p));
+    runs.flush();
+    expect(runs.histogram.totalCount).toBe(values.length);
   });
 
   it('merging the histograms of several workers equals one histogram of all values', () => {

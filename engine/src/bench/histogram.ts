@@ -27,6 +27,33 @@ export function recordUs(h: Histogram, us: number): void {
   h.recordValue(us < LOWEST_US ? LOWEST_US : us > HIGHEST_US ? HIGHEST_US : Math.round(us));
 }
 
+/**
+ * Records latencies into a histogram, a run of equal values at once: the
+ * replies of one read share their arrival time, and the requests of one
+ * write their send time, so a pipelined batch is mostly one value. Call
+ * flush() before reading the histogram.
+ */
+export class RunRecorder {
+  private value = -1;
+  private count = 0;
+  constructor(readonly histogram: Histogram) {}
+  record(us: number): void {
+    const v = us < LOWEST_US ? LOWEST_US : us > HIGHEST_US ? HIGHEST_US : Math.round(us);
+    if (v === this.value) {
+      this.count++;
+      return;
+    }
+    if (this.count > 0) this.histogram.recordValueWithCount(this.value, this.count);
+    this.value = v;
+    this.count = 1;
+  }
+  flush(): void {
+    if (this.count > 0) this.histogram.recordValueWithCount(this.value, this.count);
+    this.value = -1;
+    this.count = 0;
+  }
+}
+
 export function encodeHistogram(h: Histogram): string {
   return hdr.encodeIntoCompressedBase64(h);
 }

@@ -42,6 +42,12 @@ export class ValuePool {
   offsetOf(index: number): number {
     return this.slot(index) * this.length;
   }
+  private views: Buffer[] | undefined;
+  /** at(index) as a view of `bytes` (made once per value: copying from it is a plain memcpy). */
+  view(index: number): Buffer {
+    const views = (this.views ??= this.values.map((_, i) => this.bytes.subarray(i * this.length, (i + 1) * this.length)));
+    return views[this.slot(index)]!;
+  }
   get size(): number {
     return this.values.length;
   }

@@ -8,13 +8,16 @@ import { performance } from 'node:perf_hooks';
 import { ycsbKey } from '../ycsb-keys';
 import { ValuePool, FIELD_COUNT, FIELD_NAMES, FIELD_LENGTH } from '../record';
 import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../workloads';
-import { newHistogram, recordUs, encodeHistogram, type Histogram } from '../histogram';
+import { newHistogram, recordUs, encodeHistogram, RunRecorder, type Histogram } from '../histogram';
 import { RespConnection, idleEventCount, type ReplyHandler } from './resp-connection';
 import { ParseMode, ReplyType, type Reply } from './resp';
-import { bulkBytes, writeAscii, writeBulkAscii, writeBulkBytes, writeUint, type Encodable } from './command-writer';
+import { bulkBytes, writeAscii, writeBulkAscii, writeBulkView, writeUint, type Encodable } from './command-writer';
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
+import { GetSetBatch, KeyPartition, type BatchHost } from './getset-batches';
+import { Rng } from '../random';
+import { parseRatio } from '../workloads';
 
 const epochNow = (): number => performance.timeOrigin + performance.now();
 /** Resolution of the acknowledged-writes bitmap. */
@@ -30,6 +33,8 @@ class OpStats {
   service: Histogram = newHistogram();
   response: Histogram | undefined;
   intervalService: Histogram = newHistogram();
+  /** records into intervalService (flushed at each tick) */
+  readonly serviceRecorder = new RunRecorder(this.intervalService);
   intervalResponse: Histogram | undefined;
   intervalCount = 0;
   intervalErrors = 0;
@@ -71,6 +76,8 @@ function decimalDigits(n: number): number {
   return d;
 }
 const UNKNOWN_SLOT = 0xffff;
+/** Index of each op kind in OP_KINDS (stats), without a search per op. */
+const KIND_INDEX = Object.fromEntries(OP_KINDS.map((k, i) => [k, i])) as Record<Op['kind'], number>;
 
 /** One operation in flight; reused for the next op of the same pipeline slot. */
 class InFlight implements ReplyHandler, Encodable {
@@ -98,12 +105,18 @@ class InFlight implements ReplyHandler, Encodable {
   }
   /** `$<len>\r\nmemtier-<keynum>\r\n` */
   private writeGetsetKey(buf: Buffer, off: number): number {
-    const k = this.op.keynum;
+    let k = this.op.keynum;
+    const digits = decimalDigits(k);
     buf[off] = 36;
-    off = writeUint(buf, off + 1, GETSET_PREFIX.length + decimalDigits(k));
+    off = writeUint(buf, off + 1, GETSET_PREFIX.length + digits);
     buf[off] = 13;
     buf[off + 1] = 10;
-    off = writeUint(buf, writeAscii(buf, off + 2, GETSET_PREFIX), k);
+    off = writeAscii(buf, off + 2, GETSET_PREFIX);
+    for (let p = off + digits - 1; p >= off; p--) {
+      buf[p] = 48 + (k % 10);
+      k = (k - (k % 10)) / 10;
+    }
+    off += digits;
     buf[off] = 13;
     buf[off + 1] = 10;
     return off + 2;
@@ -120,13 +133,13 @@ class InFlight implements ReplyHandler, Encodable {
         const p = r.getsetPool;
         off = writeAscii(buf, off, HDR_SET);
         off = this.key === '' ? this.writeGetsetKey(buf, off) : writeBulkAscii(buf, off, this.key);
-        return writeBulkBytes(buf, off, p.bytes, p.offsetOf(this.valueIndex), p.length);
+        return writeBulkView(buf, off, p.view(this.valueIndex));
       }
       case Cmd.HSetOne: {
         const p = r.pool;
         off = writeBulkAscii(buf, writeAscii(buf, off, HDR_HSET_ONE), this.key);
         off = writeBulkAscii(buf, off, FIELD_NAMES[this.op.field]!);
-        return writeBulkBytes(buf, off, p.bytes, p.offsetOf(this.valueIndex), p.length);
+        return writeBulkView(buf, off, p.view(this.valueIndex));
       }
       case Cmd.HSetAll: {
         const p = r.pool;
@@ -134,7 +147,7 @@ class InFlight implements ReplyHandler, Encodable {
         const base = this.op.keynum * FIELD_COUNT;
         for (let i = 0; i < FIELD_COUNT; i++) {
           off = writeBulkAscii(buf, off, FIELD_NAMES[i]!);
-          off = writeBulkBytes(buf, off, p.bytes, p.offsetOf(base + i), p.length);
+          off = writeBulkView(buf, off, p.view(base + i));
         }
         return off;
       }
@@ -216,6 +229,11 @@ export class OpsRunner {
   private runStartPerf = 0;
   /** Only writes to these slots are recorded (the fault's shard); undefined = all. */
   private watchedSlots: Uint8Array | undefined;
+  /** Pipelined closed-loop getset: sockets bound to primaries carry whole batches (getset-batches.ts). */
+  private batchMode = false;
+  private partition: KeyPartition | undefined;
+  private readonly batches = new Map<RespConnection, GetSetBatch>();
+  private batchRng: Rng | undefined;
 
   constructor(
     private readonly cfg: WorkerConfig,
@@ -271,7 +289,11 @@ export class OpsRunner {
         .filter((idx) => !this.hasPool(idx))
         .map(async (idx) => {
           const [host, port] = splitEndpoint(this.slotMap.endpoints[idx]!);
-          this.pools[idx] = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
+          const pool = await Promise.all(Array.from({ length: perPrimary }, () => RespConnection.connect(host, port, this.cfg.auth)));
+          // a full batch leaves at once: the server starts on it while this turn goes on
+          for (const c of pool) c.flushAt = this.cfg.pipeline > 1 ? this.cfg.pipeline : Infinity;
+          this.pools[idx] = pool;
+          if (this.batchMode) this.startBatches();
           this.poolsChanged = true;
         }),
     );
@@ -332,6 +354,14 @@ export class OpsRunner {
       for (let s = 0; s < 16384; s++) if (this.slotMap.owner[s] === idx) this.watchedSlots[s] = 1;
     }
     this.writeSlots = new Uint8Array(Math.ceil(((warmupSec + (durationSec ?? 10) + 10) * 1000) / WRITE_SLOT_MS / 8));
+    this.batchMode =
+      c.workload === 'getset' && c.pipeline > 1 && !this.openLoop && c.keyPattern === 'uniform' && c.recordCount <= this.slotCache.length;
+    if (this.batchMode) {
+      this.partition = new KeyPartition(c.recordCount, (k) => this.getsetSlot(k), this.slotMap.owner);
+      this.partition.build(performance.now());
+      this.batchRng = new Rng(c.seed * 7919 + c.workerIndex);
+      this.batches.clear();
+    }
     return new Promise((resolve) => {
       const begin = () => {
         this.phase = warmupSec > 0 ? 'warmup' : 'steady';
@@ -379,6 +409,7 @@ export class OpsRunner {
               writeSlots: { startMs: startAtMs, slotMs: WRITE_SLOT_MS, bits: this.writeSlots },
             });
             this.phase = 'idle';
+            this.batchMode = false;
             resolve();
           };
           waitDrain(Date.now() + 5000);
@@ -389,6 +420,8 @@ export class OpsRunner {
           for (let i = 0; i < this.slots; i++) this.free.push(new InFlight(this));
           this.nextIntended = performance.now();
           this.pump();
+        } else if (this.batchMode) {
+          this.startBatches();
         } else {
           for (let i = 0; i < this.slots; i++) this.issue(new InFlight(this), performance.now());
         }
@@ -396,6 +429,66 @@ export class OpsRunner {
       setTimeout(begin, Math.max(0, startAtMs - epochNow()));
     });
   }
+
+  /** Slot of getset key `k` (cached). */
+  private getsetSlot(k: number): number {
+    let slot = this.slotCache[k]!;
+    if (slot === UNKNOWN_SLOT) slot = this.slotCache[k] = keySlot(getsetKey(k));
+    return slot;
+  }
+
+  /** Batch mode: every open socket without a batch starts one. */
+  private startBatches(): void {
+    if (this.phase !== 'warmup' && this.phase !== 'steady') return;
+    const [sets, gets] = parseRatio(this.cfg.ratio);
+    const setBelow = Math.round((sets / (sets + gets)) * 4294967296);
+    const now = performance.now();
+    this.pools.forEach((pool, idx) => {
+      for (const conn of pool ?? []) {
+        if (conn.isClosed || this.batches.has(conn)) continue;
+        const b = new GetSetBatch(conn, idx, this.cfg.pipeline, this.batchHost, this.partition!, this.batchRng!, setBelow, this.getsetPool);
+        this.batches.set(conn, b);
+        b.fill(now);
+      }
+    });
+  }
+
+  private readonly batchHost: BatchHost = {
+    canStart: () => (this.phase === 'warmup' || this.phase === 'steady') && this.opsBudget > 0,
+    started: (n) => {
+      this.inflight += n;
+    },
+    finish: (set, keynum, sentAt, now, error, miss, message) => {
+      this.inflight--;
+      if (error && this.firstError === undefined) this.firstError = message;
+      if (this.phase !== 'warmup' && this.phase !== 'steady' && this.phase !== 'draining') return;
+      const s = this.stats[set ? KIND_INDEX.set : KIND_INDEX.get]!;
+      s.serviceRecorder.record((now - sentAt) * 1000);
+      s.intervalCount++;
+      if (error) s.intervalErrors++;
+      if (miss) s.intervalMisses++;
+      if (this.phase === 'steady') {
+        s.count++;
+        if (error) s.errors++;
+        if (miss) s.misses++;
+        this.opsBudget--;
+      }
+      if (set && !error && (!this.watchedSlots || this.watchedSlots[this.getsetSlot(keynum)] === 1)) this.markWrite(now);
+    },
+    redirect: (set, keynum, sentAt, message, now) => {
+      // the general path follows it (MOVED updates the slot map, ASK sends ASKING first) and counts it when done
+      const f = new InFlight(this);
+      f.op.kind = set ? 'set' : 'get';
+      f.op.keynum = keynum;
+      this.prepare(f, f.op.kind);
+      f.sentAt = f.intendedAt = sentAt;
+      f.stage = 0;
+      this.onReply(f, { type: ReplyType.Error, integer: 0, value: message }, now);
+    },
+    batchEnded: () => {
+      if (this.inflight === 0 && this.opsBudget <= 0 && (this.phase === 'warmup' || this.phase === 'steady')) this.onPhaseEnd?.();
+    },
+  };
 
   stop(): void {
     if (this.onPhaseEnd && (this.phase === 'warmup' || this.phase === 'steady' || this.phase === 'load')) {
@@ -528,6 +621,8 @@ export class OpsRunner {
   private conn(idx: number): RespConnection | undefined {
     const pool = idx >= 0 ? this.pools[idx] : undefined;
     if (!pool || pool.length === 0) return undefined;
+    // batch mode: the sockets carry batches; a redirected op rides along on the first open one
+    if (this.batchMode) return pool.find((c) => !c.isClosed);
     const cap = this.cfg.pipeline;
     const start = this.cursor[idx] ?? 0;
     for (let k = 0; k < pool.length; k++) {
@@ -655,7 +750,7 @@ export class OpsRunner {
   }
 
   private countMiss(f: InFlight): void {
-    const s = this.stats[OP_KINDS.indexOf(f.op.kind)]!;
+    const s = this.stats[KIND_INDEX[f.op.kind]]!;
     if (this.phase === 'steady') s.misses++;
     s.intervalMisses++;
   }
@@ -688,10 +783,8 @@ export class OpsRunner {
       return;
     }
     if (this.phase === 'warmup' || this.phase === 'steady' || this.phase === 'draining') {
-      const k = OP_KINDS.indexOf(f.op.kind);
-      const s = this.stats[k]!;
-      const serviceUs = (now - f.sentAt) * 1000;
-      recordUs(s.intervalService, serviceUs);
+      const s = this.stats[KIND_INDEX[f.op.kind]]!;
+      s.serviceRecorder.record((now - f.sentAt) * 1000);
       if (s.intervalResponse) recordUs(s.intervalResponse, (now - f.intendedAt) * 1000);
       s.intervalCount++;
       if (error) s.intervalErrors++;
@@ -706,6 +799,10 @@ export class OpsRunner {
       if (!error && f.op.kind !== 'read' && f.op.kind !== 'get' && (!this.watchedSlots || this.watchedSlots[f.slot] === 1)) this.markWrite(now);
     }
     if (this.phase === 'draining') return;
+    if (this.batchMode) {
+      this.batchHost.batchEnded();
+      return;
+    }
     if (this.openLoop) {
       this.free.push(f);
       this.pump();
@@ -729,6 +826,7 @@ export class OpsRunner {
   /** Adds the interval histograms (every op since the last tick was a steady one) to the steady totals. */
   private foldSteady(): void {
     for (const s of this.stats) {
+      s.serviceRecorder.flush();
       if (s.intervalCount === 0) continue;
       s.service.add(s.intervalService);
       if (s.response && s.intervalResponse) s.response.add(s.intervalResponse);
@@ -741,6 +839,7 @@ export class OpsRunner {
     const ops: OpCounts[] = [];
     OP_KINDS.forEach((op, k) => {
       const s = this.stats[k]!;
+      s.serviceRecorder.flush();
       if (s.intervalCount === 0) return;
       ops.push({
         op,

@@ -15,10 +15,12 @@ export interface ReplyHandler {
   onFailure(err: Error): void;
 }
 
-interface Waiting {
-  handler: ReplyHandler;
-  mode: ParseMode;
-}
+/**
+ * Every socket of this thread reads into this one buffer (net's `onread`: no
+ * Buffer and no stream event per read). A reply is consumed before the
+ * callback returns; a partial one is copied out (`leftover`).
+ */
+const readBuffer = Buffer.allocUnsafe(256 * 1024);
 
 const dirty = new Set<RespConnection>();
 let idleEvents = 0;
@@ -43,8 +45,15 @@ function flushAll(): void {
 export class RespConnection {
   readonly endpoint: string;
   private socket: net.Socket | undefined;
-  private readonly queue: Waiting[] = [];
+  /**
+   * Requests waiting for their reply: a ring (capacity a power of two) of
+   * handlers and parse modes, oldest at `head`, `count` of them. Nothing is
+   * allocated per request, and the arrays keep their storage.
+   */
+  private handlers: (ReplyHandler | undefined)[] = new Array<ReplyHandler | undefined>(64).fill(undefined);
+  private modes = new Uint8Array(64);
   private head = 0;
+  private count = 0;
   private wbuf = Buffer.allocUnsafe(16 * 1024);
   private wlen = 0;
   private leftover: Buffer | undefined;
@@ -52,6 +61,10 @@ export class RespConnection {
   private closed = false;
   /** Commands written on this connection (for per-shard ops). */
   commands = 0;
+  /** Commands queued since the last write. */
+  private unsent = 0;
+  /** A batch this large is written at once instead of at the end of the event-loop turn (the pipeline depth). */
+  flushAt = Infinity;
 
   private constructor(
     readonly host: string,
@@ -75,7 +88,18 @@ export class RespConnection {
 
   private open(timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const s = net.connect({ host: this.host, port: this.port, noDelay: true });
+      const s = net.connect({
+        host: this.host,
+        port: this.port,
+        noDelay: true,
+        onread: {
+          buffer: readBuffer,
+          callback: (n: number, buf: Uint8Array) => {
+            this.onData(buf as Buffer, n);
+            return true;
+          },
+        },
+      });
       const timer = setTimeout(() => {
         s.destroy();
         reject(new Error(`connect ${this.endpoint} timed out`));
@@ -89,7 +113,6 @@ export class RespConnection {
         clearTimeout(timer);
         reject(err);
       });
-      s.on('data', (chunk: Buffer) => this.onData(chunk));
       s.on('close', () => this.failAll(new Error(`connection to ${this.endpoint} closed`)));
       s.on('error', () => {});
     });
@@ -105,7 +128,7 @@ export class RespConnection {
   }
 
   get inFlight(): number {
-    return this.queue.length - this.head;
+    return this.count;
   }
 
   /** Queues a command (RESP text, or written by `encode`); the reply goes to `handler`. */
@@ -114,7 +137,11 @@ export class RespConnection {
       handler.onFailure(new Error(`connection to ${this.endpoint} closed`));
       return;
     }
-    this.queue.push({ handler, mode });
+    if (this.count === this.handlers.length) this.grow();
+    const i = (this.head + this.count) & (this.handlers.length - 1);
+    this.handlers[i] = handler;
+    this.modes[i] = mode;
+    this.count++;
     if (typeof command === 'string') {
       this.room(command.length);
       this.wlen += this.wbuf.write(command, this.wlen, 'latin1');
@@ -123,7 +150,43 @@ export class RespConnection {
       this.wlen = command.encode(this.wbuf, this.wlen);
     }
     this.commands++;
-    if (this.wlen > 0) scheduleFlush(this);
+    if (++this.unsent >= this.flushAt) this.flush();
+    else if (this.wlen > 0) scheduleFlush(this);
+  }
+
+  /**
+   * Queues `count` commands written by one `encode` call (a pipelined
+   * batch), all answered to `handler` in order, and writes them at once.
+   */
+  sendBatch(batch: Encodable, handler: ReplyHandler, count: number): void {
+    if (this.closed) {
+      for (let k = 0; k < count; k++) handler.onFailure(new Error(`connection to ${this.endpoint} closed`));
+      return;
+    }
+    for (let k = 0; k < count; k++) {
+      if (this.count === this.handlers.length) this.grow();
+      const i = (this.head + this.count) & (this.handlers.length - 1);
+      this.handlers[i] = handler;
+      this.modes[i] = ParseMode.Skip;
+      this.count++;
+    }
+    this.room(batch.maxBytes);
+    this.wlen = batch.encode(this.wbuf, this.wlen);
+    this.commands += count;
+    this.flush();
+  }
+
+  private grow(): void {
+    const n = this.handlers.length;
+    const handlers = new Array<ReplyHandler | undefined>(n * 2).fill(undefined);
+    const modes = new Uint8Array(n * 2);
+    for (let k = 0; k < this.count; k++) {
+      handlers[k] = this.handlers[(this.head + k) & (n - 1)];
+      modes[k] = this.modes[(this.head + k) & (n - 1)]!;
+    }
+    this.handlers = handlers;
+    this.modes = modes;
+    this.head = 0;
   }
 
   private room(n: number): void {
@@ -151,48 +214,50 @@ export class RespConnection {
 
   flush(): void {
     if (this.wlen === 0 || !this.socket) return;
+    this.unsent = 0;
     this.socket.write(this.wbuf.subarray(0, this.wlen));
     this.wlen = 0;
     // Written to the kernel at once (the usual case): the buffer is ours again. Otherwise the socket keeps it: take a new one.
     if (this.socket.writableLength > 0) this.wbuf = Buffer.allocUnsafe(this.wbuf.length);
   }
 
-  private onData(chunk: Buffer): void {
+  /** `n` bytes arrived in `chunk` (the shared read buffer: consumed or copied before returning). */
+  private onData(chunk: Buffer, n: number): void {
     const now = performance.now();
     let buf = chunk;
+    let len = n;
     if (this.leftover) {
-      buf = Buffer.concat([this.leftover, chunk]);
+      buf = Buffer.concat([this.leftover, chunk.subarray(0, n)]);
+      len = buf.length;
       this.leftover = undefined;
     }
     let pos = 0;
-    const len = buf.length;
     while (pos < len) {
-      const w = this.queue[this.head];
-      if (!w) {
+      if (this.count === 0) {
         this.close();
         return;
       }
-      const next = parseReply(buf, pos, w.mode, this.reply);
+      const i = this.head;
+      const next = parseReply(buf, pos, this.modes[i]! as ParseMode, this.reply, len);
       if (next === -1) break;
       pos = next;
-      this.queue[this.head] = undefined as unknown as Waiting;
-      this.head++;
-      if (this.head === this.queue.length) idleEvents++;
-      w.handler.onReply(this.reply, now);
+      const h = this.handlers[i]!;
+      this.handlers[i] = undefined;
+      this.head = (i + 1) & (this.handlers.length - 1);
+      if (--this.count === 0) idleEvents++;
+      h.onReply(this.reply, now);
     }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
-    }
-    if (pos < len) this.leftover = pos === 0 ? buf : buf.subarray(pos);
+    if (pos < len) this.leftover = Buffer.from(buf.subarray(pos, len));
   }
 
   private failAll(err: Error): void {
     this.closed = true;
-    const waiting = this.queue.slice(this.head);
-    this.queue.length = 0;
+    const waiting: ReplyHandler[] = [];
+    for (let k = 0; k < this.count; k++) waiting.push(this.handlers[(this.head + k) & (this.handlers.length - 1)]!);
+    this.handlers.fill(undefined);
     this.head = 0;
-    for (const w of waiting) w.handler.onFailure(err);
+    this.count = 0;
+    for (const h of waiting) h.onFailure(err);
   }
 
   close(): void {

@@ -41,9 +41,9 @@ export interface Reply {
 
 const CR = 13;
 
-function readLine(buf: Buffer, pos: number): number {
-  const end = buf.indexOf(CR, pos);
-  return end === -1 || end + 1 >= buf.length ? -1 : end;
+function readLine(buf: Buffer, pos: number, limit: number): number {
+  for (let i = pos; i < limit; i++) if (buf[i] === CR) return i + 1 < limit ? i : -1;
+  return -1;
 }
 
 function readInt(buf: Buffer, start: number, end: number): number {
@@ -59,13 +59,13 @@ function readInt(buf: Buffer, start: number, end: number): number {
 }
 
 /**
- * Parses one reply at `pos`. Returns the position after it, or -1 when the
- * buffer does not hold the whole reply yet. Fills `out`.
+ * Parses one reply at `pos` of `buf[0, limit)`. Returns the position after
+ * it, or -1 when those bytes do not hold the whole reply yet. Fills `out`.
  */
-export function parseReply(buf: Buffer, pos: number, mode: ParseMode, out: Reply): number {
-  if (pos >= buf.length) return -1;
+export function parseReply(buf: Buffer, pos: number, mode: ParseMode, out: Reply, limit = buf.length): number {
+  if (pos >= limit) return -1;
   const t = buf[pos];
-  const eol = readLine(buf, pos + 1);
+  const eol = readLine(buf, pos + 1, limit);
   if (eol === -1) return -1;
   const next = eol + 2;
   switch (t) {
@@ -94,7 +94,7 @@ export function parseReply(buf: Buffer, pos: number, mode: ParseMode, out: Reply
         return next;
       }
       const end = next + len;
-      if (end + 2 > buf.length) return -1;
+      if (end + 2 > limit) return -1;
       if (mode === ParseMode.Full) {
         out.integer = len;
         out.value = buf.toString('latin1', next, end);
@@ -122,13 +122,13 @@ export function parseReply(buf: Buffer, pos: number, mode: ParseMode, out: Reply
       if (mode === ParseMode.Spans) {
         if (keySpans.length < count * 2) keySpans = new Int32Array(count * 2);
         for (let i = 0; i < count; i++) {
-          if (p >= buf.length) return -1;
+          if (p >= limit) return -1;
           if (buf[p] !== 36) throw new Error(`protocol error: expected a bulk string at ${p}`);
-          const e = readLine(buf, p + 1);
+          const e = readLine(buf, p + 1, limit);
           if (e === -1) return -1;
           const len = readInt(buf, p + 1, e);
           const start = e + 2;
-          if (start + len + 2 > buf.length) return -1;
+          if (start + len + 2 > limit) return -1;
           keySpans[2 * i] = start;
           keySpans[2 * i + 1] = len;
           p = start + len + 2;
@@ -142,7 +142,7 @@ export function parseReply(buf: Buffer, pos: number, mode: ParseMode, out: Reply
         const items: unknown[] = [];
         const inner: Reply = { type: ReplyType.Simple, integer: 0, value: undefined };
         for (let i = 0; i < count; i++) {
-          p = parseReply(buf, p, ParseMode.Full, inner);
+          p = parseReply(buf, p, ParseMode.Full, inner, limit);
           if (p === -1) return -1;
           items.push(inner.type === ReplyType.Error ? new Error(String(inner.value)) : inner.value);
         }
@@ -152,7 +152,7 @@ export function parseReply(buf: Buffer, pos: number, mode: ParseMode, out: Reply
       }
       const inner: Reply = scratch;
       for (let i = 0; i < count; i++) {
-        p = parseReply(buf, p, ParseMode.Skip, inner);
+        p = parseReply(buf, p, ParseMode.Skip, inner, limit);
         if (p === -1) return -1;
       }
       out.type = ReplyType.Array;
