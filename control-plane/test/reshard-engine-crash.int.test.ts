@@ -5,7 +5,9 @@
  * The replica takes over, the change finishes (or ends cancelled), every
  * slot has exactly one owner and none is left open, and every key keeps its
  * last value acknowledged by a replica (WAIT 1). Small migration rounds keep
- * the move slow enough to catch.
+ * the move slow enough to catch. The new shard's primary is also killed
+ * before it owns any slot while keys migrate into it (Redis does not fail
+ * over a primary without slots: Strata promotes its replica).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterUpdateAccepted, Operation, Problem, Topology } from '@strata/api';
@@ -13,6 +15,8 @@ import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, enginePid, loadKeys } from './helpers/workload';
 import { LastValueLoad, slotReport, until } from './helpers/reshard-load';
+import { Redis } from 'ioredis';
+import { keySlot } from '../../engine/src/bench/loadgen/key-slot';
 
 let api: TestApi;
 let cleanup: () => Promise<void>;
@@ -56,7 +60,7 @@ const killPrimary = (t: Topology, shard: number) => {
 };
 
 /** Healthy with `shards` shards, every slot owned once and none open, every replica-acknowledged write there, the key count kept. */
-async function expectWhole(c: Awaited<ReturnType<typeof loadedCluster>>, shards: number): Promise<void> {
+async function expectWhole(c: Awaited<ReturnType<typeof loadedCluster>>, shards: number, keys = KEYS, maxLost = 0): Promise<void> {
   const healthy = await api.waitForHealthy(c.id, 90_000).catch(async (err) => {
     console.log(`cluster status when the wait ended: ${JSON.stringify((await api.getCluster(c.id)).body.status)}`);
     throw err;
@@ -69,7 +73,9 @@ async function expectWhole(c: Awaited<ReturnType<typeof loadedCluster>>, shards:
   expect(await c.load.wrong(fresh)).toEqual([]);
   let total = 0;
   for (const n of fresh.nodes('master')) total += Number(await n.dbsize());
-  expect(total).toBe(KEYS);
+  if (maxLost) console.log(`${keys - total} of ${keys} keys lost (at most ${maxLost} allowed)`);
+  expect(total).toBeLessThanOrEqual(keys);
+  expect(total).toBeGreaterThanOrEqual(keys - maxLost);
   console.log(`load ${c.load.writes} writes, ${c.load.reads} reads, ${c.load.errors} errors ${c.load.errorSamples.join(' | ')}`);
   fresh.disconnect();
   c.load['client'].disconnect();
@@ -111,5 +117,49 @@ describe('resharding when a primary crashes', () => {
     console.log(summary(done, killedAt));
     expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('succeeded');
     await expectWhole(c, 4);
+  }, 400_000);
+
+  it("kill -9 of the new shard's primary before it owns a slot, while keys migrate into it: its replica is promoted (Redis never fails over a primary without slots) and keeps them", async () => {
+    const c = await loadedCluster('reshard-slotless-crash');
+    // The first round of every source -> new shard move carries HEAVY keys (one slot each): the new primary holds
+    // migrated keys (deleted from their source) for a while before it claims any slot.
+    const dry = await api.updateCluster(c.id, { shards: 4 }, true);
+    expect(dry.status).toBe(200);
+    const firstSlots = dry.body.plan.slotMoves.map((m: { slots: { start: number }[] }) => m.slots[0]!.start);
+    expect(firstSlots).toHaveLength(3);
+    const HEAVY = 30_000;
+    const loader = appClient(c.uri, (await api.connection(c.id)).body.seeds);
+    for (const slot of firstSlots) {
+      let t = 0;
+      while (keySlot(`t${t}`) !== slot) t++;
+      for (let start = 0; start < HEAVY; start += 1000) {
+        const kv: string[] = [];
+        for (let i = start; i < start + 1000; i++) kv.push(`{t${t}}:${i}`, `h${i}`);
+        await loader.mset(...kv);
+      }
+    }
+    loader.disconnect();
+    const up = await api.call<ClusterUpdateAccepted & Problem>('PATCH', `/v1/clusters/${c.id}`, { shards: 4 });
+    expect(up.status, JSON.stringify(up.body)).toBe(202);
+    const opId = up.body.operation.id;
+    const target = await until('the new shard to have a primary', async () =>
+      (await api.topology(c.id)).body.shards.find((s) => s.index === 3)?.instances.find((i) => i.role === 'primary'));
+    const [host, port] = [target.address.slice(0, target.address.lastIndexOf(':')), Number(target.address.slice(target.address.lastIndexOf(':') + 1))];
+    const direct = new Redis({ host, port, username: c.auth.username, password: c.auth.password, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, showFriendlyErrorStack: true });
+    direct.on('error', () => {});
+    await until('the new primary to take connections', () => direct.connect().then(() => true));
+    await until('keys to be migrating into the new primary', async () => ((await direct.dbsize()) > 2000 ? true : undefined));
+    const myself = String(await direct.call('CLUSTER', 'NODES')).split('\n').find((l) => l.includes('myself'))!;
+    const { killedAt } = killPrimary((await api.topology(c.id)).body, 3);
+    direct.disconnect();
+    // the case this test is about: no slot claimed yet (columns 9.. of CLUSTER NODES list slots, [..] marks are open slots)
+    expect(myself.split(' ').slice(8).filter((x) => !x.startsWith('['))).toEqual([]);
+    const done = await api.waitForOperation(opId, 150_000);
+    console.log(summary(done, killedAt));
+    expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('succeeded');
+    // MIGRATE does not wait for the target's replica: the keys the dying primary took in its last moment (one
+    // event-loop turn, a few hundred at most here) may not have reached it. Without the promotion every key
+    // moved into it so far (over 2,000 by the kill) was lost when its agent restarted it empty.
+    await expectWhole(c, 4, KEYS + 3 * HEAVY, 1000);
   }, 400_000);
 });

@@ -36,6 +36,37 @@ export function planFor(ctx: ClusterContext, healthySince: number | null, now = 
   });
 }
 
+const promoteKey = (a: Extract<HealAction, { kind: 'promote' }>) => `promote:${a.shard}:${a.fromInstanceId}:${a.crashedAt ?? 0}`;
+
+/** Steps of an update during which no instance is stopped on purpose: a process that exits there crashed. */
+const PROMOTE_DURING_STEPS = new Set(['start-instances', 'join-instances', 'migrate-slots', 'rollback-migrate', 'configure', 'rollback-configure']);
+
+/**
+ * During a change, healing's promotions still run (only those: the
+ * operation's steps own everything else). A shard whose primary's process
+ * died gets its in-sync replica promoted, as when no operation runs. Redis
+ * does that itself for a primary serving slots, but never for one with
+ * none: a new shard's primary that dies before it claims its first slots,
+ * though it may already hold the keys migrated to it in that round (MIGRATE
+ * deleted them from the source). Left alone, its agent restarts it empty
+ * when the hold ends, its replica resyncs from it, and those keys are gone.
+ * Promoted, the replica keeps them, and the migration's next attempt makes
+ * it the importer of the open slot and finishes the move.
+ *
+ * `ctx` is the heal context (tasks without an operation); instances the
+ * operation removes are left alone. Returns the promotions it asked for.
+ */
+export async function promoteDuringOperation(ctx: ClusterContext, op: { steps: { name: string; state: string }[] }, exclude: ReadonlySet<string>): Promise<HealAction[]> {
+  const running = op.steps.find((s) => s.state === 'running');
+  if (!running || !PROMOTE_DURING_STEPS.has(running.name)) return [];
+  const plan = planFor(ctx, null);
+  const promotions = plan.actions.filter((a): a is Extract<HealAction, { kind: 'promote' }> => a.kind === 'promote' && !exclude.has(a.instanceId) && !exclude.has(a.fromInstanceId));
+  if (!promotions.length) return [];
+  const asked = promotions.filter((a) => !ctx.tasks.has(promoteKey(a)));
+  await applyHealPlan(ctx, { actions: promotions, waiting: [] });
+  return asked;
+}
+
 /**
  * Applies a plan. Every action is idempotent: tasks and events carry dedupe
  * keys. Returns what could not be done now, in words (e.g. no room for a
@@ -149,7 +180,7 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
     }
     case 'promote': {
       const inst = byId(ctx, a.instanceId);
-      const key = `promote:${a.shard}:${a.fromInstanceId}:${a.crashedAt ?? 0}`;
+      const key = promoteKey(a);
       const latest = ctx.tasks.get(key);
       // A forced failover that failed (no quorum, timeout) is retried as a takeover.
       const mode = latest?.state === 'failed' ? 'takeover' : a.mode;

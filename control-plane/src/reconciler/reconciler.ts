@@ -6,7 +6,8 @@ import type { NodeRow } from '../stores/node.store';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
-import { applyHealPlan, planFor, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
+import { applyHealPlan, planFor, promoteDuringOperation, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
+import type { UpdatePlanRecord } from './update-plan';
 
 const LEASE_MS = 5000;
 const REQUEUE_MS = 250;
@@ -213,6 +214,12 @@ export class Reconciler {
         await operations.save(op);
         this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
         return { done: true, seen };
+      }
+      if (op.kind === 'update-cluster' && op.plan) {
+        // a primary that dies during a change still gets its replica promoted (see promoteDuringOperation)
+        const healCtx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
+        const promoted = await promoteDuringOperation(healCtx, op, new Set((op.plan as UpdatePlanRecord).removed));
+        if (promoted.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted }, 'primary died during the operation: promoting its replica');
       }
       const before = JSON.stringify([op.state, op.progress, op.steps]);
       const steps = typeof handler.steps === 'function' ? handler.steps(ctx) : handler.steps;

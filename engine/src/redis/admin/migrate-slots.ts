@@ -44,6 +44,31 @@ interface Member { host: string; port: number; client: Redis; id: string }
 
 const key = (m: { host: string; port: number }) => `${m.host}:${m.port}`;
 
+const INTRODUCE_WAIT_MS = 5000;
+
+/**
+ * Every primary must know every other by id before SETSLOT names it ("ERR I
+ * don't know about node"). Gossip spreads a node that joined lately (a
+ * replica promoted during the move) in seconds, sometimes in more than ten:
+ * a primary that has not heard of another meets it directly and the move
+ * waits (bounded) until it knows it.
+ */
+async function introduce(members: Member[], known: Map<Member, Set<string>>, log: (msg: string) => void): Promise<void> {
+  const missing = members.flatMap((a) => members.filter((b) => b !== a && !known.get(a)!.has(b.id)).map((b) => ({ a, b })));
+  if (!missing.length) return;
+  for (const { a, b } of missing) {
+    await a.client.call('CLUSTER', 'MEET', b.host, String(b.port));
+    log(`${a.host}:${a.port} did not know ${b.host}:${b.port} yet: introduced with CLUSTER MEET`);
+  }
+  const deadline = Date.now() + INTRODUCE_WAIT_MS;
+  for (const { a, b } of missing) {
+    while (!parseClusterNodes(String(await a.client.call('CLUSTER', 'NODES'))).some((n) => n.id === b.id)) {
+      if (Date.now() > deadline) throw new Error(`${a.host}:${a.port} still does not know ${b.host}:${b.port} ${INTRODUCE_WAIT_MS / 1000} s after CLUSTER MEET`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
 export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSlotsResult> {
   const log = opts.log ?? (() => {});
   const batchKeys = opts.batchKeys ?? 1000;
@@ -57,14 +82,19 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
   const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 10_000);
   try {
     const members = new Map<string, Member>();
+    const known = new Map<Member, Set<string>>();
     let anyOpen = false;
     for (const m of all.values()) {
       const client = await pool.get(m.host, m.port);
       const text = String(await client.call('CLUSTER', 'NODES'));
-      const myself = parseClusterNodes(text).find((n) => n.myself)!;
+      const nodes = parseClusterNodes(text);
+      const myself = nodes.find((n) => n.myself)!;
       if (parseOpenSlots(text, myself.id).length) anyOpen = true;
-      members.set(key(m), { ...m, client, id: myself.id });
+      const member = { ...m, client, id: myself.id };
+      members.set(key(m), member);
+      known.set(member, new Set(nodes.map((n) => n.id)));
     }
+    await introduce([...members.values()], known, log);
     if (anyOpen) {
       const dest = new Map<number, { host: string; port: number }>();
       for (const t of opts.targets) for (const r of t.slots) for (let s = r.start; s <= r.end; s++) dest.set(s, t);
