@@ -53,14 +53,18 @@ const PROMOTE_DURING_STEPS = new Set(['start-instances', 'join-instances', 'migr
  * Promoted, the replica keeps them, and the migration's next attempt makes
  * it the importer of the open slot and finishes the move.
  *
- * `ctx` is the heal context (tasks without an operation); instances the
- * operation removes are left alone. Returns the promotions it asked for.
+ * Only for the primaries the change added (the new shards'): a source
+ * primary serves slots, and Redis fails it over itself as when no change
+ * runs. `ctx` is the heal context (tasks without an operation); instances
+ * the change removes are left alone. Returns the promotions it asked for.
  */
-export async function promoteDuringOperation(ctx: ClusterContext, op: { steps: { name: string; state: string }[] }, exclude: ReadonlySet<string>): Promise<HealAction[]> {
+export async function promoteDuringOperation(
+  ctx: ClusterContext, op: { steps: { name: string; state: string }[] }, added: ReadonlySet<string>, exclude: ReadonlySet<string>,
+): Promise<HealAction[]> {
   const running = op.steps.find((s) => s.state === 'running');
   if (!running || !PROMOTE_DURING_STEPS.has(running.name)) return [];
   const plan = planFor(ctx, null);
-  const promotions = plan.actions.filter((a): a is Extract<HealAction, { kind: 'promote' }> => a.kind === 'promote' && !exclude.has(a.instanceId) && !exclude.has(a.fromInstanceId));
+  const promotions = plan.actions.filter((a): a is Extract<HealAction, { kind: 'promote' }> => a.kind === 'promote' && added.has(a.fromInstanceId) && !exclude.has(a.instanceId) && !exclude.has(a.fromInstanceId));
   if (!promotions.length) return [];
   const asked = promotions.filter((a) => !ctx.tasks.has(promoteKey(a)));
   await applyHealPlan(ctx, { actions: promotions, waiting: [] });

@@ -218,7 +218,8 @@ export class Reconciler {
       if (op.kind === 'update-cluster' && op.plan) {
         // a primary that dies during a change still gets its replica promoted (see promoteDuringOperation)
         const healCtx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
-        const promoted = await promoteDuringOperation(healCtx, op, new Set((op.plan as UpdatePlanRecord).removed));
+        const plan = op.plan as UpdatePlanRecord;
+        const promoted = await promoteDuringOperation(healCtx, op, new Set(plan.added), new Set(plan.removed));
         if (promoted.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted }, 'primary died during the operation: promoting its replica');
       }
       const before = JSON.stringify([op.state, op.progress, op.steps]);

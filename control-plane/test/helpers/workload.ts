@@ -4,7 +4,17 @@
  * acknowledged-by-replica writes, remembering which ones were acknowledged.
  */
 import { execFileSync } from 'node:child_process';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+
+// ioredis's cluster client sends ASKING without handling its promise (cluster/index.js, on an ASK redirect):
+// when the node it was sent to dies with it in flight, it rejects unhandled. The command sent after it
+// reports the failure to the caller, so the ASKING's own rejection is dropped here.
+const asking = Redis.prototype.asking as (...args: unknown[]) => Promise<unknown>;
+(Redis.prototype as unknown as { asking: typeof asking }).asking = function (this: Redis, ...args: unknown[]) {
+  const p = asking.apply(this, args);
+  p?.catch?.(() => {});
+  return p;
+};
 
 export function appClient(uri: string, seeds?: string[]): Cluster {
   const u = new URL(uri);

@@ -464,15 +464,7 @@ export class OpsRunner {
       if (this.phase !== 'warmup' && this.phase !== 'steady' && this.phase !== 'draining') return;
       const s = this.stats[set ? KIND_INDEX.set : KIND_INDEX.get]!;
       s.serviceRecorder.record((now - sentAt) * 1000);
-      s.intervalCount++;
-      if (error) s.intervalErrors++;
-      if (miss) s.intervalMisses++;
-      if (this.phase === 'steady') {
-        s.count++;
-        if (error) s.errors++;
-        if (miss) s.misses++;
-        this.opsBudget--;
-      }
+      this.countOp(s, error, miss);
       if (set && !error && (!this.watchedSlots || this.watchedSlots[this.getsetSlot(keynum)] === 1)) this.markWrite(now);
     },
     redirect: (set, keynum, sentAt, message, now) => {
@@ -786,15 +778,7 @@ export class OpsRunner {
       const s = this.stats[KIND_INDEX[f.op.kind]]!;
       s.serviceRecorder.record((now - f.sentAt) * 1000);
       if (s.intervalResponse) recordUs(s.intervalResponse, (now - f.intendedAt) * 1000);
-      s.intervalCount++;
-      if (error) s.intervalErrors++;
-      if (miss) s.intervalMisses++;
-      if (this.phase === 'steady') {
-        s.count++;
-        if (error) s.errors++;
-        if (miss) s.misses++;
-        this.opsBudget--;
-      }
+      this.countOp(s, error, miss);
       if (f.op.kind === 'insert' && !error) this.source?.acknowledge?.(f.op.keynum);
       if (!error && f.op.kind !== 'read' && f.op.kind !== 'get' && (!this.watchedSlots || this.watchedSlots[f.slot] === 1)) this.markWrite(now);
     }
@@ -808,6 +792,19 @@ export class OpsRunner {
       this.pump();
     } else {
       this.issue(f, now);
+    }
+  }
+
+  /** Counts a finished op in its interval and, in the steady phase, in the run's totals and budget. */
+  private countOp(s: OpStats, error: boolean, miss: boolean): void {
+    s.intervalCount++;
+    if (error) s.intervalErrors++;
+    if (miss) s.intervalMisses++;
+    if (this.phase === 'steady') {
+      s.count++;
+      if (error) s.errors++;
+      if (miss) s.misses++;
+      this.opsBudget--;
     }
   }
 
