@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeAscii, writeBulkAscii, writeBulkBytes, writeUint } from './command-writer';
+import { decimalDigits, writeAscii, writeBulkAscii, writeBulkBytes, writeDigits, writeUint } from './command-writer';
 import { encodeCommand } from './resp';
 
 describe('command writer', () => {
@@ -14,6 +14,10 @@ describe('command writer', () => {
 
   it('writes integers of every length', () => {
     const buf = Buffer.alloc(32);
-    for (const n of [0, 7, 10, 99, 100, 12345, 1_000_000, 2 ** 40]) expect(buf.toString('latin1', 0, writeUint(buf, 0, n))).toBe(String(n));
+    for (const n of [0, 7, 10, 99, 100, 12345, 1_000_000, 2 ** 40]) {
+      expect(buf.toString('latin1', 0, writeUint(buf, 0, n))).toBe(String(n));
+      expect(decimalDigits(n)).toBe(String(n).length);
+      expect(buf.toString('latin1', 0, writeDigits(buf, 0, n, decimalDigits(n)))).toBe(String(n));
+    }
   });
 });

@@ -30,6 +30,26 @@ export function writeUint(buf: Buffer, off: number, n: number): number {
   return off + digits;
 }
 
+/** Decimal digits of a non-negative integer. */
+export function decimalDigits(n: number): number {
+  let d = 1;
+  while (n >= 10) {
+    n = (n - (n % 10)) / 10;
+    d++;
+  }
+  return d;
+}
+
+/** `n` written as exactly `digits` decimal digits (decimalDigits(n)). */
+export function writeDigits(buf: Buffer, off: number, n: number, digits: number): number {
+  for (let p = off + digits - 1; p >= off; p--) {
+    const d = n % 10;
+    buf[p] = 48 + d;
+    n = (n - d) / 10;
+  }
+  return off + digits;
+}
+
 function crlf(buf: Buffer, off: number): number {
   buf[off] = 13;
   buf[off + 1] = 10;

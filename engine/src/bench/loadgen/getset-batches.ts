@@ -15,7 +15,7 @@
 import type { Rng } from '../random';
 import type { ValuePool } from '../record';
 import type { Encodable } from './command-writer';
-import { writeBulkView } from './command-writer';
+import { decimalDigits, writeBulkView, writeDigits } from './command-writer';
 import type { RespConnection, ReplyHandler } from './resp-connection';
 import { ReplyType, type Reply } from './resp';
 
@@ -48,15 +48,16 @@ export class KeyPartition {
   ) {}
 
   build(now: number): void {
+    const ownerOf = new Int16Array(this.count);
     const sizes: number[] = [];
     for (let k = 0; k < this.count; k++) {
-      const o = this.owner[this.slotOf(k)]!;
+      const o = (ownerOf[k] = this.owner[this.slotOf(k)]!);
       if (o >= 0) sizes[o] = (sizes[o] ?? 0) + 1;
     }
     const lists = Array.from({ length: sizes.length }, (_, i) => new Int32Array(sizes[i] ?? 0));
     const fill = new Array<number>(sizes.length).fill(0);
     for (let k = 0; k < this.count; k++) {
-      const o = this.owner[this.slotOf(k)]!;
+      const o = ownerOf[k]!;
       if (o >= 0) lists[o]![fill[o]!++] = k;
     }
     this.lists = lists;
@@ -82,14 +83,6 @@ const SET_TEMPLATES = templates('SET', 3);
 /** Bytes of the longest request: headers, a 16-digit key, the value and its header. */
 const fixedBytes = 64;
 
-function decimalDigits(n: number): number {
-  let d = 1;
-  while (n >= 10) {
-    n = (n - (n % 10)) / 10;
-    d++;
-  }
-  return d;
-}
 
 /** One socket's batches: encodes a batch in one pass and takes its replies in order. */
 export class GetSetBatch implements Encodable, ReplyHandler {
@@ -141,22 +134,17 @@ export class GetSetBatch implements Encodable, ReplyHandler {
   encode(buf: Buffer, off: number): number {
     const values = this.values;
     for (let i = 0; i < this.n; i++) {
-      let k = this.keys[i]!;
+      const k = this.keys[i]!;
       const set = this.isSet[i] === 1;
       const digits = decimalDigits(k);
       const tpl = (set ? SET_TEMPLATES : GET_TEMPLATES)[digits]!;
       buf.set(tpl, off);
       off += tpl.length;
-      for (let q = off + digits - 1; q >= off; q--) {
-        const d = k % 10;
-        buf[q] = 48 + d;
-        k = (k - d) / 10;
-      }
-      off += digits;
+      off = writeDigits(buf, off, k, digits);
       buf[off] = 13;
       buf[off + 1] = 10;
       off += 2;
-      if (set) off = writeBulkView(buf, off, values.view(this.keys[i]!));
+      if (set) off = writeBulkView(buf, off, values.view(k));
     }
     return off;
   }

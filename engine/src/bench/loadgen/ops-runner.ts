@@ -11,7 +11,7 @@ import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../wor
 import { newHistogram, recordUs, encodeHistogram, RunRecorder, type Histogram } from '../histogram';
 import { RespConnection, idleEventCount, type ReplyHandler } from './resp-connection';
 import { ParseMode, ReplyType, type Reply } from './resp';
-import { bulkBytes, writeAscii, writeBulkAscii, writeBulkView, writeUint, type Encodable } from './command-writer';
+import { bulkBytes, decimalDigits, writeAscii, writeBulkAscii, writeBulkView, writeDigits, writeUint, type Encodable } from './command-writer';
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
@@ -67,14 +67,6 @@ const HDR_HSET_ONE = '*4\r\n$4\r\nHSET\r\n';
 const HDR_HSET_ALL = '*22\r\n$4\r\nHSET\r\n';
 /** getset keys are `memtier-<keynum>` (getsetKey): written as digits straight into the buffer. */
 const GETSET_PREFIX = 'memtier-';
-function decimalDigits(n: number): number {
-  let d = 1;
-  while (n >= 10) {
-    n = Math.floor(n / 10);
-    d++;
-  }
-  return d;
-}
 const UNKNOWN_SLOT = 0xffff;
 /** Index of each op kind in OP_KINDS (stats), without a search per op. */
 const KIND_INDEX = Object.fromEntries(OP_KINDS.map((k, i) => [k, i])) as Record<Op['kind'], number>;
@@ -105,18 +97,13 @@ class InFlight implements ReplyHandler, Encodable {
   }
   /** `$<len>\r\nmemtier-<keynum>\r\n` */
   private writeGetsetKey(buf: Buffer, off: number): number {
-    let k = this.op.keynum;
+    const k = this.op.keynum;
     const digits = decimalDigits(k);
     buf[off] = 36;
     off = writeUint(buf, off + 1, GETSET_PREFIX.length + digits);
     buf[off] = 13;
     buf[off + 1] = 10;
-    off = writeAscii(buf, off + 2, GETSET_PREFIX);
-    for (let p = off + digits - 1; p >= off; p--) {
-      buf[p] = 48 + (k % 10);
-      k = (k - (k % 10)) / 10;
-    }
-    off += digits;
+    off = writeDigits(buf, writeAscii(buf, off + 2, GETSET_PREFIX), k, digits);
     buf[off] = 13;
     buf[off + 1] = 10;
     return off + 2;
@@ -430,8 +417,9 @@ export class OpsRunner {
     });
   }
 
-  /** Slot of getset key `k` (cached). */
+  /** Slot of getset key `k` (cached for keys within the cache). */
   private getsetSlot(k: number): number {
+    if (k >= this.slotCache.length) return keySlot(getsetKey(k));
     let slot = this.slotCache[k]!;
     if (slot === UNKNOWN_SLOT) slot = this.slotCache[k] = keySlot(getsetKey(k));
     return slot;
@@ -543,11 +531,7 @@ export class OpsRunner {
       // Only the slot is cached (2 bytes a key): fetching a cached string per op missed the CPU cache on most ops.
       f.key = '';
       keyBytes = GETSET_PREFIX.length + 16;
-      if (k < this.slotCache.length) {
-        let slot = this.slotCache[k]!;
-        if (slot === UNKNOWN_SLOT) slot = this.slotCache[k] = keySlot(getsetKey(k));
-        f.slot = slot;
-      } else f.slot = keySlot(getsetKey(k));
+      f.slot = this.getsetSlot(k);
     } else {
       if (k < this.keyCache.length) {
         let key = this.keyCache[k];
