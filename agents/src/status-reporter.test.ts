@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
-import type { AgentStatusReport } from '@strata/api';
-import { StatusReporter } from './status-reporter';
+import { ObservedClusterView, type AgentStatusReport, type ObservedInstance } from '@strata/api';
+import { StatusReporter, inFlux } from './status-reporter';
 import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 
 /** A node with no instances: every report it builds is steady (nothing in flux). */
@@ -110,5 +110,26 @@ describe('StatusReporter: the steady report rides on the metrics push', () => {
     expect(pushed.at(-1)).toEqual({ status: false });
     expect(pushed).toHaveLength(3);
     r.stop();
+  });
+});
+
+describe('inFlux: what makes a node report every 100 ms', () => {
+  const view = ObservedClusterView.parse({ myId: 'a', role: 'primary', state: 'ok', knownNodes: 4, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: 4096 });
+  const report = (inst: Partial<ObservedInstance>): AgentStatusReport => ({
+    agentVersion: 'test', memoryMb: 1024,
+    instances: [{ instanceId: '00000000-0000-4000-8000-000000000001', clusterId: '00000000-0000-4000-8000-000000000002', port: 7000, pid: 1, state: 'running', restarts: 0, lastError: null, cluster: view, held: false, crashedAt: null, ...inst }],
+  });
+
+  it('a running member of a healthy cluster is steady, even with slots open (a migration in progress)', () => {
+    expect(inFlux(report({}))).toBe(false);
+    expect(inFlux(report({ cluster: { ...view, openSlots: [{ slot: 5, state: 'migrating', peerId: 'b' }] } }))).toBe(false);
+  });
+
+  it('an instance starting, crashed, outside a cluster, in a failed cluster or cut off from its primary is in flux', () => {
+    expect(inFlux(report({ state: 'starting' }))).toBe(true);
+    expect(inFlux(report({ state: 'crashed' }))).toBe(true);
+    expect(inFlux(report({ cluster: null }))).toBe(true);
+    expect(inFlux(report({ cluster: { ...view, state: 'fail' } }))).toBe(true);
+    expect(inFlux(report({ cluster: { ...view, role: 'replica', primaryId: 'b', primaryLinkUp: false } }))).toBe(true);
   });
 });

@@ -18,9 +18,15 @@ const FAST_MS = 100;
  */
 const CARRIED_FALLBACK_MS = 1500;
 
-/** In flux: an instance not running or not (yet) in a healthy cluster, or a slot migrating (the control plane waits to see it closed). */
-const inFlux = (report: AgentStatusReport) =>
-  report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false || i.cluster.openSlots.length > 0);
+/**
+ * In flux: an instance not running or not (yet) in a healthy cluster. A slot
+ * being migrated is not: a migration keeps slots open for its whole run, and
+ * reports every 100 ms from every node (each a CLUSTER NODES and INFO on
+ * engines busy moving keys, and a pass of the control plane) slowed the
+ * move itself; the run reports its own end state when it finishes.
+ */
+export const inFlux = (report: AgentStatusReport) =>
+  report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false);
 
 export class StatusReporter {
   private timer?: NodeJS.Timeout;

@@ -162,7 +162,12 @@ export class TaskRunner {
         },
       });
       await last;
-      return { kind: 'migrate-slots', ...r };
+      const members = [...p.primaries, ...p.targets];
+      const final = r.final?.flatMap((f) => {
+        const m = members.find((x) => x.host === f.host && x.port === f.port);
+        return m ? [{ instanceId: m.instanceId, slotsOwned: f.slotsOwned, openSlots: f.openSlots }] : [];
+      });
+      return { kind: 'migrate-slots', ...r, final };
     },
     'repair-slots': async (p, log) => ({
       kind: 'repair-slots',

@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   });
   observed.onReport((_node, clusterIds, changed) => {
     for (const id of clusterIds) {
-      if (changed.has(id)) void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
+      if (changed.has(id)) void reconciler.request(id, false).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
       else reconciler.nudge(id);
     }
   });

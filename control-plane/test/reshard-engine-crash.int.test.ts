@@ -70,7 +70,14 @@ async function expectWhole(c: Awaited<ReturnType<typeof loadedCluster>>, shards:
   expect(await slotReport(primaries, c.auth)).toEqual({ owned: 16384, open: [], assigned: 16384 });
   await c.load.stop();
   const fresh = appClient(c.uri, (await api.connection(c.id)).body.seeds);
-  expect(await c.load.wrong(fresh)).toEqual([]);
+  const wrong = await c.load.wrong(fresh);
+  if (maxLost) {
+    // A key MIGRATE moved into a primary in its last moment is lost with it, the client's keys as much as the bulk
+    // ones (see the test): missing ones count toward maxLost; none may come back with an older value.
+    expect(wrong.filter((w) => !w.includes('=null'))).toEqual([]);
+    expect(wrong.length).toBeLessThanOrEqual(maxLost);
+    if (wrong.length) console.log(`client keys missing: ${wrong.length} (${wrong.slice(0, 5).join(', ')})`);
+  } else expect(wrong).toEqual([]);
   let total = 0;
   for (const n of fresh.nodes('master')) total += Number(await n.dbsize());
   if (maxLost) console.log(`${keys - total} of ${keys} keys lost (at most ${maxLost} allowed)`);
@@ -157,8 +164,10 @@ describe('resharding when a primary crashes', () => {
     const done = await api.waitForOperation(opId, 150_000);
     console.log(summary(done, killedAt));
     expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('succeeded');
-    // MIGRATE does not wait for the target's replica: the keys the dying primary took in its last moment (one
-    // event-loop turn, a few hundred at most here) may not have reached it. Without the promotion every key
+    // MIGRATE does not wait for the target's replica: the keys the dying primary took in its last moment may not
+    // have reached it (its replica loses the stream it had not read yet when the dead primary's socket resets; more
+    // under CPU contention: 0-226 keys in 20 runs alone, 11 client keys once beside three other suites), client keys
+    // included. Without the promotion every key
     // moved into it so far (over 2,000 by the kill) was lost when its agent restarted it empty.
     await expectWhole(c, 4, KEYS + 3 * HEAVY, 1000);
   }, 400_000);

@@ -147,6 +147,8 @@ export const TaskResult = z.union([
     slotsMoved: z.number().int(),
     keysMoved: z.number().int(),
     bytesMoved: z.number().int(),
+    final: z.array(z.object({ instanceId: Id, slotsOwned: z.number().int(), openSlots: z.number().int() })).optional()
+      .describe('complete runs: each primary\'s own slot count and open slots, read after the last slot closed'),
   }),
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;

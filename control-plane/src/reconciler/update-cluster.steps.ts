@@ -175,7 +175,14 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     if (stats && latest && (latest.state === 'leased' || latest.state === 'pending' || !op.migration || op.migration.slotsDone !== stats.slotsDone)) {
       await ctx.deps.operations.setMigration(op.id, stats);
     }
-    if (latest?.state === 'succeeded' && result?.complete && settled) {
+    // The run's own end state (each primary read after its last slot closed) stands for the reports still on their way.
+    const reportedByRun = latest?.state === 'succeeded' && !!result?.complete && !!result.final && livePrimaries.length >= target.length
+      && target.every((_, shard) => !!primaryOf(shard))
+      && livePrimaries.every((i) => {
+        const f = result.final!.find((x) => x.instanceId === i.id);
+        return !!f && f.openSlots === 0 && f.slotsOwned === (i.shardIndex < target.length ? count(target[i.shardIndex]!) : 0);
+      });
+    if (latest?.state === 'succeeded' && result?.complete && (settled || reportedByRun)) {
       return { kind: 'done', detail: `${result.slotsMoved} slots, ${result.keysMoved} keys moved` };
     }
     const fraction = stats && stats.slotsTotal ? stats.slotsDone / stats.slotsTotal : 0;

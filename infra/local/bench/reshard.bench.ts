@@ -13,13 +13,14 @@
  *   npm run bench:reshard            (KEYS=1000000)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cluster } from 'ioredis';
-import type { Connection, Operation } from '@strata/api';
+import type { Connection, LiveEvent, Operation } from '@strata/api';
 import { renderRedisConfig } from '@strata/engine';
 import { startStack } from '../src/stack';
+import { LiveStreamClient } from '../../../control-plane/test/helpers/live-stream';
 
 const KEYS = Number(process.env.KEYS ?? 1_000_000);
 const PREFIX = '127.0.63';
@@ -134,6 +135,22 @@ const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => 
   const res = await fetch(stack.url + p, { method, headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   return (await res.json()) as T;
 };
+/** The control plane's own counters (its /metrics): reconcile passes, API requests, metric rows written. */
+const controlPlaneActivity = async (): Promise<Record<string, number>> => {
+  const res = await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim()}` } });
+  const text = await res.text();
+  const sum = (re: RegExp) => text.split('\n').filter((l) => re.test(l)).reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  const routes: Record<string, number> = {};
+  for (const m of text.matchAll(/^strata_http_request_duration_seconds_count\{method="(\w+)",route="([^"]+)"[^}]*\} (\d+)/gm)) {
+    routes[`${m[1]} ${m[2]}`] = (routes[`${m[1]} ${m[2]}`] ?? 0) + Number(m[3]);
+  }
+  return {
+    'reconcile passes': sum(/^strata_reconcile_passes_total\{/),
+    'API requests': sum(/^strata_http_request_duration_seconds_count\{/),
+    ...routes,
+    'CPU s': sum(/^strata_control_plane_process_cpu_seconds_total /),
+  };
+};
 const hand: ChildProcess[] = [];
 const results: string[] = [];
 try {
@@ -154,15 +171,17 @@ try {
   const sl = new Load(client(conn.seeds, auth, false)).start();
   await sleep(3000);
   sl.phase = 'during';
+  const cpBefore = await controlPlaneActivity();
+  // The end comes from the live event stream, as the console sees it (polling 20 times a second cost the control plane more than the change did).
+  const live = await LiveStreamClient.open(stack.url, { authorization: `Bearer ${stack.adminToken}` });
   t = performance.now();
   const accepted = await api<{ operation: Operation }>('PATCH', `/v1/clusters/${id}`, { shards: 4 });
-  let op: Operation;
-  for (;;) {
-    op = await api<Operation>('GET', `/v1/operations/${accepted.operation.id}`);
-    if (['succeeded', 'failed', 'cancelled'].includes(op.state)) break;
-    await sleep(50);
-  }
+  const ended = (e: LiveEvent): e is LiveEvent & { type: 'operation' } => e.type === 'operation' && e.operation.id === accepted.operation.id && ['succeeded', 'failed', 'cancelled'].includes(e.operation.state);
+  await live.waitFor(ended, 300_000);
   const strataMs = performance.now() - t;
+  live.close();
+  const op = await api<Operation>('GET', `/v1/operations/${accepted.operation.id}`);
+  const cpAfter = await controlPlaneActivity();
   sl.phase = 'after';
   await sleep(500);
   await sl.end();
@@ -172,6 +191,7 @@ try {
   const moved = op.migration?.keysMoved ?? 0;
   console.log(`strata: operation ${op.state}; ${op.migration?.slotsDone} slots, ${moved.toLocaleString()} keys moved; migrate-slots step ${(migMs / 1000).toFixed(2)} s of ${(strataMs / 1000).toFixed(2)} s in all`);
   console.log(`strata: steps ${op.steps.map((st) => `${st.name} ${st.startedAt && st.finishedAt ? ((Date.parse(st.finishedAt) - Date.parse(st.startedAt)) / 1000).toFixed(2) : '?'} s`).join(', ')}`);
+  console.log(`strata: control plane during the change: ${Object.entries(cpAfter).map(([k, v]) => [k, Math.round(v - (cpBefore[k] ?? 0))] as const).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
   report('strata PATCH shards 3->4', strataMs, moved, sl, sKeys);
   results.push(`strata ${strataMs}`);
   await api('DELETE', `/v1/clusters/${id}`);

@@ -4713,6 +4713,13 @@ export interface components {
                 slotsMoved: number;
                 keysMoved: number;
                 bytesMoved: number;
+                /** @description complete runs: each primary's own slot count and open slots, read after the last slot closed */
+                final?: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    slotsOwned: number;
+                    openSlots: number;
+                }[];
             };
         };
         MetricsResult: {

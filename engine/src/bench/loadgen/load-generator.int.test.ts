@@ -5,6 +5,7 @@ import { scanNode } from './analytic-scan';
 import { decodeHistogram, summarize, ycsbKey, sentenceCount } from '../index';
 import { startBenchCluster, type BenchCluster } from '../testing/bench-cluster.fixture';
 import { migrateSlots } from '../../redis/admin/migrate-slots';
+import { parseClusterNodes } from '../../redis/admin/cluster-reply.parser';
 
 // 3 primaries on 127.0.40.2:7210..7212 (loopback prefix of the benchmarks issue).
 const RECORDS = 5000;
@@ -17,6 +18,12 @@ async function admin(endpoint: string): Promise<Redis> {
   await r.connect();
   admins.push(r);
   return r;
+}
+
+/** Slots the member owns by its own account (CLUSTER NODES, myself). */
+async function slotsOwnedBy(endpoint: string): Promise<number> {
+  const me = parseClusterNodes(String(await (await admin(endpoint)).call('CLUSTER', 'NODES'))).find((n) => n.myself)!;
+  return me.slots.reduce((n, r) => n + r.end - r.start + 1, 0);
 }
 
 /** Commands the server counted (INFO commandstats), per endpoint. */
@@ -193,6 +200,7 @@ describe('load generator against a real 3-primary Redis Cluster', () => {
       // slots 0..999 (keys of the first primary) move to the second one under the running batches
       const [host, firstPort] = cluster.seeds[0]!.split(':');
       const secondPort = Number(cluster.seeds[1]!.split(':')[1]);
+      const ownedBefore = await slotsOwnedBy(cluster.seeds[0]!);
       const moved = await migrateSlots({
         targets: [{ host: host!, port: secondPort, slots: [{ start: 0, end: 999 }] }],
         primaries: cluster.seeds.map((e) => ({ host: e.split(':')[0]!, port: Number(e.split(':')[1]) })),
@@ -202,6 +210,12 @@ describe('load generator against a real 3-primary Redis Cluster', () => {
       });
       expect(moved.complete).toBe(true);
       expect(moved.keysMoved).toBeGreaterThan(0);
+      // the end state each member reported, read after the last slot closed
+      expect(moved.final).toHaveLength(3);
+      expect(moved.final!.every((m) => m.openSlots === 0)).toBe(true);
+      expect(moved.final!.reduce((n, m) => n + m.slotsOwned, 0)).toBe(16384);
+      expect(moved.final!.find((m) => m.port === Number(firstPort))!.slotsOwned).toBe(ownedBefore - 1000);
+      expect(await slotsOwnedBy(cluster.seeds[0]!)).toBe(ownedBefore - 1000);
       const s = await run;
       const after = await serverCommands();
       expect(s.redirects).toBeGreaterThan(0);

@@ -38,6 +38,13 @@ export interface MigrateSlotsResult {
   slotsMoved: number;
   keysMoved: number;
   bytesMoved: number;
+  /**
+   * Each member's own view read after the last slot closed (complete runs
+   * only): the slots it owns and the slots it still marks importing or
+   * migrating. Lets the caller see the end state without waiting for every
+   * node's next status report.
+   */
+  final?: { host: string; port: number; slotsOwned: number; openSlots: number }[];
 }
 
 interface Member { host: string; port: number; client: Redis; id: string }
@@ -240,9 +247,16 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     stats.currentSlot = null;
     report(true);
     const complete = !stopped;
+    const final = complete
+      ? await Promise.all([...members.values()].map(async (m) => {
+        const text = String(await m.client.call('CLUSTER', 'NODES'));
+        const me = parseClusterNodes(text).find((n) => n.myself)!;
+        return { host: m.host, port: m.port, slotsOwned: me.slots.reduce((n, r) => n + r.end - r.start + 1, 0), openSlots: parseOpenSlots(text, me.id).length };
+      }))
+      : undefined;
     log(`${complete ? 'migration complete' : 'migration stopped early'}: ${stats.slotsDone}/${slotsTotal} slots, ${stats.keysMoved} keys in ${Date.now() - started} ms`
       + ` (summed over ${pairs.size} pair(s): open ${Math.round(spent.open)} ms, GETKEYSINSLOT ${Math.round(spent.getkeys)} ms, MIGRATE ${Math.round(spent.migrate)} ms, SETSLOT NODE ${Math.round(spent.close)} ms)`);
-    return { complete, slotsMoved: stats.slotsDone, keysMoved: stats.keysMoved, bytesMoved: Math.round(stats.bytesMoved) };
+    return { complete, slotsMoved: stats.slotsDone, keysMoved: stats.keysMoved, bytesMoved: Math.round(stats.bytesMoved), final };
   } finally {
     await pool.closeAll();
   }
