@@ -5,7 +5,7 @@ import { scanNode } from './analytic-scan';
 import { decodeHistogram, summarize, ycsbKey, sentenceCount } from '../index';
 import { startBenchCluster, type BenchCluster } from '../testing/bench-cluster.fixture';
 import { migrateSlots } from '../../redis/admin/migrate-slots';
-import { parseClusterNodes } from '../../redis/admin/cluster-reply.parser';
+import { countSlots, parseClusterNodes } from '../../redis/admin/cluster-reply.parser';
 
 // 3 primaries on 127.0.40.2:7210..7212 (loopback prefix of the benchmarks issue).
 const RECORDS = 5000;
@@ -23,7 +23,7 @@ async function admin(endpoint: string): Promise<Redis> {
 /** Slots the member owns by its own account (CLUSTER NODES, myself). */
 async function slotsOwnedBy(endpoint: string): Promise<number> {
   const me = parseClusterNodes(String(await (await admin(endpoint)).call('CLUSTER', 'NODES'))).find((n) => n.myself)!;
-  return me.slots.reduce((n, r) => n + r.end - r.start + 1, 0);
+  return countSlots(me.slots);
 }
 
 /** Commands the server counted (INFO commandstats), per endpoint. */

@@ -105,6 +105,11 @@ export function subtractRanges(wanted: SlotRange[], have: SlotRange[]): SlotRang
  * Open slots on one node, from its own CLUSTER NODES line:
  * `[slot->-peer]` (migrating to peer) and `[slot-<-peer]` (importing from peer).
  */
+/** How many slots the ranges cover. */
+export function countSlots(ranges: readonly SlotRange[]): number {
+  return ranges.reduce((n, r) => n + r.end - r.start + 1, 0);
+}
+
 export function parseOpenSlots(nodesText: string, myId: string): { slot: number; state: 'importing' | 'migrating'; peerId: string }[] {
   const line = nodesText.split('\n').find((l) => l.startsWith(`${myId} `));
   if (!line) return [];

@@ -11,7 +11,7 @@
 import type { Redis } from 'ioredis';
 import type { MigrationProgress, SlotRange } from '@strata/api';
 import { AdminConnectionPool } from './admin-connection';
-import { parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
+import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 import { repairOpenSlots } from './repair-slots';
 
 export interface MigrateSlotsOptions {
@@ -251,7 +251,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       ? await Promise.all([...members.values()].map(async (m) => {
         const text = String(await m.client.call('CLUSTER', 'NODES'));
         const me = parseClusterNodes(text).find((n) => n.myself)!;
-        return { host: m.host, port: m.port, slotsOwned: me.slots.reduce((n, r) => n + r.end - r.start + 1, 0), openSlots: parseOpenSlots(text, me.id).length };
+        return { host: m.host, port: m.port, slotsOwned: countSlots(me.slots), openSlots: parseOpenSlots(text, me.id).length };
       }))
       : undefined;
     log(`${complete ? 'migration complete' : 'migration stopped early'}: ${stats.slotsDone}/${slotsTotal} slots, ${stats.keysMoved} keys in ${Date.now() - started} ms`

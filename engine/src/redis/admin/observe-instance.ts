@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ObservedClusterView, OpenSlot } from '@strata/api';
 import { connectAdmin, type AdminTarget } from './admin-connection';
-import { parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
+import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 
 export interface ObserveInstanceOptions extends AdminTarget {
   /** Connect and command timeout; default 1000 ms. */
@@ -65,7 +65,7 @@ export function toView(myId: string, clusterInfoText: string, nodesText: string,
     slotsAssigned: Number(clusterInfo.cluster_slots_assigned ?? 0),
     primaryId: role === 'replica' ? (myself?.primaryId ?? null) : null,
     primaryLinkUp: role === 'replica' ? replication.master_link_status === 'up' : null,
-    slotsOwned: role === 'primary' ? (myself?.slots.reduce((n, r) => n + r.end - r.start + 1, 0) ?? 0) : 0,
+    slotsOwned: role === 'primary' ? (myself ? countSlots(myself.slots) : 0) : 0,
     openSlots,
     replOffset: role === 'replica' ? num(replication.slave_repl_offset) : num(replication.master_repl_offset),
     linkDownSinceSec: role === 'replica' && replication.master_link_status !== 'up' ? num(replication.master_link_down_since_seconds) : null,
