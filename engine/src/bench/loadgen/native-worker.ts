@@ -1,0 +1,177 @@
+/**
+ * The native load generator worker (engine/native/ycsb-worker.c): built
+ * with the host's C compiler on first use into a cache directory (rebuilt
+ * when the source changes), run as one child process per load generator
+ * thread, its JSON lines turned into the worker threads' FromWorker
+ * messages, so the coordinator, agents and control plane see no
+ * difference. Only closed-loop YCSB runs use it (see load-generator.ts).
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { encodeHistogram, newHistogram, type Histogram } from '../histogram';
+import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
+
+export const NATIVE_SOURCE = fileURLToPath(new URL('../../../native/ycsb-worker.c', import.meta.url));
+
+/** Where built binaries go: STRATA_NATIVE_CACHE, else node_modules/.cache/strata-native above the engine, else the temp dir. */
+function cacheDir(): string {
+  if (process.env.STRATA_NATIVE_CACHE) return process.env.STRATA_NATIVE_CACHE;
+  for (let dir = path.dirname(NATIVE_SOURCE); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'node_modules'))) return path.join(dir, 'node_modules', '.cache', 'strata-native');
+    if (path.dirname(dir) === dir) return path.join(os.tmpdir(), 'strata-native');
+  }
+}
+
+let building: Promise<string> | undefined;
+
+/**
+ * Path of the binary for the current source, compiled with `$CC` (default
+ * `cc`) `-O2` if not built yet. Rejects when there is no C compiler or the
+ * build fails (the message says why).
+ */
+export function nativeWorkerBinary(): Promise<string> {
+  building ??= (async () => {
+    const source = readFileSync(NATIVE_SOURCE);
+    const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+    const dir = cacheDir();
+    const bin = path.join(dir, `ycsb-worker-${hash}`);
+    if (existsSync(bin)) return bin;
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${bin}.${process.pid}.tmp`;
+    const cc = process.env.CC ?? 'cc';
+    try {
+      await promisify(execFile)(cc, ['-O2', '-o', tmp, NATIVE_SOURCE, '-lm']);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      const e = err as NodeJS.ErrnoException & { stderr?: string };
+      throw new Error(e.code === 'ENOENT' ? `no C compiler (${cc})` : `${cc} failed: ${(e.stderr ?? e.message).trim().slice(0, 500)}`);
+    }
+    renameSync(tmp, bin); // atomic: a concurrent build of the same source yields the same file
+    return bin;
+  })();
+  building.catch(() => (building = undefined));
+  return building;
+}
+
+const WORKLOAD_LETTER: Partial<Record<WorkerConfig['workload'], string>> = { 'ycsb-a': 'a', 'ycsb-b': 'b', 'ycsb-c': 'c', 'ycsb-d': 'd', 'ycsb-f': 'f' };
+
+/** Whether the native worker can run this configuration's run phase: closed-loop YCSB. */
+export function nativeEligible(cfg: Pick<WorkerConfig, 'workload' | 'targetOpsPerSec'>): boolean {
+  return WORKLOAD_LETTER[cfg.workload] !== undefined && cfg.targetOpsPerSec === undefined;
+}
+
+/** [value, count, value, count, ...] (HdrHistogram bucket lowest values) recorded into a histogram. */
+export function histogramFromPairs(pairs: number[]): Histogram {
+  const h = newHistogram();
+  for (let i = 0; i < pairs.length; i += 2) h.recordValueWithCount(pairs[i]!, pairs[i + 1]!);
+  return h;
+}
+
+interface NativeOps {
+  op: string;
+  count: number;
+  errors: number;
+  misses: number;
+  h: number[];
+}
+
+function toOpCounts(ops: NativeOps[]): OpCounts[] {
+  return ops.map((o) => ({ op: o.op, count: o.count, errors: o.errors, misses: o.misses, service: encodeHistogram(histogramFromPairs(o.h)) }));
+}
+
+/** A native worker line as the worker threads' message. */
+export function toFromWorker(line: Record<string, unknown>): FromWorker {
+  switch (line.type) {
+    case 'ready':
+      return { type: 'ready', primaries: line.primaries as string[] };
+    case 'interval':
+      return { type: 'interval', t: line.t as number, phase: line.phase as 'warmup' | 'steady', ops: toOpCounts(line.ops as NativeOps[]) };
+    case 'done':
+      return {
+        type: 'done',
+        ops: toOpCounts(line.ops as NativeOps[]),
+        endpointCommands: line.endpointCommands as Record<string, number>,
+        steadyStartMs: line.steadyStartMs as number,
+        steadyEndMs: line.steadyEndMs as number,
+        // CPU time over wall time of the steady window: the process's busy share, as ELU is a thread's
+        elu: line.cpu as number,
+        redirects: line.redirects as number,
+        firstError: line.firstError as string | undefined,
+      };
+    case 'error':
+      return { type: 'error', message: `native load generator worker: ${String(line.message)}` };
+    default:
+      return { type: 'error', message: `native load generator worker: unexpected output ${JSON.stringify(line).slice(0, 200)}` };
+  }
+}
+
+/** One native worker process: the run phase of one load generator thread. */
+export class NativeWorker {
+  private readonly child: ChildProcess;
+  private readonly listeners = new Set<(m: FromWorker) => void>();
+  private exited: Promise<void>;
+  private closing = false;
+  private stderr = '';
+
+  constructor(binary: string, cfg: WorkerConfig) {
+    const args = ['-w', WORKLOAD_LETTER[cfg.workload]!, '-r', String(cfg.recordCount), '-c', String(cfg.clients), '-p', String(cfg.pipeline)];
+    args.push('-S', String(cfg.seed), '-i', String(cfg.workerIndex), '-n', String(cfg.workerCount), ...cfg.seeds.flatMap((s) => ['-s', s]));
+    // credentials through the environment: argv is visible to every user of the host
+    const env = { ...process.env, STRATA_AUTH_USER: cfg.auth?.username ?? '', STRATA_AUTH_PASS: cfg.auth?.password ?? '' };
+    if (!cfg.auth) delete (env as Record<string, string | undefined>).STRATA_AUTH_USER;
+    this.child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
+    this.child.stderr!.on('data', (d: Buffer) => (this.stderr = (this.stderr + d.toString()).slice(-2000)));
+    this.child.stdin!.on('error', () => {}); // a dead child: reported by 'exit'
+    createInterface({ input: this.child.stdout! }).on('line', (l) => {
+      let m: FromWorker;
+      try {
+        m = toFromWorker(JSON.parse(l) as Record<string, unknown>);
+      } catch {
+        m = { type: 'error', message: `native load generator worker: bad output ${l.slice(0, 200)}` };
+      }
+      this.emit(m);
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on('error', (err) => {
+        this.emit({ type: 'error', message: `native load generator worker did not start: ${err.message}` });
+        resolve();
+      });
+      this.child.on('exit', (code, signal) => {
+        if (!this.closing) this.emit({ type: 'error', message: `native load generator worker exited (${signal ?? `code ${code}`})${this.stderr ? `: ${this.stderr.trim()}` : ''}` });
+        resolve();
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  on(l: (m: FromWorker) => void): void {
+    this.listeners.add(l);
+  }
+
+  private emit(m: FromWorker): void {
+    for (const l of this.listeners) l(m);
+  }
+
+  /** 'run' and 'stop' (the only commands of a run phase). */
+  postMessage(m: ToWorker): void {
+    if (m.cmd === 'run') this.child.stdin!.write(`run ${m.startAtMs} ${m.warmupSec} ${m.durationSec ?? -1} ${m.operationCount ?? -1}\n`);
+    else if (m.cmd === 'stop') this.child.stdin!.write('stop\n');
+    else this.emit({ type: 'error', message: `the native worker does not do '${m.cmd}'` });
+  }
+
+  /** Ends the process (by its PID) and waits for it. */
+  async terminate(): Promise<void> {
+    this.closing = true;
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    await this.exited;
+  }
+}
