@@ -1,5 +1,5 @@
 /** @strata/engine/loadgen: the benchmark load generator (talks to Redis; used by agents and bench scripts). */
-export { LoadGenerator, type LoadGeneratorOptions, type IntervalPoint, type RunSummary, type AnalyticRun } from './load-generator';
+export { LoadGenerator, type LoadGeneratorEngine, type LoadGeneratorOptions, type IntervalPoint, type RunSummary, type AnalyticRun } from './load-generator';
 export { RespConnection } from './resp-connection';
 export { keySlot } from './key-slot';
 export { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';

@@ -7,6 +7,15 @@ import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { mergeOpCounts } from '../merge';
 import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
+import { NativeWorker, nativeEligible, nativeWorkerBinary } from './native-worker';
+
+/**
+ * Which worker runs a closed-loop YCSB run phase: 'native' (the C worker,
+ * engine/native/ycsb-worker.c), 'js' (worker threads), or 'auto' (native
+ * when a C compiler builds it, else js). Everything else (load phase,
+ * open loop, getset, analytic, fault-watch runs) always runs in js.
+ */
+export type LoadGeneratorEngine = 'auto' | 'native' | 'js';
 
 export interface LoadGeneratorOptions extends Omit<WorkerConfig, 'workerIndex' | 'workerCount' | 'clients' | 'targetOpsPerSec'> {
   threads: number;
@@ -17,6 +26,8 @@ export interface LoadGeneratorOptions extends Omit<WorkerConfig, 'workerIndex' |
   /** global index of this host's first thread, and the total thread count over all hosts (workload D insert keys) */
   workerIndexBase?: number;
   workerCountTotal?: number;
+  /** default: STRATA_LOADGEN_ENGINE, else 'auto' */
+  engine?: LoadGeneratorEngine;
 }
 
 export interface IntervalPoint {
@@ -37,6 +48,8 @@ export interface RunSummary {
   firstError?: string;
   /** acknowledged writes per slot, OR-ed over threads (base64 bitmap; see ops-runner) */
   writeSlots?: { startMs: number; slotMs: number; bits: string };
+  /** which worker ran the run phase (absent: js, from hosts older than the native worker) */
+  engine?: 'native' | 'js';
 }
 
 export interface AnalyticRun {
@@ -64,7 +77,13 @@ const WORKER_URL = new URL('./worker-boot.mjs', import.meta.url);
 export class LoadGenerator {
   private readonly workers: Worker[] = [];
   private readonly listeners: Set<Listener>[] = [];
+  /** native workers (one per thread) for closed-loop YCSB runs, when the engine is native */
+  private readonly natives: NativeWorker[] = [];
+  private readonly nativeListeners: Set<Listener>[] = [];
   primaries: string[] = [];
+  /** the engine closed-loop YCSB runs use, and why when it is not the one asked for */
+  engine: 'native' | 'js' = 'js';
+  engineNote: string | undefined;
 
   private constructor(private readonly o: LoadGeneratorOptions) {}
 
@@ -77,6 +96,7 @@ export class LoadGenerator {
   private async spawn(): Promise<void> {
     const n = Math.max(1, Math.min(this.o.threads, this.o.connections));
     const ready: Promise<void>[] = [];
+    const binary = await this.nativeBinary();
     for (let i = 0; i < n; i++) {
       const clients = Math.floor(this.o.connections / n) + (i < this.o.connections % n ? 1 : 0);
       const cfg: WorkerConfig = {
@@ -94,6 +114,14 @@ export class LoadGenerator {
         ratio: this.o.ratio,
         keyPattern: this.o.keyPattern,
       };
+      if (binary) {
+        const nw = new NativeWorker(binary, cfg);
+        const nls = new Set<Listener>();
+        nw.on((m) => nls.forEach((l) => l(m)));
+        this.natives.push(nw);
+        this.nativeListeners.push(nls);
+        ready.push(awaitMessage(nls, 'ready').then(() => undefined));
+      }
       const w = new Worker(fileURLToPath(WORKER_URL), { workerData: cfg });
       const ls = new Set<Listener>();
       w.on('message', (m: FromWorker) => ls.forEach((l) => l(m)));
@@ -108,7 +136,37 @@ export class LoadGenerator {
         }),
       );
     }
-    await Promise.all(ready);
+    try {
+      await Promise.all(ready);
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
+  /** The native worker's binary when this run phase is to use it; undefined = js. */
+  private async nativeBinary(): Promise<string | undefined> {
+    const asked = this.o.engine ?? (process.env.STRATA_LOADGEN_ENGINE as LoadGeneratorEngine | undefined) ?? 'auto';
+    if (!['auto', 'native', 'js'].includes(asked)) throw new Error(`engine must be auto, native or js (got ${asked})`);
+    if (asked === 'js') return undefined;
+    if (!nativeEligible(this.o)) {
+      if (asked === 'native') this.engineNote = `${this.o.workload}${this.o.targetOpsPerSec !== undefined ? ' open loop' : ''} runs in js`;
+      return undefined;
+    }
+    try {
+      const bin = await nativeWorkerBinary();
+      this.engine = 'native';
+      return bin;
+    } catch (err) {
+      if (asked === 'native') throw err;
+      this.engineNote = `native worker unavailable: ${(err as Error).message}`;
+      return undefined;
+    }
+  }
+
+  /** PIDs of the native worker processes (none when closed-loop YCSB runs in js) */
+  get nativePids(): number[] {
+    return this.natives.map((w) => w.pid).filter((p): p is number => p !== undefined);
   }
 
   get threadCount(): number {
@@ -117,18 +175,7 @@ export class LoadGenerator {
 
   /** Waits for one message type from worker i; a worker error rejects. */
   private await<T extends FromWorker['type']>(i: number, type: T, onOther?: Listener): Promise<Extract<FromWorker, { type: T }>> {
-    return new Promise((resolve, reject) => {
-      const l: Listener = (m) => {
-        if (m.type === type) {
-          this.listeners[i]!.delete(l);
-          resolve(m as Extract<FromWorker, { type: T }>);
-        } else if (m.type === 'error') {
-          this.listeners[i]!.delete(l);
-          reject(new Error(m.message));
-        } else onOther?.(m);
-      };
-      this.listeners[i]!.add(l);
-    });
+    return awaitMessage(this.listeners[i]!, type, onOther);
   }
 
   private send(i: number, m: ToWorker): void {
@@ -178,13 +225,18 @@ export class LoadGenerator {
       }
     };
     const opCount = r.operationCount === undefined ? undefined : Math.ceil(r.operationCount / n);
+    // a fault-watch run needs the acknowledged-writes bitmap, which only the js runner keeps
+    const native = this.natives.length > 0 && r.watchEndpoint === undefined;
+    this.running = native ? 'native' : 'js';
     const dones = await Promise.all(
       this.workers.map((_, i) => {
-        const p = this.await(i, 'done', onMsg);
-        this.send(i, { cmd: 'run', startAtMs: r.startAtMs, warmupSec: r.warmupSec, durationSec: r.durationSec, operationCount: opCount, watchEndpoint: r.watchEndpoint });
+        const p = awaitMessage(native ? this.nativeListeners[i]! : this.listeners[i]!, 'done', onMsg);
+        const m: ToWorker = { cmd: 'run', startAtMs: r.startAtMs, warmupSec: r.warmupSec, durationSec: r.durationSec, operationCount: opCount, watchEndpoint: r.watchEndpoint };
+        if (native) this.natives[i]!.postMessage(m);
+        else this.send(i, m);
         return p;
       }),
-    );
+    ).finally(() => (this.running = undefined));
     for (const [t, e] of [...pendingIntervals.entries()].sort((a, b) => a[0] - b[0])) onInterval?.({ t, phase: e.phase, ops: mergeOpCounts(e.parts) });
     const endpointCommands: Record<string, number> = {};
     for (const d of dones) for (const [e, c] of Object.entries(d.endpointCommands)) endpointCommands[e] = (endpointCommands[e] ?? 0) + c;
@@ -199,8 +251,10 @@ export class LoadGenerator {
       redirects: dones.reduce((a, d) => a + d.redirects, 0),
       firstError: dones.find((d) => d.firstError)?.firstError,
       writeSlots: orWriteSlots(dones.map((d) => d.writeSlots)),
+      engine: native ? 'native' : 'js',
     };
   }
+  private running: 'native' | 'js' | undefined;
 
   /** One analytic pass over the given primaries, split across threads. */
   async analytic(primaries: string[]): Promise<AnalyticRun> {
@@ -228,10 +282,27 @@ export class LoadGenerator {
   }
 
   stop(): void {
-    for (let i = 0; i < this.workers.length; i++) this.send(i, { cmd: 'stop' });
+    if (this.running === 'native') for (const nw of this.natives) nw.postMessage({ cmd: 'stop' });
+    else for (let i = 0; i < this.workers.length; i++) this.send(i, { cmd: 'stop' });
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all([...this.workers.map((w) => w.terminate()), ...this.natives.map((w) => w.terminate())]);
   }
+}
+
+/** Waits for one message type on a worker's listeners; a worker error rejects. */
+function awaitMessage<T extends FromWorker['type']>(listeners: Set<Listener>, type: T, onOther?: Listener): Promise<Extract<FromWorker, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const l: Listener = (m) => {
+      if (m.type === type) {
+        listeners.delete(l);
+        resolve(m as Extract<FromWorker, { type: T }>);
+      } else if (m.type === 'error') {
+        listeners.delete(l);
+        reject(new Error(m.message));
+      } else onOther?.(m);
+    };
+    listeners.add(l);
+  });
 }
