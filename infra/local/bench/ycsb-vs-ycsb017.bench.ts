@@ -14,6 +14,10 @@
  *
  *   npm run bench:ycsb        (BENCH_RECORDS=100000 BENCH_SECONDS=15 BENCH_CONNECTIONS=16 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_HOST=127.0.88.1)
  *
+ * Ours is the product's path: LoadGenerator with the default engine (auto:
+ * the native worker when a C compiler builds it, else js worker threads;
+ * STRATA_LOADGEN_ENGINE=js|native forces one); each round prints which ran.
+ *
  * YCSB has no warm-up phase: its figures include the JVM's first seconds,
  * so it runs a short unmeasured pass first and then BENCH_SECONDS measured;
  * ours warms up 2 s and measures BENCH_SECONDS.
@@ -71,7 +75,7 @@ function runYcsb(classpath: string, workload: keyof typeof MIX, seeds: string[],
   return { opsPerSec: get('OVERALL', 'Throughput(ops/sec)'), p95: Object.fromEntries(['READ', 'UPDATE'].map((s) => [s.toLowerCase(), get(s, '95thPercentileLatency(us)')]).filter(([, v]) => !Number.isNaN(v))) };
 }
 
-async function runOurs(workload: keyof typeof MIX, seeds: string[], auth: { username: string; password: string }): Promise<Figures & { cpu: number }> {
+async function runOurs(workload: keyof typeof MIX, seeds: string[], auth: { username: string; password: string }): Promise<Figures & { cpu: number; engine: string }> {
   const g = await LoadGenerator.start({
     threads: THREADS, connections: CONNECTIONS, pipeline: 1, seeds, auth, workload, recordCount: RECORDS, seed: 7, valueSize: 100, ratio: '1:1', keyPattern: 'uniform',
   });
@@ -83,6 +87,7 @@ async function runOurs(workload: keyof typeof MIX, seeds: string[], auth: { user
       opsPerSec: total / ((s.steadyEndMs - s.steadyStartMs) / 1000),
       p95: Object.fromEntries(s.ops.map((o) => [o.op, summarize(decodeHistogram(o.service)).p95])),
       cpu: s.maxElu,
+      engine: s.engine === 'native' ? 'native worker' : `js worker threads${g.engineNote ? ` (${g.engineNote})` : ''}`,
     };
   } finally {
     await g.close();
@@ -94,7 +99,7 @@ const cluster = await startBenchCluster(HOST, 3, 7330, 1024);
 console.log(`3 primaries on ${HOST}:7330-7332, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(`${RECORDS.toLocaleString('en')} records, ${CONNECTIONS} concurrent clients (our connections, YCSB's threads), closed loop, ${SECONDS} s measured; ours: ${THREADS} worker thread(s)\n`);
 try {
-  const loader = await LoadGenerator.start({ threads: 2, connections: 32, pipeline: 16, seeds: cluster.seeds, auth: cluster.customer, workload: 'ycsb-c', recordCount: RECORDS, seed: 7, valueSize: 100, ratio: '1:1', keyPattern: 'uniform' });
+  const loader = await LoadGenerator.start({ threads: 2, connections: 32, pipeline: 16, seeds: cluster.seeds, auth: cluster.customer, workload: 'ycsb-c', recordCount: RECORDS, seed: 7, valueSize: 100, ratio: '1:1', keyPattern: 'uniform', engine: 'js' });
   const loaded = await loader.load(0, RECORDS);
   await loader.close();
   if (loaded.errors) throw new Error(`load failed: ${loaded.firstError}`);
@@ -108,7 +113,7 @@ try {
       const ratio = ours.opsPerSec / ycsb.opsPerSec;
       ratios.push(ratio);
       const p95 = Object.keys(ycsb.p95).map((op) => `${op} p95 ours ${us(ours.p95[op])} vs YCSB ${us(ycsb.p95[op])}`).join(', ');
-      console.log(`${workload} round ${round}: ours ${Math.round(ours.opsPerSec).toLocaleString('en')} ops/s (busiest thread ${Math.round(ours.cpu * 100)}%)  YCSB 0.17 ${Math.round(ycsb.opsPerSec).toLocaleString('en')} ops/s  ratio ${ratio.toFixed(2)} (goal >= 1.5); ${p95}`);
+      console.log(`${workload} round ${round}: ours ${Math.round(ours.opsPerSec).toLocaleString('en')} ops/s (${ours.engine}, busiest worker ${Math.round(ours.cpu * 100)}% CPU)  YCSB 0.17 ${Math.round(ycsb.opsPerSec).toLocaleString('en')} ops/s  ratio ${ratio.toFixed(2)} (goal >= 1.5); ${p95}`);
     }
     const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
     console.log(`${workload}: median ratio ${median.toFixed(2)} of ${ratios.map((r) => r.toFixed(2)).join(', ')} (goal >= 1.5${median >= 1.5 ? ', met' : ', not met'})\n`);
