@@ -1,19 +1,15 @@
 /*
- * ycsb-worker.c - the load generator's native worker: the closed-loop run
- * phase of YCSB workloads a, b, c, d and f against a Redis Cluster, as
- * engine/src/bench/loadgen/ops-runner.ts does it (same commands, key
- * sequence, values, socket policy, redirects, counting), for one load
- * generator thread. Built and driven by native-worker.ts; see
- * docs/architecture.md for why it exists.
+ * ycsb-worker.c - the load generator's native worker: the closed-loop run phase of YCSB a, b, c, d, f against a
+ * Redis Cluster for one load generator thread, as loadgen/ops-runner.ts does it (same commands, key sequence,
+ * values, socket policy, redirects, counting). Built and driven by native-worker.ts; docs/architecture.md says why.
  *
  *   ycsb-worker -w a|b|c|d|f -r records -c clients -p pipeline -S seed -i workerIndex -n workerCount -s host:port [-s ...]
  *   ycsb-worker -w c -r records -S seed -i 0 -n 1 -D count   prints the op sequence (kind keynum field)
  *   ycsb-worker -H                                           latencies in ns on stdin -> histogram pairs (tests)
  *
- * Auth: STRATA_AUTH_USER / STRATA_AUTH_PASS (environment, not argv: argv is visible to every user).
- * stdin takes `run <startAtMs> <warmupSec> <durationSec|-1> <operationCount|-1>` and `stop`; EOF ends the process.
- * stdout: JSON lines {type: ready|interval|done|error}. Histograms are HdrHistogram's buckets for
- * 1 us..60 s at 3 significant digits, sent as [lowestEquivalentValue, count, ...].
+ * Auth: STRATA_AUTH_USER / STRATA_AUTH_PASS (environment: argv is visible to every user). stdin: `run <startAtMs>
+ * <warmupSec> <durationSec|-1> <operationCount|-1>`, `stop`; EOF ends the process. stdout: JSON lines {type: ready|
+ * interval|done|error}; histograms are HdrHistogram's buckets (1 us..60 s, 3 digits) as [lowestEquivalentValue, count, ...].
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +18,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,18 +43,14 @@ static uint32_t rotl32(uint32_t x, int k) { return (x << k) | (x >> (32 - k)); }
 static void rng_init(rng_t *r, uint32_t s) { /* splitmix32 over the seed */
   uint32_t v[4];
   for (int i = 0; i < 4; i++) {
-    s += 0x9e3779b9u;
-    uint32_t z = s;
-    z = (z ^ (z >> 16)) * 0x85ebca6bu;
-    z = (z ^ (z >> 13)) * 0xc2b2ae35u;
-    v[i] = z ^ (z >> 16);
+    uint32_t z = s += 0x9e3779b9u;
+    z = (z ^ (z >> 16)) * 0x85ebca6bu, z = (z ^ (z >> 13)) * 0xc2b2ae35u, v[i] = z ^ (z >> 16);
   }
   r->a = v[0]; r->b = v[1]; r->c = v[2]; r->d = v[3] ? v[3] : 1;
 }
 static uint32_t rng_u32(rng_t *r) { /* xoshiro128** */
   uint32_t result = rotl32(r->b * 5, 7) * 9, t = r->b << 9;
-  r->c ^= r->a; r->d ^= r->b; r->b ^= r->c; r->a ^= r->d; r->c ^= t;
-  r->d = rotl32(r->d, 11);
+  r->c ^= r->a; r->d ^= r->b; r->b ^= r->c; r->a ^= r->d; r->c ^= t; r->d = rotl32(r->d, 11);
   return result;
 }
 static double rng_double(rng_t *r) {
@@ -81,18 +74,14 @@ static double zeta(int64_t st, int64_t n, double theta, double sum) {
 typedef struct { double theta, zeta2, alpha, zetan, eta; int64_t count; } zipf_t;
 static void zipf_eta(zipf_t *z) { z->eta = (1 - pow(2.0 / (double)z->count, 1 - z->theta)) / (1 - z->zeta2 / z->zetan); }
 static void zipf_init(zipf_t *z, int64_t items, double zetan) { /* zetan < 0: computed */
-  z->theta = 0.99;
-  z->zeta2 = zeta(0, 2, z->theta, 0);
-  z->alpha = 1 / (1 - z->theta);
+  z->theta = 0.99, z->zeta2 = zeta(0, 2, z->theta, 0), z->alpha = 1 / (1 - z->theta), z->count = items;
   z->zetan = zetan >= 0 ? zetan : zeta(0, items, z->theta, 0);
-  z->count = items;
   zipf_eta(z);
 }
 static int64_t zipf_next(zipf_t *z, rng_t *r, int64_t itemcount) {
   if (itemcount != z->count) { /* YCSB's incremental zeta */
     z->zetan = itemcount > z->count ? zeta(z->count, itemcount, z->theta, z->zetan) : zeta(0, itemcount, z->theta, 0);
-    z->count = itemcount;
-    zipf_eta(z);
+    z->count = itemcount, zipf_eta(z);
   }
   double u = rng_double(r), uz = u * z->zetan;
   if (uz < 1) return 0;
@@ -104,13 +93,7 @@ enum { K_READ, K_UPDATE, K_INSERT, K_RMW, NKINDS };
 static const char *KIND_NAMES[NKINDS] = {"read", "update", "insert", "rmw"};
 
 /* YcsbOpSource (workloads.ts) */
-typedef struct {
-  rng_t rng;
-  zipf_t zipf;
-  double read, update, insert;
-  int latest;
-  int64_t records, next_insert, stride, latest_acked;
-} source_t;
+typedef struct { rng_t rng; zipf_t zipf; double read, update, insert; int latest; int64_t records, next_insert, stride, latest_acked; } source_t;
 static int source_init(source_t *s, char workload, int64_t records, uint32_t seed, int64_t index, int64_t stride) {
   memset(s, 0, sizeof *s);
   rng_init(&s->rng, seed);
@@ -122,10 +105,7 @@ static int source_init(source_t *s, char workload, int64_t records, uint32_t see
     case 'f': s->read = 0.5; break; /* the rest: read-modify-write */
     default: return -1;
   }
-  s->records = records;
-  s->next_insert = records + index;
-  s->stride = stride;
-  s->latest_acked = records - 1;
+  s->records = records, s->next_insert = records + index, s->stride = stride, s->latest_acked = records - 1;
   if (s->latest) zipf_init(&s->zipf, s->latest_acked > 1 ? s->latest_acked : 1, -1);
   else zipf_init(&s->zipf, 10000000001LL, 26.46902820178302); /* ScrambledZipfian: ITEM_COUNT + 1, precomputed zeta */
   return 0;
@@ -133,15 +113,9 @@ static int source_init(source_t *s, char workload, int64_t records, uint32_t see
 static void source_next(source_t *s, int *kind, int64_t *keynum, int *field) {
   double u = rng_double(&s->rng);
   *kind = u < s->read ? K_READ : u < s->read + s->update ? K_UPDATE : u < s->read + s->update + s->insert ? K_INSERT : K_RMW;
-  if (*kind == K_INSERT) {
-    *keynum = s->next_insert;
-    s->next_insert += s->stride;
-  } else if (s->latest) {
-    int64_t max = s->latest_acked;
-    *keynum = max - zipf_next(&s->zipf, &s->rng, max > 1 ? max : 1);
-  } else {
-    *keynum = fnvhash64(zipf_next(&s->zipf, &s->rng, s->zipf.count)) % s->records;
-  }
+  if (*kind == K_INSERT) *keynum = s->next_insert, s->next_insert += s->stride;
+  else if (s->latest) *keynum = s->latest_acked - zipf_next(&s->zipf, &s->rng, s->latest_acked > 1 ? s->latest_acked : 1);
+  else *keynum = fnvhash64(zipf_next(&s->zipf, &s->rng, s->zipf.count)) % s->records;
   *field = (int)rng_int(&s->rng, FIELDS);
 }
 
@@ -169,10 +143,8 @@ static void crc_init(void) {
 }
 static int key_slot(const char *k, int n) {
   const char *o = memchr(k, '{', (size_t)n);
-  if (o) {
-    const char *c = memchr(o + 1, '}', (size_t)(n - (o + 1 - k)));
-    if (c && c > o + 1) { k = o + 1; n = (int)(c - o - 1); }
-  }
+  const char *c = o ? memchr(o + 1, '}', (size_t)(n - (o + 1 - k))) : NULL;
+  if (c && c > o + 1) k = o + 1, n = (int)(c - o - 1);
   uint16_t crc = 0;
   for (int i = 0; i < n; i++) crc = (uint16_t)((crc << 8) ^ crc_tab[((crc >> 8) ^ (uint8_t)k[i]) & 0xff]);
   return crc & (SLOTS - 1);
@@ -180,15 +152,11 @@ static int key_slot(const char *k, int n) {
 
 /* ---------------- HdrHistogram's bucketing: lowest 1, highest 60e6, 3 significant digits ---------------- */
 /* subBucketCount 2048 (2 * 10^3 rounded up to a power of two), unit magnitude 0, 16 buckets */
-#define SUB_HALF_MAG 10
-#define SUB_HALF 1024
-#define HBUCKETS 16
-#define HCOUNTS ((HBUCKETS + 1) * SUB_HALF)
+enum { SUB_HALF_MAG = 10, SUB_HALF = 1024, HBUCKETS = 16, HCOUNTS = (HBUCKETS + 1) * SUB_HALF };
 #define HIGHEST_US 60000000ull
 typedef struct { uint64_t c[HCOUNTS]; } hist_t;
 static int hdr_index(uint64_t v) {
-  int bucket = 53 - __builtin_clzll(v | 2047); /* 64 - unitMagnitude - subBucketHalfCountMagnitude - 1 */
-  int sub = (int)(v >> bucket);
+  int bucket = 53 - __builtin_clzll(v | 2047), sub = (int)(v >> bucket); /* 53 = 64 - unitMagnitude - subBucketHalfCountMagnitude - 1 */
   return ((bucket + 1) << SUB_HALF_MAG) + (sub - SUB_HALF);
 }
 static uint64_t hdr_value(int index) { /* lowest value equivalent to the bucket */
@@ -223,26 +191,20 @@ static void json_str(FILE *f, const char *s) {
 static void fail(const char *fmt, const char *arg) {
   char m[512];
   snprintf(m, sizeof m, fmt, arg);
-  printf("{\"type\":\"error\",\"message\":");
-  json_str(stdout, m);
-  printf("}\n");
-  fflush(stdout);
+  printf("{\"type\":\"error\",\"message\":"), json_str(stdout, m), printf("}\n"), fflush(stdout);
   exit(1);
 }
 static uint64_t mono_ns(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+  return clock_gettime(CLOCK_MONOTONIC, &t), (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 static double epoch_ms(void) {
   struct timespec t;
-  clock_gettime(CLOCK_REALTIME, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+  return clock_gettime(CLOCK_REALTIME, &t), (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 static double cpu_sec(void) {
   struct rusage r;
-  getrusage(RUSAGE_SELF, &r);
-  return (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
+  return getrusage(RUSAGE_SELF, &r), (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec) / 1e6;
 }
 
 /* ---------------- RESP ---------------- */
@@ -265,13 +227,11 @@ static const char *skip_reply(const char *p, const char *end, char *type, long l
 }
 
 /* ---------------- configuration ---------------- */
-static char workload = 'c';
+static char workload = 'c', seeds[MAXP][128];
 static int64_t records = 1000, worker_index = 0, worker_count = 1;
-static int clients = 1, pipeline_depth = 1;
+static int clients = 1, pipeline_depth = 1, nseeds;
 static uint32_t seed = 0;
 static const char *auth_user, *auth_pass;
-static char seeds[MAXP][128];
-static int nseeds;
 
 /* ---------------- connections ---------------- */
 typedef struct op {
@@ -281,7 +241,6 @@ typedef struct op {
   char key[32];
   struct op *next; /* waiting queue / free list */
 } op_t;
-
 typedef struct conn {
   int fd, prim, closed, dirty, want_out;
   char *out; size_t olen, osent, ocap;
@@ -290,37 +249,33 @@ typedef struct conn {
   int inflight;                    /* ops among them */
   struct conn *next_dirty;
 } conn_t;
-
 typedef struct {
   char endpoint[128];
   conn_t **conns; int nconn, cursor;
   op_t *wait_head, *wait_tail;
   uint64_t commands; /* written to this primary (ASKING included), all its connections */
 } prim_t;
-
 static prim_t prims[MAXP];
 static int nprim, ep, waiting;
 static int16_t owner[SLOTS];
 static conn_t *dirty_list;
 
 static int tcp_connect(const char *endpoint, char *err, size_t errlen) {
-  char host[128];
-  snprintf(host, sizeof host, "%s", endpoint);
-  char *colon = strrchr(host, ':');
+  char host[128], *colon = (snprintf(host, sizeof host, "%s", endpoint), strrchr(host, ':'));
   if (!colon) { snprintf(err, errlen, "bad endpoint %s", endpoint); return -1; }
   *colon = 0;
   struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res;
   if (getaddrinfo(host, colon + 1, &hints, &res) != 0) { snprintf(err, errlen, "cannot resolve %s", endpoint); return -1; }
   int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct timeval tv = {.tv_sec = 2}; /* connect and the blocking setup calls: an unreachable host must not hang the run */
+  if (fd >= 0) { setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv); setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv); }
   if (fd < 0 || connect(fd, res->ai_addr, res->ai_addrlen) < 0) {
-    snprintf(err, errlen, "connect %s: %s", endpoint, strerror(errno));
-    freeaddrinfo(res);
+    snprintf(err, errlen, "connect %s: %s", endpoint, strerror(errno)), freeaddrinfo(res);
     if (fd >= 0) close(fd);
     return -1;
   }
-  freeaddrinfo(res);
   int one = 1;
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  freeaddrinfo(res), setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   return fd;
 }
 
@@ -331,10 +286,10 @@ static char *call(int fd, const char *cmd, size_t len, size_t *rlen) {
   char *b = malloc(cap), t;
   long long i;
   for (;;) {
-    if (n && skip_reply(b, b + n, &t, &i)) { *rlen = n; return b; }
+    if (n && skip_reply(b, b + n, &t, &i)) return *rlen = n, b;
     if (n == cap) b = realloc(b, cap *= 2);
     ssize_t k = read(fd, b + n, cap - n);
-    if (k <= 0) { free(b); return NULL; }
+    if (k <= 0) return free(b), NULL;
     n += (size_t)k;
   }
 }
@@ -349,12 +304,10 @@ static int open_conn(const char *endpoint, char *err, size_t errlen) {
   char *r = call(fd, cmd, (size_t)n, &rl);
   if (!r || r[0] != '+') {
     snprintf(err, errlen, "AUTH at %s failed: %.*s", endpoint, r ? (int)strcspn(r, "\r\n") : 6, r ? r : "closed");
-    free(r);
-    close(fd);
+    free(r), close(fd);
     return -1;
   }
-  free(r);
-  return fd;
+  return free(r), fd;
 }
 
 static int prim_index(const char *endpoint) {
@@ -380,43 +333,39 @@ static int refresh_slots(char *err, size_t errlen) {
   for (int t = 0; t < ntried; t++) {
     int fd = open_conn(tried[t], err, errlen);
     if (fd < 0) continue;
-    size_t len;
+    size_t len = 0;
     char *b = call(fd, cmd, sizeof cmd - 1, &len);
     close(fd);
-    if (!b || b[0] != '*') { snprintf(err, errlen, "CLUSTER SLOTS at %s: %.*s", tried[t], b ? (int)strcspn(b, "\r\n") : 6, b ? b : "closed"); free(b); continue; }
+    if (!b || b[0] != '*') { snprintf(err, errlen, "CLUSTER SLOTS at %.127s: %.*s", tried[t], b ? (int)strcspn(b, "\r\n") : 6, b ? b : "closed"); free(b); continue; }
     const char *p = b;
     int64_t n = rd_int(&p);
     for (int64_t i = 0; i < n; i++) { /* [start, end, [host, port, id...], replicas...] */
       int64_t m = rd_int(&p), start = rd_int(&p), end = rd_int(&p);
-      const char *q = p;
-      rd_int(&q);
-      char host[100], endpoint[128];
-      int64_t hl = strtoll(q + 1, NULL, 10);
-      q = strchr(q, '\n') + 1;
-      snprintf(host, sizeof host, "%.*s", (int)hl, q);
-      q += hl + 2;
-      snprintf(endpoint, sizeof endpoint, "%s:%lld", host, (long long)rd_int(&q));
+      const char *q = p, *host;
+      char endpoint[128];
+      rd_int(&q); /* the primary's entry: $len host, port */
+      int64_t hl = rd_int(&q);
+      host = q, q += hl + 2;
+      snprintf(endpoint, sizeof endpoint, "%.*s:%lld", (int)(hl < 100 ? hl : 100), host, (long long)rd_int(&q));
       int idx = prim_index(endpoint);
       for (int64_t s = start; s <= end && s < SLOTS; s++) owner[s] = (int16_t)idx;
       for (int64_t j = 2; j < m; j++) p = skip_reply(p, b + len, NULL, NULL);
     }
-    free(b);
-    return 0;
+    return free(b), 0;
   }
   return -1;
 }
 
-/* Primaries that own a slot. */
-static int nprim_owning(void) {
-  char used[MAXP] = {0};
+/* How many primaries own a slot; `used[i]` set for each. */
+static int nprim_owning(char used[MAXP]) {
   int n = 0;
-  for (int s = 0; s < SLOTS; s++) if (owner[s] >= 0 && !used[owner[s]]) { used[owner[s]] = 1; n++; }
+  memset(used, 0, MAXP);
+  for (int s = 0; s < SLOTS; s++) if (owner[s] >= 0 && !used[owner[s]]) used[owner[s]] = 1, n++;
   return n ? n : 1;
 }
 
-static int has_pool(int idx) {
-  if (idx < 0) return 0;
-  for (int i = 0; i < prims[idx].nconn; i++) if (!prims[idx].conns[i]->closed) return 1;
+static int has_pool(int idx) { /* an open socket to the primary */
+  for (int i = 0; idx >= 0 && i < prims[idx].nconn; i++) if (!prims[idx].conns[i]->closed) return 1;
   return 0;
 }
 
@@ -424,21 +373,18 @@ static int has_pool(int idx) {
    (as a Jedis cluster client); pipelined, the clients' sockets are split over the primaries. */
 static int open_pool(int idx, char *err, size_t errlen) {
   prim_t *pr = &prims[idx];
-  int want = pipeline_depth == 1 ? clients : (int)floor((double)clients / nprim_owning() + 0.5);
-  if (want < 1) want = 1;
+  char used[MAXP];
+  int want = pipeline_depth == 1 ? clients : (int)fmax(1, floor((double)clients / nprim_owning(used) + 0.5));
   pr->conns = realloc(pr->conns, sizeof(conn_t *) * (size_t)(pr->nconn + want));
   for (int i = 0; i < want; i++) {
     int fd = open_conn(pr->endpoint, err, errlen);
     if (fd < 0) return -1;
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL, 0) | O_NONBLOCK);
     conn_t *c = calloc(1, sizeof *c);
-    c->fd = fd; c->prim = idx;
-    c->ocap = 65536; c->out = malloc(c->ocap);
-    c->icap = 65536; c->in = malloc(c->icap);
-    c->qcap = 2 * pipeline_depth + 8; c->q = calloc((size_t)c->qcap, sizeof(op_t *));
+    c->fd = fd, c->prim = idx, c->ocap = c->icap = 65536, c->out = malloc(c->ocap), c->in = malloc(c->icap);
+    c->qcap = 2 * pipeline_depth + 8, c->q = calloc((size_t)c->qcap, sizeof(op_t *));
     struct epoll_event ev = {.events = EPOLLIN, .data.ptr = c};
-    epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
-    pr->conns[pr->nconn++] = c;
+    epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev), pr->conns[pr->nconn++] = c;
   }
   return 0;
 }
@@ -451,28 +397,34 @@ static source_t src;
 static int phase = IDLE;
 static int64_t inflight, budget, redirects;
 static double start_at_ms, warmup_sec, steady_start_ms, steady_end_ms, cpu0, cpu1, wall0_ms, wall1_ms;
-static uint64_t next_tick_ns, drain_deadline_ns, last_refresh_ns;
-static uint64_t cmds0[MAXP], cmds1[MAXP];
+static uint64_t next_tick_ns, drain_deadline_ns, last_refresh_ns, cmds0[MAXP], cmds1[MAXP]; /* commands per primary at the steady window's ends */
 static char first_error[512];
 static op_t *free_ops;
 typedef struct { op_t *op; uint64_t at; } parked_t;
-static parked_t *parked;
+static parked_t *parked; /* ops whose primary is unreachable, failed at `at` */
 static int nparked, parked_cap;
 
-static void issue(op_t *o, uint64_t now);
-static void dispatch(op_t *o, uint64_t now);
-static void finish(void);
+static void issue(op_t *o, uint64_t now), dispatch(op_t *o, uint64_t now), finish(void);
 
+static void release(op_t *o) { o->next = free_ops; free_ops = o; }
+static op_t *qpop(conn_t *c) { /* the op the next reply answers (NULL: ASKING's) */
+  op_t *o = c->q[c->qhead];
+  c->qhead = (c->qhead + 1) % c->qcap, c->qlen--;
+  return c->inflight -= o != NULL, o;
+}
+static op_t *pop_waiting(prim_t *pr) {
+  op_t *o = pr->wait_head;
+  if (!(pr->wait_head = o->next)) pr->wait_tail = NULL;
+  waiting--;
+  return o;
+}
 static void put(conn_t *c, const void *p, size_t n) {
   if (c->olen + n > c->ocap) { while (c->olen + n > c->ocap) c->ocap *= 2; c->out = realloc(c->out, c->ocap); }
-  memcpy(c->out + c->olen, p, n);
-  c->olen += n;
+  memcpy(c->out + c->olen, p, n), c->olen += n;
 }
 static void put_bulk(conn_t *c, const char *s, size_t n) {
   char h[24];
-  put(c, h, (size_t)snprintf(h, sizeof h, "$%zu\r\n", n));
-  put(c, s, n);
-  put(c, "\r\n", 2);
+  put(c, h, (size_t)snprintf(h, sizeof h, "$%zu\r\n", n)); put(c, s, n); put(c, "\r\n", 2);
 }
 static void put_field(conn_t *c, int field, int64_t value_index) {
   char f[8];
@@ -483,30 +435,23 @@ static void enqueue(conn_t *c, op_t *o) {
   if (c->qlen == c->qcap) {
     op_t **q = calloc((size_t)c->qcap * 2, sizeof *q);
     for (int i = 0; i < c->qlen; i++) q[i] = c->q[(c->qhead + i) % c->qcap];
-    free(c->q);
-    c->q = q; c->qhead = 0; c->qcap *= 2;
+    free(c->q), c->q = q, c->qhead = 0, c->qcap *= 2;
   }
   c->q[(c->qhead + c->qlen++) % c->qcap] = o;
-  if (o) c->inflight++;
-  prims[c->prim].commands++;
+  c->inflight += o != NULL, prims[c->prim].commands++;
   if (!c->dirty) { c->dirty = 1; c->next_dirty = dirty_list; dirty_list = c; }
 }
 
 /* Writes the op's command at its stage: HGETALL (read, rmw's read), HSET one field (update, rmw's write), HSET all (insert). */
 static void send_op(conn_t *c, op_t *o, int asking) {
   if (asking) { put(c, "*1\r\n$6\r\nASKING\r\n", 16); enqueue(c, NULL); }
-  if (o->kind == K_READ || (o->kind == K_RMW && o->stage == 0)) {
-    put(c, "*2\r\n$7\r\nHGETALL\r\n", 17);
-    put_bulk(c, o->key, (size_t)o->klen);
-  } else if (o->kind == K_INSERT) {
-    put(c, "*22\r\n$4\r\nHSET\r\n", 15);
-    put_bulk(c, o->key, (size_t)o->klen);
+  int read = o->kind == K_READ || (o->kind == K_RMW && o->stage == 0), insert = o->kind == K_INSERT;
+  if (read) put(c, "*2\r\n$7\r\nHGETALL\r\n", 17);
+  else put(c, insert ? "*22\r\n$4\r\nHSET\r\n" : "*4\r\n$4\r\nHSET\r\n", insert ? 15 : 14);
+  put_bulk(c, o->key, (size_t)o->klen);
+  if (insert)
     for (int f = 0; f < FIELDS; f++) put_field(c, f, o->keynum * FIELDS + f);
-  } else {
-    put(c, "*4\r\n$4\r\nHSET\r\n", 14);
-    put_bulk(c, o->key, (size_t)o->klen);
-    put_field(c, o->field, o->keynum * FIELDS + o->field + (o->kind == K_RMW ? 2 : 1));
-  }
+  else if (!read) put_field(c, o->field, o->keynum * FIELDS + o->field + (o->kind == K_RMW ? 2 : 1));
   enqueue(c, o);
 }
 
@@ -520,23 +465,18 @@ static conn_t *pick(int idx) {
   }
   return NULL;
 }
-
 static void drain_waiting(void) {
   if (!waiting) return;
   for (int idx = 0; idx < nprim; idx++) {
     prim_t *pr = &prims[idx];
     conn_t *c;
     while (pr->wait_head && (c = pick(idx))) {
-      op_t *o = pr->wait_head;
-      pr->wait_head = o->next;
-      if (!pr->wait_head) pr->wait_tail = NULL;
-      waiting--;
+      op_t *o = pop_waiting(pr);
       if (o->stage == 0 && o->redirects == 0) o->sent_at = mono_ns();
       send_op(c, o, 0);
     }
   }
 }
-
 static void set_error(const char *m) { if (!first_error[0]) snprintf(first_error, sizeof first_error, "%s", m); }
 
 static void record(op_t *o, uint64_t now, int error, int miss) {
@@ -544,21 +484,16 @@ static void record(op_t *o, uint64_t now, int error, int miss) {
   int i = hdr_index(ns_to_us(now - o->sent_at));
   s->interval.c[i]++;
   s->icount++; s->ierrors += error; s->imisses += miss;
-  if (phase == STEADY) {
-    s->total.c[i]++;
-    s->count++; s->errors += error; s->misses += miss;
-    budget--;
-  }
+  if (phase == STEADY) { s->total.c[i]++; s->count++; s->errors += error; s->misses += miss; budget--; }
 }
-
 static void complete(op_t *o, uint64_t now, int error, int miss, const char *message) {
   inflight--;
   drain_waiting();
   if (error) set_error(message);
-  if (phase == IDLE) { o->next = free_ops; free_ops = o; return; }
+  if (phase == IDLE) return release(o);
   record(o, now, error, miss);
   if (o->kind == K_INSERT && !error && o->keynum > src.latest_acked) src.latest_acked = o->keynum;
-  if (phase == DRAINING) { o->next = free_ops; free_ops = o; return; }
+  if (phase == DRAINING) return release(o);
   issue(o, now);
 }
 
@@ -567,47 +502,41 @@ static void reroute(op_t *o, uint64_t now) {
   char err[256] = "";
   if (now - last_refresh_ns > 100000000ull) {
     last_refresh_ns = now;
-    if (refresh_slots(err, sizeof err) == 0)
-      for (int i = 0; i < nprim; i++)
-        if (!has_pool(i) && open_pool(i, err, sizeof err) < 0) set_error(err);
+    char used[MAXP];
+    if (refresh_slots(err, sizeof err) == 0 && nprim_owning(used))
+      for (int i = 0; i < nprim; i++) /* connect the owners new to this worker (not old, maybe dead, primaries) */
+        if (used[i] && !has_pool(i) && open_pool(i, err, sizeof err) < 0) set_error(err);
   }
   if (has_pool(owner[o->slot])) { dispatch(o, now); return; }
   if (nparked == parked_cap) parked = realloc(parked, sizeof *parked * (size_t)(parked_cap = parked_cap ? parked_cap * 2 : 64));
   parked[nparked++] = (parked_t){o, now + 100000000ull};
 }
-
 static void dispatch(op_t *o, uint64_t now) {
   int idx = owner[o->slot];
   if (!has_pool(idx)) { reroute(o, now); return; }
   conn_t *c = pick(idx);
-  if (!c) {
+  if (!c) { /* every socket of the primary is full: wait for room, oldest first */
     prim_t *pr = &prims[idx];
-    o->next = NULL;
-    if (pr->wait_tail) pr->wait_tail->next = o; else pr->wait_head = o;
-    pr->wait_tail = o;
-    waiting++;
+    o->next = NULL, *(pr->wait_tail ? &pr->wait_tail->next : &pr->wait_head) = o, pr->wait_tail = o, waiting++;
     return;
   }
-  if (o->stage == 0 && o->redirects == 0) o->sent_at = now;
+  if (o->stage == 0 && o->redirects == 0) o->sent_at = now; /* the op's latency: from its first send to its last reply */
   send_op(c, o, 0);
 }
-
 static void issue(op_t *o, uint64_t now) {
-  if (budget <= 0) {
-    o->next = free_ops; free_ops = o;
+  if (budget <= 0) { /* operationCount reached: the run ends when the last op is in */
+    release(o);
     if (inflight == 0) finish();
     return;
   }
   source_next(&src, &o->kind, &o->keynum, &o->field);
   o->klen = snprintf(o->key, sizeof o->key, "user%lld", (long long)fnvhash64(o->keynum));
   o->slot = key_slot(o->key, o->klen);
-  o->stage = 0;
-  o->redirects = 0;
+  o->stage = o->redirects = 0;
   inflight++;
   dispatch(o, now);
 }
-
-static void on_reply(conn_t *c, op_t *o, char type, long long integer, const char *msg, size_t mlen, uint64_t now) {
+static void on_reply(op_t *o, char type, long long integer, const char *msg, size_t mlen, uint64_t now) {
   if (!o) return; /* ASKING's +OK */
   if (type == '-') {
     char m[256], kind[8], endpoint[128];
@@ -615,8 +544,7 @@ static void on_reply(conn_t *c, op_t *o, char type, long long integer, const cha
     snprintf(m, sizeof m, "%.*s", (int)mlen, msg);
     if (sscanf(m, "%7s %d %127s", kind, &slot, endpoint) == 3 && (!strcmp(kind, "MOVED") || !strcmp(kind, "ASK")) && o->redirects < MAX_REDIRECTS) {
       drain_waiting();
-      o->redirects++;
-      redirects++;
+      o->redirects++, redirects++;
       int idx = prim_index(endpoint);
       char err[256];
       if (!has_pool(idx) && open_pool(idx, err, sizeof err) < 0) set_error(err);
@@ -627,26 +555,16 @@ static void on_reply(conn_t *c, op_t *o, char type, long long integer, const cha
         conn_t *t = NULL;
         for (int i = 0; i < prims[idx].nconn && !t; i++) if (!prims[idx].conns[i]->closed) t = prims[idx].conns[i];
         send_op(t, o, 1);
-      } else {
-        reroute(o, now);
-      }
+      } else reroute(o, now);
       return;
     }
-    complete(o, now, 1, 0, m);
-    return;
+    return complete(o, now, 1, 0, m);
   }
-  (void)c;
   int miss = (o->kind == K_READ || o->kind == K_RMW) && o->stage == 0 && integer <= 0;
   if (o->kind == K_RMW && o->stage == 0) { /* read done: write one field, as YCSB's readModifyWrite */
-    o->stage = 1;
-    o->redirects = 0;
-    if (miss) {
-      stats[K_RMW].imisses++;
-      if (phase == STEADY) stats[K_RMW].misses++;
-    }
-    drain_waiting();
-    dispatch(o, now);
-    return;
+    o->stage = 1, o->redirects = 0, stats[K_RMW].imisses += miss;
+    if (phase == STEADY) stats[K_RMW].misses += miss;
+    return drain_waiting(), dispatch(o, now);
   }
   complete(o, now, 0, miss, NULL);
 }
@@ -655,69 +573,40 @@ static void on_reply(conn_t *c, op_t *o, char type, long long integer, const cha
 static void conn_failed(conn_t *c, const char *why) {
   char m[256];
   snprintf(m, sizeof m, "connection to %s: %s", prims[c->prim].endpoint, why);
-  c->closed = 1;
-  epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL);
-  close(c->fd);
+  c->closed = 1, epoll_ctl(ep, EPOLL_CTL_DEL, c->fd, NULL), close(c->fd);
   uint64_t now = mono_ns();
   while (c->qlen) {
-    op_t *o = c->q[c->qhead];
-    c->qhead = (c->qhead + 1) % c->qcap;
-    c->qlen--;
-    if (o) { c->inflight--; complete(o, now, 1, 0, m); }
+    op_t *o = qpop(c);
+    if (o) complete(o, now, 1, 0, m);
   }
   c->olen = c->osent = 0;
-  for (int idx = 0; idx < nprim; idx++) {
-    prim_t *pr = &prims[idx];
-    if (has_pool(idx)) continue;
-    while (pr->wait_head) {
-      op_t *o = pr->wait_head;
-      pr->wait_head = o->next;
-      waiting--;
-      reroute(o, now);
-    }
-    pr->wait_tail = NULL;
-  }
+  for (int idx = 0; idx < nprim; idx++)
+    while (!has_pool(idx) && prims[idx].wait_head) reroute(pop_waiting(&prims[idx]), now);
 }
-
 static void on_readable(conn_t *c) {
   if (c->icap - c->ilen < 16384) c->in = realloc(c->in, c->icap *= 2);
   ssize_t k = read(c->fd, c->in + c->ilen, c->icap - c->ilen);
-  if (k <= 0) {
-    if (k < 0 && (errno == EAGAIN || errno == EINTR)) return;
-    conn_failed(c, k == 0 ? "closed by the server" : strerror(errno));
-    return;
-  }
+  if (k < 0 && (errno == EAGAIN || errno == EINTR)) return;
+  if (k <= 0) return conn_failed(c, k == 0 ? "closed by the server" : strerror(errno));
   uint64_t now = mono_ns();
+  size_t pos = 0; char type; long long integer; const char *end;
   c->ilen += (size_t)k;
-  size_t pos = 0;
-  char type;
-  long long integer;
-  const char *end;
   while (!c->closed && (end = skip_reply(c->in + pos, c->in + c->ilen, &type, &integer))) {
-    if (!c->qlen) { conn_failed(c, "reply without a request"); return; }
-    op_t *o = c->q[c->qhead];
-    c->qhead = (c->qhead + 1) % c->qcap;
-    c->qlen--;
-    if (o) c->inflight--;
+    if (!c->qlen) return conn_failed(c, "reply without a request");
+    op_t *o = qpop(c);
     const char *msg = c->in + pos + 1;
     size_t mlen = (size_t)(end - msg) - 2;
     pos = (size_t)(end - c->in);
-    on_reply(c, o, type, integer, msg, mlen, now);
+    on_reply(o, type, integer, msg, mlen, now);
   }
-  if (c->closed) return;
-  memmove(c->in, c->in + pos, c->ilen - pos);
-  c->ilen -= pos;
+  if (!c->closed) memmove(c->in, c->in + pos, c->ilen - pos), c->ilen -= pos;
 }
-
 static void flush_conn(conn_t *c) {
   while (c->osent < c->olen) {
     ssize_t n = write(c->fd, c->out + c->osent, c->olen - c->osent);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN) break;
-      conn_failed(c, strerror(errno));
-      return;
-    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) break;
+    if (n < 0) return conn_failed(c, strerror(errno));
     c->osent += (size_t)n;
   }
   int pending = c->osent < c->olen;
@@ -728,12 +617,10 @@ static void flush_conn(conn_t *c) {
     c->want_out = pending;
   }
 }
-
 static void flush_all(void) {
   while (dirty_list) {
     conn_t *c = dirty_list;
-    dirty_list = c->next_dirty;
-    c->dirty = 0;
+    dirty_list = c->next_dirty, c->dirty = 0;
     if (!c->closed) flush_conn(c);
   }
 }
@@ -743,66 +630,48 @@ static void print_ops(int totals) {
   int first = 1;
   putchar('[');
   for (int k = 0; k < NKINDS; k++) {
-    stats_t *s = &stats[k];
-    uint64_t count = totals ? s->count : s->icount;
+    stats_t *s = &stats[k]; uint64_t count = totals ? s->count : s->icount;
     if (count == 0 && (!totals || s->errors == 0)) continue;
     printf("%s{\"op\":\"%s\",\"count\":%llu,\"errors\":%llu,\"misses\":%llu,\"h\":", first ? "" : ",", KIND_NAMES[k], (unsigned long long)count,
            (unsigned long long)(totals ? s->errors : s->ierrors), (unsigned long long)(totals ? s->misses : s->imisses));
-    hist_print(stdout, totals ? &s->total : &s->interval);
-    putchar('}');
-    first = 0;
+    hist_print(stdout, totals ? &s->total : &s->interval), putchar('}'), first = 0;
   }
   putchar(']');
 }
-
 static void interval(void) {
   int t = (int)lround((epoch_ms() - start_at_ms) / 1000) - (int)warmup_sec;
   printf("{\"type\":\"interval\",\"t\":%d,\"phase\":\"%s\",\"ops\":", t, t <= 0 ? "warmup" : "steady");
-  print_ops(0);
-  printf("}\n");
-  fflush(stdout);
+  print_ops(0), printf("}\n"), fflush(stdout);
   for (int k = 0; k < NKINDS; k++) { memset(&stats[k].interval, 0, sizeof(hist_t)); stats[k].icount = stats[k].ierrors = stats[k].imisses = 0; }
 }
-
 static void enter_steady(void) {
   phase = STEADY;
   for (int i = 0; i < nprim; i++) cmds0[i] = prims[i].commands;
-  cpu0 = cpu_sec();
-  wall0_ms = epoch_ms();
+  cpu0 = cpu_sec(), wall0_ms = epoch_ms();
 }
-
 static void finish(void) {
   if (phase != WARMUP && phase != STEADY) return;
   if (phase == WARMUP) enter_steady(); /* stopped in warm-up: an empty steady window */
-  phase = DRAINING;
   double now = epoch_ms();
+  phase = DRAINING;
   if (now < steady_end_ms) steady_end_ms = now;
   for (int i = 0; i < nprim; i++) cmds1[i] = prims[i].commands;
-  cpu1 = cpu_sec();
-  wall1_ms = now;
+  cpu1 = cpu_sec(), wall1_ms = now;
   drain_deadline_ns = mono_ns() + 5000000000ull;
 }
-
 static void done(void) {
-  interval();
-  printf("{\"type\":\"done\",\"ops\":");
-  print_ops(1);
-  printf(",\"endpointCommands\":{");
+  interval(), printf("{\"type\":\"done\",\"ops\":"), print_ops(1), printf(",\"endpointCommands\":{");
   for (int i = 0, first = 1; i < nprim; i++) {
     if (cmds1[i] == cmds0[i] && !has_pool(i)) continue;
-    printf("%s", first ? "" : ",");
-    json_str(stdout, prims[i].endpoint);
+    printf("%s", first ? "" : ","), json_str(stdout, prims[i].endpoint), first = 0;
     printf(":%llu", (unsigned long long)(cmds1[i] - cmds0[i]));
-    first = 0;
   }
   double wall = (wall1_ms - wall0_ms) / 1000;
   printf("},\"steadyStartMs\":%.3f,\"steadyEndMs\":%.3f,\"cpu\":%.4f,\"redirects\":%lld", steady_start_ms, steady_end_ms, wall > 0 ? (cpu1 - cpu0) / wall : 0, (long long)redirects);
-  if (first_error[0]) { printf(",\"firstError\":"); json_str(stdout, first_error); }
-  printf("}\n");
-  fflush(stdout);
+  if (first_error[0]) printf(",\"firstError\":"), json_str(stdout, first_error);
+  printf("}\n"), fflush(stdout);
   phase = IDLE;
 }
-
 static void begin(void) {
   phase = warmup_sec > 0 ? WARMUP : STEADY;
   if (phase == STEADY) enter_steady();
@@ -821,38 +690,29 @@ static void command(char *line) {
   if (sscanf(line, "run %lf %lf %lf %lf", &start, &warm, &dur, &count) == 4) {
     if (phase != IDLE) fail("run while running%s", "");
     memset(stats, 0, sizeof stats);
-    first_error[0] = 0;
-    redirects = 0;
+    first_error[0] = 0, redirects = 0;
     source_init(&src, workload, records, (uint32_t)(int64_t)((double)seed * 7919 + (double)worker_index), worker_index, worker_count);
-    start_at_ms = start;
-    warmup_sec = warm;
-    steady_start_ms = start + warm * 1000;
+    start_at_ms = start, warmup_sec = warm, steady_start_ms = start + warm * 1000;
     steady_end_ms = dur >= 0 || count < 0 ? steady_start_ms + (dur >= 0 ? dur : 10) * 1000 : INFINITY;
     budget = count >= 0 ? (int64_t)count : INT64_MAX;
-    phase = WARMUP; /* waiting for start_at_ms: begin() sets the real phase */
-    next_tick_ns = 0;
+    phase = WARMUP, next_tick_ns = 0; /* waiting for start_at_ms (next_tick_ns 0): begin() sets the real phase */
   } else if (!strncmp(line, "stop", 4)) {
     if (next_tick_ns == 0 && phase == WARMUP) begin(); /* stopped before the start: still answer with a (empty) result */
     finish();
   }
 }
-
 static void read_stdin(void) {
-  static char buf[4096];
-  static size_t len;
+  static char buf[4096]; static size_t len;
   ssize_t k = read(0, buf + len, sizeof buf - 1 - len);
   if (k <= 0) exit(0); /* the parent is gone */
-  len += (size_t)k;
-  buf[len] = 0;
+  buf[len += (size_t)k] = 0;
   char *nl;
   while ((nl = strchr(buf, '\n'))) {
-    *nl = 0;
-    command(buf);
+    *nl = 0, command(buf);
     len -= (size_t)(nl + 1 - buf);
     memmove(buf, nl + 1, len + 1);
   }
 }
-
 static void loop(void) {
   struct epoll_event evs[256];
   for (;;) {
@@ -860,12 +720,10 @@ static void loop(void) {
     uint64_t now = mono_ns();
     if (phase == WARMUP && next_tick_ns == 0) {
       double wait = start_at_ms - epoch_ms();
-      if (wait <= 0) { begin(); flush_all(); continue; }
+      if (wait <= 0) { begin(), flush_all(); continue; }
       if (wait < timeout) timeout = (int)ceil(wait);
-    } else if (phase != IDLE && next_tick_ns > now) {
-      int t = (int)((next_tick_ns - now) / 1000000) + 1;
-      if (t < timeout) timeout = t;
-    }
+    } else if (phase != IDLE && next_tick_ns > now && (int)((next_tick_ns - now) / 1000000) + 1 < timeout)
+      timeout = (int)((next_tick_ns - now) / 1000000) + 1;
     if (nparked) timeout = timeout < 10 ? timeout : 10;
     int n = epoll_wait(ep, evs, 256, timeout);
     if (n < 0 && errno != EINTR) fail("epoll_wait: %s", strerror(errno));
@@ -880,14 +738,12 @@ static void loop(void) {
     for (int i = 0; i < nparked;) { /* ops whose primary stayed unreachable: fail them */
       if (parked[i].at > now) { i++; continue; }
       op_t *o = parked[i].op;
-      parked[i] = parked[--nparked];
       char m[64];
-      snprintf(m, sizeof m, "no connection for slot %d", o->slot);
-      complete(o, now, 1, 0, m);
+      parked[i] = parked[--nparked];
+      snprintf(m, sizeof m, "no connection for slot %d", o->slot), complete(o, now, 1, 0, m);
     }
     if ((phase == WARMUP || phase == STEADY) && next_tick_ns && now >= next_tick_ns) {
-      next_tick_ns += 1000000000ull;
-      interval();
+      next_tick_ns += 1000000000ull, interval();
       if (phase == WARMUP && epoch_ms() >= steady_start_ms - 500) enter_steady();
     }
     if (phase == STEADY && epoch_ms() >= steady_end_ms) finish();
@@ -898,29 +754,22 @@ static void loop(void) {
 
 /* ---------------- modes ---------------- */
 static int histogram_test(void) { /* latencies in ns, one a line -> the pairs this worker would send */
-  static hist_t h;
-  unsigned long long ns;
+  static hist_t h; unsigned long long ns;
   while (scanf("%llu", &ns) == 1) h.c[hdr_index(ns_to_us(ns))]++;
-  hist_print(stdout, &h);
-  putchar('\n');
+  hist_print(stdout, &h), putchar('\n');
   return 0;
 }
 
 int main(int argc, char **argv) {
-  int opt;
-  long dump = 0;
+  int opt; long dump = 0;
   while ((opt = getopt(argc, argv, "w:r:c:p:S:i:n:s:D:H")) != -1) {
     switch (opt) {
-      case 'w': workload = optarg[0]; break;
-      case 'r': records = atoll(optarg); break;
-      case 'c': clients = atoi(optarg); break;
-      case 'p': pipeline_depth = atoi(optarg); break;
+      case 'w': workload = optarg[0]; break;            case 'r': records = atoll(optarg); break;
+      case 'c': clients = atoi(optarg); break;          case 'p': pipeline_depth = atoi(optarg); break;
+      case 'i': worker_index = atoll(optarg); break;    case 'n': worker_count = atoll(optarg); break;
       case 'S': seed = (uint32_t)strtoll(optarg, NULL, 10); break;
-      case 'i': worker_index = atoll(optarg); break;
-      case 'n': worker_count = atoll(optarg); break;
       case 's': if (nseeds < MAXP) snprintf(seeds[nseeds++], 128, "%s", optarg); break;
-      case 'D': dump = atol(optarg); break;
-      case 'H': return histogram_test();
+      case 'D': dump = atol(optarg); break;             case 'H': return histogram_test();
       default: return 2;
     }
   }
@@ -928,28 +777,23 @@ int main(int argc, char **argv) {
   if (source_init(&src, workload, records, (uint32_t)(int64_t)((double)seed * 7919 + (double)worker_index), worker_index, worker_count) < 0)
     fail("unknown workload %s (a, b, c, d or f)", (char[]){workload, 0});
   if (dump) { /* the op sequence of this worker, without acknowledged inserts */
-    int kind, field;
-    int64_t keynum;
+    int kind, field; int64_t keynum;
     for (long i = 0; i < dump; i++) { source_next(&src, &kind, &keynum, &field); printf("%s %lld %d\n", KIND_NAMES[kind], (long long)keynum, field); }
     return 0;
   }
-  auth_user = getenv("STRATA_AUTH_USER");
-  auth_pass = getenv("STRATA_AUTH_PASS");
+  signal(SIGPIPE, SIG_IGN); /* a socket closed under a write is handled as a failed connection */
+  auth_user = getenv("STRATA_AUTH_USER"), auth_pass = getenv("STRATA_AUTH_PASS");
   if (auth_user && !auth_pass) auth_pass = "";
-  crc_init();
-  pool_init(seed);
-  memset(owner, -1, sizeof owner);
+  crc_init(), pool_init(seed), memset(owner, -1, sizeof owner);
   ep = epoll_create1(EPOLL_CLOEXEC);
   char err[256] = "no seeds";
   if (refresh_slots(err, sizeof err) < 0) fail("%s", err);
   for (int s = 0; s < SLOTS; s++) if (owner[s] < 0) fail("slot map incomplete%s", "");
-  int owning = nprim;
-  for (int i = 0; i < owning; i++) if (open_pool(i, err, sizeof err) < 0) fail("%s", err);
-  struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
+  for (int i = 0, owning = nprim; i < owning; i++) if (open_pool(i, err, sizeof err) < 0) fail("%s", err);
+  struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL}; /* stdin: commands */
   epoll_ctl(ep, EPOLL_CTL_ADD, 0, &ev);
   printf("{\"type\":\"ready\",\"primaries\":[");
-  for (int i = 0; i < nprim; i++) { printf("%s", i ? "," : ""); json_str(stdout, prims[i].endpoint); }
-  printf("]}\n");
-  fflush(stdout);
+  for (int i = 0; i < nprim; i++) printf("%s", i ? "," : ""), json_str(stdout, prims[i].endpoint);
+  printf("]}\n"), fflush(stdout);
   loop();
 }
