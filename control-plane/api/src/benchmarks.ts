@@ -157,6 +157,7 @@ export const BenchmarkWorkerInfo = z.object({
   connections: z.number().int(),
   cpu: z.number().describe('busiest load generator thread, fraction of one core'),
   scheduleLagP99Us: z.number().optional(),
+  engine: z.enum(['native', 'js']).optional().describe("what ran the run phase: 'native' (the C worker, closed-loop YCSB) or 'js' (worker threads)"),
 });
 
 export const AnalyticSummary = z
@@ -276,6 +277,7 @@ export const BenchmarkWorkerReport = z
       steadyEndMs: z.number(),
       maxElu: z.number(),
       scheduleLagP99Us: z.number().optional(),
+      engine: z.enum(['native', 'js']).optional(),
       redirects: z.number().int(),
       firstError: z.string().optional(),
       keyCount: z.number().int().optional().describe('sum of DBSIZE over primaries before the run (first host only)'),

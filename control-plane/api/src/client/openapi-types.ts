@@ -4947,6 +4947,11 @@ export interface components {
                 /** @description busiest load generator thread, fraction of one core */
                 cpu: number;
                 scheduleLagP99Us?: number;
+                /**
+                 * @description what ran the run phase: 'native' (the C worker, closed-loop YCSB) or 'js' (worker threads)
+                 * @enum {string}
+                 */
+                engine?: "native" | "js";
             }[];
             loadedKeys?: number;
             loadSec?: number;
@@ -5150,6 +5155,8 @@ export interface components {
             steadyEndMs: number;
             maxElu: number;
             scheduleLagP99Us?: number;
+            /** @enum {string} */
+            engine?: "native" | "js";
             redirects: number;
             firstError?: string;
             /** @description sum of DBSIZE over primaries before the run (first host only) */
