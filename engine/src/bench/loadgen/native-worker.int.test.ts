@@ -134,7 +134,8 @@ describe('native load generator worker against a real 3-primary Redis Cluster', 
       expect(Math.abs(byOp.read!.count / (byOp.read!.count + byOp.update!.count) - 0.5)).toBeLessThan(0.1);
       expect(within5(byOp.read!.count, after.hgetall - before.hgetall)).toBeLessThan(0.05);
       expect(within5(byOp.update!.count, after.hset - before.hset)).toBeLessThan(0.05);
-      expect(after.asking - before.asking).toBeGreaterThanOrEqual(0);
+      // every ASKING the servers saw followed an ASK the worker counted as a redirect (4 of 205 redirects in one run here)
+      expect(after.asking - before.asking).toBeLessThanOrEqual(s.redirects);
       expect(after.misses - before.misses).toBe(0);
       for (const e of cluster.seeds) expect(within5(s.endpointCommands[e]!, after.perEndpoint.get(e)! - before.perEndpoint.get(e)!)).toBeLessThan(0.05);
       // every update wrote one field of a loaded record: no key was created
