@@ -39,7 +39,7 @@ async function serverCounters(): Promise<{ hgetall: number; hset: number; asking
   return c;
 }
 
-function options(workload: 'ycsb-a' | 'ycsb-c', extra: Partial<LoadGeneratorOptions> = {}): LoadGeneratorOptions {
+function options(workload: 'ycsb-a' | 'ycsb-c' | 'ycsb-d' | 'ycsb-f', extra: Partial<LoadGeneratorOptions> = {}): LoadGeneratorOptions {
   return {
     threads: 2, connections: 8, pipeline: 1, seeds: cluster.seeds, auth: cluster.customer, workload, recordCount: RECORDS,
     seed: 7, valueSize: 100, ratio: '1:1', keyPattern: 'uniform', engine: 'native', ...extra,
@@ -144,6 +144,42 @@ describe('native load generator worker against a real 3-primary Redis Cluster', 
       expect(keys).toBe(RECORDS);
     } finally {
       await g.close();
+    }
+  });
+
+  it('YCSB F (read-modify-write) pipelined and D (latest, inserts): commands match the servers, D reads records that exist', async () => {
+    const f = await LoadGenerator.start(options('ycsb-f', { pipeline: 4 }));
+    try {
+      const before = await serverCounters();
+      const s = await f.run({ startAtMs: Date.now() + 100, warmupSec: 0, durationSec: 1.5 });
+      const after = await serverCounters();
+      const byOp = Object.fromEntries(s.ops.map((o) => [o.op, o]));
+      expect(byOp.rmw!.count).toBeGreaterThan(100);
+      expect(byOp.read!.count).toBeGreaterThan(100);
+      for (const o of s.ops) expect([o.errors, o.misses]).toEqual([0, 0]);
+      // an rmw is an HGETALL then an HSET
+      expect(within5(byOp.read!.count + byOp.rmw!.count, after.hgetall - before.hgetall)).toBeLessThan(0.05);
+      expect(within5(byOp.rmw!.count, after.hset - before.hset)).toBeLessThan(0.05);
+    } finally {
+      await f.close();
+    }
+    // one op at a time: each insert is acknowledged before the next read picks among the latest records
+    // (with several threads or ops in flight, `latest` can pick a key another op is still inserting: a miss, in both engines)
+    const d = await LoadGenerator.start(options('ycsb-d', { threads: 1, connections: 1, pipeline: 1 }));
+    try {
+      const s = await d.run({ startAtMs: Date.now() + 100, warmupSec: 0, durationSec: 1.5 });
+      const byOp = Object.fromEntries(s.ops.map((o) => [o.op, o]));
+      expect(byOp.insert!.count).toBeGreaterThan(5);
+      expect(byOp.read!.count).toBeGreaterThan(byOp.insert!.count * 5);
+      // reads pick among acknowledged records only: none misses
+      for (const o of s.ops) expect([o.errors, o.misses]).toEqual([0, 0]);
+      let keys = 0;
+      for (const e of cluster.seeds) keys += await (await admin(e)).dbsize();
+      // the counted inserts, plus at most the ops in flight when the steady window closed
+      expect(keys - RECORDS).toBeGreaterThanOrEqual(byOp.insert!.count);
+      expect(keys - RECORDS).toBeLessThanOrEqual(byOp.insert!.count + 1);
+    } finally {
+      await d.close();
     }
   });
 
