@@ -93,7 +93,10 @@ enum { K_READ, K_UPDATE, K_INSERT, K_RMW, NKINDS };
 static const char *KIND_NAMES[NKINDS] = {"read", "update", "insert", "rmw"};
 
 /* YcsbOpSource (workloads.ts) */
-typedef struct { rng_t rng; zipf_t zipf; double read, update, insert; int latest; int64_t records, next_insert, stride, latest_acked; } source_t;
+/* Workload D's latest runs over a virtual index: loaded records, then this worker's own inserts up to the
+   first one not yet acknowledged (never another worker's interleaved keys, which may not exist yet). */
+#define AHEAD 65536 /* own inserts acknowledged ahead of an earlier one in flight: at most ops in flight */
+typedef struct { rng_t rng; zipf_t zipf; double read, update, insert; int latest; int64_t records, first_insert, next_insert, stride, acked; uint8_t ahead[AHEAD]; } source_t;
 static int source_init(source_t *s, char workload, int64_t records, uint32_t seed, int64_t index, int64_t stride) {
   memset(s, 0, sizeof *s);
   rng_init(&s->rng, seed);
@@ -105,8 +108,8 @@ static int source_init(source_t *s, char workload, int64_t records, uint32_t see
     case 'f': s->read = 0.5; break; /* the rest: read-modify-write */
     default: return -1;
   }
-  s->records = records, s->next_insert = records + index, s->stride = stride, s->latest_acked = records - 1;
-  if (s->latest) zipf_init(&s->zipf, s->latest_acked > 1 ? s->latest_acked : 1, -1);
+  s->records = records, s->first_insert = s->next_insert = records + index, s->stride = stride, s->acked = 0;
+  if (s->latest) zipf_init(&s->zipf, records - 1 > 1 ? records - 1 : 1, -1);
   else zipf_init(&s->zipf, 10000000001LL, 26.46902820178302); /* ScrambledZipfian: ITEM_COUNT + 1, precomputed zeta */
   return 0;
 }
@@ -114,9 +117,20 @@ static void source_next(source_t *s, int *kind, int64_t *keynum, int *field) {
   double u = rng_double(&s->rng);
   *kind = u < s->read ? K_READ : u < s->read + s->update ? K_UPDATE : u < s->read + s->update + s->insert ? K_INSERT : K_RMW;
   if (*kind == K_INSERT) *keynum = s->next_insert, s->next_insert += s->stride;
-  else if (s->latest) *keynum = s->latest_acked - zipf_next(&s->zipf, &s->rng, s->latest_acked > 1 ? s->latest_acked : 1);
+  else if (s->latest) {
+    int64_t max = s->records + s->acked - 1, v = max - zipf_next(&s->zipf, &s->rng, max > 1 ? max : 1);
+    *keynum = v < s->records ? v : s->first_insert + (v - s->records) * s->stride;
+  }
   else *keynum = fnvhash64(zipf_next(&s->zipf, &s->rng, s->zipf.count)) % s->records;
   *field = (int)rng_int(&s->rng, FIELDS);
+}
+
+static void source_acknowledge(source_t *s, int64_t keynum) {
+  int64_t d = keynum - s->first_insert, n = d / s->stride;
+  if (d < 0 || d % s->stride || n < s->acked) return;
+  if (n > s->acked) { if (n - s->acked < AHEAD) s->ahead[n % AHEAD] = 1; return; }
+  s->acked++;
+  while (s->ahead[s->acked % AHEAD]) s->ahead[s->acked % AHEAD] = 0, s->acked++;
 }
 
 /* ValuePool (record.ts): 4096 printable 100-byte values, value(i) picked by a hash of i */
@@ -492,7 +506,7 @@ static void complete(op_t *o, uint64_t now, int error, int miss, const char *mes
   if (error) set_error(message);
   if (phase == IDLE) return release(o);
   record(o, now, error, miss);
-  if (o->kind == K_INSERT && !error && o->keynum > src.latest_acked) src.latest_acked = o->keynum;
+  if (o->kind == K_INSERT && !error) source_acknowledge(&src, o->keynum);
   if (phase == DRAINING) return release(o);
   issue(o, now);
 }
@@ -776,9 +790,13 @@ int main(int argc, char **argv) {
   if (records < 1 || clients < 1 || pipeline_depth < 1 || worker_count < 1) fail("bad arguments%s", "");
   if (source_init(&src, workload, records, (uint32_t)(int64_t)((double)seed * 7919 + (double)worker_index), worker_index, worker_count) < 0)
     fail("unknown workload %s (a, b, c, d or f)", (char[]){workload, 0});
-  if (dump) { /* the op sequence of this worker, without acknowledged inserts */
-    int kind, field; int64_t keynum;
-    for (long i = 0; i < dump; i++) { source_next(&src, &kind, &keynum, &field); printf("%s %lld %d\n", KIND_NAMES[kind], (long long)keynum, field); }
+  if (dump) { /* the op sequence of this worker, each insert acknowledged when the next one is issued (one ack behind) */
+    int kind, field; int64_t keynum, pending = -1;
+    for (long i = 0; i < dump; i++) {
+      source_next(&src, &kind, &keynum, &field);
+      printf("%s %lld %d\n", KIND_NAMES[kind], (long long)keynum, field);
+      if (kind == K_INSERT) { if (pending >= 0) source_acknowledge(&src, pending); pending = keynum; }
+    }
     return 0;
   }
   signal(SIGPIPE, SIG_IGN); /* a socket closed under a write is handled as a failed connection */

@@ -201,6 +201,36 @@ describe('workload mixes', () => {
     expect(inserted).toEqual([101, 104, 107]);
   });
 
+  it('workload D reads only what this worker knows exists: loaded records and its own inserts up to the first unacknowledged one', () => {
+    const records = 1000;
+    const src = new YcsbOpSource(YCSB_MIXES['ycsb-d'], { recordCount: records, seed: 3, insertIndex: 2, insertStride: 4 });
+    const op = fresh();
+    const inFlight: number[] = [];
+    const acked = new Set<number>();
+    let stray = 0;
+    let ownReads = 0;
+    let contiguous = records + 2 - 4; // our last insert with every earlier one of ours acknowledged
+    for (let i = 0; i < 100_000; i++) {
+      src.next(op);
+      if (op.kind === 'insert') {
+        inFlight.push(op.keynum);
+        // acknowledge out of order, keeping up to 8 in flight: the newest first every other time
+        if (inFlight.length > 8) {
+          const k = i % 2 ? inFlight.pop()! : inFlight.shift()!;
+          acked.add(k);
+          src.acknowledge!(k);
+        }
+      } else if (op.keynum >= records) {
+        ownReads++;
+        // a read of an insert must be one of ours, acknowledged, and every earlier one of ours acknowledged too
+        while (acked.has(contiguous + 4)) contiguous += 4;
+        if ((op.keynum - records - 2) % 4 !== 0 || op.keynum > contiguous) stray++;
+      }
+    }
+    expect(ownReads).toBeGreaterThan(1000);
+    expect(stray).toBe(0);
+  });
+
   it('getset follows its SET:GET ratio and key range', () => {
     expect(parseRatio('1:10')).toEqual([1, 10]);
     expect(() => parseRatio('0:0')).toThrow();

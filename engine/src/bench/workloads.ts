@@ -50,12 +50,26 @@ export interface YcsbSourceOptions {
   insertStride?: number;
 }
 
+/**
+ * Workload D reads the latest records a worker can know exist: the loaded
+ * ones and its own inserts up to the first one not yet acknowledged (YCSB's
+ * AcknowledgedCounterGenerator does the same with one counter shared by its
+ * threads). Workers insert interleaved keys (recordCount + index + k *
+ * stride), so a worker never picks another worker's insert, which may not
+ * exist yet: "latest" runs over a virtual index, loaded records first, then
+ * this worker's inserts in order.
+ */
 export class YcsbOpSource implements OpSource {
   private readonly rng: Rng;
   private readonly chooser: KeyChooser;
   private nextInsert: number;
-  private latestAcked: number;
+  /** own inserts 0..ackedInserts-1 are all acknowledged */
+  private ackedInserts = 0;
+  /** own insert numbers acknowledged ahead of an earlier one still in flight */
+  private readonly ackedAhead = new Set<number>();
   private readonly stride: number;
+  private readonly recordCount: number;
+  private readonly firstInsert: number;
 
   constructor(
     private readonly mix: YcsbMix,
@@ -63,13 +77,14 @@ export class YcsbOpSource implements OpSource {
   ) {
     this.rng = new Rng(o.seed);
     this.stride = o.insertStride ?? 1;
-    this.nextInsert = o.recordCount + (o.insertIndex ?? 0);
-    this.latestAcked = o.recordCount - 1;
+    this.recordCount = o.recordCount;
+    this.firstInsert = o.recordCount + (o.insertIndex ?? 0);
+    this.nextInsert = this.firstInsert;
     this.chooser =
       mix.distribution === 'zipfian'
         ? new ScrambledZipfianChooser(this.rng, o.recordCount)
         : mix.distribution === 'latest'
-          ? new LatestChooser(this.rng, () => this.latestAcked)
+          ? new LatestChooser(this.rng, () => this.recordCount + this.ackedInserts - 1)
           : new UniformChooser(this.rng, () => o.recordCount);
   }
 
@@ -84,14 +99,22 @@ export class YcsbOpSource implements OpSource {
       op.keynum = this.nextInsert;
       this.nextInsert += this.stride;
     } else {
-      op.keynum = this.chooser.next();
+      const v = this.chooser.next();
+      op.keynum = this.mix.distribution === 'latest' && v >= this.recordCount ? this.firstInsert + (v - this.recordCount) * this.stride : v;
     }
     op.field = this.rng.nextInt(FIELD_COUNT);
     return op;
   }
 
   acknowledge(keynum: number): void {
-    if (keynum > this.latestAcked) this.latestAcked = keynum;
+    const n = (keynum - this.firstInsert) / this.stride;
+    if (!Number.isInteger(n) || n < this.ackedInserts) return;
+    if (n > this.ackedInserts) {
+      this.ackedAhead.add(n);
+      return;
+    }
+    this.ackedInserts++;
+    while (this.ackedAhead.delete(this.ackedInserts)) this.ackedInserts++;
   }
 }
 

@@ -48,14 +48,25 @@ describe('native load generator worker (engine/native/ycsb-worker.c)', () => {
     const src = new YcsbOpSource(YCSB_MIXES[`ycsb-${w}`], { recordCount: records, seed: 7 * 7919 + 1, insertIndex: 1, insertStride: 3 });
     const op: Op = { kind: 'read', keynum: 0, field: 0 };
     const expected: string[] = [];
+    let pending = -1; // the dump acknowledges each insert when the next one is issued
     for (let i = 0; i < N; i++) {
       src.next(op);
       expected.push(`${op.kind} ${op.keynum} ${op.field}`);
+      if (op.kind === 'insert') {
+        if (pending >= 0) src.acknowledge!(pending);
+        pending = op.keynum;
+      }
     }
     const lines = out.trim().split('\n');
     expect(lines).toHaveLength(N);
     expect(lines).toEqual(expected);
-    if (w === 'd') expect(lines.some((l) => l.startsWith('insert 100001 '))).toBe(true);
+    if (w === 'd') {
+      expect(lines.some((l) => l.startsWith('insert 100001 '))).toBe(true);
+      // reads reach this worker's acknowledged inserts (100001, 100004, ...), never another worker's keys
+      const readInserts = lines.filter((l) => l.startsWith('read ')).map((l) => Number(l.split(' ')[1])).filter((k) => k >= records);
+      expect(readInserts.length).toBeGreaterThan(0);
+      expect(readInserts.every((k) => (k - records - 1) % 3 === 0)).toBe(true);
+    }
     if (w === 'f') expect(lines.some((l) => l.startsWith('rmw '))).toBe(true);
   });
 
