@@ -264,21 +264,60 @@ describe('scoped tokens and roles', () => {
     expect(after.body.spec.evictionPolicy).toBe('noeviction');
   });
 
-  it('the audit log records who changed what, without secrets', async () => {
+  it('the audit log records who changed what, once per change, before the answer, without secrets', async () => {
     const admin = await SessionClient.signIn('admin@matrix.test', 'correct-horse-battery');
     const u = await admin.call<User>('POST', '/v1/users', { email: 'audited@matrix.test', password: 'secret-password-1', role: 'viewer' });
     expect(u.status).toBe(201);
-    let entries: AuditList['items'] = [];
-    for (let i = 0; i < 50 && !entries.some((e) => e.targetId === u.body.id); i++) {
-      entries = (await api.call<AuditList>('GET', '/v1/audit?limit=500')).body.items;
-      await new Promise((r) => setTimeout(r, 50));
+    // One change on each router: users, tokens (create and revoke), organizations, nodes, clusters, benchmarks.
+    const patched = await admin.call<User>('PATCH', `/v1/users/${u.body.id}`, { role: 'member' });
+    expect(patched.status).toBe(200);
+    const tok = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'audited-token', scopes: ['clusters:read'] });
+    expect(tok.status).toBe(201);
+    expect((await api.call('DELETE', `/v1/tokens/${tok.body.id}`)).status).toBe(200);
+    const org = await api.call<{ organization: { id: string } }>('POST', '/v1/organizations', { name: 'audited-co' });
+    expect(org.status).toBe(201);
+    const patchCluster = await api.call('PATCH', `/v1/clusters/${clusterId}`, { evictionPolicy: 'allkeys-lru' });
+    expect(patchCluster.status, JSON.stringify(patchCluster.body)).toBe(202);
+    await api.waitForPhase(clusterId, 'ready');
+    // The benchmark router: the benchmark the other-organization test started, cancelled (or one started here).
+    const benches = (await api.call<{ items: { id: string; state: string }[] }>('GET', `/v1/clusters/${clusterId}/benchmarks`)).body.items;
+    let benchId = benches.find((b) => !['succeeded', 'failed', 'cancelled'].includes(b.state))?.id;
+    if (!benchId) {
+      const started = await api.call<{ id: string }>('POST', `/v1/clusters/${clusterId}/benchmarks`, { workload: 'ycsb-c', recordCount: 100, durationSec: 30, warmupSec: 0, connections: 1 });
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      benchId = started.body.id;
     }
-    const createUser = entries.find((e) => e.targetId === u.body.id)!;
-    expect(createUser).toMatchObject({ action: 'POST /v1/users', status: 201, actor: { type: 'user', name: 'admin@matrix.test' }, detail: { email: 'audited@matrix.test', role: 'viewer' } });
+    const cancelled = await api.call('POST', `/v1/benchmarks/${benchId}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBeLessThan(300);
+    expect((await api.call('POST', `/v1/nodes/${nodeId}/drain`)).status).toBeLessThan(300);
+    expect((await api.call('POST', `/v1/nodes/${nodeId}/undrain`)).status).toBeLessThan(300);
+
+    // No polling: the entry is written before the change is answered.
+    const entries = (await api.call<AuditList>('GET', '/v1/audit?limit=500')).body.items;
+    const count = (action: string, targetId: string) => entries.filter((e) => e.action === action && e.targetId === targetId).length;
+    expect({
+      createUser: count('POST /v1/users', u.body.id),
+      patchUser: count('PATCH /v1/users/:id', u.body.id),
+      createToken: count('POST /v1/tokens', tok.body.id),
+      revokeToken: count('DELETE /v1/tokens/:id', tok.body.id),
+      createOrganization: count('POST /v1/organizations', org.body.organization.id),
+      drain: count('POST /v1/nodes/:id/drain', nodeId),
+      undrain: count('POST /v1/nodes/:id/undrain', nodeId),
+      createCluster: count('POST /v1/clusters', clusterId),
+      patchCluster: count('PATCH /v1/clusters/:id', clusterId),
+      cancelBenchmark: count('POST /v1/benchmarks/:id/cancel', benchId!),
+    }).toEqual({
+      createUser: 1, patchUser: 1, createToken: 1, revokeToken: 1, createOrganization: 1, drain: 1, undrain: 1, createCluster: 1, patchCluster: 1, cancelBenchmark: 1,
+    });
+    // And nothing else names those resources twice (e.g. under another action string).
+    expect(entries.filter((e) => e.targetId === u.body.id)).toHaveLength(2);
+    expect(entries.filter((e) => e.targetId === tok.body.id)).toHaveLength(2);
+
+    const createUser = entries.find((e) => e.targetId === u.body.id && e.action === 'POST /v1/users')!;
+    expect(createUser).toMatchObject({ status: 201, actor: { type: 'user', name: 'admin@matrix.test' }, detail: { email: 'audited@matrix.test', role: 'viewer' } });
     expect(JSON.stringify(createUser.detail)).not.toContain('secret-password-1');
     expect(entries.find((e) => e.action === 'POST /v1/clusters' && e.targetId === clusterId)).toMatchObject({ actor: { type: 'token', name: 'admin (first start)' }, status: 202 });
-    expect(entries.some((e) => e.action === 'PATCH /v1/users/:id' && e.detail.role === 'viewer')).toBe(true);
-    expect(entries.some((e) => e.action === 'DELETE /v1/tokens/:id')).toBe(true);
+    expect(JSON.stringify(entries.find((e) => e.targetId === tok.body.id && e.action === 'POST /v1/tokens')!.detail)).not.toContain('stk_');
     // Refused requests change nothing, so they are not in the log.
     expect(entries.every((e) => e.status < 400)).toBe(true);
     // Paging.
@@ -318,6 +357,48 @@ describe('bad input never reaches the database', () => {
     expect(p.errors?.map((e) => e.field)).toContain('before');
     const m = expectProblem(await api.call('GET', `/v1/clusters/${clusterId}/metrics?metric=ops&from=-1h%0A`), 400, 'validation_failed');
     expect(m.errors?.map((e) => e.field)).toContain('from');
+  });
+
+  it('unreadable bodies (charset, encoding, corrupt gzip) are 4xx problems, not 500', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const post = async (headers: Record<string, string>, body: Uint8Array | string) => {
+      const res = await fetch(`${url}/v1/tokens`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, ...headers }, body });
+      return { status: res.status, headers: res.headers, body: await res.json() };
+    };
+    const json = JSON.stringify({ name: 'via-odd-body', scopes: ['clusters:read'] });
+    const before = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length;
+    expectProblem(await post({ 'content-type': 'application/json; charset=latin1' }, json), 415, 'unsupported_media_type');
+    expectProblem(await post({ 'content-type': 'application/json', 'content-encoding': 'compress' }, json), 415, 'unsupported_media_type');
+    const corrupt = gzipSync(json).subarray(0, 12);
+    expectProblem(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, corrupt), 400, 'validation_failed');
+    expect((await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length).toBe(before);
+    // A well-formed gzip body is accepted (the 4xx above is about the body, not the encoding as such).
+    expect((await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(json))).status).toBe(201);
+  });
+
+  it('cursors beyond PostgreSQL\'s bigint and an agent\'s memory beyond int4 are 400 naming the field', async () => {
+    const huge = '99999999999999999999';
+    expect(expectProblem(await api.call('GET', `/v1/audit?before=${huge}`), 400, 'validation_failed').errors?.map((e) => e.field)).toContain('before');
+    expect(expectProblem(await api.call('GET', `/v1/clusters/${clusterId}/events?before=${huge}`), 400, 'validation_failed').errors?.map((e) => e.field)).toContain('before');
+    const jt = await api.call<{ token: string }>('POST', '/v1/nodes/join-tokens', {});
+    const reg = await api.call('POST', '/v1/agent/register', { joinToken: jt.body.token, name: 'huge-node', address: '127.0.50.99', memoryMb: 2 ** 40, agentVersion: 'x' });
+    expect(expectProblem(reg, 400, 'validation_failed').errors?.map((e) => e.field)).toContain('memoryMb');
+    expect((await api.nodes()).body.items.map((n) => n.name)).not.toContain('huge-node');
+  });
+
+  it('a lone UTF-16 surrogate is 400 naming the field, so nothing is stored mangled or left out of the audit log', async () => {
+    const before = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length;
+    const p = expectProblem(await api.call('POST', '/v1/tokens', { name: 'x\ud800', scopes: ['clusters:read'] }), 400, 'validation_failed');
+    expect(p.errors?.map((e) => e.field)).toContain('name');
+    expect((await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length).toBe(before);
+  });
+
+  it('an unknown path is 404 whoever asks (authentication belongs to routes, not prefixes)', async () => {
+    for (const [method, path] of [['POST', '/v1/agent/x'], ['GET', '/v1/agent/nope'], ['GET', '/v1/nope'], ['DELETE', '/v1/clusters/x/y/z']]) {
+      const res = await fetch(url + path!, { method });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(((await res.json()) as Problem).code).toBe('not_found');
+    }
   });
 
   it('answers a body over the limit with 413 problem+json and stores nothing', async () => {
