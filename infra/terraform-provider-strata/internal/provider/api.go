@@ -288,7 +288,10 @@ func (a *API) Connection(ctx context.Context, id string) (*client.Connection, er
 	return r.JSON200, nil
 }
 
-func (a *API) ListNodes(ctx context.Context) ([]client.Node, error) {
+// ListNodes returns the nodes the caller may see: every node with its capacity for a platform
+// admin (scope fleet), only the nodes running the organization's clusters, without capacity, for
+// anyone else (scope organization).
+func (a *API) ListNodes(ctx context.Context) (*client.NodeList, error) {
 	r, err := a.c.ListNodesWithResponse(ctx)
 	if err != nil {
 		return nil, err
@@ -296,7 +299,7 @@ func (a *API) ListNodes(ctx context.Context) ([]client.Node, error) {
 	if r.JSON200 == nil {
 		return nil, problem(r.StatusCode(), r.Body)
 	}
-	return r.JSON200.Items, nil
+	return r.JSON200, nil
 }
 
 // poll calls probe until it reports done, sleeping with backoff (or the server's Retry-After) in between.

@@ -126,6 +126,8 @@ func TestAccCluster(t *testing.T) {
 					resource.TestCheckResourceAttr("data.strata_cluster.by_name", "memory_mb_per_shard", "32"),
 					resource.TestCheckResourceAttr("data.strata_nodes.all", "nodes.#", "2"),
 					resource.TestCheckResourceAttr("data.strata_nodes.all", "nodes.0.status", "online"),
+					resource.TestCheckResourceAttr("data.strata_nodes.all", "scope", "fleet"),
+					resource.TestCheckResourceAttrSet("data.strata_nodes.all", "nodes.0.memory_mb"),
 					func(s *terraform.State) error {
 						id, err := clusterID(s)
 						if err != nil {
