@@ -14,11 +14,15 @@ let cleanup: () => Promise<void>;
 let clusterId: string;
 let operationId: string;
 let nodeId: string;
+let bootstrapAdmin: { email: string; password: string };
+/** STRATA_ADMIN_TOKEN: the operator's token (platform admin, every scope). */
+const OPERATOR_TOKEN = 'operator-chosen-admin-token-matrix';
 
 beforeAll(async () => {
   let stack;
-  ({ stack, api, cleanup } = await testStack('127.0.50', { nodes: 1 }));
+  ({ stack, api, cleanup } = await testStack('127.0.50', { nodes: 1, adminToken: OPERATOR_TOKEN }));
   url = stack.url;
+  bootstrapAdmin = { email: stack.adminEmail, password: stack.adminPassword };
   const c = await api.createCluster({ name: 'matrix', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 });
   expect(c.status).toBe(202);
   clusterId = c.body.cluster.id;
@@ -55,7 +59,14 @@ class SessionClient {
   }
 }
 
-type Caller = { label: string; role: Role; scopes: Scope[] | null; call: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any; headers: Headers }> };
+type Caller = {
+  label: string; role: Role; scopes: Scope[] | null;
+  /** A platform administrator's session or token (what the token can do is still bounded by its scopes). */
+  platformAdmin: boolean;
+  /** The credentials as request headers (for the event streams, opened with a raw fetch). */
+  headers: Record<string, string>;
+  call: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any; headers: Headers }>;
+};
 
 async function newUser(email: string, role: Role): Promise<User> {
   const r = await api.call<User>('POST', '/v1/users', { email, password: 'correct-horse-battery', role });
@@ -106,41 +117,79 @@ async function statusOf(c: Caller, op: { method: string; path: string }): Promis
   return (await c.call(op.method, h.path, h.body)).status;
 }
 
+/** A server-sent event stream's status: the headers arrive before any event, then the request is aborted. */
+async function streamStatus(c: Caller, op: { method: string; path: string }): Promise<number> {
+  const ctl = new AbortController();
+  const res = await fetch(url + harmless(op).path, { headers: c.headers, signal: ctl.signal });
+  const status = res.status;
+  ctl.abort();
+  return status;
+}
+
 describe('scoped tokens and roles', () => {
   const callers: Caller[] = [];
 
   beforeAll(async () => {
-    for (const role of ['viewer', 'member', 'admin'] as Role[]) {
-      await newUser(`${role}@matrix.test`, role);
-      const session = await SessionClient.signIn(`${role}@matrix.test`, 'correct-horse-battery');
-      callers.push({ label: `${role} session`, role, scopes: null, call: (m, p, b) => session.call(m, p, b) });
+    const addSession = async (label: string, role: Role, platformAdmin: boolean, email: string, password: string) => {
+      const session = await SessionClient.signIn(email, password);
+      const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
+      callers.push({ label: `${label} session`, role, scopes: null, platformAdmin, headers, call: (m, p, b) => session.call(m, p, b) });
       for (const scope of ROLE_SCOPES[role]) {
-        const t = await session.call<ApiToken>('POST', '/v1/tokens', { name: `${role}-${scope}`, scopes: [scope] });
+        const t = await session.call<ApiToken>('POST', '/v1/tokens', { name: `${label}-${scope}`.replace(/[^a-z0-9:-]/g, '-'), scopes: [scope] });
         expect(t.status).toBe(201);
         expect(t.body.token).toMatch(/^stk_/);
-        const client = new TestApi(url, t.body.token);
-        callers.push({ label: `${role} token ${scope}`, role, scopes: [scope], call: (m, p, b) => client.call(m, p, b) });
+        addToken(`${label} token ${scope}`, role, [scope], platformAdmin, t.body.token);
       }
+    };
+    const addToken = (label: string, role: Role, scopes: Scope[] | null, platformAdmin: boolean, token: string) => {
+      const client = new TestApi(url, token);
+      callers.push({ label, role, scopes, platformAdmin, headers: { authorization: `Bearer ${token}` }, call: (m, p, b) => client.call(m, p, b) });
+    };
+    for (const role of ['viewer', 'member', 'admin'] as Role[]) {
+      await newUser(`${role}@matrix.test`, role);
+      await addSession(role, role, false, `${role}@matrix.test`, 'correct-horse-battery');
     }
+    // The platform administrator (the bootstrap user), its session and a token of each scope: only
+    // the session and the admin-scoped token pass the platform-admin routes.
+    await addSession('platform-admin', 'admin', true, bootstrapAdmin.email, bootstrapAdmin.password);
+    // The operator's STRATA_ADMIN_TOKEN, and an owner-less organization token (acts as an organization admin, not a platform admin).
+    addToken('operator STRATA_ADMIN_TOKEN', 'admin', ['admin'], true, OPERATOR_TOKEN);
+    const org = await api.call<{ token: string }>('POST', '/v1/organizations', { name: 'matrix-ownerless' });
+    expect(org.status).toBe(201);
+    addToken('owner-less organization token', 'admin', ['admin'], false, org.body.token);
   });
 
   it('every operation x scope x role: allowed exactly when both the role and the token grant its scope', async () => {
     const ops = await operations();
     expect(ops.length).toBeGreaterThan(20);
+    expect(callers.length).toBeGreaterThanOrEqual(16);
     const mismatches: string[] = [];
+    const tally = { allowed: 0, refused: 0 };
+    const streamsChecked = new Set<string>();
+    const platformAdminAllowed = new Set<string>();
     for (const op of ops) {
-      if (op.path.endsWith('/stream')) continue; // checked below with a raw fetch
       for (const c of callers) {
         const role = ROLE_SCOPES[c.role];
         const granted = c.scopes === null ? [...role] : role.filter((s) => c.scopes!.includes('admin') || c.scopes!.includes(s));
-        const allowed = op.platformAdmin ? false
-          : op.scope === 'self' ? (c.scopes === null || granted.includes('admin'))
-          : granted.includes(op.scope);
-        const status = await statusOf(c, op);
+        // A token acts as a platform admin only with the admin scope (auth.store principalForToken).
+        const actsAsPlatformAdmin = c.platformAdmin && (c.scopes === null || granted.includes('admin'));
+        const allowed = (op.platformAdmin ? actsAsPlatformAdmin : true)
+          && (op.scope === 'self' ? (c.scopes === null || granted.includes('admin')) : granted.includes(op.scope));
+        const status = op.path.endsWith('/stream') ? await streamStatus(c, op) : await statusOf(c, op);
         const ok = allowed ? ![401, 403].includes(status) && status < 500 : status === 403;
         if (!ok) mismatches.push(`${op.method} ${op.path} as ${c.label}: got ${status}, expected ${allowed ? 'allowed' : '403'}`);
+        tally[allowed ? 'allowed' : 'refused']++;
+        if (op.path.endsWith('/stream')) streamsChecked.add(op.path);
+        if (op.platformAdmin && allowed) platformAdminAllowed.add(`${op.method} ${op.path}`);
       }
     }
+    // The matrix really covers the streams, the platform-admin routes' allowed side, and both outcomes.
+    expect([...streamsChecked].sort()).toEqual(ops.filter((o) => o.path.endsWith('/stream')).map((o) => o.path).sort());
+    expect(streamsChecked.size).toBeGreaterThanOrEqual(3);
+    expect(platformAdminAllowed.size).toBe(ops.filter((o) => o.platformAdmin).length);
+    expect(platformAdminAllowed.size).toBeGreaterThanOrEqual(4);
+    expect(tally.allowed).toBeGreaterThan(100);
+    expect(tally.refused).toBeGreaterThan(100);
     expect(mismatches).toEqual([]);
   });
 
