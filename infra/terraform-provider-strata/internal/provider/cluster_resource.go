@@ -298,18 +298,18 @@ func clusterPatch(plan, state clusterModel) (ClusterPatch, bool) {
 			changed = true
 		}
 	}
-	strField := func(a, b types.String, dst **string) {
-		if !a.Equal(b) && !a.IsUnknown() {
-			v := a.ValueString()
-			*dst = &v
-			changed = true
-		}
-	}
+	strChanged := func(a, b types.String) bool { return !a.Equal(b) && !a.IsUnknown() }
 	intField(plan.Shards, state.Shards, &p.Shards)
 	intField(plan.ReplicasPerShard, state.ReplicasPerShard, &p.ReplicasPerShard)
 	intField(plan.MemoryMbPerShard, state.MemoryMbPerShard, &p.MemoryMbPerShard)
-	strField(plan.Durability, state.Durability, &p.Durability)
-	strField(plan.EvictionPolicy, state.EvictionPolicy, &p.EvictionPolicy)
+	if strChanged(plan.Durability, state.Durability) {
+		v := client.UpdateClusterRequestDurability(plan.Durability.ValueString())
+		p.Durability, changed = &v, true
+	}
+	if strChanged(plan.EvictionPolicy, state.EvictionPolicy) {
+		v := client.UpdateClusterRequestEvictionPolicy(plan.EvictionPolicy.ValueString())
+		p.EvictionPolicy, changed = &v, true
+	}
 	return p, changed
 }
 
