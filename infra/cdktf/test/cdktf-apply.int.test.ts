@@ -2,6 +2,7 @@
  * The Terraform CLI path end to end, against a live local stack (127.0.53.x):
  *  - the provider built from infra/terraform-provider-strata;
  *  - the README's quickstart (examples/quickstart) with dev_overrides and no `terraform init`;
+ *  - the same binary under dev_overrides: an in-place update, import, and drift after a delete outside Terraform;
  *  - the cdktf example app: synthesized, `terraform init` offline from a filesystem mirror, applied,
  *    a second plan empty, destroyed (the cluster gone from the API);
  *  - the systemd units the deployment stack installs pass `systemd-analyze verify`.
@@ -88,6 +89,67 @@ describe('Terraform CLI with the built provider', () => {
     await ok('terraform', ['destroy', '-auto-approve', '-input=false'], { cwd: work, env });
     expect(await clusterNamed('tf-quickstart')).toBeUndefined();
     expect((await api<ApiTokenList>('/v1/tokens')).body.items.find((t) => t.name === 'quickstart-app')?.revokedAt).toBeTruthy();
+  });
+
+  it('the built binary under dev_overrides updates in place, imports, and shows a cluster deleted outside Terraform as drift', async () => {
+    const cli = path.join(dir, 'dev.tfrc');
+    writeFileSync(cli, `provider_installation {\n  dev_overrides {\n    "registry.terraform.io/strata/strata" = "${bin}"\n  }\n  direct {}\n}\n`);
+    const work = path.join(dir, 'lifecycle');
+    mkdirSync(work, { recursive: true });
+    const config = (memory: number, eviction: string) => writeFileSync(path.join(work, 'main.tf'), `
+terraform {
+  required_providers {
+    strata = { source = "strata/strata" }
+  }
+}
+
+resource "strata_cluster" "c" {
+  name                = "tf-lifecycle"
+  shards              = 1
+  replicas_per_shard  = 0
+  memory_mb_per_shard = ${memory}
+  eviction_policy     = "${eviction}"
+}
+`);
+    const env = { ...strataEnv(), TF_CLI_CONFIG_FILE: cli };
+    // Options go between the subcommand and its arguments (`terraform import -input=false ADDR ID`).
+    const tf = (cmd: string, ...args: string[]) => run('terraform', [cmd, '-input=false', '-no-color', ...args], { cwd: work, env });
+
+    config(16, 'noeviction');
+    const applied = await tf('apply', '-auto-approve');
+    expect(applied.status, applied.out).toBe(0);
+    const created = (await clusterNamed('tf-lifecycle'))!;
+    expect(created.status.phase).toBe('ready');
+
+    // In place: the plan changes one resource and destroys none; the same cluster gets the new spec.
+    config(24, 'allkeys-lru');
+    const plan = await tf('plan');
+    expect(plan.out).toMatch(/strata_cluster\.c will be updated in-place/);
+    expect(plan.out).toMatch(/0 to add, 1 to change, 0 to destroy/);
+    const updating = await tf('apply', '-auto-approve');
+    expect(updating.status, updating.out).toBe(0);
+    const updated = (await clusterNamed('tf-lifecycle'))!;
+    expect(updated.id).toBe(created.id);
+    expect(updated.spec).toMatchObject({ memoryMbPerShard: 24, evictionPolicy: 'allkeys-lru' });
+
+    // Import: forget it, import it by id, and the plan is empty.
+    const removed = await run('terraform', ['state', 'rm', 'strata_cluster.c'], { cwd: work, env });
+    expect(removed.status, removed.out).toBe(0);
+    const imported = await tf('import', 'strata_cluster.c', created.id);
+    expect(imported.status, imported.out).toBe(0);
+    const afterImport = await tf('plan', '-detailed-exitcode');
+    expect(afterImport.status, afterImport.out).toBe(0);
+
+    // Drift: deleted through the API, the next plan creates it again.
+    const del = await fetch(`${stack.url}/v1/clusters/${created.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.adminToken}` } });
+    expect(del.status).toBe(202);
+    for (let i = 0; i < 600 && (await api(`/v1/clusters/${created.id}`)).status !== 404; i++) await new Promise((r) => setTimeout(r, 200));
+    const drift = await tf('plan', '-detailed-exitcode');
+    expect(drift.status, drift.out).toBe(2); // 2 = changes
+    expect(drift.out).toMatch(/strata_cluster\.c will be created/);
+    const destroyed = await tf('destroy', '-auto-approve');
+    expect(destroyed.status, destroyed.out).toBe(0);
+    expect(await clusterNamed('tf-lifecycle')).toBeUndefined();
   });
 
   it('the cdktf example app synthesizes, inits offline from a filesystem mirror, applies, plans empty and destroys', async () => {
