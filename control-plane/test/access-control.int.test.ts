@@ -302,6 +302,14 @@ describe('scoped tokens and roles', () => {
       checked.push(`${op.method} ${op.path}`);
     }
     expect(checked.length).toBeGreaterThanOrEqual(12);
+    // Creating a user with an email this organization uses: a 409 that neither names the address nor says where it is used.
+    const taken = await other.call<Problem>('POST', '/v1/users', { email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
+    expectProblem(taken, 409, 'conflict');
+    expect(JSON.stringify(taken.body)).not.toContain('viewer@matrix.test');
+    expect(taken.body.errors).toEqual([{ field: 'email', message: 'unavailable' }]);
+    // Within one organization, the conflict is named.
+    const mine = await api.call<Problem>('POST', '/v1/users', { email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
+    expect(expectProblem(mine, 409, 'conflict').detail).toContain('viewer@matrix.test');
     // Lists show nothing of this organization.
     expect((await other.listClusters()).body.items).toEqual([]);
     expect((await other.call<{ items: User[] }>('GET', '/v1/users')).body.items).toEqual([]);
