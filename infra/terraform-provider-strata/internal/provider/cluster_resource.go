@@ -126,7 +126,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				},
 			},
 			"status":         schema.StringAttribute{Computed: true, Description: "Phase: provisioning, ready, updating, degraded, deleting or failed."},
-			"connection_uri": schema.StringAttribute{Computed: true, Sensitive: true, Description: "redis://USER:PASSWORD@HOST:PORT of one primary."},
+			"connection_uri": schema.StringAttribute{Computed: true, Sensitive: true, Description: "redis://USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (STRATA_ENDPOINT_HOST, set by npm start), or of one primary when the installation has no endpoint host."},
 			"username":       schema.StringAttribute{Computed: true, Description: "ACL user for clients.", PlanModifiers: keep},
 			"password":       schema.StringAttribute{Computed: true, Sensitive: true, Description: "Password of the ACL user.", PlanModifiers: keep},
 			"seeds":          schema.ListAttribute{Computed: true, ElementType: types.StringType, Description: "host:port of every primary, sorted."},
