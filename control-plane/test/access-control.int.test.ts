@@ -69,7 +69,7 @@ type Caller = {
 };
 
 async function newUser(email: string, role: Role): Promise<User> {
-  const r = await api.call<User>('POST', '/v1/users', { email, password: 'correct-horse-battery', role });
+  const r = await api.createUser({ email, password: 'correct-horse-battery', role });
   expect(r.status).toBe(201);
   expect(r.body.role).toBe(role);
   return r.body;
@@ -154,7 +154,7 @@ describe('scoped tokens and roles', () => {
     await addSession('platform-admin', 'admin', true, bootstrapAdmin.email, bootstrapAdmin.password);
     // The operator's STRATA_ADMIN_TOKEN, and an owner-less organization token (acts as an organization admin, not a platform admin).
     addToken('operator STRATA_ADMIN_TOKEN', 'admin', ['admin'], true, OPERATOR_TOKEN);
-    const org = await api.call<{ token: string }>('POST', '/v1/organizations', { name: 'matrix-ownerless' });
+    const org = await api.createOrganization('matrix-ownerless');
     expect(org.status).toBe(201);
     addToken('owner-less organization token', 'admin', ['admin'], false, org.body.token);
   });
@@ -194,8 +194,8 @@ describe('scoped tokens and roles', () => {
   });
 
   it('the live metrics stream needs clusters:read', async () => {
-    const viewerToken = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'stream-read', scopes: ['clusters:read'] });
-    const benchToken = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'stream-bench', scopes: ['benchmarks:run'] });
+    const viewerToken = await api.createToken({ name: 'stream-read', scopes: ['clusters:read'] });
+    const benchToken = await api.createToken({ name: 'stream-bench', scopes: ['benchmarks:run'] });
     const open = async (token: string) => {
       const ctl = new AbortController();
       const res = await fetch(`${url}/v1/clusters/${clusterId}/metrics/stream`, { headers: { authorization: `Bearer ${token}` }, signal: ctl.signal });
@@ -217,29 +217,29 @@ describe('scoped tokens and roles', () => {
     const writer = new TestApi(url, t.body.token);
     expectProblem(await writer.call('POST', '/v1/clusters', {}), 400, 'validation_failed');
 
-    expect((await api.call('PATCH', `/v1/users/${user.id}`, { role: 'viewer' })).status).toBe(200);
+    expect((await api.setRole(user.id, 'viewer')).status).toBe(200);
     expectProblem(await writer.call('POST', '/v1/clusters', {}), 403, 'forbidden');
     expect((await writer.listClusters()).status).toBe(200);
     // And the old session is bounded too.
     expectProblem(await session.call('POST', '/v1/clusters', {}), 403, 'forbidden');
 
-    expect((await api.call('PATCH', `/v1/users/${user.id}`, { role: 'member' })).status).toBe(200);
+    expect((await api.setRole(user.id, 'member')).status).toBe(200);
     expectProblem(await writer.call('POST', '/v1/clusters', {}), 400, 'validation_failed');
   });
 
   it('lists tokens with last use, revokes them (401 at once), and keeps the last admin', async () => {
-    const created = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'ci', scopes: ['clusters:read'] });
+    const created = await api.createToken({ name: 'ci', scopes: ['clusters:read'] });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const ci = new TestApi(url, created.body.token);
-    let listed = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.id === created.body.id)!;
+    let listed = (await api.listTokens()).body.items.find((t) => t.id === created.body.id)!;
     expect(listed).toMatchObject({ name: 'ci', scopes: ['clusters:read'], lastUsedAt: null, revokedAt: null });
     expect(listed).not.toHaveProperty('token');
     expect((await ci.listClusters()).status).toBe(200);
-    listed = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.id === created.body.id)!;
+    listed = (await api.listTokens()).body.items.find((t) => t.id === created.body.id)!;
     expect(listed.lastUsedAt).not.toBeNull();
 
-    const revoked = await api.call<ApiToken>('DELETE', `/v1/tokens/${created.body.id}`);
+    const revoked = await api.revokeToken(created.body.id);
     expect(revoked.status).toBe(200);
     expect(revoked.body.revokedAt).not.toBeNull();
     expectProblem(await ci.listClusters(), 401, 'unauthorized');
@@ -249,32 +249,32 @@ describe('scoped tokens and roles', () => {
     const mine = (await member.call<ApiTokenList>('GET', '/v1/tokens')).body.items;
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((t) => t.createdBy === 'member@matrix.test')).toBe(true);
-    const adminsToken = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.createdBy === 'admin@matrix.test')!;
+    const adminsToken = (await api.listTokens()).body.items.find((t) => t.createdBy === 'admin@matrix.test')!;
     expectProblem(await member.call('DELETE', `/v1/tokens/${adminsToken.id}`), 404, 'not_found');
 
     // Expired tokens stop working; a past expiry is refused.
-    expectProblem(await api.call('POST', '/v1/tokens', { name: 'past', scopes: ['clusters:read'], expiresAt: '2020-01-01T00:00:00Z' }), 400, 'validation_failed');
-    const soon = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'soon', scopes: ['clusters:read'], expiresAt: new Date(Date.now() + 1500).toISOString() });
+    expectProblem(await api.createToken({ name: 'past', scopes: ['clusters:read'], expiresAt: '2020-01-01T00:00:00Z' }), 400, 'validation_failed');
+    const soon = await api.createToken({ name: 'soon', scopes: ['clusters:read'], expiresAt: new Date(Date.now() + 1500).toISOString() });
     expect(soon.status).toBe(201);
     expect((await new TestApi(url, soon.body.token).listClusters()).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1600));
     expectProblem(await new TestApi(url, soon.body.token).listClusters(), 401, 'unauthorized');
 
     // The only admin user cannot be demoted (the bootstrap admin is one; demote the other first).
-    const users = (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items;
+    const users = (await api.listUsers()).body.items;
     const admins = users.filter((u) => u.role === 'admin');
-    for (const u of admins.slice(1)) expect((await api.call('PATCH', `/v1/users/${u.id}`, { role: 'member' })).status).toBe(200);
-    expectProblem(await api.call('PATCH', `/v1/users/${admins[0]!.id}`, { role: 'viewer' }), 409, 'invalid_state');
-    for (const u of admins.slice(1)) expect((await api.call('PATCH', `/v1/users/${u.id}`, { role: 'admin' })).status).toBe(200);
+    for (const u of admins.slice(1)) expect((await api.setRole(u.id, 'member')).status).toBe(200);
+    expectProblem(await api.setRole(admins[0]!.id, 'viewer'), 409, 'invalid_state');
+    for (const u of admins.slice(1)) expect((await api.setRole(u.id, 'admin')).status).toBe(200);
   });
 
   it('another organization\'s token gets 404 on every resource of this one', async () => {
     const BENCH = { workload: 'ycsb-c', recordCount: 200, durationSec: 1, warmupSec: 0, connections: 2 };
-    const org = await api.call<{ token: string }>('POST', '/v1/organizations', { name: 'other-co' });
+    const org = await api.createOrganization('other-co');
     expect(org.status).toBe(201);
     const other = new TestApi(url, org.body.token);
-    const user = (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items.find((u) => u.email === 'viewer@matrix.test')!;
-    const token = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items[0]!;
+    const user = (await api.listUsers()).body.items.find((u) => u.email === 'viewer@matrix.test')!;
+    const token = (await api.listTokens()).body.items[0]!;
     // A benchmark of this organization (a tiny one): another organization must not see or cancel it.
     await api.waitForPhase(clusterId, 'ready');
     const bench = await api.call<{ id: string }>('POST', `/v1/clusters/${clusterId}/benchmarks`, BENCH);
@@ -303,18 +303,18 @@ describe('scoped tokens and roles', () => {
     }
     expect(checked.length).toBeGreaterThanOrEqual(12);
     // Creating a user with an email this organization uses: a 409 that neither names the address nor says where it is used.
-    const taken = await other.call<Problem>('POST', '/v1/users', { email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
+    const taken = await other.createUser({ email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
     expectProblem(taken, 409, 'conflict');
     expect(JSON.stringify(taken.body)).not.toContain('viewer@matrix.test');
     expect(taken.body.errors).toEqual([{ field: 'email', message: 'unavailable' }]);
     // Within one organization, the conflict is named.
-    const mine = await api.call<Problem>('POST', '/v1/users', { email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
+    const mine = await api.createUser({ email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
     expect(expectProblem(mine, 409, 'conflict').detail).toContain('viewer@matrix.test');
     // Lists show nothing of this organization.
     expect((await other.listClusters()).body.items).toEqual([]);
-    expect((await other.call<{ items: User[] }>('GET', '/v1/users')).body.items).toEqual([]);
-    expect((await other.call<ApiTokenList>('GET', '/v1/tokens')).body.items.map((t) => t.name)).toEqual(['admin (organization created)']);
-    expect((await other.call<AuditList>('GET', '/v1/audit')).body.items).toEqual([]);
+    expect((await other.listUsers()).body.items).toEqual([]);
+    expect((await other.listTokens()).body.items.map((t) => t.name)).toEqual(['admin (organization created)']);
+    expect((await other.audit()).body.items).toEqual([]);
     // The cluster is untouched.
     const after = await api.getCluster(clusterId);
     expect(after.status).toBe(200);
@@ -328,10 +328,10 @@ describe('scoped tokens and roles', () => {
     // One change on each router: users, tokens (create and revoke), organizations, nodes, clusters, benchmarks.
     const patched = await admin.call<User>('PATCH', `/v1/users/${u.body.id}`, { role: 'member' });
     expect(patched.status).toBe(200);
-    const tok = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'audited-token', scopes: ['clusters:read'] });
+    const tok = await api.createToken({ name: 'audited-token', scopes: ['clusters:read'] });
     expect(tok.status).toBe(201);
-    expect((await api.call('DELETE', `/v1/tokens/${tok.body.id}`)).status).toBe(200);
-    const org = await api.call<{ organization: { id: string } }>('POST', '/v1/organizations', { name: 'audited-co' });
+    expect((await api.revokeToken(tok.body.id)).status).toBe(200);
+    const org = await api.createOrganization('audited-co');
     expect(org.status).toBe(201);
     const patchCluster = await api.call('PATCH', `/v1/clusters/${clusterId}`, { evictionPolicy: 'allkeys-lru' });
     expect(patchCluster.status, JSON.stringify(patchCluster.body)).toBe(202);
@@ -350,7 +350,7 @@ describe('scoped tokens and roles', () => {
     expect((await api.call('POST', `/v1/nodes/${nodeId}/undrain`)).status).toBeLessThan(300);
 
     // No polling: the entry is written before the change is answered.
-    const entries = (await api.call<AuditList>('GET', '/v1/audit?limit=500')).body.items;
+    const entries = (await api.audit({ limit: 500 })).body.items;
     const count = (action: string, targetId: string) => entries.filter((e) => e.action === action && e.targetId === targetId).length;
     expect({
       createUser: count('POST /v1/users', u.body.id),
@@ -378,9 +378,9 @@ describe('scoped tokens and roles', () => {
     // Refused requests change nothing, so they are not in the log.
     expect(entries.every((e) => e.status < 400)).toBe(true);
     // Paging.
-    const page = (await api.call<AuditList>('GET', '/v1/audit?limit=2')).body;
+    const page = (await api.audit({ limit: 2 })).body;
     expect(page.items).toHaveLength(2);
-    const next = (await api.call<AuditList>('GET', `/v1/audit?limit=2&before=${page.nextCursor}`)).body;
+    const next = (await api.audit({ limit: 2, before: page.nextCursor! })).body;
     expect(Number(next.items[0]!.id)).toBeLessThan(Number(page.items[1]!.id));
   });
 });
@@ -400,8 +400,8 @@ describe('bad input never reaches the database', () => {
   ])('%s %s %j -> 400 naming %s, nothing stored', async (method, path, body, field) => {
     const counts = async () => [
       (await api.listClusters()).body.items.length,
-      (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length,
-      (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items.length,
+      (await api.listTokens()).body.items.length,
+      (await api.listUsers()).body.items.length,
     ];
     const before = await counts();
     const p = expectProblem(await api.call(method, path, body), 400, 'validation_failed');
@@ -423,12 +423,12 @@ describe('bad input never reaches the database', () => {
       return { status: res.status, headers: res.headers, body: await res.json() };
     };
     const json = JSON.stringify({ name: 'via-odd-body', scopes: ['clusters:read'] });
-    const before = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length;
+    const before = (await api.listTokens()).body.items.length;
     expectProblem(await post({ 'content-type': 'application/json; charset=latin1' }, json), 415, 'unsupported_media_type');
     expectProblem(await post({ 'content-type': 'application/json', 'content-encoding': 'compress' }, json), 415, 'unsupported_media_type');
     const corrupt = gzipSync(json).subarray(0, 12);
     expectProblem(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, corrupt), 400, 'validation_failed');
-    expect((await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length).toBe(before);
+    expect((await api.listTokens()).body.items.length).toBe(before);
     // A well-formed gzip body is accepted (the 4xx above is about the body, not the encoding as such).
     expect((await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(json))).status).toBe(201);
   });
@@ -444,10 +444,10 @@ describe('bad input never reaches the database', () => {
   });
 
   it('a lone UTF-16 surrogate is 400 naming the field, so nothing is stored mangled or left out of the audit log', async () => {
-    const before = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length;
+    const before = (await api.listTokens()).body.items.length;
     const p = expectProblem(await api.call('POST', '/v1/tokens', { name: 'x\ud800', scopes: ['clusters:read'] }), 400, 'validation_failed');
     expect(p.errors?.map((e) => e.field)).toContain('name');
-    expect((await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length).toBe(before);
+    expect((await api.listTokens()).body.items.length).toBe(before);
   });
 
   it('an unknown path is 404 whoever asks (authentication belongs to routes, not prefixes)', async () => {
