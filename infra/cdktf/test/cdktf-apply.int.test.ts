@@ -16,6 +16,7 @@ import { App } from 'cdktf';
 import type { ApiTokenList, Cluster } from '@strata/api';
 import { startStack, type Stack } from '@strata/local';
 import { ExampleAppStack } from '../src/stacks/example-app';
+import { DataStrataCluster, DataStrataNodes, StrataApiToken, StrataCluster } from '../src/strata';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const providerDir = path.join(repo, 'infra/terraform-provider-strata');
@@ -150,6 +151,25 @@ resource "strata_cluster" "c" {
     const destroyed = await tf('destroy', '-auto-approve');
     expect(destroyed.status, destroyed.out).toBe(0);
     expect(await clusterNamed('tf-lifecycle')).toBeUndefined();
+  });
+
+  it('the hand-written cdktf bindings name exactly the attributes the built provider declares', async () => {
+    const cli = path.join(dir, 'dev.tfrc');
+    writeFileSync(cli, `provider_installation {\n  dev_overrides {\n    "registry.terraform.io/strata/strata" = "${bin}"\n  }\n  direct {}\n}\n`);
+    const work = path.join(dir, 'schema');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(path.join(work, 'main.tf'), 'terraform {\n  required_providers {\n    strata = { source = "strata/strata" }\n  }\n}\n');
+    const out = await ok('terraform', ['providers', 'schema', '-json'], { cwd: work, env: { TF_CLI_CONFIG_FILE: cli } });
+    type Block = { attributes: Record<string, { nested_type?: { attributes: Record<string, unknown> } }> };
+    const schema = (JSON.parse(out.slice(out.indexOf('{'))) as { provider_schemas: Record<string, { resource_schemas: Record<string, { block: Block }>; data_source_schemas: Record<string, { block: Block }> }> })
+      .provider_schemas['registry.terraform.io/strata/strata']!;
+    const names = (b: Block) => Object.keys(b.attributes).sort();
+    expect([...StrataCluster.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_cluster!.block));
+    expect([...StrataApiToken.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_api_token!.block));
+    expect([...DataStrataCluster.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_cluster!.block));
+    const nodes = schema.data_source_schemas.strata_nodes!.block;
+    expect([...DataStrataNodes.tfAttributes].sort()).toEqual(names(nodes));
+    expect([...DataStrataNodes.tfNodeAttributes].sort()).toEqual(Object.keys(nodes.attributes.nodes!.nested_type!.attributes).sort());
   });
 
   it('the cdktf example app synthesizes, inits offline from a filesystem mirror, applies, plans empty and destroys', async () => {
