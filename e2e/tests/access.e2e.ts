@@ -59,6 +59,29 @@ test.describe('access page', () => {
     await expect(userRows.filter({ hasText: 'POST /v1/users' })).toHaveCount(1);
     await expect(userRows.filter({ hasText: 'PATCH /v1/users/:id' })).toHaveCount(1);
     expect((await api.audit()).filter((e) => e.targetId === user.id).map((e) => e.action).sort()).toEqual(['PATCH /v1/users/:id', 'POST /v1/users']);
+    // Status and detail (the body without secrets) are shown.
+    const patchRow = userRows.filter({ hasText: 'PATCH /v1/users/:id' });
+    await expect(patchRow.getByRole('cell').nth(4)).toHaveText('200');
+    await expect(patchRow.getByRole('cell').nth(5)).toHaveText('{"role":"viewer"}');
+    await expect(userRows.filter({ hasText: 'POST /v1/users' })).not.toContainText('correct-horse-battery');
+  });
+
+  test('the audit log pages: older entries load on demand', async ({ page, stack, signedInPage }) => {
+    void signedInPage;
+    const api = new StrataApi(stack.url, stack.adminToken);
+    // More changes than one page (50): 55 users, the oldest created first.
+    const first = `${uniqueName('paged')}@example.test`;
+    await api.createUser(first, 'correct-horse-battery');
+    for (let i = 0; i < 55; i++) await api.createUser(`${uniqueName(`paged${i}`)}@example.test`, 'correct-horse-battery');
+    const firstId = (await api.users()).find((u) => u.email === first)!.id;
+
+    await page.goto('/settings/access');
+    const audit = page.getByRole('table', { name: 'Audit log' });
+    await expect(audit.getByRole('row')).toHaveCount(51); // header + one page
+    await expect(audit.getByRole('row').filter({ hasText: firstId })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Show older entries' }).click();
+    await expect(audit.getByRole('row').filter({ hasText: firstId })).toHaveCount(1);
+    expect(await audit.getByRole('row').count()).toBeGreaterThan(56);
   });
 
   test('a viewer may only create read tokens and sees no users or audit log', async ({ page, stack }) => {
