@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { App } from 'cdktf';
-import type { ApiTokenList, Cluster } from '@strata/api';
+import { createStrataClient } from '@strata/api/client';
 import { startStack, type Stack } from '@strata/local';
 import { ExampleAppStack } from '../src/stacks/example-app';
 import { DataStrataCluster, DataStrataNodes, StrataApiToken, StrataCluster } from '../src/strata';
@@ -43,11 +43,11 @@ let stack: Stack;
 let bin: string;
 let mirror: string;
 
-const api = async <T>(p: string): Promise<{ status: number; body: T }> => {
-  const res = await fetch(stack.url + p, { headers: { authorization: `Bearer ${stack.adminToken}` } });
-  return { status: res.status, body: (await res.json()) as T };
-};
-const clusterNamed = async (name: string) => (await api<{ items: Cluster[] }>('/v1/clusters')).body.items.find((c) => c.name === name);
+/** The stack's admin, through the typed client generated from openapi.json. */
+const admin = () => createStrataClient({ baseUrl: stack.url, token: stack.adminToken });
+const clusterNamed = async (name: string) => (await admin().GET('/v1/clusters')).data!.items.find((c) => c.name === name);
+const tokens = async () => (await admin().GET('/v1/tokens')).data!.items;
+const clusterStatus = async (id: string) => (await admin().GET('/v1/clusters/{id}', { params: { path: { id } } })).response.status;
 const strataEnv = () => ({ STRATA_ENDPOINT: stack.url, STRATA_TOKEN: stack.adminToken });
 
 beforeAll(async () => {
@@ -82,14 +82,14 @@ describe('Terraform CLI with the built provider', () => {
     expect(status.nodes.value).toHaveLength(2);
     const c = await clusterNamed('tf-quickstart');
     expect(c).toMatchObject({ spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, evictionPolicy: 'allkeys-lru' }, status: { phase: 'ready' } });
-    expect((await api<ApiTokenList>('/v1/tokens')).body.items.some((t) => t.name === 'quickstart-app' && !t.revokedAt)).toBe(true);
+    expect((await tokens()).some((t) => t.name === 'quickstart-app' && !t.revokedAt)).toBe(true);
 
     const plan = await run('terraform', ['plan', '-detailed-exitcode', '-input=false'], { cwd: work, env });
     expect(plan.status, plan.out).toBe(0); // 0 = no changes
 
     await ok('terraform', ['destroy', '-auto-approve', '-input=false'], { cwd: work, env });
     expect(await clusterNamed('tf-quickstart')).toBeUndefined();
-    expect((await api<ApiTokenList>('/v1/tokens')).body.items.find((t) => t.name === 'quickstart-app')?.revokedAt).toBeTruthy();
+    expect((await tokens()).find((t) => t.name === 'quickstart-app')?.revokedAt).toBeTruthy();
   });
 
   it('the built binary under dev_overrides updates in place, imports, and shows a cluster deleted outside Terraform as drift', async () => {
@@ -142,9 +142,9 @@ resource "strata_cluster" "c" {
     expect(afterImport.status, afterImport.out).toBe(0);
 
     // Drift: deleted through the API, the next plan creates it again.
-    const del = await fetch(`${stack.url}/v1/clusters/${created.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${stack.adminToken}` } });
-    expect(del.status).toBe(202);
-    for (let i = 0; i < 600 && (await api(`/v1/clusters/${created.id}`)).status !== 404; i++) await new Promise((r) => setTimeout(r, 200));
+    const del = await admin().DELETE('/v1/clusters/{id}', { params: { path: { id: created.id } } });
+    expect(del.response.status).toBe(202);
+    for (let i = 0; i < 600 && (await clusterStatus(created.id)) !== 404; i++) await new Promise((r) => setTimeout(r, 200));
     const drift = await tf('plan', '-detailed-exitcode');
     expect(drift.status, drift.out).toBe(2); // 2 = changes
     expect(drift.out).toMatch(/strata_cluster\.c will be created/);
@@ -192,16 +192,15 @@ resource "strata_cluster" "c" {
     expect(outputs.cluster_id.value).toBe(c!.id);
     expect(outputs.app_token.value).toMatch(/^stk_/);
     // The token the stack made works, read-only.
-    const reader = await fetch(`${stack.url}/v1/clusters/${c!.id}`, { headers: { authorization: `Bearer ${outputs.app_token.value}` } });
-    expect(reader.status).toBe(200);
-    const writer = await fetch(`${stack.url}/v1/clusters/${c!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${outputs.app_token.value}` } });
-    expect(writer.status).toBe(403);
+    const appToken = createStrataClient({ baseUrl: stack.url, token: outputs.app_token.value });
+    expect((await appToken.GET('/v1/clusters/{id}', { params: { path: { id: c!.id } } })).response.status).toBe(200);
+    expect((await appToken.DELETE('/v1/clusters/{id}', { params: { path: { id: c!.id } } })).response.status).toBe(403);
 
     const plan = await run('terraform', ['plan', '-detailed-exitcode', '-input=false'], { cwd: work, env });
     expect(plan.status, plan.out).toBe(0);
 
     await ok('terraform', ['destroy', '-auto-approve', '-input=false'], { cwd: work, env });
-    expect((await api(`/v1/clusters/${c!.id}`)).status).toBe(404);
+    expect(await clusterStatus(c!.id)).toBe(404);
   });
 
   it('the systemd units pass systemd-analyze verify', async () => {
