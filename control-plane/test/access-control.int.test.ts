@@ -14,11 +14,15 @@ let cleanup: () => Promise<void>;
 let clusterId: string;
 let operationId: string;
 let nodeId: string;
+let bootstrapAdmin: { email: string; password: string };
+/** STRATA_ADMIN_TOKEN: the operator's token (platform admin, every scope). */
+const OPERATOR_TOKEN = 'operator-chosen-admin-token-matrix';
 
 beforeAll(async () => {
   let stack;
-  ({ stack, api, cleanup } = await testStack('127.0.50', { nodes: 1 }));
+  ({ stack, api, cleanup } = await testStack('127.0.50', { nodes: 1, adminToken: OPERATOR_TOKEN }));
   url = stack.url;
+  bootstrapAdmin = { email: stack.adminEmail, password: stack.adminPassword };
   const c = await api.createCluster({ name: 'matrix', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 });
   expect(c.status).toBe(202);
   clusterId = c.body.cluster.id;
@@ -55,10 +59,17 @@ class SessionClient {
   }
 }
 
-type Caller = { label: string; role: Role; scopes: Scope[] | null; call: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any; headers: Headers }> };
+type Caller = {
+  label: string; role: Role; scopes: Scope[] | null;
+  /** A platform administrator's session or token (what the token can do is still bounded by its scopes). */
+  platformAdmin: boolean;
+  /** The credentials as request headers (for the event streams, opened with a raw fetch). */
+  headers: Record<string, string>;
+  call: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any; headers: Headers }>;
+};
 
 async function newUser(email: string, role: Role): Promise<User> {
-  const r = await api.call<User>('POST', '/v1/users', { email, password: 'correct-horse-battery', role });
+  const r = await api.createUser({ email, password: 'correct-horse-battery', role });
   expect(r.status).toBe(201);
   expect(r.body.role).toBe(role);
   return r.body;
@@ -106,47 +117,85 @@ async function statusOf(c: Caller, op: { method: string; path: string }): Promis
   return (await c.call(op.method, h.path, h.body)).status;
 }
 
+/** A server-sent event stream's status: the headers arrive before any event, then the request is aborted. */
+async function streamStatus(c: Caller, op: { method: string; path: string }): Promise<number> {
+  const ctl = new AbortController();
+  const res = await fetch(url + harmless(op).path, { headers: c.headers, signal: ctl.signal });
+  const status = res.status;
+  ctl.abort();
+  return status;
+}
+
 describe('scoped tokens and roles', () => {
   const callers: Caller[] = [];
 
   beforeAll(async () => {
-    for (const role of ['viewer', 'member', 'admin'] as Role[]) {
-      await newUser(`${role}@matrix.test`, role);
-      const session = await SessionClient.signIn(`${role}@matrix.test`, 'correct-horse-battery');
-      callers.push({ label: `${role} session`, role, scopes: null, call: (m, p, b) => session.call(m, p, b) });
+    const addSession = async (label: string, role: Role, platformAdmin: boolean, email: string, password: string) => {
+      const session = await SessionClient.signIn(email, password);
+      const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
+      callers.push({ label: `${label} session`, role, scopes: null, platformAdmin, headers, call: (m, p, b) => session.call(m, p, b) });
       for (const scope of ROLE_SCOPES[role]) {
-        const t = await session.call<ApiToken>('POST', '/v1/tokens', { name: `${role}-${scope}`, scopes: [scope] });
+        const t = await session.call<ApiToken>('POST', '/v1/tokens', { name: `${label}-${scope}`.replace(/[^a-z0-9:-]/g, '-'), scopes: [scope] });
         expect(t.status).toBe(201);
         expect(t.body.token).toMatch(/^stk_/);
-        const client = new TestApi(url, t.body.token);
-        callers.push({ label: `${role} token ${scope}`, role, scopes: [scope], call: (m, p, b) => client.call(m, p, b) });
+        addToken(`${label} token ${scope}`, role, [scope], platformAdmin, t.body.token);
       }
+    };
+    const addToken = (label: string, role: Role, scopes: Scope[] | null, platformAdmin: boolean, token: string) => {
+      const client = new TestApi(url, token);
+      callers.push({ label, role, scopes, platformAdmin, headers: { authorization: `Bearer ${token}` }, call: (m, p, b) => client.call(m, p, b) });
+    };
+    for (const role of ['viewer', 'member', 'admin'] as Role[]) {
+      await newUser(`${role}@matrix.test`, role);
+      await addSession(role, role, false, `${role}@matrix.test`, 'correct-horse-battery');
     }
+    // The platform administrator (the bootstrap user), its session and a token of each scope: only
+    // the session and the admin-scoped token pass the platform-admin routes.
+    await addSession('platform-admin', 'admin', true, bootstrapAdmin.email, bootstrapAdmin.password);
+    // The operator's STRATA_ADMIN_TOKEN, and an owner-less organization token (acts as an organization admin, not a platform admin).
+    addToken('operator STRATA_ADMIN_TOKEN', 'admin', ['admin'], true, OPERATOR_TOKEN);
+    const org = await api.createOrganization('matrix-ownerless');
+    expect(org.status).toBe(201);
+    addToken('owner-less organization token', 'admin', ['admin'], false, org.body.token);
   });
 
   it('every operation x scope x role: allowed exactly when both the role and the token grant its scope', async () => {
     const ops = await operations();
     expect(ops.length).toBeGreaterThan(20);
+    expect(callers.length).toBeGreaterThanOrEqual(16);
     const mismatches: string[] = [];
+    const tally = { allowed: 0, refused: 0 };
+    const streamsChecked = new Set<string>();
+    const platformAdminAllowed = new Set<string>();
     for (const op of ops) {
-      if (op.path.endsWith('/stream')) continue; // checked below with a raw fetch
       for (const c of callers) {
         const role = ROLE_SCOPES[c.role];
         const granted = c.scopes === null ? [...role] : role.filter((s) => c.scopes!.includes('admin') || c.scopes!.includes(s));
-        const allowed = op.platformAdmin ? false
-          : op.scope === 'self' ? (c.scopes === null || granted.includes('admin'))
-          : granted.includes(op.scope);
-        const status = await statusOf(c, op);
+        // A token acts as a platform admin only with the admin scope (auth.store principalForToken).
+        const actsAsPlatformAdmin = c.platformAdmin && (c.scopes === null || granted.includes('admin'));
+        const allowed = (op.platformAdmin ? actsAsPlatformAdmin : true)
+          && (op.scope === 'self' ? (c.scopes === null || granted.includes('admin')) : granted.includes(op.scope));
+        const status = op.path.endsWith('/stream') ? await streamStatus(c, op) : await statusOf(c, op);
         const ok = allowed ? ![401, 403].includes(status) && status < 500 : status === 403;
         if (!ok) mismatches.push(`${op.method} ${op.path} as ${c.label}: got ${status}, expected ${allowed ? 'allowed' : '403'}`);
+        tally[allowed ? 'allowed' : 'refused']++;
+        if (op.path.endsWith('/stream')) streamsChecked.add(op.path);
+        if (op.platformAdmin && allowed) platformAdminAllowed.add(`${op.method} ${op.path}`);
       }
     }
+    // The matrix really covers the streams, the platform-admin routes' allowed side, and both outcomes.
+    expect([...streamsChecked].sort()).toEqual(ops.filter((o) => o.path.endsWith('/stream')).map((o) => o.path).sort());
+    expect(streamsChecked.size).toBeGreaterThanOrEqual(3);
+    expect(platformAdminAllowed.size).toBe(ops.filter((o) => o.platformAdmin).length);
+    expect(platformAdminAllowed.size).toBeGreaterThanOrEqual(4);
+    expect(tally.allowed).toBeGreaterThan(100);
+    expect(tally.refused).toBeGreaterThan(100);
     expect(mismatches).toEqual([]);
   });
 
   it('the live metrics stream needs clusters:read', async () => {
-    const viewerToken = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'stream-read', scopes: ['clusters:read'] });
-    const benchToken = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'stream-bench', scopes: ['benchmarks:run'] });
+    const viewerToken = await api.createToken({ name: 'stream-read', scopes: ['clusters:read'] });
+    const benchToken = await api.createToken({ name: 'stream-bench', scopes: ['benchmarks:run'] });
     const open = async (token: string) => {
       const ctl = new AbortController();
       const res = await fetch(`${url}/v1/clusters/${clusterId}/metrics/stream`, { headers: { authorization: `Bearer ${token}` }, signal: ctl.signal });
@@ -168,29 +217,29 @@ describe('scoped tokens and roles', () => {
     const writer = new TestApi(url, t.body.token);
     expectProblem(await writer.call('POST', '/v1/clusters', {}), 400, 'validation_failed');
 
-    expect((await api.call('PATCH', `/v1/users/${user.id}`, { role: 'viewer' })).status).toBe(200);
+    expect((await api.setRole(user.id, 'viewer')).status).toBe(200);
     expectProblem(await writer.call('POST', '/v1/clusters', {}), 403, 'forbidden');
     expect((await writer.listClusters()).status).toBe(200);
     // And the old session is bounded too.
     expectProblem(await session.call('POST', '/v1/clusters', {}), 403, 'forbidden');
 
-    expect((await api.call('PATCH', `/v1/users/${user.id}`, { role: 'member' })).status).toBe(200);
+    expect((await api.setRole(user.id, 'member')).status).toBe(200);
     expectProblem(await writer.call('POST', '/v1/clusters', {}), 400, 'validation_failed');
   });
 
   it('lists tokens with last use, revokes them (401 at once), and keeps the last admin', async () => {
-    const created = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'ci', scopes: ['clusters:read'] });
+    const created = await api.createToken({ name: 'ci', scopes: ['clusters:read'] });
     expect(created.status).toBe(201);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const ci = new TestApi(url, created.body.token);
-    let listed = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.id === created.body.id)!;
+    let listed = (await api.listTokens()).body.items.find((t) => t.id === created.body.id)!;
     expect(listed).toMatchObject({ name: 'ci', scopes: ['clusters:read'], lastUsedAt: null, revokedAt: null });
     expect(listed).not.toHaveProperty('token');
     expect((await ci.listClusters()).status).toBe(200);
-    listed = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.id === created.body.id)!;
+    listed = (await api.listTokens()).body.items.find((t) => t.id === created.body.id)!;
     expect(listed.lastUsedAt).not.toBeNull();
 
-    const revoked = await api.call<ApiToken>('DELETE', `/v1/tokens/${created.body.id}`);
+    const revoked = await api.revokeToken(created.body.id);
     expect(revoked.status).toBe(200);
     expect(revoked.body.revokedAt).not.toBeNull();
     expectProblem(await ci.listClusters(), 401, 'unauthorized');
@@ -200,32 +249,32 @@ describe('scoped tokens and roles', () => {
     const mine = (await member.call<ApiTokenList>('GET', '/v1/tokens')).body.items;
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((t) => t.createdBy === 'member@matrix.test')).toBe(true);
-    const adminsToken = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.find((t) => t.createdBy === 'admin@matrix.test')!;
+    const adminsToken = (await api.listTokens()).body.items.find((t) => t.createdBy === 'admin@matrix.test')!;
     expectProblem(await member.call('DELETE', `/v1/tokens/${adminsToken.id}`), 404, 'not_found');
 
     // Expired tokens stop working; a past expiry is refused.
-    expectProblem(await api.call('POST', '/v1/tokens', { name: 'past', scopes: ['clusters:read'], expiresAt: '2020-01-01T00:00:00Z' }), 400, 'validation_failed');
-    const soon = await api.call<ApiToken>('POST', '/v1/tokens', { name: 'soon', scopes: ['clusters:read'], expiresAt: new Date(Date.now() + 1500).toISOString() });
+    expectProblem(await api.createToken({ name: 'past', scopes: ['clusters:read'], expiresAt: '2020-01-01T00:00:00Z' }), 400, 'validation_failed');
+    const soon = await api.createToken({ name: 'soon', scopes: ['clusters:read'], expiresAt: new Date(Date.now() + 1500).toISOString() });
     expect(soon.status).toBe(201);
     expect((await new TestApi(url, soon.body.token).listClusters()).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1600));
     expectProblem(await new TestApi(url, soon.body.token).listClusters(), 401, 'unauthorized');
 
     // The only admin user cannot be demoted (the bootstrap admin is one; demote the other first).
-    const users = (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items;
+    const users = (await api.listUsers()).body.items;
     const admins = users.filter((u) => u.role === 'admin');
-    for (const u of admins.slice(1)) expect((await api.call('PATCH', `/v1/users/${u.id}`, { role: 'member' })).status).toBe(200);
-    expectProblem(await api.call('PATCH', `/v1/users/${admins[0]!.id}`, { role: 'viewer' }), 409, 'invalid_state');
-    for (const u of admins.slice(1)) expect((await api.call('PATCH', `/v1/users/${u.id}`, { role: 'admin' })).status).toBe(200);
+    for (const u of admins.slice(1)) expect((await api.setRole(u.id, 'member')).status).toBe(200);
+    expectProblem(await api.setRole(admins[0]!.id, 'viewer'), 409, 'invalid_state');
+    for (const u of admins.slice(1)) expect((await api.setRole(u.id, 'admin')).status).toBe(200);
   });
 
   it('another organization\'s token gets 404 on every resource of this one', async () => {
     const BENCH = { workload: 'ycsb-c', recordCount: 200, durationSec: 1, warmupSec: 0, connections: 2 };
-    const org = await api.call<{ token: string }>('POST', '/v1/organizations', { name: 'other-co' });
+    const org = await api.createOrganization('other-co');
     expect(org.status).toBe(201);
     const other = new TestApi(url, org.body.token);
-    const user = (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items.find((u) => u.email === 'viewer@matrix.test')!;
-    const token = (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items[0]!;
+    const user = (await api.listUsers()).body.items.find((u) => u.email === 'viewer@matrix.test')!;
+    const token = (await api.listTokens()).body.items[0]!;
     // A benchmark of this organization (a tiny one): another organization must not see or cancel it.
     await api.waitForPhase(clusterId, 'ready');
     const bench = await api.call<{ id: string }>('POST', `/v1/clusters/${clusterId}/benchmarks`, BENCH);
@@ -253,38 +302,85 @@ describe('scoped tokens and roles', () => {
       checked.push(`${op.method} ${op.path}`);
     }
     expect(checked.length).toBeGreaterThanOrEqual(12);
+    // Creating a user with an email this organization uses: a 409 that neither names the address nor says where it is used.
+    const taken = await other.createUser({ email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
+    expectProblem(taken, 409, 'conflict');
+    expect(JSON.stringify(taken.body)).not.toContain('viewer@matrix.test');
+    expect(taken.body.errors).toEqual([{ field: 'email', message: 'unavailable' }]);
+    // Within one organization, the conflict is named.
+    const mine = await api.createUser({ email: 'viewer@matrix.test', password: 'correct-horse-battery', role: 'viewer' });
+    expect(expectProblem(mine, 409, 'conflict').detail).toContain('viewer@matrix.test');
     // Lists show nothing of this organization.
     expect((await other.listClusters()).body.items).toEqual([]);
-    expect((await other.call<{ items: User[] }>('GET', '/v1/users')).body.items).toEqual([]);
-    expect((await other.call<ApiTokenList>('GET', '/v1/tokens')).body.items.map((t) => t.name)).toEqual(['admin (organization created)']);
-    expect((await other.call<AuditList>('GET', '/v1/audit')).body.items).toEqual([]);
+    expect((await other.listUsers()).body.items).toEqual([]);
+    expect((await other.listTokens()).body.items.map((t) => t.name)).toEqual(['admin (organization created)']);
+    expect((await other.audit()).body.items).toEqual([]);
     // The cluster is untouched.
     const after = await api.getCluster(clusterId);
     expect(after.status).toBe(200);
     expect(after.body.spec.evictionPolicy).toBe('noeviction');
   });
 
-  it('the audit log records who changed what, without secrets', async () => {
+  it('the audit log records who changed what, once per change, before the answer, without secrets', async () => {
     const admin = await SessionClient.signIn('admin@matrix.test', 'correct-horse-battery');
     const u = await admin.call<User>('POST', '/v1/users', { email: 'audited@matrix.test', password: 'secret-password-1', role: 'viewer' });
     expect(u.status).toBe(201);
-    let entries: AuditList['items'] = [];
-    for (let i = 0; i < 50 && !entries.some((e) => e.targetId === u.body.id); i++) {
-      entries = (await api.call<AuditList>('GET', '/v1/audit?limit=500')).body.items;
-      await new Promise((r) => setTimeout(r, 50));
+    // One change on each router: users, tokens (create and revoke), organizations, nodes, clusters, benchmarks.
+    const patched = await admin.call<User>('PATCH', `/v1/users/${u.body.id}`, { role: 'member' });
+    expect(patched.status).toBe(200);
+    const tok = await api.createToken({ name: 'audited-token', scopes: ['clusters:read'] });
+    expect(tok.status).toBe(201);
+    expect((await api.revokeToken(tok.body.id)).status).toBe(200);
+    const org = await api.createOrganization('audited-co');
+    expect(org.status).toBe(201);
+    const patchCluster = await api.call('PATCH', `/v1/clusters/${clusterId}`, { evictionPolicy: 'allkeys-lru' });
+    expect(patchCluster.status, JSON.stringify(patchCluster.body)).toBe(202);
+    await api.waitForPhase(clusterId, 'ready');
+    // The benchmark router: the benchmark the other-organization test started, cancelled (or one started here).
+    const benches = (await api.call<{ items: { id: string; state: string }[] }>('GET', `/v1/clusters/${clusterId}/benchmarks`)).body.items;
+    let benchId = benches.find((b) => !['succeeded', 'failed', 'cancelled'].includes(b.state))?.id;
+    if (!benchId) {
+      const started = await api.call<{ id: string }>('POST', `/v1/clusters/${clusterId}/benchmarks`, { workload: 'ycsb-c', recordCount: 100, durationSec: 30, warmupSec: 0, connections: 1 });
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      benchId = started.body.id;
     }
-    const createUser = entries.find((e) => e.targetId === u.body.id)!;
-    expect(createUser).toMatchObject({ action: 'POST /v1/users', status: 201, actor: { type: 'user', name: 'admin@matrix.test' }, detail: { email: 'audited@matrix.test', role: 'viewer' } });
+    const cancelled = await api.call('POST', `/v1/benchmarks/${benchId}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBeLessThan(300);
+    expect((await api.call('POST', `/v1/nodes/${nodeId}/drain`)).status).toBeLessThan(300);
+    expect((await api.call('POST', `/v1/nodes/${nodeId}/undrain`)).status).toBeLessThan(300);
+
+    // No polling: the entry is written before the change is answered.
+    const entries = (await api.audit({ limit: 500 })).body.items;
+    const count = (action: string, targetId: string) => entries.filter((e) => e.action === action && e.targetId === targetId).length;
+    expect({
+      createUser: count('POST /v1/users', u.body.id),
+      patchUser: count('PATCH /v1/users/:id', u.body.id),
+      createToken: count('POST /v1/tokens', tok.body.id),
+      revokeToken: count('DELETE /v1/tokens/:id', tok.body.id),
+      createOrganization: count('POST /v1/organizations', org.body.organization.id),
+      drain: count('POST /v1/nodes/:id/drain', nodeId),
+      undrain: count('POST /v1/nodes/:id/undrain', nodeId),
+      createCluster: count('POST /v1/clusters', clusterId),
+      patchCluster: count('PATCH /v1/clusters/:id', clusterId),
+      cancelBenchmark: count('POST /v1/benchmarks/:id/cancel', benchId!),
+    }).toEqual({
+      createUser: 1, patchUser: 1, createToken: 1, revokeToken: 1, createOrganization: 1, drain: 1, undrain: 1, createCluster: 1, patchCluster: 1, cancelBenchmark: 1,
+    });
+    // And nothing else names those resources twice (e.g. under another action string).
+    expect(entries.filter((e) => e.targetId === u.body.id)).toHaveLength(2);
+    expect(entries.filter((e) => e.targetId === tok.body.id)).toHaveLength(2);
+
+    const createUser = entries.find((e) => e.targetId === u.body.id && e.action === 'POST /v1/users')!;
+    expect(createUser).toMatchObject({ status: 201, actor: { type: 'user', name: 'admin@matrix.test' }, detail: { email: 'audited@matrix.test', role: 'viewer' } });
     expect(JSON.stringify(createUser.detail)).not.toContain('secret-password-1');
     expect(entries.find((e) => e.action === 'POST /v1/clusters' && e.targetId === clusterId)).toMatchObject({ actor: { type: 'token', name: 'admin (first start)' }, status: 202 });
-    expect(entries.some((e) => e.action === 'PATCH /v1/users/:id' && e.detail.role === 'viewer')).toBe(true);
-    expect(entries.some((e) => e.action === 'DELETE /v1/tokens/:id')).toBe(true);
+    expect(JSON.stringify(entries.find((e) => e.targetId === tok.body.id && e.action === 'POST /v1/tokens')!.detail)).not.toContain('stk_');
     // Refused requests change nothing, so they are not in the log.
     expect(entries.every((e) => e.status < 400)).toBe(true);
     // Paging.
-    const page = (await api.call<AuditList>('GET', '/v1/audit?limit=2')).body;
+    const page = (await api.audit({ limit: 2 })).body;
     expect(page.items).toHaveLength(2);
-    const next = (await api.call<AuditList>('GET', `/v1/audit?limit=2&before=${page.nextCursor}`)).body;
+    const next = (await api.audit({ limit: 2, before: page.nextCursor! })).body;
     expect(Number(next.items[0]!.id)).toBeLessThan(Number(page.items[1]!.id));
   });
 });
@@ -304,8 +400,8 @@ describe('bad input never reaches the database', () => {
   ])('%s %s %j -> 400 naming %s, nothing stored', async (method, path, body, field) => {
     const counts = async () => [
       (await api.listClusters()).body.items.length,
-      (await api.call<ApiTokenList>('GET', '/v1/tokens')).body.items.length,
-      (await api.call<{ items: User[] }>('GET', '/v1/users')).body.items.length,
+      (await api.listTokens()).body.items.length,
+      (await api.listUsers()).body.items.length,
     ];
     const before = await counts();
     const p = expectProblem(await api.call(method, path, body), 400, 'validation_failed');
@@ -318,6 +414,48 @@ describe('bad input never reaches the database', () => {
     expect(p.errors?.map((e) => e.field)).toContain('before');
     const m = expectProblem(await api.call('GET', `/v1/clusters/${clusterId}/metrics?metric=ops&from=-1h%0A`), 400, 'validation_failed');
     expect(m.errors?.map((e) => e.field)).toContain('from');
+  });
+
+  it('unreadable bodies (charset, encoding, corrupt gzip) are 4xx problems, not 500', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const post = async (headers: Record<string, string>, body: Uint8Array | string) => {
+      const res = await fetch(`${url}/v1/tokens`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, ...headers }, body });
+      return { status: res.status, headers: res.headers, body: await res.json() };
+    };
+    const json = JSON.stringify({ name: 'via-odd-body', scopes: ['clusters:read'] });
+    const before = (await api.listTokens()).body.items.length;
+    expectProblem(await post({ 'content-type': 'application/json; charset=latin1' }, json), 415, 'unsupported_media_type');
+    expectProblem(await post({ 'content-type': 'application/json', 'content-encoding': 'compress' }, json), 415, 'unsupported_media_type');
+    const corrupt = gzipSync(json).subarray(0, 12);
+    expectProblem(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, corrupt), 400, 'validation_failed');
+    expect((await api.listTokens()).body.items.length).toBe(before);
+    // A well-formed gzip body is accepted (the 4xx above is about the body, not the encoding as such).
+    expect((await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(json))).status).toBe(201);
+  });
+
+  it('cursors beyond PostgreSQL\'s bigint and an agent\'s memory beyond int4 are 400 naming the field', async () => {
+    const huge = '99999999999999999999';
+    expect(expectProblem(await api.call('GET', `/v1/audit?before=${huge}`), 400, 'validation_failed').errors?.map((e) => e.field)).toContain('before');
+    expect(expectProblem(await api.call('GET', `/v1/clusters/${clusterId}/events?before=${huge}`), 400, 'validation_failed').errors?.map((e) => e.field)).toContain('before');
+    const jt = await api.call<{ token: string }>('POST', '/v1/nodes/join-tokens', {});
+    const reg = await api.call('POST', '/v1/agent/register', { joinToken: jt.body.token, name: 'huge-node', address: '127.0.50.99', memoryMb: 2 ** 40, agentVersion: 'x' });
+    expect(expectProblem(reg, 400, 'validation_failed').errors?.map((e) => e.field)).toContain('memoryMb');
+    expect((await api.nodes()).body.items.map((n) => n.name)).not.toContain('huge-node');
+  });
+
+  it('a lone UTF-16 surrogate is 400 naming the field, so nothing is stored mangled or left out of the audit log', async () => {
+    const before = (await api.listTokens()).body.items.length;
+    const p = expectProblem(await api.call('POST', '/v1/tokens', { name: 'x\ud800', scopes: ['clusters:read'] }), 400, 'validation_failed');
+    expect(p.errors?.map((e) => e.field)).toContain('name');
+    expect((await api.listTokens()).body.items.length).toBe(before);
+  });
+
+  it('an unknown path is 404 whoever asks (authentication belongs to routes, not prefixes)', async () => {
+    for (const [method, path] of [['POST', '/v1/agent/x'], ['GET', '/v1/agent/nope'], ['GET', '/v1/nope'], ['DELETE', '/v1/clusters/x/y/z']]) {
+      const res = await fetch(url + path!, { method });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(((await res.json()) as Problem).code).toBe('not_found');
+    }
   });
 
   it('answers a body over the limit with 413 problem+json and stores nothing', async () => {

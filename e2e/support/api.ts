@@ -125,4 +125,19 @@ export class StrataApi {
   createUser(email: string, password: string): Promise<User> {
     return this.ok(this.api.POST('/v1/users', { body: { email, password } as UserBody }));
   }
+
+  /** The users of this token's organization. */
+  async users(): Promise<User[]> {
+    return (await this.ok(this.api.GET('/v1/users'))).items;
+  }
+
+  /** Change a user's role. */
+  setRole(id: string, role: User['role']): Promise<User> {
+    return this.ok(this.api.PATCH('/v1/users/{id}', { params: { path: { id } }, body: { role } }));
+  }
+
+  /** The newest audit entries of this token's organization. */
+  async audit(limit = 500): Promise<StrataComponents['schemas']['AuditList']['items']> {
+    return (await this.ok(this.api.GET('/v1/audit', { params: { query: { limit } } }))).items;
+  }
 }

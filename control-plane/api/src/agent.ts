@@ -2,7 +2,7 @@
  * The agent protocol: how a node agent registers, reports what it observes and
  * leases tasks. Agents and the control plane meet only over these types.
  */
-import { z, Id, Timestamp, safeString } from './common';
+import { z, Id, Timestamp, safeString, freeText } from './common';
 import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
@@ -12,8 +12,8 @@ export const RegisterAgentRequest = z
     joinToken: safeString().min(10),
     name: safeString().min(1).max(64),
     address: safeString().min(1).describe('IP the node binds engines to and other nodes reach it on'),
-    memoryMb: z.number().int().min(64),
-    agentVersion: z.string(),
+    memoryMb: z.number().int().min(64).max(2_147_483_647).describe('stored as a 32-bit integer'),
+    agentVersion: safeString().max(100),
   })
   .openapi('RegisterAgentRequest');
 export type RegisterAgentRequest = z.infer<typeof RegisterAgentRequest>;
@@ -138,7 +138,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
 /** What a finished task tells the control plane, per kind (optional). */
-export const TaskResult = z.union([
+export const TaskResult = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('failover'), promotedAt: Timestamp, mode: z.enum(['force', 'takeover', 'switchover']) }),
   z.object({ kind: z.literal('repair-slots'), repaired: z.array(z.object({ slot: z.number().int(), movedKeys: z.number().int() })) }),
   z.object({
@@ -169,7 +169,7 @@ export type HeartbeatResponse = z.infer<typeof HeartbeatResponse>;
 export const CompleteTaskRequest = z
   .strictObject({
     outcome: z.enum(['succeeded', 'failed']),
-    error: z.string().optional(),
+    error: freeText().optional(),
     result: TaskResult.optional(),
   })
   .openapi('CompleteTaskRequest');
@@ -178,7 +178,7 @@ export type CompleteTaskRequest = z.infer<typeof CompleteTaskRequest>;
 export const TaskProgressRequest = z
   .strictObject({
     progress: z.number().min(0).max(1),
-    detail: z.string().max(500).optional(),
+    detail: freeText().max(500).optional(),
     migration: MigrationProgress.optional(),
   })
   .openapi('TaskProgressRequest');
@@ -190,17 +190,17 @@ export type ObservedInstanceState = z.infer<typeof ObservedInstanceState>;
 export const OpenSlot = z.object({
   slot: z.number().int(),
   state: z.enum(['importing', 'migrating']),
-  peerId: z.string().describe('the node it imports from / migrates to'),
+  peerId: safeString().describe('the node it imports from / migrates to'),
 });
 export type OpenSlot = z.infer<typeof OpenSlot>;
 
 export const ObservedClusterView = z.object({
-  myId: z.string(),
+  myId: safeString(),
   role: InstanceRole,
   state: z.enum(['ok', 'fail']),
   knownNodes: z.number().int(),
   slotsAssigned: z.number().int(),
-  primaryId: z.string().nullable().describe('for a replica: the node id of its primary'),
+  primaryId: safeString().nullable().describe('for a replica: the node id of its primary'),
   primaryLinkUp: z.boolean().nullable(),
   /** Slots this instance owns (a primary serving data has > 0). */
   slotsOwned: z.number().int().default(0),
@@ -226,7 +226,7 @@ export const ObservedInstance = z.object({
   pid: z.number().int().nullable(),
   state: ObservedInstanceState,
   restarts: z.number().int(),
-  lastError: z.string().nullable(),
+  lastError: freeText().nullable(),
   cluster: ObservedClusterView.nullable(),
   /** A crashed former primary the agent will not restart on its own until the control plane decides (or the hold expires). */
   held: z.boolean().default(false),
@@ -237,8 +237,8 @@ export type ObservedInstance = z.infer<typeof ObservedInstance>;
 
 export const AgentStatusReport = z
   .strictObject({
-    agentVersion: z.string(),
-    memoryMb: z.number().int(),
+    agentVersion: safeString().max(100),
+    memoryMb: z.number().int().min(0).max(2_147_483_647),
     instances: z.array(ObservedInstance),
     sparePorts: z
       .array(z.number().int())

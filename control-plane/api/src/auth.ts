@@ -114,5 +114,5 @@ export const AuditList = z
 export type AuditList = z.infer<typeof AuditList>;
 export const AuditQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  before: safeString().regex(/^\d+$/, 'a cursor from nextCursor').optional(),
+  before: safeString().regex(/^\d{1,18}$/, 'a cursor from nextCursor').optional(),
 });

@@ -2,7 +2,7 @@
  * Benchmarks: YCSB workloads, memtier-style GET/SET and the analytic
  * sentence count, run by load workers on agents (see shared/BENCHMARKS.md).
  */
-import { z, Id, Timestamp } from './common';
+import { z, Id, Timestamp, safeString, freeText } from './common';
 
 export const BenchmarkWorkload = z.enum(['ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-f', 'getset', 'analytic']);
 export type BenchmarkWorkload = z.infer<typeof BenchmarkWorkload>;
@@ -234,12 +234,12 @@ export type BenchmarkProgressEvent = z.infer<typeof BenchmarkProgressEvent>;
 
 /** What a worker host measured for one op type; histograms are HdrHistogram compressed base64 (microseconds). */
 export const OpCountsSchema = z.object({
-  op: z.string(),
+  op: safeString(),
   count: z.number().int(),
   errors: z.number().int(),
   misses: z.number().int(),
-  service: z.string(),
-  response: z.string().optional(),
+  service: safeString(),
+  response: safeString().optional(),
 });
 
 /** The part of a benchmark one agent runs (a `benchmark` task). */
@@ -264,10 +264,10 @@ export type BenchmarkTaskSpec = z.infer<typeof BenchmarkTaskSpec>;
 
 export const BenchmarkWorkerReport = z
   .discriminatedUnion('kind', [
-    z.object({ kind: z.literal('ready'), primaries: z.array(z.string()) }),
+    z.object({ kind: z.literal('ready'), primaries: z.array(safeString()) }),
     z.object({ kind: z.literal('poll') }),
     z.object({ kind: z.literal('load-progress'), done: z.number().int() }),
-    z.object({ kind: z.literal('loaded'), inserted: z.number().int(), errors: z.number().int(), firstError: z.string().optional() }),
+    z.object({ kind: z.literal('loaded'), inserted: z.number().int(), errors: z.number().int(), firstError: freeText().optional() }),
     z.object({ kind: z.literal('interval'), t: z.number().int(), phase: z.enum(['warmup', 'steady']), ops: z.array(OpCountsSchema) }),
     z.object({
       kind: z.literal('done'),
@@ -279,7 +279,7 @@ export const BenchmarkWorkerReport = z
       scheduleLagP99Us: z.number().optional(),
       engine: z.enum(['native', 'js']).optional(),
       redirects: z.number().int(),
-      firstError: z.string().optional(),
+      firstError: freeText().optional(),
       keyCount: z.number().int().optional().describe('sum of DBSIZE over primaries before the run (first host only)'),
       serverCommands: z.record(z.string(), z.number()).optional().describe('per primary: commands processed in the steady window (first host only)'),
       serverLatency: z
@@ -287,10 +287,10 @@ export const BenchmarkWorkerReport = z
         .optional()
         .describe("per primary: LATENCY HISTOGRAM of the workload's commands over the steady window (first host only)"),
       writeSlots: z
-        .object({ startMs: z.number(), slotMs: z.number().int(), bits: z.string().describe('base64 bitmap: slot i had an acknowledged write') })
+        .object({ startMs: z.number(), slotMs: z.number().int(), bits: safeString().describe('base64 bitmap: slot i had an acknowledged write') })
         .optional(),
     }),
-    z.object({ kind: z.literal('fault'), injectedAtMs: z.number(), error: z.string().optional() }),
+    z.object({ kind: z.literal('fault'), injectedAtMs: z.number(), error: freeText().optional() }),
     z.object({
       kind: z.literal('analytic'),
       records: z.number().int(),
@@ -298,9 +298,9 @@ export const BenchmarkWorkerReport = z
       ms: z.number(),
       longestBatchMs: z.number(),
       errors: z.number().int(),
-      firstError: z.string().optional(),
+      firstError: freeText().optional(),
     }),
-    z.object({ kind: z.literal('failed'), message: z.string() }),
+    z.object({ kind: z.literal('failed'), message: freeText() }),
   ])
   .openapi('BenchmarkWorkerReport');
 export type BenchmarkWorkerReport = z.infer<typeof BenchmarkWorkerReport>;

@@ -11,14 +11,34 @@ export const Id = z.string().uuid();
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 export const CONTROL_CHARACTERS_MESSAGE = 'must not contain control characters (NUL, tab, newline, ...)';
 
+/** A UTF-16 surrogate without its partner: not Unicode text (PostgreSQL's jsonb refuses it). */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const LONE_SURROGATE_MESSAGE = 'must be well-formed Unicode (no lone UTF-16 surrogate)';
+
 /**
  * Every string a client sends goes through this: no control characters, so a
  * NUL byte never reaches PostgreSQL (which rejects it with a 500) and no
- * newline or escape sequence ends up in logs, names or the audit log.
+ * newline or escape sequence ends up in logs, names or the audit log; and no
+ * lone surrogate, which PostgreSQL would store mangled (text) or refuse (jsonb).
  */
 export const safeString = () =>
-  z.string().refine((s) => !CONTROL_CHARACTERS.test(s), { message: CONTROL_CHARACTERS_MESSAGE, abort: true });
-export const Timestamp = z.string().describe('RFC 3339 timestamp');
+  z.string()
+    .refine((s) => !CONTROL_CHARACTERS.test(s), { message: CONTROL_CHARACTERS_MESSAGE, abort: true })
+    .refine((s) => !LONE_SURROGATE.test(s), { message: LONE_SURROGATE_MESSAGE, abort: true });
+
+/** Control characters other than tab, newline and carriage return. */
+const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/**
+ * Free text a program reports (an engine's or worker's error message): like safeString, except
+ * that tab, newline and carriage return are allowed, because multi-line error messages are
+ * normal and refusing one would lose the report it came with.
+ */
+export const freeText = () =>
+  z.string()
+    .refine((s) => !CONTROL_EXCEPT_LINE_BREAKS.test(s), { message: 'must not contain control characters other than tab and line breaks', abort: true })
+    .refine((s) => !LONE_SURROGATE.test(s), { message: LONE_SURROGATE_MESSAGE, abort: true });
+export const Timestamp = safeString().describe('RFC 3339 timestamp');
 
 /** Stable machine-readable error codes. Clients branch on these, never on `title`. */
 export const ErrorCode = z.enum([
@@ -34,6 +54,7 @@ export const ErrorCode = z.enum([
   'invalid_credentials',
   'join_token_invalid',
   'payload_too_large',
+  'unsupported_media_type',
   'operation_in_progress',
   'does_not_fit',
   'internal',

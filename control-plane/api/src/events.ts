@@ -93,6 +93,6 @@ export type ClusterEventList = z.infer<typeof ClusterEventList>;
 
 export const ClusterEventQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: safeString().regex(/^\d+$/, 'a cursor from nextCursor').optional(),
+  before: safeString().regex(/^\d{1,18}$/, 'a cursor from nextCursor').optional(),
 });
 export type ClusterEventQuery = z.infer<typeof ClusterEventQuery>;

@@ -31,7 +31,7 @@ export const InstanceMetricSample = z.object({
   netIn: z.number().min(0),
   netOut: z.number().min(0),
   cpuSeconds: z.number().min(0),
-  replicas: z.array(z.object({ host: z.string(), port: z.number().int(), lagBytes: z.number().min(0) })).max(16)
+  replicas: z.array(z.object({ host: safeString(), port: z.number().int(), lagBytes: z.number().min(0) })).max(16)
     .describe('On a primary: offset lag of each connected replica'),
 });
 export type InstanceMetricSample = z.infer<typeof InstanceMetricSample>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeString } from './common';
+import { freeText, safeString } from './common';
 import { CreateClusterRequest } from './clusters';
 import { CreateTokenRequest, CreateUserRequest, LoginRequest } from './auth';
 import { ClusterMetricsQuery } from './metrics';
@@ -16,6 +16,17 @@ describe('safeString', () => {
 
   it.each(['plain', 'ünïcödé ✓', 'emoji 🚀', 'quotes "\' and \\ backslash', ''])('accepts %j', (s) => {
     expect(safeString().safeParse(s).success).toBe(true);
+  });
+
+  it.each(['\ud800', 'x\udc00', 'lo\udbffw'])('rejects the lone surrogate in %j', (s) => {
+    const r = safeString().safeParse(s);
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]!.message).toMatch(/surrogate/);
+  });
+
+  it('freeText allows tab and line breaks (multi-line error messages) and nothing else', () => {
+    expect(freeText().safeParse('ERR first line\n\tsecond\r\n').success).toBe(true);
+    for (const bad of ['a\u0000', 'esc\u001b[31m', 'del\u007f', 'bell\u0007', '\ud800']) expect(freeText().safeParse(bad).success).toBe(false);
   });
 
   it('keeps working with further checks chained after it', () => {

@@ -34,7 +34,7 @@ export interface AuthDeps {
 }
 
 /** Users and API clients: Bearer token, or session cookie plus CSRF header on changes. */
-export const requireUser = (deps: AuthDeps): RequestHandler => async (req, _res, next) => {
+export const requireUser = (deps: AuthDeps): RequestHandler => Object.assign(async (req: Request, _res: unknown, next: (err?: unknown) => void) => {
   const token = bearer(req);
   if (token) {
     if (deps.envAdmin && sameSecret(token, deps.envAdmin.token)) {
@@ -61,7 +61,7 @@ export const requireUser = (deps: AuthDeps): RequestHandler => async (req, _res,
     }
   }
   throw unauthorized();
-};
+}, { authStep: 'requireUser' }) as RequestHandler;
 
 export const requirePlatformAdmin: RequestHandler = (req, _res, next) => {
   if (!req.principal?.isPlatformAdmin) throw forbidden('Only a platform administrator may do this.');
@@ -78,7 +78,7 @@ export async function authenticateNode(req: Pick<Request, 'headers'>, nodes: Nod
   return node;
 }
 
-export const requireNode = (nodes: NodeStore): RequestHandler => async (req, _res, next) => {
+export const requireNode = (nodes: NodeStore): RequestHandler => Object.assign(async (req: Request, _res: unknown, next: () => void) => {
   req.node = await authenticateNode(req, nodes);
   next();
-};
+}, { authStep: 'requireNode' }) as RequestHandler;

@@ -48,7 +48,7 @@ export function createBenchmarkModule(d: {
     service: benchmarkService,
     app: {
       router: benchmarkRoutes({ benchmarks, benchmarkService, coordinator, clusters: d.clusters }),
-      agentRouter: agentBenchmarkRoutes({ coordinator, benchmarks }, requireNode(d.nodes)),
+      agentRouter: agentBenchmarkRoutes({ coordinator, benchmarks }),
     },
     /** Runs a previous process left active cannot resume: fail them, then watch workers. */
     async start(): Promise<void> {

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { buildOpenApiDocument } from '@strata/api/openapi';
 import { errorHandler, notFoundHandler } from './problem.middleware';
-import { requireUser, type AuthDeps } from '../auth/auth.middleware';
+import { requireNode, requireUser, type AuthDeps } from '../auth/auth.middleware';
 import { clusterRoutes, type ClusterRoutesDeps } from '../routes/cluster.routes';
 import { operationRoutes } from '../routes/operation.routes';
 import { nodeRoutes, type NodeRoutesDeps } from '../routes/node.routes';
@@ -15,7 +15,7 @@ import { userRoutes } from '../routes/user.routes';
 import { tokenRoutes } from '../routes/token.routes';
 import { auditRoutes } from '../routes/audit.routes';
 import { auditChanges } from '../auth/audit.middleware';
-import { mountOperation, mountRaw } from './operation-router';
+import { mountOperation, mountRaw, useAuthenticators } from './operation-router';
 import type { AuditStore } from '../stores/audit.store';
 import { sessionRoutes } from '../routes/session.routes';
 import { agentRoutes, type AgentRoutesDeps } from '../routes/agent.routes';
@@ -32,7 +32,7 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   consoleDir: string;
   onOperationControl?: (clusterId: string) => void;
   /** Live metrics (issue 9): agent push endpoint, metrics API + /metrics, API latency middleware. */
-  metrics?: { agentRouter: Router; router: (user: RequestHandler) => Router; httpMiddleware: RequestHandler };
+  metrics?: { agentRouter: Router; router: () => Router; httpMiddleware: RequestHandler };
   /** Live changes of clusters and operations (issue 12): GET /v1/events/stream. */
   live: LiveFeed;
   /** Benchmarks (issue 10): user routes under /v1 and the workers' report route under /v1/agent. */
@@ -51,6 +51,15 @@ export function createApp(d: AppDeps): Express {
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(cookieParser());
 
+  // Each route authenticates as its OPERATION_TABLE entry's `auth` says (mountOperation): once, and
+  // only for routes that exist, so an unknown path is a 404 whoever asks.
+  const authenticateUser = requireUser(d.authDeps);
+  const audit = auditChanges(d.audit, d.log);
+  useAuthenticators(app, {
+    user: (req, res, next) => authenticateUser(req, res, (err?: unknown) => (err ? next(err) : audit(req, res, next))),
+    node: requireNode(d.nodes),
+  });
+
   const openapi = buildOpenApiDocument();
   mountOperation(app, '', 'health', async () => {
     await d.pool.query('SELECT 1');
@@ -63,19 +72,17 @@ export function createApp(d: AppDeps): Express {
   if (d.benchmarks) app.use('/v1/agent', d.benchmarks.agentRouter);
   app.use('/v1/agent', agentRoutes(d));
 
-  // Every user route: authenticate, then audit changes. Each route's scope comes from OPERATION_TABLE (mountOperation).
-  const user = [requireUser(d.authDeps), auditChanges(d.audit, d.log)];
-  if (d.metrics) app.use(d.metrics.router(user[0]!));
-  if (d.benchmarks) app.use('/v1', ...user, d.benchmarks.router);
-  app.use('/v1/clusters', ...user, clusterRoutes(d));
-  app.use('/v1/operations', ...user, operationRoutes(d));
-  app.use('/v1/nodes', ...user, nodeRoutes(d));
-  app.use('/v1/capacity', ...user, capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
-  mountRaw(app, '', 'streamEvents', ({ req, res }) => d.live.open(req, res, req.principal!.organizationId), { before: user });
-  app.use('/v1/users', ...user, userRoutes(d));
-  app.use('/v1/tokens', ...user, tokenRoutes(d));
-  app.use('/v1/audit', ...user, auditRoutes(d));
-  app.use('/v1', ...user, organizationRoutes(d));
+  if (d.metrics) app.use(d.metrics.router());
+  if (d.benchmarks) app.use('/v1', d.benchmarks.router);
+  app.use('/v1/clusters', clusterRoutes(d));
+  app.use('/v1/operations', operationRoutes(d));
+  app.use('/v1/nodes', nodeRoutes(d));
+  app.use('/v1/capacity', capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
+  mountRaw(app, '', 'streamEvents', ({ req, res }) => d.live.open(req, res, req.principal!.organizationId));
+  app.use('/v1/users', userRoutes(d));
+  app.use('/v1/tokens', tokenRoutes(d));
+  app.use('/v1/audit', auditRoutes(d));
+  app.use('/v1', organizationRoutes(d));
   app.use('/v1', notFoundHandler);
 
   serveConsole(app, d.consoleDir);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import type { Scope } from '@strata/api';
-import { mountOperation, mountRaw } from './operation-router';
+import { mountOperation, mountRaw, useAuthenticators } from './operation-router';
 import { parseUuid } from './validate';
 import { errorHandler } from './problem.middleware';
 import { notFound } from '../errors';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   const app = express();
   app.use(express.json());
   // The caller's scopes and platform-admin flag come from headers here (the real app authenticates).
-  app.use((req, _res, next) => {
+  useAuthenticators(app, { user: (req, _res, next) => {
     const scopes = (req.headers['x-scopes'] as string | undefined)?.split(',').filter(Boolean) as Scope[] | undefined;
     if (scopes) {
       req.principal = {
@@ -31,7 +31,7 @@ beforeAll(async () => {
       };
     }
     next();
-  });
+  }, node: (_req, _res, next) => next() });
   const clusters = Router();
   mountOperation(clusters, '/v1/clusters', 'createCluster', async ({ body, res }) => {
     res.location('/v1/operations/op-1');

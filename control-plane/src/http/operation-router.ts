@@ -1,4 +1,4 @@
-import type { IRouter, Request, RequestHandler, Response } from 'express';
+import type { Express, IRouter, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { OPERATION_TABLE, type OperationDef, type OperationName } from '@strata/api';
 import { parseBody, parseUuid } from './validate';
@@ -23,9 +23,39 @@ export interface OperationInput<N extends OperationName> {
 export type OperationResult<N extends OperationName> = Op<N>['success'] extends { schema: infer S extends z.ZodType } ? z.infer<S> : void;
 
 export interface MountOptions {
-  /** Middleware before the scope check (e.g. authentication of routes not behind the user chain). */
+  /** Middleware after authentication and before the scope check. */
   before?: RequestHandler[];
 }
+
+/**
+ * How the table's `auth` kinds authenticate: `user` (token or session, then the audit hook) and
+ * `node` (the agent credential). `scrape` routes check their token in the handler; `none` is open.
+ * Set once on the app by createApp; every mounted route looks its own up, so authentication runs
+ * exactly once per request, for exactly the routes the table declares it for.
+ */
+export interface Authenticators {
+  user: RequestHandler;
+  node: RequestHandler;
+}
+type Guarded = keyof Authenticators;
+const AUTHENTICATORS = 'strataAuthenticators';
+
+export function useAuthenticators(app: Express, a: Authenticators): void {
+  app.locals[AUTHENTICATORS] = a;
+}
+
+/** The middleware that authenticates one route's `auth` kind (read by route-list.ts). */
+function authenticate(kind: Guarded): RequestHandler {
+  const mw: RequestHandler = (req, res, next) => {
+    const a = (req.app.locals[AUTHENTICATORS] as Authenticators | undefined)?.[kind];
+    if (!a) throw new Error(`No ${kind} authenticator set on the app (useAuthenticators)`);
+    return a(req, res, next);
+  };
+  return Object.assign(mw, { authenticates: kind });
+}
+
+/** The `auth` kind a middleware authenticates, if it is a route's authentication step. */
+export const authenticatedKind = (handler: unknown): Guarded | undefined => (handler as { authenticates?: Guarded }).authenticates;
 
 /** The operation a route was mounted from (read by route-table.test.ts). */
 export const mountedOperation = (handler: unknown): OperationName | undefined => (handler as { operation?: OperationName }).operation;
@@ -43,9 +73,11 @@ function mount(router: IRouter, base: string, name: OperationName, handler: Requ
   const o = OPERATION_TABLE[name] as OperationDef;
   if (!o.path.startsWith(base)) throw new Error(`${name}: ${o.path} is not under ${base}`);
   const path = o.path.slice(base.length).replace(/\{(\w+)\}/g, ':$1') || '/';
+  const auth = o.auth ?? 'user';
   const checks = [
+    ...(auth === 'user' || auth === 'node' ? [authenticate(auth)] : []),
     ...(options.before ?? []),
-    ...((o.auth ?? 'user') === 'user' ? [requireScope(o.scope ?? 'admin')] : []),
+    ...(auth === 'user' ? [requireScope(o.scope ?? 'admin')] : []),
     ...(o.platformAdmin ? [requirePlatformAdmin] : []),
   ];
   router[o.method](path, ...checks, Object.assign(handler, { operation: name }));

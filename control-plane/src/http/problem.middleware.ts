@@ -31,6 +31,16 @@ export function problemFromError(err: unknown, instance?: string): Problem {
       detail: `The request body is larger than the limit${limit ? ` of ${limit} bytes` : ''}; nothing was stored.`,
     };
   }
+  // Any other error body-parser marks as the client's (an unsupported charset or Content-Encoding,
+  // a corrupt gzip body, a truncated request): its own 4xx status, as a problem.
+  const client = err as { expose?: boolean; status?: number; message?: string };
+  if (client?.expose === true && typeof client.status === 'number' && client.status >= 400 && client.status < 500) {
+    const code = client.status === 415 ? 'unsupported_media_type' : 'validation_failed';
+    return {
+      type: `https://strata.dev/problems/${code}`, title: client.status === 415 ? 'Unsupported media type' : 'Invalid request',
+      status: client.status, code, detail: `${client.message ?? 'The request body cannot be read'}; nothing was stored.`,
+    };
+  }
   return { type: 'https://strata.dev/problems/internal', title: 'Internal error', status: 500, code: 'internal', detail: 'Something went wrong on our side; it has been logged.' };
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { buildOpenApiDocument } from '@strata/api/openapi';
-import { OPERATION_TABLE } from '@strata/api';
+import { OPERATION_TABLE, type OperationDef } from '@strata/api';
 import { createApp } from './app';
 import { mountedRoutes } from './route-list';
 import { loadConfig } from '../config';
@@ -75,5 +75,26 @@ describe('one route table: the Express router and openapi.json agree', () => {
   it('every route under /v1 except sign-in, the agent protocol and the spec itself declares a scope', () => {
     const open = routes.filter((r) => r.path.startsWith('/v1/') && !r.scope && !r.path.startsWith('/v1/agent') && !r.path.startsWith('/v1/session') && r.path !== '/v1/openapi.json');
     expect(open.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  });
+});
+
+describe('authentication comes from the table, once per route', () => {
+  const routes = mountedRoutes(buildApp());
+
+  it('each route passes exactly the authentication its `auth` declares (user, node) and none on a prefix', () => {
+    const wrong = routes.filter((r) => r.operation).flatMap((r) => {
+      const auth = (OPERATION_TABLE[r.operation!] as OperationDef).auth ?? 'user';
+      const want = auth === 'user' || auth === 'node' ? [auth] : [];
+      return JSON.stringify(r.authentication) === JSON.stringify(want) ? [] : [`${r.method} ${r.path}: ${JSON.stringify(r.authentication)}, table ${auth}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('sees a prefix authenticator when one is mounted (the check above can fail)', () => {
+    const app = buildApp();
+    const tagged = Object.assign((_q: unknown, _s: unknown, n: () => void) => n(), { authStep: 'requireUser' });
+    (app as unknown as { router: { stack: unknown[] } }).router.stack.unshift({ handle: tagged, rawPath: '/' });
+    const r = mountedRoutes(app).find((x) => x.path === '/v1/clusters' && x.method === 'POST')!;
+    expect(r.authentication).toEqual(['requireUser', 'user']);
   });
 });

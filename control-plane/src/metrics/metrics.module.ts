@@ -57,8 +57,8 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
     cpMetrics,
     app: {
       agentRouter: agentMetricsRoutes({ nodes: d.nodes, push: pushMetrics }),
-      router: (user: RequestHandler) => metricsRoutes({
-        user, clusters: d.clusters, nodes: d.nodes, query, streams, ingest, directory, cpMetrics, scrapeToken: token.token,
+      router: () => metricsRoutes({
+        clusters: d.clusters, nodes: d.nodes, query, streams, ingest, directory, cpMetrics, scrapeToken: token.token,
       }),
       httpMiddleware: cpMetrics.httpMiddleware,
     },

@@ -4,7 +4,6 @@ import type { HeartbeatResponse, RegisterAgentResponse } from '@strata/api';
 import { parseUuid } from '../http/validate';
 import { mountOperation } from '../http/operation-router';
 import { AppError, conflict, notFound } from '../errors';
-import { requireNode } from '../auth/auth.middleware';
 import { inTransaction } from '../db/tx';
 import { isUniqueViolation } from '../db/pg-errors';
 import type { AuthStore } from '../stores/auth.store';
@@ -52,8 +51,8 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
     }
   });
 
-  const node = Router();
-  node.use(requireNode(d.nodes));
+  // Node authentication comes from the table (`auth: 'node'`), route by route.
+  const node = r;
 
   mountOperation(node, BASE, 'reportAgentStatus', async ({ req, body: report }) => {
     await acceptStatusReport(d, req.node!.id, report);
@@ -102,6 +101,5 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
     }
   });
 
-  r.use(node);
   return r;
 }

@@ -19,7 +19,6 @@ import { expositionChunks } from '../metrics/prometheus.exposition';
 import type { ControlPlaneMetrics } from '../metrics/control-plane.metrics';
 
 export interface MetricsRoutesDeps {
-  user: RequestHandler;
   clusters: ClusterStore;
   nodes: NodeStore;
   query: MetricsQuery;
@@ -43,8 +42,6 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     return c;
   };
 
-  const user = { before: [d.user] };
-
   mountOperation(r, '', 'getClusterMetrics', async (input) => {
     const { req } = input;
     const c = await cluster(req.principal!.organizationId, req.params.id as string);
@@ -52,14 +49,14 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     const now = nowSec();
     const plan = d.query.plan({ from: parseTime(q.from, now, 'from'), to: parseTime(q.to, now, 'to'), step: q.step });
     return d.query.cluster(c.id, q.metric, q.by, plan);
-  }, user);
+  });
 
   mountRaw(r, '', 'streamClusterMetrics', async (input) => {
     const { req, res } = input;
     const c = await cluster(req.principal!.organizationId, req.params.id as string);
     const q = input.query;
     d.streams.open(req, res, { clusterId: c.id, metrics: q.metric ?? DEFAULT_STREAM, by: q.by });
-  }, user);
+  });
 
   // Host load includes every organization's instances: platform admins only.
   mountOperation(r, '', 'getNodeMetrics', async (input) => {
@@ -69,19 +66,19 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
     const now = nowSec();
     const plan = d.query.plan({ from: parseTime(q.from, now, 'from'), to: parseTime(q.to, now, 'to'), step: q.step });
     return d.query.node(id, q.metric ?? [...NODE_METRICS], plan);
-  }, user);
+  });
 
   mountOperation(r, '', 'listClusterCurrentMetrics', async ({ req }) => {
     const ids = (await d.clusters.list(req.principal!.organizationId)).map((c) => c.id);
     const out: ClusterCurrentMetricsList = { items: d.query.currentClusters(ids) };
     return out;
-  }, user);
+  });
 
   mountOperation(r, '', 'listNodeCurrentMetrics', async ({ req }) => {
     const ids = req.principal!.isPlatformAdmin ? (await d.nodes.list()).map((n) => n.id) : [];
     const out: NodeCurrentMetricsList = { items: d.query.currentNodes(ids) };
     return out;
-  }, user);
+  });
 
   // The scrape token is checked here (a timing-safe compare), not by the user chain.
   mountRaw(r, '', 'prometheusMetrics', async ({ req, res }) => {

@@ -18,8 +18,14 @@ export function userRoutes(d: { auth: AuthStore }): Router {
         isAdmin: false, role: body.role ?? 'member',
       });
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('conflict', `A user with email ${body.email} exists.`, [{ field: 'email', message: 'taken' }]);
-      throw err;
+      if (!isUniqueViolation(err)) throw err;
+      // Emails are unique across the installation (sign-in is by email). Only a user of the caller's
+      // own organization is named; another organization's user is not disclosed, so the answer is
+      // the same 409 with a message that does not say where the address is used.
+      const existing = await d.auth.findUserByEmail(body.email);
+      const mine = existing?.organizationId === req.principal!.organizationId;
+      throw conflict('conflict', mine ? `Your organization already has a user with email ${body.email}.` : 'This email address cannot be used; choose another.',
+        [{ field: 'email', message: mine ? 'taken' : 'unavailable' }]);
     }
   });
 

@@ -2,6 +2,10 @@ import type pg from 'pg';
 import type { AuditEntry, AuditList } from '@strata/api';
 import type { Principal } from './auth.store';
 
+/** Lone UTF-16 surrogates (which jsonb refuses) as U+FFFD, so an odd string can never cost an entry. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const wellFormed = (_key: string, v: unknown) => (typeof v === 'string' ? v.replace(LONE_SURROGATE, '\ufffd') : v);
+
 const toEntry = (r: any): AuditEntry => ({
   id: String(r.id), at: r.at.toISOString(),
   actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
@@ -16,7 +20,7 @@ export class AuditStore {
     await this.pool.query(
       `INSERT INTO audit_log (organization_id, actor_type, actor_id, actor_name, action, target_id, status, detail)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [p.organizationId, p.actor.type, p.actor.id, p.actor.name, e.action, e.targetId, e.status, JSON.stringify(e.detail)],
+      [p.organizationId, p.actor.type, p.actor.id, p.actor.name, e.action, e.targetId, e.status, JSON.stringify(e.detail, wellFormed)],
     );
   }
 

@@ -1,4 +1,5 @@
 import type {
+  ApiToken, ApiTokenList, AuditList, CreateOrganizationResponse, User,
   Cluster, ClusterEvent, ClusterEventList, ClusterUpdateAccepted, ClusterWithOperation, Connection, NodeList, Operation, OperationList, Problem, Topology, UpdateClusterDryRun,
 } from '@strata/api';
 import { createStrataClient, type StrataClient } from '@strata/api/client';
@@ -61,6 +62,16 @@ export class TestApi {
       params: { path: { id } }, querySerializer: () => query.replace(/^\?/, ''),
     }));
   }
+
+  // Access (issue 11): tokens, users, the audit log, organizations. `body` may be invalid on purpose.
+  listTokens() { return this.typed<ApiTokenList>(this.client.GET('/v1/tokens')); }
+  createToken(body: unknown) { return this.typed<ApiToken & Problem>(this.client.POST('/v1/tokens', { body: body as never })); }
+  revokeToken(id: string) { return this.typed<ApiToken & Problem>(this.client.DELETE('/v1/tokens/{id}', { params: { path: { id } } })); }
+  listUsers() { return this.typed<{ items: User[] }>(this.client.GET('/v1/users')); }
+  createUser(body: unknown) { return this.typed<User & Problem>(this.client.POST('/v1/users', { body: body as never })); }
+  setRole(id: string, role: User['role']) { return this.typed<User & Problem>(this.client.PATCH('/v1/users/{id}', { params: { path: { id } }, body: { role } })); }
+  audit(query: { limit?: number; before?: string } = {}) { return this.typed<AuditList & Problem>(this.client.GET('/v1/audit', { params: { query: query as never } })); }
+  createOrganization(name: string) { return this.typed<CreateOrganizationResponse & Problem>(this.client.POST('/v1/organizations', { body: { name } })); }
 
   /** Waits for an event of this type matching `where`, newest first. */
   waitForEvent<T extends ClusterEvent['type']>(id: string, type: T, where: (e: Extract<ClusterEvent, { type: T }>) => boolean = () => true, timeoutMs = 30_000): Promise<Extract<ClusterEvent, { type: T }>> {

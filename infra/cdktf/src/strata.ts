@@ -37,6 +37,9 @@ export interface StrataClusterConfig {
 /** strata_cluster: shards, replicas, memory, durability and eviction change in place. */
 export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
+  /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
+  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'engine_version',
+    'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -60,28 +63,50 @@ export interface StrataApiTokenConfig {
 /** strata_api_token: the secret is `token` (sensitive). */
 export class StrataApiToken extends BoundResource<StrataApiTokenConfig> {
   static readonly tfResourceType = 'strata_api_token';
+  static readonly tfAttributes = ['name', 'scopes', 'expires_at', 'id', 'token', 'created_at', 'created_by'] as const;
   constructor(scope: Construct, id: string, config: StrataApiTokenConfig & TerraformMetaArguments) {
     super(scope, id, StrataApiToken.tfResourceType, 'strata', config);
   }
   get tokenId(): string { return this.getStringAttribute('id'); }
   get token(): string { return this.getStringAttribute('token'); }
+  get createdAt(): string { return this.getStringAttribute('created_at'); }
+  get createdBy(): string { return this.getStringAttribute('created_by'); }
 }
 
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
+  static readonly tfDataSourceType = 'strata_cluster';
+  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'engine_version',
+    'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
   constructor(scope: Construct, id: string, config: { id?: string; name?: string } & TerraformMetaArguments) {
-    super(scope, id, 'strata_cluster', 'strata', config);
+    super(scope, id, DataStrataCluster.tfDataSourceType, 'strata', config);
   }
-  get status(): string { return this.getStringAttribute('status'); }
-  get seeds(): string[] { return this.getListAttribute('seeds'); }
+  get clusterId(): string { return this.getStringAttribute('id'); }
+  get clusterName(): string { return this.getStringAttribute('name'); }
   get shards(): number { return this.getNumberAttribute('shards'); }
+  get replicasPerShard(): number { return this.getNumberAttribute('replicas_per_shard'); }
+  get memoryMbPerShard(): number { return this.getNumberAttribute('memory_mb_per_shard'); }
+  get durability(): string { return this.getStringAttribute('durability'); }
+  get evictionPolicy(): string { return this.getStringAttribute('eviction_policy'); }
+  get engineVersion(): string { return this.getStringAttribute('engine_version'); }
+  get status(): string { return this.getStringAttribute('status'); }
+  get connectionUri(): string { return this.getStringAttribute('connection_uri'); }
+  get username(): string { return this.getStringAttribute('username'); }
+  get password(): string { return this.getStringAttribute('password'); }
+  get seeds(): string[] { return this.getListAttribute('seeds'); }
 }
 
 /** data "strata_nodes". */
 export class DataStrataNodes extends BoundDataSource<object> {
+  static readonly tfDataSourceType = 'strata_nodes';
+  static readonly tfAttributes = ['scope', 'nodes'] as const;
+  /** The attributes of each element of `nodes`. */
+  static readonly tfNodeAttributes = ['id', 'name', 'address', 'status', 'draining', 'memory_mb', 'used_memory_mb', 'instances'] as const;
   constructor(scope: Construct, id: string, config: TerraformMetaArguments = {}) {
-    super(scope, id, 'strata_nodes', 'strata', config);
+    super(scope, id, DataStrataNodes.tfDataSourceType, 'strata', config);
   }
+  /** `fleet` (a platform admin's token: every node, with capacity) or `organization` (nodes running your clusters; memory_mb and used_memory_mb null). */
+  get scope(): string { return this.getStringAttribute('scope'); }
   /** The list of nodes (objects with id, name, address, status, draining, memory_mb, used_memory_mb, instances). */
   get nodes(): IResolvable { return Token.asAny(this.interpolationForAttribute('nodes')) as IResolvable; }
 }

@@ -2,6 +2,7 @@
  * The Terraform CLI path end to end, against a live local stack (127.0.53.x):
  *  - the provider built from infra/terraform-provider-strata;
  *  - the README's quickstart (examples/quickstart) with dev_overrides and no `terraform init`;
+ *  - the same binary under dev_overrides: an in-place update, import, and drift after a delete outside Terraform;
  *  - the cdktf example app: synthesized, `terraform init` offline from a filesystem mirror, applied,
  *    a second plan empty, destroyed (the cluster gone from the API);
  *  - the systemd units the deployment stack installs pass `systemd-analyze verify`.
@@ -12,9 +13,10 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { App } from 'cdktf';
-import type { ApiTokenList, Cluster } from '@strata/api';
+import { createStrataClient } from '@strata/api/client';
 import { startStack, type Stack } from '@strata/local';
 import { ExampleAppStack } from '../src/stacks/example-app';
+import { DataStrataCluster, DataStrataNodes, StrataApiToken, StrataCluster } from '../src/strata';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const providerDir = path.join(repo, 'infra/terraform-provider-strata');
@@ -41,11 +43,11 @@ let stack: Stack;
 let bin: string;
 let mirror: string;
 
-const api = async <T>(p: string): Promise<{ status: number; body: T }> => {
-  const res = await fetch(stack.url + p, { headers: { authorization: `Bearer ${stack.adminToken}` } });
-  return { status: res.status, body: (await res.json()) as T };
-};
-const clusterNamed = async (name: string) => (await api<{ items: Cluster[] }>('/v1/clusters')).body.items.find((c) => c.name === name);
+/** The stack's admin, through the typed client generated from openapi.json. */
+const admin = () => createStrataClient({ baseUrl: stack.url, token: stack.adminToken });
+const clusterNamed = async (name: string) => (await admin().GET('/v1/clusters')).data!.items.find((c) => c.name === name);
+const tokens = async () => (await admin().GET('/v1/tokens')).data!.items;
+const clusterStatus = async (id: string) => (await admin().GET('/v1/clusters/{id}', { params: { path: { id } } })).response.status;
 const strataEnv = () => ({ STRATA_ENDPOINT: stack.url, STRATA_TOKEN: stack.adminToken });
 
 beforeAll(async () => {
@@ -80,14 +82,94 @@ describe('Terraform CLI with the built provider', () => {
     expect(status.nodes.value).toHaveLength(2);
     const c = await clusterNamed('tf-quickstart');
     expect(c).toMatchObject({ spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, evictionPolicy: 'allkeys-lru' }, status: { phase: 'ready' } });
-    expect((await api<ApiTokenList>('/v1/tokens')).body.items.some((t) => t.name === 'quickstart-app' && !t.revokedAt)).toBe(true);
+    expect((await tokens()).some((t) => t.name === 'quickstart-app' && !t.revokedAt)).toBe(true);
 
     const plan = await run('terraform', ['plan', '-detailed-exitcode', '-input=false'], { cwd: work, env });
     expect(plan.status, plan.out).toBe(0); // 0 = no changes
 
     await ok('terraform', ['destroy', '-auto-approve', '-input=false'], { cwd: work, env });
     expect(await clusterNamed('tf-quickstart')).toBeUndefined();
-    expect((await api<ApiTokenList>('/v1/tokens')).body.items.find((t) => t.name === 'quickstart-app')?.revokedAt).toBeTruthy();
+    expect((await tokens()).find((t) => t.name === 'quickstart-app')?.revokedAt).toBeTruthy();
+  });
+
+  it('the built binary under dev_overrides updates in place, imports, and shows a cluster deleted outside Terraform as drift', async () => {
+    const cli = path.join(dir, 'dev.tfrc');
+    writeFileSync(cli, `provider_installation {\n  dev_overrides {\n    "registry.terraform.io/strata/strata" = "${bin}"\n  }\n  direct {}\n}\n`);
+    const work = path.join(dir, 'lifecycle');
+    mkdirSync(work, { recursive: true });
+    const config = (memory: number, eviction: string) => writeFileSync(path.join(work, 'main.tf'), `
+terraform {
+  required_providers {
+    strata = { source = "strata/strata" }
+  }
+}
+
+resource "strata_cluster" "c" {
+  name                = "tf-lifecycle"
+  shards              = 1
+  replicas_per_shard  = 0
+  memory_mb_per_shard = ${memory}
+  eviction_policy     = "${eviction}"
+}
+`);
+    const env = { ...strataEnv(), TF_CLI_CONFIG_FILE: cli };
+    // Options go between the subcommand and its arguments (`terraform import -input=false ADDR ID`).
+    const tf = (cmd: string, ...args: string[]) => run('terraform', [cmd, '-input=false', '-no-color', ...args], { cwd: work, env });
+
+    config(16, 'noeviction');
+    const applied = await tf('apply', '-auto-approve');
+    expect(applied.status, applied.out).toBe(0);
+    const created = (await clusterNamed('tf-lifecycle'))!;
+    expect(created.status.phase).toBe('ready');
+
+    // In place: the plan changes one resource and destroys none; the same cluster gets the new spec.
+    config(24, 'allkeys-lru');
+    const plan = await tf('plan');
+    expect(plan.out).toMatch(/strata_cluster\.c will be updated in-place/);
+    expect(plan.out).toMatch(/0 to add, 1 to change, 0 to destroy/);
+    const updating = await tf('apply', '-auto-approve');
+    expect(updating.status, updating.out).toBe(0);
+    const updated = (await clusterNamed('tf-lifecycle'))!;
+    expect(updated.id).toBe(created.id);
+    expect(updated.spec).toMatchObject({ memoryMbPerShard: 24, evictionPolicy: 'allkeys-lru' });
+
+    // Import: forget it, import it by id, and the plan is empty.
+    const removed = await run('terraform', ['state', 'rm', 'strata_cluster.c'], { cwd: work, env });
+    expect(removed.status, removed.out).toBe(0);
+    const imported = await tf('import', 'strata_cluster.c', created.id);
+    expect(imported.status, imported.out).toBe(0);
+    const afterImport = await tf('plan', '-detailed-exitcode');
+    expect(afterImport.status, afterImport.out).toBe(0);
+
+    // Drift: deleted through the API, the next plan creates it again.
+    const del = await admin().DELETE('/v1/clusters/{id}', { params: { path: { id: created.id } } });
+    expect(del.response.status).toBe(202);
+    for (let i = 0; i < 600 && (await clusterStatus(created.id)) !== 404; i++) await new Promise((r) => setTimeout(r, 200));
+    const drift = await tf('plan', '-detailed-exitcode');
+    expect(drift.status, drift.out).toBe(2); // 2 = changes
+    expect(drift.out).toMatch(/strata_cluster\.c will be created/);
+    const destroyed = await tf('destroy', '-auto-approve');
+    expect(destroyed.status, destroyed.out).toBe(0);
+    expect(await clusterNamed('tf-lifecycle')).toBeUndefined();
+  });
+
+  it('the hand-written cdktf bindings name exactly the attributes the built provider declares', async () => {
+    const cli = path.join(dir, 'dev.tfrc');
+    writeFileSync(cli, `provider_installation {\n  dev_overrides {\n    "registry.terraform.io/strata/strata" = "${bin}"\n  }\n  direct {}\n}\n`);
+    const work = path.join(dir, 'schema');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(path.join(work, 'main.tf'), 'terraform {\n  required_providers {\n    strata = { source = "strata/strata" }\n  }\n}\n');
+    const out = await ok('terraform', ['providers', 'schema', '-json'], { cwd: work, env: { TF_CLI_CONFIG_FILE: cli } });
+    type Block = { attributes: Record<string, { nested_type?: { attributes: Record<string, unknown> } }> };
+    const schema = (JSON.parse(out.slice(out.indexOf('{'))) as { provider_schemas: Record<string, { resource_schemas: Record<string, { block: Block }>; data_source_schemas: Record<string, { block: Block }> }> })
+      .provider_schemas['registry.terraform.io/strata/strata']!;
+    const names = (b: Block) => Object.keys(b.attributes).sort();
+    expect([...StrataCluster.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_cluster!.block));
+    expect([...StrataApiToken.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_api_token!.block));
+    expect([...DataStrataCluster.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_cluster!.block));
+    const nodes = schema.data_source_schemas.strata_nodes!.block;
+    expect([...DataStrataNodes.tfAttributes].sort()).toEqual(names(nodes));
+    expect([...DataStrataNodes.tfNodeAttributes].sort()).toEqual(Object.keys(nodes.attributes.nodes!.nested_type!.attributes).sort());
   });
 
   it('the cdktf example app synthesizes, inits offline from a filesystem mirror, applies, plans empty and destroys', async () => {
@@ -110,16 +192,15 @@ describe('Terraform CLI with the built provider', () => {
     expect(outputs.cluster_id.value).toBe(c!.id);
     expect(outputs.app_token.value).toMatch(/^stk_/);
     // The token the stack made works, read-only.
-    const reader = await fetch(`${stack.url}/v1/clusters/${c!.id}`, { headers: { authorization: `Bearer ${outputs.app_token.value}` } });
-    expect(reader.status).toBe(200);
-    const writer = await fetch(`${stack.url}/v1/clusters/${c!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${outputs.app_token.value}` } });
-    expect(writer.status).toBe(403);
+    const appToken = createStrataClient({ baseUrl: stack.url, token: outputs.app_token.value });
+    expect((await appToken.GET('/v1/clusters/{id}', { params: { path: { id: c!.id } } })).response.status).toBe(200);
+    expect((await appToken.DELETE('/v1/clusters/{id}', { params: { path: { id: c!.id } } })).response.status).toBe(403);
 
     const plan = await run('terraform', ['plan', '-detailed-exitcode', '-input=false'], { cwd: work, env });
     expect(plan.status, plan.out).toBe(0);
 
     await ok('terraform', ['destroy', '-auto-approve', '-input=false'], { cwd: work, env });
-    expect((await api(`/v1/clusters/${c!.id}`)).status).toBe(404);
+    expect(await clusterStatus(c!.id)).toBe(404);
   });
 
   it('the systemd units pass systemd-analyze verify', async () => {

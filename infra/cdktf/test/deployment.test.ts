@@ -63,7 +63,13 @@ describe('deployment stack (AWS, multi-host)', () => {
   it('the control plane reads its settings from an env file and runs from its systemd unit', () => {
     const cp = res.aws_instance['control-plane'];
     expect(cp.user_data).toContain('ExecStart=/usr/bin/node --import tsx /opt/strata/control-plane/src/main.ts');
-    expect(cp.user_data).toContain('DATABASE_URL=postgres://strata:${var.db_password}@${aws_db_instance.postgres.address}:5432/strata?sslmode=require');
+    // TLS to RDS verified against the RDS CA bundle the host downloads before the service starts
+    // (node-pg's sslmode=require would verify against Node's store, which lacks Amazon's RDS CA).
+    expect(cp.user_data).toContain('DATABASE_URL=postgres://strata:${var.db_password}@${aws_db_instance.postgres.address}:5432/strata?sslmode=verify-full&sslrootcert=/etc/strata/rds-ca.pem');
+    const download = cp.user_data.indexOf('curl -fsSL https://truststore.pki.rds.amazonaws.com/global/global-bundle.pem -o /etc/strata/rds-ca.pem');
+    expect(download).toBeGreaterThan(cp.user_data.indexOf('install -d -m 0750 -o root -g strata /etc/strata'));
+    expect(download).toBeLessThan(cp.user_data.indexOf('systemctl enable --now strata-control-plane'));
+    expect(cp.user_data).not.toContain('sslmode=require');
     expect(cp.user_data).toContain('STRATA_ADMIN_TOKEN=${var.admin_token}');
     expect(cp.depends_on).toEqual(['aws_db_instance.postgres']);
     const cpSg = res.aws_security_group['control-plane-sg'];

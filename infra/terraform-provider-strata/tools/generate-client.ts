@@ -2,7 +2,8 @@
  * Regenerates the provider's Go API client from the control plane's openapi.json:
  *   1. internal/client/openapi.json: the operations the provider uses, as OpenAPI 3.0;
  *   2. internal/client/client.gen.go: oapi-codegen (pinned as a Go tool in go.mod).
- * `npm run generate:terraform-client` runs this; a unit test fails when either is stale.
+ * `npm run generate:terraform-client` runs this; a unit test fails when either is stale
+ * (test/client-spec.test.ts for openapi.json; internal/client/client_test.go regenerates client.gen.go and compares).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -168,23 +168,33 @@ function UsersSection({ session }: { session: Session }) {
 function AuditSection() {
   const audit = useAuditQuery(true);
   const now = useNow(10_000);
+  const items = audit.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <section className="card" aria-labelledby="audit-title" style={{ padding: 20 }}>
       <h2 id="audit-title">Audit log</h2>
       {audit.isError ? <ErrorState error={audit.error} title="Could not load the audit log" onRetry={() => void audit.refetch()} /> : (
-        <table className="table" aria-label="Audit log" aria-busy={audit.isPending}>
-          <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Resource</th></tr></thead>
-          <tbody>
-            {audit.isPending ? <SkeletonRows cols={4} /> : audit.data.items.map((e) => (
-              <tr key={e.id}>
-                <td title={formatDateTime(e.at)}>{formatAgo(e.at, now)}</td>
-                <td>{e.actor.name} <span className="muted">({e.actor.type})</span></td>
-                <td><code>{e.action}</code></td>
-                <td><code>{e.targetId ?? ''}</code></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <table className="table" aria-label="Audit log" aria-busy={audit.isPending}>
+            <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Resource</th><th scope="col">Status</th><th scope="col">Detail</th></tr></thead>
+            <tbody>
+              {audit.isPending ? <SkeletonRows cols={6} /> : items.map((e) => (
+                <tr key={e.id}>
+                  <td title={formatDateTime(e.at)}>{formatAgo(e.at, now)}</td>
+                  <td>{e.actor.name} <span className="muted">({e.actor.type})</span></td>
+                  <td><code>{e.action}</code></td>
+                  <td><code>{e.targetId ?? ''}</code></td>
+                  <td>{e.status}</td>
+                  <td><code style={{ wordBreak: 'break-all' }}>{Object.keys(e.detail).length ? JSON.stringify(e.detail) : ''}</code></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {audit.hasNextPage && (
+            <button type="button" className="btn btn-secondary" style={{ marginTop: 12 }} disabled={audit.isFetchingNextPage} onClick={() => void audit.fetchNextPage()}>
+              {audit.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
+            </button>
+          )}
+        </>
       )}
     </section>
   );

@@ -3772,7 +3772,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "operation_in_progress" | "does_not_fit" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -4363,6 +4363,7 @@ export interface components {
             name: string;
             /** @description IP the node binds engines to and other nodes reach it on */
             address: string;
+            /** @description stored as a 32-bit integer */
             memoryMb: number;
             agentVersion: string;
         };

@@ -40,6 +40,10 @@ cd /opt/strata && npm ci --no-audit --no-fund
 install -d -m 0750 -o root -g strata /etc/strata
 `;
 
+/** Amazon RDS's CA bundle (every region), and where the control-plane host keeps it. */
+export const RDS_CA_BUNDLE_URL = 'https://truststore.pki.rds.amazonaws.com/global/global-bundle.pem';
+export const RDS_CA_FILE = '/etc/strata/rds-ca.pem';
+
 const writeFile = (path: string, content: string, mode: string) =>
   `cat > ${path} <<'STRATA_EOF'\n${content.trimEnd()}\nSTRATA_EOF\nchmod ${mode} ${path}\n`;
 
@@ -110,8 +114,11 @@ export class DeploymentStack extends TerraformStack {
     });
 
     const hardening = { metadataOptions: { httpTokens: 'required' as const, httpEndpoint: 'enabled' as const } };
+    // RDS certificates chain to Amazon's RDS CA, which is not in Node's store: with node-pg,
+    // sslmode=require means verify-full against that store and fails. The control plane verifies
+    // against the RDS bundle the host downloads (RDS_CA_FILE).
     const cpEnv = [
-      `DATABASE_URL=postgres://strata:${dbPassword.stringValue}@${this.database.address}:5432/strata?sslmode=require`,
+      `DATABASE_URL=postgres://strata:${dbPassword.stringValue}@${this.database.address}:5432/strata?sslmode=verify-full&sslrootcert=${RDS_CA_FILE}`,
       'STRATA_HOST=0.0.0.0', 'STRATA_PORT=8080', `STRATA_ADMIN_TOKEN=${adminToken.stringValue}`, `STRATA_MASTER_KEY=${masterKey.stringValue}`,
     ].join('\n');
     this.controlPlane = new Instance(this, 'control-plane', {
@@ -120,6 +127,7 @@ export class DeploymentStack extends TerraformStack {
       rootBlockDevice: { volumeSize: 20, volumeType: 'gp3', encrypted: true },
       userDataReplaceOnChange: true,
       userData: baseInstall(ref)
+        + `curl -fsSL ${RDS_CA_BUNDLE_URL} -o ${RDS_CA_FILE}\nchmod 0644 ${RDS_CA_FILE}\n`
         + writeFile('/etc/strata/control-plane.env', cpEnv, '0640')
         + writeFile('/etc/systemd/system/strata-control-plane.service', unit('strata-control-plane.service'), '0644')
         + 'npm run build --workspace @strata/console\nsystemctl daemon-reload\nsystemctl enable --now strata-control-plane\n',

@@ -437,21 +437,22 @@ func (e PlannedInstanceChangeRole) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
-	Conflict            ProblemCode = "conflict"
-	CsrfFailed          ProblemCode = "csrf_failed"
-	DoesNotFit          ProblemCode = "does_not_fit"
-	Forbidden           ProblemCode = "forbidden"
-	Internal            ProblemCode = "internal"
-	InvalidCredentials  ProblemCode = "invalid_credentials"
-	InvalidState        ProblemCode = "invalid_state"
-	JoinTokenInvalid    ProblemCode = "join_token_invalid"
-	NameTaken           ProblemCode = "name_taken"
-	NotFound            ProblemCode = "not_found"
-	OperationInProgress ProblemCode = "operation_in_progress"
-	PayloadTooLarge     ProblemCode = "payload_too_large"
-	Unauthorized        ProblemCode = "unauthorized"
-	Unplaceable         ProblemCode = "unplaceable"
-	ValidationFailed    ProblemCode = "validation_failed"
+	Conflict             ProblemCode = "conflict"
+	CsrfFailed           ProblemCode = "csrf_failed"
+	DoesNotFit           ProblemCode = "does_not_fit"
+	Forbidden            ProblemCode = "forbidden"
+	Internal             ProblemCode = "internal"
+	InvalidCredentials   ProblemCode = "invalid_credentials"
+	InvalidState         ProblemCode = "invalid_state"
+	JoinTokenInvalid     ProblemCode = "join_token_invalid"
+	NameTaken            ProblemCode = "name_taken"
+	NotFound             ProblemCode = "not_found"
+	OperationInProgress  ProblemCode = "operation_in_progress"
+	PayloadTooLarge      ProblemCode = "payload_too_large"
+	Unauthorized         ProblemCode = "unauthorized"
+	Unplaceable          ProblemCode = "unplaceable"
+	UnsupportedMediaType ProblemCode = "unsupported_media_type"
+	ValidationFailed     ProblemCode = "validation_failed"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -484,6 +485,8 @@ func (e ProblemCode) Valid() bool {
 	case Unauthorized:
 		return true
 	case Unplaceable:
+		return true
+	case UnsupportedMediaType:
 		return true
 	case ValidationFailed:
 		return true

@@ -197,14 +197,9 @@ func (a *API) ListClusters(ctx context.Context) ([]client.Cluster, error) {
 	return r.JSON200.Items, nil
 }
 
-// ClusterPatch holds the spec fields that change in place (PATCH /v1/clusters/{id}).
-type ClusterPatch struct {
-	Shards           *int    `json:"shards,omitempty"`
-	ReplicasPerShard *int    `json:"replicasPerShard,omitempty"`
-	MemoryMbPerShard *int    `json:"memoryMbPerShard,omitempty"`
-	Durability       *string `json:"durability,omitempty"`
-	EvictionPolicy   *string `json:"evictionPolicy,omitempty"`
-}
+// ClusterPatch holds the spec fields that change in place: the generated PATCH /v1/clusters/{id}
+// body, so a renamed or retyped API field breaks the provider's build.
+type ClusterPatch = client.UpdateClusterRequest
 
 // ErrPatchUnsupported: this control plane has no PATCH /v1/clusters/{id} yet.
 var ErrPatchUnsupported = errors.New("this Strata control plane cannot change clusters in place (no PATCH /v1/clusters/{id}); upgrade it, or recreate the cluster")
@@ -213,35 +208,27 @@ var ErrPatchUnsupported = errors.New("this Strata control plane cannot change cl
 // change needed none). A 409 because another change is running is retried with
 // backoff until ctx ends, so two applies in a row do not fail.
 func (a *API) UpdateCluster(ctx context.Context, id string, patch ClusterPatch) (*client.Operation, error) {
-	body, _ := json.Marshal(patch)
+	u, err := parseID(id)
+	if err != nil {
+		return nil, err
+	}
 	wait := a.Poll
 	for {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPatch, a.endpoint+"/v1/clusters/"+id, bytes.NewReader(body))
+		r, err := a.c.UpdateClusterWithResponse(ctx, u, nil, patch)
 		if err != nil {
 			return nil, err
 		}
-		req.Header.Set("Content-Type", "application/json")
-		res, err := a.http.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		data, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		switch {
-		case res.StatusCode == http.StatusOK || res.StatusCode == http.StatusAccepted:
-			var out struct {
-				Operation *client.Operation `json:"operation"`
-			}
-			if err := json.Unmarshal(data, &out); err != nil {
-				return nil, fmt.Errorf("PATCH /v1/clusters/%s: %w", id, err)
-			}
-			return out.Operation, nil
-		case res.StatusCode == http.StatusNotFound && strings.Contains(string(data), "No route for"):
+		switch status := r.StatusCode(); {
+		case r.JSON202 != nil:
+			return &r.JSON202.Operation, nil
+		case status == http.StatusOK:
+			return nil, nil
+		case status == http.StatusNotFound && strings.Contains(string(r.Body), "No route for"):
 			return nil, ErrPatchUnsupported
-		case res.StatusCode == http.StatusMethodNotAllowed:
+		case status == http.StatusMethodNotAllowed:
 			return nil, ErrPatchUnsupported
-		case res.StatusCode == http.StatusConflict && strings.Contains(string(data), "operation"):
-			delay := retryAfter(res.Header)
+		case status == http.StatusConflict && strings.Contains(string(r.Body), "operation"):
+			delay := retryAfter(r.HTTPResponse.Header)
 			if delay <= 0 {
 				delay = wait
 				wait = min(wait*3/2, a.MaxPoll)
@@ -252,7 +239,7 @@ func (a *API) UpdateCluster(ctx context.Context, id string, patch ClusterPatch) 
 			case <-time.After(delay):
 			}
 		default:
-			return nil, problem(res.StatusCode, data)
+			return nil, problem(status, r.Body)
 		}
 	}
 }
@@ -288,7 +275,10 @@ func (a *API) Connection(ctx context.Context, id string) (*client.Connection, er
 	return r.JSON200, nil
 }
 
-func (a *API) ListNodes(ctx context.Context) ([]client.Node, error) {
+// ListNodes returns the nodes the caller may see: every node with its capacity for a platform
+// admin (scope fleet), only the nodes running the organization's clusters, without capacity, for
+// anyone else (scope organization).
+func (a *API) ListNodes(ctx context.Context) (*client.NodeList, error) {
 	r, err := a.c.ListNodesWithResponse(ctx)
 	if err != nil {
 		return nil, err
@@ -296,7 +286,7 @@ func (a *API) ListNodes(ctx context.Context) ([]client.Node, error) {
 	if r.JSON200 == nil {
 		return nil, problem(r.StatusCode(), r.Body)
 	}
-	return r.JSON200.Items, nil
+	return r.JSON200, nil
 }
 
 // poll calls probe until it reports done, sleeping with backoff (or the server's Retry-After) in between.

@@ -53,7 +53,11 @@ func (r *apiTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Description: "Any of clusters:read, clusters:write, benchmarks:run, admin (admin implies all).",
 				Validators:  []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(stringvalidator.OneOf(scopes...))},
 			},
-			"expires_at": schema.StringAttribute{Optional: true, PlanModifiers: replace, Description: "RFC 3339 time the token stops working; default never."},
+			"expires_at": schema.StringAttribute{
+				Optional: true, PlanModifiers: []planmodifier.String{requiresReplaceIfOtherInstant()},
+				Description: "RFC 3339 time the token stops working; default never. Read back (and imported) as UTC seconds, e.g. 2030-01-01T00:00:00Z; " +
+					"another spelling of the same instant is not a change.",
+			},
 			"token":      schema.StringAttribute{Computed: true, Sensitive: true, PlanModifiers: keep, Description: "The secret. Known only to the state that created it (null after import)."},
 			"created_at": schema.StringAttribute{Computed: true, PlanModifiers: keep},
 			"created_by": schema.StringAttribute{Computed: true, PlanModifiers: keep, Description: "Email of the user the token belongs to; null for owner-less tokens."},
@@ -123,9 +127,7 @@ func (r *apiTokenResource) Read(ctx context.Context, req resource.ReadRequest, r
 	set, d := types.SetValueFrom(ctx, types.StringType, got)
 	resp.Diagnostics.Append(d...)
 	state.Scopes = set
-	if t.ExpiresAt != nil && state.ExpiresAt.IsNull() {
-		state.ExpiresAt = types.StringValue(*t.ExpiresAt)
-	}
+	state.ExpiresAt = expiresAtFromAPI(t.ExpiresAt, state.ExpiresAt)
 	state.CreatedAt = types.StringValue(t.CreatedAt)
 	state.CreatedBy = types.StringPointerValue(t.CreatedBy)
 	if state.Token.IsUnknown() {
@@ -154,4 +156,43 @@ func (r *apiTokenResource) Delete(ctx context.Context, req resource.DeleteReques
 
 func (r *apiTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// canonicalTime is how expires_at is read back: RFC 3339 in UTC, whole seconds (the API answers
+// with milliseconds, 2030-01-01T00:00:00.000Z, which would differ from the documented spelling).
+func canonicalTime(v string) (string, bool) {
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return "", false
+	}
+	return t.UTC().Truncate(time.Second).Format(time.RFC3339), true
+}
+
+func sameInstant(a, b string) bool {
+	ca, okA := canonicalTime(a)
+	cb, okB := canonicalTime(b)
+	return okA && okB && ca == cb
+}
+
+// expiresAtFromAPI keeps the configured spelling while it names the API's instant, and otherwise
+// (import, or a change outside Terraform) takes the API's value in canonical form.
+func expiresAtFromAPI(api *string, prior types.String) types.String {
+	if api == nil {
+		return types.StringNull()
+	}
+	if !prior.IsNull() && !prior.IsUnknown() && sameInstant(prior.ValueString(), *api) {
+		return prior
+	}
+	if c, ok := canonicalTime(*api); ok {
+		return types.StringValue(c)
+	}
+	return types.StringValue(*api)
+}
+
+// requiresReplaceIfOtherInstant: a token's expiry cannot change, but a new spelling of the same
+// instant (e.g. +00:00 for Z) is no reason to replace it.
+func requiresReplaceIfOtherInstant() planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		resp.RequiresReplace = !(req.StateValue.IsNull() == req.PlanValue.IsNull() && (req.PlanValue.IsNull() || sameInstant(req.StateValue.ValueString(), req.PlanValue.ValueString())))
+	}, "replaced when expires_at names another instant", "replaced when `expires_at` names another instant")
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
@@ -26,8 +27,9 @@ func TestAccAPIToken(t *testing.T) {
 			{
 				Config: `
 resource "strata_api_token" "ci" {
-  name   = "tf-acc-ci"
-  scopes = ["clusters:read"]
+  name       = "tf-acc-ci"
+  scopes     = ["clusters:read"]
+  expires_at = "2030-01-01T00:00:00Z"
 }
 `,
 				Check: resource.ComposeAggregateTestCheckFunc(
@@ -52,13 +54,50 @@ resource "strata_api_token" "ci" {
 				),
 			},
 			{
+				// Imported, expires_at reads back as written in the docs (the API says ...00.000Z): same attributes.
 				ResourceName:            "strata_api_token.ci",
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"token"},
 			},
+			{
+				// Another spelling of the same instant is not a change (no replacement, no revoked token).
+				Config: `
+resource "strata_api_token" "ci" {
+  name       = "tf-acc-ci"
+  scopes     = ["clusters:read"]
+  expires_at = "2030-01-01T01:00:00+01:00"
+}
+`,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("strata_api_token.ci", plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrWith("strata_api_token.ci", "id", func(v string) error {
+						if v != id {
+							return fmt.Errorf("token replaced (%s -> %s)", id, v)
+						}
+						return nil
+					}),
+				),
+			},
+			{
+				// A real change of expiry replaces the token.
+				Config: `
+resource "strata_api_token" "ci" {
+  name       = "tf-acc-ci"
+  scopes     = ["clusters:read"]
+  expires_at = "2031-01-01T00:00:00Z"
+}
+`,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("strata_api_token.ci", plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: resource.TestCheckResourceAttr("strata_api_token.ci", "expires_at", "2031-01-01T00:00:00Z"),
+			},
 		},
 		CheckDestroy: func(*terraform.State) error {
+			// The first token was revoked when expires_at changed; the last one on destroy.
 			narrow, _ := NewAPI(os.Getenv("STRATA_ENDPOINT"), secret, "test")
 			_, err := narrow.ListClusters(context.Background())
 			var apiErr *APIError

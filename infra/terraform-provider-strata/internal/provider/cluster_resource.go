@@ -126,7 +126,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				},
 			},
 			"status":         schema.StringAttribute{Computed: true, Description: "Phase: provisioning, ready, updating, degraded, deleting or failed."},
-			"connection_uri": schema.StringAttribute{Computed: true, Sensitive: true, Description: "redis://USER:PASSWORD@HOST:PORT of one primary."},
+			"connection_uri": schema.StringAttribute{Computed: true, Sensitive: true, Description: "redis://USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (STRATA_ENDPOINT_HOST, set by npm start), or of one primary when the installation has no endpoint host."},
 			"username":       schema.StringAttribute{Computed: true, Description: "ACL user for clients.", PlanModifiers: keep},
 			"password":       schema.StringAttribute{Computed: true, Sensitive: true, Description: "Password of the ACL user.", PlanModifiers: keep},
 			"seeds":          schema.ListAttribute{Computed: true, ElementType: types.StringType, Description: "host:port of every primary, sorted."},
@@ -298,18 +298,18 @@ func clusterPatch(plan, state clusterModel) (ClusterPatch, bool) {
 			changed = true
 		}
 	}
-	strField := func(a, b types.String, dst **string) {
-		if !a.Equal(b) && !a.IsUnknown() {
-			v := a.ValueString()
-			*dst = &v
-			changed = true
-		}
-	}
+	strChanged := func(a, b types.String) bool { return !a.Equal(b) && !a.IsUnknown() }
 	intField(plan.Shards, state.Shards, &p.Shards)
 	intField(plan.ReplicasPerShard, state.ReplicasPerShard, &p.ReplicasPerShard)
 	intField(plan.MemoryMbPerShard, state.MemoryMbPerShard, &p.MemoryMbPerShard)
-	strField(plan.Durability, state.Durability, &p.Durability)
-	strField(plan.EvictionPolicy, state.EvictionPolicy, &p.EvictionPolicy)
+	if strChanged(plan.Durability, state.Durability) {
+		v := client.UpdateClusterRequestDurability(plan.Durability.ValueString())
+		p.Durability, changed = &v, true
+	}
+	if strChanged(plan.EvictionPolicy, state.EvictionPolicy) {
+		v := client.UpdateClusterRequestEvictionPolicy(plan.EvictionPolicy.ValueString())
+		p.EvictionPolicy, changed = &v, true
+	}
 	return p, changed
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -48,19 +49,42 @@ func patchSupported(t *testing.T) bool {
 	return !(res.StatusCode == 404 && strings.Contains(string(buf[:n]), "No route for"))
 }
 
+// addressPrefix is where the test stack's nodes and endpoint listen (testdata/stack.ts).
+func addressPrefix() string {
+	if p := os.Getenv("STRATA_TEST_ADDRESS_PREFIX"); p != "" {
+		return p
+	}
+	return "127.0.52"
+}
+
 func clusterConfig(name string, memory int, wait bool) string {
+	return clusterConfigSpec(clusterSpec{name: name, shards: 1, replicas: 1, memory: memory, durability: "none", eviction: "allkeys-lru", engine: "7", wait: wait})
+}
+
+type clusterSpec struct {
+	name                         string
+	shards, replicas, memory     int
+	durability, eviction, engine string
+	wait                         bool
+}
+
+func clusterConfigSpec(c clusterSpec) string {
 	return fmt.Sprintf(`
 provider "strata" {}
 
 resource "strata_cluster" "test" {
   name                = %q
-  shards              = 1
-  replicas_per_shard  = 1
+  shards              = %d
+  replicas_per_shard  = %d
   memory_mb_per_shard = %d
-  eviction_policy     = "allkeys-lru"
+  durability          = %q
+  eviction_policy     = %q
+  engine_version      = %q
   wait_for_ready      = %t
   timeouts = {
     create = "5m"
+    update = "5m"
+    delete = "5m"
   }
 }
 
@@ -71,7 +95,46 @@ data "strata_cluster" "by_name" {
 data "strata_nodes" "all" {
   depends_on = [strata_cluster.test]
 }
-`, name, memory, wait)
+`, c.name, c.shards, c.replicas, c.memory, c.durability, c.eviction, c.engine, c.wait)
+}
+
+// inPlaceStep applies spec and expects an in-place update of the same cluster, with the API's spec
+// matching afterwards.
+func inPlaceStep(api *API, firstID *string, c clusterSpec) resource.TestStep {
+	return resource.TestStep{
+		Config: clusterConfigSpec(c),
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction("strata_cluster.test", plancheck.ResourceActionUpdate),
+		}},
+		Check: func(s *terraform.State) error {
+			id, _ := clusterID(s)
+			if id != *firstID {
+				return fmt.Errorf("cluster was replaced (%s -> %s), expected an in-place update", *firstID, id)
+			}
+			got, err := api.GetCluster(context.Background(), id)
+			if err != nil {
+				return err
+			}
+			sp := got.Spec
+			if sp.Shards != c.shards || sp.ReplicasPerShard != c.replicas || sp.MemoryMbPerShard != c.memory ||
+				string(sp.Durability) != c.durability || string(sp.EvictionPolicy) != c.eviction || got.Status.Phase != "ready" {
+				return fmt.Errorf("API has %+v (phase %s), want %+v", sp, got.Status.Phase, c)
+			}
+			return nil
+		},
+	}
+}
+
+// replaceStep plans spec and expects the cluster to be replaced (what cannot change in place).
+func replaceStep(c clusterSpec) resource.TestStep {
+	return resource.TestStep{
+		Config:             clusterConfigSpec(c),
+		PlanOnly:           true,
+		ExpectNonEmptyPlan: true,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+			plancheck.ExpectResourceAction("strata_cluster.test", plancheck.ResourceActionReplace),
+		}},
+	}
 }
 
 func clusterID(s *terraform.State) (string, error) {
@@ -120,12 +183,14 @@ func TestAccCluster(t *testing.T) {
 					resource.TestCheckResourceAttr("strata_cluster.test", "durability", "none"),
 					resource.TestCheckResourceAttr("strata_cluster.test", "engine_version", "7"),
 					resource.TestCheckResourceAttr("strata_cluster.test", "seeds.#", "1"),
-					resource.TestMatchResourceAttr("strata_cluster.test", "connection_uri", regexpMust(`^redis://[^:]+:[^@]+@127\.0\.52\.\d+:\d+$`)),
+					resource.TestMatchResourceAttr("strata_cluster.test", "connection_uri", regexpMust(`^redis://[^:]+:[^@]+@`+regexp.QuoteMeta(addressPrefix())+`\.\d+:\d+$`)),
 					resource.TestCheckResourceAttrSet("strata_cluster.test", "password"),
 					resource.TestCheckResourceAttrPair("data.strata_cluster.by_name", "id", "strata_cluster.test", "id"),
 					resource.TestCheckResourceAttr("data.strata_cluster.by_name", "memory_mb_per_shard", "32"),
 					resource.TestCheckResourceAttr("data.strata_nodes.all", "nodes.#", "2"),
 					resource.TestCheckResourceAttr("data.strata_nodes.all", "nodes.0.status", "online"),
+					resource.TestCheckResourceAttr("data.strata_nodes.all", "scope", "fleet"),
+					resource.TestCheckResourceAttrSet("data.strata_nodes.all", "nodes.0.memory_mb"),
 					func(s *terraform.State) error {
 						id, err := clusterID(s)
 						if err != nil {
@@ -161,12 +226,19 @@ func TestAccCluster(t *testing.T) {
 					return nil
 				}),
 			},
+			// Every spec field the API changes in place is updated in place, never by replacement:
+			// shards (a reshard), then durability, eviction policy and replicas together.
+			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 1, memory: 48, durability: "none", eviction: "allkeys-lru", engine: "7", wait: true}),
+			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
 			{
 				ResourceName:            "strata_cluster.test",
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"wait_for_ready", "timeouts"},
 			},
+			// What cannot change in place plans a replacement.
+			replaceStep(clusterSpec{name: "tf-acc-renamed", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
+			replaceStep(clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "8", wait: true}),
 		},
 		CheckDestroy: func(s *terraform.State) error {
 			if firstID == "" {
