@@ -6,6 +6,9 @@
  * itself (two primaries are no majority): a primary restarted empty would
  * make its replica resync from nothing and wipe the shard.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
@@ -105,4 +108,37 @@ describe('safe restarts on a cluster Redis cannot fail over by itself (2x1, dura
     await api.deleteCluster(id);
     await api.waitForGone(id);
   }, 240_000);
+
+  it('a replica its agent restarts on its own is reported (instance-restarted); agents observe each engine over one long-lived connection', async () => {
+    const r = await api.createCluster({ name: 'replica-crash', shards: 2, replicasPerShard: 1, memoryMbPerShard: 64 });
+    const id = r.body.cluster.id;
+    await api.waitForPhase(id, 'ready');
+    const topology = await api.waitForHealthy(id);
+    const replica = replicaOf(topology, 0);
+    const primary = primaryOf(topology, 1);
+
+    // One connection per instance: the engine's connection counter stays flat over several status reports and metric samples.
+    const agentDir = stack.agents.find((a) => primary.address.startsWith(`${a.address}:`))!.dir;
+    const rec = (JSON.parse(readFileSync(path.join(agentDir, 'instances.json'), 'utf8')) as { spec: { instanceId: string }; credentials: { internalUser: string; internalPassword: string } }[])
+      .find((x) => x.spec.instanceId === primary.id)!;
+    const [host, port] = primary.address.split(':');
+    const admin = new Redis({ host, port: Number(port), username: rec.credentials.internalUser, password: rec.credentials.internalPassword });
+    const received = async () => Number(/total_connections_received:(\d+)/.exec(String(await admin.info('stats')))![1]);
+    const before = await received();
+    await sleep(6000); // agents report and sample every second
+    const after = await received();
+    admin.disconnect();
+    console.log(`connections received by ${primary.address} over 6 s: ${after - before}`);
+    expect(after - before).toBeLessThanOrEqual(1);
+
+    const pid = enginePid(replica.address);
+    process.kill(pid, 'SIGKILL');
+    const restarted = await api.waitForEvent(id, 'instance-restarted', (e) => e.instance.instanceId === replica.id);
+    expect(restarted.reason).toMatch(/its agent restarts it/);
+    await api.waitForHealthy(id);
+    expect(enginePid(replica.address)).not.toBe(pid);
+    expect((await api.events(id, '?limit=200')).body.items.filter((e) => e.type === 'instance-restarted')).toHaveLength(1);
+    await api.deleteCluster(id);
+    await api.waitForGone(id);
+  });
 });

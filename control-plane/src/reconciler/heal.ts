@@ -350,6 +350,27 @@ const causeText: Record<FailoverCause, string> = {
 };
 
 /**
+ * An engine its agent restarts on its own (a crashed replica: agents restart
+ * those with backoff, no order needed): tell the user, once per crash. Seen
+ * while the report still carries the crash (crashed, or starting again);
+ * restarts the control plane ordered are recorded with their task.
+ */
+export async function recordAgentRestarts(ctx: ClusterContext): Promise<void> {
+  for (const i of ctx.instances) {
+    const o = ctx.observe(i.id);
+    if (!o || o.held || !o.crashedAt || (o.state !== 'crashed' && o.state !== 'starting')) continue;
+    const crashedAt = Date.parse(o.crashedAt);
+    if (ctx.tasks.has(`restart:${i.id}:${crashedAt}`)) continue;
+    const instance = ref(ctx, i);
+    const reason = `its process exited at ${o.crashedAt} and its agent restarts it (a replica resyncs from its primary)`;
+    await ctx.deps.events.record(ctx.cluster, {
+      type: 'instance-restarted', shard: i.shardIndex, instance, reason,
+      message: `Shard ${i.shardIndex}: ${instance.address} on ${instance.nodeName} restarted by its agent: ${reason}.`,
+    }, `agent-restart:${i.id}:${crashedAt}`);
+  }
+}
+
+/**
  * A repair-slots task that finished: record which slots it closed (once per
  * task). Called on every pass, not only with a plan: the report that shows
  * the slots closed usually comes with the task's completion, and then the
