@@ -89,6 +89,47 @@ describe.each(['none', 'aof-everysec'] as const)('kill -9 of a primary, 3x1, dur
   });
 });
 
+describe("a primary's node stops reporting (its agent and the primary killed)", () => {
+  it("Redis fails over; the failover event says node-lost, with Strata's window counted from the node's last report; nothing acknowledged lost; the node's return brings the old primary back as a replica", async () => {
+    const { id, uri, topology } = await ready('node-lost-primary', { shards: 3, replicasPerShard: 1 });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', 5000, 1);
+    app.disconnect();
+    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
+    await new Promise((r) => setTimeout(r, 300));
+    const victim = primaryOf(topology, 0);
+    const agent = stack.agents.findIndex((a) => victim.address.startsWith(`${a.address}:`));
+    const ackedAtKill = writer.acked.length;
+    await stack.stopAgent(agent, 'SIGKILL');
+    process.kill(enginePid(victim.address), 'SIGKILL');
+
+    const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 0, 60_000);
+    expect(failover).toMatchObject({ cause: 'node-lost', oldPrimary: { instanceId: victim.id } });
+    const [detected, promoted, ok] = [failover.detectedAt, failover.promotedAt, failover.clusterOkAt].map((t) => Date.parse(t ?? ''));
+    expect(detected).toBeLessThanOrEqual(promoted!);
+    expect(promoted).toBeLessThanOrEqual(ok!);
+    expect(failover.writeUnavailableMs).toBe(ok! - detected!);
+
+    await stack.startAgent(agent);
+    const after = await api.waitForHealthy(id, 90_000);
+    expect(after.shards[0]!.instances.find((i) => i.id === victim.id)?.health).toBe('healthy');
+    await new Promise((r) => setTimeout(r, 300));
+    await writer.stop();
+    writer['client'].disconnect();
+    const fresh = appClient(uri);
+    try {
+      expect(await countPresent(fresh, 'k', 5000)).toBe(5000);
+      expect(await writer.lost(fresh)).toEqual([]);
+      expect(writer.acked.length).toBeGreaterThan(ackedAtKill + 10);
+    } finally {
+      fresh.disconnect();
+    }
+    console.log(`node-lost failover: Strata's window ${failover.writeUnavailableMs} ms; writer longest gap ${writer.longestGapMs} ms`);
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
+    await drop(id);
+  });
+});
+
 describe('kill -9 of a primary without replicas, a client writing throughout', () => {
   it('durability none: restarted, exactly the killed shard\'s keys are gone, and the user is told the shard lost its data', async () => {
     const { id, uri, topology } = await ready('no-replica-none', { shards: 3, replicasPerShard: 0 });

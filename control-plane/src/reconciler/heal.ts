@@ -319,10 +319,18 @@ async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: I
   const task = tasks.sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
   const mode = (task?.payload as { mode?: string } | undefined)?.mode;
   const result = task?.result as Extract<TaskResult, { kind: 'failover' }> | null | undefined;
+  // Agents report every second: a node quiet for longer lost its primary with it, even before its
+  // observations stop counting (STRATA_NODE_OFFLINE_AFTER_MS) and Redis failed over faster than that.
+  // (Not heard from since this control plane started says nothing: it may just have started.)
+  const oldNodeLastReport = ctx.nodeReportedAt(old.nodeId);
+  const oldNodeQuiet = oldNodeLastReport !== null && now - oldNodeLastReport > NODE_QUIET_MS;
   const cause: FailoverCause = mode === 'switchover' && task && now - task.createdAt.getTime() < 60_000 ? 'switchover'
-    : !oldObs ? 'node-lost'
+    : !oldObs || oldNodeQuiet ? 'node-lost'
       : oldObs.state === 'crashed' || oldObs.state === 'stopped' ? 'process-crash' : 'engine';
-  const detectedAt = cause === 'switchover' ? task!.createdAt.getTime() : oldObs?.crashedAt ? Date.parse(oldObs.crashedAt) : null;
+  // node-lost: from the old primary's node's last report (its silence began then; the primary died no earlier).
+  const detectedAt = cause === 'switchover' ? task!.createdAt.getTime()
+    : cause === 'node-lost' ? ctx.nodeReportedAt(old.nodeId)
+      : oldObs?.crashedAt ? Date.parse(oldObs.crashedAt) : null;
   const promotedAt = result?.promotedAt && task && now - task.createdAt.getTime() < 60_000 ? Date.parse(result.promotedAt) : now;
   const clusterOkAt = Math.max(promotedAt, now);
   const from = ref(ctx, old);
@@ -341,6 +349,8 @@ async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: I
     }, `primaries-rebalanced:${promoted.id}:${configEpoch}`, db);
   }
 }
+
+const NODE_QUIET_MS = 2500;
 
 const causeText: Record<FailoverCause, string> = {
   'process-crash': 'its primary process exited',
