@@ -19,7 +19,6 @@ const Env = z.object({
   STRATA_AGENT_ENDPOINT_BIND: z.string().min(1).optional(),
   /** Slots opened together per (source, target) pair in a slot migration; smaller rounds stop sooner on pause. */
   STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: z.coerce.number().int().min(1).max(4096).default(128),
-  STRATA_AGENT_PRIMARY_HOLD_MS: z.coerce.number().int().min(0).default(20_000),
 });
 
 export interface AgentConfig {
@@ -43,7 +42,6 @@ export interface AgentConfig {
    * plane decides (promote its replica first), or until this long has passed
    * (the control plane is away; Redis has failed over on its own by then).
    */
-  primaryHoldMs: number;
   /**
    * Where cluster endpoints listen: by default the endpoint host the control
    * plane names (locally a loopback address the first agent to bind serves;
@@ -72,7 +70,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     migrateSlotsPerRound: e.STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND,
     spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,
     logLevel: e.STRATA_LOG_LEVEL,
-    primaryHoldMs: e.STRATA_AGENT_PRIMARY_HOLD_MS,
     endpointBind: e.STRATA_AGENT_ENDPOINT_BIND,
     metricsPushSeconds: e.STRATA_AGENT_METRICS_PUSH_SECONDS,
   };

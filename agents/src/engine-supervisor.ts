@@ -16,15 +16,14 @@ interface Runtime {
   lastError: string | null;
   nextRestartAt: number;
   backoffMs: number;
-  /** A crashed former primary waits for the control plane (promote its replica first) until holdUntil. */
+  /** A crashed former primary, or an engine found stopped at agent start, waits until the control plane says to restart it. */
   held: boolean;
-  holdUntil: number;
-  /** When this agent saw the process exit (ms epoch). */
+  /** When the process exited (ms epoch): seen by this agent, or for an engine found stopped at agent start, the last time an agent saw it running (the crash came later). */
   crashedAt: number | null;
 }
 
 const fresh = (pid: number | null, state: ObservedInstanceState, restarts = 0): Runtime => ({
-  pid, state, restarts, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF, held: false, holdUntil: 0, crashedAt: null,
+  pid, state, restarts, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF, held: false, crashedAt: null,
 });
 
 const MIN_BACKOFF = 250;
@@ -32,6 +31,12 @@ const MAX_BACKOFF = 30_000;
 
 /** How often adopted engines (not our children) are checked for exit; our own children report exit at once. */
 const WATCH_MS = 100;
+/** How often the "engines seen running until" mark is written (the crash-time bound for engines found stopped at start). */
+const ALIVE_MARK_MS = 1000;
+/** Per agent: until when (ms epoch) every engine it ran as `running` was seen alive. */
+const ALIVE_MARK = 'engines-seen-running-at';
+/** Per instance: when its agent saw the engine exit (ms epoch); removed when it runs again. */
+const CRASH_MARK = 'crashed-at';
 
 /**
  * Runs redis-server processes for this node. Engines are started detached so
@@ -39,44 +44,85 @@ const WATCH_MS = 100;
  * crash is reported at once. A crashed replica is restarted with exponential
  * backoff; a crashed former primary is held: restarted only when the control
  * plane says so (after promoting its replica, so the replica never resyncs
- * from an empty restarted primary), or when the hold expires.
+ * from an empty restarted primary). There is no timed release: with one or
+ * two shards Redis cannot fail over on its own, and a primary restarted
+ * empty on a timer wipes its replica.
+ *
+ * An engine found stopped when the agent starts is held too, whatever its
+ * role: the node may have been away long enough for the control plane to
+ * replace its copies, and a stale engine must not serve old data or rejoin.
+ * The control plane restarts it (ensure-instance) if it still wants it; the
+ * orphan sweeper removes it otherwise. Its crash time is bounded from below
+ * by the last time an agent saw it running (a mark written every second),
+ * so the control plane can still tell whether its replica was in sync.
  */
 export class EngineSupervisor {
   private readonly runtime = new Map<string, Runtime>();
   private timer?: NodeJS.Timeout;
+  /** Detached (the agent is exiting and leaves its engines running): exits are no longer ours to handle. */
+  private detached = false;
 
   constructor(
     private readonly d: {
       registry: InstanceRegistry; address: string; redisServer: string; log: Logger; onChange: () => void; spares?: SparePool;
-      /** How long a crashed former primary waits for the control plane before restarting on its own. */
-      primaryHoldMs?: number;
-    },
+        },
   ) {}
 
-  /** Adopt engines still running from a previous agent; start the rest. */
+  /**
+   * Adopt engines still running from a previous agent; hold the rest until
+   * the control plane asks for them (never start them on our own: see the
+   * class comment).
+   */
   async recover(): Promise<void> {
+    const lastSeenRunning = this.readMark(path.join(this.d.registry.dataDir, ALIVE_MARK));
     for (const rec of this.d.registry.all()) {
-      const pid = readPid(this.pidFile(rec.spec.instanceId));
+      const id = rec.spec.instanceId;
+      const pid = readPid(this.pidFile(id));
       if (pid && isRedisOnPort(pid, rec.spec.port)) {
-        this.runtime.set(rec.spec.instanceId, fresh(pid, 'running'));
-        this.d.log.info({ instanceId: rec.spec.instanceId, pid }, 'adopted running engine');
-      } else if (rec.lastRole === 'primary') {
-        // It stopped while this agent was away: same rule as a crash.
-        const rt = fresh(null, 'stopped');
-        this.hold(rec.spec.instanceId, rt, 'engine not running when the agent started');
-        this.runtime.set(rec.spec.instanceId, rt);
-      } else {
-        await this.start(rec.spec.instanceId).catch((err) => this.d.log.error({ err, instanceId: rec.spec.instanceId }, 'could not restart engine'));
+        this.runtime.set(id, fresh(pid, 'running'));
+        this.d.log.info({ instanceId: id, pid }, 'adopted running engine');
+        continue;
       }
+      // It stopped while no agent watched it (or its crash was seen by an agent that died since).
+      const rt = fresh(null, 'stopped');
+      rt.crashedAt = this.readMark(path.join(this.d.registry.instanceDir(id), CRASH_MARK)) ?? lastSeenRunning ?? Date.now();
+      this.hold(id, rt, 'engine not running when the agent started');
+      this.runtime.set(id, rt);
     }
+    this.markAlive();
     this.timer = setInterval(() => void this.watch(), WATCH_MS);
   }
 
   private hold(instanceId: string, rt: Runtime, why: string): void {
     rt.held = true;
-    rt.holdUntil = Date.now() + (this.d.primaryHoldMs ?? 20_000);
-    rt.crashedAt ??= Date.now();
-    this.d.log.warn({ instanceId, why, holdMs: this.d.primaryHoldMs ?? 20_000 }, 'former primary held: waiting for the control plane to promote its replica before restarting it');
+    this.d.log.warn({ instanceId, why, crashedAt: rt.crashedAt }, 'engine held: waiting for the control plane (it promotes a replica first, or removes a copy it replaced) before restarting it');
+  }
+
+  private readMark(file: string): number | null {
+    try {
+      const n = Number(readFileSync(file, 'utf8'));
+      return Number.isFinite(n) && n > 0 ? n : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private writeMark(file: string, ms: number): void {
+    try {
+      writeFileSync(file + '.tmp', String(ms));
+      renameSync(file + '.tmp', file);
+    } catch (err) {
+      this.d.log.warn({ err: (err as Error).message, file }, 'could not write a supervisor mark');
+    }
+  }
+
+  private lastAliveMark = 0;
+  /** Every engine this agent holds as running was alive now (checked by watch() just before, or reported by its exit event). */
+  private markAlive(): void {
+    const now = Date.now();
+    if (now - this.lastAliveMark < ALIVE_MARK_MS) return;
+    this.lastAliveMark = now;
+    this.writeMark(path.join(this.d.registry.dataDir, ALIVE_MARK), now);
   }
 
   status(instanceId: string): Runtime | undefined {
@@ -183,6 +229,7 @@ export class EngineSupervisor {
       rt.state = 'running';
       rt.lastError = null;
       rt.crashedAt = null;
+      rmSync(path.join(dir, CRASH_MARK), { force: true });
       this.d.log.info({ instanceId, pid: rt.pid, port: rec.spec.port }, 'engine started');
     } catch (err) {
       rt.state = 'crashed';
@@ -208,10 +255,12 @@ export class EngineSupervisor {
 
   /** The engine exited without being asked to: report at once; hold a former primary. */
   private crashed(id: string, rt: Runtime): void {
-    if (rt.state !== 'running') return;
+    if (rt.state !== 'running' || this.detached) return;
     rt.state = 'crashed';
     rt.restarts++;
     rt.crashedAt = Date.now();
+    // Kept on disk, so an agent that dies before the control plane answers still knows when.
+    this.writeMark(path.join(this.d.registry.instanceDir(id), CRASH_MARK), rt.crashedAt);
     rt.lastError = `redis-server (pid ${rt.pid}) exited unexpectedly${this.logTail(this.d.registry.instanceDir(id))}`;
     rt.nextRestartAt = Date.now() + rt.backoffMs;
     rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
@@ -220,18 +269,19 @@ export class EngineSupervisor {
     this.d.onChange();
   }
 
-  /** Crash detection for adopted engines, restarts with backoff, and hold expiry. */
+  /** Crash detection for adopted engines and restarts (with backoff) of crashed replicas. */
   private async watch(): Promise<void> {
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
       const rt = this.runtime.get(id);
       if (!rt || rt.state === 'starting') continue;
       if (rt.state === 'running' && rt.pid && !isAlive(rt.pid)) this.crashed(id, rt);
-      if (rt.held) {
-        if (Date.now() < rt.holdUntil) continue;
-        this.d.log.warn({ instanceId: id }, 'hold expired without word from the control plane; restarting the former primary');
-        rt.held = false;
-      }
+    }
+    this.markAlive();
+    for (const rec of this.d.registry.all()) {
+      const id = rec.spec.instanceId;
+      const rt = this.runtime.get(id);
+      if (!rt || rt.state === 'starting' || rt.held) continue;
       if ((rt.state === 'crashed' || rt.state === 'stopped') && Date.now() >= rt.nextRestartAt) {
         await this.start(id).then(() => {
           // A healthy run resets the backoff after it has stayed up.
@@ -286,6 +336,7 @@ export class EngineSupervisor {
   }
 
   detach(): void {
+    this.detached = true;
     clearInterval(this.timer);
   }
 }

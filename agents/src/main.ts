@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     topPort: config.spareTopPort, usedPorts: () => new Set(registry.all().map((r) => r.spec.port)), onChange: () => reporter?.poke(),
   });
   const supervisor = new EngineSupervisor({
-    registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares, primaryHoldMs: config.primaryHoldMs,
+    registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares,
   });
   const connections = new InstanceConnections({ address: config.address, timeoutMs: 500 });
   const endpoints = new EndpointServer({ fetch: () => client.endpoints(), log, bindAddress: config.endpointBind, onChange: () => reporter?.poke() });

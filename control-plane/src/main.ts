@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { migrate } from './db/migrate';
+import { inTransaction } from './db/tx';
 import { SecretBox } from './crypto/secret-box';
 import { AuthStore } from './stores/auth.store';
 import { AuditStore } from './stores/audit.store';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   const reconciler = new Reconciler({
     clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
+    transaction: (fn) => inTransaction(pool, fn),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({

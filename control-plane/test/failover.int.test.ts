@@ -10,6 +10,7 @@ import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, countPresentEventually, DurableWriter, enginePid, loadKeys } from './helpers/workload';
+import { keysInSlots, missingKeys } from './helpers/shard-keys';
 
 let stack: Stack;
 let api: TestApi;
@@ -53,6 +54,11 @@ describe.each(['none', 'aof-everysec'] as const)('kill -9 of a primary, 3x1, dur
     const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 1);
     expect(failover).toMatchObject({ cause: 'process-crash', oldPrimary: { instanceId: victim.id }, newPrimary: { instanceId: replica.id } });
     expect(failover.writeUnavailableMs).toBeGreaterThanOrEqual(0);
+    // Strata's own timeline of the failover: seen, then promoted, then the cluster ok.
+    const [detected, promoted, ok] = [failover.detectedAt, failover.promotedAt, failover.clusterOkAt].map((t) => Date.parse(t ?? ''));
+    expect(detected).toBeLessThanOrEqual(promoted!);
+    expect(promoted).toBeLessThanOrEqual(ok!);
+    expect(failover.writeUnavailableMs).toBe(ok! - detected!);
     await api.waitForEvent(id, 'instance-restarted', (e) => e.instance.instanceId === victim.id);
 
     // Healthy again with the old primary as a replica (before or after the switch back).
@@ -83,41 +89,109 @@ describe.each(['none', 'aof-everysec'] as const)('kill -9 of a primary, 3x1, dur
   });
 });
 
-describe('kill -9 of a primary without replicas', () => {
-  it('durability none: restarted, and the user is told the shard lost its data', async () => {
+describe("a primary's node stops reporting (its agent and the primary killed)", () => {
+  it("Redis fails over; the failover event says node-lost, with Strata's window counted from the node's last report; nothing acknowledged lost; the node's return brings the old primary back as a replica", async () => {
+    const { id, uri, topology } = await ready('node-lost-primary', { shards: 3, replicasPerShard: 1 });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', 5000, 1);
+    app.disconnect();
+    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
+    await new Promise((r) => setTimeout(r, 300));
+    const victim = primaryOf(topology, 0);
+    const agent = stack.agents.findIndex((a) => victim.address.startsWith(`${a.address}:`));
+    const ackedAtKill = writer.acked.length;
+    await stack.stopAgent(agent, 'SIGKILL');
+    process.kill(enginePid(victim.address), 'SIGKILL');
+
+    const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 0, 60_000);
+    expect(failover).toMatchObject({ cause: 'node-lost', oldPrimary: { instanceId: victim.id } });
+    const [detected, promoted, ok] = [failover.detectedAt, failover.promotedAt, failover.clusterOkAt].map((t) => Date.parse(t ?? ''));
+    expect(detected).toBeLessThanOrEqual(promoted!);
+    expect(promoted).toBeLessThanOrEqual(ok!);
+    expect(failover.writeUnavailableMs).toBe(ok! - detected!);
+
+    await stack.startAgent(agent);
+    const after = await api.waitForHealthy(id, 90_000);
+    expect(after.shards[0]!.instances.find((i) => i.id === victim.id)?.health).toBe('healthy');
+    await new Promise((r) => setTimeout(r, 300));
+    await writer.stop();
+    writer['client'].disconnect();
+    const fresh = appClient(uri);
+    try {
+      expect(await countPresent(fresh, 'k', 5000)).toBe(5000);
+      expect(await writer.lost(fresh)).toEqual([]);
+      expect(writer.acked.length).toBeGreaterThan(ackedAtKill + 10);
+    } finally {
+      fresh.disconnect();
+    }
+    console.log(`node-lost failover: Strata's window ${failover.writeUnavailableMs} ms; writer longest gap ${writer.longestGapMs} ms`);
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
+    await drop(id);
+  });
+});
+
+describe('kill -9 of a primary without replicas, a client writing throughout', () => {
+  it('durability none: restarted, exactly the killed shard\'s keys are gone, and the user is told the shard lost its data', async () => {
     const { id, uri, topology } = await ready('no-replica-none', { shards: 3, replicasPerShard: 0 });
     const app = appClient(uri);
     await loadKeys(app, 'k', KEYS, 0);
+    const writer = new DurableWriter(appClient(uri), 'w', 0).start();
+    await new Promise((r) => setTimeout(r, 300));
     const victim = primaryOf(topology, 2);
     process.kill(enginePid(victim.address), 'SIGKILL');
+    const ackedAtKill = writer.acked.length;
     const lost = await api.waitForEvent(id, 'data-lost', (e) => e.shard === 2);
     expect(lost.message).toMatch(/durability "none"/);
+    expect(lost.instance.instanceId).toBe(victim.id);
     await api.waitForHealthy(id);
+    await new Promise((r) => setTimeout(r, 300));
+    await writer.stop();
+    writer['client'].disconnect();
     app.disconnect();
     const fresh = appClient(uri);
-    const present = await countPresent(fresh, 'k', KEYS);
-    fresh.disconnect();
-    // The other two shards keep theirs; shard 2's keys are gone, as reported.
-    expect(present).toBeLessThan(KEYS);
-    expect(present).toBeGreaterThan(KEYS / 2);
+    try {
+      // Exactly the killed shard's loaded keys are gone, as reported; the other two shards keep all of theirs.
+      const shard2 = topology.shards[2]!.slots;
+      const loaded = Array.from({ length: KEYS }, (_, i) => `k:${i}`);
+      const expectedGone = await keysInSlots(fresh, loaded, shard2);
+      expect(expectedGone.length).toBeGreaterThan(KEYS / 5);
+      expect(await missingKeys(fresh, 'k', KEYS)).toEqual(expectedGone);
+      // Acknowledged writes lost are all the killed shard's, from before the kill; writing went on after it.
+      const lostWrites = await writer.lost(fresh);
+      expect(await keysInSlots(fresh, lostWrites, shard2)).toEqual(lostWrites);
+      expect(lostWrites.every((k) => writer.acked.indexOf(k) < ackedAtKill)).toBe(true);
+      expect(writer.acked.length).toBeGreaterThan(ackedAtKill + 10);
+      console.log(`writer: ${writer.acked.length} acknowledged writes (${lostWrites.length} lost with shard 2), ${writer.errors} errors, longest gap ${writer.longestGapMs} ms`);
+    } finally {
+      fresh.disconnect();
+    }
     await drop(id);
   });
 
-  it('durability aof-everysec: restarted from its AOF with every key', async () => {
+  it('durability aof-everysec: restarted from its AOF with every key and every acknowledged write', async () => {
     const { id, uri, topology } = await ready('no-replica-aof', { shards: 3, replicasPerShard: 0, durability: 'aof-everysec' });
     const app = appClient(uri);
     await loadKeys(app, 'k', KEYS, 0);
+    const writer = new DurableWriter(appClient(uri), 'w', 0).start();
+    await new Promise((r) => setTimeout(r, 300));
     const victim = primaryOf(topology, 0);
     process.kill(enginePid(victim.address), 'SIGKILL');
+    const ackedAtKill = writer.acked.length;
     await api.waitForEvent(id, 'instance-restarted', (e) => e.instance.instanceId === victim.id);
     await api.waitForHealthy(id);
+    await new Promise((r) => setTimeout(r, 300));
+    await writer.stop();
+    writer['client'].disconnect();
     const fresh = appClient(uri);
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    // The AOF had every acknowledged write (a process crash keeps what was written to the file).
+    expect(await writer.lost(fresh)).toEqual([]);
+    expect(writer.acked.length).toBeGreaterThan(ackedAtKill + 10);
     fresh.disconnect();
     // The application's long-lived client too, once it caught up.
     const t0 = Date.now();
     expect(await countPresentEventually(app, 'k', KEYS)).toBe(KEYS);
-    console.log(`long-lived client caught up after ${Date.now() - t0} ms`);
+    console.log(`long-lived client caught up after ${Date.now() - t0} ms; writer: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
     expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
     app.disconnect();
     await drop(id);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
 
-test('a killed primary: the page shows degraded with what Strata does, then the failover with its window without writes', async ({
+test('a killed primary: the page shows degraded with what Strata does, the old primary as a replica it moves back, then the failover with its window without writes', async ({
   signedInPage: page, api, createCluster, clusterPage,
 }, testInfo) => {
   const cluster = await createCluster({ name: uniqueName('e2e-failover'), shards: 3, replicasPerShard: 1 }, { waitReady: true });
@@ -10,9 +10,32 @@ test('a killed primary: the page shows degraded with what Strata does, then the 
   const topology = await api.topology(cluster.id);
   const victim = topology.shards[1]!.instances.find((i) => i.role === 'primary')!;
   const pid = Number(execFileSync('pgrep', ['-f', `redis-server ${victim.address}`], { encoding: 'utf8' }).trim());
+
+  // Every reason the page shows, however briefly: Strata acts within a second and the alert goes away again.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { reasonsSeen: string[] }).reasonsSeen = seen;
+    const record = () => {
+      const text = document.querySelector('[data-testid="cluster-reason"]')?.textContent ?? '';
+      if (text && seen.at(-1) !== text) seen.push(text);
+    };
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   process.kill(pid, 'SIGKILL');
 
-  // The failover completes; the instance that was primary is listed as a replica that Strata will move back.
+  // Degraded, and what Strata is doing about it: promoting the replica, then restarting the old primary as a replica.
+  const acting = /The cluster is degraded[\s\S]*Strata is acting: shard 1: (primary stopped; promoting its in-sync replica|restarting an instance \(rejoins as a replica)/;
+  const shown = () => page.evaluate(() => (window as unknown as { reasonsSeen: string[] }).reasonsSeen);
+  await expect.poll(async () => (await shown()).some((t) => acting.test(t)), { timeout: 15_000, intervals: [100] }).toBe(true);
+  testInfo.annotations.push({ type: 'reasons shown', description: (await shown()).join(' | ') });
+
+  // After the failover the old primary is listed as a replica that Strata will move back (until the rebalance, 30 s by default).
+  const oldPrimary = clusterPage.topology.getByTestId('instance').filter({ hasText: victim.address });
+  await expect(oldPrimary).toContainText('Replica', { timeout: 20_000 });
+  await expect(oldPrimary.getByTestId('preferred-primary')).toHaveText(/placed as primary; Strata moves it back once the cluster is stable/);
+  await expect(oldPrimary.locator('[data-health="healthy"]')).toHaveCount(1, { timeout: 20_000 });
+  await saveScreenshot(page, 'cluster-topology-after-failover', testInfo);
+
   await clusterPage.openTab('Activity');
   const failover = page.getByTestId('event').filter({ has: page.locator('[data-testid="write-window"]') }).first();
   await expect(failover).toBeVisible({ timeout: 30_000 });

@@ -228,7 +228,7 @@ export const ObservedInstance = z.object({
   restarts: z.number().int(),
   lastError: freeText().nullable(),
   cluster: ObservedClusterView.nullable(),
-  /** A crashed former primary the agent will not restart on its own until the control plane decides (or the hold expires). */
+  /** An engine the agent will not restart on its own until the control plane decides (a crashed former primary, or any engine found stopped when the agent started). */
   held: z.boolean().default(false),
   /** When the agent saw the process exit. */
   crashedAt: Timestamp.nullable().default(null),

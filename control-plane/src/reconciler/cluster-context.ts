@@ -6,6 +6,7 @@ import type { OperationRow, OperationStore } from '../stores/operation.store';
 import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
+import type { Db } from '../db/tx';
 
 export interface ReconcileDeps {
   clusters: ClusterStore;
@@ -27,6 +28,12 @@ export interface ReconcileDeps {
    * the lost one (one transaction, under the placement lock).
    */
   replaceInstance?: (cluster: ClusterRow, lost: InstanceRow) => Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }>;
+  /**
+   * Runs `fn` in one database transaction (a task or role write and the
+   * events that tell the user about it commit together). Without it (tests
+   * of single steps), the statements run one by one on the pool.
+   */
+  transaction?: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
 }
 
 export interface HealingSettings {

@@ -7,10 +7,11 @@
 import type { EventInstanceRef, FailoverCause, TaskResult } from '@strata/api';
 import { planHealing, type HealAction, type HealInstance, type HealPlan } from '@strata/engine';
 import { address, type ClusterContext } from './cluster-context';
-import { enqueueNow } from './task-step';
 import type { TaskRequest } from '@strata/api';
 import type { InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
+import type { Db } from '../db/tx';
+import { faultPoint } from './fault-point';
 
 /** Observed state of the context's instances, as the planner sees it. */
 export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstance[] {
@@ -78,7 +79,7 @@ export async function promoteDuringOperation(
  */
 export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promise<string[]> {
   const blocked: string[] = [];
-  for (const a of plan.actions) {
+  for (const a of inApplyOrder(plan.actions)) {
     const why = await apply(ctx, a);
     if (why) blocked.push(why);
   }
@@ -120,14 +121,33 @@ export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
   }
 }
 
+/** One transaction when the deps provide one; otherwise statement by statement on the pool. */
+const inTx = <T>(ctx: ClusterContext, fn: (db: Db | undefined) => Promise<T>): Promise<T> =>
+  ctx.deps.transaction ? ctx.deps.transaction(fn) : fn(undefined);
+
+/**
+ * Record-role actions in an order that keeps a failover's old primary
+ * findable: promotions (replica -> primary) before demotions, everything
+ * else after.
+ */
+function inApplyOrder(actions: HealAction[]): HealAction[] {
+  const rank = (a: HealAction) => (a.kind !== 'record-role' ? 2 : a.role === 'primary' ? 0 : 1);
+  return [...actions].sort((x, y) => rank(x) - rank(y));
+}
+
 /**
  * Hands a healing task to an agent unless one is open, one just succeeded
  * (its effect shows in the next reports, within a second or two), or it
  * keeps failing: then it is retried with backoff (0.5 s doubling to 30 s),
- * never in a tight loop.
+ * never in a tight loop. `alongside` (the events that tell the user about
+ * it) commits in the same transaction as the task: a control plane killed
+ * in between loses neither, since the next pass finds no task either and
+ * plans the action again.
  */
 const SETTLE_MS = 2000;
-async function healTask(ctx: ClusterContext, t: { nodeId: string; dedupeKey: string; request: TaskRequest }): Promise<void> {
+async function healTask(
+  ctx: ClusterContext, t: { nodeId: string; dedupeKey: string; request: TaskRequest }, alongside?: (db: Db | undefined) => Promise<void>,
+): Promise<void> {
   const latest = ctx.tasks.get(t.dedupeKey);
   if (latest?.state === 'succeeded' && Date.now() - latest.updatedAt.getTime() < SETTLE_MS) return;
   if (latest?.state === 'failed') {
@@ -135,7 +155,15 @@ async function healTask(ctx: ClusterContext, t: { nodeId: string; dedupeKey: str
     const backoff = Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
     if (Date.now() - latest.updatedAt.getTime() < backoff) return;
   }
-  await enqueueNow(ctx, t);
+  const inserted = await inTx(ctx, async (db) => {
+    const ins = await ctx.deps.tasks.enqueue({ nodeId: t.nodeId, clusterId: ctx.cluster.id, operationId: ctx.operationId, request: t.request, dedupeKey: t.dedupeKey }, db);
+    await alongside?.(db);
+    return ins;
+  });
+  // After the commit: the agent's long-poll must find the task.
+  if (inserted) ctx.deps.notifyNode(t.nodeId);
+  // e.g. heal-promote-enqueued, heal-restart-enqueued, heal-switchover-enqueued (crash tests).
+  if (inserted) faultPoint(`heal-${t.dedupeKey.split(':')[0]}-enqueued`);
 }
 
 const ref = (ctx: ClusterContext, i: InstanceRow): EventInstanceRef => {
@@ -150,36 +178,26 @@ const instanceSpec = (ctx: ClusterContext, inst: InstanceRow) => ({
   durability: ctx.cluster.spec.durability, evictionPolicy: ctx.cluster.spec.evictionPolicy,
 });
 
-/**
- * Primaries recorded as demoted (primary -> replica) lately, per cluster and
- * shard, so the promotion beside them still finds its old primary: agents
- * report independently, and the new primary's report may come a pass later.
- */
-const recentlyDemoted = new Map<string, { instanceId: string; at: number }>();
-const DEMOTION_MEMORY_MS = 60_000;
-
 async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void> {
   const { clusters, events } = ctx.deps;
   const cluster = ctx.cluster;
   switch (a.kind) {
     case 'record-role': {
       const inst = byId(ctx, a.instanceId);
-      const shardKey = `${cluster.id}:${a.shard}`;
-      const now = Date.now();
-      for (const [k, d] of recentlyDemoted) if (now - d.at > DEMOTION_MEMORY_MS) recentlyDemoted.delete(k);
-      if (a.previousRole === 'primary' && a.role === 'replica') recentlyDemoted.set(shardKey, { instanceId: inst.id, at: now });
-      // The shard's recorded primary, or the one recorded as demoted lately (in this pass or an earlier one).
-      const demoted = recentlyDemoted.get(shardKey);
-      const oldPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.id !== inst.id && i.role === 'primary')
-        ?? ctx.instances.find((i) => i.id === demoted?.instanceId && i.id !== inst.id);
-      await clusters.recordObservedInstance(inst.id, { role: a.role, engineId: a.engineId, configEpoch: a.configEpoch });
-      inst.role = a.role;
-      inst.engineId = a.engineId;
-      inst.configEpoch = a.configEpoch;
-      if (a.role === 'primary' && a.previousRole === 'replica' && oldPrimary) {
-        if (demoted?.instanceId === oldPrimary.id) recentlyDemoted.delete(shardKey);
-        await recordFailover(ctx, inst, oldPrimary);
-      }
+      const otherPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.id !== inst.id && i.role === 'primary');
+      // A demotion waits until the shard's new primary is recorded (promotions
+      // are applied first, and its report may come a pass later): until then
+      // the old primary stays the recorded one, so the promotion finds it as
+      // the failover's old primary, also after a control-plane restart.
+      if (a.previousRole === 'primary' && a.role === 'replica' && !otherPrimary) return;
+      const failoverFrom = a.role === 'primary' && a.previousRole === 'replica' ? otherPrimary : undefined;
+      const seen = { role: a.role, engineId: a.engineId, configEpoch: a.configEpoch };
+      // The new role and the failover event commit together: a crash between them would lose the event for good.
+      await inTx(ctx, async (db) => {
+        await clusters.recordObservedInstance(inst.id, seen, db);
+        if (failoverFrom) await recordFailover(ctx, inst, failoverFrom, a.configEpoch, db);
+      });
+      Object.assign(inst, seen);
       return;
     }
     case 'promote': {
@@ -197,22 +215,26 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
     case 'restart': {
       const inst = byId(ctx, a.instanceId);
       const key = `restart:${inst.id}:${a.crashedAt ?? 0}`;
+      const instance = ref(ctx, inst);
+      // The restart and what it means for the user commit together: once the
+      // task exists the agent restarts the engine within milliseconds, and a
+      // later pass has no restart left to plan (nor a data-lost to record).
       await healTask(ctx, {
         nodeId: inst.nodeId, dedupeKey: key,
         request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) },
-      });
-      const instance = ref(ctx, inst);
-      await events.record(cluster, {
-        type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,
-        message: `Shard ${a.shard}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.`,
-      }, key);
-      if (a.dataLost) {
+      }, async (db) => {
         await events.record(cluster, {
-          type: 'data-lost', shard: a.shard, instance,
-          reason: `durability none and ${a.reason}`,
-          message: `Shard ${a.shard} lost its data: its primary stopped, ${a.reason}, and durability "none" keeps nothing on disk. It restarts empty. Use aof-everysec or replicas to survive this.`,
-        }, `data-lost:${inst.id}:${a.crashedAt ?? 0}`);
-      }
+          type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,
+          message: `Shard ${a.shard}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.`,
+        }, key, db);
+        if (a.dataLost) {
+          await events.record(cluster, {
+            type: 'data-lost', shard: a.shard, instance,
+            reason: `durability none and ${a.reason}`,
+            message: `Shard ${a.shard} lost its data: its primary stopped, ${a.reason}, and durability "none" keeps nothing on disk. It restarts empty. Use aof-everysec or replicas to survive this.`,
+          }, `data-lost:${inst.id}:${a.crashedAt ?? 0}`, db);
+        }
+      });
       return;
     }
     case 'switchover': {
@@ -290,17 +312,25 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
  * what Strata measured. The cause comes from what was known of the old
  * primary; the times from its agent (exit seen) and the promotion task.
  */
-async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: InstanceRow): Promise<void> {
+async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: InstanceRow, configEpoch: number, db: Db | undefined): Promise<void> {
   const now = Date.now();
   const oldObs = ctx.observe(old.id);
   const tasks = [...ctx.tasks.values()].filter((t) => t.kind === 'failover' && (t.payload as { instanceId?: string }).instanceId === promoted.id);
   const task = tasks.sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
   const mode = (task?.payload as { mode?: string } | undefined)?.mode;
   const result = task?.result as Extract<TaskResult, { kind: 'failover' }> | null | undefined;
+  // Agents report every second: a node quiet for longer lost its primary with it, even before its
+  // observations stop counting (STRATA_NODE_OFFLINE_AFTER_MS) and Redis failed over faster than that.
+  // (Not heard from since this control plane started says nothing: it may just have started.)
+  const oldNodeLastReport = ctx.nodeReportedAt(old.nodeId);
+  const oldNodeQuiet = oldNodeLastReport !== null && now - oldNodeLastReport > NODE_QUIET_MS;
   const cause: FailoverCause = mode === 'switchover' && task && now - task.createdAt.getTime() < 60_000 ? 'switchover'
-    : !oldObs ? 'node-lost'
+    : !oldObs || oldNodeQuiet ? 'node-lost'
       : oldObs.state === 'crashed' || oldObs.state === 'stopped' ? 'process-crash' : 'engine';
-  const detectedAt = cause === 'switchover' ? task!.createdAt.getTime() : oldObs?.crashedAt ? Date.parse(oldObs.crashedAt) : null;
+  // node-lost: from the old primary's node's last report (its silence began then; the primary died no earlier).
+  const detectedAt = cause === 'switchover' ? task!.createdAt.getTime()
+    : cause === 'node-lost' ? ctx.nodeReportedAt(old.nodeId)
+      : oldObs?.crashedAt ? Date.parse(oldObs.crashedAt) : null;
   const promotedAt = result?.promotedAt && task && now - task.createdAt.getTime() < 60_000 ? Date.parse(result.promotedAt) : now;
   const clusterOkAt = Math.max(promotedAt, now);
   const from = ref(ctx, old);
@@ -310,14 +340,17 @@ async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: I
     type: 'failover', shard: promoted.shardIndex, cause, oldPrimary: from, newPrimary: to,
     detectedAt: iso(detectedAt), promotedAt: iso(promotedAt)!, clusterOkAt: iso(clusterOkAt)!, writeUnavailableMs: window,
     message: `Shard ${promoted.shardIndex}: ${to.address} (${to.nodeName}) took over from ${from.address} (${from.nodeName}) after ${causeText[cause]}${window !== null ? `; about ${window} ms without writes` : ''}.`,
-  });
+    // A takeover always bumps the new primary's config epoch: one event per takeover, however many passes see it.
+  }, `failover:${promoted.id}:${configEpoch}`, db);
   if (cause === 'switchover' && promoted.preferredRole === 'primary') {
     await ctx.deps.events.record(ctx.cluster, {
       type: 'primaries-rebalanced', moves: [{ shard: promoted.shardIndex, from, to }],
       message: `Shard ${promoted.shardIndex}: primary moved back to ${to.address} on ${to.nodeName}, spreading primaries over nodes again.`,
-    });
+    }, `primaries-rebalanced:${promoted.id}:${configEpoch}`, db);
   }
 }
+
+const NODE_QUIET_MS = 2500;
 
 const causeText: Record<FailoverCause, string> = {
   'process-crash': 'its primary process exited',
@@ -325,6 +358,27 @@ const causeText: Record<FailoverCause, string> = {
   switchover: 'a planned switchover',
   engine: 'Redis failed over on its own',
 };
+
+/**
+ * An engine its agent restarts on its own (a crashed replica: agents restart
+ * those with backoff, no order needed): tell the user, once per crash. Seen
+ * while the report still carries the crash (crashed, or starting again);
+ * restarts the control plane ordered are recorded with their task.
+ */
+export async function recordAgentRestarts(ctx: ClusterContext): Promise<void> {
+  for (const i of ctx.instances) {
+    const o = ctx.observe(i.id);
+    if (!o || o.held || !o.crashedAt || (o.state !== 'crashed' && o.state !== 'starting')) continue;
+    const crashedAt = Date.parse(o.crashedAt);
+    if (ctx.tasks.has(`restart:${i.id}:${crashedAt}`)) continue;
+    const instance = ref(ctx, i);
+    const reason = `its process exited at ${o.crashedAt} and its agent restarts it (a replica resyncs from its primary)`;
+    await ctx.deps.events.record(ctx.cluster, {
+      type: 'instance-restarted', shard: i.shardIndex, instance, reason,
+      message: `Shard ${i.shardIndex}: ${instance.address} on ${instance.nodeName} restarted by its agent: ${reason}.`,
+    }, `agent-restart:${i.id}:${crashedAt}`);
+  }
+}
 
 /**
  * A repair-slots task that finished: record which slots it closed (once per

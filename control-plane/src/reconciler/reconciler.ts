@@ -6,7 +6,7 @@ import type { NodeRow } from '../stores/node.store';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
-import { applyHealPlan, planFor, promoteDuringOperation, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
+import { applyHealPlan, planFor, promoteDuringOperation, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
 import type { UpdatePlanRecord } from './update-plan';
 
 const LEASE_MS = 5000;
@@ -291,6 +291,7 @@ export class Reconciler {
     }
     await recordDownNodes(ctx);
     await recordFinishedRepairs(ctx);
+    await recordAgentRestarts(ctx);
     await releaseCleanedUpLost(ctx);
     const h = evaluateHealth(ctx, plan);
     if (h.phase === 'unknown') return false;

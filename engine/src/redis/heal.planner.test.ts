@@ -75,6 +75,27 @@ describe('planHealing', () => {
       ],
     },
     {
+      name: 'a replica its agent found stopped at start (held) restarts as a replica once its primary serves',
+      build: () => set(healthy(), 'r2', (i) => crash(i, NOW - 20_000)),
+      expect: [{ kind: 'restart', shard: 2, instanceId: 'r2', reason: 'rejoins as a replica of its primary', dataLost: false }],
+    },
+    {
+      name: 'a held replica whose primary is down too is not restarted before the primary (it would sync from nothing)',
+      build: () => set(set(healthy(), 'p2', (i) => crash(i, NOW - 20_000)), 'r2', (i) => crash(i, NOW - 20_000)),
+      expect: [{ kind: 'restart', shard: 2, instanceId: 'p2', reason: 'no replica was in sync when the primary stopped', dataLost: true }],
+    },
+    {
+      name: 'engines found stopped at agent start: the crash time is the last time an agent saw them running, so a replica whose link went down then is in sync',
+      // Agents away for 40 s; the primary died 30 s ago, its replica's link went down then.
+      build: () => set(set(healthy(2), 'p1', (i) => crash(i, NOW - 40_000)), 'r1', linkDown(30)),
+      expect: [{ kind: 'promote', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', mode: 'takeover' }],
+    },
+    {
+      name: 'engines found stopped at agent start: a replica whose link was down before the agents last saw the primary running is not in sync',
+      build: () => set(set(healthy(2), 'p1', (i) => crash(i, NOW - 40_000)), 'r1', linkDown(60)),
+      expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: true }],
+    },
+    {
       name: 'a stale "primary" observation (from before a switchover) never releases a just-killed primary',
       build: () => {
         // p1 became primary again with epoch 3; r1's last report still shows it primary at epoch 2.

@@ -152,9 +152,12 @@ export function planHealing(input: HealInput): HealPlan {
     // replica. An observation from before a switchover (a stale "primary")
     // does not qualify, so a just-killed primary is never restarted empty
     // with the newest claim to its slots.
-    const supersedes = (h: HealInstance) => serving.some((s) => s.obs!.view!.state === 'ok' && s.obs!.view!.configEpoch > (h.configEpoch ?? 0));
+    // A held replica (its agent found it stopped at start) claims no slots: the
+    // serving primary's epoch, which it reported as its own, is enough.
+    const supersedes = (h: HealInstance) => serving.some((s) => s.obs!.view!.state === 'ok'
+      && (s.obs!.view!.configEpoch > (h.configEpoch ?? 0) || (h.role === 'replica' && s.obs!.view!.configEpoch >= (h.configEpoch ?? 0))));
     for (const m of held.filter(supersedes)) {
-      actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: 'rejoins as a replica of the new primary', dataLost: false });
+      actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: m.role === 'replica' ? 'rejoins as a replica of its primary' : 'rejoins as a replica of the new primary', dataLost: false });
     }
     if (serving.length) {
       if (held.some((h) => !supersedes(h))) waiting.push(`shard ${shard}: waiting for the new primary's claim to reach the agents`);

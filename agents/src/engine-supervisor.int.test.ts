@@ -1,0 +1,137 @@
+/**
+ * The agent's safe-restart rule against real redis-server processes: a
+ * crashed primary is held until the control plane asks for it (no timed
+ * release), a crashed replica restarts on its own, and every engine found
+ * stopped when an agent starts is held, with a crash time bounded by the
+ * last time an agent saw it running.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EngineCredentials, InstanceSpec } from '@strata/api';
+import { EngineSupervisor } from './engine-supervisor';
+import { InstanceRegistry } from './instance-registry';
+import { isAlive, readPid } from './process-utils';
+
+const ADDRESS = '127.0.161.1';
+const credentials: EngineCredentials = { customerUser: 'app', customerPassword: 'app-secret-1', internalUser: 'strata', internalPassword: 'internal-secret-1' };
+const spec = (n: number): InstanceSpec => ({ instanceId: `i${n}`, clusterId: 'c1', port: 7100 + n, memoryMb: 32, durability: 'none', evictionPolicy: 'noeviction' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let dir: string;
+let supervisors: EngineSupervisor[];
+
+const supervisor = (registry = new InstanceRegistry(dir)) => {
+  const s = new EngineSupervisor({ registry, address: ADDRESS, redisServer: process.env.STRATA_REDIS_SERVER ?? 'redis-server', log: pino({ level: 'silent' }), onChange: () => {} });
+  supervisors.push(s);
+  return { s, registry };
+};
+const pidOf = (id: string) => readPid(path.join(dir, 'instances', id, 'redis.pid'))!;
+
+async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'strata-supervisor-'));
+  supervisors = [];
+});
+afterEach(async () => {
+  for (const s of supervisors) await s.stopAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('EngineSupervisor: safe restarts', () => {
+  it('holds a crashed primary until the control plane asks for it, with no timed release; restarts a crashed replica on its own', async () => {
+    const { s, registry } = supervisor();
+    await s.recover();
+    await s.ensure(spec(1), credentials);
+    await s.ensure(spec(2), credentials);
+    registry.setLastRole('i1', 'primary');
+    registry.setLastRole('i2', 'replica');
+    const primaryPid = pidOf('i1');
+    const replicaPid = pidOf('i2');
+
+    const killedAt = Date.now();
+    process.kill(primaryPid, 'SIGKILL');
+    process.kill(replicaPid, 'SIGKILL');
+    await until('the replica to run again', () => s.status('i2')?.state === 'running' && s.status('i2')!.pid !== replicaPid);
+    expect(s.status('i2')!.held).toBe(false);
+
+    // Far past the old 20 s hold would be too slow for a unit; 3 s past the crash shows nothing restarts it on a timer.
+    await sleep(3000);
+    const held = s.status('i1')!;
+    expect(held).toMatchObject({ state: 'crashed', held: true });
+    expect(held.crashedAt).toBeGreaterThanOrEqual(killedAt);
+    expect(held.crashedAt).toBeLessThan(killedAt + 1000);
+    expect(isAlive(primaryPid)).toBe(false);
+    // The crash time is on disk, for an agent that dies before the control plane answers.
+    expect(Number(readFileSync(path.join(dir, 'instances', 'i1', 'crashed-at'), 'utf8'))).toBe(held.crashedAt);
+
+    // The control plane's ensure-instance ends the hold.
+    await s.ensure(spec(1), credentials);
+    expect(s.status('i1')).toMatchObject({ state: 'running', held: false, crashedAt: null });
+    expect(isAlive(pidOf('i1'))).toBe(true);
+  }, 30_000);
+
+  it('a new agent adopts running engines and holds every stopped one (primary or replica), with the last time an agent saw it running as its crash time', async () => {
+    const first = supervisor();
+    await first.s.recover();
+    for (const n of [1, 2, 3, 4]) await first.s.ensure(spec(n), credentials);
+    first.registry.setLastRole('i1', 'primary');
+    first.registry.setLastRole('i2', 'replica');
+    first.registry.setLastRole('i3', 'primary');
+    first.registry.setLastRole('i4', 'replica');
+    await sleep(1200); // the "seen running" mark is written every second
+    // The agent dies (its engines are detached and live on)...
+    first.s.detach();
+    const agentGoneAt = Date.now();
+    await sleep(1500);
+    // ...then two engines die while no agent watches them.
+    process.kill(pidOf('i1'), 'SIGKILL');
+    process.kill(pidOf('i2'), 'SIGKILL');
+    await until('the engines to exit', () => !isAlive(pidOf('i1')) && !isAlive(pidOf('i2')));
+    await sleep(1500);
+
+    const second = supervisor(new InstanceRegistry(dir));
+    await second.s.recover();
+    await sleep(1500);
+    for (const id of ['i1', 'i2']) {
+      const rt = second.s.status(id)!;
+      expect(rt, id).toMatchObject({ state: 'stopped', held: true });
+      // Not the new agent's start time: the last mark of the old agent, before the engines died.
+      expect(rt.crashedAt!, id).toBeLessThanOrEqual(agentGoneAt);
+      expect(rt.crashedAt!, id).toBeGreaterThan(agentGoneAt - 2500);
+      expect(isAlive(pidOf(id)), id).toBe(false);
+    }
+    for (const id of ['i3', 'i4']) expect(second.s.status(id), id).toMatchObject({ state: 'running', held: false });
+
+    // A replica the control plane still wants is restarted when it says so.
+    await second.s.ensure(spec(2), credentials);
+    expect(second.s.status('i2')).toMatchObject({ state: 'running', held: false });
+  }, 30_000);
+
+  it('an engine whose crash an agent saw before dying keeps that crash time in the next agent', async () => {
+    const first = supervisor();
+    await first.s.recover();
+    await first.s.ensure(spec(5), credentials);
+    first.registry.setLastRole('i5', 'primary');
+    const killedAt = Date.now();
+    process.kill(pidOf('i5'), 'SIGKILL');
+    await until('the crash to be seen', () => first.s.status('i5')?.state === 'crashed');
+    const seen = first.s.status('i5')!.crashedAt!;
+    expect(seen).toBeGreaterThanOrEqual(killedAt);
+    await sleep(1500); // the agent keeps marking "seen running" meanwhile: the crash mark must win
+    first.s.detach();
+
+    const second = supervisor(new InstanceRegistry(dir));
+    await second.s.recover();
+    expect(second.s.status('i5')).toMatchObject({ state: 'stopped', held: true, crashedAt: seen });
+  }, 30_000);
+});

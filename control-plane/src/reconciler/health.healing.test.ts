@@ -1,0 +1,83 @@
+/**
+ * A degraded cluster says why and what Strata is doing about it: the
+ * `Healing` condition carries the heal plan (from the real planner) in words.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ObservedClusterView, ObservedInstance } from '@strata/api';
+import type { ClusterContext } from './cluster-context';
+import type { InstanceRow } from '../stores/cluster.store';
+import { evaluateHealth } from './health';
+import { planFor } from './heal';
+
+const NOW = Date.now();
+const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' | 'replica' }): ObservedClusterView => ({
+  state: 'ok', knownNodes: 2, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: v.role === 'primary' ? 16384 : 0,
+  openSlots: [], replOffset: 1000, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1, ...v,
+});
+const inst = (id: string, role: 'primary' | 'replica', nodeId: string): InstanceRow => ({
+  id, clusterId: 'c', shardIndex: 0, role, preferredRole: role, replicaIndex: role === 'primary' ? 0 : 1, nodeId, port: 7000, memoryMb: 64, engineId: id.toUpperCase(), configEpoch: 1,
+});
+const obs = (id: string, o: Partial<ObservedInstance>): ObservedInstance => ({
+  instanceId: id, clusterId: 'c', port: 7000, pid: 1, state: 'running', restarts: 0, lastError: null, cluster: null, held: false, crashedAt: null, ...o,
+});
+
+/** A 1x1 cluster (p on n1, r on n2) with the given observations. */
+function ctx(observed: Record<string, ObservedInstance>): ClusterContext {
+  const instances = [inst('p', 'primary', 'n1'), inst('r', 'replica', 'n2')];
+  return {
+    deps: {
+      healing: { fastFailover: true, failoverGraceMs: 5000, rebalanceAfterMs: 30_000 }, nodeDownAfterMs: 15_000,
+      observed: { isSilent: () => false, silentForMs: () => 0 },
+    } as unknown as ClusterContext['deps'],
+    cluster: { id: 'c', spec: { shards: 1, durability: 'none' } } as unknown as ClusterContext['cluster'],
+    operationId: null, instances, lost: [], shards: [{ shardIndex: 0 }] as unknown as ClusterContext['shards'],
+    nodes: new Map([['n1', { id: 'n1', name: 'node-1' }], ['n2', { id: 'n2', name: 'node-2' }]]) as unknown as ClusterContext['nodes'],
+    tasks: new Map(), observe: (id) => observed[id] ?? null, nodeReportedAt: () => NOW, endpointServed: null,
+  } as ClusterContext;
+}
+
+const healing = (c: ClusterContext) => evaluateHealth(c, planFor(c, null)).conditions.find((x) => x.type === 'Healing');
+
+describe('evaluateHealth: the Healing condition', () => {
+  it('a healthy cluster is ready and has no Healing condition', () => {
+    const c = ctx({
+      p: obs('p', { cluster: view({ myId: 'P', role: 'primary' }) }),
+      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: true }) }),
+    });
+    expect(evaluateHealth(c, planFor(c, null)).phase).toBe('ready');
+    expect(healing(c)).toBeUndefined();
+  });
+
+  it('a crashed primary with an in-sync replica: degraded, why (not running), and that Strata promotes the replica', () => {
+    const c = ctx({
+      p: obs('p', { state: 'crashed', held: true, crashedAt: new Date(NOW - 100).toISOString() }),
+      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: false, linkDownSinceSec: 0 }) }),
+    });
+    const h = evaluateHealth(c, planFor(c, null));
+    expect(h.phase).toBe('degraded');
+    expect(h.conditions.find((x) => x.type === 'InstancesRunning')).toMatchObject({ status: 'false', message: expect.stringMatching(/node-1:7000 \(crashed, primary\)/) });
+    expect(healing(c)).toMatchObject({ status: 'true', reason: 'Acting', message: 'shard 0: primary stopped; promoting its in-sync replica (takeover)' });
+  });
+
+  it('no in-sync replica (durability none): says it restarts the primary and that the data is lost', () => {
+    const c = ctx({
+      p: obs('p', { state: 'crashed', held: true, crashedAt: new Date(NOW - 100).toISOString() }),
+      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: false, linkDownSinceSec: 600 }) }),
+    });
+    expect(healing(c)?.message).toBe('shard 0: restarting an instance (no replica was in sync when the primary stopped); without persistence its data is lost');
+  });
+
+  it('work that needs no action now is said too (waiting), and a role record alone is not "acting"', () => {
+    // The replica's node has not reported the replica yet: Strata waits to hear from it before deciding.
+    const waiting = ctx({ p: obs('p', { state: 'crashed', held: true, crashedAt: new Date(NOW - 100).toISOString() }) });
+    waiting.deps.observed.isSilent = (n: string) => n === 'n2';
+    expect(healing(waiting)?.message).toMatch(/waiting to hear from the node of its other copy/);
+    // Only the stored role lags behind (record-role): nothing to tell the user.
+    const lag = ctx({
+      p: obs('p', { cluster: view({ myId: 'P', role: 'primary', configEpoch: 2 }) }),
+      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: true, configEpoch: 2 }) }),
+    });
+    expect(planFor(lag, null).actions.map((a) => a.kind)).toEqual(['record-role', 'record-role']);
+    expect(healing(lag)).toBeUndefined();
+  });
+});
