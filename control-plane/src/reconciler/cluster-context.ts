@@ -55,6 +55,8 @@ export interface ClusterContext {
   observe(instanceId: string): ObservedInstance | null;
   /** Has this node reported since this process started? */
   nodeReportedAt(nodeId: string): number | null;
+  /** Just after this process started and not heard from yet: nothing is known about its instances either way. */
+  awaitingFirstReport(nodeId: string): boolean;
   /** Does a reporting agent serve the cluster's stable endpoint? null: the cluster has none. */
   endpointServed: boolean | null;
 }
@@ -85,6 +87,7 @@ export async function loadContext(
     tasks,
     observe: (id) => deps.observed.instance(id, placedOn.get(id)),
     nodeReportedAt: (id) => deps.observed.lastReportAt(id),
+    awaitingFirstReport: (id) => deps.observed.awaitingFirstReport(id),
     endpointServed: cluster.endpointPort === null || cluster.endpointPort === undefined ? null
       : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
   };
