@@ -66,6 +66,7 @@ async function main(): Promise<void> {
   const reconciler = new Reconciler({
     clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
+    addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({

@@ -27,6 +27,12 @@ export interface ReconcileDeps {
    * the lost one (one transaction, under the placement lock).
    */
   replaceInstance?: (cluster: ClusterRow, lost: InstanceRow) => Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }>;
+  /**
+   * Drains: places one more replica of `draining`'s shard on another node
+   * (never beside another copy), unless the shard already has `copies`
+   * copies off draining nodes. The draining copy stays until it is in sync.
+   */
+  addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
 }
 
 export interface HealingSettings {
