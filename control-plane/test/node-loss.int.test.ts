@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { redisPidsOn } from './helpers/test-stack';
-import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
+import { appClient, countPresent, countPresentEventually, DurableWriter, loadKeys } from './helpers/workload';
 
 let stack: Stack;
 let api: TestApi;
@@ -21,6 +23,8 @@ beforeAll(async () => {
   ({ stack, api, cleanup } = await testStack('127.0.24', { nodes: 3, extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '6000' } }));
 });
 afterAll(async () => cleanup?.());
+
+const metricsToken = () => readFileSync(path.join(stack.dir, 'metrics-token'), 'utf8').trim();
 
 async function poll<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -133,4 +137,56 @@ describe('a node whose agent goes silent', () => {
     app.disconnect();
     await stack.startAgent(1);
   });
+
+  it('with no node left to rebuild on, the cluster says so and waits; the node returning heals it', async () => {
+    await poll(async () => ((await api.nodes()).body.items.every((n) => n.status === 'online') ? true : undefined), 'every node online');
+    // Alone on the nodes, so the reconcile passes counted below are this cluster's.
+    for (const c of (await api.listClusters()).body.items) await api.deleteCluster(c.id);
+    for (const c of (await api.listClusters()).body.items) await api.waitForGone(c.id);
+    // One shard with two replicas: a copy on each of the 3 nodes, so a lost copy has nowhere to go.
+    const r = await api.createCluster({ name: 'no-room', shards: 1, replicasPerShard: 2, memoryMbPerShard: 64 });
+    const id = r.body.cluster.id;
+    await api.waitForHealthy(id);
+    const uri = (await api.connection(id)).body.uri;
+    const app = appClient(uri);
+    await loadKeys(app, 'n', 2000, 2);
+    app.disconnect();
+
+    const agent = stack.agents[0]!;
+    const node = (await api.nodes()).body.items.find((n) => n.name === agent.name)!;
+    await stack.stopAgent(0, 'SIGKILL');
+    for (const pid of redisPidsOn([agent.address])) process.kill(pid, 'SIGKILL');
+    await api.waitForEvent(id, 'node-down', (e) => e.node.id === node.id);
+
+    const waiting = await poll(async () => {
+      const c = (await api.getCluster(id)).body;
+      const healing = c.status.conditions.find((x) => x.type === 'Healing');
+      return c.status.phase === 'degraded' && healing?.message.includes('cannot rebuild') ? { c, healing } : undefined;
+    }, 'the Healing condition says there is no room to rebuild');
+    expect(waiting.healing.message).toMatch(/every online node already holds a copy/);
+    // Waiting is not a busy loop: blocked passes come from the 2 s sweep, not a worker requeued every 250 ms.
+    const requeued = async () => Number((await (await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken()}` } })).text())
+      .match(/strata_reconcile_passes_total\{outcome="requeued"\} (\d+)/)?.[1] ?? 0);
+    const before = await requeued();
+    await new Promise((res) => setTimeout(res, 4000));
+    expect(await requeued() - before).toBeLessThan(6);
+    expect((await api.getCluster(id)).body.status.conditions.find((x) => x.type === 'Healing')?.message).toMatch(/cannot rebuild/);
+    // Nothing was placed anywhere; the keys are still served by the two copies left.
+    const t = (await api.topology(id)).body;
+    expect(t.shards[0]!.instances).toHaveLength(3);
+    expect((await api.events(id, '?limit=100')).body.items.some((e) => e.type === 'replica-rebuilt')).toBe(false);
+    // Redis could not elect a new primary (one shard: no majority of primaries left); Strata's takeover did.
+    expect((await api.waitForEvent(id, 'failover')).newPrimary.nodeName).not.toBe(agent.name);
+    const during = appClient(uri);
+    expect(await countPresentEventually(during, 'n', 2000, 30_000)).toBe(2000);
+    during.disconnect();
+
+    // The node returns: its copy is started again and rejoins; the cluster is whole.
+    await stack.startAgent(0);
+    const healed = await api.waitForHealthy(id, 90_000);
+    expect(new Set(healed.shards[0]!.instances.map((i) => i.nodeId)).size).toBe(3);
+    const after = appClient(uri);
+    expect(await countPresentEventually(after, 'n', 2000, 30_000)).toBe(2000);
+    after.disconnect();
+  }, 300_000);
 });

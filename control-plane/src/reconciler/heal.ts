@@ -114,10 +114,11 @@ export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
   for (const n of downNodes(ctx)) {
     const silentSince = (n.lastHeartbeatAt ?? n.createdAt).toISOString();
     const instances = ctx.instances.filter((i) => i.nodeId === n.id).map((i) => ref(ctx, i));
+    // Event dedupe keys are unique across clusters: the key names the cluster, or only the first cluster on the node gets one.
     await ctx.deps.events.record(ctx.cluster, {
       type: 'node-down', node: { id: n.id, name: n.name, address: n.address }, silentSince, instances,
       message: `Node ${n.name} (${n.address}) has not reported since ${silentSince}: it is down. This cluster had ${instances.length} instance(s) on it: ${instances.map((i) => i.address).join(', ')}.`,
-    }, `node-down:${n.id}:${silentSince}`);
+    }, `node-down:${ctx.cluster.id}:${n.id}:${silentSince}`);
   }
 }
 

@@ -138,9 +138,14 @@ describe('planHealing', () => {
       ],
     },
     {
-      name: 'node down (engines too: the replica lost its link) before Redis promoted: wait, rebuild nothing yet, no switchover',
-      build: () => set(set(healthy(), 'p1', (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; }), 'r1', linkDown(2)),
+      name: 'primary\'s node silent, not yet down, replica lost its link: wait for Redis\'s own failover',
+      build: () => set(set(healthy(), 'p1', (i) => { i.obs = null; i.nodeSilent = true; }), 'r1', linkDown(2)),
       expect: [],
+    },
+    {
+      name: 'primary\'s node down and Redis has not promoted (too few primaries to vote): the replica takes over without an election',
+      build: () => set(set(healthy(), 'p1', (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; }), 'r1', linkDown(20)),
+      expect: [{ kind: 'promote', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', mode: 'takeover' }],
     },
     {
       name: 'lost instances are forgotten by the remaining members',

@@ -176,6 +176,20 @@ export function planHealing(input: HealInput): HealPlan {
       continue;
     }
     if (!primary.obs) {
+      // Past the node-down timeout Redis has had its chance. It cannot fail
+      // over at all when too few primaries survive to vote (one or two
+      // shards, or every primary on the lost node), so the replica that got
+      // furthest takes over without an election. Only when its link to the
+      // old primary is down: a link still up means the engine lives (only its
+      // agent died), and 2b hands over by a data-safe switchover instead.
+      const heir = primary.nodeDown ? members
+        .filter((m) => m !== primary && !m.nodeSilent && isRunning(m) && m.obs!.view!.role === 'replica' && !m.obs!.view!.syncInProgress
+          && !m.obs!.view!.primaryLinkUp && (!primary.engineId || m.obs!.view!.primaryId === primary.engineId))
+        .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0))[0] : undefined;
+      if (heir) {
+        actions.push({ kind: 'promote', shard, instanceId: heir.id, fromInstanceId: primary.id, mode: 'takeover', crashedAt: null });
+        continue;
+      }
       waiting.push(`shard ${shard}: the primary's node is not reporting; Redis fails over on its own`);
       continue;
     }
