@@ -111,6 +111,11 @@ describe('draining a node', () => {
     // Drained nodes take no new instances; undrain returns the node to placement.
     expect((await api.nodes()).body.items.find((n) => n.id === nodeId)).toMatchObject({ draining: true, instances: [] });
     expect((await api.call<{ draining: boolean }>('POST', `/v1/nodes/${nodeId}/undrain`)).body.draining).toBe(false);
+    // Placeable again: a new single-instance cluster lands on the emptiest node, the undrained one.
+    const single = await api.createCluster({ name: 'after-undrain', shards: 1, replicasPerShard: 0, memoryMbPerShard: 64 });
+    expect(single.status, JSON.stringify(single.body)).toBe(202);
+    const placed = await api.waitForHealthy(single.body.cluster.id);
+    expect(placed.shards[0]!.instances[0]!.nodeId).toBe(nodeId);
     expect((await api.call('POST', '/v1/nodes/00000000-0000-4000-8000-000000000000/drain')).status).toBe(404);
     app.disconnect();
     fresh.disconnect();
