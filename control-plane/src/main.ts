@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
     transaction: (fn) => inTransaction(pool, fn),
+    addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({

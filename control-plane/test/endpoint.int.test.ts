@@ -13,7 +13,7 @@ import type { Connection } from '@strata/api';
 import { redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { clusterFromUri } from './helpers/redis-client';
-import { countPresent, loadKeys } from './helpers/workload';
+import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
 
 const run = promisify(execFile);
 const GO_CLIENT = path.join(import.meta.dirname, 'clients/go-redis');
@@ -54,6 +54,12 @@ describe('the stable endpoint', () => {
     const app = clusterFromUri(uri);
     await loadKeys(app, 'e', KEYS, 1);
     app.disconnect();
+    // A long-lived application client, given only the URI and left to retry as ioredis does by
+    // default, writes (acknowledged by a replica) throughout the loss.
+    const writerClient = appClient(uri);
+    const writer = new DurableWriter(writerClient, 'ew', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const ackedBeforeLoss = writer.acked.length;
 
     // Lose the node whose agent serves the endpoint: its agent and every engine on it.
     const holder = before.endpoint!.servedBy[0]!;
@@ -83,11 +89,24 @@ describe('the stable endpoint', () => {
     }, 60_000, () => 'a client given the URI could not read every key within 60 s of the node loss');
     expect(present).toBe(KEYS);
 
+    // redis-py and go-redis with the same URI, while the loss is still being healed (the node is
+    // down; its copies are being rebuilt).
+    const phaseDuringClients = (await api.getCluster(id)).body.status.phase;
+    console.log(`redis-py and go-redis connect while the cluster is ${phaseDuringClients}`);
     const py = await run(PYTHON, [PY_CLIENT, uri, 'e', String(KEYS)], { timeout: 60_000 });
     expect(py.stdout.trim()).toBe(`present ${KEYS}`);
     const go = await run(path.join(stack.dir, 'go-redis-client'), [uri, 'e', String(KEYS)], { timeout: 60_000 });
     expect(go.stdout.trim()).toBe(`present ${KEYS}`);
 
+    // The long-lived writer recovered on its own and lost nothing it was told was written.
+    const ackedAfterLoss = writer.acked.length;
+    await api.pollUntil(async () => (writer.acked.length > ackedAfterLoss + 50 ? true : undefined), 30_000, () => 'the URI-only writer did not resume writing after the node loss');
+    await writer.stop();
+    expect(ackedBeforeLoss).toBeGreaterThan(0);
+    const check = appClient(uri);
+    expect(await writer.lost(check)).toEqual([]);
+    check.disconnect();
+    writerClient.disconnect();
     await stack.startAgent(index);
   });
 });

@@ -7,6 +7,7 @@
  * back its stale engines are removed, never serving as primaries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Stack } from '@strata/local';
 import { redisPidsOn, testStack } from './helpers/test-stack';
@@ -36,7 +37,9 @@ describe('a node lost with its engines', () => {
     // As the README tells applications: give the client every seed, not one host.
     const app = appClient(uri, conn.seeds);
     await loadKeys(app, 'k', KEYS, 1);
-    const writer = new DurableWriter(appClient(uri, conn.seeds), 'w', 1).start();
+    // The writer is given nothing but the URI read before the loss (default ioredis retries).
+    const writerClient = appClient(uri);
+    const writer = new DurableWriter(writerClient, 'w', 1).start();
     await new Promise((res) => setTimeout(res, 300));
 
     // The node holding shard 0's primary goes away entirely.
@@ -52,7 +55,13 @@ describe('a node lost with its engines', () => {
     const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 0);
     expect(['node-lost', 'engine']).toContain(failover.cause);
     await api.waitForEvent(id, 'node-down', (e) => e.node.id === victimNodeId);
-    // The control plane dies without warning as the rebuild begins; a new one finishes it.
+    // The control plane dies without warning while a rebuild is in flight: a replacement is
+    // placed but not yet a healthy, synced member. A new control plane finishes it.
+    const beforeIds = new Set(before.shards.flatMap((s) => s.instances).map((i) => i.id));
+    const inFlight = await api.pollUntil(async () => {
+      const t = (await api.topology(id)).body;
+      return t.shards.flatMap((s) => s.instances).find((i) => !beforeIds.has(i.id) && (i.health !== 'healthy' || i.sync !== null));
+    }, 60_000, () => 'no replacement seen in flight');
     await stack.stopControlPlane('SIGKILL');
     await stack.startControlPlane();
     // Generous: the new control plane first waits out the dead one's lease, and a loaded CI machine is slower.
@@ -60,6 +69,8 @@ describe('a node lost with its engines', () => {
 
     const healed = await api.waitForHealthy(id, 90_000);
     const healedAfterMs = Date.now() - lostAt;
+    // The copy in flight at the kill was finished by the new control plane.
+    expect(healed.shards.flatMap((s) => s.instances).find((i) => i.id === inFlight.id)).toMatchObject({ health: 'healthy', sync: null });
     for (const s of healed.shards) {
       expect(s.instances).toHaveLength(2);
       expect(new Set(s.instances.map((i) => i.nodeId)).size).toBe(2);
@@ -71,26 +82,73 @@ describe('a node lost with its engines', () => {
     expect(await writer.lost(fresh)).toEqual([]);
     console.log(`node lost -> replication factor restored in ${healedAfterMs} ms; writer ${writer.acked.length} acknowledged, ${writer.errors} errors`);
 
-    // The node comes back: its old engines are removed; no stale primary, no second owner of any slot.
-    await stack.startAgent(index);
-    const deadline = Date.now() + 30_000;
-    while (redisPidsOn([agent.address]).length > 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 200));
-    expect(redisPidsOn([agent.address])).toEqual([]);
-    const t = await api.waitForHealthy(id);
+    // The node comes back: its old engines are removed; no stale primary, no second owner of any
+    // slot, sampled throughout its return (not only at the end).
     const internal = (await import('node:fs')).readFileSync(`${stack.agents[(index + 1) % 4]!.dir}/instances.json`, 'utf8');
     const creds = (JSON.parse(internal) as { credentials: { internalUser: string; internalPassword: string } }[])[0]!.credentials;
-    for (const inst of t.shards.flatMap((s) => s.instances)) {
-      const [host, port] = inst.address.split(':');
-      const c = new Redis({ host, port: Number(port), username: creds.internalUser, password: creds.internalPassword });
-      const nodes = String(await c.call('CLUSTER', 'NODES')).trim().split('\n');
-      expect(nodes).toHaveLength(6);
-      expect(nodes.filter((l) => / master /.test(l.replace(/myself,/, '')) || l.includes(',master ')).length).toBeGreaterThanOrEqual(3);
-      expect(nodes.some((l) => l.includes(`${agent.address}:`))).toBe(false);
-      c.disconnect();
+    const conns = new Map<string, Redis>();
+    const member = (address: string) => {
+      if (!conns.has(address)) {
+        const [host, port] = address.split(':');
+        const c = new Redis({ host, port: Number(port), username: creds.internalUser, password: creds.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500, commandTimeout: 1000 });
+        c.on('error', () => {});
+        conns.set(address, c);
+      }
+      return conns.get(address)!;
+    };
+    const violations: string[] = [];
+    let samples = 0;
+    const sample = async (members: string[]) => {
+      samples++;
+      // Every member: exactly one master per shard serving slots, each slot owned exactly once, no node on the victim.
+      for (const address of members) {
+        const out = await member(address).call('CLUSTER', 'NODES').catch(() => null);
+        if (out === null) continue;
+        const lines = String(out).trim().split('\n');
+        const owners = new Array<number>(16384).fill(0);
+        const masters = lines.filter((l) => l.split(' ')[2]!.includes('master') && l.split(' ').length > 8);
+        for (const l of masters) {
+          for (const r of l.split(' ').slice(8)) {
+            if (r.startsWith('[')) continue;
+            const [a, b] = r.split('-').map(Number);
+            for (let k = a!; k <= (b ?? a!); k++) owners[k]!++;
+          }
+        }
+        if (masters.length !== 3) violations.push(`${address}: ${masters.length} masters with slots`);
+        const bad = owners.findIndex((n) => n !== 1);
+        if (bad >= 0) violations.push(`${address}: slot ${bad} owned ${owners[bad]} times`);
+        if (lines.some((l) => l.includes(`${agent.address}:`))) violations.push(`${address}: still knows a node on ${agent.address}`);
+      }
+      // Every engine on the returned node: never a primary claiming slots.
+      for (const pid of redisPidsOn([agent.address])) {
+        let address: string | undefined;
+        try { address = readFileSync(`/proc/${pid}/cmdline`, 'utf8').match(/(\d+\.\d+\.\d+\.\d+:\d+)/)?.[1]; } catch { continue; }
+        if (!address) continue;
+        const info = await member(address).info('replication').catch(() => null);
+        if (info && /role:master/.test(info)) {
+          const myself = String(await member(address).call('CLUSTER', 'NODES').catch(() => '')).split('\n').find((l) => l.includes('myself'));
+          if (myself && myself.split(' ').length > 8) violations.push(`${address} (returned node): a primary claiming slots ${myself.split(' ').slice(8).join(' ')}`);
+        }
+      }
+    };
+    const members = healed.shards.flatMap((s) => s.instances).map((i) => i.address);
+    await stack.startAgent(index);
+    // At least 12 s (the agent's recovery and two orphan sweeps), and while any engine is left there.
+    const started = Date.now();
+    const deadline = started + 30_000;
+    while ((Date.now() - started < 12_000 || redisPidsOn([agent.address]).length > 0) && Date.now() < deadline) {
+      await sample(members);
+      await new Promise((res) => setTimeout(res, 100));
     }
+    expect(redisPidsOn([agent.address])).toEqual([]);
+    const t = await api.waitForHealthy(id);
+    await sample(t.shards.flatMap((s) => s.instances).map((i) => i.address));
+    expect(samples).toBeGreaterThan(10);
+    expect(violations).toEqual([]);
+    for (const c of conns.values()) c.disconnect();
     expect(lostIds.every((lid) => !t.shards.flatMap((s) => s.instances).some((i) => i.id === lid))).toBe(true);
     app.disconnect();
     fresh.disconnect();
-    writer['client'].disconnect();
+    writerClient.disconnect();
   });
 });

@@ -27,6 +27,7 @@ export {
   type HealObservation,
   type HealPlan,
   type FailoverMode,
+  type SwitchoverReason,
 } from './redis/heal.planner';
 export {
   planTopologyChange,

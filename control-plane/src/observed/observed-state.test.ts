@@ -16,6 +16,17 @@ describe('ObservedState', () => {
     expect(o.instance('b')).toBeNull();
   });
 
+  it('waits for a first report only just after its start: a node still silent after that is silent', () => {
+    let now = 1000;
+    const o = new ObservedState(() => now, 5000);
+    expect(o.awaitingFirstReport('n1')).toBe(true);
+    o.record('n2', report([inst('a')]));
+    expect(o.awaitingFirstReport('n2')).toBe(false);
+    now += 5001;
+    expect(o.awaitingFirstReport('n1')).toBe(false);
+    expect(o.isSilent('n1')).toBe(true);
+  });
+
   it('only believes the node an instance is placed on', () => {
     const o = new ObservedState();
     o.record('n2', report([inst('a')]));

@@ -65,6 +65,16 @@ export class ObservedState {
     this.listeners.add(listener);
   }
 
+  /**
+   * Has this process not heard from the node yet, while still within the
+   * first `staleAfterMs` after its start? Then nothing is known either way
+   * (every agent reports within a second). Past that, a node never heard
+   * from is simply silent: its instances are unknown.
+   */
+  awaitingFirstReport(nodeId: string): boolean {
+    return this.lastReportAt(nodeId) === null && this.now() - this.startedAt <= this.staleAfterMs;
+  }
+
   /** When this node last reported (ms epoch), or null if not since this process started. */
   lastReportAt(nodeId: string): number | null {
     return this.byNode.get(nodeId)?.receivedAt ?? null;

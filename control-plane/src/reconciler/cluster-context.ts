@@ -34,6 +34,12 @@ export interface ReconcileDeps {
    * of single steps), the statements run one by one on the pool.
    */
   transaction?: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+  /**
+   * Drains: places one more replica of `draining`'s shard on another node
+   * (never beside another copy), unless the shard already has `copies`
+   * copies off draining nodes. The draining copy stays until it is in sync.
+   */
+  addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
 }
 
 export interface HealingSettings {
@@ -62,6 +68,8 @@ export interface ClusterContext {
   observe(instanceId: string): ObservedInstance | null;
   /** Has this node reported since this process started? */
   nodeReportedAt(nodeId: string): number | null;
+  /** Just after this process started and not heard from yet: nothing is known about its instances either way. */
+  awaitingFirstReport(nodeId: string): boolean;
   /** Does a reporting agent serve the cluster's stable endpoint? null: the cluster has none. */
   endpointServed: boolean | null;
 }
@@ -92,6 +100,7 @@ export async function loadContext(
     tasks,
     observe: (id) => deps.observed.instance(id, placedOn.get(id)),
     nodeReportedAt: (id) => deps.observed.lastReportAt(id),
+    awaitingFirstReport: (id) => deps.observed.awaitingFirstReport(id),
     endpointServed: cluster.endpointPort === null || cluster.endpointPort === undefined ? null
       : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
   };

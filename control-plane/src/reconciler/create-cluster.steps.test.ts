@@ -37,6 +37,7 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
     tasks,
     observe: (id) => observed.get(id) ?? null,
     nodeReportedAt: () => Date.now(),
+    awaitingFirstReport: () => false,
     endpointServed: null,
   };
   return { ctx, enqueued, tasks, instances };

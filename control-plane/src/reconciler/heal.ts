@@ -34,6 +34,7 @@ export function planFor(ctx: ClusterContext, healthySince: number | null, now = 
     now, shards: ctx.cluster.spec.shards, durability: ctx.cluster.spec.durability, instances: healInstances(ctx),
     fastFailover: s.fastFailover, failoverGraceMs: s.failoverGraceMs, rebalanceAfterMs: s.rebalanceAfterMs, healthySince,
     lost: ctx.lost.map((l) => ({ id: l.id, shard: l.shardIndex, engineId: l.engineId ?? null, forgotten: !!l.forgottenAt })),
+    replicasPerShard: ctx.cluster.spec.replicasPerShard,
   });
 }
 
@@ -114,10 +115,11 @@ export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
   for (const n of downNodes(ctx)) {
     const silentSince = (n.lastHeartbeatAt ?? n.createdAt).toISOString();
     const instances = ctx.instances.filter((i) => i.nodeId === n.id).map((i) => ref(ctx, i));
+    // Event dedupe keys are unique across clusters: the key names the cluster, or only the first cluster on the node gets one.
     await ctx.deps.events.record(ctx.cluster, {
       type: 'node-down', node: { id: n.id, name: n.name, address: n.address }, silentSince, instances,
       message: `Node ${n.name} (${n.address}) has not reported since ${silentSince}: it is down. This cluster had ${instances.length} instance(s) on it: ${instances.map((i) => i.address).join(', ')}.`,
-    }, `node-down:${n.id}:${silentSince}`);
+    }, `node-down:${ctx.cluster.id}:${n.id}:${silentSince}`);
   }
 }
 
@@ -270,6 +272,32 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
         type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
         message: `Shard ${a.shard}: the copy on ${from.nodeName} (down) is rebuilt as a new replica at ${to.address} on ${to.nodeName}.`,
       }, `replica-rebuilt:${lost.id}`);
+      return;
+    }
+    case 'add-replica': {
+      const draining = byId(ctx, a.forInstanceId);
+      if (!ctx.deps.addReplica) return 'placing replicas is not available';
+      const r = await ctx.deps.addReplica(cluster, draining, 1 + cluster.spec.replicasPerShard);
+      if (!r.ok) return `shard ${a.shard}: draining is blocked: no node can take a new replica: ${r.reason}; waiting for room (or undrain)`;
+      return;
+    }
+    case 'retire': {
+      const old = byId(ctx, a.instanceId);
+      const elsewhere = ctx.instances.filter((i) => i.shardIndex === a.shard && i.id !== old.id && !ctx.nodes.get(i.nodeId)?.draining);
+      const replacement = elsewhere.filter((i) => i.role === 'replica').sort((x, y) => y.replicaIndex - x.replicaIndex)[0];
+      if (old.preferredRole === 'primary') {
+        const serving = elsewhere.find((i) => i.role === 'primary');
+        if (serving) await clusters.setPreferredRole(serving.id, 'primary');
+      }
+      await clusters.markLost(old.id);
+      if (replacement) {
+        const from = ref(ctx, old);
+        const to = ref(ctx, replacement);
+        await events.record(cluster, {
+          type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
+          message: `Shard ${a.shard}: the copy on ${from.nodeName} (draining) moved to ${to.address} on ${to.nodeName}, which is in sync; the old copy is removed.`,
+        }, `replica-rebuilt:${old.id}`);
+      }
       return;
     }
     case 'forget': {

@@ -32,7 +32,7 @@ function ctx(observed: Record<string, ObservedInstance>): ClusterContext {
     cluster: { id: 'c', spec: { shards: 1, durability: 'none' } } as unknown as ClusterContext['cluster'],
     operationId: null, instances, lost: [], shards: [{ shardIndex: 0 }] as unknown as ClusterContext['shards'],
     nodes: new Map([['n1', { id: 'n1', name: 'node-1' }], ['n2', { id: 'n2', name: 'node-2' }]]) as unknown as ClusterContext['nodes'],
-    tasks: new Map(), observe: (id) => observed[id] ?? null, nodeReportedAt: () => NOW, endpointServed: null,
+    tasks: new Map(), observe: (id) => observed[id] ?? null, nodeReportedAt: () => NOW, awaitingFirstReport: () => false, endpointServed: null,
   } as ClusterContext;
 }
 

@@ -8,8 +8,11 @@ import { condition } from './condition';
  * with what Strata is doing about anything wrong (the heal plan).
  */
 export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: 'ready' | 'degraded' | 'unknown'; conditions: Condition[] } {
-  const unreported = ctx.instances.filter((i) => ctx.nodeReportedAt(i.nodeId) === null);
-  if (unreported.length) return { phase: 'unknown', conditions: [] };
+  // Just after a control-plane start every agent reports within a second:
+  // until then the stored status stands. A node still silent after that
+  // (it died while the control plane was away) is silent like any other,
+  // and the status says so instead of keeping what was true before.
+  if (ctx.instances.some((i) => ctx.awaitingFirstReport(i.nodeId))) return { phase: 'unknown', conditions: [] };
   const name = (i: (typeof ctx.instances)[number]) => `${ctx.nodes.get(i.nodeId)?.name ?? i.nodeId}:${i.port}`;
   // What a silent node last said does not count: its instances are unknown.
   const unknown = ctx.instances.filter((i) => !ctx.observe(i.id));

@@ -285,9 +285,12 @@ export class Reconciler {
     const cluster = (await this.deps.clusters.get(clusterId))!;
     const ctx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
     const plan = planFor(ctx, this.healthySince.get(clusterId) ?? null);
+    let blocked = 0;
     if (plan.actions.length) {
       this.deps.log.info({ clusterId, actions: plan.actions }, 'healing');
-      plan.waiting.push(...(await applyHealPlan(ctx, plan)));
+      const why = await applyHealPlan(ctx, plan);
+      blocked = why.length;
+      plan.waiting.push(...why);
     }
     await recordDownNodes(ctx);
     await recordFinishedRepairs(ctx);
@@ -317,6 +320,9 @@ export class Reconciler {
       if (!this.settled.has(clusterId)) this.settled.set(clusterId, { recheckAt: Date.now() + SETTLED_RECHECK_MS * (0.8 + 0.4 * Math.random()), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });
     } else this.settled.delete(clusterId);
     // Waiting needs no worker: observation changes and the sweep bring the next pass.
-    return !plan.actions.length;
+    // So does a plan whose every action is a placement that found no room: the
+    // sweep (every 2 s) tries again, not a worker every 250 ms under the placement lock.
+    const onlyBlockedPlacements = plan.actions.every((a) => a.kind === 'replace' || a.kind === 'add-replica') && blocked === plan.actions.length;
+    return !plan.actions.length || onlyBlockedPlacements;
   }
 }

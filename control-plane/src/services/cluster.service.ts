@@ -153,6 +153,30 @@ export class ClusterService {
     });
   }
 
+  /**
+   * Drains, make before break: places one more replica of `draining`'s
+   * shard on an online node that holds no copy of it, unless the shard
+   * already has `copies` copies on online, undrained nodes. The draining
+   * copy is left alone (removed once the new one is in sync).
+   */
+  async addReplica(cluster: ClusterRow, draining: InstanceRow, copies: number): Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }> {
+    return inTransaction(this.d.pool, async (db) => {
+      await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+      const members = (await this.d.clusters.instances(cluster.id, db)).filter((i) => i.shardIndex === draining.shardIndex);
+      const nodes = await this.placementNodes(db);
+      const online = new Set(nodes.filter((n) => n.online).map((n) => n.id));
+      if (members.filter((i) => online.has(i.nodeId)).length >= copies) return { ok: true as const, replacement: null };
+      const placed = placeReplacement({ memoryMb: draining.memoryMb, excludeNodeIds: members.map((i) => i.nodeId), nodes });
+      if (!placed.ok) return { ok: false as const, reason: placed.reason };
+      const replacement: InstanceRow = {
+        id: randomUUID(), clusterId: cluster.id, shardIndex: draining.shardIndex, role: 'replica', preferredRole: 'replica',
+        replicaIndex: Math.max(0, ...members.map((i) => i.replicaIndex)) + 1, nodeId: placed.nodeId, port: placed.port, memoryMb: draining.memoryMb,
+      };
+      await this.d.clusters.insertInstances([replacement], db);
+      return { ok: true as const, replacement };
+    });
+  }
+
   /** Idempotent: deleting a cluster that is already being deleted returns the running delete. */
   async delete(organizationId: string, clusterId: string): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
     const result = await inTransaction(this.d.pool, async (db) => {

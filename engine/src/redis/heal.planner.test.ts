@@ -159,9 +159,14 @@ describe('planHealing', () => {
       ],
     },
     {
-      name: 'node down before Redis promoted: wait, rebuild nothing yet',
-      build: () => set(healthy(), 'p1', (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; }),
+      name: 'primary\'s node silent, not yet down, replica lost its link: wait for Redis\'s own failover',
+      build: () => set(set(healthy(), 'p1', (i) => { i.obs = null; i.nodeSilent = true; }), 'r1', linkDown(2)),
       expect: [],
+    },
+    {
+      name: 'primary\'s node down and Redis has not promoted (too few primaries to vote): the replica takes over without an election',
+      build: () => set(set(healthy(), 'p1', (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; }), 'r1', linkDown(20)),
+      expect: [{ kind: 'promote', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', mode: 'takeover' }],
     },
     {
       name: 'lost instances are forgotten by the remaining members',
@@ -193,16 +198,52 @@ describe('planHealing', () => {
       expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false }],
     },
     {
+      name: 'only the agent of a primary\'s node died (its engine still serves, its replica is linked): switch over off the down node, rebuild its replica',
+      build: () => {
+        const l = healthy();
+        // n1 holds p1 and r0; its agent is silent past the timeout, so nothing it said counts.
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        return l;
+      },
+      expect: [
+        { kind: 'replace', shard: 0, instanceId: 'r0' },
+        { kind: 'switchover', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', reason: 'node-down' },
+      ],
+    },
+    {
       name: 'drain: the primary on a draining node switches over to its in-sync replica; replicas there are rebuilt elsewhere',
       build: () => {
         const l = healthy();
         for (const id of ['p1', 'r0']) set(l, id, (i) => { i.nodeDraining = true; });
         return l;
       },
+      over: { replicasPerShard: 1 },
       expect: [
-        { kind: 'replace', shard: 0, instanceId: 'r0' },
-        { kind: 'switchover', shard: 1, instanceId: 'r1', fromInstanceId: 'p1' },
+        { kind: 'add-replica', shard: 0, forInstanceId: 'r0' },
+        { kind: 'switchover', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', reason: 'drain' },
       ],
+    },
+    {
+      name: 'drain, make before break: the copy on the draining node stays while its new replica syncs',
+      build: () => {
+        const l = set(healthy(), 'r0', (i) => { i.nodeDraining = true; });
+        l.push({ id: 'n0r', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'N0', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'N0', role: 'replica', primaryId: 'P0', primaryLinkUp: false, syncInProgress: true }) } });
+        return l;
+      },
+      over: { replicasPerShard: 1 },
+      expect: [],
+    },
+    {
+      name: 'drain: once the new replica is in sync, the copy on the draining node is removed',
+      build: () => {
+        const l = set(healthy(), 'r0', (i) => { i.nodeDraining = true; });
+        l.push({ id: 'n0r', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'N0', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'N0', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) } });
+        return l;
+      },
+      over: { replicasPerShard: 1 },
+      expect: [{ kind: 'retire', shard: 0, instanceId: 'r0' }],
     },
     {
       name: 'drain of a shard without replicas is blocked, and says so',
@@ -222,7 +263,7 @@ describe('planHealing', () => {
         return set(l, 'r1', (i) => { i.role = 'primary'; i.obs!.view = view({ myId: 'R1', role: 'primary' }); });
       },
       over: { healthySince: NOW - 31_000 },
-      expect: [{ kind: 'switchover', shard: 1, instanceId: 'p1', fromInstanceId: 'r1' }],
+      expect: [{ kind: 'switchover', shard: 1, instanceId: 'p1', fromInstanceId: 'r1', reason: 'rebalance' }],
     },
     {
       name: 'not yet healthy long enough: no switchover',

@@ -67,7 +67,12 @@ export interface HealInput {
   healthySince: number | null;
   /** Instances already replaced after node loss. */
   lost?: LostInstance[];
+  /** Replicas per shard in the spec: how many copies a drained shard keeps off the draining nodes. */
+  replicasPerShard?: number;
 }
+
+/** Why a healthy primary hands over: back to its preferred node, off a draining node, or off a node whose agent is down. */
+export type SwitchoverReason = 'rebalance' | 'drain' | 'node-down';
 
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
 
@@ -75,11 +80,13 @@ export type HealAction =
   | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole }
   | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
   | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
-  | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string }
+  | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string; reason: SwitchoverReason }
   | { kind: 'repair-slots'; slots: number[] }
   | { kind: 'start'; shard: number; instanceId: string }
   | { kind: 'join'; shard: number; instanceId: string; primaryInstanceId: string }
   | { kind: 'replace'; shard: number; instanceId: string }
+  | { kind: 'add-replica'; shard: number; forInstanceId: string }
+  | { kind: 'retire'; shard: number; instanceId: string }
   | { kind: 'forget'; lostInstanceIds: string[]; engineIds: string[] };
 
 export interface HealPlan {
@@ -93,6 +100,9 @@ const LINK_SLACK_MS = 3000;
 
 const isRunning = (i: HealInstance) => i.obs?.process === 'running' && !!i.obs.view;
 const servesSlots = (i: HealInstance) => isRunning(i) && i.obs!.view!.role === 'primary' && i.obs!.view!.slotsOwned > 0;
+/** A running replica following `primary` with its link up and no full sync going on. */
+const isInSyncReplicaOf = (m: HealInstance, primary: HealInstance) => isRunning(m) && m.obs!.view!.role === 'replica'
+  && m.obs!.view!.primaryLinkUp && !m.obs!.view!.syncInProgress && !!primary.engineId && m.obs!.view!.primaryId === primary.engineId;
 const isDown = (i: HealInstance) => !!i.obs && (i.obs.process === 'crashed' || i.obs.process === 'stopped');
 
 /**
@@ -169,6 +179,20 @@ export function planHealing(input: HealInput): HealPlan {
       continue;
     }
     if (!primary.obs) {
+      // Past the node-down timeout Redis has had its chance. It cannot fail
+      // over at all when too few primaries survive to vote (one or two
+      // shards, or every primary on the lost node), so the replica that got
+      // furthest takes over without an election. Only when its link to the
+      // old primary is down: a link still up means the engine lives (only its
+      // agent died), and 2b hands over by a data-safe switchover instead.
+      const heir = primary.nodeDown ? members
+        .filter((m) => m !== primary && !m.nodeSilent && isRunning(m) && m.obs!.view!.role === 'replica' && !m.obs!.view!.syncInProgress
+          && !m.obs!.view!.primaryLinkUp && (!primary.engineId || m.obs!.view!.primaryId === primary.engineId))
+        .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0))[0] : undefined;
+      if (heir) {
+        actions.push({ kind: 'promote', shard, instanceId: heir.id, fromInstanceId: primary.id, mode: 'takeover', crashedAt: null });
+        continue;
+      }
       waiting.push(`shard ${shard}: the primary's node is not reporting; Redis fails over on its own`);
       continue;
     }
@@ -212,20 +236,31 @@ export function planHealing(input: HealInput): HealPlan {
 
   // 2b. A copy on a down node is rebuilt on another node, once its shard has
   //     a serving primary to copy from (Redis promotes one on its own).
+  //     When only the node's agent died, its primary engine may still serve:
+  //     Redis never fails over a primary that answers, so the shard would
+  //     stay with one copy Strata can neither watch nor restart. Its in-sync
+  //     replica on a live node takes over by a data-safe switchover (plain
+  //     CLUSTER FAILOVER: the old primary stops writes and waits for the
+  //     replica to catch up); then the copy on the down node is rebuilt too.
   for (const i of input.instances.filter((x) => x.nodeDown)) {
     const serving = input.instances.find((m) => m.shard === i.shard && !m.nodeSilent && servesSlots(m));
-    if (serving) actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
+    if (serving) {
+      actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
+      continue;
+    }
+    const follower = i.role === 'primary' ? input.instances.find((m) => m.shard === i.shard && !m.nodeSilent && isInSyncReplicaOf(m, i)) : undefined;
+    if (follower) actions.push({ kind: 'switchover', shard: i.shard, instanceId: follower.id, fromInstanceId: i.id, reason: 'node-down' });
     else waiting.push(`shard ${i.shard}: a copy was on a down node and no other copy serves its slots yet; waiting for a replica to be promoted or the node to return`);
   }
 
   // 2c. Drain: a primary on a draining node hands over to an in-sync replica
   //     elsewhere (data-safe switchover); then its copy, like every replica
-  //     there, is rebuilt on another node.
+  //     there, is rebuilt on another node (one copy per shard at a time).
+  const drainHandled = new Set<number>();
   for (const i of input.instances.filter((x) => x.nodeDraining && !x.nodeDown)) {
     if (i.role === 'primary') {
-      const target = input.instances.find((m) => m.shard === i.shard && !m.nodeDraining && isRunning(m) && m.obs!.view!.role === 'replica'
-        && m.obs!.view!.primaryLinkUp && !m.obs!.view!.syncInProgress && m.obs!.view!.primaryId === i.engineId);
-      if (target) actions.push({ kind: 'switchover', shard: i.shard, instanceId: target.id, fromInstanceId: i.id });
+      const target = input.instances.find((m) => m.shard === i.shard && !m.nodeDraining && isInSyncReplicaOf(m, i));
+      if (target) actions.push({ kind: 'switchover', shard: i.shard, instanceId: target.id, fromInstanceId: i.id, reason: 'drain' });
       else {
         const other = input.instances.some((m) => m.shard === i.shard && m !== i);
         waiting.push(other
@@ -234,8 +269,22 @@ export function planHealing(input: HealInput): HealPlan {
       }
       continue;
     }
+    // Make before break: a new replica is placed on another node first, and
+    // the copy here is removed only once every copy elsewhere is in sync, so
+    // the shard never runs with fewer in-sync replicas than its spec.
+    if (drainHandled.has(i.shard)) continue;
+    drainHandled.add(i.shard);
     const serving = input.instances.find((m) => m.shard === i.shard && !m.nodeDraining && !m.nodeSilent && servesSlots(m));
-    if (serving) actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
+    if (!serving) continue;
+    const elsewhere = input.instances.filter((m) => m.shard === i.shard && !m.nodeDraining && !m.nodeDown);
+    const want = 1 + (input.replicasPerShard ?? elsewhere.length);
+    if (elsewhere.length < want) {
+      actions.push({ kind: 'add-replica', shard: i.shard, forInstanceId: i.id });
+      continue;
+    }
+    const caughtUp = elsewhere.every((m) => m === serving || (isInSyncReplicaOf(m, serving) && m.obs!.view!.state === 'ok'));
+    if (caughtUp) actions.push({ kind: 'retire', shard: i.shard, instanceId: i.id });
+    else waiting.push(`shard ${i.shard}: draining; the new replica on another node is syncing; the copy on the draining node stays until it is in sync`);
   }
   // Lost ids are forgotten on every member; again whenever a member still
   // knows more nodes than the cluster has (it was unreachable the first time,
@@ -260,7 +309,7 @@ export function planHealing(input: HealInput): HealPlan {
       if (!current || !preferred || current === preferred || preferred.nodeDraining) continue;
       const v = preferred.obs?.view;
       if (isRunning(preferred) && v?.role === 'replica' && v.primaryLinkUp && !v.syncInProgress && v.primaryId === current.engineId) {
-        actions.push({ kind: 'switchover', shard, instanceId: preferred.id, fromInstanceId: current.id });
+        actions.push({ kind: 'switchover', shard, instanceId: preferred.id, fromInstanceId: current.id, reason: 'rebalance' });
       }
     }
   }
@@ -273,11 +322,19 @@ export function describeHealAction(a: HealAction): string {
     case 'record-role': return `shard ${a.shard}: instance is now ${a.role}`;
     case 'promote': return `shard ${a.shard}: primary stopped; promoting its in-sync replica (${a.mode})`;
     case 'restart': return `shard ${a.shard}: restarting an instance (${a.reason})${a.dataLost ? '; without persistence its data is lost' : ''}`;
-    case 'switchover': return `shard ${a.shard}: moving the primary back to its preferred node (switchover)`;
+    case 'switchover': return `shard ${a.shard}: ${switchoverText[a.reason]} (switchover)`;
     case 'repair-slots': return `closing ${a.slots.length} open slot(s)`;
     case 'start': return `shard ${a.shard}: starting an instance`;
     case 'join': return `shard ${a.shard}: a new replica is joining and syncing from its primary`;
     case 'replace': return `shard ${a.shard}: rebuilding a copy that was on a down node on another node`;
+    case 'add-replica': return `shard ${a.shard}: draining; placing a new replica on another node before the copy on the draining node is removed`;
+    case 'retire': return `shard ${a.shard}: draining; the new replica is in sync, removing the copy on the draining node`;
     case 'forget': return `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)`;
   }
 }
+
+const switchoverText: Record<SwitchoverReason, string> = {
+  rebalance: 'moving the primary back to its preferred node',
+  drain: 'moving the primary off a draining node',
+  'node-down': "moving the primary off a node whose agent is down (its engine still answers)",
+};

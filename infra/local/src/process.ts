@@ -27,7 +27,11 @@ export async function startTs(opts: {
   if (opts.echo) child.stderr!.pipe(process.stderr, { end: false });
   const lines = createInterface({ input: child.stdout! });
   const readyLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${path.basename(opts.entry)} did not start within ${opts.timeoutMs ?? 30_000} ms; see ${opts.logFile}`)), opts.timeoutMs ?? 30_000);
+    // A process that never says it is ready is stopped, not left running unsupervised.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${path.basename(opts.entry)} did not start within ${opts.timeoutMs ?? 30_000} ms (stopped); see ${opts.logFile}`));
+    }, opts.timeoutMs ?? 30_000);
     lines.on('line', (line) => {
       log.write(line + '\n');
       if (opts.echo) process.stdout.write(line + '\n');

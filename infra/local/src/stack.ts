@@ -3,6 +3,7 @@ import path from 'node:path';
 import { startPostgres, type PostgresHandle } from './postgres.runner';
 import { REPO_ROOT, startTs, stopProcess, type Managed } from './process';
 import { stopLeftoverRedis } from './leftovers';
+import { RestartBackoff } from './restart-backoff';
 import { createStrataClient, unwrap } from '@strata/api/client';
 
 export interface StackOptions {
@@ -38,8 +39,9 @@ export interface AgentHandle {
   proc?: Managed;
   /** Set while the launcher itself stops this agent: an exit then is not a crash. */
   stopping?: boolean;
-  /** Times the launcher restarted this agent after it died. */
+  /** Times the launcher restarted this agent after it died (attempts, including failed ones). */
   restarts: number;
+  backoff: RestartBackoff;
 }
 
 export interface Stack {
@@ -77,7 +79,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   let pgHandle: PostgresHandle | undefined;
   let cp: Managed | undefined;
   const agents: AgentHandle[] = Array.from({ length: nodeCount }, (_, i) => ({
-    name: `node-${i + 1}`, address: `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`), restarts: 0,
+    name: `node-${i + 1}`, address: `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`), restarts: 0, backoff: new RestartBackoff(),
   }));
   let shuttingDown = false;
 
@@ -112,16 +114,27 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       a.stopping = false;
       const proc = await startTs({ entry: AGENT_ENTRY, env, logFile: path.join(logs, `${a.name}.log`), readyPrefix: 'STRATA_AGENT_READY', echo: opts.echo });
       a.proc = proc;
-      // Like systemd's Restart=on-failure: an agent that dies is started again
-      // (after 1 s, backing off to 30 s while it keeps dying).
+      const startedAt = Date.now();
+      // Like systemd's Restart=always (infra/systemd/strata-agent.service): an
+      // agent that dies is started again, after 1 s backing off to 30 s while
+      // it keeps dying, back to 1 s after a stable run; a restart that fails
+      // is tried again, never given up.
       void proc.exited.then(async (code) => {
         if (a.stopping || shuttingDown || a.proc !== proc) return;
-        a.restarts++;
-        const delay = Math.min(30_000, 1000 * 2 ** Math.min(5, a.restarts - 1));
+        let delay = a.backoff.next(Date.now() - startedAt);
         console.warn(`[strata] agent ${a.name} exited (${code ?? 'killed'}); restarting it in ${delay} ms`);
-        await new Promise((r) => setTimeout(r, delay));
-        if (a.stopping || shuttingDown || a.proc !== proc) return;
-        await startAgent(i).catch((err) => console.error(`[strata] could not restart agent ${a.name}: ${(err as Error).message}`));
+        for (;;) {
+          await new Promise((r) => setTimeout(r, delay));
+          if (a.stopping || shuttingDown || a.proc !== proc) return;
+          a.restarts++;
+          try {
+            await startAgent(i);
+            return;
+          } catch (err) {
+            delay = a.backoff.next(0);
+            console.error(`[strata] could not restart agent ${a.name}: ${(err as Error).message}; trying again in ${delay} ms`);
+          }
+        }
       });
     };
     await Promise.all(agents.map((_, i) => startAgent(i)));

@@ -6,6 +6,7 @@ import { Badge, HealthDot } from '../../components/ui/Badge';
 import { ErrorState } from '../../components/ui/States';
 import { SlotBar, shardColor, slotCount } from './SlotBar';
 import { InstanceSync } from './InstanceSync';
+import { shardRebuild } from '../../lib/shard-rebuild';
 
 export function TopologyPanel({ clusterId, phase }: { clusterId: string; phase: ClusterPhase }) {
   const topology = useClusterTopologyQuery(clusterId, { fast: isTransitional(phase) });
@@ -36,6 +37,7 @@ function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterP
     <ol className="shards" aria-label="Shards">
       {shards.map((shard) => {
         const instances = [...shard.instances].sort((a, b) => (a.role === b.role ? a.address.localeCompare(b.address) : a.role === 'primary' ? -1 : 1));
+        const rebuilding = shardRebuild(shard, phase);
         return (
           <li key={shard.index} className="shard" data-testid="shard-row">
             <div className="shard-meta">
@@ -48,6 +50,11 @@ function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterP
                 <br />
                 {slotCount(shard.slots).toLocaleString()} slots
               </div>
+              {rebuilding && (
+                <div className="small warning-text" data-testid="shard-rebuilding">
+                  {rebuilding[0]!.toUpperCase() + rebuilding.slice(1)}
+                </div>
+              )}
             </div>
             <div className="shard-bar">
               <SlotBar ranges={shard.slots} index={shard.index} />
