@@ -159,7 +159,8 @@ describe('kill -9 of a primary without replicas, a client writing throughout', (
       // Acknowledged writes lost are all the killed shard's, from before the kill; writing went on after it.
       const lostWrites = await writer.lost(fresh);
       expect(await keysInSlots(fresh, lostWrites, shard2)).toEqual(lostWrites);
-      expect(lostWrites.every((k) => writer.acked.indexOf(k) < ackedAtKill)).toBe(true);
+      // (the writer has one write in flight: its reply may have left the server before the kill and be read after it)
+      expect(lostWrites.filter((k) => writer.acked.indexOf(k) > ackedAtKill)).toEqual([]);
       expect(writer.acked.length).toBeGreaterThan(ackedAtKill + 10);
       console.log(`writer: ${writer.acked.length} acknowledged writes (${lostWrites.length} lost with shard 2), ${writer.errors} errors, longest gap ${writer.longestGapMs} ms`);
     } finally {

@@ -166,7 +166,8 @@ describe('the control plane killed while it heals', () => {
       expect(await missingKeys(c, 'k', KEYS)).toEqual(await keysInSlots(c, Array.from({ length: KEYS }, (_, i) => `k:${i}`), shard1));
       const lostWrites = await writer.lost(c);
       expect(await keysInSlots(c, lostWrites, shard1)).toEqual(lostWrites);
-      expect(lostWrites.every((k) => writer.acked.indexOf(k) < ackedAtKill)).toBe(true);
+      // (the writer has one write in flight: its reply may have left the server before the kill and be read after it)
+      expect(lostWrites.filter((k) => writer.acked.indexOf(k) > ackedAtKill)).toEqual([]);
       expect(writer.acked.length).toBeGreaterThan(ackedAtKill + 10);
     } finally {
       c.disconnect();
