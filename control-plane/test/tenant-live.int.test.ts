@@ -30,8 +30,10 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const open = async (token: string) => {
-  const s = await LiveStreamClient.open(stack.url, { authorization: `Bearer ${token}` });
+/** A stream opened with a Bearer token, or with a session cookie (`name=value`). */
+const open = async (credential: string) => {
+  const headers: Record<string, string> = credential.includes('=') ? { cookie: credential } : { authorization: `Bearer ${credential}` };
+  const s = await LiveStreamClient.open(stack.url, headers);
   streams.push(s);
   return s;
 };
@@ -68,7 +70,7 @@ describe('tenant view of nodes and capacity', () => {
     expect(r.body.items).toHaveLength(1);
     const [node] = r.body.items;
     expect(node!.capacity).toBeNull();
-    expect(node!.instances).toEqual([expect.objectContaining({ clusterId: tenantCluster, clusterName: 'tenant-app', memoryMb: 128 })]);
+    expect(node!.instances).toEqual([expect.objectContaining({ clusterId: tenantCluster, clusterName: 'tenant-app', organizationName: 'tenant-co', memoryMb: 128 })]);
     // No address of a node it has nothing on, no other cluster's name.
     for (const addr of addresses().filter((x) => x !== node!.address)) expect(raw).not.toContain(addr);
     expect(raw).not.toContain('platform-app');
@@ -78,6 +80,12 @@ describe('tenant view of nodes and capacity', () => {
     const fleet = await admin.call<NodeList>('GET', '/v1/nodes');
     expect(fleet.body.items).toHaveLength(3);
     expect(fleet.body.items.reduce((s, n) => s + n.capacity!.usedMemoryMb, 0)).toBe(3 * 256 + 128);
+    // ... and every organization's instances listed: what a node's capacity counts is what it lists.
+    for (const n of fleet.body.items) expect(n.instances.reduce((s, i) => s + i.memoryMb, 0)).toBe(n.capacity!.usedMemoryMb);
+    const listed = fleet.body.items.flatMap((n) => n.instances.map((i) => `${i.organizationName}/${i.clusterName}`)).sort();
+    expect(listed).toEqual(['default/platform-app', 'default/platform-app', 'default/platform-app', 'tenant-co/tenant-app']);
+    const tenantNode = fleet.body.items.find((n) => n.id === node!.id)!;
+    expect(tenantNode.instances.map((i) => i.clusterId)).toContain(tenantCluster);
 
     // Capacity: anonymous free memory, both organizations' usage counted.
     const cap = (await tenant.call<Capacity>('GET', '/v1/capacity')).body;
@@ -114,6 +122,41 @@ describe('tenant view of nodes and capacity', () => {
       const viaCookie = await LiveStreamClient.open(stack.url, { cookie });
       streams.push(viaCookie);
       expect(viaCookie.status).toBe(200);
+    });
+
+    it('a stream ends once its token is revoked or its session signed out, and hears nothing after', async () => {
+      const created = await tenant.call<{ id: string; token: string }>('POST', '/v1/tokens', { name: 'stream-reader', scopes: ['clusters:read'] });
+      expect(created.status).toBe(201);
+      const byToken = await open(created.body.token);
+      await byToken.waitFor((e) => e.type === 'resync', 5000);
+      await tenant.call('POST', '/v1/users', { email: 'leaver@tenant.test', password: 'correct-horse-battery' });
+      const login = await fetch(`${stack.url}/v1/session`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'leaver@tenant.test', password: 'correct-horse-battery' }),
+      });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const csrf = ((await login.json()) as { csrfToken: string }).csrfToken;
+      const bySession = await open(cookie);
+      await bySession.waitFor((e) => e.type === 'resync', 5000);
+      const stillOpen = await open(tenant.token);
+      await stillOpen.waitFor((e) => e.type === 'resync', 5000);
+
+      expect((await tenant.call('DELETE', `/v1/tokens/${created.body.id}`)).status).toBe(200);
+      const signOut = await fetch(`${stack.url}/v1/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrf } });
+      expect(signOut.status).toBeLessThan(300);
+      const t0 = Date.now();
+      await Promise.all([byToken.ended, bySession.ended]);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+
+      // A change after that reaches the valid stream only.
+      const c = await tenant.createCluster({ name: 'after-revoke', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 });
+      expect(c.status).toBe(202);
+      await stillOpen.waitFor(isCluster(c.body.cluster.id), 10_000);
+      expect(JSON.stringify(byToken.events)).not.toContain(c.body.cluster.id);
+      expect(JSON.stringify(bySession.events)).not.toContain(c.body.cluster.id);
+      // Reopening with the revoked token is refused.
+      expect((await LiveStreamClient.open(stack.url, { authorization: `Bearer ${created.body.token}` })).status).toBe(401);
+      await tenant.deleteCluster(c.body.cluster.id);
+      await stillOpen.waitFor((e) => e.type === 'cluster-deleted' && e.clusterId === c.body.cluster.id, 60_000);
     });
 
     it("a delete shows Deleting, the operation and the removal, to that organization only", async () => {

@@ -4149,12 +4149,15 @@ export interface components {
             /** @description RFC 3339 timestamp */
             lastHeartbeatAt: string | null;
             agentVersion: string | null;
+            /** @description fleet view: every organization's instances on the node; otherwise only the caller's */
             instances: {
                 /** Format: uuid */
                 id: string;
                 /** Format: uuid */
                 clusterId: string;
                 clusterName: string;
+                /** @description the cluster's organization (a tenant's list holds only its own; the fleet view every organization's) */
+                organizationName: string;
                 port: number;
                 /** @enum {string} */
                 role: "primary" | "replica";

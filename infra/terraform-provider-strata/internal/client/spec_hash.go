@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "8090efd16089cee5b40e72be00ba20f62fdf05118b0619d242b878f37a0e9e5c"
+const SpecSHA256 = "63a3937764b3ca816574d486fa89d7e91ea604cb44b195e76e80673ade477100"
