@@ -10,10 +10,16 @@ test.describe('the wizard offers only what the nodes can hold', () => {
     expect(Math.max(...offered)).toBeLessThanOrEqual(capacity.maxMemoryMbPerShard);
     expect(offered).not.toContain(65536);
 
+    // Replicas are offered up to one per other online node.
+    await expect(wizard.replicasPerShard).toHaveAttribute('max', String(capacity.onlineNodes - 1));
+
     // The biggest size on offer that fits with a replica on every other node (the smallest free node bounds it).
     const biggest = Math.max(...offered.filter((mb) => mb <= capacity.nodeFreeMemoryMb.at(-1)!));
     const name = uniqueName('e2e-room');
     await wizard.fill({ name, shards: 1, replicasPerShard: capacity.onlineNodes - 1 });
+    // With a copy on every node, the menu stops at the smallest free node.
+    const withReplicas = await wizard.memory.locator('option').evaluateAll((os) => os.map((o) => Number((o as HTMLOptionElement).value)));
+    expect(Math.max(...withReplicas)).toBeLessThanOrEqual(capacity.nodeFreeMemoryMb.at(-1)!);
     await wizard.memory.selectOption(String(biggest));
     await expect(wizard.memory).not.toHaveAttribute('aria-invalid', 'true');
 
@@ -39,6 +45,11 @@ test.describe('the wizard offers only what the nodes can hold', () => {
     await wizard.memory.selectOption({ label: '1 GB' });
     expect(capacity.nodeFreeMemoryMb.reduce((a, b) => a + b, 0), 'the test stack holds less than 64 GB').toBeLessThan(64 * 1024);
     await expect(wizard.shards).toShowFieldError(/At most \d+ shards? of this size fit\./);
+    // The shards input offers only what fits: its max is the number the message names.
+    const max = Number(await wizard.shards.getAttribute('max'));
+    expect(max).toBeGreaterThanOrEqual(1);
+    expect(max).toBeLessThan(64);
+    await expect(wizard.shards).toShowFieldError(new RegExp(`At most ${max} shards? of this size fit`));
     await wizard.submit.click();
     expect(await api.clustersNamed(name)).toHaveLength(0);
   });

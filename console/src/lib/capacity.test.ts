@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Capacity } from '@strata/api';
-import { checkCapacity, formatRoomMb, maxMemoryMbPerShard, maxShards, suggestName } from './capacity';
+import { checkCapacity, formatRoomLike, formatRoomMb, maxMemoryMbPerShard, maxShards, offeredSizes, suggestName } from './capacity';
+
+const MENU = [32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
 
 const cap = (free: number[]): Capacity => ({
   onlineNodes: free.length,
@@ -36,6 +38,27 @@ describe('checkCapacity', () => {
     const r = checkCapacity(c, { shards: 4, replicasPerShard: 1, memoryMbPerShard: 1024 });
     expect(r.problem?.field).toBe('shards');
     expect(r.problem?.message).toContain('At most 3 shards of this size fit');
+  });
+  it('speaks in the unit chosen and suggests a size the menu offers (1 GB chosen, 1000 MB free)', () => {
+    const r = checkCapacity(cap([1000, 1000, 1000]), { shards: 1, replicasPerShard: 0, memoryMbPerShard: 1024 }, 64, MENU);
+    expect(r.problem).toEqual({ field: 'memoryMbPerShard', message: 'No room for 1 GB per shard: the largest free node has 0.9 GB. Choose 512 MB or less.' });
+  });
+  it('2 GB chosen with 2016 MB free: suggests 1 GB (offered), not 1.9 GB', () => {
+    const r = checkCapacity(cap([2016, 2016, 2016]), { shards: 1, replicasPerShard: 0, memoryMbPerShard: 2048 }, 64, MENU);
+    expect(r.problem?.message).toBe('No room for 2 GB per shard: the largest free node has 1.9 GB. Choose 1 GB or less.');
+  });
+  it('no offered size fits', () => {
+    const r = checkCapacity(cap([16, 16]), { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 }, 64, MENU);
+    expect(r.problem?.message).toMatch(/has 16 MB\. No size fits now/);
+  });
+  it("the shards message gives no fleet-wide free memory (other tenants' usage)", () => {
+    const r = checkCapacity(cap([2048, 2048, 2048]), { shards: 4, replicasPerShard: 1, memoryMbPerShard: 1024 }, 64, MENU);
+    expect(r.problem?.message).not.toMatch(/free/);
+  });
+  it('offeredSizes and formatRoomLike', () => {
+    expect(offeredSizes(MENU, 1000)).toEqual([32, 64, 128, 256, 512]);
+    expect(formatRoomLike(1000, 512)).toBe('1000 MB');
+    expect(formatRoomLike(1000, 1024)).toBe('0.9 GB');
   });
   it('no online node', () => {
     expect(checkCapacity(cap([]), { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 }).problem?.field).toBe('shards');

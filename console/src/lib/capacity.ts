@@ -27,6 +27,18 @@ export function formatRoomMb(mb: number): string {
   return `${Number.isInteger(gb) ? gb : gb.toFixed(1)} GB`;
 }
 
+/** Room in the unit of the size chosen: "0.9 GB" beside a 1 GB choice, "1000 MB" beside 512 MB. Rounded down. */
+export function formatRoomLike(roomMb: number, chosenMb: number): string {
+  if (chosenMb < 1024) return `${roomMb} MB`;
+  const gb = Math.floor((roomMb / 1024) * 10) / 10;
+  return `${Number.isInteger(gb) ? gb : gb.toFixed(1)} GB`;
+}
+
+/** The sizes a menu should offer: those at most `maxMb`. */
+export function offeredSizes(options: readonly number[], maxMb: number): number[] {
+  return options.filter((mb) => mb <= maxMb);
+}
+
 const ordinal = (n: number) => (n === 1 ? 'largest' : `${n}${n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}-largest`);
 
 function anonymousNodes(c: Capacity): PlacementNode[] {
@@ -55,7 +67,12 @@ export function maxShards(c: Capacity, replicasPerShard: number, memoryMbPerShar
   return lo;
 }
 
-export function checkCapacity(c: Capacity, s: ClusterShape, shardLimit = 64): CapacityCheck {
+/**
+ * Whether the nodes can hold this shape, and if not, the field at fault with
+ * a message in the user's units that suggests a size the menu offers
+ * (`options`, the memory menu's sizes).
+ */
+export function checkCapacity(c: Capacity, s: ClusterShape, shardLimit = 64, options: readonly number[] = []): CapacityCheck {
   const freeMemoryMb = c.nodeFreeMemoryMb.reduce((a, b) => a + b, 0);
   const base = { onlineNodes: c.onlineNodes, freeMemoryMb };
   const copies = 1 + s.replicasPerShard;
@@ -73,10 +90,13 @@ export function checkCapacity(c: Capacity, s: ClusterShape, shardLimit = 64): Ca
   }
   const maxMem = maxMemoryMbPerShard(c, s.replicasPerShard);
   if (s.memoryMbPerShard > maxMem) {
-    const where = copies === 1 ? `the largest free node has ${formatRoomMb(maxMem)}` : `${copies} different nodes are needed and the ${ordinal(copies)} free node has ${formatRoomMb(maxMem)}`;
+    const room = formatRoomLike(maxMem, s.memoryMbPerShard);
+    const where = copies === 1 ? `the largest free node has ${room}` : `${copies} different nodes are needed and the ${ordinal(copies)} free node has ${room}`;
+    const offered = options.length ? offeredSizes(options, maxMem).at(-1) : maxMem;
+    const advice = offered === undefined || offered <= 0 ? 'No size fits now: choose fewer replicas or try later.' : `Choose ${formatMemoryMb(offered)} or less.`;
     return {
       ...base, ok: false, nodesUsed: null,
-      problem: { field: 'memoryMbPerShard', message: `No room for ${formatMemoryMb(s.memoryMbPerShard)} per shard: ${where}. Choose ${formatRoomMb(maxMem)} or less.` },
+      problem: { field: 'memoryMbPerShard', message: `No room for ${formatMemoryMb(s.memoryMbPerShard)} per shard: ${where}. ${advice}` },
     };
   }
   const plan = planPlacement({ ...s, nodes: anonymousNodes(c) });
@@ -86,7 +106,7 @@ export function checkCapacity(c: Capacity, s: ClusterShape, shardLimit = 64): Ca
       ...base, ok: false, nodesUsed: null,
       problem: {
         field: 'shards',
-        message: `${plural(instanceCount(s), 'instance')} of ${formatMemoryMb(s.memoryMbPerShard)} need ${formatMemoryMb(instanceCount(s) * s.memoryMbPerShard)}; the nodes have ${formatRoomMb(freeMemoryMb)} free. At most ${plural(most, 'shard')} of this size fit.`,
+        message: `${plural(instanceCount(s), 'instance')} of ${formatMemoryMb(s.memoryMbPerShard)} do not fit on the nodes now. At most ${plural(most, 'shard')} of this size fit.`,
       },
     };
   }

@@ -6,7 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { formatMemoryMb } from '../../lib/format';
 import type { ClusterShape } from '../../lib/cluster-math';
-import { checkCapacity, formatRoomMb, suggestName } from '../../lib/capacity';
+import { checkCapacity, formatRoomMb, maxMemoryMbPerShard, maxShards, offeredSizes, suggestName } from '../../lib/capacity';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
@@ -42,13 +42,19 @@ export default function CreateClusterPage() {
     if (r < LIMITS.replicasPerShard.min || r > LIMITS.replicasPerShard.max) return null;
     return { shards: s, replicasPerShard: r, memoryMbPerShard: values.memoryMbPerShard };
   }, [values]);
-  const check = shape && capacity.data ? checkCapacity(capacity.data, shape) : null;
-  // Memory choices stop at the largest free node; the current choice stays listed (and marked) if the room went away.
+  const check = shape && capacity.data ? checkCapacity(capacity.data, shape, LIMITS.shards.max, MEMORY_OPTIONS_MB) : null;
+  // What placement allows: replicas by online nodes, memory by the chosen replicas (every copy on its own node),
+  // shards by replicas and memory. The current choice stays listed (and marked) if the room went away.
+  const replicas = shape?.replicasPerShard ?? 0;
+  const memoryMax = capacity.data ? maxMemoryMbPerShard(capacity.data, Math.min(replicas, capacity.data.maxReplicasPerShard)) : undefined;
+  const shardsMax = capacity.data && memoryMax !== undefined && values.memoryMbPerShard <= memoryMax && replicas <= capacity.data.maxReplicasPerShard
+    ? Math.max(1, maxShards(capacity.data, replicas, values.memoryMbPerShard, LIMITS.shards.max))
+    : LIMITS.shards.max;
+  const replicasMax = capacity.data ? capacity.data.maxReplicasPerShard : LIMITS.replicasPerShard.max;
   const memoryOptions = useMemo(() => {
-    const max = capacity.data?.maxMemoryMbPerShard;
-    const offered = max === undefined ? [...MEMORY_OPTIONS_MB] : MEMORY_OPTIONS_MB.filter((mb) => mb <= max);
+    const offered = memoryMax === undefined ? [...MEMORY_OPTIONS_MB] : offeredSizes(MEMORY_OPTIONS_MB, memoryMax);
     return offered.includes(values.memoryMbPerShard) ? offered : [...offered, values.memoryMbPerShard].sort((a, b) => a - b);
-  }, [capacity.data?.maxMemoryMbPerShard, values.memoryMbPerShard]);
+  }, [memoryMax, values.memoryMbPerShard]);
   const nameSuggestion = clientErrors.name && values.name.trim() ? suggestName(values.name) : null;
 
   function errorFor(f: FormField): string | undefined {
@@ -151,14 +157,14 @@ export default function CreateClusterPage() {
               <span className="step-num" aria-hidden="true">2</span> Shape
             </h2>
             <div className="grid-2">
-              <Field label="Shards" error={errorFor('shards')} hint={`${LIMITS.shards.min}–${LIMITS.shards.max}. Hash slots are split evenly between shards.`}>
+              <Field label="Shards" error={errorFor('shards')} hint={`${LIMITS.shards.min}–${shardsMax}${shardsMax < LIMITS.shards.max ? ' fit now' : ''}. Hash slots are split evenly between shards.`}>
                 <input
                   className="input"
                   type="number"
                   inputMode="numeric"
                   name="shards"
                   min={LIMITS.shards.min}
-                  max={LIMITS.shards.max}
+                  max={shardsMax}
                   step={1}
                   value={values.shards}
                   onChange={(e) => set('shards', e.target.value)}
@@ -168,7 +174,7 @@ export default function CreateClusterPage() {
               <Field
                 label="Replicas per shard"
                 error={errorFor('replicasPerShard')}
-                hint={`${LIMITS.replicasPerShard.min}–${LIMITS.replicasPerShard.max}. Replicas take over if a primary fails.`}
+                hint={`${LIMITS.replicasPerShard.min}–${replicasMax}${replicasMax < LIMITS.replicasPerShard.max ? ' (one node per copy)' : ''}. Replicas take over if a primary fails.`}
               >
                 <input
                   className="input"
@@ -176,7 +182,7 @@ export default function CreateClusterPage() {
                   inputMode="numeric"
                   name="replicasPerShard"
                   min={LIMITS.replicasPerShard.min}
-                  max={LIMITS.replicasPerShard.max}
+                  max={replicasMax}
                   step={1}
                   value={values.replicasPerShard}
                   onChange={(e) => set('replicasPerShard', e.target.value)}
@@ -185,8 +191,8 @@ export default function CreateClusterPage() {
               </Field>
             </div>
             <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint={
-                capacity.data
-                  ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(capacity.data.maxMemoryMbPerShard)} fits on a node now.`
+                memoryMax !== undefined
+                  ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(memoryMax)} per shard fits now with ${replicas} ${replicas === 1 ? 'replica' : 'replicas'}.`
                   : 'maxmemory of each instance; replicas get the same.'
               }
             >
@@ -200,7 +206,7 @@ export default function CreateClusterPage() {
                 {memoryOptions.map((mb) => (
                   <option key={mb} value={mb}>
                     {formatMemoryMb(mb)}
-                    {capacity.data && mb > capacity.data.maxMemoryMbPerShard ? ' (no node has room)' : ''}
+                    {memoryMax !== undefined && mb > memoryMax ? ' (no room)' : ''}
                   </option>
                 ))}
               </select>
