@@ -147,7 +147,7 @@ export const OPERATION_TABLE = {
   }),
   streamEvents: op({
     method: 'get', path: '/v1/events/stream',
-    summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token)",
+    summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity`, `topology` and `resync` events (session cookie or Bearer token; the stream ends once they no longer hold)",
     scope: 'clusters:read', errors: SIGNED_IN,
     success: { status: 200, description: 'text/event-stream; `event:` is the type, `data:` a LiveEvent', content: { 'text/event-stream': LiveEvent } },
   }),

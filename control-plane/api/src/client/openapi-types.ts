@@ -1176,7 +1176,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token) */
+        /** Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity`, `topology` and `resync` events (session cookie or Bearer token; the stream ends once they no longer hold) */
         get: {
             parameters: {
                 query?: never;
