@@ -154,10 +154,22 @@ test.describe('one live source of cluster state', () => {
     await expect(reason).toHaveCount(0);
   });
 
-  test('a signed-out page load logs no error', async ({ page, signInPage }) => {
+  test('a signed-out page load logs no error (/, /sign-in, /clusters)', async ({ page, signInPage }) => {
+    const sessionChecks: number[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/v1/session') sessionChecks.push(r.status());
+    });
+    await page.goto('/');
+    await expect(signInPage.submit).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto('/sign-in');
+    await expect(signInPage.submit).toBeVisible();
     await page.goto('/clusters');
     await expect(signInPage.submit).toBeVisible();
     await expect(page).toHaveURL(/\/sign-in\?next=/);
+    // Each load asked who is signed in, and got an answer rather than an error.
+    expect(sessionChecks.length).toBeGreaterThanOrEqual(3);
+    expect(sessionChecks.every((s) => s === 200)).toBe(true);
     // The auto console guard fails this test on a 401 or any console error.
   });
 });
