@@ -4,7 +4,8 @@
  * capacity (nothing of other organizations), and a signed-out session check
  * that is an answer rather than an error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import type { Capacity, Cluster, LiveEvent, NodeList, NodeCurrentMetricsList, Problem } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
@@ -157,6 +158,27 @@ describe('tenant view of nodes and capacity', () => {
       expect((await LiveStreamClient.open(stack.url, { authorization: `Bearer ${created.body.token}` })).status).toBe(401);
       await tenant.deleteCluster(c.body.cluster.id);
       await stillOpen.waitFor((e) => e.type === 'cluster-deleted' && e.clusterId === c.body.cluster.id, 60_000);
+    });
+
+    it('when the LISTEN connection is lost, open streams get resync once it is back, and changes flow again', async () => {
+      const s = await open(tenant.token);
+      await s.waitFor((e) => e.type === 'resync', 5000);
+      const before = s.events.filter((e) => e.type === 'resync').length;
+      const db = new pg.Client({ connectionString: stack.databaseUrl });
+      await db.connect();
+      try {
+        const killed = await db.query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query ILIKE 'LISTEN strata_live%' AND pid <> pg_backend_pid()`);
+        expect(killed.rows.length).toBeGreaterThanOrEqual(1);
+      } finally {
+        await db.end();
+      }
+      await vi.waitFor(() => expect(s.events.filter((e) => e.type === 'resync').length).toBe(before + 1), { timeout: 15_000, interval: 100 });
+      // The feed listens again: a change reaches the same stream.
+      const c = await tenant.createCluster({ name: 'after-relisten', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 });
+      expect(c.status).toBe(202);
+      await s.waitFor(isCluster(c.body.cluster.id), 10_000);
+      await tenant.deleteCluster(c.body.cluster.id);
+      await s.waitFor((e) => e.type === 'cluster-deleted' && e.clusterId === c.body.cluster.id, 60_000);
     });
 
     it("a delete shows Deleting, the operation and the removal, to that organization only", async () => {
