@@ -51,7 +51,18 @@ describe('tenant view of nodes and capacity', () => {
     expect(nodes.status).toBe(200);
     expect(nodes.body).toEqual({ scope: 'organization', items: [] });
     const cap = await tenant.call<Capacity>('GET', '/v1/capacity');
-    expect(cap.body).toEqual({ onlineNodes: 3, nodeFreeMemoryMb: [NODE_MB, NODE_MB, NODE_MB], maxMemoryMbPerShard: NODE_MB, maxReplicasPerShard: 2 });
+    // Bounds for the wizard's default shape (1 replica, 256 MB), no per-node vector.
+    expect(cap.body).toEqual({
+      onlineNodes: 3, replicasPerShard: 1, memoryMbPerShard: 256,
+      maxReplicasPerShard: 2, maxMemoryMbPerShard: NODE_MB, maxShards: 6, nodesUsed: null,
+    });
+    // The platform admin also gets each node's free memory.
+    expect((await admin.call<Capacity>('GET', '/v1/capacity')).body.nodeFreeMemoryMb).toEqual([NODE_MB, NODE_MB, NODE_MB]);
+    // Bad bounds asked: problem+json 400 naming the parameter.
+    for (const [qs, field] of [['replicasPerShard=9', 'replicasPerShard'], ['memoryMbPerShard=abc', 'memoryMbPerShard'], ['shards=0', 'shards']] as const) {
+      const bad = await tenant.call<Problem>('GET', `/v1/capacity?${qs}`);
+      expect([bad.status, bad.body.code, bad.body.errors?.[0]?.field]).toEqual([400, 'validation_failed', field]);
+    }
     const fleet = await admin.call<NodeList>('GET', '/v1/nodes');
     expect(fleet.body.scope).toBe('fleet');
     expect(fleet.body.items.map((n) => n.capacity)).toEqual(Array(3).fill({ memoryMb: NODE_MB, usedMemoryMb: 0 }));
@@ -88,11 +99,18 @@ describe('tenant view of nodes and capacity', () => {
     const tenantNode = fleet.body.items.find((n) => n.id === node!.id)!;
     expect(tenantNode.instances.map((i) => i.clusterId)).toContain(tenantCluster);
 
-    // Capacity: anonymous free memory, both organizations' usage counted.
-    const cap = (await tenant.call<Capacity>('GET', '/v1/capacity')).body;
-    expect(cap.nodeFreeMemoryMb.reduce((s, x) => s + x, 0)).toBe(3 * NODE_MB - 3 * 256 - 128);
-    expect(cap.maxMemoryMbPerShard).toBe(NODE_MB - 256);
+    // Capacity: bounds only for a tenant, both organizations' usage counted by the planner. Free now: 768, 768, 640 MB.
+    const capFor = async (qs: string) => (await tenant.call<Capacity>('GET', `/v1/capacity?${qs}`)).body;
+    const cap = await capFor('');
+    expect(cap).not.toHaveProperty('nodeFreeMemoryMb');
     expect(JSON.stringify(cap)).not.toMatch(/127\.0\.70|node-/);
+    // 1 replica: the 2nd-largest free node bounds the memory; 256 MB copies: 3 + 3 + 2 = 8 copies = 4 shards.
+    expect(cap).toMatchObject({ replicasPerShard: 1, memoryMbPerShard: 256, maxMemoryMbPerShard: NODE_MB - 256, maxShards: 4 });
+    // 2 replicas: every node holds a copy, so the smallest (640 MB) bounds memory and 256 MB fits twice there.
+    expect(await capFor('replicasPerShard=2&memoryMbPerShard=256&shards=2')).toMatchObject({ maxMemoryMbPerShard: NODE_MB - 256 - 128, maxShards: 2, nodesUsed: 3 });
+    expect(await capFor('replicasPerShard=2&memoryMbPerShard=256&shards=3')).toMatchObject({ nodesUsed: null });
+    // No replica, 512 MB: one per node.
+    expect(await capFor('replicasPerShard=0&memoryMbPerShard=512')).toMatchObject({ maxMemoryMbPerShard: NODE_MB - 256, maxShards: 3 });
 
     // Host load of shared nodes is the platform's.
     expect((await tenant.call<NodeCurrentMetricsList>('GET', '/v1/metrics/nodes')).body.items).toEqual([]);
@@ -103,7 +121,14 @@ describe('tenant view of nodes and capacity', () => {
   it('a create the nodes cannot hold names the field at fault', async () => {
     const r = await tenant.createCluster({ name: 'too-big', shards: 1, replicasPerShard: 0, memoryMbPerShard: 4096 });
     expect(r.status).toBe(422);
-    expect(r.body.errors?.[0]?.field).toBe('memoryMbPerShard');
+    // Free now: 768, 768, 640 MB. In human units, at the field at fault.
+    expect(r.body.errors).toEqual([{ field: 'memoryMbPerShard', message: 'No room for 4 GB per shard: at most 768 MB per shard fits now.' }]);
+    // Too many shards is the shards field (the planner's insufficient_memory is about the total), not the memory.
+    const many = await tenant.createCluster({ name: 'too-many', shards: 10, replicasPerShard: 0, memoryMbPerShard: 256 });
+    expect([many.status, many.body.code]).toEqual([422, 'unplaceable']);
+    expect(many.body.errors).toEqual([{ field: 'shards', message: '10 shards of 256 MB do not fit on the nodes now. At most 8 shards of this size fit.' }]);
+    const copies = await tenant.createCluster({ name: 'too-many', shards: 1, replicasPerShard: 3, memoryMbPerShard: 256 });
+    expect(copies.body.errors?.map((e) => e.field)).toEqual(['replicasPerShard']);
     expect((await tenant.listClusters()).body.items.map((c) => c.name)).toEqual(['tenant-app']);
   });
 

@@ -6,7 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { formatMemoryMb } from '../../lib/format';
 import type { ClusterShape } from '../../lib/cluster-math';
-import { checkCapacity, formatRoomMb, maxMemoryMbPerShard, maxShards, offeredSizes, suggestName } from '../../lib/capacity';
+import { boundsMatch, checkCapacity, formatRoomMb, offeredSizes, suggestName } from '../../lib/capacity';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
@@ -24,7 +24,6 @@ import {
 export default function CreateClusterPage() {
   useDocumentTitle('Create cluster');
   const create = useClusterCreateMutation();
-  const capacity = useCapacityQuery();
   const [values, setValues] = useState<ClusterFormValues>(INITIAL_VALUES);
   const [touched, setTouched] = useState<Partial<Record<FormField, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
@@ -42,13 +41,20 @@ export default function CreateClusterPage() {
     if (r < LIMITS.replicasPerShard.min || r > LIMITS.replicasPerShard.max) return null;
     return { shards: s, replicasPerShard: r, memoryMbPerShard: values.memoryMbPerShard };
   }, [values]);
-  const check = shape && capacity.data ? checkCapacity(capacity.data, shape, LIMITS.shards.max, MEMORY_OPTIONS_MB) : null;
+  // The server's planner bounds what is offered, asked again whenever replicas, memory or shards change.
+  // More replicas than nodes is refused at the replicas field; the memory menu then stays bounded for the most replicas placeable.
+  const replicas = shape?.replicasPerShard ?? 0;
+  const maxReplicasKnown = useRef<number>(LIMITS.replicasPerShard.max);
+  const askReplicas = Math.min(replicas, maxReplicasKnown.current);
+  const capacity = useCapacityQuery({ replicasPerShard: askReplicas, memoryMbPerShard: values.memoryMbPerShard, shards: shape?.shards });
+  if (capacity.data) maxReplicasKnown.current = capacity.data.maxReplicasPerShard;
+  const check = shape && capacity.data ? checkCapacity(capacity.data, shape, MEMORY_OPTIONS_MB) : null;
   // What placement allows: replicas by online nodes, memory by the chosen replicas (every copy on its own node),
   // shards by replicas and memory. The current choice stays listed (and marked) if the room went away.
-  const replicas = shape?.replicasPerShard ?? 0;
-  const memoryMax = capacity.data ? maxMemoryMbPerShard(capacity.data, Math.min(replicas, capacity.data.maxReplicasPerShard)) : undefined;
-  const shardsMax = capacity.data && memoryMax !== undefined && values.memoryMbPerShard <= memoryMax && replicas <= capacity.data.maxReplicasPerShard
-    ? Math.max(1, maxShards(capacity.data, replicas, values.memoryMbPerShard, LIMITS.shards.max))
+  const forReplicas = capacity.data && capacity.data.replicasPerShard === askReplicas ? capacity.data : undefined;
+  const memoryMax = forReplicas?.maxMemoryMbPerShard;
+  const shardsMax = shape && capacity.data && boundsMatch(capacity.data, shape) && values.memoryMbPerShard <= capacity.data.maxMemoryMbPerShard
+    ? Math.max(1, capacity.data.maxShards)
     : LIMITS.shards.max;
   const replicasMax = capacity.data ? capacity.data.maxReplicasPerShard : LIMITS.replicasPerShard.max;
   const memoryOptions = useMemo(() => {
