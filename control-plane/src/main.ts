@@ -21,6 +21,8 @@ import { ClusterService } from './services/cluster.service';
 import { TopologyService } from './services/topology.service';
 import { Reconciler } from './reconciler/reconciler';
 import { bootstrapAdmin } from './auth/bootstrap-admin';
+import { currentPrincipal, type AuthDeps } from './auth/auth.middleware';
+import { allows } from './auth/permissions';
 import http from 'node:http';
 import { createApp } from './http/app';
 import { agentFastLane } from './http/agent-fast-lane';
@@ -88,10 +90,18 @@ async function main(): Promise<void> {
     }
   });
 
-  const live = new LiveFeed({ pool, clusters, operations, log });
+  // An open event stream ends once its session or token no longer holds (sign-out, expiry, revocation, lost scope).
+  const live = new LiveFeed({
+    pool, clusters, operations, log,
+    revalidate: async (req) => {
+      const p = await currentPrincipal(authDeps, req);
+      return p && allows(p, 'clusters:read') ? p : null;
+    },
+  });
   await live.start();
 
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
+  const authDeps: AuthDeps = { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined };
   const app = createApp({
     pool, log, box, auth, nodes, clusters, operations, tasks, events, observed, broker, service, endpoints, topology,
     audit: new AuditStore(pool),
@@ -109,7 +119,7 @@ async function main(): Promise<void> {
     // A task's outcome asks for a pass (stored), not just a look: the pass that saw its effect may have run before
     // it completed and found nothing to do, and what the outcome records (a repair's event) would wait for a recheck.
     onTaskDone: (id) => void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass')),
-    authDeps: { auth, envAdmin: config.adminToken ? { token: config.adminToken, organizationId: admin.organizationId } : undefined },
+    authDeps,
   });
 
   // The agents' once-a-second requests skip Express (see agent-fast-lane.ts); everything else goes to the app.

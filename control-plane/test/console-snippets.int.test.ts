@@ -1,22 +1,23 @@
 /**
  * The console's connection snippets are programs that run as shown: each is
- * written to a file (or run as a shell line) with the real connection details
- * of a live 3x1 cluster, its install line is followed, and it must print the
- * value it wrote. redis-cli, ioredis, redis-py and go-redis are run; the keys
- * they wrote are then read back through an independent client.
+ * written byte for byte to the file its first line names (or run as a shell
+ * line) with the real connection details of a live 3x1 cluster, its install
+ * line is run as written, and it must print the value it wrote and exit on
+ * its own (a client that leaves sockets open hangs past the timeout). All six
+ * clients run: redis-cli, ioredis, node-redis, redis-py, go-redis and Jedis;
+ * the keys they wrote are then read back through an independent client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Connection } from '@strata/api';
-import { buildSnippet } from '../../console/src/interfaces/Cluster/snippets';
+import { JEDIS_DEPENDENCY, buildSnippet } from '../../console/src/interfaces/Cluster/snippets';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient } from './helpers/workload';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let api: TestApi;
 let cleanup: () => Promise<void>;
 let conn: Connection;
@@ -45,8 +46,8 @@ function snippet(client: Parameters<typeof buildSnippet>[0], key: string): strin
   return s.replaceAll('greeting', key);
 }
 
-const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
-  execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, timeout = 240_000) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 
 async function readBack(key: string): Promise<string | null> {
   const client = appClient(clusterUri);
@@ -70,15 +71,22 @@ describe('connection snippets run against a live cluster', () => {
     }
   });
 
-  it('ioredis: saved as main.mjs and run with node', async () => {
-    const dir = mkdtempSync(path.join(work, 'ioredis-'));
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    const code = snippet('ioredis', 'snippet:ioredis');
-    expect(code.split('\n')[0]).toContain('npm install ioredis');
-    writeFileSync(path.join(dir, 'main.mjs'), `${code}\ncluster.disconnect();\n`);
-    expect(run(process.execPath, ['main.mjs'], dir).trim()).toBe('hello');
-    expect(await readBack('snippet:ioredis')).toBe('hello');
-  });
+  for (const [client, pkg] of [['ioredis', 'ioredis'], ['node-redis', 'redis']] as const) {
+    it(`${client}: npm install as shown, saved as main.mjs, run with node, exits by itself`, async () => {
+      const dir = mkdtempSync(path.join(work, `${client}-`));
+      const key = `snippet:${client}`;
+      const code = snippet(client, key);
+      const first = /^\/\/ (npm install (\S+))  \(save as main\.mjs, run: node main\.mjs\)$/.exec(code.split('\n')[0]!);
+      expect(first?.[2]).toBe(pkg);
+      // An empty package.json keeps npm in this folder (it otherwise looks upward for one).
+      writeFileSync(path.join(dir, 'package.json'), '{}');
+      run('bash', ['-c', first![1]!], dir, { npm_config_prefer_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' });
+      writeFileSync(path.join(dir, 'main.mjs'), code);
+      // execFileSync's timeout kills a program that never exits.
+      expect(run(process.execPath, ['main.mjs'], dir, {}, 60_000).trim()).toBe('hello');
+      expect(await readBack(key)).toBe('hello');
+    }, 180_000);
+  }
 
   it('redis-py: saved as main.py and run with python3', async () => {
     const dir = mkdtempSync(path.join(work, 'redis-py-'));
@@ -102,5 +110,23 @@ describe('connection snippets run against a live cluster', () => {
     run('bash', ['-c', install!], dir, env);
     expect(run('go', ['run', '.'], dir, env).trim()).toBe('hello');
     expect(await readBack('snippet:go-redis')).toBe('hello');
+  }, 300_000);
+
+  it('Jedis: a pom.xml with the dependency shown, then the run line as shown (Maven, java)', async () => {
+    const dir = mkdtempSync(path.join(work, 'jedis-'));
+    const code = snippet('jedis', 'snippet:jedis');
+    const [install, runLine] = code.split('\n');
+    expect(install).toBe(`// install: a pom.xml with ${JEDIS_DEPENDENCY}`);
+    const command = /^\/\/ save as Main\.java, run: (.*)$/.exec(runLine!)?.[1];
+    expect(command).toBe('mvn dependency:copy-dependencies -DoutputDirectory=lib && java -cp "lib/*" Main.java');
+    writeFileSync(
+      path.join(dir, 'pom.xml'),
+      `<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion><groupId>example</groupId><artifactId>example</artifactId><version>1</version><dependencies>${JEDIS_DEPENDENCY}</dependencies></project>\n`,
+    );
+    writeFileSync(path.join(dir, 'Main.java'), code);
+    // Maven's own log (with its colour codes) goes to stdout: the program's output is the last line.
+    const out = run('bash', ['-c', command!], dir).replace(/\u001b\[[0-9;]*m/g, '').trim().split('\n');
+    expect(out.at(-1)).toBe('hello');
+    expect(await readBack('snippet:jedis')).toBe('hello');
   }, 300_000);
 });

@@ -4,7 +4,8 @@
  * capacity (nothing of other organizations), and a signed-out session check
  * that is an answer rather than an error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import type { Capacity, Cluster, LiveEvent, NodeList, NodeCurrentMetricsList, Problem } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
@@ -30,8 +31,10 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-const open = async (token: string) => {
-  const s = await LiveStreamClient.open(stack.url, { authorization: `Bearer ${token}` });
+/** A stream opened with a Bearer token, or with a session cookie (`name=value`). */
+const open = async (credential: string) => {
+  const headers: Record<string, string> = credential.includes('=') ? { cookie: credential } : { authorization: `Bearer ${credential}` };
+  const s = await LiveStreamClient.open(stack.url, headers);
   streams.push(s);
   return s;
 };
@@ -48,7 +51,18 @@ describe('tenant view of nodes and capacity', () => {
     expect(nodes.status).toBe(200);
     expect(nodes.body).toEqual({ scope: 'organization', items: [] });
     const cap = await tenant.call<Capacity>('GET', '/v1/capacity');
-    expect(cap.body).toEqual({ onlineNodes: 3, nodeFreeMemoryMb: [NODE_MB, NODE_MB, NODE_MB], maxMemoryMbPerShard: NODE_MB, maxReplicasPerShard: 2 });
+    // Bounds for the wizard's default shape (1 replica, 256 MB), no per-node vector.
+    expect(cap.body).toEqual({
+      onlineNodes: 3, replicasPerShard: 1, memoryMbPerShard: 256,
+      maxReplicasPerShard: 2, maxMemoryMbPerShard: NODE_MB, maxShards: 6, nodesUsed: null,
+    });
+    // The platform admin also gets each node's free memory.
+    expect((await admin.call<Capacity>('GET', '/v1/capacity')).body.nodeFreeMemoryMb).toEqual([NODE_MB, NODE_MB, NODE_MB]);
+    // Bad bounds asked: problem+json 400 naming the parameter.
+    for (const [qs, field] of [['replicasPerShard=9', 'replicasPerShard'], ['memoryMbPerShard=abc', 'memoryMbPerShard'], ['shards=0', 'shards']] as const) {
+      const bad = await tenant.call<Problem>('GET', `/v1/capacity?${qs}`);
+      expect([bad.status, bad.body.code, bad.body.errors?.[0]?.field]).toEqual([400, 'validation_failed', field]);
+    }
     const fleet = await admin.call<NodeList>('GET', '/v1/nodes');
     expect(fleet.body.scope).toBe('fleet');
     expect(fleet.body.items.map((n) => n.capacity)).toEqual(Array(3).fill({ memoryMb: NODE_MB, usedMemoryMb: 0 }));
@@ -68,7 +82,7 @@ describe('tenant view of nodes and capacity', () => {
     expect(r.body.items).toHaveLength(1);
     const [node] = r.body.items;
     expect(node!.capacity).toBeNull();
-    expect(node!.instances).toEqual([expect.objectContaining({ clusterId: tenantCluster, clusterName: 'tenant-app', memoryMb: 128 })]);
+    expect(node!.instances).toEqual([expect.objectContaining({ clusterId: tenantCluster, clusterName: 'tenant-app', organizationName: 'tenant-co', memoryMb: 128 })]);
     // No address of a node it has nothing on, no other cluster's name.
     for (const addr of addresses().filter((x) => x !== node!.address)) expect(raw).not.toContain(addr);
     expect(raw).not.toContain('platform-app');
@@ -78,12 +92,25 @@ describe('tenant view of nodes and capacity', () => {
     const fleet = await admin.call<NodeList>('GET', '/v1/nodes');
     expect(fleet.body.items).toHaveLength(3);
     expect(fleet.body.items.reduce((s, n) => s + n.capacity!.usedMemoryMb, 0)).toBe(3 * 256 + 128);
+    // ... and every organization's instances listed: what a node's capacity counts is what it lists.
+    for (const n of fleet.body.items) expect(n.instances.reduce((s, i) => s + i.memoryMb, 0)).toBe(n.capacity!.usedMemoryMb);
+    const listed = fleet.body.items.flatMap((n) => n.instances.map((i) => `${i.organizationName}/${i.clusterName}`)).sort();
+    expect(listed).toEqual(['default/platform-app', 'default/platform-app', 'default/platform-app', 'tenant-co/tenant-app']);
+    const tenantNode = fleet.body.items.find((n) => n.id === node!.id)!;
+    expect(tenantNode.instances.map((i) => i.clusterId)).toContain(tenantCluster);
 
-    // Capacity: anonymous free memory, both organizations' usage counted.
-    const cap = (await tenant.call<Capacity>('GET', '/v1/capacity')).body;
-    expect(cap.nodeFreeMemoryMb.reduce((s, x) => s + x, 0)).toBe(3 * NODE_MB - 3 * 256 - 128);
-    expect(cap.maxMemoryMbPerShard).toBe(NODE_MB - 256);
+    // Capacity: bounds only for a tenant, both organizations' usage counted by the planner. Free now: 768, 768, 640 MB.
+    const capFor = async (qs: string) => (await tenant.call<Capacity>('GET', `/v1/capacity?${qs}`)).body;
+    const cap = await capFor('');
+    expect(cap).not.toHaveProperty('nodeFreeMemoryMb');
     expect(JSON.stringify(cap)).not.toMatch(/127\.0\.70|node-/);
+    // 1 replica: the 2nd-largest free node bounds the memory; 256 MB copies: 3 + 3 + 2 = 8 copies = 4 shards.
+    expect(cap).toMatchObject({ replicasPerShard: 1, memoryMbPerShard: 256, maxMemoryMbPerShard: NODE_MB - 256, maxShards: 4 });
+    // 2 replicas: every node holds a copy, so the smallest (640 MB) bounds memory and 256 MB fits twice there.
+    expect(await capFor('replicasPerShard=2&memoryMbPerShard=256&shards=2')).toMatchObject({ maxMemoryMbPerShard: NODE_MB - 256 - 128, maxShards: 2, nodesUsed: 3 });
+    expect(await capFor('replicasPerShard=2&memoryMbPerShard=256&shards=3')).toMatchObject({ nodesUsed: null });
+    // No replica, 512 MB: one per node.
+    expect(await capFor('replicasPerShard=0&memoryMbPerShard=512')).toMatchObject({ maxMemoryMbPerShard: NODE_MB - 256, maxShards: 3 });
 
     // Host load of shared nodes is the platform's.
     expect((await tenant.call<NodeCurrentMetricsList>('GET', '/v1/metrics/nodes')).body.items).toEqual([]);
@@ -94,7 +121,14 @@ describe('tenant view of nodes and capacity', () => {
   it('a create the nodes cannot hold names the field at fault', async () => {
     const r = await tenant.createCluster({ name: 'too-big', shards: 1, replicasPerShard: 0, memoryMbPerShard: 4096 });
     expect(r.status).toBe(422);
-    expect(r.body.errors?.[0]?.field).toBe('memoryMbPerShard');
+    // Free now: 768, 768, 640 MB. In human units, at the field at fault.
+    expect(r.body.errors).toEqual([{ field: 'memoryMbPerShard', message: 'No room for 4 GB per shard: at most 768 MB per shard fits now.' }]);
+    // Too many shards is the shards field (the planner's insufficient_memory is about the total), not the memory.
+    const many = await tenant.createCluster({ name: 'too-many', shards: 10, replicasPerShard: 0, memoryMbPerShard: 256 });
+    expect([many.status, many.body.code]).toEqual([422, 'unplaceable']);
+    expect(many.body.errors).toEqual([{ field: 'shards', message: '10 shards of 256 MB do not fit on the nodes now. At most 8 shards of this size fit.' }]);
+    const copies = await tenant.createCluster({ name: 'too-many', shards: 1, replicasPerShard: 3, memoryMbPerShard: 256 });
+    expect(copies.body.errors?.map((e) => e.field)).toEqual(['replicasPerShard']);
     expect((await tenant.listClusters()).body.items.map((c) => c.name)).toEqual(['tenant-app']);
   });
 
@@ -114,6 +148,62 @@ describe('tenant view of nodes and capacity', () => {
       const viaCookie = await LiveStreamClient.open(stack.url, { cookie });
       streams.push(viaCookie);
       expect(viaCookie.status).toBe(200);
+    });
+
+    it('a stream ends once its token is revoked or its session signed out, and hears nothing after', async () => {
+      const created = await tenant.call<{ id: string; token: string }>('POST', '/v1/tokens', { name: 'stream-reader', scopes: ['clusters:read'] });
+      expect(created.status).toBe(201);
+      const byToken = await open(created.body.token);
+      await byToken.waitFor((e) => e.type === 'resync', 5000);
+      await tenant.call('POST', '/v1/users', { email: 'leaver@tenant.test', password: 'correct-horse-battery' });
+      const login = await fetch(`${stack.url}/v1/session`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'leaver@tenant.test', password: 'correct-horse-battery' }),
+      });
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const csrf = ((await login.json()) as { csrfToken: string }).csrfToken;
+      const bySession = await open(cookie);
+      await bySession.waitFor((e) => e.type === 'resync', 5000);
+      const stillOpen = await open(tenant.token);
+      await stillOpen.waitFor((e) => e.type === 'resync', 5000);
+
+      expect((await tenant.call('DELETE', `/v1/tokens/${created.body.id}`)).status).toBe(200);
+      const signOut = await fetch(`${stack.url}/v1/session`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrf } });
+      expect(signOut.status).toBeLessThan(300);
+      const t0 = Date.now();
+      await Promise.all([byToken.ended, bySession.ended]);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+
+      // A change after that reaches the valid stream only.
+      const c = await tenant.createCluster({ name: 'after-revoke', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 });
+      expect(c.status).toBe(202);
+      await stillOpen.waitFor(isCluster(c.body.cluster.id), 10_000);
+      expect(JSON.stringify(byToken.events)).not.toContain(c.body.cluster.id);
+      expect(JSON.stringify(bySession.events)).not.toContain(c.body.cluster.id);
+      // Reopening with the revoked token is refused.
+      expect((await LiveStreamClient.open(stack.url, { authorization: `Bearer ${created.body.token}` })).status).toBe(401);
+      await tenant.deleteCluster(c.body.cluster.id);
+      await stillOpen.waitFor((e) => e.type === 'cluster-deleted' && e.clusterId === c.body.cluster.id, 60_000);
+    });
+
+    it('when the LISTEN connection is lost, open streams get resync once it is back, and changes flow again', async () => {
+      const s = await open(tenant.token);
+      await s.waitFor((e) => e.type === 'resync', 5000);
+      const before = s.events.filter((e) => e.type === 'resync').length;
+      const db = new pg.Client({ connectionString: stack.databaseUrl });
+      await db.connect();
+      try {
+        const killed = await db.query(`SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query ILIKE 'LISTEN strata_live%' AND pid <> pg_backend_pid()`);
+        expect(killed.rows.length).toBeGreaterThanOrEqual(1);
+      } finally {
+        await db.end();
+      }
+      await vi.waitFor(() => expect(s.events.filter((e) => e.type === 'resync').length).toBe(before + 1), { timeout: 15_000, interval: 100 });
+      // The feed listens again: a change reaches the same stream.
+      const c = await tenant.createCluster({ name: 'after-relisten', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32 });
+      expect(c.status).toBe(202);
+      await s.waitFor(isCluster(c.body.cluster.id), 10_000);
+      await tenant.deleteCluster(c.body.cluster.id);
+      await s.waitFor((e) => e.type === 'cluster-deleted' && e.clusterId === c.body.cluster.id, 60_000);
     });
 
     it("a delete shows Deleting, the operation and the removal, to that organization only", async () => {

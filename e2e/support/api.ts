@@ -80,8 +80,9 @@ export class StrataApi {
     return this.ok(this.api.GET('/v1/nodes'));
   }
 
-  capacity(): Promise<Capacity> {
-    return this.ok(this.api.GET('/v1/capacity'));
+  /** Bounds the placement planner allows for this shape (defaults: 1 replica, 256 MB). */
+  capacity(query: { replicasPerShard?: number; memoryMbPerShard?: number; shards?: number } = {}): Promise<Capacity> {
+    return this.ok(this.api.GET('/v1/capacity', { params: { query } }));
   }
 
   /** Platform admin: return a drained node to placement. */

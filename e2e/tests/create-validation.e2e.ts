@@ -45,8 +45,8 @@ test.describe('create wizard: bad input shows at the field and creates nothing',
     await page.route('**/v1/capacity', async (route) => {
       const res = await route.fetch();
       const body = (await res.json()) as Capacity;
-      const free = [...body.nodeFreeMemoryMb, 2048, 2048, 2048];
-      await route.fulfill({ response: res, json: { ...body, onlineNodes: free.length, nodeFreeMemoryMb: free, maxReplicasPerShard: free.length - 1 } });
+      const onlineNodes = body.onlineNodes + 3;
+      await route.fulfill({ response: res, json: { ...body, onlineNodes, maxReplicasPerShard: onlineNodes - 1, maxMemoryMbPerShard: 2048, maxShards: 64, nodesUsed: null } });
     });
     await wizard.goto();
     const name = uniqueName('e2e-422');

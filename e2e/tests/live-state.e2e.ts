@@ -19,7 +19,28 @@ test.describe('one live source of cluster state', () => {
       if (r.url().endsWith(`/v1/clusters/${cluster.id}/connection`)) connectionRequests.push(r.url());
     });
 
+    // A third browser on the clusters list.
+    const listContext = await browser.newContext({ baseURL: stack.url });
+    const listPage = await listContext.newPage();
+    consoleGuard.watch(listPage);
+    await signInByApi(listPage, stack.adminEmail, stack.adminPassword);
+
     try {
+      await listPage.goto('/clusters');
+      await expect(listPage.locator(`[data-cluster-name="${cluster.name}"]`).getByTestId('cluster-status')).toHaveText('Ready');
+      // Every status the list row renders (the row leaves the list once the cluster is gone).
+      await listPage.evaluate((name) => {
+        const seen: string[] = [];
+        (window as unknown as { rowStatusesSeen: string[] }).rowStatusesSeen = seen;
+        const record = () => {
+          const t = document.querySelector(`[data-cluster-name="${name}"] [data-testid="cluster-status"]`)?.textContent ?? 'gone';
+          if (seen.at(-1) !== t) seen.push(t);
+          if (t === 'Deleting') (window as unknown as { rowDeletingAt?: number }).rowDeletingAt ??= Date.now();
+        };
+        new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+        record();
+      }, cluster.name);
+
       await second.goto(cluster.id);
       await expect(second.status).toHaveClusterStatus('Ready');
       await expect(second.uri).toBeVisible();
@@ -49,17 +70,48 @@ test.describe('one live source of cluster state', () => {
       console.log(`[live] second browser showed Deleting ${Date.now() - acceptedAt} ms after the delete was accepted`);
       await expect(second.uri).toHaveCount(0);
       await saveScreenshot(page2, 'live-second-browser-deleting', testInfo);
-      // The first browser went to the list, where the cluster is Deleting (or already gone).
+      // The list in the third browser shows Deleting within the same second.
+      const rowStatuses = () => listPage.evaluate(() => (window as unknown as { rowStatusesSeen: string[] }).rowStatusesSeen);
+      await expect.poll(rowStatuses, { timeout: 1000, intervals: [50] }).toContain('Deleting');
+      const rowDeletingAt = (await listPage.evaluate(() => (window as unknown as { rowDeletingAt?: number }).rowDeletingAt))!;
+      console.log(`[live] list in a third browser showed Deleting ${rowDeletingAt - acceptedAt} ms after the delete was accepted`);
+      expect(rowDeletingAt - acceptedAt).toBeLessThan(1000);
+      // The first browser went to the list, where the row says Deleting until the cluster is gone.
       await expect(clustersPage.heading).toBeVisible();
+      const ownRow = page.locator(`[data-cluster-name="${cluster.name}"]`);
+      if (await ownRow.count()) await expect(ownRow.getByTestId('cluster-status')).toHaveText('Deleting');
 
       // Once it is gone, the open page says so instead of fetching a 404.
       await expect(page2.getByRole('heading', { name: 'Cluster deleted' })).toBeVisible({ timeout: 60_000 });
       await expect(clustersPage.row(cluster.name)).toHaveCount(0, { timeout: 5000 });
       expect(connectionRequests.length).toBe(asked);
       expect(await statuses()).toEqual(['Ready', 'Deleting', 'Cluster deleted']);
+      await expect.poll(rowStatuses, { timeout: 5000 }).toEqual(['Ready', 'Deleting', 'gone']);
     } finally {
       await other.close();
+      await listContext.close();
     }
+  });
+
+  test('a stream refused at first (a proxy 502) is reopened: the list still hears a delete pushed', async ({
+    signedInPage: page, api, createCluster, consoleGuard,
+  }) => {
+    const cluster = await createCluster({ name: uniqueName('e2e-reopen'), shards: 1, replicasPerShard: 0 }, { waitReady: true });
+    // EventSource gives up for good on an error status; the console opens a new one.
+    consoleGuard.allow({ url: /\/v1\/events\/stream$/, status: 502 });
+    let attempts = 0;
+    await page.route('**/v1/events/stream', (route) => {
+      attempts++;
+      return attempts === 1 ? route.fulfill({ status: 502, body: 'bad gateway' }) : route.continue();
+    });
+    await page.goto('/clusters');
+    const status = page.locator(`[data-cluster-name="${cluster.name}"]`).getByTestId('cluster-status');
+    await expect(status).toHaveText('Ready');
+    await expect.poll(() => attempts, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+    // Give the reopened stream its resync, then delete elsewhere (the API).
+    await page.waitForTimeout(500);
+    await api.deleteCluster(cluster.id);
+    await expect(status).toHaveText('Deleting', { timeout: 2000 });
   });
 
   test('a killed primary shows on the cluster page within 1 s, with the reason', async ({ signedInPage: page, api, createCluster, clusterPage }, testInfo) => {
@@ -102,10 +154,22 @@ test.describe('one live source of cluster state', () => {
     await expect(reason).toHaveCount(0);
   });
 
-  test('a signed-out page load logs no error', async ({ page, signInPage }) => {
+  test('a signed-out page load logs no error (/, /sign-in, /clusters)', async ({ page, signInPage }) => {
+    const sessionChecks: number[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/v1/session') sessionChecks.push(r.status());
+    });
+    await page.goto('/');
+    await expect(signInPage.submit).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.goto('/sign-in');
+    await expect(signInPage.submit).toBeVisible();
     await page.goto('/clusters');
     await expect(signInPage.submit).toBeVisible();
     await expect(page).toHaveURL(/\/sign-in\?next=/);
+    // Each load asked who is signed in, and got an answer rather than an error.
+    expect(sessionChecks.length).toBeGreaterThanOrEqual(3);
+    expect(sessionChecks.every((s) => s === 200)).toBe(true);
     // The auto console guard fails this test on a 401 or any console error.
   });
 });

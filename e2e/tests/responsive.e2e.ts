@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
 
 const WIDTHS = [
@@ -7,28 +7,56 @@ const WIDTHS = [
   { width: 1440, height: 900, label: 'desktop' },
 ] as const;
 
-/** The page never scrolls sideways: the document is exactly as wide as the viewport. */
+/**
+ * The page never scrolls sideways (the document is exactly as wide as the
+ * viewport) and no element sticks out past the viewport's right edge, not
+ * even inside a box that scrolls or clips.
+ */
 async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
   const { doc, viewport, widest } = await page.evaluate(() => {
     const vw = document.documentElement.clientWidth;
-    // The element sticking out furthest, to say what is too wide when it fails.
+    // The element sticking out furthest, to say what is too wide.
     let widest = '';
     let right = vw;
+    // Inside a visually hidden helper (a card table's head, sr-only text): a 1 px box that clips its content.
+    const hidden = (el: Element): boolean => {
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        if (a.getBoundingClientRect().width <= 1 && getComputedStyle(a).overflow === 'hidden') return true;
+      }
+      return false;
+    };
     for (const el of Array.from(document.querySelectorAll('body *'))) {
       const r = el.getBoundingClientRect();
-      if (r.right > right + 0.5 && r.width > 0) {
+      if (r.right > right + 0.5 && r.width > 0 && !hidden(el)) {
         right = r.right;
-        widest = `${el.tagName.toLowerCase()}.${(el as HTMLElement).className} (${Math.round(r.right)} px)`;
+        widest = `${el.tagName.toLowerCase()}.${(el as HTMLElement).className} "${(el.textContent ?? '').trim().slice(0, 40)}" (${Math.round(r.right)} px)`;
       }
     }
     return { doc: document.documentElement.scrollWidth, viewport: vw, widest };
   });
   expect(doc, `${where}: document ${doc} px wide in a ${viewport} px viewport; widest: ${widest}`).toBe(viewport);
+  expect(widest, `${where}: an element sticks out of the ${viewport} px viewport`).toBe('');
+}
+
+/** Every item (tab, link) is wholly inside the viewport and its container does not scroll sideways. */
+async function expectAllInView(page: Page, container: Locator, items: Locator, where: string): Promise<void> {
+  const width = page.viewportSize()!.width;
+  const count = await items.count();
+  expect(count, `${where}: items`).toBeGreaterThan(1);
+  for (let i = 0; i < count; i++) {
+    const item = items.nth(i);
+    const box = (await item.boundingBox())!;
+    const name = (await item.textContent())?.trim();
+    expect(box.x, `${where}: "${name}" starts inside the screen`).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, `${where}: "${name}" ends inside the ${width} px screen`).toBeLessThanOrEqual(width);
+  }
+  const { scroll, client } = await container.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(scroll, `${where}: scrolls sideways inside itself`).toBeLessThanOrEqual(client);
 }
 
 test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
   for (const vp of WIDTHS) {
-    test(`${vp.width} px (${vp.label})`, async ({ signedInPage: page, createCluster, clustersPage, wizard, clusterPage, nodesPage }, testInfo) => {
+    test(`${vp.width} px (${vp.label})`, async ({ browser, stack, consoleGuard, signedInPage: page, createCluster, clustersPage, wizard, clusterPage, nodesPage }, testInfo) => {
       const cluster = await createCluster({ name: uniqueName(`e2e-fit-${vp.width}`), shards: 2, replicasPerShard: 1 }, { waitReady: true });
       await page.setViewportSize({ width: vp.width, height: vp.height });
 
@@ -52,16 +80,63 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
         const box = (await panel.boundingBox())!;
         expect(box.x + box.width).toBeLessThanOrEqual(vp.width);
       }
+      // Every client tab and every section tab is visible, none behind a sideways scroll.
+      const clientTabs = page.getByRole('tablist', { name: 'Client snippets' });
+      await expectAllInView(page, clientTabs, clientTabs.getByRole('tab'), 'client tabs');
+      await expect(clientTabs.getByRole('tab')).toHaveCount(6);
+      await expectAllInView(page, clusterPage.tabs, clusterPage.tabs.getByRole('link'), 'cluster sections');
+      await expect(clusterPage.tabs.getByRole('link')).toHaveCount(5);
       await saveScreenshot(page, `responsive-${vp.width}-cluster`, testInfo);
+
+      // The other sections of the cluster page.
+      for (const [section, ready] of [
+        ['monitoring', page.getByTestId('chart-ops')],
+        ['benchmarks', page.getByRole('heading', { name: 'One-click presets' })],
+        ['activity', page.getByRole('table', { name: 'Conditions' })],
+        ['settings', page.getByRole('heading', { name: 'Change the cluster' })],
+      ] as const) {
+        await page.goto(`/clusters/${cluster.id}/${section}`);
+        await expect(ready).toBeVisible();
+        await expectNoSidewaysScroll(page, `cluster ${section}`);
+        await saveScreenshot(page, `responsive-${vp.width}-cluster-${section}`, testInfo);
+      }
+
+      await page.goto('/settings/access');
+      await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1)).toBeVisible();
+      await expectNoSidewaysScroll(page, 'access settings');
+      await saveScreenshot(page, `responsive-${vp.width}-access`, testInfo);
 
       await nodesPage.goto();
       await expect(nodesPage.rows.first()).toBeVisible();
       await expectNoSidewaysScroll(page, 'nodes page');
       await saveScreenshot(page, `responsive-${vp.width}-nodes`, testInfo);
 
+      // Signed out: the sign-in page.
+      const signedOut = await browser.newContext({ baseURL: stack.url, viewport: { width: vp.width, height: vp.height } });
+      const signIn = await signedOut.newPage();
+      consoleGuard.watch(signIn);
+      await signIn.goto('/sign-in');
+      await expect(signIn.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      await expectNoSidewaysScroll(signIn, 'sign-in');
+      await saveScreenshot(signIn, `responsive-${vp.width}-sign-in`, testInfo);
+      await signedOut.close();
+
       if (vp.width === 390) {
         // Tables turn into cards: one block per row with labelled cells, no hidden columns.
+        await nodesPage.goto();
+        await expect(nodesPage.rows.first()).toBeVisible();
         expect(await nodesPage.rows.first().evaluate((tr) => getComputedStyle(tr).display)).toBe('block');
+        await page.goto('/settings/access');
+        for (const name of ['API tokens', 'Users', 'Audit log']) {
+          const row = page.getByRole('table', { name }).locator('tbody tr:not(.skeleton-row)').first();
+          await expect(row).toBeVisible();
+          expect(await row.evaluate((tr) => getComputedStyle(tr).display), `${name} rows are cards`).toBe('block');
+        }
+        await page.goto(`/clusters/${cluster.id}/activity`);
+        const condition = page.getByRole('table', { name: 'Conditions' }).locator('tbody tr').first();
+        await expect(condition).toBeVisible();
+        expect(await condition.evaluate((tr) => getComputedStyle(tr).display)).toBe('block');
+
         await clustersPage.goto();
         const row = page.getByTestId('cluster-row').first();
         expect(await row.evaluate((tr) => getComputedStyle(tr).display)).toBe('block');

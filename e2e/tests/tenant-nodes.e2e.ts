@@ -38,6 +38,14 @@ test('a user of another organization sees only the nodes its clusters use, with 
     expect(text).not.toContain('e2e-platform');
     expect(text).not.toContain('CPU');
     await saveScreenshot(page, 'nodes-tenant-view', testInfo);
+
+    // The wizard tells the tenant what fits, never how much the whole fleet has free (other tenants' usage).
+    await page.goto('/clusters/new');
+    await page.getByLabel('Cluster name', { exact: true }).fill('tenant-two');
+    await expect(page.getByTestId('summary-memory')).toBeVisible();
+    const wizardText = await page.locator('main').innerText();
+    expect(wizardText).not.toMatch(/free on the nodes|nodes have .* free/);
+    for (const addr of [...others, node.address]) expect(wizardText).not.toContain(addr);
   } finally {
     await tenant.deleteCluster(cluster.id);
   }

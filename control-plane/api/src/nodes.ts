@@ -7,6 +7,7 @@ export const NodeInstanceSummary = z.object({
   id: Id,
   clusterId: Id,
   clusterName: z.string(),
+  organizationName: z.string().describe("the cluster's organization (a tenant's list holds only its own; the fleet view every organization's)"),
   port: z.number().int(),
   role: z.enum(['primary', 'replica']),
   state: z.string(),
@@ -27,7 +28,7 @@ export const Node = z
       .describe("the node's size and memory in use by every organization; platform admins only (null for others)"),
     lastHeartbeatAt: Timestamp.nullable(),
     agentVersion: z.string().nullable(),
-    instances: z.array(NodeInstanceSummary),
+    instances: z.array(NodeInstanceSummary).describe("fleet view: every organization's instances on the node; otherwise only the caller's"),
     createdAt: Timestamp,
   })
   .openapi('Node');

@@ -20,7 +20,7 @@ import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
 import { LiveEvent } from './live';
-import { Capacity } from './capacity';
+import { Capacity, CapacityQuery } from './capacity';
 import {
   AgentEndpoints, AgentStatusReport, CompleteTaskRequest, HeartbeatResponse, LeaseTaskResponse, RegisterAgentRequest, RegisterAgentResponse, TaskProgressRequest,
 } from './agent';
@@ -142,12 +142,12 @@ export const OPERATION_TABLE = {
     scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: NodeList },
   }),
   getCapacity: op({
-    method: 'get', path: '/v1/capacity', summary: 'Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable',
-    scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: Capacity },
+    method: 'get', path: '/v1/capacity', summary: 'Room for new clusters, computed by the placement planner for the shape asked: most replicas per shard, most memory per shard for those replicas, most shards of that memory (free memory per node for platform admins only)',
+    scope: 'clusters:read', query: CapacityQuery, errors: [400, 401] as const, success: { status: 200, schema: Capacity },
   }),
   streamEvents: op({
     method: 'get', path: '/v1/events/stream',
-    summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token)",
+    summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity`, `topology` and `resync` events (session cookie or Bearer token; the stream ends once they no longer hold)",
     scope: 'clusters:read', errors: SIGNED_IN,
     success: { status: 200, description: 'text/event-stream; `event:` is the type, `data:` a LiveEvent', content: { 'text/event-stream': LiveEvent } },
   }),

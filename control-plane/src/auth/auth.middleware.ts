@@ -63,6 +63,22 @@ export const requireUser = (deps: AuthDeps): RequestHandler => Object.assign(asy
   throw unauthorized();
 }, { authStep: 'requireUser' }) as RequestHandler;
 
+/**
+ * Who the request's credentials name now, or null: signed out, session
+ * expired, token revoked or expired. For long-lived responses (event
+ * streams) that must stop when the credentials do.
+ */
+export async function currentPrincipal(deps: AuthDeps, req: Pick<Request, 'headers' | 'cookies'>): Promise<Principal | null> {
+  const view = { headers: req.headers, cookies: req.cookies, method: 'GET', get: () => undefined } as unknown as Request;
+  let valid = false;
+  try {
+    await requireUser(deps)(view, {} as never, () => { valid = true; });
+  } catch {
+    return null;
+  }
+  return valid ? (view.principal ?? null) : null;
+}
+
 export const requirePlatformAdmin: RequestHandler = (req, _res, next) => {
   if (!req.principal?.isPlatformAdmin) throw forbidden('Only a platform administrator may do this.');
   next();

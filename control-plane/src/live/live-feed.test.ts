@@ -82,4 +82,30 @@ describe('LiveFeed', () => {
     expect(parseNotice('{"k":"cluster"}')).toBeNull();
     expect(parseNotice(undefined)).toBeNull();
   });
+
+  it('closes a stream whose credentials no longer hold, and only that one', async () => {
+    const valid = new Set(['good']);
+    const f = new LiveFeed({
+      pool: {} as pg.Pool, log: pino({ level: 'silent' }),
+      clusters: { get: async () => null }, operations: { get: async () => null },
+      revalidate: async (req) => (valid.has((req as unknown as { who: string }).who) ? { organizationId: 'org-1' } : null),
+    });
+    const ended: string[] = [];
+    const stream = (who: string) => {
+      const s = fakeStream();
+      Object.assign(s.req, { who });
+      Object.assign(s.res, { end: () => ended.push(who) });
+      f.open(s.req, s.res, 'org-1');
+      return s;
+    };
+    stream('good');
+    stream('revoked');
+    await f.revalidateAll();
+    expect(ended).toEqual(['revoked']);
+    expect(f.size).toBe(1);
+    valid.delete('good');
+    await f.revalidateAll();
+    expect(ended).toEqual(['revoked', 'good']);
+    expect(f.size).toBe(0);
+  });
 });

@@ -32,9 +32,18 @@ export interface LiveFeedDeps {
   /** Keep-alive comment interval for idle streams. */
   pingMs?: number;
   reconnectMs?: number;
+  /**
+   * Re-checks a stream's credentials: the organization they act for now, or
+   * null once they no longer hold (signed out, session expired, token revoked
+   * or expired, scope gone). A stream whose credentials fail is closed.
+   */
+  revalidate?: (req: Request) => Promise<{ organizationId: string } | null>;
+  /** How often every open stream's credentials are re-checked. */
+  revalidateMs?: number;
 }
 
 interface Subscriber {
+  req: Request;
   res: Response;
   organizationId: string;
 }
@@ -54,6 +63,7 @@ export class LiveFeed {
   private readonly queue = new Map<string, { notice: LiveNotice; again: boolean }>();
   private client?: pg.PoolClient;
   private pingTimer?: NodeJS.Timeout;
+  private revalidateTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
   private stopped = false;
   /** False while the LISTEN connection is down: changes may be missed, so clients resync after it returns. */
@@ -68,12 +78,17 @@ export class LiveFeed {
   async start(): Promise<void> {
     this.pingTimer = setInterval(() => this.broadcastRaw(': ping\n\n'), this.d.pingMs ?? 20_000);
     this.pingTimer.unref();
+    if (this.d.revalidate) {
+      this.revalidateTimer = setInterval(() => void this.revalidateAll(), this.d.revalidateMs ?? 2000);
+      this.revalidateTimer.unref();
+    }
     await this.listen();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.pingTimer);
+    clearInterval(this.revalidateTimer);
     clearTimeout(this.retryTimer);
     for (const s of this.subs) s.res.end();
     this.subs.clear();
@@ -95,9 +110,30 @@ export class LiveFeed {
     });
     // `ready` tells the client the stream is live: it re-reads what it shows once, then relies on events.
     res.write('retry: 1000\n\nevent: resync\ndata: {"type":"resync"}\n\n');
-    const sub: Subscriber = { res, organizationId };
+    const sub: Subscriber = { req, res, organizationId };
     this.subs.add(sub);
     req.on('close', () => this.subs.delete(sub));
+  }
+
+  /**
+   * Closes every stream whose credentials no longer hold or now act for
+   * another organization (exposed for tests; runs every `revalidateMs`).
+   */
+  async revalidateAll(): Promise<void> {
+    const check = this.d.revalidate;
+    if (!check) return;
+    await Promise.all([...this.subs].map(async (s) => {
+      let now: { organizationId: string } | null;
+      try {
+        now = await check(s.req);
+      } catch (err) {
+        this.d.log.warn({ err }, 'live stream credentials could not be re-checked');
+        return;
+      }
+      if (now?.organizationId === s.organizationId || !this.subs.has(s)) return;
+      this.subs.delete(s);
+      s.res.end();
+    }));
   }
 
   /** Handles one trigger notice (exposed for tests). */

@@ -35,8 +35,9 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
     const now = Date.now();
     const items: Node[] = nodes.flatMap((n) => {
       const on = instances.filter((i) => i.nodeId === n.id);
-      // Other organizations' instances count toward capacity but are never listed.
-      const own = on.filter((i) => mine.has(i.clusterId));
+      // The fleet view (platform admins) lists every organization's instances, the ones its capacity counts;
+      // a tenant sees only its own, never another organization's.
+      const own = fleet ? on : on.filter((i) => mine.has(i.clusterId));
       // A tenant sees only nodes running its clusters, and not how full they are.
       if (!fleet && own.length === 0) return [];
       return [{
@@ -49,7 +50,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
         agentVersion: fleet ? n.agentVersion : null,
         instances: own.map((i) => ({
-          id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, port: i.port, role: i.role, memoryMb: i.memoryMb,
+          id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, organizationName: i.organizationName, port: i.port, role: i.role, memoryMb: i.memoryMb,
           state: d.observed.instance(i.id, n.id)?.state ?? 'unknown',
           restarts: d.observed.instance(i.id, n.id)?.restarts ?? 0,
         })),

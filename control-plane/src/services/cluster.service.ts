@@ -7,6 +7,7 @@ import { placeReplacement, planPlacement, planSlots, type PlacementNode } from '
 import { inTransaction, type Db } from '../db/tx';
 import { isUniqueViolation } from '../db/pg-errors';
 import { conflict, notFound, unplaceable } from '../errors';
+import { placementProblem } from './placement-bounds';
 import type { SecretBox } from '../crypto/secret-box';
 import { newPassword } from '../crypto/tokens';
 import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
@@ -79,15 +80,13 @@ export class ClusterService {
         const taken = await db.query('SELECT 1 FROM clusters WHERE organization_id = $1 AND name = $2', [organizationId, req.name]);
         if (taken.rowCount) throw nameTaken(req.name);
 
-        const placement = planPlacement({
-          shards: spec.shards,
-          replicasPerShard: spec.replicasPerShard,
-          memoryMbPerShard: spec.memoryMbPerShard,
-          nodes: await this.placementNodes(db),
-        });
+        const shape = { shards: spec.shards, replicasPerShard: spec.replicasPerShard, memoryMbPerShard: spec.memoryMbPerShard };
+        const nodes = await this.placementNodes(db);
+        const placement = planPlacement({ ...shape, nodes });
         if (!placement.ok) {
-          const field = placement.code === 'insufficient_memory' ? 'memoryMbPerShard' : 'replicasPerShard';
-          throw unplaceable(placement.reason, [{ field, message: placement.reason }]);
+          // The field at fault (shards, memory or replicas), in human units.
+          const problem = placementProblem(nodes, shape, placement);
+          throw unplaceable(problem.message, [problem]);
         }
 
         const secrets: ClusterSecrets = {

@@ -178,10 +178,11 @@ export class ClusterStore {
    * `includeLost`, also replaced ones not cleaned up yet (they still hold
    * their port on their node).
    */
-  async allInstances(db: Db = this.pool, opts: { includeLost?: boolean } = {}): Promise<(InstanceRow & { clusterName: string })[]> {
-    const r = await db.query(`SELECT i.*, c.name AS cluster_name FROM instances i JOIN clusters c ON c.id = i.cluster_id
+  async allInstances(db: Db = this.pool, opts: { includeLost?: boolean } = {}): Promise<(InstanceRow & { clusterName: string; organizationName: string })[]> {
+    const r = await db.query(`SELECT i.*, c.name AS cluster_name, o.name AS organization_name
+      FROM instances i JOIN clusters c ON c.id = i.cluster_id JOIN organizations o ON o.id = c.organization_id
       WHERE ($1 OR i.lost_at IS NULL) ORDER BY c.name, i.shard_index, i.replica_index`, [opts.includeLost ?? false]);
-    return r.rows.map((row) => ({ ...toInstance(row), clusterName: row.cluster_name }));
+    return r.rows.map((row) => ({ ...toInstance(row), clusterName: row.cluster_name, organizationName: row.organization_name }));
   }
 
   async setStatus(id: string, phase: ClusterPhase, conditions: Condition[], db: Db = this.pool): Promise<void> {

@@ -7,13 +7,21 @@ export class LiveStreamClient {
   private waiters: { pred: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }[] = [];
   status = 0;
   contentType = '';
+  /** Resolves when the server ends the stream (or it is closed here). */
+  readonly ended: Promise<void>;
+  private markEnded!: () => void;
+
+  private constructor() {
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
 
   static async open(url: string, headers: Record<string, string>): Promise<LiveStreamClient> {
     const c = new LiveStreamClient();
     const res = await fetch(`${url}/v1/events/stream`, { headers, signal: c.abort.signal });
     c.status = res.status;
     c.contentType = res.headers.get('content-type') ?? '';
-    if (res.ok && res.body) void c.read(res.body);
+    if (res.ok && res.body) void c.read(res.body).finally(() => c.markEnded());
+    else c.markEnded();
     return c;
   }
 

@@ -3,6 +3,7 @@ import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import type { Cluster, ClusterList, Connection, Operation, OperationList } from '@strata/api';
 import { clusterKeys } from '../clusters/keys';
 import { applyLiveEvent } from './apply-live-event';
+import { topologyPollMs } from '../clusters/cluster-topology-query';
 import { isClusterDeleted, isLive, pollMs, resetLiveStore, setLive } from './live-store';
 
 const cluster = (id: string, phase: Cluster['status']['phase'], createdAt = '2026-01-01T00:00:00Z'): Cluster => ({
@@ -77,5 +78,28 @@ describe('applyLiveEvent', () => {
     setLive(true);
     expect(isLive()).toBe(true);
     expect(pollMs(1000)).toBe(30_000);
+  });
+});
+
+describe('resync', () => {
+  it('every resync, the first of a page load too, re-reads what was read before the stream subscribed', async () => {
+    let reads = 0;
+    const observer = new QueryObserver(qc, { queryKey: clusterKeys.list(), queryFn: async () => ({ items: [cluster(String(++reads), 'ready')] }) });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items[0]?.id).toBe('1'));
+    applyLiveEvent(qc, { type: 'resync' }, { reconnected: false });
+    await vi.waitFor(() => expect(reads).toBe(2));
+    await vi.waitFor(() => expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items[0]?.id).toBe('2'));
+    unsubscribe();
+  });
+});
+
+describe('topologyPollMs', () => {
+  it('never polls a cluster being deleted or gone; fast while changing; the 30 s fallback at rest while live', () => {
+    expect(topologyPollMs({ gone: false, phase: 'deleting', fast: true })).toBe(false);
+    expect(topologyPollMs({ gone: true, phase: 'ready', fast: false })).toBe(false);
+    expect(topologyPollMs({ gone: false, phase: 'provisioning', fast: true })).toBe(1000);
+    setLive(true);
+    expect(topologyPollMs({ gone: false, phase: 'ready', fast: false })).toBe(30_000);
   });
 });

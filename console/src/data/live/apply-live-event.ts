@@ -83,8 +83,11 @@ function applyToCache(qc: QueryClient, e: LiveEvent, opts: { reconnected: boolea
       void qc.invalidateQueries({ queryKey: clusterKeys.topology(e.clusterId) });
       return;
     case 'resync':
-      // The first resync of a page load only says the stream is live; after a drop, re-read everything.
-      if (opts.reconnected) void qc.invalidateQueries({ queryKey: clusterKeys.all });
+      // The stream is subscribed from here on. A read answered (or still on its way) before that may miss a change
+      // committed between it and the subscription, on a page load as after a drop: re-read once, then rely on events.
+      // Invalidating a read in flight cancels and restarts it, so its answer comes after the subscription.
+      void opts;
+      void qc.invalidateQueries({ queryKey: clusterKeys.all });
       return;
   }
 }

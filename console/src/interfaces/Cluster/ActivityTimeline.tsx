@@ -45,7 +45,7 @@ export function ActivityTimeline({ cluster }: { cluster: Cluster }) {
         {cluster.status.conditions.length === 0 ? (
           <p className="muted pad">No conditions reported yet.</p>
         ) : (
-          <table className="table" aria-label="Conditions">
+          <table className="table table-cards" aria-label="Conditions">
             <thead>
               <tr>
                 <th scope="col">Condition</th>
@@ -58,13 +58,13 @@ export function ActivityTimeline({ cluster }: { cluster: Cluster }) {
             <tbody>
               {cluster.status.conditions.map((c) => (
                 <tr key={c.type}>
-                  <td className="strong">{c.type}</td>
-                  <td>
+                  <td data-label="Condition" className="strong">{c.type}</td>
+                  <td data-label="Status">
                     <Badge tone={c.status === 'true' ? 'success' : c.status === 'false' ? 'warning' : 'neutral'}>{c.status}</Badge>
                   </td>
-                  <td className="mono small">{c.reason}</td>
-                  <td className="small">{c.message}</td>
-                  <td>
+                  <td data-label="Reason" className="mono small">{c.reason}</td>
+                  <td data-label="Message" className="small">{c.message}</td>
+                  <td data-label="Changed">
                     <time dateTime={c.lastTransitionAt} title={formatDateTime(c.lastTransitionAt)} className="small">
                       {formatAgo(c.lastTransitionAt, now)}
                     </time>

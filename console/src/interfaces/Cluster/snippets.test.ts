@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '@strata/api';
-import { CLIENTS, MASK, buildSnippet, maskUri, parseHostPort } from './snippets';
+import { CLIENTS, JEDIS_DEPENDENCY, MASK, buildSnippet, maskUri, parseHostPort } from './snippets';
 
 const conn: Connection = {
   uri: 'redis://default:s3cr%2Ft@127.0.0.1:7001',
@@ -49,7 +49,7 @@ describe('buildSnippet', () => {
     expect(buildSnippet('redis-cli', conn, true)).toMatch(/redis-cli -c /);
   });
   it.each(CLIENTS.map((c) => c.key))('%s: starts with how to install the client', (client) => {
-    expect(buildSnippet(client, conn, true).split('\n')[0]).toMatch(/install|Maven/);
+    expect(buildSnippet(client, conn, true).split('\n')[0]).toMatch(/^(#|\/\/) (npm |pip )?install/);
   });
   it('go-redis is a complete program: package main, context imported, ctx defined before use', () => {
     const go = buildSnippet('go-redis', conn, true);
@@ -59,5 +59,16 @@ describe('buildSnippet', () => {
     expect(defined).toBeGreaterThan(-1);
     expect(go.indexOf('rdb.Set(ctx')).toBeGreaterThan(defined);
     expect(go).toMatch(/^func main\(\) \{$/m);
+  });
+  it('ioredis and node-redis close their connections, so the program ends', () => {
+    expect(buildSnippet('ioredis', conn, true).trimEnd().split('\n').at(-1)).toBe('cluster.disconnect();');
+    expect(buildSnippet('node-redis', conn, true).trimEnd().split('\n').at(-1)).toBe('await cluster.close();');
+  });
+  it('Jedis is a whole program (class Main with main) with its Maven dependency', () => {
+    const java = buildSnippet('jedis', conn, true);
+    expect(java).toContain(JEDIS_DEPENDENCY);
+    expect(java).toMatch(/^public class Main \{$/m);
+    expect(java).toContain('public static void main(String[] args)');
+    expect(java).toContain('java -cp "lib/*" Main.java');
   });
 });

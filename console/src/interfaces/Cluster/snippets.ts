@@ -38,6 +38,9 @@ export function maskUri(uri: string, password: string, reveal: boolean): string 
 
 const q = (s: string) => JSON.stringify(s);
 
+/** The Maven dependency the Jedis snippet's install line names (its pom.xml has only this). */
+export const JEDIS_DEPENDENCY = '<dependency><groupId>redis.clients</groupId><artifactId>jedis</artifactId><version>5.2.0</version></dependency>';
+
 /** Cluster-aware connection snippets. With `reveal` false the password is masked. */
 export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolean): string {
   const password = reveal ? conn.password : MASK;
@@ -70,6 +73,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         '',
         "await cluster.set('greeting', 'hello');",
         "console.log(await cluster.get('greeting'));",
+        'cluster.disconnect();',
       ].join('\n');
     case 'node-redis':
       return [
@@ -86,6 +90,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         'await cluster.connect();',
         "await cluster.set('greeting', 'hello');",
         "console.log(await cluster.get('greeting'));",
+        'await cluster.close();',
       ].join('\n');
     case 'redis-py':
       return [
@@ -135,21 +140,30 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       ].join('\n');
     case 'jedis':
       return [
-        '// Maven: redis.clients:jedis (5.x)',
-        'import redis.clients.jedis.*;',
+        `// install: a pom.xml with ${JEDIS_DEPENDENCY}`,
+        '// save as Main.java, run: mvn dependency:copy-dependencies -DoutputDirectory=lib && java -cp "lib/*" Main.java',
         'import java.util.Set;',
         '',
-        'Set<HostAndPort> nodes = Set.of(',
-        seeds.map((s) => `    new HostAndPort(${q(s.host)}, ${s.port})`).join(',\n'),
-        ');',
-        'JedisClientConfig config = DefaultJedisClientConfig.builder()',
-        `    .user(${q(user)})`,
-        `    .password(${q(password)})`,
-        '    .build();',
+        'import redis.clients.jedis.DefaultJedisClientConfig;',
+        'import redis.clients.jedis.HostAndPort;',
+        'import redis.clients.jedis.JedisClientConfig;',
+        'import redis.clients.jedis.JedisCluster;',
         '',
-        'try (JedisCluster jedis = new JedisCluster(nodes, config)) {',
-        '    jedis.set("greeting", "hello");',
-        '    System.out.println(jedis.get("greeting"));',
+        'public class Main {',
+        '    public static void main(String[] args) {',
+        '        Set<HostAndPort> nodes = Set.of(',
+        seeds.map((s) => `            new HostAndPort(${q(s.host)}, ${s.port})`).join(',\n'),
+        '        );',
+        '        JedisClientConfig config = DefaultJedisClientConfig.builder()',
+        `            .user(${q(user)})`,
+        `            .password(${q(password)})`,
+        '            .build();',
+        '',
+        '        try (JedisCluster jedis = new JedisCluster(nodes, config)) {',
+        '            jedis.set("greeting", "hello");',
+        '            System.out.println(jedis.get("greeting"));',
+        '        }',
+        '    }',
         '}',
       ].join('\n');
   }

@@ -2,7 +2,7 @@ import type { Durability } from '@strata/api';
 import type { ApiError } from '../../data/fetcher';
 import { formatMemoryMb, plural } from '../../lib/format';
 import { datasetMemoryMb, instanceCount, reservedMemoryMb, slotsPerShard, type ClusterShape } from '../../lib/cluster-math';
-import { formatRoomMb, type CapacityCheck } from '../../lib/capacity';
+import type { CapacityCheck } from '../../lib/capacity';
 import { DURABILITY_OPTIONS } from './options';
 
 interface Props {
@@ -56,7 +56,6 @@ export function ClusterSummary({ shape, durability, check, capacityError }: Prop
               <dd data-testid="summary-memory">
                 <strong>{formatMemoryMb(reservedMemoryMb(shape))}</strong>
                 <span className="muted"> reserved · {formatMemoryMb(datasetMemoryMb(shape))} for data</span>
-                {check && <span className="muted"> · {formatRoomMb(check.freeMemoryMb)} free on the nodes</span>}
               </dd>
             </div>
             <div>

@@ -6,7 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { formatMemoryMb } from '../../lib/format';
 import type { ClusterShape } from '../../lib/cluster-math';
-import { checkCapacity, formatRoomMb, suggestName } from '../../lib/capacity';
+import { boundsMatch, checkCapacity, formatRoomMb, offeredSizes, suggestName } from '../../lib/capacity';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
@@ -24,7 +24,6 @@ import {
 export default function CreateClusterPage() {
   useDocumentTitle('Create cluster');
   const create = useClusterCreateMutation();
-  const capacity = useCapacityQuery();
   const [values, setValues] = useState<ClusterFormValues>(INITIAL_VALUES);
   const [touched, setTouched] = useState<Partial<Record<FormField, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
@@ -42,13 +41,26 @@ export default function CreateClusterPage() {
     if (r < LIMITS.replicasPerShard.min || r > LIMITS.replicasPerShard.max) return null;
     return { shards: s, replicasPerShard: r, memoryMbPerShard: values.memoryMbPerShard };
   }, [values]);
-  const check = shape && capacity.data ? checkCapacity(capacity.data, shape) : null;
-  // Memory choices stop at the largest free node; the current choice stays listed (and marked) if the room went away.
+  // The server's planner bounds what is offered, asked again whenever replicas, memory or shards change.
+  // More replicas than nodes is refused at the replicas field; the memory menu then stays bounded for the most replicas placeable.
+  const replicas = shape?.replicasPerShard ?? 0;
+  const maxReplicasKnown = useRef<number>(LIMITS.replicasPerShard.max);
+  const askReplicas = Math.min(replicas, maxReplicasKnown.current);
+  const capacity = useCapacityQuery({ replicasPerShard: askReplicas, memoryMbPerShard: values.memoryMbPerShard, shards: shape?.shards });
+  if (capacity.data) maxReplicasKnown.current = capacity.data.maxReplicasPerShard;
+  const check = shape && capacity.data ? checkCapacity(capacity.data, shape, MEMORY_OPTIONS_MB) : null;
+  // What placement allows: replicas by online nodes, memory by the chosen replicas (every copy on its own node),
+  // shards by replicas and memory. The current choice stays listed (and marked) if the room went away.
+  const forReplicas = capacity.data && capacity.data.replicasPerShard === askReplicas ? capacity.data : undefined;
+  const memoryMax = forReplicas?.maxMemoryMbPerShard;
+  const shardsMax = shape && capacity.data && boundsMatch(capacity.data, shape) && values.memoryMbPerShard <= capacity.data.maxMemoryMbPerShard
+    ? Math.max(1, capacity.data.maxShards)
+    : LIMITS.shards.max;
+  const replicasMax = capacity.data ? capacity.data.maxReplicasPerShard : LIMITS.replicasPerShard.max;
   const memoryOptions = useMemo(() => {
-    const max = capacity.data?.maxMemoryMbPerShard;
-    const offered = max === undefined ? [...MEMORY_OPTIONS_MB] : MEMORY_OPTIONS_MB.filter((mb) => mb <= max);
+    const offered = memoryMax === undefined ? [...MEMORY_OPTIONS_MB] : offeredSizes(MEMORY_OPTIONS_MB, memoryMax);
     return offered.includes(values.memoryMbPerShard) ? offered : [...offered, values.memoryMbPerShard].sort((a, b) => a - b);
-  }, [capacity.data?.maxMemoryMbPerShard, values.memoryMbPerShard]);
+  }, [memoryMax, values.memoryMbPerShard]);
   const nameSuggestion = clientErrors.name && values.name.trim() ? suggestName(values.name) : null;
 
   function errorFor(f: FormField): string | undefined {
@@ -151,14 +163,14 @@ export default function CreateClusterPage() {
               <span className="step-num" aria-hidden="true">2</span> Shape
             </h2>
             <div className="grid-2">
-              <Field label="Shards" error={errorFor('shards')} hint={`${LIMITS.shards.min}–${LIMITS.shards.max}. Hash slots are split evenly between shards.`}>
+              <Field label="Shards" error={errorFor('shards')} hint={`${LIMITS.shards.min}–${shardsMax}${shardsMax < LIMITS.shards.max ? ' fit now' : ''}. Hash slots are split evenly between shards.`}>
                 <input
                   className="input"
                   type="number"
                   inputMode="numeric"
                   name="shards"
                   min={LIMITS.shards.min}
-                  max={LIMITS.shards.max}
+                  max={shardsMax}
                   step={1}
                   value={values.shards}
                   onChange={(e) => set('shards', e.target.value)}
@@ -168,7 +180,7 @@ export default function CreateClusterPage() {
               <Field
                 label="Replicas per shard"
                 error={errorFor('replicasPerShard')}
-                hint={`${LIMITS.replicasPerShard.min}–${LIMITS.replicasPerShard.max}. Replicas take over if a primary fails.`}
+                hint={`${LIMITS.replicasPerShard.min}–${replicasMax}${replicasMax < LIMITS.replicasPerShard.max ? ' (one node per copy)' : ''}. Replicas take over if a primary fails.`}
               >
                 <input
                   className="input"
@@ -176,7 +188,7 @@ export default function CreateClusterPage() {
                   inputMode="numeric"
                   name="replicasPerShard"
                   min={LIMITS.replicasPerShard.min}
-                  max={LIMITS.replicasPerShard.max}
+                  max={replicasMax}
                   step={1}
                   value={values.replicasPerShard}
                   onChange={(e) => set('replicasPerShard', e.target.value)}
@@ -185,8 +197,8 @@ export default function CreateClusterPage() {
               </Field>
             </div>
             <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint={
-                capacity.data
-                  ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(capacity.data.maxMemoryMbPerShard)} fits on a node now.`
+                memoryMax !== undefined
+                  ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(memoryMax)} per shard fits now with ${replicas} ${replicas === 1 ? 'replica' : 'replicas'}.`
                   : 'maxmemory of each instance; replicas get the same.'
               }
             >
@@ -200,7 +212,7 @@ export default function CreateClusterPage() {
                 {memoryOptions.map((mb) => (
                   <option key={mb} value={mb}>
                     {formatMemoryMb(mb)}
-                    {capacity.data && mb > capacity.data.maxMemoryMbPerShard ? ' (no node has room)' : ''}
+                    {memoryMax !== undefined && mb > memoryMax ? ' (no room)' : ''}
                   </option>
                 ))}
               </select>

@@ -14,7 +14,8 @@ import { DrainControl } from './DrainControl';
 const ownMemoryMb = (n: Node) => n.instances.reduce((a, i) => a + i.memoryMb, 0);
 
 /**
- * Platform admins see the fleet: every node, its capacity and host load.
+ * Platform admins see the fleet: every node, its capacity and host load, and
+ * every organization's instances (named organization/cluster).
  * Everyone else sees only the nodes their clusters run on, with their own
  * instances and memory: never another organization's usage.
  */
@@ -104,7 +105,8 @@ export default function NodesPage() {
 }
 
 function NodeRow({ node, now, fleet, usage }: { node: Node; now: number; fleet: boolean; usage?: NodeCurrentMetrics }) {
-  const clusters = [...new Set(node.instances.map((i) => i.clusterName))];
+  // The fleet view names each cluster with its organization (instances of every organization are listed).
+  const clusters = [...new Set(node.instances.map((i) => (fleet ? `${i.organizationName}/${i.clusterName}` : i.clusterName)))];
   const primaries = node.instances.filter((i) => i.role === 'primary').length;
   const heartbeatAge = node.lastHeartbeatAt ? (now - Date.parse(node.lastHeartbeatAt)) / 1000 : Infinity;
   return (

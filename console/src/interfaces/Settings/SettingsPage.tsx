@@ -89,19 +89,19 @@ function TokensSection({ session }: { session: Session }) {
       ) : !tokens.isPending && !tokens.data.items.length ? (
         <EmptyState icon="terminal" title="No API tokens yet">Create one above.</EmptyState>
       ) : (
-        <table className="table" aria-label="API tokens" aria-busy={tokens.isPending}>
+        <table className="table table-cards" aria-label="API tokens" aria-busy={tokens.isPending}>
           <thead>
             <tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created by</th><th scope="col">Last used</th><th scope="col">Expires</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr>
           </thead>
           <tbody>
             {tokens.isPending ? <SkeletonRows cols={6} /> : tokens.data.items.map((t) => (
               <tr key={t.id}>
-                <td>{t.name}</td>
-                <td>{t.scopes.map((s) => <Badge key={s} tone="neutral">{s}</Badge>)}</td>
-                <td>{t.createdBy ?? <span className="muted">Strata</span>}</td>
-                <td title={t.lastUsedAt ? formatDateTime(t.lastUsedAt) : undefined}>{t.lastUsedAt ? formatAgo(t.lastUsedAt, now) : <span className="muted">never</span>}</td>
-                <td>{t.expiresAt ? formatDateTime(t.expiresAt) : <span className="muted">never</span>}</td>
-                <td>
+                <td data-label="Name">{t.name}</td>
+                <td data-label="Scopes">{t.scopes.map((s) => <Badge key={s} tone="neutral">{s}</Badge>)}</td>
+                <td data-label="Created by">{t.createdBy ?? <span className="muted">Strata</span>}</td>
+                <td data-label="Last used" title={t.lastUsedAt ? formatDateTime(t.lastUsedAt) : undefined}>{t.lastUsedAt ? formatAgo(t.lastUsedAt, now) : <span className="muted">never</span>}</td>
+                <td data-label="Expires">{t.expiresAt ? formatDateTime(t.expiresAt) : <span className="muted">never</span>}</td>
+                <td data-label="Actions">
                   {t.revokedAt ? <Badge tone="danger">revoked</Badge> : (
                     <button type="button" className="btn btn-danger-outline btn-sm" disabled={revoke.isPending}
                       onClick={() => { if (window.confirm(`Revoke "${t.name}"? Anything using it stops working at once.`)) revoke.mutate(t.id); }}>
@@ -133,19 +133,19 @@ function UsersSection({ session }: { session: Session }) {
       <p className="muted">viewer: {ROLE_SCOPES.viewer.join(', ')} · member: {ROLE_SCOPES.member.join(', ')} · admin: everything. A role also bounds the user&apos;s tokens.</p>
       {setRole.isError && isApiError(setRole.error) && <InlineAlert tone="danger" title={setRole.error.summary} />}
       {users.isError ? <ErrorState error={users.error} title="Could not load users" onRetry={() => void users.refetch()} /> : (
-        <table className="table" aria-label="Users" aria-busy={users.isPending}>
+        <table className="table table-cards" aria-label="Users" aria-busy={users.isPending}>
           <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th></tr></thead>
           <tbody>
             {users.isPending ? <SkeletonRows cols={3} /> : users.data.items.map((u) => (
               <tr key={u.id}>
-                <td>{u.email}{u.id === session.user.id && <span className="muted"> (you)</span>}</td>
-                <td>
+                <td data-label="Email">{u.email}{u.id === session.user.id && <span className="muted"> (you)</span>}</td>
+                <td data-label="Role">
                   <select className="input" aria-label={`Role of ${u.email}`} value={u.role} disabled={setRole.isPending}
                     onChange={(e) => setRole.mutate({ id: u.id, role: e.target.value as Role })}>
                     {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
                   </select>
                 </td>
-                <td>{formatDateTime(u.createdAt)}</td>
+                <td data-label="Since">{formatDateTime(u.createdAt)}</td>
               </tr>
             ))}
           </tbody>
@@ -174,17 +174,17 @@ function AuditSection() {
       <h2 id="audit-title">Audit log</h2>
       {audit.isError ? <ErrorState error={audit.error} title="Could not load the audit log" onRetry={() => void audit.refetch()} /> : (
         <>
-          <table className="table" aria-label="Audit log" aria-busy={audit.isPending}>
+          <table className="table table-cards" aria-label="Audit log" aria-busy={audit.isPending}>
             <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Resource</th><th scope="col">Status</th><th scope="col">Detail</th></tr></thead>
             <tbody>
               {audit.isPending ? <SkeletonRows cols={6} /> : items.map((e) => (
                 <tr key={e.id}>
-                  <td title={formatDateTime(e.at)}>{formatAgo(e.at, now)}</td>
-                  <td>{e.actor.name} <span className="muted">({e.actor.type})</span></td>
-                  <td><code>{e.action}</code></td>
-                  <td><code>{e.targetId ?? ''}</code></td>
-                  <td>{e.status}</td>
-                  <td><code style={{ wordBreak: 'break-all' }}>{Object.keys(e.detail).length ? JSON.stringify(e.detail) : ''}</code></td>
+                  <td data-label="When" title={formatDateTime(e.at)}>{formatAgo(e.at, now)}</td>
+                  <td data-label="Who">{e.actor.name} <span className="muted">({e.actor.type})</span></td>
+                  <td data-label="What"><code>{e.action}</code></td>
+                  <td data-label="Resource"><code>{e.targetId ?? ''}</code></td>
+                  <td data-label="Status">{e.status}</td>
+                  <td data-label="Detail"><code style={{ wordBreak: 'break-all' }}>{Object.keys(e.detail).length ? JSON.stringify(e.detail) : ''}</code></td>
                 </tr>
               ))}
             </tbody>

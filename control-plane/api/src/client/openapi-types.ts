@@ -1131,10 +1131,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Room for new clusters: free memory per schedulable node (anonymous), the largest instance and most replicas per shard placeable */
+        /** Room for new clusters, computed by the placement planner for the shape asked: most replicas per shard, most memory per shard for those replicas, most shards of that memory (free memory per node for platform admins only) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description replicas per shard the memory and shard bounds are for (default 1) */
+                    replicasPerShard?: number | null;
+                    /** @description memory per shard the shard bound is for (default 256) */
+                    memoryMbPerShard?: number;
+                    /** @description when given, `nodesUsed` tells how many nodes this shape would occupy */
+                    shards?: number;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1148,6 +1155,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Capacity"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing or invalid credentials */
@@ -1176,7 +1192,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity` and `resync` events (session cookie or Bearer token) */
+        /** Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity`, `topology` and `resync` events (session cookie or Bearer token; the stream ends once they no longer hold) */
         get: {
             parameters: {
                 query?: never;
@@ -4149,12 +4165,15 @@ export interface components {
             /** @description RFC 3339 timestamp */
             lastHeartbeatAt: string | null;
             agentVersion: string | null;
+            /** @description fleet view: every organization's instances on the node; otherwise only the caller's */
             instances: {
                 /** Format: uuid */
                 id: string;
                 /** Format: uuid */
                 clusterId: string;
                 clusterName: string;
+                /** @description the cluster's organization (a tenant's list holds only its own; the fleet view every organization's) */
+                organizationName: string;
                 port: number;
                 /** @enum {string} */
                 role: "primary" | "replica";
@@ -4170,12 +4189,20 @@ export interface components {
         Capacity: {
             /** @description nodes that take new instances (online, not draining) */
             onlineNodes: number;
-            /** @description free memory of each of those nodes, largest first (anonymous) */
-            nodeFreeMemoryMb: number[];
-            /** @description the most memory one instance can get: the largest free node */
-            maxMemoryMbPerShard: number;
-            /** @description a primary and each replica need distinct nodes: online nodes - 1 (or 0) */
+            /** @description the replicas per shard the bounds below are for */
+            replicasPerShard: number;
+            /** @description the memory per shard `maxShards` is for */
+            memoryMbPerShard: number;
+            /** @description a primary and each replica need distinct nodes: online nodes - 1 (or 0), at most the limit */
             maxReplicasPerShard: number;
+            /** @description the most memory per shard placeable with `replicasPerShard` replicas (0: none) */
+            maxMemoryMbPerShard: number;
+            /** @description the most shards of `memoryMbPerShard` with `replicasPerShard` replicas placeable now (0: none) */
+            maxShards: number;
+            /** @description distinct nodes `shards` shards of this shape would occupy; null when not asked or it does not fit */
+            nodesUsed: number | null;
+            /** @description platform admins only: free memory of each schedulable node, largest first */
+            nodeFreeMemoryMb?: number[];
         };
         LiveEvent: components["schemas"]["LiveClusterEvent"] | components["schemas"]["LiveClusterDeletedEvent"] | components["schemas"]["LiveOperationEvent"] | components["schemas"]["LiveClusterActivityEvent"] | components["schemas"]["LiveTopologyEvent"] | components["schemas"]["LiveResyncEvent"];
         LiveClusterEvent: {

@@ -885,8 +885,10 @@ type Node struct {
 	CreatedAt string `json:"createdAt"`
 
 	// Draining taken out of placement; its instances are moving to other nodes
-	Draining  bool               `json:"draining"`
-	Id        openapi_types.UUID `json:"id"`
+	Draining bool               `json:"draining"`
+	Id       openapi_types.UUID `json:"id"`
+
+	// Instances fleet view: every organization's instances on the node; otherwise only the caller's
 	Instances []struct {
 		ClusterId   openapi_types.UUID `json:"clusterId"`
 		ClusterName string             `json:"clusterName"`
@@ -894,7 +896,10 @@ type Node struct {
 
 		// MemoryMb memory reserved for this instance
 		MemoryMb int `json:"memoryMb"`
-		Port     int `json:"port"`
+
+		// OrganizationName the cluster's organization (a tenant's list holds only its own; the fleet view every organization's)
+		OrganizationName string `json:"organizationName"`
+		Port             int    `json:"port"`
 
 		// Restarts times the agent restarted this engine after a crash
 		Restarts int               `json:"restarts"`

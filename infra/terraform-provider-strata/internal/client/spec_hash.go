@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "769c3a0001fc11b7e8d26efb2a9674d4bdbb6b7eb6500780748e0d0ef57c357f"
+const SpecSHA256 = "7b46477416e71a47dae88fa85c029292eead30413ace30b1cea871602b649dbc"

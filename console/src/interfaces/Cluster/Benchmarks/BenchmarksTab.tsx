@@ -77,16 +77,16 @@ function Launcher({ clusterId, base }: { clusterId: string; base: string }) {
         {list.isPending ? <LoadingState label="Loading runs…" /> : list.isError ? <ErrorState error={list.error} title="Could not load runs" onRetry={() => void list.refetch()} /> : list.data.items.length === 0 ? (
           <p className="muted">No runs yet. Pick a preset above.</p>
         ) : (
-          <table className="table" data-testid="bench-runs">
+          <table className="table table-cards" data-testid="bench-runs">
             <thead><tr><th scope="col"><span className="sr-only">Compare</span></th><th scope="col">Workload</th><th scope="col">State</th><th scope="col">Result</th><th scope="col">Started</th></tr></thead>
             <tbody>
               {list.data.items.map((b) => (
                 <tr key={b.id}>
-                  <td><input type="checkbox" aria-label={`Compare run ${b.id.slice(0, 8)}`} checked={picked.includes(b.id)} disabled={!b.result} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, b.id].slice(-2) : p.filter((x) => x !== b.id)))} /></td>
-                  <td><Link to={`${base}?run=${b.id}`}>{WORKLOAD_LABELS[b.workload] ?? b.workload}</Link></td>
-                  <td><Badge tone={b.state === 'succeeded' ? (b.result?.validity.valid ? 'success' : 'warning') : b.state === 'failed' ? 'danger' : isBenchmarkActive(b.state) ? 'info' : 'neutral'}>{b.state === 'succeeded' && b.result && !b.result.validity.valid ? 'invalid' : b.state}</Badge></td>
-                  <td>{b.result ? headline(b.result) : '—'}</td>
-                  <td>{formatAgo(b.createdAt, now)}</td>
+                  <td data-label="Compare"><input type="checkbox" aria-label={`Compare run ${b.id.slice(0, 8)}`} checked={picked.includes(b.id)} disabled={!b.result} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, b.id].slice(-2) : p.filter((x) => x !== b.id)))} /></td>
+                  <td data-label="Workload"><Link to={`${base}?run=${b.id}`}>{WORKLOAD_LABELS[b.workload] ?? b.workload}</Link></td>
+                  <td data-label="State"><Badge tone={b.state === 'succeeded' ? (b.result?.validity.valid ? 'success' : 'warning') : b.state === 'failed' ? 'danger' : isBenchmarkActive(b.state) ? 'info' : 'neutral'}>{b.state === 'succeeded' && b.result && !b.result.validity.valid ? 'invalid' : b.state}</Badge></td>
+                  <td data-label="Result">{b.result ? headline(b.result) : '—'}</td>
+                  <td data-label="Started">{formatAgo(b.createdAt, now)}</td>
                 </tr>
               ))}
             </tbody>

@@ -55,11 +55,11 @@ export function ResultView({ b }: { b: Benchmark }) {
       {r.ops.length > 0 && (
         <section className="card">
           <h3 className="card-title">Latency per operation (service time)</h3>
-          <table className="table" data-testid="bench-latency-table">
+          <table className="table table-cards" data-testid="bench-latency-table">
             <thead><tr><th scope="col">Op</th><th scope="col">Count</th><th scope="col">ops/s</th><th scope="col">p50</th><th scope="col">p95</th><th scope="col">p99</th><th scope="col">p99.9</th><th scope="col">Errors</th></tr></thead>
             <tbody>
               {r.ops.map((o) => (
-                <tr key={o.op}><td>{o.op}</td><td>{o.count.toLocaleString('en')}</td><td>{formatOps(o.opsPerSec)}</td><td>{formatUs(o.service.p50)}</td><td>{formatUs(o.service.p95)}</td><td>{formatUs(o.service.p99)}</td><td>{formatUs(o.service.p999)}</td><td>{o.errors + o.misses}</td></tr>
+                <tr key={o.op}><td data-label="Op">{o.op}</td><td data-label="Count">{o.count.toLocaleString('en')}</td><td data-label="ops/s">{formatOps(o.opsPerSec)}</td><td data-label="p50">{formatUs(o.service.p50)}</td><td data-label="p95">{formatUs(o.service.p95)}</td><td data-label="p99">{formatUs(o.service.p99)}</td><td data-label="p99.9">{formatUs(o.service.p999)}</td><td data-label="Errors">{o.errors + o.misses}</td></tr>
               ))}
             </tbody>
           </table>
@@ -82,12 +82,12 @@ export function ResultView({ b }: { b: Benchmark }) {
       {r.shards.length > 0 && (
         <section className="card">
           <h3 className="card-title">Per shard (steady window)</h3>
-          <table className="table" data-testid="bench-shards">
+          <table className="table table-cards" data-testid="bench-shards">
             <thead><tr><th scope="col">Primary</th><th scope="col">Client commands</th><th scope="col">Server commands</th><th scope="col">Server p50</th><th scope="col">Server p99</th><th scope="col">Server max</th></tr></thead>
             <tbody>{r.shards.map((s) => (
               <tr key={s.endpoint}>
-                <td>{s.endpoint}</td><td>{s.clientOps.toLocaleString('en')}</td><td>{s.serverOps?.toLocaleString('en') ?? '—'}</td>
-                <td>{s.serverLatency ? `≤ ${formatUs(s.serverLatency.p50)}` : '—'}</td><td>{s.serverLatency ? `≤ ${formatUs(s.serverLatency.p99)}` : '—'}</td><td>{s.serverLatency ? `≤ ${formatUs(s.serverLatency.max)}` : '—'}</td>
+                <td data-label="Primary">{s.endpoint}</td><td data-label="Client commands">{s.clientOps.toLocaleString('en')}</td><td data-label="Server commands">{s.serverOps?.toLocaleString('en') ?? '—'}</td>
+                <td data-label="Server p50">{s.serverLatency ? `≤ ${formatUs(s.serverLatency.p50)}` : '—'}</td><td data-label="Server p99">{s.serverLatency ? `≤ ${formatUs(s.serverLatency.p99)}` : '—'}</td><td data-label="Server max">{s.serverLatency ? `≤ ${formatUs(s.serverLatency.max)}` : '—'}</td>
               </tr>
             ))}</tbody>
           </table>

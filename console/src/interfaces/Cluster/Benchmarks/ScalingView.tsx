@@ -26,17 +26,17 @@ export function ScalingView({ items, base }: { items: readonly Benchmark[]; base
       <p className="muted">The latest run at each shard count (resize online between runs, or <code>npm run bench:scaling</code>).</p>
       <BenchChart testId="bench-scaling-throughput" label="Throughput against shards" data={[xs, points.map((p) => p.opsPerSec)]} series={[{ label: 'ops/s', color: '#3b5bdb' }]} xValues={(v) => `${v}`} xSplits={xs} yFormat={formatOps} height={180} />
       <BenchChart testId="bench-scaling-p95" label="p95 latency against shards" data={[xs, points.map((p) => p.p95)]} series={[{ label: 'p95', color: '#d98b06' }]} xValues={(v) => `${v}`} xSplits={xs} yFormat={formatUs} height={160} />
-      <table className="table">
+      <table className="table table-cards">
         <thead><tr><th scope="col">Shards</th><th scope="col">ops/s</th><th scope="col">p95</th><th scope="col">Each shard (ops/s)</th><th scope="col">Hottest vs mean</th><th scope="col">Run</th></tr></thead>
         <tbody>
           {points.map((p) => {
             const mean = p.shardOps.reduce((a, x) => a + x, 0) / (p.shardOps.length || 1);
             return (
               <tr key={p.shards}>
-                <td>{p.shards}</td><td>{formatOps(p.opsPerSec)}</td><td>{formatUs(p.p95)}</td>
-                <td>{p.shardOps.map((x) => formatOps(x)).join(' / ')}</td>
-                <td>{mean > 0 ? `${(Math.max(...p.shardOps) / mean).toFixed(2)}x` : '—'}</td>
-                <td><Link to={`${base}?run=${p.benchmarkId}`}>{p.valid ? 'valid' : 'invalid'}</Link></td>
+                <td data-label="Shards">{p.shards}</td><td data-label="ops/s">{formatOps(p.opsPerSec)}</td><td data-label="p95">{formatUs(p.p95)}</td>
+                <td data-label="Each shard (ops/s)">{p.shardOps.map((x) => formatOps(x)).join(' / ')}</td>
+                <td data-label="Hottest vs mean">{mean > 0 ? `${(Math.max(...p.shardOps) / mean).toFixed(2)}x` : '—'}</td>
+                <td data-label="Run"><Link to={`${base}?run=${p.benchmarkId}`}>{p.valid ? 'valid' : 'invalid'}</Link></td>
               </tr>
             );
           })}

@@ -32,16 +32,16 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
             </div>
             <div className="slotbar-axis" aria-hidden="true"><span>0</span><span>8192</span><span>16383</span></div>
           </div>
-          <table className="table small" data-testid="plan-moves">
+          <table className="table table-cards small" data-testid="plan-moves">
             <thead><tr><th>From</th><th>To</th><th>Slots</th><th>Est. keys</th><th>Est. data</th></tr></thead>
             <tbody>
               {plan.slotMoves.map((m) => (
                 <tr key={`${m.fromShard}-${m.toShard}`}>
-                  <td><span className="swatch" style={{ background: shardColor(m.fromShard) }} /> shard {m.fromShard}</td>
-                  <td><span className="swatch" style={{ background: shardColor(m.toShard) }} /> shard {m.toShard}</td>
-                  <td>{m.slotCount} ({m.slots.slice(0, 2).map(formatSlotRange).join(', ')}{m.slots.length > 2 ? '…' : ''})</td>
-                  <td>{m.estimatedKeys.toLocaleString()}</td>
-                  <td>{formatMemoryMb(Math.round(m.estimatedBytes / 1048576))}</td>
+                  <td data-label="From"><span className="swatch" style={{ background: shardColor(m.fromShard) }} /> shard {m.fromShard}</td>
+                  <td data-label="To"><span className="swatch" style={{ background: shardColor(m.toShard) }} /> shard {m.toShard}</td>
+                  <td data-label="Slots">{m.slotCount} ({m.slots.slice(0, 2).map(formatSlotRange).join(', ')}{m.slots.length > 2 ? '…' : ''})</td>
+                  <td data-label="Est. keys">{m.estimatedKeys.toLocaleString()}</td>
+                  <td data-label="Est. data">{formatMemoryMb(Math.round(m.estimatedBytes / 1048576))}</td>
                 </tr>
               ))}
             </tbody>
