@@ -312,13 +312,15 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
         await clusters.markForgotten(a.lostInstanceIds);
         if (Date.now() - latest.updatedAt.getTime() < 5000) return;
       }
-      if (!a.engineIds.length) {
+      // A lost instance whose node id was never recorded (lost before the control plane saw it run) is found by its address.
+      const lostAddresses = ctx.lost.filter((l) => a.lostInstanceIds.includes(l.id) && !l.engineId).map((l) => address(ctx, l)).filter((x) => x.host !== 'unknown');
+      if (!a.engineIds.length && !lostAddresses.length) {
         await clusters.markForgotten(a.lostInstanceIds);
         return;
       }
       await healTask(ctx, {
         nodeId: seed.nodeId, dedupeKey: key,
-        request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: a.engineIds },
+        request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: a.engineIds, lostAddresses },
       });
       return;
     }

@@ -90,7 +90,8 @@ export class TestApi {
       const c = (await this.getCluster(id)).body;
       const t = (await this.topology(id)).body;
       const all = t.shards.flatMap((s) => s.instances);
-      last = `${c.status.phase}: ${all.map((i) => `${i.address} ${i.role}/${i.observedRole} ${i.health}`).join(', ')}`;
+      const failing = (c.status.conditions ?? []).filter((x) => x.status !== 'true' || x.type === 'Healing').map((x) => `${x.type}=${x.status}: ${x.message}`);
+      last = `${c.status.phase}: ${all.map((i) => `${i.address} ${i.role}/${i.observedRole} ${i.health}`).join(', ')}; conditions: ${failing.join(' | ') || 'none failing'}`;
       return c.status.phase === 'ready' && all.every((i) => i.health === 'healthy' && i.observedRole === i.role) ? t : undefined;
     }, timeoutMs, () => `cluster ${id} not healthy within ${timeoutMs} ms (${last})`);
   }

@@ -4596,6 +4596,10 @@ export interface components {
                     port: number;
                 }[];
                 engineIds: string[];
+                lostAddresses?: {
+                    host: string;
+                    port: number;
+                }[];
                 credentials: {
                     customerUser: string;
                     customerPassword: string;

@@ -38,13 +38,28 @@ export async function joinAsReplica(client: Redis, primary: { host: string; port
 }
 
 /** CLUSTER FORGET each lost id on every member (members that do not know it are fine). */
-export async function forgetNodes(opts: { members: { host: string; port: number }[]; engineIds: string[]; username: string; password: string }): Promise<void> {
+export async function forgetNodes(opts: {
+  members: { host: string; port: number }[];
+  engineIds: string[];
+  /** lost instances whose node id was never recorded: node ids known at these addresses (and no member's) are forgotten too */
+  lostAddresses?: { host: string; port: number }[];
+  username: string;
+  password: string;
+}): Promise<void> {
   const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 3000);
   try {
+    const memberIds = new Set(await Promise.all(opts.members.map(async (m) => String(await (await pool.get(m.host, m.port)).call('CLUSTER', 'MYID')))));
+    const lostAt = new Set((opts.lostAddresses ?? []).map((a) => `${a.host}:${a.port}`));
     await Promise.all(opts.members.map(async (m) => {
       const c = await pool.get(m.host, m.port);
       const myId = String(await c.call('CLUSTER', 'MYID'));
-      for (const id of opts.engineIds) {
+      const ids = new Set(opts.engineIds);
+      if (lostAt.size) {
+        for (const e of parseClusterNodes(String(await c.call('CLUSTER', 'NODES')))) {
+          if (!e.myself && !memberIds.has(e.id) && lostAt.has(`${e.host}:${e.port}`)) ids.add(e.id);
+        }
+      }
+      for (const id of ids) {
         if (id === myId) continue;
         try {
           await c.call('CLUSTER', 'FORGET', id);
