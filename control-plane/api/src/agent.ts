@@ -100,6 +100,10 @@ export const TaskRequest = z.discriminatedUnion('kind', [
       .array(z.object({ host: z.string(), port: z.number().int() }))
       .optional()
       .describe('addresses of lost instances whose Redis node id was never recorded (lost before the control plane saw them run): a node a member knows at one of them, and that is no member itself, is forgotten'),
+    keepAddresses: z
+      .array(z.object({ host: z.string(), port: z.number().int() }))
+      .optional()
+      .describe("every instance's address: when given, a node a member knows at none of them (and no member itself) is forgotten"),
   }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec.describe('new memory, durability, eviction: CONFIG SET live, config file rewritten') }),
   z.object({
@@ -133,7 +137,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('repair-slots'), clusterId: Id, primaries: z.array(ClusterMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('join-replica'), clusterId: Id, instanceId: Id, port: z.number().int(), primary: ClusterMember, credentials: EngineCredentials }),
-  z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ClusterMember), engineIds: z.array(z.string()), lostAddresses: z.array(z.object({ host: z.string(), port: z.number().int() })).optional(), credentials: EngineCredentials }),
+  z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ClusterMember), engineIds: z.array(z.string()), lostAddresses: z.array(z.object({ host: z.string(), port: z.number().int() })).optional(), keepAddresses: z.array(z.object({ host: z.string(), port: z.number().int() })).optional(), credentials: EngineCredentials }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember), credentials: EngineCredentials }),

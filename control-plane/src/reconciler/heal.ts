@@ -314,6 +314,15 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
       }
       // A lost instance whose node id was never recorded (lost before the control plane saw it run) is found by its address.
       const lostAddresses = ctx.lost.filter((l) => a.lostInstanceIds.includes(l.id) && !l.engineId).map((l) => address(ctx, l)).filter((x) => x.host !== 'unknown');
+      if (a.strangers) {
+        const keepAddresses = ctx.instances.map((i) => address(ctx, i));
+        if (keepAddresses.some((x) => x.host === 'unknown')) return;
+        await healTask(ctx, {
+          nodeId: seed.nodeId, dedupeKey: `${key}:strangers:${Math.floor(Date.now() / 10_000)}`,
+          request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: [], keepAddresses },
+        });
+        return;
+      }
       if (!a.engineIds.length && !lostAddresses.length) {
         await clusters.markForgotten(a.lostInstanceIds);
         return;

@@ -187,6 +187,16 @@ describe('planHealing', () => {
       expect: [{ kind: 'forget', lostInstanceIds: ['y'], engineIds: ['Y'] }],
     },
     {
+      name: 'members that know a node no instance is (a removed instance learned back by gossip) forget every stranger',
+      build: () => set(healthy(), 'p2', (i) => { i.obs!.view = { ...i.obs!.view!, knownNodes: 7 }; }),
+      expect: [{ kind: 'forget', lostInstanceIds: [], engineIds: [], strangers: true }],
+    },
+    {
+      name: 'strangers wait while a member is not running (it would learn them back)',
+      build: () => set(set(healthy(), 'p2', (i) => { i.obs!.view = { ...i.obs!.view!, knownNodes: 7 }; }), 'r2', (i) => { i.obs = null; i.nodeSilent = true; }),
+      expect: [],
+    },
+    {
       name: 'crashed primary while its replica\'s node has not reported yet (control plane just restarted): decide nothing',
       build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', (i) => { i.obs = null; i.nodeSilent = true; }),
       expect: [],
@@ -247,7 +257,7 @@ describe('planHealing', () => {
     },
     {
       name: 'drain of a shard without replicas is blocked, and says so',
-      build: () => set(healthy().filter((i) => i.role === 'primary'), 'p1', (i) => { i.nodeDraining = true; }),
+      build: () => set(healthy().filter((i) => i.role === 'primary').map((i) => ({ ...i, obs: { ...i.obs!, view: { ...i.obs!.view!, knownNodes: 3 } } })), 'p1', (i) => { i.nodeDraining = true; }),
       expect: [],
     },
     {

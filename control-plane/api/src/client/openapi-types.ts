@@ -4600,6 +4600,10 @@ export interface components {
                     host: string;
                     port: number;
                 }[];
+                keepAddresses?: {
+                    host: string;
+                    port: number;
+                }[];
                 credentials: {
                     customerUser: string;
                     customerPassword: string;

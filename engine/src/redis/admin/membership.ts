@@ -43,6 +43,8 @@ export async function forgetNodes(opts: {
   engineIds: string[];
   /** lost instances whose node id was never recorded: node ids known at these addresses (and no member's) are forgotten too */
   lostAddresses?: { host: string; port: number }[];
+  /** every instance's address: node ids known at none of them (and no member's) are forgotten too */
+  keepAddresses?: { host: string; port: number }[];
   username: string;
   password: string;
 }): Promise<void> {
@@ -50,13 +52,16 @@ export async function forgetNodes(opts: {
   try {
     const memberIds = new Set(await Promise.all(opts.members.map(async (m) => String(await (await pool.get(m.host, m.port)).call('CLUSTER', 'MYID')))));
     const lostAt = new Set((opts.lostAddresses ?? []).map((a) => `${a.host}:${a.port}`));
+    const keep = opts.keepAddresses ? new Set(opts.keepAddresses.map((a) => `${a.host}:${a.port}`)) : null;
     await Promise.all(opts.members.map(async (m) => {
       const c = await pool.get(m.host, m.port);
       const myId = String(await c.call('CLUSTER', 'MYID'));
       const ids = new Set(opts.engineIds);
-      if (lostAt.size) {
+      if (lostAt.size || keep) {
         for (const e of parseClusterNodes(String(await c.call('CLUSTER', 'NODES')))) {
-          if (!e.myself && !memberIds.has(e.id) && lostAt.has(`${e.host}:${e.port}`)) ids.add(e.id);
+          if (e.myself || memberIds.has(e.id)) continue;
+          const at = `${e.host}:${e.port}`;
+          if (lostAt.has(at) || (keep && !keep.has(at))) ids.add(e.id);
         }
       }
       for (const id of ids) {
