@@ -50,12 +50,13 @@ export async function forgetNodes(opts: {
 }): Promise<void> {
   const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 3000);
   try {
-    const memberIds = new Set(await Promise.all(opts.members.map(async (m) => String(await (await pool.get(m.host, m.port)).call('CLUSTER', 'MYID')))));
+    const myIds = await Promise.all(opts.members.map(async (m) => String(await (await pool.get(m.host, m.port)).call('CLUSTER', 'MYID'))));
+    const memberIds = new Set(myIds);
     const lostAt = new Set((opts.lostAddresses ?? []).map((a) => `${a.host}:${a.port}`));
     const keep = opts.keepAddresses ? new Set(opts.keepAddresses.map((a) => `${a.host}:${a.port}`)) : null;
-    await Promise.all(opts.members.map(async (m) => {
+    await Promise.all(opts.members.map(async (m, k) => {
       const c = await pool.get(m.host, m.port);
-      const myId = String(await c.call('CLUSTER', 'MYID'));
+      const myId = myIds[k]!;
       const ids = new Set(opts.engineIds);
       if (lostAt.size || keep) {
         for (const e of parseClusterNodes(String(await c.call('CLUSTER', 'NODES')))) {
