@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_SCOPES, type ApiToken, type ApiTokenList, type AuditList, type Problem, type Role, type Scope, type User } from '@strata/api';
+import { loopbackAddress } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import { TestApi } from './helpers/api-client';
 
@@ -438,7 +439,7 @@ describe('bad input never reaches the database', () => {
     expect(expectProblem(await api.call('GET', `/v1/audit?before=${huge}`), 400, 'validation_failed').errors?.map((e) => e.field)).toContain('before');
     expect(expectProblem(await api.call('GET', `/v1/clusters/${clusterId}/events?before=${huge}`), 400, 'validation_failed').errors?.map((e) => e.field)).toContain('before');
     const jt = await api.call<{ token: string }>('POST', '/v1/nodes/join-tokens', {});
-    const reg = await api.call('POST', '/v1/agent/register', { joinToken: jt.body.token, name: 'huge-node', address: '127.0.50.99', memoryMb: 2 ** 40, agentVersion: 'x' });
+    const reg = await api.call('POST', '/v1/agent/register', { joinToken: jt.body.token, name: 'huge-node', address: loopbackAddress('127.0.50.99'), memoryMb: 2 ** 40, agentVersion: 'x' });
     expect(expectProblem(reg, 400, 'validation_failed').errors?.map((e) => e.field)).toContain('memoryMb');
     expect((await api.nodes()).body.items.map((n) => n.name)).not.toContain('huge-node');
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Problem } from '@strata/api';
+import { loopbackAddress } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import { TestApi } from './helpers/api-client';
 
@@ -109,7 +110,7 @@ describe('node registration', () => {
     expect(jt.status).toBe(201);
     const register = (name: string) => fetch(`${url}/v1/agent/register`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ joinToken: jt.body.token, name, address: '127.0.14.99', memoryMb: 128, agentVersion: 'test' }),
+      body: JSON.stringify({ joinToken: jt.body.token, name, address: loopbackAddress('127.0.14.99'), memoryMb: 128, agentVersion: 'test' }),
     });
     const first = await register('extra-node');
     expect(first.status).toBe(201);
@@ -126,6 +127,6 @@ describe('node registration', () => {
     expect(status.status).toBe(204);
     expectProblem(await new TestApi(url, credential).listClusters(), 401, 'unauthorized');
     const nodes = (await api.nodes()).body.items;
-    expect(nodes.find((n) => n.name === 'extra-node')).toMatchObject({ status: 'online', address: '127.0.14.99' });
+    expect(nodes.find((n) => n.name === 'extra-node')).toMatchObject({ status: 'online', address: loopbackAddress('127.0.14.99') });
   });
 });

@@ -1,3 +1,4 @@
 export { startStack, type Stack, type StackOptions, type AgentHandle } from './stack';
 export { startPostgres, findPostgresBin, freePort } from './postgres.runner';
 export { readSse } from './sse-reader';
+export { loopbackPrefix, loopbackAddress } from './loopback';

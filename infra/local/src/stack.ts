@@ -4,6 +4,7 @@ import { startPostgres, type PostgresHandle } from './postgres.runner';
 import { REPO_ROOT, startTs, stopProcess, type Managed } from './process';
 import { stopLeftoverRedis } from './leftovers';
 import { RestartBackoff } from './restart-backoff';
+import { loopbackPrefix } from './loopback';
 import { createStrataClient, unwrap } from '@strata/api/client';
 
 export interface StackOptions {
@@ -75,7 +76,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   chmodSync(dir, 0o711);
   const logs = path.join(dir, 'logs');
   const nodeCount = opts.nodes ?? 3;
-  const prefix = opts.addressPrefix ?? '127.0.1';
+  const prefix = loopbackPrefix(opts.addressPrefix ?? '127.0.1');
   let pgHandle: PostgresHandle | undefined;
   let cp: Managed | undefined;
   const agents: AgentHandle[] = Array.from({ length: nodeCount }, (_, i) => ({
@@ -91,7 +92,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     let port = opts.port ?? 8080;
     const cpEnv: NodeJS.ProcessEnv = {
       // Cluster endpoints: one loopback address served by whichever local agent binds it first.
-      ...process.env, STRATA_ENDPOINT_HOST: opts.endpointHost ?? `${prefix}.200`, ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
+      ...process.env, STRATA_ENDPOINT_HOST: opts.endpointHost ? loopbackPrefix(opts.endpointHost) : `${prefix}.200`, ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
       ...(opts.adminToken ? { STRATA_ADMIN_TOKEN: opts.adminToken } : {}),
     };
     const startControlPlane = async () => {
