@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { entryBundle } from './entry-bundle';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -11,7 +12,8 @@ export interface Managed {
 }
 
 /**
- * Starts a TypeScript entry point with tsx, logs to a file (and optionally the
+ * Starts a TypeScript entry point from its precompiled bundle (see
+ * entry-bundle.ts; `STRATA_RUN_WITH_TSX=1` runs the sources through tsx), logs to a file (and optionally the
  * console), and resolves once a line starting with `readyPrefix` is printed.
  */
 export async function startTs(opts: {
@@ -19,7 +21,8 @@ export async function startTs(opts: {
 }): Promise<Managed & { readyLine: string }> {
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', opts.entry], {
+  const args = process.env.STRATA_RUN_WITH_TSX ? ['--import', 'tsx', opts.entry] : ['--enable-source-maps', await entryBundle(REPO_ROOT, opts.entry)];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { log.end(); resolve(code); }));
