@@ -40,7 +40,7 @@ const open = async (credential: string) => {
 };
 const isCluster = (id: string, phase?: Cluster['status']['phase']) => (e: LiveEvent): e is Extract<LiveEvent, { type: 'cluster' }> =>
   e.type === 'cluster' && e.cluster.id === id && (!phase || e.cluster.status.phase === phase);
-const addresses = () => Array.from({ length: 3 }, (_, i) => `127.0.70.${i + 1}`);
+const addresses = () => stack.agents.map((a) => a.address);
 
 describe('tenant view of nodes and capacity', () => {
   let adminCluster: string;
