@@ -95,10 +95,18 @@ export async function startPostgres(opts: { dataDir: string; logFile: string; po
     stop: async () => {
       if (exited) return;
       const gone = new Promise((r) => child.once('exit', r));
-      // With runuser in between, signal the postmaster itself (pid file) for a fast shutdown.
-      const pid = postmasterPid(dataDir);
-      try { process.kill(pid ?? child.pid!, 'SIGINT'); } catch { /* gone */ }
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
+      // With runuser in between, signal the postmaster itself (pid file). A smart
+      // shutdown first: a pg.Pool's end() resolves before its clients' sockets
+      // close, and a fast shutdown would answer those closing clients with a
+      // FATAL error nobody listens for. Whatever is still connected after a
+      // moment gets the fast shutdown.
+      const pid = postmasterPid(dataDir) ?? child.pid!;
+      const signal = (s: NodeJS.Signals) => { try { process.kill(pid, s); } catch { /* gone */ } };
+      const within = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+      signal('SIGTERM');
+      if (await within(500)) return;
+      signal('SIGINT');
+      await within(10_000);
     },
   };
 }
