@@ -80,6 +80,19 @@ function ensureRedisPy() {
   if (process.getuid?.() === 0 && run('apt-get', ['install', '-y', '-qq', 'python3-redis'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }) === 0) return;
   fail('redis-py is missing: pip install redis (or apt-get install python3-redis)');
 }
+// Schemathesis checks the served API against openapi.json (contract.int.test.ts), server-sent events included.
+const SCHEMATHESIS = 'schemathesis>=4.32.5,<5';
+function schemathesisUsable() {
+  const r = spawnSync('python3', ['-m', 'schemathesis.cli', '--version'], { encoding: 'utf8' });
+  const version = /version (\d+\.\d+\.\d+)/.exec(r.stdout ?? '')?.[1];
+  return r.status === 0 && !!version && version.localeCompare('4.32.5', undefined, { numeric: true }) >= 0;
+}
+function ensureSchemathesis() {
+  if (schemathesisUsable()) return;
+  say(`installing Schemathesis (pip install '${SCHEMATHESIS}') for the API contract test`);
+  if (run('python3', ['-m', 'pip', 'install', '--quiet', SCHEMATHESIS]) === 0 && schemathesisUsable()) return;
+  fail(`Schemathesis is missing or too old: python3 -m pip install '${SCHEMATHESIS}' (control-plane/test/contract.int.test.ts needs it)`);
+}
 const chromium = { what: 'Chromium (for the Playwright suite)', packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') };
 
 /**
@@ -105,6 +118,7 @@ if (mode === 'start') {
 } else if (mode === 'test') {
   ensureSystemPackages([redis, postgres, chromium, prometheus, python, golang]);
   ensureRedisPy();
+  ensureSchemathesis();
   ensureAutomationTools();
   ensureNodeModules();
   const suites = [

@@ -114,12 +114,16 @@ describe('benchmarks through the API, run by the agents', () => {
     expect(res.environment).toMatchObject({ mode: 'open-loop', seed: 11, shards: 3, replicasPerShard: 0 });
     // only environment gates (a busy shared machine) may fail; never errors, misses, keys, redirects
     for (const reason of res.validity.reasons) expect(['client-cpu', 'schedule-lag']).toContain(reason.gate);
-    // per-shard client ops vs the servers' own counters for the same window
-    expect(res.shards.length).toBe(3);
+    // per-shard client ops vs the servers' own counters for the same window: one entry per primary, each
+    // with both counts, which together make up the run's operations
+    expect(res.shards.map((s) => s.endpoint)).toEqual([...conn.seeds].sort());
     for (const s of res.shards) {
-      expect(s.serverOps).toBeDefined();
+      expect(s.clientOps).toBeGreaterThan(0);
+      expect(Number.isInteger(s.serverOps), `${s.endpoint}: serverOps ${s.serverOps}`).toBe(true);
       expect(Math.abs(s.serverOps! - s.clientOps) / s.serverOps!).toBeLessThan(0.05);
     }
+    const clientOps = res.shards.reduce((a, s) => a + s.clientOps, 0);
+    expect(Math.abs(clientOps - res.totalOps) / res.totalOps).toBeLessThan(0.05);
     // and the whole run as the servers saw it: load + warm-up + steady
     expect(after - before).toBeGreaterThan(RECORDS + res.totalOps);
     expect(res.series.filter((p) => p.t > 0).length).toBeGreaterThanOrEqual(3);

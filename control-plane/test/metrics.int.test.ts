@@ -16,6 +16,15 @@ let load: LoadResult;
 const streamEvents: MetricsStreamEvent[] = [];
 
 const sum = (xs: (number | null)[]) => xs.reduce<number>((s, x) => s + (x ?? 0), 0);
+
+/** This host's busy and total CPU jiffies (/proc/stat, the file the agents sample: they run on this host). */
+function hostJiffies(): { busy: number; total: number } {
+  const v = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith('cpu '))!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = v.reduce((a, n) => a + n, 0);
+  return { busy: total - v[3]! - v[4]!, total };
+}
+/** Busy share of all CPUs during the load, as the test measured it. */
+let hostBusyDuringLoad: number;
 const metrics = (q: string) => api.call<MetricsResult & Problem>('GET', `/v1/clusters/${clusterId}/metrics?${q}`);
 
 /** Reads SSE `sample` events from the stream until `count` arrived. */
@@ -53,7 +62,10 @@ beforeAll(async () => {
     // Let a couple of samples establish the counters' baseline.
     await new Promise((r) => setTimeout(r, 2500));
     const stream = readStream(`${stack.url}/v1/clusters/${clusterId}/metrics/stream?metric=ops,ops_read,ops_write&by=shard`, stack.adminToken, 4, streamEvents);
+    const cpu0 = hostJiffies();
     load = await countedLoad(client, { durationMs: 6000, workers: 16, writeShare: 0.3 });
+    const cpu1 = hostJiffies();
+    hostBusyDuringLoad = (cpu1.busy - cpu0.busy) / (cpu1.total - cpu0.total);
     await stream;
   } finally {
     client.disconnect();
@@ -153,7 +165,8 @@ describe('live metrics of a real 3 x 1 cluster under a counted load', () => {
     const nodes = await api.call<NodeCurrentMetricsList>('GET', '/v1/metrics/nodes');
     expect(nodes.body.items).toHaveLength(3);
     for (const n of nodes.body.items) {
-      expect(n.cpu).toBeGreaterThanOrEqual(0);
+      // A share of all CPUs, never 0 on a host running this stack (agents, PostgreSQL, 6 redis-servers).
+      expect(n.cpu).toBeGreaterThan(0);
       expect(n.cpu).toBeLessThanOrEqual(1);
       expect(n.memoryUsed!).toBeGreaterThan(0);
       expect(n.memoryUsed!).toBeLessThan(n.memoryTotal!);
@@ -164,6 +177,20 @@ describe('live metrics of a real 3 x 1 cluster under a counted load', () => {
     expect(hist.status).toBe(200);
     expect(hist.body.series.map((s) => s.metric)).toEqual(['cpu', 'memory_used']);
     expect(hist.body.series[1]!.values.filter((v) => v !== null).length).toBeGreaterThan(5);
+  });
+
+  it("reports each node's CPU during the load as the host's busy share, within 0.15 of the test's own /proc/stat reading", async () => {
+    const from = Math.floor(load.startedMs / 1000) + 1;
+    const to = Math.floor(load.endedMs / 1000);
+    const nodes = await api.call<NodeCurrentMetricsList>('GET', '/v1/metrics/nodes');
+    for (const { nodeId } of nodes.body.items) {
+      const r = await api.call<MetricsResult>('GET', `/v1/nodes/${nodeId}/metrics?metric=cpu&from=${from}&to=${to}&step=1`);
+      const points = r.body.series[0]!.values.filter((v): v is number => v !== null);
+      expect(points.length).toBeGreaterThanOrEqual(to - from - 1);
+      const mean = sum(points) / points.length;
+      console.log(`node ${nodeId}: cpu ${mean.toFixed(3)} over ${points.length} s of load; /proc/stat ${hostBusyDuringLoad.toFixed(3)}`);
+      expect(Math.abs(mean - hostBusyDuringLoad)).toBeLessThan(0.15);
+    }
   });
 
   it('instance series carry each instance with its role; replicas report replication lag', async () => {

@@ -229,6 +229,9 @@ export const BenchmarkProgressEvent = z
   })
   .openapi('BenchmarkProgressEvent');
 export type BenchmarkProgressEvent = z.infer<typeof BenchmarkProgressEvent>;
+/** SSE `end` event of GET /v1/benchmarks/{id}/stream: the benchmark finished; the stream closes. */
+export const BenchmarkStreamEnd = z.strictObject({}).openapi('BenchmarkStreamEnd');
+export type BenchmarkStreamEnd = z.infer<typeof BenchmarkStreamEnd>;
 
 // ---------- agent side: the `benchmark` task and its reports ----------
 

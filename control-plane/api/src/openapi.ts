@@ -1,4 +1,4 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31, getRefId } from '@asteasolutions/zod-to-openapi';
 import { z, Problem } from './common';
 import type { Scope } from './auth';
 import { OPERATION_TABLE, type OperationDef, type ResponseDef } from './operation-table';
@@ -15,12 +15,39 @@ const errors = {
   404: problem('Not found (also for resources of another organization)'),
 };
 
-const response = (r: ResponseDef) => ({
-  description: r.description ?? 'OK',
-  ...(r.headers ? { headers: r.headers } : {}),
-  ...(r.content
-    ? { content: Object.fromEntries(Object.entries(r.content).map(([type, schema]) => [type, { schema }])) }
-    : r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}),
+/**
+ * One server-sent event of a stream, as OpenAPI 3.1 tools read a `text/event-stream` schema (the
+ * convention Schemathesis follows before 3.2's `itemSchema`): the fields of one event, `event` its
+ * name and `data` the JSON payload (`contentMediaType`/`contentSchema`, pointing at the payload's
+ * component). One branch per event name, so each name says which payload it carries.
+ */
+function sseEvent(r: OpenAPIRegistry, events: Record<string, z.ZodType>, ids: boolean) {
+  const branches = Object.entries(events).map(([event, payload]) => {
+    const refId = getRefId(payload);
+    if (!refId) throw new Error(`SSE event ${event}: its data schema needs a refId (.openapi('Name'))`);
+    r.register(refId, payload);
+    return {
+      type: 'object' as const,
+      properties: {
+        event: { type: 'string' as const, enum: [event] },
+        data: { type: 'string' as const, contentMediaType: 'application/json', contentSchema: { $ref: `#/components/schemas/${refId}` }, description: `JSON: ${refId}` },
+        id: { type: 'string' as const, description: ids ? 'event id' : 'the last event id seen (this stream sends none)' },
+        retry: { type: 'integer' as const, minimum: 0, description: 'reconnection delay (ms)' },
+      },
+      required: ['event', 'data'],
+    };
+  });
+  return branches.length === 1 ? branches[0]! : { oneOf: branches };
+}
+
+const response = (r: OpenAPIRegistry, d: ResponseDef) => ({
+  description: d.description ?? 'OK',
+  ...(d.headers ? { headers: d.headers } : {}),
+  ...(d.events
+    ? { content: { 'text/event-stream': { schema: sseEvent(r, d.events, !!d.eventIds) } } }
+    : d.content
+      ? { content: Object.fromEntries(Object.entries(d.content).map(([type, schema]) => [type, { schema }])) }
+      : d.schema ? { content: { 'application/json': { schema: d.schema } } } : {}),
 });
 
 /** openapi.json: every operation of OPERATION_TABLE (the one route table), in its order. */
@@ -55,8 +82,8 @@ export function buildOpenApiDocument(): object {
       ...(auth === 'user' ? { security: scope(o.scope!) } : auth === 'none' ? {} : { security: [{ bearer: [] }] }),
       ...(Object.keys(request).length ? { request } : {}),
       responses: {
-        [o.success.status]: response(o.success),
-        ...(o.also ? { [o.also.status]: response(o.also) } : {}),
+        [o.success.status]: response(r, o.success),
+        ...(o.also ? { [o.also.status]: response(r, o.also) } : {}),
         ...standard,
         ...Object.fromEntries(Object.entries(o.problems ?? {}).map(([k, v]) => [k, problem(v)])),
       },

@@ -19,7 +19,9 @@ import { Operation, OperationList } from './operations';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
-import { LiveEvent } from './live';
+import {
+  LiveClusterActivityEvent, LiveClusterDeletedEvent, LiveClusterEvent, LiveOperationEvent, LiveResyncEvent, LiveTopologyEvent,
+} from './live';
 import { Capacity, CapacityQuery } from './capacity';
 import {
   AgentEndpoints, AgentStatusReport, CompleteTaskRequest, HeartbeatResponse, LeaseTaskResponse, RegisterAgentRequest, RegisterAgentResponse, TaskProgressRequest,
@@ -27,7 +29,7 @@ import {
 import {
   AgentMetricsBatch, ClusterCurrentMetricsList, ClusterMetricsQuery, MetricsResult, MetricsStreamEvent, MetricsStreamQuery, NodeCurrentMetricsList, NodeMetricsQuery,
 } from './metrics';
-import { Benchmark, BenchmarkList, BenchmarkProgressEvent, BenchmarkRequest, BenchmarkWorkerCommand, BenchmarkWorkerReport } from './benchmarks';
+import { Benchmark, BenchmarkList, BenchmarkProgressEvent, BenchmarkRequest, BenchmarkStreamEnd, BenchmarkWorkerCommand, BenchmarkWorkerReport } from './benchmarks';
 
 type StandardError = 400 | 401 | 403 | 404;
 
@@ -36,8 +38,15 @@ export interface ResponseDef {
   /** The JSON body (absent: no body). */
   schema?: z.ZodType;
   description?: string;
-  /** Other media types than JSON (server-sent events, text, CSV): media type -> schema. */
+  /** Other media types than JSON (text, CSV): media type -> schema. */
   content?: Record<string, z.ZodType>;
+  /**
+   * A server-sent event stream (text/event-stream): SSE event name -> the JSON its `data:` holds
+   * (a schema with a refId: openapi.json documents it as a component and points at it from the event).
+   */
+  events?: Record<string, z.ZodType>;
+  /** The stream's events carry an `id:`. */
+  eventIds?: true;
   headers?: Record<string, { schema: { type: 'string' } }>;
 }
 
@@ -149,7 +158,13 @@ export const OPERATION_TABLE = {
     method: 'get', path: '/v1/events/stream',
     summary: "Live changes of the caller's organization: server-sent `cluster`, `cluster-deleted`, `operation`, `cluster-activity`, `topology` and `resync` events (session cookie or Bearer token; the stream ends once they no longer hold)",
     scope: 'clusters:read', errors: SIGNED_IN,
-    success: { status: 200, description: 'text/event-stream; `event:` is the type, `data:` a LiveEvent', content: { 'text/event-stream': LiveEvent } },
+    success: {
+      status: 200, description: 'Server-sent events; `event:` is the `type` of the LiveEvent JSON in `data:`',
+      events: {
+        cluster: LiveClusterEvent, 'cluster-deleted': LiveClusterDeletedEvent, operation: LiveOperationEvent,
+        'cluster-activity': LiveClusterActivityEvent, topology: LiveTopologyEvent, resync: LiveResyncEvent,
+      },
+    },
   }),
   drainNode: op({
     method: 'post', path: '/v1/nodes/{id}/drain', summary: 'Drain a node for maintenance (platform admin): primaries switch over, every instance is rebuilt on other nodes',
@@ -202,7 +217,9 @@ export const OPERATION_TABLE = {
   }),
   getSession: op({
     method: 'get', path: '/v1/session', summary: 'Current session (with `?optional=true`: 200 and `null` when signed out, instead of 401)', auth: 'none',
-    queryDoc: z.object({ optional: z.enum(['true', 'false']).optional() }), errors: SIGNED_IN, success: { status: 200, schema: Session.nullable() },
+    queryDoc: z.object({ optional: z.enum(['true', 'false']).optional() }), errors: SIGNED_IN,
+    // A union, not Session.nullable(): zod-to-openapi renders a nullable component as `allOf: [Session, {type: [object, null]}]`, which rejects null.
+    success: { status: 200, schema: z.union([Session, z.null()]) },
   }),
   deleteSession: op({ method: 'delete', path: '/v1/session', summary: 'Sign out', auth: 'none', errors: [], success: { status: 204, description: 'Signed out' } }),
   // The agent protocol
@@ -242,7 +259,7 @@ export const OPERATION_TABLE = {
   streamClusterMetrics: op({
     method: 'get', path: '/v1/clusters/{id}/metrics/stream', summary: 'Live metrics: server-sent `sample` events, one point per series per second', scope: 'clusters:read',
     query: MetricsStreamQuery, queryDoc: z.object({ metric: z.string().optional(), by: z.enum(['cluster', 'shard', 'instance']).optional() }), errors: ALL,
-    success: { status: 200, description: 'text/event-stream of `sample` events (data: MetricsStreamEvent)', content: { 'text/event-stream': MetricsStreamEvent } },
+    success: { status: 200, description: 'Server-sent `sample` events (`id:` the unix second, `data:` a MetricsStreamEvent)', events: { sample: MetricsStreamEvent }, eventIds: true },
   }),
   getNodeMetrics: op({
     method: 'get', path: '/v1/nodes/{id}/metrics', summary: 'Host metric history of a node (cpu, memory, disk); platform admins only', scope: 'clusters:read', platformAdmin: true,
@@ -284,7 +301,7 @@ export const OPERATION_TABLE = {
   }),
   streamBenchmark: op({
     method: 'get', path: '/v1/benchmarks/{id}/stream', summary: 'Live progress (SSE `progress` events with per-second points; `end` when finished)', scope: 'clusters:read', errors: ALL,
-    success: { status: 200, description: 'text/event-stream of BenchmarkProgressEvent', content: { 'text/event-stream': BenchmarkProgressEvent } },
+    success: { status: 200, description: 'Server-sent `progress` events (a BenchmarkProgressEvent), then one `end`', events: { progress: BenchmarkProgressEvent, end: BenchmarkStreamEnd } },
   }),
   cancelBenchmark: op({
     method: 'post', path: '/v1/benchmarks/{id}/cancel', summary: 'Cancel a running benchmark: every worker stops', scope: 'benchmarks:run', errors: ALL,

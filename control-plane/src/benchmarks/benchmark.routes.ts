@@ -3,7 +3,7 @@
  * export. And the agent side: workers report and get their next command.
  */
 import { Router, type Request, type Response, type RequestHandler } from 'express';
-import { BenchmarkRequest, type BenchmarkList, type BenchmarkProgressEvent } from '@strata/api';
+import { BenchmarkRequest, type BenchmarkList, type BenchmarkProgressEvent, type BenchmarkStreamEnd } from '@strata/api';
 import { parseUuid } from '../http/validate';
 import { mountOperation, mountRaw } from '../http/operation-router';
 import { notFound } from '../errors';
@@ -86,7 +86,8 @@ export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
     });
     const end = () => {
       unsubscribe?.();
-      res.write('event: end\ndata: {}\n\n');
+      const last: BenchmarkStreamEnd = {};
+      res.write(`event: end\ndata: ${JSON.stringify(last)}\n\n`);
       res.end();
     };
     if (!unsubscribe) end();

@@ -1202,13 +1202,67 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream; `event:` is the type, `data:` a LiveEvent */
+                /** @description Server-sent events; `event:` is the `type` of the LiveEvent JSON in `data:` */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": components["schemas"]["LiveEvent"];
+                        "text/event-stream": {
+                            /** @enum {string} */
+                            event: "cluster";
+                            /** @description JSON: LiveClusterEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        } | {
+                            /** @enum {string} */
+                            event: "cluster-deleted";
+                            /** @description JSON: LiveClusterDeletedEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        } | {
+                            /** @enum {string} */
+                            event: "operation";
+                            /** @description JSON: LiveOperationEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        } | {
+                            /** @enum {string} */
+                            event: "cluster-activity";
+                            /** @description JSON: LiveClusterActivityEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        } | {
+                            /** @enum {string} */
+                            event: "topology";
+                            /** @description JSON: LiveTopologyEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        } | {
+                            /** @enum {string} */
+                            event: "resync";
+                            /** @description JSON: LiveResyncEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        };
                     };
                 };
                 /** @description Missing or invalid credentials */
@@ -2058,7 +2112,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Session"] & (Record<string, never> | null);
+                        "application/json": components["schemas"]["Session"] | null;
                     };
                 };
                 /** @description Missing or invalid credentials */
@@ -2696,13 +2750,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream of `sample` events (data: MetricsStreamEvent) */
+                /** @description Server-sent `sample` events (`id:` the unix second, `data:` a MetricsStreamEvent) */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": components["schemas"]["MetricsStreamEvent"];
+                        "text/event-stream": {
+                            /** @enum {string} */
+                            event: "sample";
+                            /** @description JSON: MetricsStreamEvent */
+                            data: string;
+                            /** @description event id */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        };
                     };
                 };
                 /** @description Invalid request (code validation_failed) */
@@ -3346,13 +3409,31 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream of BenchmarkProgressEvent */
+                /** @description Server-sent `progress` events (a BenchmarkProgressEvent), then one `end` */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": components["schemas"]["BenchmarkProgressEvent"];
+                        "text/event-stream": {
+                            /** @enum {string} */
+                            event: "progress";
+                            /** @description JSON: BenchmarkProgressEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        } | {
+                            /** @enum {string} */
+                            event: "end";
+                            /** @description JSON: BenchmarkStreamEnd */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        };
                     };
                 };
                 /** @description Invalid request (code validation_failed) */
@@ -3682,9 +3763,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ClusterWithOperation: {
+        LiveClusterEvent: {
+            /** @enum {string} */
+            type: "cluster";
             cluster: components["schemas"]["Cluster"];
-            operation: components["schemas"]["Operation"];
         };
         Cluster: {
             /** Format: uuid */
@@ -3730,6 +3812,17 @@ export interface components {
             message: string;
             /** @description RFC 3339 timestamp */
             lastTransitionAt: string;
+        };
+        LiveClusterDeletedEvent: {
+            /** @enum {string} */
+            type: "cluster-deleted";
+            /** Format: uuid */
+            clusterId: string;
+        };
+        LiveOperationEvent: {
+            /** @enum {string} */
+            type: "operation";
+            operation: components["schemas"]["Operation"];
         };
         Operation: {
             /** Format: uuid */
@@ -3782,6 +3875,60 @@ export interface components {
             keysPerSec: number;
             etaSeconds: number | null;
             currentSlot: number | null;
+        };
+        LiveClusterActivityEvent: {
+            /** @enum {string} */
+            type: "cluster-activity";
+            /** Format: uuid */
+            clusterId: string;
+            /** @description type of the cluster event just recorded */
+            eventType: string;
+        };
+        /** @description instances were placed, replaced or changed role: re-read the topology */
+        LiveTopologyEvent: {
+            /** @enum {string} */
+            type: "topology";
+            /** Format: uuid */
+            clusterId: string;
+        };
+        LiveResyncEvent: {
+            /** @enum {string} */
+            type: "resync";
+        };
+        MetricsStreamEvent: {
+            /** @description unix seconds of the point */
+            ts: number;
+            series: {
+                metric: string;
+                scope: ("cluster" | "shard" | "instance") | "node";
+                shard: number | null;
+                instanceId: string | null;
+                /** @enum {string|null} */
+                role: "primary" | "replica" | null;
+                value: number | null;
+            }[];
+        };
+        BenchmarkProgressEvent: {
+            /** @enum {string} */
+            state: "pending" | "loading" | "warmup" | "running" | "succeeded" | "failed" | "cancelled";
+            progress: number;
+            detail?: string;
+            point?: components["schemas"]["BenchmarkPoint"];
+        };
+        BenchmarkPoint: {
+            /** @description seconds since the steady phase began (negative: warm-up) */
+            t: number;
+            ops: number;
+            p50: number;
+            p99: number;
+            errors: number;
+            /** @description acknowledged writes (update, insert, set, read-modify-write) in this second */
+            writes?: number;
+        };
+        BenchmarkStreamEnd: Record<string, never>;
+        ClusterWithOperation: {
+            cluster: components["schemas"]["Cluster"];
+            operation: components["schemas"]["Operation"];
         };
         Problem: {
             type: string;
@@ -4203,60 +4350,6 @@ export interface components {
             nodesUsed: number | null;
             /** @description platform admins only: free memory of each schedulable node, largest first */
             nodeFreeMemoryMb?: number[];
-        };
-        LiveEvent: components["schemas"]["LiveClusterEvent"] | components["schemas"]["LiveClusterDeletedEvent"] | components["schemas"]["LiveOperationEvent"] | components["schemas"]["LiveClusterActivityEvent"] | components["schemas"]["LiveTopologyEvent"] | components["schemas"]["LiveResyncEvent"];
-        LiveClusterEvent: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "cluster";
-            cluster: components["schemas"]["Cluster"];
-        };
-        LiveClusterDeletedEvent: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "cluster-deleted";
-            /** Format: uuid */
-            clusterId: string;
-        };
-        LiveOperationEvent: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "operation";
-            operation: components["schemas"]["Operation"];
-        };
-        LiveClusterActivityEvent: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "cluster-activity";
-            /** Format: uuid */
-            clusterId: string;
-            /** @description type of the cluster event just recorded */
-            eventType: string;
-        };
-        /** @description instances were placed, replaced or changed role: re-read the topology */
-        LiveTopologyEvent: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "topology";
-            /** Format: uuid */
-            clusterId: string;
-        };
-        LiveResyncEvent: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "resync";
         };
         JoinToken: {
             token: string;
@@ -4781,19 +4874,6 @@ export interface components {
                 values: (number | null)[];
             }[];
         };
-        MetricsStreamEvent: {
-            /** @description unix seconds of the point */
-            ts: number;
-            series: {
-                metric: string;
-                scope: ("cluster" | "shard" | "instance") | "node";
-                shard: number | null;
-                instanceId: string | null;
-                /** @enum {string|null} */
-                role: "primary" | "replica" | null;
-                value: number | null;
-            }[];
-        };
         ClusterCurrentMetricsList: {
             items: {
                 /** Format: uuid */
@@ -5023,16 +5103,6 @@ export interface components {
             p999: number;
             max: number;
         };
-        BenchmarkPoint: {
-            /** @description seconds since the steady phase began (negative: warm-up) */
-            t: number;
-            ops: number;
-            p50: number;
-            p99: number;
-            errors: number;
-            /** @description acknowledged writes (update, insert, set, read-modify-write) in this second */
-            writes?: number;
-        };
         BenchmarkShardOps: {
             /** @description primary host:port */
             endpoint: string;
@@ -5099,13 +5169,6 @@ export interface components {
         };
         BenchmarkList: {
             items: components["schemas"]["Benchmark"][];
-        };
-        BenchmarkProgressEvent: {
-            /** @enum {string} */
-            state: "pending" | "loading" | "warmup" | "running" | "succeeded" | "failed" | "cancelled";
-            progress: number;
-            detail?: string;
-            point?: components["schemas"]["BenchmarkPoint"];
         };
         BenchmarkWorkerCommand: {
             /** @enum {string} */
