@@ -60,7 +60,7 @@ function ensureConsoleBuilt() {
   const index = path.join(root, 'console/dist/index.html');
   const src = path.join(root, 'console/src');
   if (!existsSync(src)) return;
-  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(newestMtime(src), newestMtime(path.join(root, 'control-plane/api/src')))) return;
+  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(newestMtime(src), newestMtime(path.join(root, 'api/src')))) return;
   say('building the console (vite)');
   if (run('npm', ['run', 'build', '--workspace', '@strata/console']) !== 0) fail('console build failed');
 }

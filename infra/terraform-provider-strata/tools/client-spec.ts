@@ -1,5 +1,5 @@
 /**
- * The part of control-plane/api/openapi.json the Terraform provider uses, as
+ * The part of api/openapi.json the Terraform provider uses, as
  * OpenAPI 3.0 (oapi-codegen reads 3.0): only these operations, with stable
  * operationIds, and only the schemas they reference. Pure and deterministic:
  * the staleness test recomputes it and compares with the committed file.
@@ -87,7 +87,7 @@ export function clientSpec(doc: Json): Json {
   const schemas = Object.fromEntries([...keep].sort().map((n) => [n, doc.components.schemas[n]]));
   return downgrade({
     openapi: '3.0.3',
-    info: { ...doc.info, description: 'Generated from control-plane/api/openapi.json by infra/terraform-provider-strata/tools/generate-client.ts; do not edit.' },
+    info: { ...doc.info, description: 'Generated from api/openapi.json by infra/terraform-provider-strata/tools/generate-client.ts; do not edit.' },
     paths,
     components: { schemas, securitySchemes: doc.components.securitySchemes },
   });

@@ -14,7 +14,7 @@ import { clientSpec } from './client-spec';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const source = path.resolve(root, '../../control-plane/api/openapi.json');
+const source = path.resolve(root, '../../api/openapi.json');
 const specFile = path.join(root, 'internal/client/openapi.json');
 
 const spec = JSON.stringify(clientSpec(JSON.parse(readFileSync(source, 'utf8'))), null, 2) + '\n';

@@ -12,7 +12,7 @@ import (
 )
 
 // The generated client matches openapi.json next to it (regenerate with `npm run generate:terraform-client`).
-// That openapi.json itself is checked against control-plane/api/openapi.json by a unit test in the npm suite.
+// That openapi.json itself is checked against api/openapi.json by a unit test in the npm suite.
 func TestGeneratedFromCommittedSpec(t *testing.T) {
 	b, err := os.ReadFile("openapi.json")
 	if err != nil {
