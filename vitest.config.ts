@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './scripts/duration-sequencer';
 
 // Two groups: `unit` (pure code, fakes allowed, fast) and `integration`
 // (*.int.test.ts: real PostgreSQL, redis-server and agent processes).
 export default defineConfig({
   test: {
+    // Longest integration files first (several run at a time).
+    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         test: {

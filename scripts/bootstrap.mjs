@@ -2,7 +2,8 @@
 // The two commands of the README: `npm start` and `npm test`.
 // Installs what is missing (npm packages; Debian packages through apt when
 // running as root), then runs Strata or every test suite.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2];
 const say = (msg) => console.log(`\x1b[36m[strata]\x1b[0m ${msg}`);
 const fail = (msg) => { console.error(`\x1b[31m[strata]\x1b[0m ${msg}`); process.exit(1); };
+
+/** Like run(), without blocking; with `prefix`, every output line is prefixed (suites that run side by side). */
+function runAsync(cmd, args, prefix) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    if (prefix) {
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream }).on('line', (line) => console.log(`\x1b[35m[${prefix}]\x1b[0m ${line}`));
+      }
+    }
+    child.on('error', (err) => fail(`${cmd} could not run: ${err.message}`));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
@@ -121,26 +136,39 @@ if (mode === 'start') {
   ensureSchemathesis();
   ensureAutomationTools();
   ensureNodeModules();
-  const suites = [
-    ['types', 'npm', ['run', 'typecheck']],
-    ['unit', 'npm', ['run', 'test:unit']],
-    ['integration (real PostgreSQL, agents, redis-server)', 'npm', ['run', 'test:integration']],
-    ['console build', 'npm', ['run', 'build', '--workspace', '@strata/console']],
-    ['e2e (Playwright in Chromium against a real stack)', 'npm', ['run', 'test:e2e']],
+  // Types, unit tests and the console build first (the e2e suite serves the
+  // built console); then the integration files and the Playwright suite run
+  // side by side: each starts its own stacks on its own loopback range, and
+  // most of their time is spent waiting on clusters, not on the CPU.
+  const stages = [
+    [['types', 'npm', ['run', 'typecheck']]],
+    [['unit', 'npm', ['run', 'test:unit']]],
+    [['console build', 'npm', ['run', 'build', '--workspace', '@strata/console']]],
+    [
+      ['integration (real PostgreSQL, agents, redis-server)', 'npm', ['run', 'test:integration']],
+      ['e2e (Playwright in Chromium against a real stack)', 'npm', ['run', 'test:e2e'], 'e2e'],
+    ],
   ];
   const results = [];
-  for (const [name, cmd, args] of suites) {
-    say(`suite: ${name}`);
-    const started = Date.now();
-    const code = run(cmd, args);
-    results.push({ name, ok: code === 0, s: ((Date.now() - started) / 1000).toFixed(1) });
-    if (code !== 0) break;
+  const total = Date.now();
+  for (const stage of stages) {
+    const outcomes = await Promise.all(stage.map(async ([name, cmd, args, prefix]) => {
+      say(`suite: ${name}`);
+      const started = Date.now();
+      const code = await runAsync(cmd, args, stage.length > 1 ? prefix : undefined);
+      const r = { name, ok: code === 0, s: ((Date.now() - started) / 1000).toFixed(1) };
+      say(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.s} s)`);
+      return r;
+    }));
+    results.push(...outcomes);
+    if (outcomes.some((r) => !r.ok)) break;
   }
   console.log('');
   for (const r of results) say(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name} (${r.s} s)`);
   const failed = results.filter((r) => !r.ok).length;
-  say(`${results.length - failed} passed, ${failed} failed`);
-  process.exit(failed || results.length < suites.length ? 1 : 0);
+  const expected = stages.flat().length;
+  say(`${results.length - failed} passed, ${failed} failed, ${expected - results.length} not run; ${((Date.now() - total) / 60000).toFixed(1)} min`);
+  process.exit(failed || results.length < expected ? 1 : 0);
 } else {
   fail('usage: node scripts/bootstrap.mjs start|test');
 }
