@@ -8,14 +8,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{control-plane,engine,agents,infra}/**/*.test.ts'],
+          include: ['{control-plane,engine,bench,agents,infra}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts'],
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['{control-plane,engine,agents,infra}/**/*.int.test.ts'],
+          include: ['{control-plane,engine,bench,agents,infra}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

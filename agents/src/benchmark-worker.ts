@@ -8,8 +8,8 @@
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport, TaskPayload } from '@strata/api';
-import { LoadGenerator } from '@strata/engine/loadgen';
-import { latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/engine/bench';
+import { LoadGenerator } from '@strata/bench/loadgen';
+import { latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/bench';
 
 type BenchmarkPayload = Extract<TaskPayload, { kind: 'benchmark' }>;
 

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport } from '@strata/api';
-import { buildResult, writesOf, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/engine/bench';
+import { buildResult, writesOf, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/bench';
 import type { BenchmarkStore, BenchmarkHistograms } from '../stores/benchmark.store';
 import { BenchmarkRun, type HostState, type RunEvent } from './benchmark-run';
 

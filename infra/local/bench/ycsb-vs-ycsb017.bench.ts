@@ -27,16 +27,17 @@ import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LoadGenerator } from '@strata/engine/loadgen';
-import { decodeHistogram, summarize } from '@strata/engine/bench';
-import { startBenchCluster } from '../../../engine/src/bench/testing/bench-cluster.fixture';
+import { LoadGenerator } from '@strata/bench/loadgen';
+import { decodeHistogram, summarize } from '@strata/bench';
+import { startBenchCluster } from '@strata/bench/testing';
+import { loopbackAddress } from '../src/loopback';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const HOST = process.env.BENCH_HOST ?? '127.0.88.1';
+const HOST = process.env.BENCH_HOST ?? loopbackAddress('127.0.88.1');
 const YCSB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ycsb');
 
 function buildBinding(): string {

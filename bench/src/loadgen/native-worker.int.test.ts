@@ -3,9 +3,10 @@ import { Redis } from 'ioredis';
 import { LoadGenerator, type LoadGeneratorOptions } from './load-generator';
 import { decodeHistogram } from '../index';
 import { startBenchCluster, type BenchCluster } from '../testing/bench-cluster.fixture';
-import { migrateSlots } from '../../redis/admin/migrate-slots';
+import { migrateSlots } from '@strata/engine/redis-admin';
+import { loopbackAddress } from '@strata/local';
 
-// 3 primaries on 127.0.47.3:7270..7272 (this file's own loopback address).
+// 3 primaries on 127.0.47.3:7270..7272 (this file's own loopback address; STRATA_TEST_NET moves it).
 const RECORDS = 5000;
 let cluster: BenchCluster;
 const admins = new Map<string, Redis>();
@@ -50,7 +51,7 @@ const within5 = (client: number, server: number) => Math.abs(server - client) / 
 
 describe('native load generator worker against a real 3-primary Redis Cluster', () => {
   beforeAll(async () => {
-    cluster = await startBenchCluster('127.0.47.3', 3, 7270);
+    cluster = await startBenchCluster(loopbackAddress('127.0.47.3'), 3, 7270);
     const loader = await LoadGenerator.start(options('ycsb-c', { pipeline: 16, engine: 'js' }));
     try {
       expect(await loader.load(0, RECORDS)).toMatchObject({ inserted: RECORDS, errors: 0 });

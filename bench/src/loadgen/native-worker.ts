@@ -17,7 +17,7 @@ import { promisify } from 'node:util';
 import { encodeHistogram, newHistogram, type Histogram } from '../histogram';
 import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
 
-export const NATIVE_SOURCE = fileURLToPath(new URL('../../../native/ycsb-worker.c', import.meta.url));
+export const NATIVE_SOURCE = fileURLToPath(new URL('../../native/ycsb-worker.c', import.meta.url));
 
 /** Where built binaries go: STRATA_NATIVE_CACHE, else node_modules/.cache/strata-native above the engine, else the temp dir. */
 function cacheDir(): string {
