@@ -19,6 +19,8 @@ export interface BenchmarkWorkerDeps {
   stopping: AbortSignal;
   /** Fault injection: kill -9 of an engine this agent supervises (its supervisor then treats it as a crash). */
   killEngine?: (instanceId: string) => Promise<void>;
+  /** Which worker runs closed-loop YCSB run phases, and the native worker's binary (the agent's config). */
+  loadgen?: { engine: 'auto' | 'native' | 'js'; nativeWorker?: string };
 }
 
 export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
@@ -40,6 +42,8 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
       keyPattern: p.keyPattern,
       workerIndexBase: p.workerIndexBase,
       workerCountTotal: p.workerCountTotal,
+      engine: d.loadgen?.engine,
+      nativeWorker: d.loadgen?.nativeWorker,
     });
   } catch (err) {
     await d.report({ kind: 'failed', message: `load generator did not start: ${(err as Error).message}` }).catch(() => {});

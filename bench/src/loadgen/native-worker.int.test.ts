@@ -224,7 +224,21 @@ describe('native load generator worker against a real 3-primary Redis Cluster', 
     expect(pids.filter(alive)).toEqual([]);
   });
 
-  it('engine choice: js when asked or for runs the native worker does not do (open loop)', async () => {
+  it('engine choice: js when asked, for runs the native worker does not do (open loop), or when it is not built (auto says so; native fails)', async () => {
+    const missing = '/nonexistent/ycsb-worker';
+    await expect(LoadGenerator.start(options('ycsb-c', { engine: 'native', nativeWorker: missing }))).rejects.toThrow(
+      `the native worker is not built (no executable ${missing}): run npm run build:native`,
+    );
+    const fallback = await LoadGenerator.start(options('ycsb-c', { engine: 'auto', nativeWorker: missing }));
+    try {
+      expect(fallback.engine).toBe('js');
+      const s = await fallback.run({ startAtMs: Date.now() + 50, warmupSec: 0, durationSec: 1 });
+      expect(s.engine).toBe('js');
+      expect(s.engineNote).toMatch(/not built .*npm run build:native/);
+      expect(s.ops.find((o) => o.op === 'read')!.count).toBeGreaterThan(0);
+    } finally {
+      await fallback.close();
+    }
     for (const [extra, want] of [[{ engine: 'js' }, 'js'], [{ engine: 'auto', targetOpsPerSec: 500 }, 'js'], [{ engine: 'auto' }, 'native']] as const) {
       const g = await LoadGenerator.start(options('ycsb-c', extra));
       try {

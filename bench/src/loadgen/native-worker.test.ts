@@ -1,26 +1,42 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encodeHistogram, newHistogram, recordUs, summarize } from '../histogram';
 import { Rng } from '../random';
 import { YCSB_MIXES, YcsbOpSource, type Op } from '../workloads';
-import { histogramFromPairs, nativeWorkerBinary, toFromWorker } from './native-worker';
+import { NATIVE_WORKER_BINARY, findNativeWorker, histogramFromPairs, toFromWorker } from './native-worker';
+
+/** The built binary (bench/native/build/ycsb-worker); the tests fail, naming the build command, when it is missing. */
+function nativeBinary(): string {
+  const found = findNativeWorker();
+  if ('missing' in found) throw new Error(found.missing);
+  return found.binary;
+}
 
 /** Runs the native worker binary with args and stdin, returns stdout. */
 async function runBinary(args: string[], input = ''): Promise<string> {
-  const bin = await nativeWorkerBinary();
+  const bin = nativeBinary();
   return new Promise((resolve, reject) => {
     const child = execFile(bin, args, { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
     child.stdin!.end(input);
   });
 }
 
-describe('native load generator worker (engine/native/ycsb-worker.c)', () => {
-  it('builds with the C compiler and reuses the cached binary for the same source', async () => {
-    const a = await nativeWorkerBinary();
-    expect(a).toMatch(/ycsb-worker-[0-9a-f]{16}$/);
-    expect(await nativeWorkerBinary()).toBe(a);
+describe('native load generator worker (bench/native/ycsb-worker.c)', () => {
+  it('is built (npm run build:native) and not older than its sources', async () => {
+    const bin = nativeBinary();
+    const dir = path.dirname(path.dirname(NATIVE_WORKER_BINARY));
+    const sources = readdirSync(dir).filter((f) => /\.[ch]$/.test(f));
+    expect(sources).toContain('ycsb-worker.c');
+    const stale = sources.filter((f) => statSync(path.join(dir, f)).mtimeMs > statSync(bin).mtimeMs);
+    expect(stale, `${stale.join(', ')} changed since the build: run npm run build:native`).toEqual([]);
     expect((await runBinary(['-H'], '')).trim()).toBe('[]');
-  }, 60_000);
+  });
+
+  it('a missing binary is named with the command that builds it', () => {
+    expect(findNativeWorker('/nonexistent/ycsb-worker')).toEqual({ missing: 'the native worker is not built (no executable /nonexistent/ycsb-worker): run npm run build:native' });
+  });
 
   it("histogram: its buckets' (lowest value, count) pairs re-recorded into hdr-histogram-js equal recording every latency directly", async () => {
     const rng = new Rng(42);
