@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { LoadGenerator } from './load-generator';
 import { scanNode } from './analytic-scan';
-import { decodeHistogram, summarize, ycsbKey, sentenceCount } from '../index';
+import { decodeHistogram, summarize, ycsbKey, sentenceCount, recordFields, ValuePool } from '../index';
 import { startBenchCluster, type BenchCluster } from '../testing/bench-cluster.fixture';
 import { migrateSlots } from '@strata/engine/redis-admin';
 import { loopbackAddress } from '@strata/local';
@@ -78,6 +78,9 @@ describe('load generator against a real 3-primary Redis Cluster', () => {
       const rec = any.find((r) => Array.isArray(r) && r.length > 0) as string[];
       expect(rec.length).toBe(20);
       expect(rec.filter((_, i) => i % 2 === 1).every((v) => v.length === 100)).toBe(true);
+      // byte for byte the record of the spec both workers follow (ycsbCommands / bench/spec/ycsb-vectors.json)
+      const pairs = (fields: string[]) => Object.fromEntries(fields.flatMap((f, i) => (i % 2 === 0 ? [[f, fields[i + 1]]] : [])));
+      expect(pairs(rec)).toEqual(pairs(recordFields(new ValuePool(7), 0)));
     } finally {
       await g.close();
     }

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { encodeHistogram, newHistogram, recordUs, summarize } from '../histogram';
 import { Rng } from '../random';
-import { YCSB_MIXES, YcsbOpSource, type Op } from '../workloads';
+import { commandBytes, sequenceLines, workloadLetter, type SequenceCase, type YcsbVectors } from '../spec/ycsb-spec';
 import { NATIVE_WORKER_BINARY, findNativeWorker, histogramFromPairs, toFromWorker } from './native-worker';
 
 /** The built binary (bench/native/build/ycsb-worker); the tests fail, naming the build command, when it is missing. */
@@ -14,11 +16,15 @@ function nativeBinary(): string {
   return found.binary;
 }
 
+const VECTORS_FILE = fileURLToPath(new URL('../../spec/ycsb-vectors.json', import.meta.url));
+const sha256 = (b: string | Buffer) => createHash('sha256').update(b).digest('hex');
+
 /** Runs the native worker binary with args and stdin, returns stdout. */
-async function runBinary(args: string[], input = ''): Promise<string> {
+async function runBinary(args: string[], input = ''): Promise<Buffer> {
   const bin = nativeBinary();
   return new Promise((resolve, reject) => {
-    const child = execFile(bin, args, { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    const child = execFile(bin, args, { maxBuffer: 64 * 1024 * 1024, encoding: 'buffer' }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    child.stdin!.on('error', () => {}); // the dump modes exit without reading stdin
     child.stdin!.end(input);
   });
 }
@@ -31,7 +37,7 @@ describe('native load generator worker (bench/native/ycsb-worker.c)', () => {
     expect(sources).toContain('ycsb-worker.c');
     const stale = sources.filter((f) => statSync(path.join(dir, f)).mtimeMs > statSync(bin).mtimeMs);
     expect(stale, `${stale.join(', ')} changed since the build: run npm run build:native`).toEqual([]);
-    expect((await runBinary(['-H'], '')).trim()).toBe('[]');
+    expect((await runBinary(['-H'], '')).toString().trim()).toBe('[]');
   });
 
   it('a missing binary is named with the command that builds it', () => {
@@ -43,7 +49,7 @@ describe('native load generator worker (bench/native/ycsb-worker.c)', () => {
     // log-uniform from 0.1 us to 100 s (clamping both ends), plus bucket edges and rounding edges
     const ns: number[] = [0, 1, 499, 500, 1499, 1500, 2500, 2047_499, 2047_500, 2048_000, 4095_500, 60_000_000_000, 60_000_499_999, 99_000_000_000];
     for (let i = 0; i < 50_000; i++) ns.push(Math.floor(Math.exp(Math.log(100) + rng.nextDouble() * Math.log(1e9))));
-    const pairs = JSON.parse(await runBinary(['-H'], ns.join('\n') + '\n')) as number[];
+    const pairs = JSON.parse((await runBinary(['-H'], ns.join('\n') + '\n')).toString()) as number[];
     const native = histogramFromPairs(pairs);
     const direct = newHistogram();
     for (const v of ns) recordUs(direct, v / 1000);
@@ -56,34 +62,49 @@ describe('native load generator worker (bench/native/ycsb-worker.c)', () => {
     expect(encodeHistogram(native)).not.toBe(encodeHistogram(direct));
   });
 
-  it.each(['a', 'b', 'c', 'd', 'f'] as const)('workload %s: the op sequence (kind, key, field) equals the TS runner\'s for the same seed and worker', async (w) => {
-    const N = 20_000;
-    const records = 100_000;
-    const out = await runBinary(['-w', w, '-r', String(records), '-S', '7', '-i', '1', '-n', '3', '-D', String(N)]);
-    // ops-runner: seed * 7919 + workerIndex; inserts from recordCount + workerIndex, stride workerCount
-    const src = new YcsbOpSource(YCSB_MIXES[`ycsb-${w}`], { recordCount: records, seed: 7 * 7919 + 1, insertIndex: 1, insertStride: 3 });
-    const op: Op = { kind: 'read', keynum: 0, field: 0 };
-    const expected: string[] = [];
-    let pending = -1; // the dump acknowledges each insert when the next one is issued
-    for (let i = 0; i < N; i++) {
-      src.next(op);
-      expected.push(`${op.kind} ${op.keynum} ${op.field}`);
-      if (op.kind === 'insert') {
-        if (pending >= 0) src.acknowledge!(pending);
-        pending = op.keynum;
+  describe('reproduces the golden vectors the TypeScript implementation generates (bench/spec/ycsb-vectors.json)', () => {
+    const vectors = JSON.parse(readFileSync(VECTORS_FILE, 'utf8')) as YcsbVectors;
+    const caseArgs = (c: SequenceCase) => ['-w', workloadLetter(c.workload), '-r', String(c.records), '-S', String(c.seed), '-i', String(c.workerIndex), '-n', String(c.workerCount)];
+    const name = (c: SequenceCase) => `${c.workload}, ${c.records} records, seed ${c.seed}, worker ${c.workerIndex} of ${c.workerCount}`;
+
+    it('keys and their slots (-k)', async () => {
+      const out = (await runBinary(['-k'], vectors.keys.map((l) => l.split(' ')[0]).join('\n') + '\n')).toString('latin1');
+      expect(out.trim().split('\n')).toEqual(vectors.keys);
+    });
+
+    it.each(vectors.sequences.map((v) => [name(v), v] as const))('op sequence (-D): %s', async (_, v) => {
+      const out = (await runBinary([...caseArgs(v), '-D', String(v.ops)])).toString('latin1');
+      const lines = out.trim().split('\n');
+      expect(lines).toHaveLength(v.ops);
+      expect(lines.slice(0, v.first.length)).toEqual(v.first);
+      if (sha256(out) !== v.sha256) {
+        // name the first op that differs from the TypeScript's
+        const ts = sequenceLines(v);
+        const i = lines.findIndex((l, j) => l !== ts[j]);
+        expect({ op: i, native: lines[i] }).toEqual({ op: i, native: ts[i] });
       }
-    }
-    const lines = out.trim().split('\n');
-    expect(lines).toHaveLength(N);
-    expect(lines).toEqual(expected);
-    if (w === 'd') {
-      expect(lines.some((l) => l.startsWith('insert 100001 '))).toBe(true);
-      // reads reach this worker's acknowledged inserts (100001, 100004, ...), never another worker's keys
-      const readInserts = lines.filter((l) => l.startsWith('read ')).map((l) => Number(l.split(' ')[1])).filter((k) => k >= records);
-      expect(readInserts.length).toBeGreaterThan(0);
-      expect(readInserts.every((k) => (k - records - 1) % 3 === 0)).toBe(true);
-    }
-    if (w === 'f') expect(lines.some((l) => l.startsWith('rmw '))).toBe(true);
+      expect(sha256(out)).toBe(v.sha256);
+      if (v.workload === 'ycsb-d' && v.workerCount === 3) {
+        expect(lines.some((l) => l.startsWith(`insert ${v.records + v.workerIndex} `))).toBe(true);
+        // reads reach this worker's acknowledged inserts (100001, 100004, ...), never another worker's keys
+        const readInserts = lines.filter((l) => l.startsWith('read ')).map((l) => Number(l.split(' ')[1])).filter((k) => k >= v.records);
+        expect(readInserts.length).toBeGreaterThan(0);
+        expect(readInserts.every((k) => (k - v.records - v.workerIndex) % v.workerCount === 0)).toBe(true);
+      }
+    });
+
+    it.each(vectors.commands.map((v) => [name(v), v] as const))('command bytes (-C): %s', async (_, v) => {
+      const out = await runBinary([...caseArgs(v), '-C', String(v.ops)]);
+      expect(out.toString('latin1').slice(0, v.first.length)).toBe(v.first);
+      if (sha256(out) !== v.sha256) {
+        const ts = commandBytes(v).toString('latin1');
+        const native = out.toString('latin1');
+        let i = 0;
+        while (i < ts.length && ts[i] === native[i]) i++;
+        expect(JSON.stringify(native.slice(Math.max(0, i - 60), i + 60))).toBe(JSON.stringify(ts.slice(Math.max(0, i - 60), i + 60)));
+      }
+      expect(sha256(out)).toBe(v.sha256);
+    });
   });
 
   it('turns its lines into the worker threads\' messages', () => {

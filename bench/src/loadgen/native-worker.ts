@@ -11,6 +11,7 @@ import { accessSync, constants } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { encodeHistogram, newHistogram, type Histogram } from '../histogram';
+import { YCSB_MIXES, ycsbLetter } from '../workloads';
 import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
 
 /** Where `npm run build:native` puts the binary. */
@@ -29,7 +30,10 @@ export function findNativeWorker(binary: string = NATIVE_WORKER_BINARY): { binar
   }
 }
 
-const WORKLOAD_LETTER: Partial<Record<WorkerConfig['workload'], string>> = { 'ycsb-a': 'a', 'ycsb-b': 'b', 'ycsb-c': 'c', 'ycsb-d': 'd', 'ycsb-f': 'f' };
+/** The workloads the worker runs (ycsb-spec.h's mixes, generated from YCSB_MIXES), by letter. */
+const WORKLOAD_LETTER: Partial<Record<WorkerConfig['workload'], string>> = Object.fromEntries(
+  (Object.keys(YCSB_MIXES) as (keyof typeof YCSB_MIXES)[]).map((w) => [w, ycsbLetter(w)]),
+);
 
 /** Whether the native worker can run this configuration's run phase: closed-loop YCSB. */
 export function nativeEligible(cfg: Pick<WorkerConfig, 'workload' | 'targetOpsPerSec'>): boolean {
