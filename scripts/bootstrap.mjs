@@ -50,7 +50,7 @@ function ensureNodeModules() {
 /**
  * The load generator's native YCSB worker (bench/native/build/ycsb-worker), built here and never at run
  * time on a node (bench/scripts/build-native.mjs rebuilds only when a source is newer). Optional for
- * `npm start`: without a C compiler benchmarks use the JS worker and their results say so.
+ * `npm start`: when it cannot be built (no C compiler) benchmarks use the JS worker and their results say so.
  */
 function ensureNativeWorker({ optional }) {
   if (run(process.execPath, ['bench/scripts/build-native.mjs', ...(optional ? ['--optional'] : [])]) !== 0) fail('building the native load generator worker failed (npm run build:native)');

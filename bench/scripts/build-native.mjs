@@ -10,7 +10,7 @@
  *   node bench/scripts/build-native.mjs [--force] [--optional]
  *
  * --force     rebuild even when the binary is up to date
- * --optional  no C compiler is not an error (the load generator then uses its JS worker)
+ * --optional  a missing compiler or a failed build is a warning, not an error (the load generator then uses its JS worker)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -35,8 +35,10 @@ console.log(`building the native load generator worker: ${cc} -O2 -o ${rel(binar
 const r = spawnSync(cc, ['-O2', '-Wall', '-o', tmp, source, '-lm'], { stdio: ['ignore', 'inherit', 'inherit'] });
 if (r.error || r.status !== 0) {
   rmSync(tmp, { force: true });
+  // a binary older than its sources would run what the sources no longer say: better none (auto then runs js)
+  if (existsSync(binary) && statSync(binary).mtimeMs < newestSource) rmSync(binary);
   const why = r.error?.code === 'ENOENT' ? `no C compiler (${cc}; install gcc, or set CC)` : `${cc} failed`;
-  if (optional && r.error?.code === 'ENOENT') {
+  if (optional) {
     console.log(`native load generator worker not built: ${why}; benchmarks use the JS worker`);
     process.exit(0);
   }
