@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport, TaskPayload } from '@strata/api';
-import { LoadGenerator } from '@strata/bench/loadgen';
+import { LoadGenerator, type LoadGeneratorOptions } from '@strata/bench/loadgen';
 import { latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/bench';
 
 type BenchmarkPayload = Extract<TaskPayload, { kind: 'benchmark' }>;
@@ -20,7 +20,7 @@ export interface BenchmarkWorkerDeps {
   /** Fault injection: kill -9 of an engine this agent supervises (its supervisor then treats it as a crash). */
   killEngine?: (instanceId: string) => Promise<void>;
   /** Which worker runs closed-loop YCSB run phases, and the native worker's binary (the agent's config). */
-  loadgen?: { engine: 'auto' | 'native' | 'js'; nativeWorker?: string };
+  loadgen?: Pick<LoadGeneratorOptions, 'engine' | 'nativeWorker'>;
 }
 
 export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
@@ -42,8 +42,7 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
       keyPattern: p.keyPattern,
       workerIndexBase: p.workerIndexBase,
       workerCountTotal: p.workerCountTotal,
-      engine: d.loadgen?.engine,
-      nativeWorker: d.loadgen?.nativeWorker,
+      ...d.loadgen,
     });
   } catch (err) {
     await d.report({ kind: 'failed', message: `load generator did not start: ${(err as Error).message}` }).catch(() => {});

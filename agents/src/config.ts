@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import os from 'node:os';
 import path from 'node:path';
+import type { LoadGeneratorEngine } from '@strata/bench/loadgen';
 
 const Env = z.object({
   STRATA_URL: z.string().url(),
@@ -54,7 +55,7 @@ export interface AgentConfig {
    */
   endpointBind?: string;
   /** The benchmark load generator's engine choice and native worker binary (LoadGeneratorOptions). */
-  loadgen: { engine: 'auto' | 'native' | 'js'; nativeWorker?: string };
+  loadgen: { engine: LoadGeneratorEngine; nativeWorker?: string };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
