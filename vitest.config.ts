@@ -11,14 +11,14 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{api,control-plane,engine,agents,infra}/**/*.test.ts'],
+          include: ['{api,control-plane,engine,bench,agents,infra}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts'],
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['{api,control-plane,engine,agents,infra}/**/*.int.test.ts'],
+          include: ['{api,control-plane,engine,bench,agents,infra}/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -62,6 +62,15 @@ function ensureNodeModules() {
   if (run('npm', ['install', '--no-audit', '--no-fund']) !== 0) fail('npm install failed');
 }
 
+/**
+ * The load generator's native YCSB worker (bench/native/build/ycsb-worker), built here and never at run
+ * time on a node (bench/scripts/build-native.mjs rebuilds only when a source is newer). Optional for
+ * `npm start`: when it cannot be built (no C compiler) benchmarks use the JS worker and their results say so.
+ */
+function ensureNativeWorker({ optional }) {
+  if (run(process.execPath, ['bench/scripts/build-native.mjs', ...(optional ? ['--optional'] : [])]) !== 0) fail('building the native load generator worker failed (npm run build:native)');
+}
+
 function newestMtime(dir) {
   let newest = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -108,6 +117,7 @@ function ensureSchemathesis() {
   if (run('python3', ['-m', 'pip', 'install', '--quiet', SCHEMATHESIS]) === 0 && schemathesisUsable()) return;
   fail(`Schemathesis is missing or too old: python3 -m pip install '${SCHEMATHESIS}' (control-plane/test/contract.int.test.ts needs it)`);
 }
+const cc = { what: 'a C compiler (the native load generator worker)', packages: ['gcc', 'libc6-dev'], present: () => onPath(process.env.CC || 'cc') };
 const chromium = { what: 'Chromium (for the Playwright suite)', packages: ['chromium'], present: () => existsSync('/usr/bin/chromium') };
 
 /**
@@ -128,14 +138,16 @@ function ensureAutomationTools() {
 if (mode === 'start') {
   ensureSystemPackages([redis, postgres]);
   ensureNodeModules();
+  ensureNativeWorker({ optional: true });
   ensureConsoleBuilt();
   process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
 } else if (mode === 'test') {
-  ensureSystemPackages([redis, postgres, chromium, prometheus, python, golang]);
+  ensureSystemPackages([redis, postgres, cc, chromium, prometheus, python, golang]);
   ensureRedisPy();
   ensureSchemathesis();
   ensureAutomationTools();
   ensureNodeModules();
+  ensureNativeWorker({ optional: false });
   // Types, unit tests and the console build first (the e2e suite serves the
   // built console); then the integration files and the Playwright suite run
   // side by side: each starts its own stacks on its own loopback range, and

@@ -8,8 +8,8 @@
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport, TaskPayload } from '@strata/api';
-import { LoadGenerator } from '@strata/engine/loadgen';
-import { latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/engine/bench';
+import { LoadGenerator, type LoadGeneratorOptions } from '@strata/bench/loadgen';
+import { latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/bench';
 
 type BenchmarkPayload = Extract<TaskPayload, { kind: 'benchmark' }>;
 
@@ -19,6 +19,8 @@ export interface BenchmarkWorkerDeps {
   stopping: AbortSignal;
   /** Fault injection: kill -9 of an engine this agent supervises (its supervisor then treats it as a crash). */
   killEngine?: (instanceId: string) => Promise<void>;
+  /** Which worker runs closed-loop YCSB run phases, and the native worker's binary (the agent's config). */
+  loadgen?: Pick<LoadGeneratorOptions, 'engine' | 'nativeWorker'>;
 }
 
 export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
@@ -40,6 +42,7 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
       keyPattern: p.keyPattern,
       workerIndexBase: p.workerIndexBase,
       workerCountTotal: p.workerCountTotal,
+      ...d.loadgen,
     });
   } catch (err) {
     await d.report({ kind: 'failed', message: `load generator did not start: ${(err as Error).message}` }).catch(() => {});

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import os from 'node:os';
 import path from 'node:path';
+import type { LoadGeneratorEngine } from '@strata/bench/loadgen';
 
 const Env = z.object({
   STRATA_URL: z.string().url(),
@@ -19,6 +20,10 @@ const Env = z.object({
   STRATA_AGENT_ENDPOINT_BIND: z.string().min(1).optional(),
   /** Slots opened together per (source, target) pair in a slot migration; smaller rounds stop sooner on pause. */
   STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: z.coerce.number().int().min(1).max(4096).default(128),
+  /** Benchmarks: which worker runs closed-loop YCSB run phases (auto: the native worker when it is built). */
+  STRATA_LOADGEN_ENGINE: z.enum(['auto', 'native', 'js']).default('auto'),
+  /** Benchmarks: the native worker's binary, when not where `npm run build:native` puts it. */
+  STRATA_LOADGEN_NATIVE_WORKER: z.string().min(1).optional(),
 });
 
 export interface AgentConfig {
@@ -49,6 +54,8 @@ export interface AgentConfig {
    * every agent, behind a load balancer.
    */
   endpointBind?: string;
+  /** The benchmark load generator's engine choice and native worker binary (LoadGeneratorOptions). */
+  loadgen: { engine: LoadGeneratorEngine; nativeWorker?: string };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -72,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     logLevel: e.STRATA_LOG_LEVEL,
     endpointBind: e.STRATA_AGENT_ENDPOINT_BIND,
     metricsPushSeconds: e.STRATA_AGENT_METRICS_PUSH_SECONDS,
+    loadgen: { engine: e.STRATA_LOADGEN_ENGINE, nativeWorker: e.STRATA_LOADGEN_NATIVE_WORKER },
   };
 }

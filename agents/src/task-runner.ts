@@ -4,7 +4,7 @@ import { connectAdmin, forgetNodes, formCluster, joinAsReplica, meetAsPrimary, m
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
-import { runBenchmarkTask } from './benchmark-worker';
+import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
 
 /** What a running task can use besides its payload. */
 interface TaskContext {
@@ -35,7 +35,7 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen'] },
   ) {}
 
   async run(): Promise<void> {
@@ -115,7 +115,7 @@ export class TaskRunner {
   /** One handler per task kind: a kind added to the API without a handler here does not compile. */
   private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger, t: TaskContext) => Promise<TaskResult | void> } = {
     benchmark: (p, log, t) => runBenchmarkTask(p, {
-      report: (r) => this.d.client.benchmarkReport(t.taskId, r), log, stopping: this.abort.signal, killEngine: (id) => this.d.supervisor.crash(id),
+      report: (r) => this.d.client.benchmarkReport(t.taskId, r), log, stopping: this.abort.signal, killEngine: (id) => this.d.supervisor.crash(id), loadgen: this.d.loadgen,
     }),
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),

@@ -158,6 +158,7 @@ export const BenchmarkWorkerInfo = z.object({
   cpu: z.number().describe('busiest load generator thread, fraction of one core'),
   scheduleLagP99Us: z.number().optional(),
   engine: z.enum(['native', 'js']).optional().describe("what ran the run phase: 'native' (the C worker, closed-loop YCSB) or 'js' (worker threads)"),
+  engineNote: z.string().optional().describe("why a closed-loop YCSB run phase ran in 'js', e.g. the native worker is not built on that node"),
 });
 
 export const AnalyticSummary = z
@@ -281,6 +282,7 @@ export const BenchmarkWorkerReport = z
       maxElu: z.number(),
       scheduleLagP99Us: z.number().optional(),
       engine: z.enum(['native', 'js']).optional(),
+      engineNote: freeText().optional(),
       redirects: z.number().int(),
       firstError: freeText().optional(),
       keyCount: z.number().int().optional().describe('sum of DBSIZE over primaries before the run (first host only)'),

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Benchmark, BenchmarkList, BenchmarkRequest, Problem, Topology } from '@strata/api';
-import { ycsbKey } from '@strata/engine/bench';
+import { ycsbKey } from '@strata/bench';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, DurableWriter } from './helpers/workload';

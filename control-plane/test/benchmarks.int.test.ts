@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Benchmark, BenchmarkList, BenchmarkProgressEvent, Connection, Problem } from '@strata/api';
-import { sentenceCount } from '@strata/engine/bench';
+import { sentenceCount } from '@strata/bench';
 import { testStack } from './helpers/test-stack';
 import { TestApi } from './helpers/api-client';
 import { standalone } from './helpers/redis-client';

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Connection } from '@strata/api';
-import { JEDIS_DEPENDENCY, buildSnippet } from '../../console/src/interfaces/Cluster/snippets';
+import { JEDIS_DEPENDENCY, buildSnippet } from '@strata/console/snippets';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient } from './helpers/workload';

@@ -15,8 +15,7 @@ import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, enginePid, loadKeys } from './helpers/workload';
 import { LastValueLoad, slotReport, until } from './helpers/reshard-load';
-import { RespConnection } from '../../engine/src/bench/loadgen/resp-connection';
-import { keySlot } from '../../engine/src/bench/loadgen/key-slot';
+import { RespConnection, keySlot } from '@strata/bench/loadgen';
 
 let api: TestApi;
 let cleanup: () => Promise<void>;

@@ -11,7 +11,7 @@ import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, loadKeys } from './helpers/workload';
 import { LastValueLoad, slotReport } from './helpers/reshard-load';
-import { keySlot } from '@strata/engine/loadgen';
+import { keySlot } from '@strata/bench/loadgen';
 
 let stack: Stack;
 let api: TestApi;

@@ -5068,6 +5068,8 @@ export interface components {
                  * @enum {string}
                  */
                 engine?: "native" | "js";
+                /** @description why a closed-loop YCSB run phase ran in 'js', e.g. the native worker is not built on that node */
+                engineNote?: string;
             }[];
             loadedKeys?: number;
             loadSec?: number;
@@ -5256,6 +5258,7 @@ export interface components {
             scheduleLagP99Us?: number;
             /** @enum {string} */
             engine?: "native" | "js";
+            engineNote?: string;
             redirects: number;
             firstError?: string;
             /** @description sum of DBSIZE over primaries before the run (first host only) */

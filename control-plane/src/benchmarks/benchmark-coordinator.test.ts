@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { BenchmarkRequest, type BenchmarkWorkerReport } from '@strata/api';
-import { newHistogram, recordUs, encodeHistogram } from '@strata/engine/bench';
+import { newHistogram, recordUs, encodeHistogram } from '@strata/bench';
 import { BenchmarkCoordinator, WORKER_SILENCE_MS } from './benchmark-coordinator';
 import { BenchmarkRun } from './benchmark-run';
 import type { BenchmarkStore } from '../stores/benchmark.store';

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport } from '@strata/api';
-import { buildResult, writesOf, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/engine/bench';
+import { buildResult, writesOf, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/bench';
 import type { BenchmarkStore, BenchmarkHistograms } from '../stores/benchmark.store';
 import { BenchmarkRun, type HostState, type RunEvent } from './benchmark-run';
 
@@ -100,7 +100,7 @@ export class BenchmarkCoordinator {
       case 'done':
         h.done = {
           nodeId: h.nodeId, host: h.address, threads: h.threads, connections: h.connections, ops: r.ops, endpointCommands: r.endpointCommands,
-          steadyStartMs: r.steadyStartMs, steadyEndMs: r.steadyEndMs, maxElu: r.maxElu, scheduleLagP99Us: r.scheduleLagP99Us, redirects: r.redirects, firstError: r.firstError, engine: r.engine,
+          steadyStartMs: r.steadyStartMs, steadyEndMs: r.steadyEndMs, maxElu: r.maxElu, scheduleLagP99Us: r.scheduleLagP99Us, redirects: r.redirects, firstError: r.firstError, engine: r.engine, engineNote: r.engineNote,
           writeSlots: r.writeSlots,
         };
         if (r.keyCount !== undefined) h.keyCount = r.keyCount;

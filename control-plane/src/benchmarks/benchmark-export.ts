@@ -1,5 +1,5 @@
 /** Export of a finished benchmark: JSON with HdrHistogram logs, or CSV of the time series and per-op stats. */
-import { decodeHistogram, histogramLog } from '@strata/engine/bench';
+import { decodeHistogram, histogramLog } from '@strata/bench';
 import type { Benchmark } from '@strata/api';
 import type { BenchmarkHistograms } from '../stores/benchmark.store';
 

@@ -4,7 +4,7 @@
  * coordinator answers each report with the host's next command.
  */
 import type { BenchmarkRequest, BenchmarkState, BenchmarkWorkerCommand, BenchmarkPoint } from '@strata/api';
-import type { HostRun, OpCounts } from '@strata/engine/bench';
+import type { HostRun, OpCounts } from '@strata/bench';
 
 export interface HostState {
   index: number;

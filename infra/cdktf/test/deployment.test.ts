@@ -50,6 +50,7 @@ describe('deployment stack (AWS, multi-host)', () => {
       const node = res.aws_instance[`node-${i}`];
       expect(node.user_data).toContain(agentUnit.trimEnd());
       expect(node.user_data).toContain('systemctl enable --now strata-agent');
+      expect(node.user_data).toContain('npm run build:native');
       expect(node.user_data).toContain(`STRATA_JOIN_TOKEN=\${element(var.node_join_tokens, ${i - 1})}`);
       expect(node.user_data).toContain('STRATA_URL=http://${aws_instance.control-plane.private_ip}:8080');
       expect(node.vpc_security_group_ids).toEqual(['${aws_security_group.nodes-sg.id}']);

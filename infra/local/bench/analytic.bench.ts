@@ -9,14 +9,15 @@
  */
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import { LoadGenerator } from '@strata/engine/loadgen';
-import { startBenchCluster } from '../../../engine/src/bench/testing/bench-cluster.fixture';
+import { LoadGenerator } from '@strata/bench/loadgen';
+import { startBenchCluster } from '@strata/bench/testing';
+import { loopbackAddress } from '../src/loopback';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const RUNS = 5;
 
-const HOST = process.env.BENCH_HOST ?? '127.0.42.2';
+const HOST = process.env.BENCH_HOST ?? loopbackAddress('127.0.42.2');
 const cluster = await startBenchCluster(HOST, 3, 7310, 1024);
 const admins = cluster.seeds.map((e) => new Redis({ host: e.split(':')[0], port: Number(e.split(':')[1]), username: cluster.internal.username, password: cluster.internal.password }));
 

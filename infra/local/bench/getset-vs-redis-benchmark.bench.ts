@@ -13,9 +13,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { LoadGenerator } from '@strata/engine/loadgen';
-import { decodeHistogram, summarize } from '@strata/engine/bench';
-import { startBenchCluster } from '../../../engine/src/bench/testing/bench-cluster.fixture';
+import { LoadGenerator } from '@strata/bench/loadgen';
+import { decodeHistogram, summarize } from '@strata/bench';
+import { startBenchCluster } from '@strata/bench/testing';
+import { loopbackAddress } from '../src/loopback';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -24,7 +25,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const KEYS = 100_000;
 const VALUE = 100;
 
-const HOST = process.env.BENCH_HOST ?? '127.0.42.1';
+const HOST = process.env.BENCH_HOST ?? loopbackAddress('127.0.42.1');
 const cluster = await startBenchCluster(HOST, 3, 7300, 512);
 console.log(`3 primaries on ${HOST}:7300-7302, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log(`connections ${CONNECTIONS}, value ${VALUE} B, key range ${KEYS}, SET:GET 1:1, ${SECONDS} s per run; ours: ${THREADS} worker thread(s)\n`);

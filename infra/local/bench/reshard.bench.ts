@@ -20,7 +20,7 @@ import { Cluster } from 'ioredis';
 import type { Connection, LiveEvent, Operation } from '@strata/api';
 import { renderRedisConfig } from '@strata/engine';
 import { startStack } from '../src/stack';
-import { LiveStreamClient } from '../../../control-plane/test/helpers/live-stream';
+import { LiveStreamClient } from '@strata/control-plane/testing';
 
 const KEYS = Number(process.env.KEYS ?? 1_000_000);
 const PREFIX = '127.0.63';

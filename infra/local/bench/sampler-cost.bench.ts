@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { connectAdmin } from '@strata/engine/redis-admin';
-import { InstanceSampler } from '../../../agents/src/metrics/instance-sampler';
+import { InstanceSampler } from '@strata/agent/instance-sampler';
 
 const WINDOW = Number(process.env.WINDOW ?? 30);
 const TICK = 100;

@@ -15,8 +15,9 @@
  *   npm run bench:ycsb        (BENCH_RECORDS=100000 BENCH_SECONDS=15 BENCH_CONNECTIONS=16 BENCH_THREADS=1 BENCH_ROUNDS=3 BENCH_HOST=127.0.88.1)
  *
  * Ours is the product's path: LoadGenerator with the default engine (auto:
- * the native worker when a C compiler builds it, else js worker threads;
- * STRATA_LOADGEN_ENGINE=js|native forces one); each round prints which ran.
+ * the native worker when it is built, `npm run build:native`, else js worker
+ * threads; STRATA_LOADGEN_ENGINE=js|native forces one); each round prints
+ * which ran.
  *
  * YCSB has no warm-up phase: its figures include the JVM's first seconds,
  * so it runs a short unmeasured pass first and then BENCH_SECONDS measured;
@@ -27,16 +28,18 @@ import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LoadGenerator } from '@strata/engine/loadgen';
-import { decodeHistogram, summarize } from '@strata/engine/bench';
-import { startBenchCluster } from '../../../engine/src/bench/testing/bench-cluster.fixture';
+import { LoadGenerator } from '@strata/bench/loadgen';
+import { decodeHistogram, summarize } from '@strata/bench';
+import { startBenchCluster } from '@strata/bench/testing';
+import { loopbackAddress } from '../src/loopback';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const HOST = process.env.BENCH_HOST ?? '127.0.88.1';
+const HOST = process.env.BENCH_HOST ?? loopbackAddress('127.0.88.1');
+const ENGINE = (process.env.STRATA_LOADGEN_ENGINE ?? 'auto') as 'auto' | 'native' | 'js';
 const YCSB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ycsb');
 
 function buildBinding(): string {
@@ -77,7 +80,7 @@ function runYcsb(classpath: string, workload: keyof typeof MIX, seeds: string[],
 
 async function runOurs(workload: keyof typeof MIX, seeds: string[], auth: { username: string; password: string }): Promise<Figures & { cpu: number; engine: string }> {
   const g = await LoadGenerator.start({
-    threads: THREADS, connections: CONNECTIONS, pipeline: 1, seeds, auth, workload, recordCount: RECORDS, seed: 7, valueSize: 100, ratio: '1:1', keyPattern: 'uniform',
+    threads: THREADS, connections: CONNECTIONS, pipeline: 1, seeds, auth, workload, recordCount: RECORDS, seed: 7, valueSize: 100, ratio: '1:1', keyPattern: 'uniform', engine: ENGINE,
   });
   try {
     const s = await g.run({ startAtMs: Date.now() + 200, warmupSec: 2, durationSec: SECONDS });
@@ -87,7 +90,7 @@ async function runOurs(workload: keyof typeof MIX, seeds: string[], auth: { user
       opsPerSec: total / ((s.steadyEndMs - s.steadyStartMs) / 1000),
       p95: Object.fromEntries(s.ops.map((o) => [o.op, summarize(decodeHistogram(o.service)).p95])),
       cpu: s.maxElu,
-      engine: s.engine === 'native' ? 'native worker' : `js worker threads${g.engineNote ? ` (${g.engineNote})` : ''}`,
+      engine: s.engine === 'native' ? 'native worker' : `js worker threads${s.engineNote ? ` (${s.engineNote})` : ''}`,
     };
   } finally {
     await g.close();

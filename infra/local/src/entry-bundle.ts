@@ -13,7 +13,7 @@ import { build, type Plugin } from 'esbuild';
  */
 
 /** Folders whose TypeScript ends up in the control plane and agent bundles. */
-const SOURCE_DIRS = ['control-plane/src', 'api/src', 'engine/src', 'agents/src'];
+const SOURCE_DIRS = ['control-plane/src', 'api/src', 'engine/src', 'bench/src', 'agents/src'];
 
 function newestMtime(dir: string): number {
   if (!existsSync(dir)) return 0;

@@ -43,9 +43,12 @@ describe('npm run bench (the CLI on the generated client)', () => {
     const out = cli('--cluster', clusterId, '--workload', 'ycsb-c', '--records', '1000', '--duration', '2', '--warmup', '0', '--connections', '2', '--json');
     expect(out.status, out.stderr).toBe(0);
     expect(out.stderr).toMatch(/benchmark [0-9a-f-]{36} \(ycsb-c\) started/);
-    const b = JSON.parse(out.stdout) as { state: string; clusterId: string; result: { totalOps: number; opsPerSec: number } };
+    const b = JSON.parse(out.stdout) as { state: string; clusterId: string; result: { totalOps: number; opsPerSec: number; workers: { engine?: string; engineNote?: string }[] } };
     expect(b).toMatchObject({ state: 'succeeded', clusterId });
     expect(b.result.totalOps).toBeGreaterThan(0);
+    // closed-loop YCSB on the agents runs in the native worker that npm run build:native built (npm test builds it first)
+    expect(b.result.workers.length).toBeGreaterThan(0);
+    for (const w of b.result.workers) expect(w, w.engineNote).toMatchObject({ engine: 'native' });
   });
 
   it('a bad request exits 1 with the problem code and the field', () => {

@@ -149,6 +149,8 @@ export class DeploymentStack extends TerraformStack {
           + writeFile('/etc/strata/agent.env', env, '0640')
           + 'echo "STRATA_AGENT_ADDRESS=$(hostname -I | awk \'{print $1}\')" >> /etc/strata/agent.env\n'
           + writeFile('/etc/systemd/system/strata-agent.service', unit('strata-agent.service'), '0644')
+          // the benchmark load generator's native worker, built at install time (never by the agent)
+          + 'apt-get install -y -qq gcc libc6-dev\ncd /opt/strata && npm run build:native\n'
           + 'systemctl daemon-reload\nsystemctl enable --now strata-agent\n',
         tags: { Name: `strata-node-${i + 1}`, role: 'node' },
         dependsOn: [this.controlPlane],

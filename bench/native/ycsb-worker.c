@@ -1,10 +1,17 @@
 /*
  * ycsb-worker.c - the load generator's native worker: the closed-loop run phase of YCSB a, b, c, d, f against a
- * Redis Cluster for one load generator thread, as loadgen/ops-runner.ts does it (same commands, key sequence,
- * values, socket policy, redirects, counting). Built and driven by native-worker.ts; docs/architecture.md says why.
+ * Redis Cluster for one load generator thread, as src/loadgen/ops-runner.ts does it (same commands, key sequence,
+ * values, socket policy, redirects, counting). Built at install time by scripts/build-native.mjs (npm run
+ * build:native) and driven by src/loadgen/native-worker.ts; docs/architecture.md says why it exists.
+ *
+ * The TypeScript implementation is the source of truth for what is sent: ycsb-spec.h (constants, workload mixes)
+ * is generated from it, and the dump modes below must reproduce the golden vectors it generates
+ * (spec/ycsb-vectors.json; src/spec/ycsb-spec.ts, checked by src/loadgen/native-worker.test.ts).
  *
  *   ycsb-worker -w a|b|c|d|f -r records -c clients -p pipeline -S seed -i workerIndex -n workerCount -s host:port [-s ...]
- *   ycsb-worker -w c -r records -S seed -i 0 -n 1 -D count   prints the op sequence (kind keynum field)
+ *   ycsb-worker -w c -r records -S seed -i 0 -n 1 -D count   prints the op sequence (kind keynum field key slot)
+ *   ycsb-worker -w c -r records -S seed -i 0 -n 1 -C count   writes the ops' commands (RESP bytes) to stdout
+ *   ycsb-worker -k                                           keynums on stdin -> `keynum key slot` lines
  *   ycsb-worker -H                                           latencies in ns on stdin -> histogram pairs (tests)
  *
  * Auth: STRATA_AUTH_USER / STRATA_AUTH_PASS (environment: argv is visible to every user). stdin: `run <startAtMs>
@@ -28,12 +35,13 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "ycsb-spec.h"
 
 #define SLOTS 16384
 #define MAXP 64
-#define FIELDS 10
-#define FIELD_LEN 100
-#define POOL_SIZE 4096
+#define FIELDS YCSB_FIELD_COUNT
+#define FIELD_LEN YCSB_FIELD_LENGTH
+#define POOL_SIZE YCSB_VALUE_POOL_SIZE
 #define MAX_REDIRECTS 5
 
 /* ---------------- random numbers, hashes, generators (random.ts, fnv.ts, generators.ts) ---------------- */
@@ -61,8 +69,8 @@ static int64_t rng_int(rng_t *r, int64_t n) { return (int64_t)floor(rng_double(r
 
 /* YCSB Utils.fnvhash64 over the 8 bytes of a long, then Math.abs (Long.MIN_VALUE stays negative) */
 static int64_t fnvhash64(int64_t val) {
-  uint64_t h = 0xCBF29CE484222325ull, v = (uint64_t)val;
-  for (int i = 0; i < 8; i++) { h ^= v & 0xff; v >>= 8; h *= 1099511628211ull; }
+  uint64_t h = YCSB_FNV_OFFSET_BASIS, v = (uint64_t)val;
+  for (int i = 0; i < 8; i++) { h ^= v & 0xff; v >>= 8; h *= YCSB_FNV_PRIME; }
   int64_t s = (int64_t)h;
   return s < 0 && s != INT64_MIN ? -s : s;
 }
@@ -74,7 +82,7 @@ static double zeta(int64_t st, int64_t n, double theta, double sum) {
 typedef struct { double theta, zeta2, alpha, zetan, eta; int64_t count; } zipf_t;
 static void zipf_eta(zipf_t *z) { z->eta = (1 - pow(2.0 / (double)z->count, 1 - z->theta)) / (1 - z->zeta2 / z->zetan); }
 static void zipf_init(zipf_t *z, int64_t items, double zetan) { /* zetan < 0: computed */
-  z->theta = 0.99, z->zeta2 = zeta(0, 2, z->theta, 0), z->alpha = 1 / (1 - z->theta), z->count = items;
+  z->theta = YCSB_ZIPFIAN_CONSTANT, z->zeta2 = zeta(0, 2, z->theta, 0), z->alpha = 1 / (1 - z->theta), z->count = items;
   z->zetan = zetan >= 0 ? zetan : zeta(0, items, z->theta, 0);
   zipf_eta(z);
 }
@@ -98,21 +106,19 @@ static const char *KIND_NAMES[NKINDS] = {"read", "update", "insert", "rmw"};
 #define AHEAD 65536 /* own inserts acknowledged ahead of an earlier one in flight: at most ops in flight */
 typedef struct { rng_t rng; zipf_t zipf; double read, update, insert; int latest; int64_t records, first_insert, next_insert, stride, acked; uint8_t ahead[AHEAD]; } source_t;
 static int source_init(source_t *s, char workload, int64_t records, uint32_t seed, int64_t index, int64_t stride) {
+  const struct ycsb_mix *m = NULL;
+  for (int i = 0; i < YCSB_MIX_COUNT; i++) if (YCSB_MIXES[i].letter == workload) m = &YCSB_MIXES[i];
+  if (!m) return -1;
   memset(s, 0, sizeof *s);
   rng_init(&s->rng, seed);
-  switch (workload) {
-    case 'a': s->read = 0.5; s->update = 0.5; break;
-    case 'b': s->read = 0.95; s->update = 0.05; break;
-    case 'c': s->read = 1; break;
-    case 'd': s->read = 0.95; s->insert = 0.05; s->latest = 1; break;
-    case 'f': s->read = 0.5; break; /* the rest: read-modify-write */
-    default: return -1;
-  }
+  s->read = m->read, s->update = m->update, s->insert = m->insert, s->latest = m->latest; /* the rest: read-modify-write */
   s->records = records, s->first_insert = s->next_insert = records + index, s->stride = stride, s->acked = 0;
   if (s->latest) zipf_init(&s->zipf, records - 1 > 1 ? records - 1 : 1, -1);
-  else zipf_init(&s->zipf, 10000000001LL, 26.46902820178302); /* ScrambledZipfian: ITEM_COUNT + 1, precomputed zeta */
+  else zipf_init(&s->zipf, YCSB_SCRAMBLED_ITEM_COUNT + 1, YCSB_SCRAMBLED_ZETAN); /* ScrambledZipfian: ITEM_COUNT + 1, precomputed zeta */
   return 0;
 }
+/* A worker's Rng seed (workloads.ts workerSeed), modulo 2^32 as the Rng takes it. */
+static uint32_t worker_seed(uint32_t run_seed, int64_t index) { return (uint32_t)(int64_t)((double)run_seed * YCSB_WORKER_SEED_MULTIPLIER + (double)index); }
 static void source_next(source_t *s, int *kind, int64_t *keynum, int *field) {
   double u = rng_double(&s->rng);
   *kind = u < s->read ? K_READ : u < s->read + s->update ? K_UPDATE : u < s->read + s->update + s->insert ? K_INSERT : K_RMW;
@@ -137,13 +143,13 @@ static void source_acknowledge(source_t *s, int64_t keynum) {
 static char pool[POOL_SIZE][FIELD_LEN];
 static void pool_init(uint32_t seed) {
   rng_t r;
-  rng_init(&r, seed ^ 0x5eedu);
+  rng_init(&r, seed ^ YCSB_VALUE_POOL_SEED_XOR);
   for (int i = 0; i < POOL_SIZE; i++)
     for (int j = 0; j < FIELD_LEN; j++) pool[i][j] = (char)(32 + rng_u32(&r) % 95);
 }
 static const char *pool_value(int64_t index) {
   uint32_t i = (uint32_t)index;
-  return pool[((i ^ (i >> 16)) * 0x45d9f3bu) % POOL_SIZE];
+  return pool[((i ^ (i >> 16)) * YCSB_VALUE_POOL_HASH) % POOL_SIZE];
 }
 
 /* CRC16 key slot (key-slot.ts) */
@@ -166,8 +172,11 @@ static int key_slot(const char *k, int n) {
 
 /* ---------------- HdrHistogram's bucketing: lowest 1, highest 60e6, 3 significant digits ---------------- */
 /* subBucketCount 2048 (2 * 10^3 rounded up to a power of two), unit magnitude 0, 16 buckets */
+#if YCSB_HISTOGRAM_LOWEST_US != 1 || YCSB_HISTOGRAM_SIGNIFICANT_DIGITS != 3 || YCSB_HISTOGRAM_HIGHEST_US > (1ull << 26)
+#error "hdr_index below is laid out for 1 us .. at most 2^26 us at 3 significant digits (histogram.ts changed)"
+#endif
 enum { SUB_HALF_MAG = 10, SUB_HALF = 1024, HBUCKETS = 16, HCOUNTS = (HBUCKETS + 1) * SUB_HALF };
-#define HIGHEST_US 60000000ull
+#define HIGHEST_US YCSB_HISTOGRAM_HIGHEST_US
 typedef struct { uint64_t c[HCOUNTS]; } hist_t;
 static int hdr_index(uint64_t v) {
   int bucket = 53 - __builtin_clzll(v | 2047), sub = (int)(v >> bucket); /* 53 = 64 - unitMagnitude - subBucketHalfCountMagnitude - 1 */
@@ -464,8 +473,8 @@ static void send_op(conn_t *c, op_t *o, int asking) {
   else put(c, insert ? "*22\r\n$4\r\nHSET\r\n" : "*4\r\n$4\r\nHSET\r\n", insert ? 15 : 14);
   put_bulk(c, o->key, (size_t)o->klen);
   if (insert)
-    for (int f = 0; f < FIELDS; f++) put_field(c, f, o->keynum * FIELDS + f);
-  else if (!read) put_field(c, o->field, o->keynum * FIELDS + o->field + (o->kind == K_RMW ? 2 : 1));
+    for (int f = 0; f < FIELDS; f++) put_field(c, f, o->keynum * FIELDS + f + YCSB_INSERT_VALUE_OFFSET);
+  else if (!read) put_field(c, o->field, o->keynum * FIELDS + o->field + (o->kind == K_RMW ? YCSB_RMW_VALUE_OFFSET : YCSB_UPDATE_VALUE_OFFSET));
   enqueue(c, o);
 }
 
@@ -705,7 +714,7 @@ static void command(char *line) {
     if (phase != IDLE) fail("run while running%s", "");
     memset(stats, 0, sizeof stats);
     first_error[0] = 0, redirects = 0;
-    source_init(&src, workload, records, (uint32_t)(int64_t)((double)seed * 7919 + (double)worker_index), worker_index, worker_count);
+    source_init(&src, workload, records, worker_seed(seed, worker_index), worker_index, worker_count);
     start_at_ms = start, warmup_sec = warm, steady_start_ms = start + warm * 1000;
     steady_end_ms = dur >= 0 || count < 0 ? steady_start_ms + (dur >= 0 ? dur : 10) * 1000 : INFINITY;
     budget = count >= 0 ? (int64_t)count : INT64_MAX;
@@ -767,6 +776,34 @@ static void loop(void) {
 }
 
 /* ---------------- modes ---------------- */
+static int key_name(int64_t keynum, char *key, size_t n) { return snprintf(key, n, "user%lld", (long long)fnvhash64(keynum)); }
+
+/* The op sequence of this worker (dump_commands 0: `kind keynum field key slot` lines; 1: each op's commands as
+   send_op writes them), each insert acknowledged when the next one is issued (one ack behind). */
+static int dump_ops(long count, int dump_commands) {
+  conn_t c = {.ocap = 65536, .qcap = 8};
+  c.out = malloc(c.ocap), c.q = calloc((size_t)c.qcap, sizeof(op_t *)), nprim = 1;
+  op_t o = {0};
+  int64_t pending = -1;
+  for (long i = 0; i < count; i++) {
+    source_next(&src, &o.kind, &o.keynum, &o.field);
+    o.klen = key_name(o.keynum, o.key, sizeof o.key), o.stage = 0;
+    if (!dump_commands) printf("%s %lld %d %s %d\n", KIND_NAMES[o.kind], (long long)o.keynum, o.field, o.key, key_slot(o.key, o.klen));
+    else {
+      send_op(&c, &o, 0);
+      if (o.kind == K_RMW) o.stage = 1, send_op(&c, &o, 0);
+      fwrite(c.out, 1, c.olen, stdout);
+      c.olen = 0, c.qhead = c.qlen = c.inflight = 0;
+    }
+    if (o.kind == K_INSERT) { if (pending >= 0) source_acknowledge(&src, pending); pending = o.keynum; }
+  }
+  return 0;
+}
+static int keys_test(void) { /* keynums, one a line -> `keynum key slot` */
+  long long k; char key[32];
+  while (scanf("%lld", &k) == 1) { int n = key_name(k, key, sizeof key); printf("%lld %s %d\n", k, key, key_slot(key, n)); }
+  return 0;
+}
 static int histogram_test(void) { /* latencies in ns, one a line -> the pairs this worker would send */
   static hist_t h; unsigned long long ns;
   while (scanf("%llu", &ns) == 1) h.c[hdr_index(ns_to_us(ns))]++;
@@ -775,34 +812,29 @@ static int histogram_test(void) { /* latencies in ns, one a line -> the pairs th
 }
 
 int main(int argc, char **argv) {
-  int opt; long dump = 0;
-  while ((opt = getopt(argc, argv, "w:r:c:p:S:i:n:s:D:H")) != -1) {
+  int opt, dump_commands = 0; long dump = 0;
+  crc_init();
+  while ((opt = getopt(argc, argv, "w:r:c:p:S:i:n:s:D:C:kH")) != -1) {
     switch (opt) {
       case 'w': workload = optarg[0]; break;            case 'r': records = atoll(optarg); break;
       case 'c': clients = atoi(optarg); break;          case 'p': pipeline_depth = atoi(optarg); break;
       case 'i': worker_index = atoll(optarg); break;    case 'n': worker_count = atoll(optarg); break;
       case 'S': seed = (uint32_t)strtoll(optarg, NULL, 10); break;
       case 's': if (nseeds < MAXP) snprintf(seeds[nseeds++], 128, "%s", optarg); break;
-      case 'D': dump = atol(optarg); break;             case 'H': return histogram_test();
+      case 'D': dump = atol(optarg); break;             case 'C': dump = atol(optarg), dump_commands = 1; break;
+      case 'k': return keys_test();                     case 'H': return histogram_test();
       default: return 2;
     }
   }
   if (records < 1 || clients < 1 || pipeline_depth < 1 || worker_count < 1) fail("bad arguments%s", "");
-  if (source_init(&src, workload, records, (uint32_t)(int64_t)((double)seed * 7919 + (double)worker_index), worker_index, worker_count) < 0)
+  if (source_init(&src, workload, records, worker_seed(seed, worker_index), worker_index, worker_count) < 0)
     fail("unknown workload %s (a, b, c, d or f)", (char[]){workload, 0});
-  if (dump) { /* the op sequence of this worker, each insert acknowledged when the next one is issued (one ack behind) */
-    int kind, field; int64_t keynum, pending = -1;
-    for (long i = 0; i < dump; i++) {
-      source_next(&src, &kind, &keynum, &field);
-      printf("%s %lld %d\n", KIND_NAMES[kind], (long long)keynum, field);
-      if (kind == K_INSERT) { if (pending >= 0) source_acknowledge(&src, pending); pending = keynum; }
-    }
-    return 0;
-  }
+  pool_init(seed);
+  if (dump) return dump_ops(dump, dump_commands);
   signal(SIGPIPE, SIG_IGN); /* a socket closed under a write is handled as a failed connection */
   auth_user = getenv("STRATA_AUTH_USER"), auth_pass = getenv("STRATA_AUTH_PASS");
   if (auth_user && !auth_pass) auth_pass = "";
-  crc_init(), pool_init(seed), memset(owner, -1, sizeof owner);
+  memset(owner, -1, sizeof owner);
   ep = epoll_create1(EPOLL_CLOEXEC);
   char err[256] = "no seeds";
   if (refresh_slots(err, sizeof err) < 0) fail("%s", err);

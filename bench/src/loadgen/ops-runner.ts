@@ -6,8 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ycsbKey } from '../ycsb-keys';
-import { ValuePool, FIELD_COUNT, FIELD_NAMES, FIELD_LENGTH } from '../record';
-import { getsetKey, opSourceFor, OP_KINDS, type Op, type OpSource } from '../workloads';
+import { ValuePool, FIELD_COUNT, FIELD_NAMES, FIELD_LENGTH, valueIndex } from '../record';
+import { getsetKey, opSourceFor, OP_KINDS, workerSeed, type Op, type OpSource } from '../workloads';
 import { newHistogram, recordUs, encodeHistogram, RunRecorder, type Histogram } from '../histogram';
 import { RespConnection, idleEventCount, type ReplyHandler } from './resp-connection';
 import { ParseMode, ReplyType, type Reply } from './resp';
@@ -131,10 +131,9 @@ class InFlight implements ReplyHandler, Encodable {
       case Cmd.HSetAll: {
         const p = r.pool;
         off = writeBulkAscii(buf, writeAscii(buf, off, HDR_HSET_ALL), this.key);
-        const base = this.op.keynum * FIELD_COUNT;
         for (let i = 0; i < FIELD_COUNT; i++) {
           off = writeBulkAscii(buf, off, FIELD_NAMES[i]!);
-          off = writeBulkView(buf, off, p.view(base + i));
+          off = writeBulkView(buf, off, p.view(valueIndex('insert', this.op.keynum, i)));
         }
         return off;
       }
@@ -324,7 +323,7 @@ export class OpsRunner {
     if (c.workload === 'analytic') throw new Error('analytic has no run phase');
     this.source = opSourceFor(c.workload, {
       recordCount: c.recordCount,
-      seed: c.seed * 7919 + c.workerIndex,
+      seed: workerSeed(c.seed, c.workerIndex),
       ratio: c.ratio,
       keyPattern: c.keyPattern,
       workerIndex: c.workerIndex,
@@ -346,7 +345,7 @@ export class OpsRunner {
     if (this.batchMode) {
       this.partition = new KeyPartition(c.recordCount, (k) => this.getsetSlot(k), this.slotMap.owner);
       this.partition.build(performance.now());
-      this.batchRng = new Rng(c.seed * 7919 + c.workerIndex);
+      this.batchRng = new Rng(workerSeed(c.seed, c.workerIndex));
       this.batches.clear();
     }
     return new Promise((resolve) => {
@@ -559,7 +558,7 @@ export class OpsRunner {
         break;
       case 'update':
         f.cmd = Cmd.HSetOne;
-        f.valueIndex = op.keynum * FIELD_COUNT + op.field + 1;
+        f.valueIndex = valueIndex('update', op.keynum, op.field);
         f.maxBytes = 32 + bulkBytes(keyBytes) + bulkBytes(8) + bulkBytes(this.pool.length);
         break;
       case 'insert':
@@ -714,7 +713,7 @@ export class OpsRunner {
       // read done: write one field, as YCSB's readModifyWrite
       f.stage = 1;
       f.cmd = Cmd.HSetOne;
-      f.valueIndex = f.op.keynum * FIELD_COUNT + f.op.field + 2;
+      f.valueIndex = valueIndex('rmw', f.op.keynum, f.op.field);
       f.maxBytes = 32 + bulkBytes(f.key.length) + bulkBytes(8) + bulkBytes(this.pool.length);
       f.redirects = 0;
       if (miss) this.countMiss(f);

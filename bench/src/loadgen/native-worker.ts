@@ -1,65 +1,39 @@
 /**
- * The native load generator worker (engine/native/ycsb-worker.c): built
- * with the host's C compiler on first use into a cache directory (rebuilt
- * when the source changes), run as one child process per load generator
- * thread, its JSON lines turned into the worker threads' FromWorker
- * messages, so the coordinator, agents and control plane see no
- * difference. Only closed-loop YCSB runs use it (see load-generator.ts).
+ * The native load generator worker (bench/native/ycsb-worker.c): built when
+ * the project installs (`npm run build:native`, bench/scripts/build-native.mjs)
+ * into bench/native/build/ycsb-worker, never at run time; run as one child
+ * process per load generator thread, its JSON lines turned into the worker
+ * threads' FromWorker messages, so the coordinator, agents and control plane
+ * see no difference. Only closed-loop YCSB runs use it (see load-generator.ts).
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { encodeHistogram, newHistogram, type Histogram } from '../histogram';
+import { YCSB_MIXES, ycsbLetter } from '../workloads';
 import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
 
-export const NATIVE_SOURCE = fileURLToPath(new URL('../../../native/ycsb-worker.c', import.meta.url));
+/** Where `npm run build:native` puts the binary. */
+export const NATIVE_WORKER_BINARY = fileURLToPath(new URL('../../native/build/ycsb-worker', import.meta.url));
 
-/** Where built binaries go: STRATA_NATIVE_CACHE, else node_modules/.cache/strata-native above the engine, else the temp dir. */
-function cacheDir(): string {
-  if (process.env.STRATA_NATIVE_CACHE) return process.env.STRATA_NATIVE_CACHE;
-  for (let dir = path.dirname(NATIVE_SOURCE); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'node_modules'))) return path.join(dir, 'node_modules', '.cache', 'strata-native');
-    if (path.dirname(dir) === dir) return path.join(os.tmpdir(), 'strata-native');
+/** The command that builds it, named in every message about a missing binary. */
+export const BUILD_NATIVE_COMMAND = 'npm run build:native';
+
+/** `binary` when it exists and is executable, else why not (a message naming the build command). */
+export function findNativeWorker(binary: string = NATIVE_WORKER_BINARY): { binary: string } | { missing: string } {
+  try {
+    accessSync(binary, constants.X_OK);
+    return { binary };
+  } catch {
+    return { missing: `the native worker is not built (no executable ${binary}): run ${BUILD_NATIVE_COMMAND}` };
   }
 }
 
-let building: Promise<string> | undefined;
-
-/**
- * Path of the binary for the current source, compiled with `$CC` (default
- * `cc`) `-O2` if not built yet. Rejects when there is no C compiler or the
- * build fails (the message says why).
- */
-export function nativeWorkerBinary(): Promise<string> {
-  building ??= (async () => {
-    const source = readFileSync(NATIVE_SOURCE);
-    const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
-    const dir = cacheDir();
-    const bin = path.join(dir, `ycsb-worker-${hash}`);
-    if (existsSync(bin)) return bin;
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${bin}.${process.pid}.tmp`;
-    const cc = process.env.CC ?? 'cc';
-    try {
-      await promisify(execFile)(cc, ['-O2', '-o', tmp, NATIVE_SOURCE, '-lm']);
-    } catch (err) {
-      rmSync(tmp, { force: true });
-      const e = err as NodeJS.ErrnoException & { stderr?: string };
-      throw new Error(e.code === 'ENOENT' ? `no C compiler (${cc})` : `${cc} failed: ${(e.stderr ?? e.message).trim().slice(0, 500)}`);
-    }
-    renameSync(tmp, bin); // atomic: a concurrent build of the same source yields the same file
-    return bin;
-  })();
-  building.catch(() => (building = undefined));
-  return building;
-}
-
-const WORKLOAD_LETTER: Partial<Record<WorkerConfig['workload'], string>> = { 'ycsb-a': 'a', 'ycsb-b': 'b', 'ycsb-c': 'c', 'ycsb-d': 'd', 'ycsb-f': 'f' };
+/** The workloads the worker runs (ycsb-spec.h's mixes, generated from YCSB_MIXES), by letter. */
+const WORKLOAD_LETTER: Partial<Record<WorkerConfig['workload'], string>> = Object.fromEntries(
+  (Object.keys(YCSB_MIXES) as (keyof typeof YCSB_MIXES)[]).map((w) => [w, ycsbLetter(w)]),
+);
 
 /** Whether the native worker can run this configuration's run phase: closed-loop YCSB. */
 export function nativeEligible(cfg: Pick<WorkerConfig, 'workload' | 'targetOpsPerSec'>): boolean {
@@ -123,8 +97,8 @@ export class NativeWorker {
     const args = ['-w', WORKLOAD_LETTER[cfg.workload]!, '-r', String(cfg.recordCount), '-c', String(cfg.clients), '-p', String(cfg.pipeline)];
     args.push('-S', String(cfg.seed), '-i', String(cfg.workerIndex), '-n', String(cfg.workerCount), ...cfg.seeds.flatMap((s) => ['-s', s]));
     // credentials through the environment: argv is visible to every user of the host
-    const env = { ...process.env, STRATA_AUTH_USER: cfg.auth?.username ?? '', STRATA_AUTH_PASS: cfg.auth?.password ?? '' };
-    if (!cfg.auth) delete (env as Record<string, string | undefined>).STRATA_AUTH_USER;
+    // (and nothing else of this process's environment: the worker needs none)
+    const env: Record<string, string> = cfg.auth ? { STRATA_AUTH_USER: cfg.auth.username, STRATA_AUTH_PASS: cfg.auth.password } : {};
     this.child = spawn(binary, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.child.stderr!.on('data', (d: Buffer) => (this.stderr = (this.stderr + d.toString()).slice(-2000)));
     this.child.stdin!.on('error', () => {}); // a dead child: reported by 'exit'

@@ -1,4 +1,4 @@
-/** @strata/engine/loadgen: the benchmark load generator (talks to Redis; used by agents and bench scripts). */
+/** @strata/bench/loadgen: the benchmark load generator (talks to Redis; used by agents and bench scripts). */
 export { LoadGenerator, type LoadGeneratorEngine, type LoadGeneratorOptions, type IntervalPoint, type RunSummary, type AnalyticRun } from './load-generator';
 export { RespConnection } from './resp-connection';
 export { keySlot } from './key-slot';

@@ -7,13 +7,14 @@ import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { mergeOpCounts } from '../merge';
 import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
-import { NativeWorker, nativeEligible, nativeWorkerBinary } from './native-worker';
+import { NativeWorker, findNativeWorker, nativeEligible } from './native-worker';
 
 /**
  * Which worker runs a closed-loop YCSB run phase: 'native' (the C worker,
- * engine/native/ycsb-worker.c), 'js' (worker threads), or 'auto' (native
- * when a C compiler builds it, else js). Everything else (load phase,
- * open loop, getset, analytic, fault-watch runs) always runs in js.
+ * bench/native/ycsb-worker.c, built by `npm run build:native`), 'js' (worker
+ * threads), or 'auto' (native when its binary is built, else js, saying so
+ * in `engineNote`). Everything else (load phase, open loop, getset,
+ * analytic, fault-watch runs) always runs in js.
  */
 export type LoadGeneratorEngine = 'auto' | 'native' | 'js';
 
@@ -26,8 +27,10 @@ export interface LoadGeneratorOptions extends Omit<WorkerConfig, 'workerIndex' |
   /** global index of this host's first thread, and the total thread count over all hosts (workload D insert keys) */
   workerIndexBase?: number;
   workerCountTotal?: number;
-  /** default: STRATA_LOADGEN_ENGINE, else 'auto' */
+  /** default 'auto' */
   engine?: LoadGeneratorEngine;
+  /** the native worker's binary (default: where `npm run build:native` puts it, NATIVE_WORKER_BINARY) */
+  nativeWorker?: string;
 }
 
 export interface IntervalPoint {
@@ -50,6 +53,8 @@ export interface RunSummary {
   writeSlots?: { startMs: number; slotMs: number; bits: string };
   /** which worker ran the run phase (absent: js, from hosts older than the native worker) */
   engine?: 'native' | 'js';
+  /** why a closed-loop YCSB run phase ran in js although native was not ruled out (e.g. the binary is not built) */
+  engineNote?: string;
 }
 
 export interface AnalyticRun {
@@ -96,7 +101,7 @@ export class LoadGenerator {
   private async spawn(): Promise<void> {
     const n = Math.max(1, Math.min(this.o.threads, this.o.connections));
     const ready: Promise<void>[] = [];
-    const binary = await this.nativeBinary();
+    const binary = this.nativeBinary();
     for (let i = 0; i < n; i++) {
       const clients = Math.floor(this.o.connections / n) + (i < this.o.connections % n ? 1 : 0);
       const cfg: WorkerConfig = {
@@ -145,23 +150,22 @@ export class LoadGenerator {
   }
 
   /** The native worker's binary when this run phase is to use it; undefined = js. */
-  private async nativeBinary(): Promise<string | undefined> {
-    const asked = this.o.engine ?? (process.env.STRATA_LOADGEN_ENGINE as LoadGeneratorEngine | undefined) ?? 'auto';
+  private nativeBinary(): string | undefined {
+    const asked = this.o.engine ?? 'auto';
     if (!['auto', 'native', 'js'].includes(asked)) throw new Error(`engine must be auto, native or js (got ${asked})`);
     if (asked === 'js') return undefined;
     if (!nativeEligible(this.o)) {
       if (asked === 'native') this.engineNote = `${this.o.workload}${this.o.targetOpsPerSec !== undefined ? ' open loop' : ''} runs in js`;
       return undefined;
     }
-    try {
-      const bin = await nativeWorkerBinary();
-      this.engine = 'native';
-      return bin;
-    } catch (err) {
-      if (asked === 'native') throw err;
-      this.engineNote = `native worker unavailable: ${(err as Error).message}`;
+    const found = findNativeWorker(this.o.nativeWorker);
+    if ('missing' in found) {
+      if (asked === 'native') throw new Error(found.missing);
+      this.engineNote = found.missing;
       return undefined;
     }
+    this.engine = 'native';
+    return found.binary;
   }
 
   /** PIDs of the native worker processes (none when closed-loop YCSB runs in js) */
@@ -252,6 +256,7 @@ export class LoadGenerator {
       firstError: dones.find((d) => d.firstError)?.firstError,
       writeSlots: orWriteSlots(dones.map((d) => d.writeSlots)),
       engine: native ? 'native' : 'js',
+      engineNote: native ? undefined : this.engineNote,
     };
   }
   private running: 'native' | 'js' | undefined;

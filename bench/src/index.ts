@@ -1,4 +1,4 @@
-/** @strata/engine/bench: pure benchmark workloads, generators and histograms (no I/O). */
+/** @strata/bench: benchmark workloads, generators, histograms and results (pure, no I/O). */
 export { fnvhash64, fnvhash64Mod, fnvhash64String, fnvhash64Into, type U64 } from './fnv';
 export { ycsbKey } from './ycsb-keys';
 export { Rng } from './random';

@@ -22,7 +22,7 @@ const env = { engineVersion: '7', shards: 2, replicasPerShard: 0, durability: 'n
 
 describe('buildResult', () => {
   it('merges hosts: throughput over the steady window, per-op percentiles, per-shard client vs server ops', () => {
-    const r = buildResult({ request: req(), seed: 3, hosts: [host({ engine: 'native' }), host({ nodeId: '00000000-0000-4000-8000-000000000002', host: '127.0.0.2' })], intervals: [{ t: 1, ops: [ops('read', [100])] }], keyCount: 1000, serverCommands: { '127.0.0.1:7000': 6 }, lostWorkers: [], environment: env });
+    const r = buildResult({ request: req(), seed: 3, hosts: [host({ engine: 'native' }), host({ nodeId: '00000000-0000-4000-8000-000000000002', host: '127.0.0.2', engine: 'js', engineNote: 'the native worker is not built' })], intervals: [{ t: 1, ops: [ops('read', [100])] }], keyCount: 1000, serverCommands: { '127.0.0.1:7000': 6 }, lostWorkers: [], environment: env });
     expect(r.totalOps).toBe(10);
     expect(r.steadySec).toBe(2);
     expect(r.opsPerSec).toBe(5);
@@ -31,8 +31,10 @@ describe('buildResult', () => {
     expect(r.series).toEqual([{ t: 1, ops: 1, p50: 100, p99: 100, errors: 0, writes: 0 }]);
     expect(r.validity).toEqual({ valid: true, reasons: [], coordinatedOmission: true });
     expect(r.environment).toMatchObject({ mode: 'capacity', seed: 3 });
-    // which engine ran each host's run phase (absent from hosts that did not say)
-    expect(r.workers.map((w) => w.engine)).toEqual(['native', undefined]);
+    // which engine ran each host's run phase
+    expect(r.workers.map((w) => w.engine)).toEqual(['native', 'js']);
+    // and why a host ran js
+    expect(r.workers.map((w) => w.engineNote)).toEqual([undefined, 'the native worker is not built']);
   });
 
   it('names every failing gate', () => {

@@ -36,6 +36,13 @@ export const YCSB_MIXES: Record<'ycsb-a' | 'ycsb-b' | 'ycsb-c' | 'ycsb-d' | 'ycs
   'ycsb-f': { read: 0.5, update: 0, insert: 0, rmw: 0.5, distribution: 'zipfian' },
 };
 
+/** Each load generator thread's own Rng seed: the run's seed mixed with its global worker index. */
+export const WORKER_SEED_MULTIPLIER = 7919;
+export const workerSeed = (seed: number, workerIndex: number): number => seed * WORKER_SEED_MULTIPLIER + workerIndex;
+
+/** A YCSB workload's letter ('ycsb-a' -> 'a'), as the native worker takes it. */
+export const ycsbLetter = (workload: keyof typeof YCSB_MIXES): string => workload.slice('ycsb-'.length);
+
 export interface OpSource {
   next(op: Op): Op;
   /** Called when an insert was acknowledged (workload D's `latest`). */

@@ -3,9 +3,10 @@ import { Redis } from 'ioredis';
 import { LoadGenerator, type LoadGeneratorOptions } from './load-generator';
 import { decodeHistogram } from '../index';
 import { startBenchCluster, type BenchCluster } from '../testing/bench-cluster.fixture';
-import { migrateSlots } from '../../redis/admin/migrate-slots';
+import { migrateSlots } from '@strata/engine/redis-admin';
+import { loopbackAddress } from '@strata/local';
 
-// 3 primaries on 127.0.47.3:7270..7272 (this file's own loopback address).
+// 3 primaries on 127.0.47.3:7270..7272 (this file's own loopback address; STRATA_TEST_NET moves it).
 const RECORDS = 5000;
 let cluster: BenchCluster;
 const admins = new Map<string, Redis>();
@@ -50,7 +51,7 @@ const within5 = (client: number, server: number) => Math.abs(server - client) / 
 
 describe('native load generator worker against a real 3-primary Redis Cluster', () => {
   beforeAll(async () => {
-    cluster = await startBenchCluster('127.0.47.3', 3, 7270);
+    cluster = await startBenchCluster(loopbackAddress('127.0.47.3'), 3, 7270);
     const loader = await LoadGenerator.start(options('ycsb-c', { pipeline: 16, engine: 'js' }));
     try {
       expect(await loader.load(0, RECORDS)).toMatchObject({ inserted: RECORDS, errors: 0 });
@@ -223,7 +224,21 @@ describe('native load generator worker against a real 3-primary Redis Cluster', 
     expect(pids.filter(alive)).toEqual([]);
   });
 
-  it('engine choice: js when asked or for runs the native worker does not do (open loop)', async () => {
+  it('engine choice: js when asked, for runs the native worker does not do (open loop), or when it is not built (auto says so; native fails)', async () => {
+    const missing = '/nonexistent/ycsb-worker';
+    await expect(LoadGenerator.start(options('ycsb-c', { engine: 'native', nativeWorker: missing }))).rejects.toThrow(
+      `the native worker is not built (no executable ${missing}): run npm run build:native`,
+    );
+    const fallback = await LoadGenerator.start(options('ycsb-c', { engine: 'auto', nativeWorker: missing }));
+    try {
+      expect(fallback.engine).toBe('js');
+      const s = await fallback.run({ startAtMs: Date.now() + 50, warmupSec: 0, durationSec: 1 });
+      expect(s.engine).toBe('js');
+      expect(s.engineNote).toMatch(/not built .*npm run build:native/);
+      expect(s.ops.find((o) => o.op === 'read')!.count).toBeGreaterThan(0);
+    } finally {
+      await fallback.close();
+    }
     for (const [extra, want] of [[{ engine: 'js' }, 'js'], [{ engine: 'auto', targetOpsPerSec: 500 }, 'js'], [{ engine: 'auto' }, 'native']] as const) {
       const g = await LoadGenerator.start(options('ycsb-c', extra));
       try {

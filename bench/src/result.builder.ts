@@ -161,7 +161,7 @@ export function buildResult(i: ResultInput): BenchmarkResult {
     series,
     shards,
     validity: { valid: reasons.length === 0, reasons, coordinatedOmission: !openLoop && i.request.workload !== 'analytic' },
-    workers: i.hosts.map((h) => ({ nodeId: h.nodeId, host: h.host, threads: h.threads, connections: h.connections, cpu: Math.round(h.maxElu * 1000) / 1000, scheduleLagP99Us: h.scheduleLagP99Us, engine: h.engine })),
+    workers: i.hosts.map((h) => ({ nodeId: h.nodeId, host: h.host, threads: h.threads, connections: h.connections, cpu: Math.round(h.maxElu * 1000) / 1000, scheduleLagP99Us: h.scheduleLagP99Us, engine: h.engine, engineNote: h.engineNote })),
     loadedKeys: i.keyCount,
     loadSec: i.loaded ? Math.round(i.loaded.sec * 100) / 100 : undefined,
     analytic,

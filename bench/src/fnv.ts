@@ -11,10 +11,14 @@ export interface U64 {
   lo: number;
 }
 
-const OFFSET_HI = 0xcbf29ce4;
-const OFFSET_LO = 0x84222325;
-/** prime = 2^40 + 0x1b3 */
-const PRIME_LOW = 0x1b3;
+/** FNV-1a's 64-bit offset basis and prime, as YCSB's Utils.fnvhash64 uses them. */
+export const FNV_OFFSET_BASIS = 0xcbf29ce484222325n;
+export const FNV_PRIME = 1099511628211n;
+
+const OFFSET_HI = Number(FNV_OFFSET_BASIS >> 32n);
+const OFFSET_LO = Number(FNV_OFFSET_BASIS & 0xffffffffn);
+/** prime = 2^40 + 0x1b3: the multiplication below adds h * 0x1b3 and h shifted by 40 bits */
+const PRIME_LOW = Number(FNV_PRIME - (1n << 40n));
 const TWO32 = 4294967296;
 
 /** Hash of a non-negative integer keynum (< 2^53), as YCSB computes it. Result in `out`. */

@@ -3,9 +3,9 @@
  * one loopback address, formed with the engine's own formCluster.
  */
 import type { FormClusterShard } from '@strata/api';
-import { planSlots } from '../../redis/slots.planner';
-import { formCluster } from '../../redis/admin/form-cluster';
-import { startRedisFleet, TEST_CREDENTIALS, type RedisFleet } from '../../redis/admin/testing/redis-fleet.fixture';
+import { planSlots } from '@strata/engine';
+import { formCluster } from '@strata/engine/redis-admin';
+import { startRedisFleet, TEST_CREDENTIALS, type RedisFleet } from '@strata/engine/testing';
 
 export interface BenchCluster {
   fleet: RedisFleet;

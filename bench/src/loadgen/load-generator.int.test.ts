@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { LoadGenerator } from './load-generator';
 import { scanNode } from './analytic-scan';
-import { decodeHistogram, summarize, ycsbKey, sentenceCount } from '../index';
+import { decodeHistogram, summarize, ycsbKey, sentenceCount, recordFields, ValuePool } from '../index';
 import { startBenchCluster, type BenchCluster } from '../testing/bench-cluster.fixture';
-import { migrateSlots } from '../../redis/admin/migrate-slots';
-import { countSlots, parseClusterNodes } from '../../redis/admin/cluster-reply.parser';
+import { migrateSlots } from '@strata/engine/redis-admin';
+import { loopbackAddress } from '@strata/local';
+import { countSlots, parseClusterNodes } from '@strata/engine/testing';
 
-// 3 primaries on 127.0.40.2:7210..7212 (loopback prefix of the benchmarks issue).
+// 3 primaries on 127.0.40.2:7210..7212 (this file's own loopback address; STRATA_TEST_NET moves it).
 const RECORDS = 5000;
 let cluster: BenchCluster;
 const admins: Redis[] = [];
@@ -57,7 +58,7 @@ function options(workload: 'ycsb-a' | 'ycsb-c' | 'getset' | 'analytic', extra: P
 
 describe('load generator against a real 3-primary Redis Cluster', () => {
   beforeAll(async () => {
-    cluster = await startBenchCluster('127.0.40.2', 3, 7210);
+    cluster = await startBenchCluster(loopbackAddress('127.0.40.2'), 3, 7210);
   });
   afterAll(async () => {
     for (const a of admins) a.disconnect();
@@ -77,6 +78,9 @@ describe('load generator against a real 3-primary Redis Cluster', () => {
       const rec = any.find((r) => Array.isArray(r) && r.length > 0) as string[];
       expect(rec.length).toBe(20);
       expect(rec.filter((_, i) => i % 2 === 1).every((v) => v.length === 100)).toBe(true);
+      // byte for byte the record of the spec both workers follow (ycsbCommands / bench/spec/ycsb-vectors.json)
+      const pairs = (fields: string[]) => Object.fromEntries(fields.flatMap((f, i) => (i % 2 === 0 ? [[f, fields[i + 1]]] : [])));
+      expect(pairs(rec)).toEqual(pairs(recordFields(new ValuePool(7), 0)));
     } finally {
       await g.close();
     }
