@@ -43,11 +43,6 @@ export interface AgentConfig {
   /** Seconds of metric samples per push (1 = every second; more means fewer requests for large fleets, later live charts). */
   metricsPushSeconds: number;
   /**
-   * A crashed primary is not restarted on the agent's own until the control
-   * plane decides (promote its replica first), or until this long has passed
-   * (the control plane is away; Redis has failed over on its own by then).
-   */
-  /**
    * Where cluster endpoints listen: by default the endpoint host the control
    * plane names (locally a loopback address the first agent to bind serves;
    * on hosts a floating IP only its holder can bind). `0.0.0.0` serves them on
