@@ -7,7 +7,7 @@ import { renderRedisConfig } from '@strata/engine';
 import { applyInstanceSettings, SPARE_USERS } from '@strata/engine/redis-admin';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
-import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, redisProcessesUnder, stopProcesses, waitForRedis } from './process-utils';
+import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
 
 interface Runtime {
   pid: number | null;
@@ -144,11 +144,15 @@ export class EngineSupervisor {
     return this.runtime.get(instanceId);
   }
 
-  /** The pid of this instance's redis-server if one runs: by its pid file, else by its working directory (the instance's). */
+  /**
+   * The pid of this instance's redis-server if one runs: by its pid file, else the redis-server listening on its
+   * port from the instance's directory (a pid file gone or stale).
+   */
   private runningEngine(instanceId: string, port: number): number | null {
     const pid = readPid(this.pidFile(instanceId));
     if (pid && isRedisOnPort(pid, port)) return pid;
-    return redisProcessesUnder(this.d.registry.instanceDir(instanceId)).find((p) => isRedisOnPort(p.pid, port))?.pid ?? null;
+    const own = portHolders(this.d.address, port).find((h) => h.process && isRedisOnPort(h.process.pid, port) && worksUnder(h.process, this.d.registry.instanceDir(instanceId)));
+    return own?.process?.pid ?? null;
   }
 
   /** Engines this supervisor runs (or is starting) now. */
@@ -282,6 +286,7 @@ export class EngineSupervisor {
       child.unref();
       rt.pid = child.pid ?? null;
       await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited);
+      if (this.closing) throw new Error('the agent is stopping');
       rt.state = 'running';
       rt.lastError = null;
       rt.crashedAt = null;
@@ -324,7 +329,7 @@ export class EngineSupervisor {
 
   /** The engine exited without being asked to: report at once; hold a former primary. */
   private crashed(id: string, rt: Runtime): void {
-    if (rt.state !== 'running' || this.detached) return;
+    if (rt.state !== 'running' || this.detached || this.closing) return;
     rt.state = 'crashed';
     rt.restarts++;
     rt.crashedAt = Date.now();

@@ -94,7 +94,8 @@ async function main(): Promise<void> {
         process.exit(1);
       }, STOP_DEADLINE_MS);
       // Engines stop at once, not after the running tasks: a task that is still starting one cannot start it any more.
-      const [killed, killedSpares] = await Promise.all([supervisor.stopAll(), spares.stopAll(), runner.stop()]);
+      // Running tasks get a second to report (the control plane is usually stopping too; a lease that expires is retried).
+      const [killed, killedSpares] = await Promise.all([supervisor.stopAll(), spares.stopAll(), runner.stop(1000)]);
       if (killed.length || killedSpares.length) log.warn({ engines: killed, spares: killedSpares }, 'engines that did not stop on SIGTERM in time were killed (SIGKILL)');
       log.info('engines stopped');
       connections.closeAll();

@@ -70,12 +70,25 @@ export async function waitForExit(pid: number, timeoutMs: number): Promise<boole
  * Ends processes within a bound: SIGTERM to all at once (redis-server then
  * writes its AOF buffer, fsyncs and exits), SIGKILL to those still running
  * after `graceMs`. Returns the pids that needed SIGKILL.
+ *
+ * SIGTERM is sent again every second: redis-server 7.0 ignores one that
+ * arrives while it writes its first AOF ("Writing initial AOF, can't exit",
+ * after CONFIG SET appendonly yes or a replica's full sync) and keeps
+ * running; the next one, once that rewrite is done, stops it cleanly.
  */
 export async function stopProcesses(pids: Iterable<number>, graceMs: number): Promise<number[]> {
   const live = [...new Set(pids)].filter(isAlive);
-  for (const pid of live) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+  const term = () => { for (const pid of live.filter(isAlive)) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ } };
+  term();
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && live.some(isAlive)) await new Promise((r) => setTimeout(r, 20));
+  let again = Date.now() + 1000;
+  while (Date.now() < deadline && live.some(isAlive)) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (Date.now() >= again) {
+      term();
+      again += 1000;
+    }
+  }
   const killed = live.filter(isAlive);
   for (const pid of killed) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
   const end = Date.now() + 1000;
@@ -108,6 +121,13 @@ const real = (dir: string): string => {
   try { return realpathSync(dir); } catch { return path.resolve(dir); }
 };
 
+/** Does this process work in `dir` or under it? (A directory removed since is still matched by its old path.) */
+export function worksUnder(p: ProcessInfo, dir: string): boolean {
+  const cwd = p.cwd?.replace(/ \(deleted\)$/, '');
+  const root = real(dir);
+  return !!cwd && (cwd === root || cwd.startsWith(root + '/'));
+}
+
 /** redis-server processes whose working directory is `dir` or lies under it (engines and spares of one node). */
 export function redisProcessesUnder(dir: string): ProcessInfo[] {
   const root = real(dir);
@@ -118,9 +138,7 @@ export function redisProcessesUnder(dir: string): ProcessInfo[] {
     try { comm = readFileSync(`/proc/${name}/comm`, 'utf8').trim(); } catch { continue; }
     if (comm !== 'redis-server') continue;
     const p = processInfo(Number(name));
-    if (!p?.cwd) continue;
-    const cwd = p.cwd.replace(/ \(deleted\)$/, '');
-    if ((cwd === root || cwd.startsWith(root + '/')) && isAlive(p.pid)) out.push({ ...p, cwd });
+    if (p && worksUnder(p, root) && isAlive(p.pid)) out.push(p);
   }
   return out;
 }

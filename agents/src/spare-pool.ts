@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { renderRedisConfig } from '@strata/engine';
 import { SPARE_USERS } from '@strata/engine/redis-admin';
-import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis } from './process-utils';
+import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
 
 export interface Spare {
   port: number;
@@ -19,6 +19,7 @@ export interface Spare {
 export const WARM_AFTER_MS = 2500;
 /** A port another process listens on is tried again for a spare after this long. */
 const TAKEN_PORT_RETRY_MS = 60_000;
+const OWN_PORT_RETRY_MS = 5000;
 /** Spares hold no data: they get little time to stop before SIGKILL. */
 const SPARE_STOP_GRACE_MS = 2000;
 
@@ -115,7 +116,10 @@ export class SparePool {
     for (const p of [port, port + 10000]) {
       const holder = portHolders(this.d.address, p)[0];
       if (!holder) continue;
-      this.taken.set(port, Date.now() + TAKEN_PORT_RETRY_MS);
+      // One of this node's own engines (a spare being claimed as an instance) needs no warning.
+      const ours = !!holder.process && worksUnder(holder.process, this.d.dataDir);
+      this.taken.set(port, Date.now() + (ours ? OWN_PORT_RETRY_MS : TAKEN_PORT_RETRY_MS));
+      if (ours) return true;
       const who = holder.process ? describeProcess(holder.process) : 'a process this user cannot inspect';
       this.d.log.warn({ port }, `${holder.address}:${p} is in use by ${who}: no spare on ${this.d.address}:${port}`);
       return true;

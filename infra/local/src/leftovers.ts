@@ -42,11 +42,23 @@ export function redisProcessesUnder(dir: string): number[] {
   return pids().filter((pid) => read(`/proc/${pid}/comm`)?.trim() === 'redis-server' && within(cwdOf(pid) ?? '', dirs) && alive(pid));
 }
 
-/** SIGTERM, then SIGKILL to those still running after `graceMs`; resolves when they are gone (or 1 s after SIGKILL). */
+/**
+ * SIGTERM (again every second: redis-server 7.0 ignores one that comes while it
+ * writes its first AOF), then SIGKILL to those still running after `graceMs`;
+ * resolves when they are gone (or 1 s after SIGKILL).
+ */
 export async function stopPids(list: number[], graceMs: number): Promise<void> {
-  for (const pid of list) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+  const term = () => { for (const pid of list.filter(alive)) try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ } };
+  term();
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && list.some(alive)) await new Promise((r) => setTimeout(r, 25));
+  let again = Date.now() + 1000;
+  while (Date.now() < deadline && list.some(alive)) {
+    await new Promise((r) => setTimeout(r, 25));
+    if (Date.now() >= again) {
+      term();
+      again += 1000;
+    }
+  }
   for (const pid of list.filter(alive)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
   const end = Date.now() + 1000;
   while (Date.now() < end && list.some(alive)) await new Promise((r) => setTimeout(r, 25));
