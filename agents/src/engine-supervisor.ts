@@ -294,7 +294,7 @@ export class EngineSupervisor {
       this.d.log.info({ instanceId, pid: rt.pid, port: rec.spec.port }, 'engine started');
     } catch (err) {
       rt.state = this.closing ? 'stopped' : 'crashed';
-      rt.lastError = `${(err as Error).message}${spawned ? this.logTail(dir) : ''}`;
+      rt.lastError = this.closing ? 'the agent is stopping: engine not started' : `${(err as Error).message}${spawned ? this.logTail(dir) : ''}`;
       rt.nextRestartAt = Date.now() + rt.backoffMs;
       rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
       throw new Error(rt.lastError);
