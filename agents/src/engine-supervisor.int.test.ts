@@ -6,12 +6,14 @@
  * last time an agent saw it running.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineCredentials, InstanceSpec } from '@strata/api';
-import { EngineSupervisor } from './engine-supervisor';
+import { ENGINE_STOP_GRACE_MS, EngineSupervisor } from './engine-supervisor';
 import { InstanceRegistry } from './instance-registry';
 import { isAlive, readPid } from './process-utils';
 
@@ -133,5 +135,68 @@ describe('EngineSupervisor: safe restarts', () => {
     const second = supervisor(new InstanceRegistry(dir));
     await second.s.recover();
     expect(second.s.status('i5')).toMatchObject({ state: 'stopped', held: true, crashedAt: seen });
+  }, 30_000);
+});
+
+describe('EngineSupervisor: bounded stops and taken ports', () => {
+  it('does not start an engine where another process listens (its port or its cluster bus port) and names that process', async () => {
+    const { s } = supervisor();
+    await s.recover();
+    for (const [n, port] of [[10, spec(10).port], [11, spec(11).port + 10000]] as const) {
+      const stranger = net.createServer().listen(port, ADDRESS);
+      await new Promise((r) => stranger.once('listening', r));
+      try {
+        const message = new RegExp(`${ADDRESS.replace(/\./g, '\\.')}:${port} is in use by pid ${process.pid} \\(.*node`);
+        await expect(s.ensure(spec(n), credentials)).rejects.toThrow(message);
+        expect(s.status(`i${n}`)).toMatchObject({ state: 'crashed', lastError: expect.stringMatching(message) });
+      } finally {
+        stranger.close();
+      }
+    }
+  }, 30_000);
+
+  it('stops an engine that ignores SIGTERM while it writes its first AOF, cleanly and within the grace', async () => {
+    const { s } = supervisor();
+    await s.recover();
+    const big = { ...spec(12), memoryMb: 512 };
+    await s.ensure(big, credentials);
+    const pid = pidOf('i12');
+    const r = new Redis({ host: ADDRESS, port: big.port, username: credentials.internalUser, password: credentials.internalPassword });
+    try {
+      const value = 'v'.repeat(100);
+      for (let i = 0; i < 400_000; i += 20_000) {
+        const p = r.pipeline();
+        for (let j = i; j < i + 20_000; j++) p.set(`k${j}`, value);
+        await p.exec();
+      }
+      // What claiming a spare for an AOF cluster does: Redis now writes its first AOF in a child, and until that is
+      // done it answers SIGTERM with "Writing initial AOF, can't exit" and runs on.
+      await r.config('SET', 'appendonly', 'yes');
+    } finally {
+      r.disconnect();
+    }
+    const t0 = Date.now();
+    const killed = await s.stopAll();
+    expect(Date.now() - t0).toBeLessThan(ENGINE_STOP_GRACE_MS);
+    expect(killed).toEqual([]);
+    expect(isAlive(pid)).toBe(false);
+    const log = readFileSync(path.join(dir, 'instances', 'i12', 'redis.log'), 'utf8');
+    expect(log).toMatch(/Writing initial AOF, can't exit/);
+    expect(log).toMatch(/ready to exit, bye bye/);
+  }, 60_000);
+
+  it('starts no engine once stopAll began: a start in flight is ended, a later one refused', async () => {
+    const { s } = supervisor();
+    await s.recover();
+    const starting = s.ensure(spec(13), credentials);
+    starting.catch(() => {});
+    await sleep(5);
+    await s.stopAll();
+    await expect(starting).rejects.toThrow(/stopping/);
+    const pid = pidOf('i13');
+    if (pid) expect(isAlive(pid)).toBe(false);
+    expect(s.status('i13')?.state).toBe('stopped');
+    await expect(s.ensure(spec(14), credentials)).rejects.toThrow(/stopping/);
+    expect(readPid(path.join(dir, 'instances', 'i14', 'redis.pid'))).toBeNull();
   }, 30_000);
 });

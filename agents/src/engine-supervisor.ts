@@ -7,7 +7,7 @@ import { renderRedisConfig } from '@strata/engine';
 import { applyInstanceSettings, SPARE_USERS } from '@strata/engine/redis-admin';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
-import { isAlive, isRedisOnPort, readPid, waitForExit, waitForRedis } from './process-utils';
+import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
 
 interface Runtime {
   pid: number | null;
@@ -37,6 +37,15 @@ const ALIVE_MARK_MS = 1000;
 const ALIVE_MARK = 'engines-seen-running-at';
 /** Per instance: when its agent saw the engine exit (ms epoch); removed when it runs again. */
 const CRASH_MARK = 'crashed-at';
+/**
+ * How long an engine gets to stop on SIGTERM (write its AOF buffer, fsync,
+ * exit) before SIGKILL. A SIGKILL loses nothing Redis has acknowledged: it
+ * writes the AOF buffer to the file before it replies (except while an
+ * appendfsync everysec fsync lags, up to 2 s of writes), and the kernel keeps
+ * what was written; what is lost is the final fsync (a machine crash soon
+ * after could lose the last second) and a primary's wait for lagging replicas.
+ */
+export const ENGINE_STOP_GRACE_MS = 4000;
 
 /**
  * Runs redis-server processes for this node. Engines are started detached so
@@ -61,6 +70,12 @@ export class EngineSupervisor {
   private timer?: NodeJS.Timeout;
   /** Detached (the agent is exiting and leaves its engines running): exits are no longer ours to handle. */
   private detached = false;
+  /** Set by stopAll() and detach(): no engine starts from then on, whatever task is still running. */
+  private closing = false;
+  /** Engines this agent spawned and has not seen exit, starts in flight included. */
+  private readonly children = new Set<number>();
+  /** The warm spare being claimed: in no registry until it is reconfigured. */
+  private claiming: number | null = null;
 
   constructor(
     private readonly d: {
@@ -77,8 +92,8 @@ export class EngineSupervisor {
     const lastSeenRunning = this.readMark(path.join(this.d.registry.dataDir, ALIVE_MARK));
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
-      const pid = readPid(this.pidFile(id));
-      if (pid && isRedisOnPort(pid, rec.spec.port)) {
+      const pid = this.runningEngine(id, rec.spec.port);
+      if (pid) {
         this.runtime.set(id, fresh(pid, 'running'));
         this.d.log.info({ instanceId: id, pid }, 'adopted running engine');
         continue;
@@ -129,8 +144,30 @@ export class EngineSupervisor {
     return this.runtime.get(instanceId);
   }
 
+  /**
+   * The pid of this instance's redis-server if one runs: by its pid file, else the redis-server listening on its
+   * port from the instance's directory (a pid file gone or stale).
+   */
+  private runningEngine(instanceId: string, port: number): number | null {
+    const pid = readPid(this.pidFile(instanceId));
+    if (pid && isRedisOnPort(pid, port)) return pid;
+    const own = portHolders(this.d.address, port).find((h) => h.process && isRedisOnPort(h.process.pid, port) && worksUnder(h.process, this.d.registry.instanceDir(instanceId)));
+    return own?.process?.pid ?? null;
+  }
+
+  /** Engines this supervisor runs (or is starting) now. */
+  enginePids(): number[] {
+    const pids = new Set(this.children);
+    for (const rec of this.d.registry.all()) {
+      const pid = this.runtime.get(rec.spec.instanceId)?.pid;
+      if (pid && isRedisOnPort(pid, rec.spec.port)) pids.add(pid);
+    }
+    return [...pids];
+  }
+
   /** Idempotent: write the config and make sure the engine runs. */
   async ensure(spec: InstanceSpec, credentials: EngineCredentials): Promise<void> {
+    if (this.closing) throw new Error('the agent is stopping: not starting engines');
     const dir = this.d.registry.instanceDir(spec.instanceId);
     if (!this.d.registry.get(spec.instanceId) && !existsSync(dir) && (await this.claimSpare(spec, credentials))) return;
     this.d.registry.put({ spec, credentials });
@@ -138,8 +175,8 @@ export class EngineSupervisor {
     this.writeConfig(spec, credentials);
     const rt = this.runtime.get(spec.instanceId);
     if (rt?.pid && isRedisOnPort(rt.pid, spec.port)) return;
-    const pid = readPid(this.pidFile(spec.instanceId));
-    if (pid && isRedisOnPort(pid, spec.port)) {
+    const pid = this.runningEngine(spec.instanceId, spec.port);
+    if (pid) {
       this.runtime.set(spec.instanceId, fresh(pid, 'running', rt?.restarts ?? 0));
       return;
     }
@@ -177,6 +214,7 @@ export class EngineSupervisor {
     const spare = this.d.spares?.take(spec.port);
     if (!spare) return false;
     const dir = this.d.registry.instanceDir(spec.instanceId);
+    this.claiming = spare.pid;
     try {
       mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
       renameSync(spare.dir, dir);
@@ -184,6 +222,7 @@ export class EngineSupervisor {
         host: this.d.address, port: spec.port, current: { username: SPARE_USERS.internalUser, password: spare.password },
         settings: { memoryMb: spec.memoryMb, durability: spec.durability, evictionPolicy: spec.evictionPolicy, credentials },
       });
+      if (this.closing) throw new Error('the agent is stopping');
       rmSync(path.join(dir, 'spare.json'), { force: true });
       this.d.registry.put({ spec, credentials });
       this.writeConfig(spec, credentials);
@@ -195,7 +234,10 @@ export class EngineSupervisor {
       this.d.log.warn({ err: (err as Error).message, port: spec.port }, 'could not claim spare; starting a fresh engine');
       await this.kill(spare.pid);
       rmSync(existsSync(dir) ? dir : spare.dir, { recursive: true, force: true });
+      if (this.closing) throw err;
       return false;
+    } finally {
+      this.claiming = null;
     }
   }
 
@@ -204,6 +246,7 @@ export class EngineSupervisor {
   }
 
   private async start(instanceId: string): Promise<void> {
+    if (this.closing) throw new Error('the agent is stopping: not starting engines');
     const rec = this.d.registry.get(instanceId);
     if (!rec) throw new Error(`unknown instance ${instanceId}`);
     const dir = this.d.registry.instanceDir(instanceId);
@@ -215,10 +258,27 @@ export class EngineSupervisor {
     this.d.onChange();
     const out = openSync(path.join(dir, 'stdout.log'), 'a');
     let exited = false;
+    let spawned = false;
     try {
+      // Its own engine still running (a stale pid file): adopt it. A stranger on its ports: say who, start nothing.
+      const own = this.runningEngine(instanceId, rec.spec.port);
+      if (own) {
+        rt.pid = own;
+        rt.state = 'running';
+        rt.lastError = null;
+        rt.crashedAt = null;
+        rmSync(path.join(dir, CRASH_MARK), { force: true });
+        this.d.log.info({ instanceId, pid: own, port: rec.spec.port }, 'adopted running engine');
+        return;
+      }
+      this.refuseTakenPort(rec.spec.port);
       const child = spawn(this.d.redisServer, [path.join(dir, 'redis.conf')], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
+      spawned = true;
+      const pid = child.pid;
+      if (pid) this.children.add(pid);
       child.once('exit', () => {
         exited = true;
+        if (pid) this.children.delete(pid);
         // Our own child: the exit is known at once, no polling delay.
         if (rt.pid === child.pid && rt.state === 'running') this.crashed(instanceId, rt);
       });
@@ -226,20 +286,34 @@ export class EngineSupervisor {
       child.unref();
       rt.pid = child.pid ?? null;
       await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited);
+      if (this.closing) throw new Error('the agent is stopping');
       rt.state = 'running';
       rt.lastError = null;
       rt.crashedAt = null;
       rmSync(path.join(dir, CRASH_MARK), { force: true });
       this.d.log.info({ instanceId, pid: rt.pid, port: rec.spec.port }, 'engine started');
     } catch (err) {
-      rt.state = 'crashed';
-      rt.lastError = `${(err as Error).message}${this.logTail(dir)}`;
+      rt.state = this.closing ? 'stopped' : 'crashed';
+      rt.lastError = this.closing ? 'the agent is stopping: engine not started' : `${(err as Error).message}${spawned ? this.logTail(dir) : ''}`;
       rt.nextRestartAt = Date.now() + rt.backoffMs;
       rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
       throw new Error(rt.lastError);
     } finally {
       closeSync(out);
       this.d.onChange();
+    }
+  }
+
+  /**
+   * redis-server would exit with "Address already in use" on a port (or its
+   * cluster bus port) that another process listens on: name that process.
+   */
+  private refuseTakenPort(port: number): void {
+    for (const p of [port, port + 10000]) {
+      const holder = portHolders(this.d.address, p)[0];
+      if (!holder) continue;
+      const who = holder.process ? describeProcess(holder.process) : 'a process this user cannot inspect';
+      throw new Error(`${holder.address}:${p} is in use by ${who}: not starting redis-server on ${this.d.address}:${port}`);
     }
   }
 
@@ -255,7 +329,7 @@ export class EngineSupervisor {
 
   /** The engine exited without being asked to: report at once; hold a former primary. */
   private crashed(id: string, rt: Runtime): void {
-    if (rt.state !== 'running' || this.detached) return;
+    if (rt.state !== 'running' || this.detached || this.closing) return;
     rt.state = 'crashed';
     rt.restarts++;
     rt.crashedAt = Date.now();
@@ -271,6 +345,7 @@ export class EngineSupervisor {
 
   /** Crash detection for adopted engines and restarts (with backoff) of crashed replicas. */
   private async watch(): Promise<void> {
+    if (this.closing) return;
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
       const rt = this.runtime.get(id);
@@ -281,7 +356,7 @@ export class EngineSupervisor {
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
       const rt = this.runtime.get(id);
-      if (!rt || rt.state === 'starting' || rt.held) continue;
+      if (!rt || rt.state === 'starting' || rt.held || this.closing) continue;
       if ((rt.state === 'crashed' || rt.state === 'stopped') && Date.now() >= rt.nextRestartAt) {
         await this.start(id).then(() => {
           // A healthy run resets the backoff after it has stayed up.
@@ -317,26 +392,38 @@ export class EngineSupervisor {
   }
 
   private async kill(pid: number): Promise<void> {
-    try { process.kill(pid, 'SIGTERM'); } catch { return; }
-    if (!(await waitForExit(pid, 5000))) {
-      try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-      await waitForExit(pid, 2000);
-    }
+    await stopProcesses([pid], ENGINE_STOP_GRACE_MS);
   }
 
-  /** Stops every engine, keeping data (used when the local pool shuts down). */
-  async stopAll(): Promise<void> {
+  /**
+   * Stops every engine, keeping data (used when the local pool shuts down):
+   * registered ones, starts still in flight and a spare being claimed. From
+   * now on no engine starts. Bounded: SIGTERM, SIGKILL after `graceMs`.
+   * Returns the engines that needed SIGKILL.
+   */
+  async stopAll(graceMs = ENGINE_STOP_GRACE_MS): Promise<number[]> {
+    this.closing = true;
     clearInterval(this.timer);
-    await Promise.all(this.d.registry.all().map(async (rec) => {
+    const pids = new Set(this.children);
+    if (this.claiming) pids.add(this.claiming);
+    for (const rec of this.d.registry.all()) {
       const rt = this.runtime.get(rec.spec.instanceId);
       if (rt) rt.state = 'stopped';
-      const pid = rt?.pid ?? readPid(this.pidFile(rec.spec.instanceId));
-      if (pid && isRedisOnPort(pid, rec.spec.port)) await this.kill(pid);
-    }));
+      for (const pid of [rt?.pid, readPid(this.pidFile(rec.spec.instanceId))]) if (pid && isRedisOnPort(pid, rec.spec.port)) pids.add(pid);
+    }
+    return stopProcesses(pids, graceMs);
+  }
+
+  /** SIGKILL to every engine this supervisor knows, at once (the agent's last resort when its stop overruns). */
+  killAll(): void {
+    this.closing = true;
+    for (const pid of this.enginePids()) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    if (this.claiming) try { process.kill(this.claiming, 'SIGKILL'); } catch { /* gone */ }
   }
 
   detach(): void {
     this.detached = true;
+    this.closing = true;
     clearInterval(this.timer);
   }
 }

@@ -12,6 +12,14 @@ import { InstanceConnections } from './instance-connections';
 import { MetricsSampler, PUSH_SPREAD_MS } from './metrics/metrics-sampler';
 import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 import { EndpointServer } from './endpoint-server';
+import { redisProcessesUnder, stopProcesses } from './process-utils';
+
+/**
+ * A stop that stops engines ends within this bound whatever is in flight:
+ * engines get SIGTERM at once (SIGKILL after the supervisor's grace), and
+ * at the deadline every engine still known gets SIGKILL and the agent exits.
+ */
+const STOP_DEADLINE_MS = 7000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -47,6 +55,13 @@ async function main(): Promise<void> {
   });
   await supervisor.recover();
   await spares.start();
+  // A redis-server in this node's directory that is neither an instance nor a spare (a spare whose claim an agent
+  // crash interrupted, an instance removed while its engine ran) would hold a port the node hands out again.
+  const strays = redisProcessesUnder(config.dataDir).filter((p) => !supervisor.enginePids().includes(p.pid) && !spares.pids().includes(p.pid));
+  if (strays.length) {
+    log.warn({ engines: strays.map((p) => ({ pid: p.pid, command: p.command, cwd: p.cwd })) }, 'stopping engines in this node\'s directory that belong to no instance or spare');
+    await stopProcesses(strays.map((p) => p.pid), 2000);
+  }
   reporter.start();
   endpoints.start();
   // Samples are taken on the second on every node; pushes spread over the next 700 ms (stable per node): a fleet's
@@ -70,17 +85,24 @@ async function main(): Promise<void> {
     reporter?.stop();
     endpoints.stop();
     metrics.stop();
-    await runner.stop();
-    log.debug('task runner stopped');
-    connections.closeAll();
-    await loop.catch(() => {});
-    log.debug('task loop ended');
     // By default engines outlive the agent (an agent upgrade must not take data offline).
     if (config.stopEnginesOnExit) {
-      await Promise.all([supervisor.stopAll(), spares.stopAll()]);
+      setTimeout(() => {
+        log.error({ deadlineMs: STOP_DEADLINE_MS }, 'stop overran its deadline: killing every engine (SIGKILL) and exiting');
+        supervisor.killAll();
+        spares.killAll();
+        process.exit(1);
+      }, STOP_DEADLINE_MS);
+      // Engines stop at once, not after the running tasks: a task that is still starting one cannot start it any more.
+      // Running tasks get a second to report (the control plane is usually stopping too; a lease that expires is retried).
+      const [killed, killedSpares] = await Promise.all([supervisor.stopAll(), spares.stopAll(), runner.stop(1000)]);
+      if (killed.length || killedSpares.length) log.warn({ engines: killed, spares: killedSpares }, 'engines that did not stop on SIGTERM in time were killed (SIGKILL)');
       log.info('engines stopped');
-    }
-    else {
+      connections.closeAll();
+    } else {
+      await runner.stop();
+      connections.closeAll();
+      await loop.catch(() => {});
       supervisor.detach();
       spares.detach();
     }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { renderRedisConfig } from '@strata/engine';
 import { SPARE_USERS } from '@strata/engine/redis-admin';
-import { isAlive, isRedisOnPort, readPid, waitForExit, waitForRedis } from './process-utils';
+import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
 
 export interface Spare {
   port: number;
@@ -17,6 +17,11 @@ export interface Spare {
 
 /** A Redis primary cannot reach cluster_state ok until ~2 s after its process started (CLUSTER_WRITABLE_DELAY). */
 export const WARM_AFTER_MS = 2500;
+/** A port another process listens on is tried again for a spare after this long. */
+const TAKEN_PORT_RETRY_MS = 60_000;
+const OWN_PORT_RETRY_MS = 5000;
+/** Spares hold no data: they get little time to stop before SIGKILL. */
+const SPARE_STOP_GRACE_MS = 2000;
 
 /**
  * Keeps a few redis-server processes started in cluster mode, not yet part of
@@ -30,6 +35,10 @@ export class SparePool {
   private timer?: NodeJS.Timeout;
   private maintaining?: Promise<void>;
   private stopped = false;
+  /** The spare being started: stopAll() ends it too. */
+  private spawning: number | null = null;
+  /** Ports another process listens on (port -> when to look again). */
+  private readonly taken = new Map<number, number>();
 
   constructor(private readonly d: {
     dataDir: string; address: string; redisServer: string; log: Logger; count: number; topPort: number;
@@ -62,6 +71,7 @@ export class SparePool {
 
   /** Hands over the spare on this port, if there is a live one; the pool refills itself. */
   take(port: number): Spare | null {
+    if (this.stopped) return null;
     const s = this.spares.get(port);
     if (!s) return null;
     this.spares.delete(port);
@@ -89,19 +99,36 @@ export class SparePool {
         await this.spawnSpare(port);
       }
     } catch (err) {
-      this.d.log.warn({ err: (err as Error).message }, 'could not keep the spare pool full');
+      if (!this.stopped) this.d.log.warn({ err: (err as Error).message }, 'could not keep the spare pool full');
     }
   }
 
   private freePort(): number | null {
     const used = this.d.usedPorts();
     for (let p = this.d.topPort; p > this.d.topPort - 100; p--) {
-      if (!used.has(p) && !this.spares.has(p)) return p;
+      if (!used.has(p) && !this.spares.has(p) && (this.taken.get(p) ?? 0) <= Date.now()) return p;
     }
     return null;
   }
 
+  /** Is this port (or its cluster bus port) held by another process? Then remember it and say who. */
+  private portTaken(port: number): boolean {
+    for (const p of [port, port + 10000]) {
+      const holder = portHolders(this.d.address, p)[0];
+      if (!holder) continue;
+      // One of this node's own engines (a spare being claimed as an instance) needs no warning.
+      const ours = !!holder.process && worksUnder(holder.process, this.d.dataDir);
+      this.taken.set(port, Date.now() + (ours ? OWN_PORT_RETRY_MS : TAKEN_PORT_RETRY_MS));
+      if (ours) return true;
+      const who = holder.process ? describeProcess(holder.process) : 'a process this user cannot inspect';
+      this.d.log.warn({ port }, `${holder.address}:${p} is in use by ${who}: no spare on ${this.d.address}:${port}`);
+      return true;
+    }
+    return false;
+  }
+
   private async spawnSpare(port: number): Promise<void> {
+    if (this.stopped || this.portTaken(port)) return;
     const dir = path.join(this.root, String(port));
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -117,6 +144,7 @@ export class SparePool {
     let child: ReturnType<typeof spawn> | undefined;
     try {
       child = spawn(this.d.redisServer, ['redis.conf'], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
+      this.spawning = child.pid ?? null;
       child.once('exit', () => { exited = true; });
       child.once('error', () => { exited = true; });
       child.unref();
@@ -129,21 +157,34 @@ export class SparePool {
       rmSync(dir, { recursive: true, force: true });
       throw err;
     } finally {
+      this.spawning = null;
       closeSync(out);
     }
   }
 
-  /** Stops every spare, including one being started right now. */
-  async stopAll(): Promise<void> {
+  /** Spare engines running now (one being started included). */
+  pids(): number[] {
+    return [...this.spares.values()].map((s) => s.pid).concat(this.spawning ? [this.spawning] : []);
+  }
+
+  /**
+   * Stops every spare, including one being started right now, within a
+   * bound (SIGTERM, SIGKILL after `graceMs`). Returns the spares that needed SIGKILL.
+   */
+  async stopAll(graceMs = SPARE_STOP_GRACE_MS): Promise<number[]> {
     this.stopped = true;
     clearInterval(this.timer);
+    const killed = await stopProcesses(this.pids(), graceMs);
     await this.maintaining;
-    await Promise.all([...this.spares.values()].map(async (s) => {
-      try { process.kill(s.pid, 'SIGTERM'); } catch { /* gone */ }
-      await waitForExit(s.pid, 5000);
-      rmSync(s.dir, { recursive: true, force: true });
-    }));
+    for (const s of this.spares.values()) rmSync(s.dir, { recursive: true, force: true });
     this.spares.clear();
+    return killed;
+  }
+
+  /** SIGKILL to every spare at once (the agent's last resort when its stop overruns). */
+  killAll(): void {
+    this.stopped = true;
+    for (const pid of this.pids()) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
   }
 
   detach(): void {

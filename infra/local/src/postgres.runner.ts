@@ -36,10 +36,29 @@ function asPostgres(bin: string, args: string[]): [string, string[]] {
   return isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
 }
 
+/**
+ * The postgres user's ids when we are root. The server runs as our direct
+ * child under them, not through runuser: runuser answers a SIGTERM to the
+ * process group by killing the server (SIGKILL) two seconds later.
+ */
+function postgresIds(): { uid: number; gid: number } | undefined {
+  if (!isRoot()) return undefined;
+  const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+  const uid = id('-u');
+  const gid = id('-g');
+  if (!Number.isInteger(uid) || !Number.isInteger(gid) || uid <= 0) throw new Error('the postgres user does not exist (it comes with Debian\'s postgresql package)');
+  return { uid, gid };
+}
+
+/** How long a stop waits at each step: fast shutdown (SIGINT), then immediate (SIGQUIT), then SIGKILL. */
+const STOP_STEP_MS = { smart: 500, fast: 5000, immediate: 2000 };
+
 export interface PostgresHandle {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Immediate shutdown (SIGQUIT) without waiting: a last resort. */
+  kill(): void;
 }
 
 /**
@@ -63,13 +82,12 @@ export async function startPostgres(opts: { dataDir: string; logFile: string; po
   const port = opts.port ?? (await freePort());
   const settings = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
   if (opts.fast) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const [cmd, args] = asPostgres(path.join(bin, 'postgres'), settings);
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = openSync(opts.logFile, 'a');
-  const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', log, log], detached: false });
+  const child: ChildProcess = spawn(path.join(bin, 'postgres'), settings, { stdio: ['ignore', log, log], detached: false, ...postgresIds() });
   closeSync(log);
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  const gone = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
 
   const url = `postgres://strata@127.0.0.1:${port}/strata`;
   const admin = `postgres://strata@127.0.0.1:${port}/postgres`;
@@ -92,22 +110,21 @@ export async function startPostgres(opts: { dataDir: string; logFile: string; po
   return {
     url,
     port,
+    // Bounded: a smart shutdown for half a second, a fast one (clients disconnected, checkpoint), an immediate one (crash recovery at the next start) if that
+    // takes too long, SIGKILL last.
     stop: async () => {
-      if (exited) return;
-      const gone = new Promise((r) => child.once('exit', r));
-      // With runuser in between, signal the postmaster itself (pid file). A smart
-      // shutdown first: a pg.Pool's end() resolves before its clients' sockets
-      // close, and a fast shutdown would answer those closing clients with a
-      // FATAL error nobody listens for. Whatever is still connected after a
-      // moment gets the fast shutdown.
-      const pid = postmasterPid(dataDir) ?? child.pid!;
-      const signal = (s: NodeJS.Signals) => { try { process.kill(pid, s); } catch { /* gone */ } };
-      const within = (ms: number) => Promise.race([gone.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
-      signal('SIGTERM');
-      if (await within(500)) return;
-      signal('SIGINT');
-      await within(10_000);
+      // A smart shutdown first (SIGTERM): a pg.Pool's end() resolves before its
+      // clients' sockets close, and a fast shutdown would answer those closing
+      // clients with a FATAL error nobody listens for.
+      for (const [signal, ms] of [['SIGTERM', STOP_STEP_MS.smart], ['SIGINT', STOP_STEP_MS.fast], ['SIGQUIT', STOP_STEP_MS.immediate], ['SIGKILL', 1000]] as const) {
+        if (exited) return;
+        try { child.kill(signal); } catch { /* gone */ }
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([gone, new Promise((r) => { timer = setTimeout(r, ms); })]);
+        clearTimeout(timer);
+      }
     },
+    kill: () => { if (!exited) try { child.kill('SIGQUIT'); } catch { /* gone */ } },
   };
 }
 
@@ -157,8 +174,12 @@ function stopStale(bin: string, dataDir: string): void {
   const pid = postmasterPid(dataDir);
   if (!pid) return;
   try { process.kill(pid, 0); } catch { return; }
-  const [cmd, args] = asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'fast', '-w']);
+  const [cmd, args] = asPostgres(path.join(bin, 'pg_ctl'), ['-D', dataDir, 'stop', '-m', 'fast', '-w', '-t', '10']);
   spawnSync(cmd, args, { stdio: 'ignore' });
+  // Still running after 10 s: killed (crash recovery runs when ours starts).
+  try {
+    if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') process.kill(pid, 'SIGKILL');
+  } catch { /* stopped */ }
 }
 
 /** The postgres user must be able to reach its data directory through our folders. */

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres, type PostgresHandle } from './postgres.runner';
 import { REPO_ROOT, startTs, stopProcess, type Managed } from './process';
-import { stopLeftoverRedis } from './leftovers';
+import { describePid, portHolders, redisProcessesUnder, stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
 import { RestartBackoff } from './restart-backoff';
 import { loopbackPrefix } from './loopback';
 import { createStrataClient, unwrap } from '@strata/api/client';
@@ -31,6 +31,8 @@ export interface StackOptions {
   extraEnv?: NodeJS.ProcessEnv;
   /** Extra environment for the agents (e.g. STRATA_AGENT_SPARES). */
   agentEnv?: NodeJS.ProcessEnv;
+  /** Aborting it cancels a start in progress: what was started is stopped and startStack rejects. */
+  signal?: AbortSignal;
 }
 
 export interface AgentHandle {
@@ -62,12 +64,24 @@ export interface Stack {
   startControlPlane(): Promise<void>;
   stopAgent(index: number, signal?: NodeJS.Signals): Promise<void>;
   startAgent(index: number): Promise<void>;
-  /** Everything down; engines stopped (data kept). Reports redis-server processes the agents failed to stop (then stopped here). */
+  /**
+   * Everything down within a bound (about 15 s at worst), engines stopped with their data kept. Reports redis-server
+   * processes the agents failed to stop (then stopped here).
+   */
   stop(): Promise<{ leftoverPids: number[] }>;
+  /** Last resort, synchronous: SIGKILL to agents, control plane and engines, immediate stop of PostgreSQL. */
+  kill(): void;
 }
 
 const CP_ENTRY = path.join(REPO_ROOT, 'control-plane/src/main.ts');
 const AGENT_ENTRY = path.join(REPO_ROOT, 'agents/src/main.ts');
+
+/**
+ * How long a stop waits for agents and the control plane before SIGKILL. An
+ * agent stops its engines within 7 s (agents/src/main.ts); engines of an agent
+ * killed here are stopped by the sweep that follows (2 s, then SIGKILL).
+ */
+const STOP_MS = { agents: 8000, controlPlane: 8000, engines: 2000 };
 
 /** Runs Strata on this machine: embedded PostgreSQL, the control plane and a local node pool. */
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -83,7 +97,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     name: `node-${i + 1}`, address: `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`), restarts: 0, backoff: new RestartBackoff(),
   }));
   let shuttingDown = false;
+  const nodesDir = path.join(dir, 'nodes');
+  const cancelled = () => {
+    if (opts.signal?.aborted) throw new Error('start cancelled');
+  };
 
+  await clearLeftovers({ dir, agents, controlPlanePort: opts.port ?? 8080 });
   try {
     const databaseUrl = opts.databaseUrl ?? (pgHandle = await startPostgres({
       dataDir: path.join(dir, 'pg'), logFile: path.join(logs, 'postgres.log'), fast: opts.fastPostgres,
@@ -100,7 +119,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       port = Number(m.readyLine.split(' ')[1]);
       cp = m;
     };
+    cancelled();
     await startControlPlane();
+    cancelled();
     const url = `http://127.0.0.1:${port}`;
     const adminToken = readFileSync(path.join(dir, 'admin-token'), 'utf8').trim();
     const adminPassword = readFileSync(path.join(dir, 'admin-password'), 'utf8').trim();
@@ -114,6 +135,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       if (!existsSync(path.join(a.dir, 'agent.json'))) env.STRATA_JOIN_TOKEN = await joinToken(url, adminToken);
       a.stopping = false;
       const proc = await startTs({ entry: AGENT_ENTRY, env, logFile: path.join(logs, `${a.name}.log`), readyPrefix: 'STRATA_AGENT_READY', echo: opts.echo });
+      if (shuttingDown) {
+        // A restart that finished while the stack stops: this agent is not left running.
+        await stopProcess(proc, 'SIGTERM', STOP_MS.agents);
+        throw new Error('the stack is stopping');
+      }
       a.proc = proc;
       const startedAt = Date.now();
       // Like systemd's Restart=always (infra/systemd/strata-agent.service): an
@@ -132,6 +158,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
             await startAgent(i);
             return;
           } catch (err) {
+            if (shuttingDown) return;
             delay = a.backoff.next(0);
             console.error(`[strata] could not restart agent ${a.name}: ${(err as Error).message}; trying again in ${delay} ms`);
           }
@@ -139,8 +166,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       });
     };
     await Promise.all(agents.map((_, i) => startAgent(i)));
-    await waitForNodesOnline(url, adminToken, nodeCount);
+    await waitForNodesOnline(url, adminToken, nodeCount, opts.signal);
 
+    let stopped: Promise<{ leftoverPids: number[] }> | undefined;
     const stack: Stack = {
       url, endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
       stopControlPlane: (signal = 'SIGTERM') => stopProcess(cp, signal),
@@ -150,24 +178,81 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         return stopProcess(agents[i]!.proc, signal);
       },
       startAgent,
-      stop: async () => {
+      stop: () => {
         shuttingDown = true;
-        await Promise.all(agents.map((a) => stopProcess(a.proc)));
-        // Agents stop their engines; anything still running under our nodes is a bug: stop it and say so.
-        const leftovers = await stopLeftoverRedis(path.join(dir, 'nodes'));
-        if (leftovers.length) console.warn(`[strata] stopped ${leftovers.length} redis-server process(es) the agents left running: ${leftovers.join(', ')}`);
-        await stopProcess(cp);
-        await pgHandle?.stop();
-        return { leftoverPids: leftovers };
+        stopped ??= stopAll();
+        return stopped;
+      },
+      kill: () => {
+        shuttingDown = true;
+        for (const m of [...agents.map((a) => a.proc), cp]) if (m && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+        for (const p of strataProcessesOf(dir)) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
+        for (const pid of redisProcessesUnder(nodesDir)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+        pgHandle?.kill();
       },
     };
     return stack;
   } catch (err) {
     shuttingDown = true;
-    await Promise.all(agents.map((a) => stopProcess(a.proc)));
-    await stopProcess(cp);
-    await pgHandle?.stop();
+    await stopAll();
     throw err;
+  }
+
+  /**
+   * Agents and the control plane get SIGTERM together (agents need nothing from it to stop their engines); each gets
+   * SIGKILL at its deadline. Then whatever the agents left under nodes/ is stopped, and PostgreSQL once the control
+   * plane is gone.
+   */
+  async function stopAll(): Promise<{ leftoverPids: number[] }> {
+    const controlPlane = stopProcess(cp, 'SIGTERM', STOP_MS.controlPlane);
+    await Promise.all(agents.map((a) => stopProcess(a.proc, 'SIGTERM', STOP_MS.agents)));
+    // An agent this launcher started but no longer tracks (a restart cut short): SIGKILL; its engines go next.
+    for (const p of strataProcessesOf(dir).filter((p) => p.role === 'agent')) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
+    // Agents stop their engines; anything still running under our nodes (agents killed, or a bug) is stopped here.
+    const leftovers = await stopLeftoverRedis(nodesDir, STOP_MS.engines);
+    if (leftovers.length) console.warn(`[strata] stopped ${leftovers.length} redis-server process(es) the agents left running: ${leftovers.join(', ')}`);
+    await controlPlane;
+    await pgHandle?.stop();
+    return { leftoverPids: leftovers };
+  }
+}
+
+/**
+ * Before a start: what a stop that was cut short left (a launcher killed with SIGKILL) is dealt with, and a stranger
+ * on an address or port this stack wants is named instead of failing later with "Address already in use".
+ * - Agents and a control plane of this directory still running: agents get SIGKILL (their engines stay up and the
+ *   new agents adopt them), the control plane SIGTERM.
+ * - Engines of this directory stay up for their agents to adopt, except under a node this start does not run.
+ * - Any other process listening on a node's address, or on the control plane's port, fails the start.
+ */
+async function clearLeftovers(o: { dir: string; agents: AgentHandle[]; controlPlanePort: number }): Promise<void> {
+  const stale = strataProcessesOf(o.dir);
+  if (stale.length) {
+    console.warn(`[strata] stopping processes a previous launcher of ${o.dir} left running: ${stale.map((p) => `${p.role} ${describePid(p.pid)}`).join('; ')}`);
+    for (const p of stale) if (p.role === 'agent') try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
+    await stopPids(stale.filter((p) => p.role === 'control plane').map((p) => p.pid), 5000);
+  }
+  const nodeDirs = o.agents.map((a) => a.dir);
+  const ours = new Set(redisProcessesUnder(path.join(o.dir, 'nodes')));
+  const active = new Set(nodeDirs.flatMap((d) => redisProcessesUnder(d)));
+  const others = [...ours].filter((pid) => !active.has(pid));
+  if (others.length) await stopPids(others, STOP_MS.engines);
+
+  const wanted = [...nodeDirs.flatMap(instancePorts).flatMap((p) => [p, p + 10000]), ...(o.controlPlanePort ? [o.controlPlanePort] : [])];
+  const strangers = portHolders([...o.agents.map((a) => a.address), '127.0.0.1'], wanted)
+    .filter((h) => (h.address !== '127.0.0.1' || h.port === o.controlPlanePort) && !(h.pid && ours.has(h.pid)));
+  if (strangers.length) {
+    const lines = strangers.map((h) => `  ${h.address}:${h.port}  ${h.pid ? describePid(h.pid) : 'a process this user cannot inspect'}`);
+    throw new Error(`other processes listen where this stack must:\n${lines.join('\n')}\nStop them, or run this stack on other addresses.`);
+  }
+}
+
+/** Ports of the engines a node's directory records (instances.json). */
+function instancePorts(nodeDir: string): number[] {
+  try {
+    return (JSON.parse(readFileSync(path.join(nodeDir, 'instances.json'), 'utf8')) as { spec: { port: number } }[]).map((r) => r.spec.port);
+  } catch {
+    return [];
   }
 }
 
@@ -177,9 +262,10 @@ async function joinToken(url: string, adminToken: string): Promise<string> {
   return data.token;
 }
 
-async function waitForNodesOnline(url: string, token: string, count: number): Promise<void> {
+async function waitForNodesOnline(url: string, token: string, count: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
+    if (signal?.aborted) throw new Error('start cancelled');
     const body = await unwrap(createStrataClient({ baseUrl: url, token }).GET('/v1/nodes'));
     if (body.items.filter((n) => n.status === 'online').length >= count) return;
     if (Date.now() > deadline) throw new Error(`only ${body.items.filter((n) => n.status === 'online').length} of ${count} nodes came online`);

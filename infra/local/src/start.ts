@@ -3,11 +3,17 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { startStack, type Stack } from './stack';
 import { REPO_ROOT } from './process';
+import { redisProcessesUnder, strataProcessesOf } from './leftovers';
+
+/** A stop (or a start cancelled by a signal) that has not ended by then kills what is left and exits. */
+const STOP_DEADLINE_MS = 20_000;
 
 const env = process.env;
 const dir = path.resolve(env.STRATA_HOME ?? path.join(REPO_ROOT, '.strata'));
 const nodes = Number(env.STRATA_LOCAL_NODES ?? 3);
 const port = Number(env.STRATA_PORT ?? 8080);
+const addressPrefix = env.STRATA_ADDRESS_PREFIX ?? '127.0.1';
+if (!/^127\.\d{1,3}\.\d{1,3}$/.test(addressPrefix)) throw new Error('STRATA_ADDRESS_PREFIX must be three octets of a loopback address, like 127.0.1');
 if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50) throw new Error('STRATA_LOCAL_NODES must be an integer from 1 to 50');
 
 // One launcher per state directory: a second one would fight over PostgreSQL and the nodes.
@@ -25,20 +31,59 @@ mkdirSync(dir, { recursive: true });
 writeFileSync(lock, String(process.pid));
 const releaseLock = () => { try { if (readFileSync(lock, 'utf8') === String(process.pid)) rmSync(lock); } catch { /* gone */ } };
 
-console.log(`starting Strata: PostgreSQL, control plane on :${port}, ${nodes} local nodes (state in ${dir}) ...`);
+// Signals are handled from the start: one that arrives while Strata is starting cancels the start (what was started
+// is stopped); a stop that overruns its deadline kills what is left, so the engines never outlive the launcher.
 let stack: Stack | undefined;
+let stopping = false;
+const cancel = new AbortController();
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  setTimeout(() => {
+    console.error(`stop did not finish within ${STOP_DEADLINE_MS / 1000} s: killing agents, control plane and engines (SIGKILL)`);
+    if (stack) stack.kill();
+    else for (const pid of [...strataProcessesOf(dir).map((p) => p.pid), ...redisProcessesUnder(path.join(dir, 'nodes'))]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    releaseLock();
+    process.exit(1);
+  }, STOP_DEADLINE_MS);
+  if (!stack) {
+    console.log(`\n${signal}: cancelling the start ...`);
+    cancel.abort();
+    return;
+  }
+  console.log(`\n${signal}: stopping agents (and their redis-server processes), control plane and PostgreSQL ...`);
+  const { leftoverPids } = await stack.stop();
+  releaseLock();
+  console.log(leftoverPids.length ? `stopped (and ${leftoverPids.length} engine(s) the agents left behind).` : 'stopped.');
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+
+console.log(`starting Strata: PostgreSQL, control plane on :${port}, ${nodes} local nodes (state in ${dir}) ...`);
 const started = Date.now();
 try {
   stack = await startStack({
-    dir, nodes, port, databaseUrl: env.DATABASE_URL, echo: env.STRATA_VERBOSE === '1',
-    nodeMemoryMb: env.STRATA_NODE_MEMORY_MB ? Number(env.STRATA_NODE_MEMORY_MB) : undefined,
+    dir, nodes, port, addressPrefix, databaseUrl: env.DATABASE_URL, echo: env.STRATA_VERBOSE === '1',
+    nodeMemoryMb: env.STRATA_NODE_MEMORY_MB ? Number(env.STRATA_NODE_MEMORY_MB) : undefined, signal: cancel.signal,
   });
 } catch (err) {
-  console.error(`\nStrata failed to start: ${(err as Error).message}\nLogs: ${path.join(dir, 'logs')}`);
   releaseLock();
+  if (cancel.signal.aborted) {
+    console.log('stopped.');
+    process.exit(0);
+  }
+  console.error(`\nStrata failed to start: ${(err as Error).message}\nLogs: ${path.join(dir, 'logs')}`);
   process.exit(1);
 }
 
+if (cancel.signal.aborted) {
+  // The signal came as the start finished.
+  await stack.stop();
+  releaseLock();
+  console.log('stopped.');
+  process.exit(0);
+}
 const s = stack;
 console.log(`
   Strata is running (${((Date.now() - started) / 1000).toFixed(1)} s)
@@ -53,16 +98,3 @@ console.log(`
 
   Ctrl-C stops everything (cluster data is kept for the next start).
 `);
-
-let stopping = false;
-const stop = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\n${signal}: stopping agents (and their redis-server processes), control plane and PostgreSQL ...`);
-  const { leftoverPids } = await s.stop();
-  releaseLock();
-  console.log(leftoverPids.length ? `stopped (and ${leftoverPids.length} engine(s) the agents left behind).` : 'stopped.');
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop('SIGINT'));
-process.on('SIGTERM', () => void stop('SIGTERM'));

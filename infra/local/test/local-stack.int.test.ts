@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cluster } from 'ioredis';
-import { startStack, type Stack } from '../src';
+import { loopbackPrefix, startStack, type Stack } from '../src';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-local-'));
-const prefix = '127.0.15';
+const prefix = loopbackPrefix('127.0.15');
 let stack: Stack | undefined;
 afterAll(async () => {
   await stack?.stop();
