@@ -109,14 +109,14 @@ export interface PortHolder {
   pid: number | null;
 }
 
+export const isWildcard = (address: string): boolean => address === '0.0.0.0' || address === '::';
+
 /**
- * Listening TCP sockets on any of `addresses` (every port), or on a wildcard
- * address at one of `wildcardPorts` (a wildcard listener blocks a bind to any
- * address on its port), with the process that holds each.
+ * Listening TCP sockets that `wanted(address, port)` selects (addresses as
+ * "127.0.1.2", or "0.0.0.0" / "::" for a wildcard listener, which blocks a
+ * bind to any address on its port), with the process that holds each.
  */
-export function portHolders(addresses: string[], wildcardPorts: number[]): PortHolder[] {
-  const want = new Set(addresses);
-  const ports = new Set(wildcardPorts);
+export function portHolders(wanted: (address: string, port: number) => boolean): PortHolder[] {
   const found: { address: string; port: number; inode: string }[] = [];
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     for (const line of (read(file) ?? '').split('\n').slice(1)) {
@@ -125,7 +125,7 @@ export function portHolders(addresses: string[], wildcardPorts: number[]): PortH
       const [hex, portHex] = f[1]!.split(':');
       const address = procAddress(hex!);
       const port = Number.parseInt(portHex!, 16);
-      if (want.has(address) || ((address === '0.0.0.0' || address === '::') && ports.has(port))) found.push({ address, port, inode: f[9]! });
+      if (wanted(address, port)) found.push({ address, port, inode: f[9]! });
     }
   }
   if (!found.length) return [];

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres, type PostgresHandle } from './postgres.runner';
 import { REPO_ROOT, startTs, stopProcess, type Managed } from './process';
-import { describePid, portHolders, redisProcessesUnder, stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
+import { describePid, isWildcard, portHolders, redisProcessesUnder, stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
 import { RestartBackoff } from './restart-backoff';
 import { loopbackPrefix } from './loopback';
 import { createStrataClient, unwrap } from '@strata/api/client';
@@ -238,12 +238,17 @@ async function clearLeftovers(o: { dir: string; agents: AgentHandle[]; controlPl
   const others = [...ours].filter((pid) => !active.has(pid));
   if (others.length) await stopPids(others, STOP_MS.engines);
 
-  const wanted = [...nodeDirs.flatMap(instancePorts).flatMap((p) => [p, p + 10000]), ...(o.controlPlanePort ? [o.controlPlanePort] : [])];
-  const strangers = portHolders([...o.agents.map((a) => a.address), '127.0.0.1'], wanted)
-    .filter((h) => (h.address !== '127.0.0.1' || h.port === o.controlPlanePort) && !(h.pid && ours.has(h.pid)));
+  // Every port on a node's address; on a wildcard address the ports its engines have (and their cluster bus ports).
+  const addresses = new Set(o.agents.map((a) => a.address));
+  const enginePorts = new Set(nodeDirs.flatMap(instancePorts).flatMap((p) => [p, p + 10000]));
+  const cpPort = o.controlPlanePort;
+  const strangers = portHolders((address, port) => addresses.has(address) || (isWildcard(address) && enginePorts.has(port))
+    || (!!cpPort && port === cpPort && (address === '127.0.0.1' || isWildcard(address))))
+    .filter((h) => !(h.pid && ours.has(h.pid)));
   if (strangers.length) {
     const lines = strangers.map((h) => `  ${h.address}:${h.port}  ${h.pid ? describePid(h.pid) : 'a process this user cannot inspect'}`);
-    throw new Error(`other processes listen where this stack must:\n${lines.join('\n')}\nStop them, or run this stack on other addresses.`);
+    throw new Error(`other processes listen where this stack must:\n${lines.join('\n')}\n`
+      + 'Stop them, or run this stack on other addresses (npm start: STRATA_ADDRESS_PREFIX, STRATA_PORT).');
   }
 }
 

@@ -2,19 +2,20 @@
  * Stops and starts of `npm start` as a supervisor runs it: the launcher
  * (infra/local/src/start.ts) in its own process group, signals to the whole
  * group. SIGTERM with the CPU busy and engines being started ends every
- * process within a bound; SIGKILL leaves engines running that the next start
- * adopts with their keys; a stranger on a node's address is named by pid.
+ * process within a bound; SIGKILL (of the group, or of the launcher alone)
+ * leaves engines running that the next start adopts with their keys; a
+ * stranger on a node's address is named by pid.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Cluster } from 'ioredis';
 import { loopbackPrefix } from '../src';
 import { REPO_ROOT } from '../src/process';
-import { alive, redisProcessesUnder } from '../src/leftovers';
+import { alive, redisProcessesUnder, strataProcessesOf } from '../src/leftovers';
 
 const PREFIX = loopbackPrefix('127.0.19');
 const home = mkdtempSync(path.join(os.tmpdir(), 'strata-stopstart-'));
@@ -22,17 +23,20 @@ const home = mkdtempSync(path.join(os.tmpdir(), 'strata-stopstart-'));
 const STOP_BOUND_MS = 15_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// Every process this file starts, ended in afterAll whatever happened.
+// Every process a test starts is ended after it whatever happened (a failed test leaves nothing to the next one).
 const groups = new Set<number>();
 const children = new Set<ChildProcess>();
-afterAll(async () => {
+afterEach(async () => {
   for (const pgid of groups) try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+  groups.clear();
+  for (const p of strataProcessesOf(home)) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
   for (const c of children) c.kill('SIGKILL');
+  children.clear();
   for (const pid of redisProcessesUnder(path.join(home, 'nodes'))) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
   await sleep(300);
   for (const pid of postgresOf(home)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-  rmSync(home, { recursive: true, force: true });
 });
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /** The postmaster of this home's embedded PostgreSQL, if one still runs. */
 function postgresOf(dir: string): number[] {
@@ -114,6 +118,30 @@ async function keysPresent(url: string, id: string): Promise<number> {
   }
 }
 
+async function until<T>(what: string, get: () => T, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = get();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
+    await sleep(100);
+  }
+}
+
+/** The redis-server pids of one cluster's instances, from the nodes' registries and pid files. */
+function enginePidsOf(clusterId: string): number[] {
+  const pids: number[] = [];
+  for (const node of readdirSync(path.join(home, 'nodes'))) {
+    const dir = path.join(home, 'nodes', node);
+    let records: { spec: { instanceId: string; clusterId: string } }[] = [];
+    try { records = JSON.parse(readFileSync(path.join(dir, 'instances.json'), 'utf8')); } catch { continue; }
+    for (const r of records.filter((r) => r.spec.clusterId === clusterId)) {
+      try { pids.push(Number(readFileSync(path.join(dir, 'instances', r.spec.instanceId, 'redis.pid'), 'utf8'))); } catch { /* not running */ }
+    }
+  }
+  return pids.sort((a, b) => a - b);
+}
+
 /** Until the group and every engine of this home are gone (or the bound passes): how long it took, and what was left. */
 async function gone(pgid: number, since: number): Promise<{ ms: number; engines: number[]; group: boolean }> {
   for (;;) {
@@ -159,30 +187,57 @@ describe('npm start stopped and started by a supervisor (signals to its process 
     const url = await first.url;
     await waitReady(url, clusterId);
     expect(await keysPresent(url, clusterId)).toBe(KEYS);
-    const engines = redisProcessesUnder(path.join(home, 'nodes')).sort();
+    const engines = await until('the cluster\'s 4 engines', () => enginePidsOf(clusterId), (p) => p.length === 4 && p.every(alive));
     process.kill(-first.pgid, 'SIGKILL');
     await first.exited;
     await sleep(300);
     // What a supervisor's SIGKILL leaves: the engines, in their own sessions, still on their ports.
-    expect(redisProcessesUnder(path.join(home, 'nodes')).sort()).toEqual(engines);
+    expect(engines.filter(alive)).toEqual(engines);
 
     const second = launch();
     const url2 = await second.url;
     await waitReady(url2, clusterId);
     expect(await keysPresent(url2, clusterId)).toBe(KEYS);
     // Adopted, not restarted: the same processes serve.
-    expect(redisProcessesUnder(path.join(home, 'nodes')).filter((pid) => engines.includes(pid)).length).toBeGreaterThanOrEqual(4);
+    expect(enginePidsOf(clusterId)).toEqual(engines);
     const t0 = Date.now();
     process.kill(-second.pgid, 'SIGTERM');
     expect(await gone(second.pgid, t0)).toMatchObject({ engines: [], group: false });
     expect(await second.exited).toBe(0);
   });
 
+  it('SIGKILL to the launcher alone: the next start ends the agents and control plane it left and adopts the engines', async () => {
+    const first = launch();
+    const url = await first.url;
+    await waitReady(url, clusterId);
+    const engines = await until('the cluster\'s 4 engines', () => enginePidsOf(clusterId), (p) => p.length === 4 && p.every(alive));
+    const orphans = strataProcessesOf(home).map((p) => p.pid);
+    expect(orphans.length).toBe(3); // two agents and the control plane
+    process.kill(first.pgid, 'SIGKILL');
+    await first.exited;
+    expect(orphans.every(alive)).toBe(true);
+
+    const second = launch();
+    const url2 = await second.url;
+    expect(orphans.filter(alive)).toEqual([]);
+    await waitReady(url2, clusterId);
+    expect(await keysPresent(url2, clusterId)).toBe(KEYS);
+    expect(enginePidsOf(clusterId)).toEqual(engines);
+    const t0 = Date.now();
+    process.kill(-second.pgid, 'SIGTERM');
+    expect(await gone(second.pgid, t0)).toMatchObject({ engines: [], group: false });
+    // The first launcher's PostgreSQL (its child, orphaned) was stopped by the second start, which ran its own.
+    expect(postgresOf(home)).toEqual([]);
+  });
+
   it('a stranger listening on a node\'s address: the start fails and names its pid and command line', async () => {
     const address = `${PREFIX}.2`;
     const stranger = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(7000, '${address}', () => console.log('listening'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.add(stranger);
-    await new Promise<void>((resolve) => stranger.stdout!.once('data', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      stranger.stdout!.once('data', () => resolve());
+      stranger.once('exit', (code) => reject(new Error(`the stranger could not listen (exit ${code})`)));
+    });
     try {
       const l = launch();
       await expect(l.url).rejects.toThrow(/./);
