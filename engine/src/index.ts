@@ -18,6 +18,13 @@ export {
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
 export {
+  isHealthyMember,
+  isInSyncReplica,
+  followsNode,
+  primaryNodeId,
+  type MemberObservation,
+} from './redis/member-health';
+export {
   planHealing,
   describeHealAction,
   isPromotable,

@@ -7,6 +7,7 @@ import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
 import type { Db } from '../db/tx';
+import { healthyMembers } from '../observed/instance-health';
 
 export interface ReconcileDeps {
   clusters: ClusterStore;
@@ -108,18 +109,7 @@ export async function loadContext(
 
 export const address = (ctx: ClusterContext, i: InstanceRow) => ({ host: ctx.nodes.get(i.nodeId)?.address ?? 'unknown', port: i.port });
 
-/**
- * Is this instance a healthy member of the cluster as planned? True when it
- * runs, sees cluster_state ok, knows every member and has the planned role
- * (a replica following its own shard's primary with the link up).
- */
-export function isFormedMember(ctx: ClusterContext, i: InstanceRow): boolean {
-  const o = ctx.observe(i.id);
-  const view = o?.cluster;
-  if (!o || o.state !== 'running' || !view) return false;
-  if (view.state !== 'ok' || view.knownNodes !== ctx.instances.length || view.role !== i.role) return false;
-  if (i.role === 'primary') return true;
-  const primary = ctx.instances.find((p) => p.shardIndex === i.shardIndex && p.role === 'primary');
-  const primaryId = primary ? ctx.observe(primary.id)?.cluster?.myId : undefined;
-  return !!primaryId && view.primaryId === primaryId && view.primaryLinkUp === true;
+/** The healthy members of the cluster now (the one rule: `isHealthyMember`, via observed/instance-health.ts). */
+export function healthyMembersOf(ctx: ClusterContext): Set<string> {
+  return healthyMembers(ctx.instances, ctx.lost.filter((l) => !l.forgottenAt).length, { observe: ctx.observe });
 }

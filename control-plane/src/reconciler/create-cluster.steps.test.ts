@@ -25,6 +25,8 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
       countFailures: async () => 0,
     },
     notifyNode: () => {},
+    observed: { isSilent: () => false },
+    clusters: { recordObservedInstance: async () => {} },
   } as unknown as ReconcileDeps;
   const ctx: ClusterContext = {
     deps,

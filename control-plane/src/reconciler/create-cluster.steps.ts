@@ -2,8 +2,9 @@ import type { FormClusterShard, InstanceSpec } from '@strata/api';
 import { planSlots } from '@strata/engine';
 import { CREATE_STEPS } from './steps';
 import type { Step } from './step-runner';
-import { address, isFormedMember, type ClusterContext } from './cluster-context';
+import { address, healthyMembersOf, type ClusterContext } from './cluster-context';
 import { ensureTask } from './task-step';
+import { rememberEngineIds } from './record-observed';
 
 const def = (name: (typeof CREATE_STEPS)[number]['name']) => CREATE_STEPS.find((s) => s.name === name)!;
 
@@ -65,7 +66,8 @@ function ensureFormTask(ctx: ClusterContext) {
 const formCluster: Step<ClusterContext> = {
   def: def('form-cluster'),
   run: async (ctx) => {
-    if (ctx.tasks.get(formKey(ctx))?.state === 'succeeded' || ctx.instances.every((i) => isFormedMember(ctx, i))) {
+    const healthy = healthyMembersOf(ctx);
+    if (ctx.tasks.get(formKey(ctx))?.state === 'succeeded' || ctx.instances.every((i) => healthy.has(i.id))) {
       return { kind: 'done' };
     }
     const failed = await ensureFormTask(ctx);
@@ -76,11 +78,16 @@ const formCluster: Step<ClusterContext> = {
 const verify: Step<ClusterContext> = {
   def: def('verify'),
   run: async (ctx) => {
-    const formed = ctx.instances.filter((i) => isFormedMember(ctx, i)).length;
+    const healthy = healthyMembersOf(ctx);
+    const formed = ctx.instances.filter((i) => healthy.has(i.id)).length;
     const total = ctx.instances.length;
     // Ready means usable through the connection URI: an agent must serve the endpoint it names.
     if (formed === total && ctx.endpointServed === false) return { kind: 'wait', detail: `${total} of ${total} nodes agree; waiting for an agent to serve the endpoint`, fraction: 0.99 };
-    if (formed === total) return { kind: 'done', detail: `${total} of ${total} nodes agree` };
+    if (formed === total) {
+      // Every instance's Redis id is known from the start (replicas are matched to their primary by it).
+      await rememberEngineIds(ctx, ctx.instances);
+      return { kind: 'done', detail: `${total} of ${total} nodes agree` };
+    }
     // The form task succeeded but the nodes disagree later: form again (idempotent).
     const task = ctx.tasks.get(formKey(ctx));
     if (task?.state === 'succeeded' && Date.now() - task.updatedAt.getTime() > 5000) {

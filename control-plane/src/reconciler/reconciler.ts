@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClusterPhase } from '@strata/api';
-import { loadContext, type ReconcileDeps } from './cluster-context';
+import { loadContext, type ClusterContext, type ReconcileDeps } from './cluster-context';
+import { storedStatus, writeStatus, type HealthVerdict } from './cluster-status';
+import type { OperationRow } from '../stores/operation.store';
 import type { NodeRow } from '../stores/node.store';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
@@ -261,16 +263,18 @@ export class Reconciler {
         return { done: false, seen };
       }
       if (outcome.kind === 'succeeded') {
-        await handler.onSucceeded(ctx);
+        await handler.onSucceeded?.(ctx);
+        if (op.kind !== 'delete-cluster') await this.writeStatus(ctx, op, evaluateHealth(ctx));
         this.deps.log.info({ clusterId, name: cluster.name, kind: op.kind }, 'operation succeeded');
         // Another operation may be queued behind this one.
         return { done: false, seen };
       }
       if (outcome.kind === 'failed') {
-        await handler.onFailed(ctx, outcome);
+        await this.writeStatus(ctx, op, evaluateHealth(ctx));
         this.deps.log.warn({ clusterId, kind: op.kind, error: outcome.message }, 'operation failed');
         return { done: true, seen };
       }
+      await this.writeStatus(ctx, op, null);
       return { done: false, seen };
     }
     if (!PROVISIONED.includes(cluster.status.phase)) {
@@ -278,6 +282,19 @@ export class Reconciler {
       return { done: true, seen };
     }
     return { done: await this.heal(clusterId), seen };
+  }
+
+  /** Phase and conditions from the operation this pass drove (or none) and what agents observe: the one status writer. */
+  private async writeStatus(ctx: ClusterContext, op: OperationRow | null, health: HealthVerdict | null): Promise<void> {
+    const c = ctx.cluster;
+    const next = await writeStatus(this.deps.clusters, c.id, {
+      stored: storedStatus(c),
+      operation: op ? { kind: op.kind, state: op.state, error: op.error } : null,
+      health,
+    });
+    if (next && next.phase !== c.status.phase) {
+      this.deps.log.info({ clusterId: c.id, phase: next.phase, conditions: next.conditions.filter((x) => x.status !== 'true' || x.type === 'Healing') }, 'cluster phase changed');
+    }
   }
 
   /** No operation runs: hold the cluster to its spec. True when nothing is left to do. */
@@ -300,21 +317,10 @@ export class Reconciler {
     if (h.phase === 'unknown') return false;
     if (h.phase === 'ready') {
       if (!this.healthySince.has(clusterId)) this.healthySince.set(clusterId, Date.now());
-      if (cluster.observedGeneration < cluster.generation) await this.deps.clusters.setObservedGeneration(clusterId, cluster.generation);
     } else {
       this.healthySince.delete(clusterId);
     }
-    const changed = h.phase !== cluster.status.phase ||
-      JSON.stringify(h.conditions.map((c) => [c.type, c.status, c.message])) !==
-      JSON.stringify(cluster.status.conditions.map((c) => [c.type, c.status, c.message]));
-    if (changed) {
-      const conditions = h.conditions.map((c) => {
-        const prev = cluster.status.conditions.find((p) => p.type === c.type && p.status === c.status);
-        return prev ? { ...c, lastTransitionAt: prev.lastTransitionAt } : c;
-      });
-      await this.deps.clusters.setStatus(clusterId, h.phase, conditions);
-      if (h.phase !== cluster.status.phase) this.deps.log.info({ clusterId, phase: h.phase, conditions: h.conditions.filter((c) => c.status !== 'true' || c.type === 'Healing') }, 'cluster phase changed');
-    }
+    await this.writeStatus(ctx, null, h);
     const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && ctx.instances.every((i) => i.role === i.preferredRole);
     if (settled) {
       if (!this.settled.has(clusterId)) this.settled.set(clusterId, { recheckAt: Date.now() + SETTLED_RECHECK_MS * (0.8 + 0.4 * Math.random()), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });

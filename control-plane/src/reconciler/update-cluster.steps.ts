@@ -12,6 +12,8 @@ import type { Step, StepResult } from './step-runner';
 import { address, type ClusterContext } from './cluster-context';
 import { ensureTask, enqueueNow } from './task-step';
 import type { InstanceRow } from '../stores/cluster.store';
+import { rememberEngineIds } from './record-observed';
+import { inSyncWith } from '../observed/instance-health';
 import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
 
 const WEIGHTS: Record<string, number> = {
@@ -69,24 +71,11 @@ const startInstances: Step<ClusterContext>['run'] = async (ctx) => {
   return { kind: 'wait', detail: `${up} of ${added.length} new instances running`, fraction: added.length ? up / added.length : 1 };
 };
 
-/** A replica following this primary, link up, not in a full sync. */
-export function inSyncReplica(ctx: ClusterContext, replica: InstanceRow, primary: InstanceRow): boolean {
-  const v = ctx.observe(replica.id)?.cluster;
-  const pid = ctx.observe(primary.id)?.cluster?.myId;
-  return !!v && !!pid && v.role === 'replica' && v.primaryId === pid && v.primaryLinkUp === true && !v.syncInProgress;
-}
-
 const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
   const p = planOf(ctx);
   const added = ctx.instances.filter((i) => p.added.includes(i.id));
   // Remember each new instance's Redis id while it runs: if it dies mid-migration, the migration needs it (see shardEngineIds).
-  for (const i of added) {
-    const v = ctx.observe(i.id)?.cluster;
-    if (v && v.myId !== i.engineId) {
-      await ctx.deps.clusters.recordObservedInstance(i.id, { role: i.role, engineId: v.myId, configEpoch: v.configEpoch });
-      i.engineId = v.myId;
-    }
-  }
+  await rememberEngineIds(ctx, added);
   const seed = ctx.instances.find((i) => i.role === 'primary' && !p.added.includes(i.id) && running(ctx, i));
   if (!seed) return { kind: 'wait', detail: 'waiting for a running primary to introduce new instances to' };
   const joined = new Set<string>();
@@ -104,7 +93,7 @@ const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
   for (const r of replicas) {
     const primary = ctx.instances.find((i) => i.shardIndex === r.shardIndex && i.role === 'primary');
     if (!primary || (p.added.includes(primary.id) && !joined.has(primary.id))) continue;
-    if (inSyncReplica(ctx, r, primary)) { synced++; continue; }
+    if (inSyncWith(r, primary, ctx)) { synced++; continue; }
     // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
     if (ctx.tasks.get(`join:${r.id}:${primary.id}`)?.state === 'succeeded' && ctx.observe(r.id)?.cluster?.role === 'primary') { synced++; continue; }
     const failed = await ensureTask(ctx, {
@@ -237,13 +226,7 @@ function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<Clu
     const rows = ctx.instances.filter((i) => ids.has(i.id));
     if (!rows.length) return { kind: 'done', detail: `${ids.size} instance(s) removed` };
     // Remember each one's Redis id while it still runs: the others must forget exactly it.
-    for (const i of rows) {
-      const v = ctx.observe(i.id)?.cluster;
-      if (v && v.myId !== i.engineId) {
-        await ctx.deps.clusters.recordObservedInstance(i.id, { role: i.role, engineId: v.myId, configEpoch: v.configEpoch });
-        i.engineId = v.myId;
-      }
-    }
+    await rememberEngineIds(ctx, rows);
     let gone = 0;
     for (const i of rows) {
       const task = ctx.tasks.get(`remove:${i.id}`);

@@ -13,6 +13,7 @@
  * `none` the shard's data is gone, and the plan says so).
  */
 import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '@strata/api';
+import { followsNode, isInSyncReplica, primaryNodeId } from './member-health';
 
 export interface HealObservation {
   process: ObservedInstanceState;
@@ -100,9 +101,8 @@ const LINK_SLACK_MS = 3000;
 
 const isRunning = (i: HealInstance) => i.obs?.process === 'running' && !!i.obs.view;
 const servesSlots = (i: HealInstance) => isRunning(i) && i.obs!.view!.role === 'primary' && i.obs!.view!.slotsOwned > 0;
-/** A running replica following `primary` with its link up and no full sync going on. */
-const isInSyncReplicaOf = (m: HealInstance, primary: HealInstance) => isRunning(m) && m.obs!.view!.role === 'replica'
-  && m.obs!.view!.primaryLinkUp && !m.obs!.view!.syncInProgress && !!primary.engineId && m.obs!.view!.primaryId === primary.engineId;
+/** A running replica following `primary` with its link up and no full sync going on (see member-health.ts). */
+const isInSyncReplicaOf = (m: HealInstance, primary: HealInstance) => isInSyncReplica(m.obs, primaryNodeId(primary));
 const isDown = (i: HealInstance) => !!i.obs && (i.obs.process === 'crashed' || i.obs.process === 'stopped');
 
 /**
@@ -112,10 +112,9 @@ const isDown = (i: HealInstance) => !!i.obs && (i.obs.process === 'crashed' || i
  * up since the replica started, means it may be missing writes).
  */
 export function isPromotable(replica: HealInstance, primary: HealInstance, now: number): boolean {
+  if (isInSyncReplicaOf(replica, primary)) return true;
   const v = replica.obs?.view;
-  if (!isRunning(replica) || !v || v.role !== 'replica' || v.syncInProgress) return false;
-  if (primary.engineId && v.primaryId !== primary.engineId) return false;
-  if (v.primaryLinkUp) return true;
+  if (!isRunning(replica) || !v || v.syncInProgress || !followsNode(v, primaryNodeId(primary))) return false;
   const crashedAt = primary.obs?.crashedAt;
   if (v.linkDownSinceSec === null || v.linkDownSinceSec < 0 || crashedAt === null || crashedAt === undefined) return false;
   return v.linkDownSinceSec * 1000 <= now - crashedAt + LINK_SLACK_MS;
@@ -186,8 +185,8 @@ export function planHealing(input: HealInput): HealPlan {
       // old primary is down: a link still up means the engine lives (only its
       // agent died), and 2b hands over by a data-safe switchover instead.
       const heir = primary.nodeDown ? members
-        .filter((m) => m !== primary && !m.nodeSilent && isRunning(m) && m.obs!.view!.role === 'replica' && !m.obs!.view!.syncInProgress
-          && !m.obs!.view!.primaryLinkUp && (!primary.engineId || m.obs!.view!.primaryId === primary.engineId))
+        .filter((m) => m !== primary && !m.nodeSilent && isRunning(m) && !m.obs!.view!.syncInProgress
+          && !m.obs!.view!.primaryLinkUp && followsNode(m.obs!.view, primaryNodeId(primary)))
         .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0))[0] : undefined;
       if (heir) {
         actions.push({ kind: 'promote', shard, instanceId: heir.id, fromInstanceId: primary.id, mode: 'takeover', crashedAt: null });
@@ -312,8 +311,7 @@ export function planHealing(input: HealInput): HealPlan {
       const current = members.find((m) => m.role === 'primary');
       const preferred = members.find((m) => m.preferredRole === 'primary');
       if (!current || !preferred || current === preferred || preferred.nodeDraining) continue;
-      const v = preferred.obs?.view;
-      if (isRunning(preferred) && v?.role === 'replica' && v.primaryLinkUp && !v.syncInProgress && v.primaryId === current.engineId) {
+      if (isInSyncReplicaOf(preferred, current)) {
         actions.push({ kind: 'switchover', shard, instanceId: preferred.id, fromInstanceId: current.id, reason: 'rebalance' });
       }
     }
