@@ -24,6 +24,7 @@ export {
   primaryNodeId,
   type MemberObservation,
 } from './redis/member-health';
+export { nodesToForget, membership, type KnownNode, type Membership } from './redis/membership.rule';
 export {
   planHealing,
   describeHealAction,

@@ -3,7 +3,8 @@ import { planSlots } from '@strata/engine';
 import { CREATE_STEPS } from './steps';
 import type { Step } from './step-runner';
 import { address, healthyMembersOf, type ClusterContext } from './cluster-context';
-import { ensureTask } from './task-step';
+import { ensureTask, taskFor } from './task-step';
+import type { TaskId } from './dedupe-keys';
 import { rememberEngineIds } from './record-observed';
 
 const def = (name: (typeof CREATE_STEPS)[number]['name']) => CREATE_STEPS.find((s) => s.name === name)!;
@@ -32,7 +33,7 @@ const startInstances: Step<ClusterContext> = {
         durability: spec.durability, evictionPolicy: spec.evictionPolicy,
       };
       const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, dedupeKey: `ensure:${i.id}`, request: { kind: 'ensure-instance', instance }, settleMs: 3000,
+        nodeId: i.nodeId, id: { kind: 'start', instanceId: i.id }, request: { kind: 'ensure-instance', instance }, settleMs: 3000,
       });
       if (failed) return failed;
     }
@@ -55,19 +56,19 @@ export function formPayload(ctx: ClusterContext): { kind: 'form-cluster'; cluste
   return { kind: 'form-cluster', clusterId: ctx.cluster.id, shards };
 }
 
-const formKey = (ctx: ClusterContext) => `form:${ctx.cluster.id}`;
+const formId = (ctx: ClusterContext): TaskId => ({ kind: 'form', clusterId: ctx.cluster.id });
 
 /** Hands the (idempotent) form-cluster task to the agent of shard 0's primary. */
 function ensureFormTask(ctx: ClusterContext) {
   const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
-  return ensureTask(ctx, { nodeId: seed.nodeId, dedupeKey: formKey(ctx), request: formPayload(ctx), settleMs: 5000 });
+  return ensureTask(ctx, { nodeId: seed.nodeId, id: formId(ctx), request: formPayload(ctx), settleMs: 5000 });
 }
 
 const formCluster: Step<ClusterContext> = {
   def: def('form-cluster'),
   run: async (ctx) => {
     const healthy = healthyMembersOf(ctx);
-    if (ctx.tasks.get(formKey(ctx))?.state === 'succeeded' || ctx.instances.every((i) => healthy.has(i.id))) {
+    if (taskFor(ctx, formId(ctx))?.state === 'succeeded' || ctx.instances.every((i) => healthy.has(i.id))) {
       return { kind: 'done' };
     }
     const failed = await ensureFormTask(ctx);
@@ -89,7 +90,7 @@ const verify: Step<ClusterContext> = {
       return { kind: 'done', detail: `${total} of ${total} nodes agree` };
     }
     // The form task succeeded but the nodes disagree later: form again (idempotent).
-    const task = ctx.tasks.get(formKey(ctx));
+    const task = taskFor(ctx, formId(ctx));
     if (task?.state === 'succeeded' && Date.now() - task.updatedAt.getTime() > 5000) {
       const failed = await ensureFormTask(ctx);
       if (failed) return failed;

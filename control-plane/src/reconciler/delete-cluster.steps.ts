@@ -1,7 +1,7 @@
 import { DELETE_STEPS } from './steps';
 import type { Step } from './step-runner';
 import type { ClusterContext } from './cluster-context';
-import { ensureTask } from './task-step';
+import { ensureTask, taskFor } from './task-step';
 
 const def = (name: (typeof DELETE_STEPS)[number]['name']) => DELETE_STEPS.find((s) => s.name === name)!;
 
@@ -15,7 +15,7 @@ const stopInstances: Step<ClusterContext> = {
     let gone = 0;
     const waitingOn = new Set<string>();
     for (const i of ctx.instances) {
-      const task = ctx.tasks.get(`remove:${i.id}`);
+      const task = taskFor(ctx, { kind: 'remove', instanceId: i.id });
       const reportedAt = ctx.nodeReportedAt(i.nodeId);
       if (task?.state === 'succeeded' && reportedAt && reportedAt > task.updatedAt.getTime() && !ctx.observe(i.id)) {
         gone++;
@@ -23,7 +23,7 @@ const stopInstances: Step<ClusterContext> = {
       }
       waitingOn.add(ctx.nodes.get(i.nodeId)?.name ?? i.nodeId);
       const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, dedupeKey: `remove:${i.id}`,
+        nodeId: i.nodeId, id: { kind: 'remove', instanceId: i.id },
         request: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id }, settleMs: 3000,
       });
       if (failed) return failed;

@@ -6,12 +6,14 @@
  */
 import type { EventInstanceRef, FailoverCause, TaskResult } from '@strata/api';
 import { planHealing, type HealAction, type HealInstance, type HealPlan } from '@strata/engine';
-import { address, type ClusterContext } from './cluster-context';
+import { address, forgetNodesRequest, type ClusterContext } from './cluster-context';
 import type { TaskRequest } from '@strata/api';
 import type { InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
 import type { Db } from '../db/tx';
 import { faultPoint } from './fault-point';
+import { eventKey, taskKey, type TaskId } from './dedupe-keys';
+import { taskFor } from './task-step';
 
 /** Observed state of the context's instances, as the planner sees it. */
 export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstance[] {
@@ -38,7 +40,7 @@ export function planFor(ctx: ClusterContext, healthySince: number | null, now = 
   });
 }
 
-const promoteKey = (a: Extract<HealAction, { kind: 'promote' }>) => `promote:${a.shard}:${a.fromInstanceId}:${a.crashedAt ?? 0}`;
+const promoteId = (a: Extract<HealAction, { kind: 'promote' }>): TaskId => ({ kind: 'promote', shard: a.shard, fromInstanceId: a.fromInstanceId, crashedAt: a.crashedAt });
 
 /** Steps of an update during which no instance is stopped on purpose: a process that exits there crashed. */
 const PROMOTE_DURING_STEPS = new Set(['start-instances', 'join-instances', 'migrate-slots', 'rollback-migrate', 'configure', 'rollback-configure']);
@@ -68,7 +70,7 @@ export async function promoteDuringOperation(
   const plan = planFor(ctx, null);
   const promotions = plan.actions.filter((a): a is Extract<HealAction, { kind: 'promote' }> => a.kind === 'promote' && added.has(a.fromInstanceId) && !exclude.has(a.instanceId) && !exclude.has(a.fromInstanceId));
   if (!promotions.length) return [];
-  const asked = promotions.filter((a) => !ctx.tasks.has(promoteKey(a)));
+  const asked = promotions.filter((a) => !taskFor(ctx, promoteId(a)));
   await applyHealPlan(ctx, { actions: promotions, waiting: [] });
   return asked;
 }
@@ -119,7 +121,7 @@ export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
     await ctx.deps.events.record(ctx.cluster, {
       type: 'node-down', node: { id: n.id, name: n.name, address: n.address }, silentSince, instances,
       message: `Node ${n.name} (${n.address}) has not reported since ${silentSince}: it is down. This cluster had ${instances.length} instance(s) on it: ${instances.map((i) => i.address).join(', ')}.`,
-    }, `node-down:${ctx.cluster.id}:${n.id}:${silentSince}`);
+    }, eventKey({ type: 'node-down', clusterId: ctx.cluster.id, nodeId: n.id, silentSince }));
   }
 }
 
@@ -147,25 +149,27 @@ function inApplyOrder(actions: HealAction[]): HealAction[] {
  * plans the action again.
  */
 const SETTLE_MS = 2000;
+/** A forget that succeeded is not asked again this soon (what it did shows in the next reports). */
+const FORGET_SETTLE_MS = 5000;
 async function healTask(
-  ctx: ClusterContext, t: { nodeId: string; dedupeKey: string; request: TaskRequest }, alongside?: (db: Db | undefined) => Promise<void>,
+  ctx: ClusterContext, t: { nodeId: string; id: TaskId; request: TaskRequest }, alongside?: (db: Db | undefined) => Promise<void>,
 ): Promise<void> {
-  const latest = ctx.tasks.get(t.dedupeKey);
+  const latest = taskFor(ctx, t.id);
   if (latest?.state === 'succeeded' && Date.now() - latest.updatedAt.getTime() < SETTLE_MS) return;
   if (latest?.state === 'failed') {
-    const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, null, t.dedupeKey);
+    const failures = await ctx.deps.tasks.failuresSinceSuccess(ctx.cluster.id, null, taskKey(t.id));
     const backoff = Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
     if (Date.now() - latest.updatedAt.getTime() < backoff) return;
   }
   const inserted = await inTx(ctx, async (db) => {
-    const ins = await ctx.deps.tasks.enqueue({ nodeId: t.nodeId, clusterId: ctx.cluster.id, operationId: ctx.operationId, request: t.request, dedupeKey: t.dedupeKey }, db);
+    const ins = await ctx.deps.tasks.enqueue({ nodeId: t.nodeId, clusterId: ctx.cluster.id, operationId: ctx.operationId, request: t.request, dedupeKey: taskKey(t.id) }, db);
     await alongside?.(db);
     return ins;
   });
   // After the commit: the agent's long-poll must find the task.
   if (inserted) ctx.deps.notifyNode(t.nodeId);
   // e.g. heal-promote-enqueued, heal-restart-enqueued, heal-switchover-enqueued (crash tests).
-  if (inserted) faultPoint(`heal-${t.dedupeKey.split(':')[0]}-enqueued`);
+  if (inserted) faultPoint(`heal-${t.id.kind}-enqueued`);
 }
 
 const ref = (ctx: ClusterContext, i: InstanceRow): EventInstanceRef => {
@@ -204,37 +208,33 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
     }
     case 'promote': {
       const inst = byId(ctx, a.instanceId);
-      const key = promoteKey(a);
-      const latest = ctx.tasks.get(key);
-      // A forced failover that failed (no quorum, timeout) is retried as a takeover.
-      const mode = latest?.state === 'failed' ? 'takeover' : a.mode;
+      // A forced failover that has not won within 700 ms becomes a takeover on the agent (failover.ts); a failed task is retried with backoff.
       await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: latest?.state === 'failed' ? `${key}:takeover` : key,
-        request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode },
+        nodeId: inst.nodeId, id: promoteId(a),
+        request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode: a.mode },
       });
       return;
     }
     case 'restart': {
       const inst = byId(ctx, a.instanceId);
-      const key = `restart:${inst.id}:${a.crashedAt ?? 0}`;
       const instance = ref(ctx, inst);
       // The restart and what it means for the user commit together: once the
       // task exists the agent restarts the engine within milliseconds, and a
       // later pass has no restart left to plan (nor a data-lost to record).
       await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: key,
+        nodeId: inst.nodeId, id: { kind: 'restart', instanceId: inst.id, crashedAt: a.crashedAt },
         request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) },
       }, async (db) => {
         await events.record(cluster, {
           type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,
           message: `Shard ${a.shard}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.`,
-        }, key, db);
+        }, eventKey({ type: 'instance-restarted', instanceId: inst.id, crashedAt: a.crashedAt }), db);
         if (a.dataLost) {
           await events.record(cluster, {
             type: 'data-lost', shard: a.shard, instance,
             reason: `durability none and ${a.reason}`,
             message: `Shard ${a.shard} lost its data: its primary stopped, ${a.reason}, and durability "none" keeps nothing on disk. It restarts empty. Use aof-everysec or replicas to survive this.`,
-          }, `data-lost:${inst.id}:${a.crashedAt ?? 0}`, db);
+          }, eventKey({ type: 'data-lost', instanceId: inst.id, crashedAt: a.crashedAt }), db);
         }
       });
       return;
@@ -242,21 +242,21 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
     case 'switchover': {
       const inst = byId(ctx, a.instanceId);
       await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: `switchover:${a.shard}:${a.fromInstanceId}`,
+        nodeId: inst.nodeId, id: { kind: 'switchover', shard: a.shard, fromInstanceId: a.fromInstanceId },
         request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode: 'switchover' },
       });
       return;
     }
     case 'start': {
       const inst = byId(ctx, a.instanceId);
-      await healTask(ctx, { nodeId: inst.nodeId, dedupeKey: `start:${inst.id}`, request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) } });
+      await healTask(ctx, { nodeId: inst.nodeId, id: { kind: 'start', instanceId: inst.id }, request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) } });
       return;
     }
     case 'join': {
       const inst = byId(ctx, a.instanceId);
       const primary = byId(ctx, a.primaryInstanceId);
       await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: `join:${inst.id}:${primary.id}`,
+        nodeId: inst.nodeId, id: { kind: 'join', instanceId: inst.id, primaryInstanceId: primary.id },
         request: { kind: 'join-replica', clusterId: cluster.id, instanceId: inst.id, port: inst.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
       });
       return;
@@ -271,7 +271,7 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
       await events.record(cluster, {
         type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
         message: `Shard ${a.shard}: the copy on ${from.nodeName} (down) is rebuilt as a new replica at ${to.address} on ${to.nodeName}.`,
-      }, `replica-rebuilt:${lost.id}`);
+      }, eventKey({ type: 'replica-rebuilt', lostInstanceId: lost.id }));
       return;
     }
     case 'add-replica': {
@@ -296,41 +296,24 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
         await events.record(cluster, {
           type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
           message: `Shard ${a.shard}: the copy on ${from.nodeName} (draining) moved to ${to.address} on ${to.nodeName}, which is in sync; the old copy is removed.`,
-        }, `replica-rebuilt:${old.id}`);
+        }, eventKey({ type: 'replica-rebuilt', lostInstanceId: old.id }));
       }
       return;
     }
     case 'forget': {
-      const members = ctx.instances.filter((i) => ctx.observe(i.id)?.state === 'running');
-      const seed = members[0];
-      if (!seed) return;
-      // One key per set of members: a member that was away is included next time.
-      const key = `forget:${a.lostInstanceIds.join(',')}:${members.map((m) => m.id).join(',')}`;
-      const latest = ctx.tasks.get(key);
-      // Done once every member forgot them; the 60 s FORGET ban keeps gossip from bringing them back meanwhile.
+      // Every instance is a member; the ones running forget every node with neither a member's id nor address.
+      const members = ctx.instances;
+      const running = members.filter((i) => ctx.observe(i.id)?.state === 'running');
+      if (!running.length || members.some((i) => address(ctx, i).host === 'unknown')) return;
+      const id: TaskId = { kind: 'forget', scope: 'heal' };
+      const latest = taskFor(ctx, id);
       if (latest?.state === 'succeeded') {
-        await clusters.markForgotten(a.lostInstanceIds);
-        if (Date.now() - latest.updatedAt.getTime() < 5000) return;
+        // A run forgot every copy that was lost before it began; the 60 s FORGET ban keeps gossip from bringing them back meanwhile.
+        const forgotten = ctx.lost.filter((l) => !l.forgottenAt && a.lostInstanceIds.includes(l.id) && l.lostAt.getTime() <= latest.createdAt.getTime());
+        if (forgotten.length) await clusters.markForgotten(forgotten.map((l) => l.id));
+        if (Date.now() - latest.updatedAt.getTime() < FORGET_SETTLE_MS) return;
       }
-      // A lost instance whose node id was never recorded (lost before the control plane saw it run) is found by its address.
-      const lostAddresses = ctx.lost.filter((l) => a.lostInstanceIds.includes(l.id) && !l.engineId).map((l) => address(ctx, l)).filter((x) => x.host !== 'unknown');
-      if (a.strangers) {
-        const keepAddresses = ctx.instances.map((i) => address(ctx, i));
-        if (keepAddresses.some((x) => x.host === 'unknown')) return;
-        await healTask(ctx, {
-          nodeId: seed.nodeId, dedupeKey: `${key}:strangers:${Math.floor(Date.now() / 10_000)}`,
-          request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: [], keepAddresses },
-        });
-        return;
-      }
-      if (!a.engineIds.length && !lostAddresses.length) {
-        await clusters.markForgotten(a.lostInstanceIds);
-        return;
-      }
-      await healTask(ctx, {
-        nodeId: seed.nodeId, dedupeKey: key,
-        request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: a.engineIds, lostAddresses },
-      });
+      await healTask(ctx, { nodeId: running[0]!.nodeId, id, request: forgetNodesRequest(ctx, members) });
       return;
     }
     case 'repair-slots': {
@@ -338,7 +321,7 @@ async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void>
       const seed = primaries.find((i) => ctx.observe(i.id)?.state === 'running');
       if (!seed) return;
       await healTask(ctx, {
-        nodeId: seed.nodeId, dedupeKey: `repair-slots:${a.slots.join(',')}`,
+        nodeId: seed.nodeId, id: { kind: 'repair-slots', slots: a.slots },
         request: { kind: 'repair-slots', clusterId: cluster.id, primaries: primaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
       });
       return;
@@ -380,12 +363,12 @@ async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: I
     detectedAt: iso(detectedAt), promotedAt: iso(promotedAt)!, clusterOkAt: iso(clusterOkAt)!, writeUnavailableMs: window,
     message: `Shard ${promoted.shardIndex}: ${to.address} (${to.nodeName}) took over from ${from.address} (${from.nodeName}) after ${causeText[cause]}${window !== null ? `; about ${window} ms without writes` : ''}.`,
     // A takeover always bumps the new primary's config epoch: one event per takeover, however many passes see it.
-  }, `failover:${promoted.id}:${configEpoch}`, db);
+  }, eventKey({ type: 'failover', promotedInstanceId: promoted.id, configEpoch }), db);
   if (cause === 'switchover' && promoted.preferredRole === 'primary') {
     await ctx.deps.events.record(ctx.cluster, {
       type: 'primaries-rebalanced', moves: [{ shard: promoted.shardIndex, from, to }],
       message: `Shard ${promoted.shardIndex}: primary moved back to ${to.address} on ${to.nodeName}, spreading primaries over nodes again.`,
-    }, `primaries-rebalanced:${promoted.id}:${configEpoch}`, db);
+    }, eventKey({ type: 'primaries-rebalanced', promotedInstanceId: promoted.id, configEpoch }), db);
   }
 }
 
@@ -409,13 +392,13 @@ export async function recordAgentRestarts(ctx: ClusterContext): Promise<void> {
     const o = ctx.observe(i.id);
     if (!o || o.held || !o.crashedAt || (o.state !== 'crashed' && o.state !== 'starting')) continue;
     const crashedAt = Date.parse(o.crashedAt);
-    if (ctx.tasks.has(`restart:${i.id}:${crashedAt}`)) continue;
+    if (taskFor(ctx, { kind: 'restart', instanceId: i.id, crashedAt })) continue;
     const instance = ref(ctx, i);
     const reason = `its process exited at ${o.crashedAt} and its agent restarts it (a replica resyncs from its primary)`;
     await ctx.deps.events.record(ctx.cluster, {
       type: 'instance-restarted', shard: i.shardIndex, instance, reason,
       message: `Shard ${i.shardIndex}: ${instance.address} on ${instance.nodeName} restarted by its agent: ${reason}.`,
-    }, `agent-restart:${i.id}:${crashedAt}`);
+    }, eventKey({ type: 'agent-restart', instanceId: i.id, crashedAt }));
   }
 }
 
@@ -433,6 +416,6 @@ export async function recordFinishedRepairs(ctx: ClusterContext): Promise<void> 
     await ctx.deps.events.record(ctx.cluster, {
       type: 'slots-repaired', slots,
       message: `Closed ${slots.length} slot(s) left importing/migrating (${slots.map((s) => s.slot).join(', ')}); ${slots.reduce((n, s) => n + s.movedKeys, 0)} key(s) moved back to their owner.`,
-    }, `slots-repaired:${t.id}`);
+    }, eventKey({ type: 'slots-repaired', taskId: t.id }));
   }
 }

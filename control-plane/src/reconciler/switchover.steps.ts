@@ -6,7 +6,8 @@
  */
 import type { Step } from './step-runner';
 import { address, type ClusterContext } from './cluster-context';
-import { ensureTask } from './task-step';
+import { ensureTask, taskFor } from './task-step';
+import { eventKey } from './dedupe-keys';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord } from './update-plan';
 
 const planOf = (ctx: ClusterContext) => ctx.operation!.plan as SwitchoverPlanRecord;
@@ -20,7 +21,7 @@ const switchover: Step<ClusterContext> = {
     const v = ctx.observe(target.id)?.cluster;
     if (v && v.role === 'primary' && v.slotsOwned > 0 && v.state === 'ok') return { kind: 'done', detail: `${address(ctx, target).host}:${target.port} is the primary` };
     const failed = await ensureTask(ctx, {
-      nodeId: target.nodeId, dedupeKey: `switchover:${target.id}`, settleMs: 5000,
+      nodeId: target.nodeId, id: { kind: 'switchover-to', instanceId: target.id }, settleMs: 5000,
       request: { kind: 'failover', clusterId: ctx.cluster.id, instanceId: target.id, port: target.port, mode: 'switchover' },
     });
     return failed ?? { kind: 'wait', detail: 'waiting for the replica to catch up and take over' };
@@ -43,7 +44,7 @@ export async function recordSwitchover(ctx: ClusterContext): Promise<void> {
   await clusters.setPreferredRole(target.id, 'primary');
   await clusters.setPreferredRole(old.id, 'replica');
   const ref = (i: typeof target) => ({ instanceId: i.id, address: `${address(ctx, i).host}:${i.port}`, nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId });
-  const task = ctx.tasks.get(`switchover:${target.id}`);
+  const task = taskFor(ctx, { kind: 'switchover-to', instanceId: target.id });
   const startedAt = Date.parse(ctx.operation!.createdAt);
   const now = Date.now();
   const promotedAt = task?.result?.kind === 'failover' ? Date.parse(task.result.promotedAt) : now;
@@ -52,5 +53,5 @@ export async function recordSwitchover(ctx: ClusterContext): Promise<void> {
     detectedAt: new Date(startedAt).toISOString(), promotedAt: new Date(promotedAt).toISOString(), clusterOkAt: new Date(now).toISOString(),
     writeUnavailableMs: null,
     message: `Shard ${p.shard}: switchover requested; ${ref(target).address} (${ref(target).nodeName}) took over from ${ref(old).address} (${ref(old).nodeName}) once it had caught up. No acknowledged write is lost.`,
-  }, `switchover:${ctx.operation!.id}`);
+  }, eventKey({ type: 'switchover-operation', operationId: ctx.operation!.id }));
 }

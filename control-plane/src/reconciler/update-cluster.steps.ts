@@ -9,8 +9,9 @@
 import type { InstanceSpec, SlotRange, TaskResult } from '@strata/api';
 import { expandRanges } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
-import { address, type ClusterContext } from './cluster-context';
-import { ensureTask, enqueueNow } from './task-step';
+import { address, forgetNodesRequest, type ClusterContext } from './cluster-context';
+import { ensureTask, enqueueNow, taskFor } from './task-step';
+import { taskKey, type TaskId } from './dedupe-keys';
 import type { InstanceRow } from '../stores/cluster.store';
 import { rememberEngineIds } from './record-observed';
 import { inSyncWith } from '../observed/instance-health';
@@ -44,9 +45,9 @@ function configure(name: 'configure' | 'rollback-configure'): Step<ClusterContex
     const targets = ctx.instances.filter((i) => !skip.has(i.id));
     let done = 0;
     for (const i of targets) {
-      const key = `${name}:${i.id}`;
-      if (ctx.tasks.get(key)?.state === 'succeeded') { done++; continue; }
-      const failed = await ensureTask(ctx, { nodeId: i.nodeId, dedupeKey: key, request: { kind: 'configure-instance', instance: spec(ctx, i, s) }, settleMs: 60_000 });
+      const id: TaskId = { kind: 'configure', instanceId: i.id, rollback: name === 'rollback-configure' };
+      if (taskFor(ctx, id)?.state === 'succeeded') { done++; continue; }
+      const failed = await ensureTask(ctx, { nodeId: i.nodeId, id, request: { kind: 'configure-instance', instance: spec(ctx, i, s) }, settleMs: 60_000 });
       if (failed) return failed;
     }
     if (done === targets.length) return { kind: 'done', detail: `${done} instance(s) reconfigured without restart` };
@@ -63,8 +64,8 @@ const startInstances: Step<ClusterContext>['run'] = async (ctx) => {
     // empty still owning its slots and its replica copies the emptiness; the agent holds it until its replica is
     // promoted.
     const o = ctx.observe(i.id);
-    if (ctx.tasks.get(`ensure:${i.id}`)?.state === 'succeeded' && o && (o.held || o.crashedAt !== null)) { up++; continue; }
-    const failed = await ensureTask(ctx, { nodeId: i.nodeId, dedupeKey: `ensure:${i.id}`, request: { kind: 'ensure-instance', instance: spec(ctx, i, planOf(ctx).to) }, settleMs: 3000 });
+    if (taskFor(ctx, { kind: 'start', instanceId: i.id })?.state === 'succeeded' && o && (o.held || o.crashedAt !== null)) { up++; continue; }
+    const failed = await ensureTask(ctx, { nodeId: i.nodeId, id: { kind: 'start', instanceId: i.id }, request: { kind: 'ensure-instance', instance: spec(ctx, i, planOf(ctx).to) }, settleMs: 3000 });
     if (failed) return failed;
   }
   if (up === added.length) return { kind: 'done', detail: `${up} new instance(s) running` };
@@ -80,10 +81,10 @@ const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
   if (!seed) return { kind: 'wait', detail: 'waiting for a running primary to introduce new instances to' };
   const joined = new Set<string>();
   for (const i of added.filter((x) => x.role === 'primary')) {
-    const key = `meet:${i.id}`;
-    if (ctx.tasks.get(key)?.state === 'succeeded') { joined.add(i.id); continue; }
+    const id: TaskId = { kind: 'meet', instanceId: i.id };
+    if (taskFor(ctx, id)?.state === 'succeeded') { joined.add(i.id); continue; }
     const failed = await ensureTask(ctx, {
-      nodeId: i.nodeId, dedupeKey: key, settleMs: 60_000,
+      nodeId: i.nodeId, id, settleMs: 60_000,
       request: { kind: 'meet-primary', clusterId: ctx.cluster.id, instanceId: i.id, port: i.port, seed: { instanceId: seed.id, ...address(ctx, seed) } },
     });
     if (failed) return failed;
@@ -95,9 +96,9 @@ const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
     if (!primary || (p.added.includes(primary.id) && !joined.has(primary.id))) continue;
     if (inSyncWith(r, primary, ctx)) { synced++; continue; }
     // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
-    if (ctx.tasks.get(`join:${r.id}:${primary.id}`)?.state === 'succeeded' && ctx.observe(r.id)?.cluster?.role === 'primary') { synced++; continue; }
+    if (taskFor(ctx, { kind: 'join', instanceId: r.id, primaryInstanceId: primary.id })?.state === 'succeeded' && ctx.observe(r.id)?.cluster?.role === 'primary') { synced++; continue; }
     const failed = await ensureTask(ctx, {
-      nodeId: r.nodeId, dedupeKey: `join:${r.id}:${primary.id}`, settleMs: 8000,
+      nodeId: r.nodeId, id: { kind: 'join', instanceId: r.id, primaryInstanceId: primary.id }, settleMs: 8000,
       request: { kind: 'join-replica', clusterId: ctx.cluster.id, instanceId: r.id, port: r.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
     });
     if (failed) return failed;
@@ -131,13 +132,13 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
   return async (ctx): Promise<StepResult> => {
     const p = planOf(ctx);
     const target = name === 'migrate-slots' ? p.targetSlots : p.originalSlots;
-    const key = name === 'migrate-slots' ? 'migrate:forward' : 'migrate:rollback';
+    const id: TaskId = { kind: 'migrate', rollback: name === 'rollback-migrate' };
     const op = ctx.operation!;
     const primaryOf = (shard: number) => shardPrimary(ctx, shard);
     const shards = [...new Set(ctx.instances.map((i) => i.shardIndex))].sort((a, b) => a - b);
     const headless = shards.filter((s) => !primaryOf(s));
     // A new primary is a member once it met the cluster; a new replica promoted since (its primary died) joined as a replica.
-    const member = (i: InstanceRow) => !p.added.includes(i.id) || ctx.tasks.get(`meet:${i.id}`)?.state === 'succeeded'
+    const member = (i: InstanceRow) => !p.added.includes(i.id) || taskFor(ctx, { kind: 'meet', instanceId: i.id })?.state === 'succeeded'
       || (i.role !== 'primary' && (ctx.observe(i.id)?.cluster?.knownNodes ?? 0) > 1);
     const livePrimaries = shards.flatMap((s) => {
       const i = primaryOf(s);
@@ -149,7 +150,7 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     const open = livePrimaries.some((i) => (ctx.observe(i.id)?.cluster?.openSlots.length ?? 0) > 0);
     const settled = !open && target.every((r, shard) => { const pr = primaryOf(shard); return !!pr && owns(pr) === count(r); })
       && livePrimaries.filter((i) => i.shardIndex >= target.length).every((i) => owns(i) === 0);
-    const latest = ctx.tasks.get(key);
+    const latest = taskFor(ctx, id);
     const result = latest?.result as Extract<TaskResult, { kind: 'migrate-slots' }> | null | undefined;
     const raw = latest?.progressStats;
     // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
@@ -157,7 +158,7 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     let stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
     if (stats && latest && planned > (raw?.slotsTotal ?? 0)) {
       // ... and keys and bytes count what the earlier runs moved too, so they never go back on resume.
-      const before = await ctx.deps.tasks.movedBefore(op.id, key, latest.id);
+      const before = await ctx.deps.tasks.movedBefore(op.id, taskKey(id), latest.id);
       stats = { ...stats, keysMoved: stats.keysMoved + before.keys, bytesMoved: stats.bytesMoved + before.bytes };
     }
     // Stored before the done check: the pass that sees the run finished may be the first since its last progress report.
@@ -194,7 +195,7 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
       return { kind: 'failed', code: 'shard_without_primary', message: `shard ${headless.join(', ')} has had no running primary for ${HEADLESS_WAIT_MS / 1000} s during the slot migration; the change stopped there and healing takes over (it promotes a replica or restarts the primary, and closes open slots)` };
     }
     if (latest?.state === 'failed') {
-      const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, key);
+      const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, taskKey(id));
       if (failures >= MIGRATE_ATTEMPTS) return { kind: 'failed', code: 'migration_failed', message: `slot migration failed ${failures} times: ${latest.error ?? 'no error reported'}` };
       // Attempts spaced 0.5, 1, 2, 4 s: reports of a fault (a crash, the cluster going down) can arrive after the attempt that met it.
       const backoffMs = 500 * 2 ** (failures - 1);
@@ -211,7 +212,7 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     }
     const runner = primaryOf(0)!;
     await enqueueNow(ctx, {
-      nodeId: runner.nodeId, dedupeKey: key,
+      nodeId: runner.nodeId, id,
       request: { kind: 'migrate-slots', clusterId: ctx.cluster.id, targets, primaries: livePrimaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
     });
     return { kind: 'wait', detail, fraction };
@@ -229,31 +230,29 @@ function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<Clu
     await rememberEngineIds(ctx, rows);
     let gone = 0;
     for (const i of rows) {
-      const task = ctx.tasks.get(`remove:${i.id}`);
+      const task = taskFor(ctx, { kind: 'remove', instanceId: i.id });
       const reportedAt = ctx.nodeReportedAt(i.nodeId);
       if (task?.state === 'succeeded' && reportedAt && reportedAt > task.updatedAt.getTime() && !ctx.observe(i.id)) { gone++; continue; }
       const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, dedupeKey: `remove:${i.id}`, settleMs: 3000,
+        nodeId: i.nodeId, id: { kind: 'remove', instanceId: i.id }, settleMs: 3000,
         request: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id },
       });
       if (failed) return failed;
     }
     if (gone < rows.length) return { kind: 'wait', detail: `${gone} of ${rows.length} stopped`, fraction: (gone / rows.length) * 0.8 };
-    const engineIds = rows.flatMap((i) => (i.engineId ? [i.engineId] : []));
-    const members = ctx.instances.filter((i) => !ids.has(i.id) && running(ctx, i));
-    const key = `forget:${name}`;
-    if (engineIds.length && ctx.tasks.get(key)?.state !== 'succeeded') {
+    const kept = ctx.instances.filter((i) => !ids.has(i.id));
+    const members = kept.filter((i) => running(ctx, i));
+    const forgetId: TaskId = { kind: 'forget', scope: name };
+    if (taskFor(ctx, forgetId)?.state !== 'succeeded') {
       // A member down now (a crashed primary the agent holds) would come back still knowing the removed instances,
       // stay "not a healthy member" and gossip them to the others: wait a while for it to run again.
       const away = ctx.instances.filter((i) => !ids.has(i.id) && !running(ctx, i));
-      const stoppedAt = Math.max(...rows.map((i) => ctx.tasks.get(`remove:${i.id}`)?.updatedAt.getTime() ?? 0));
+      const stoppedAt = Math.max(...rows.map((i) => taskFor(ctx, { kind: 'remove', instanceId: i.id })?.updatedAt.getTime() ?? 0));
       if (away.length && Date.now() - stoppedAt < FORGET_WAIT_MS) {
         return { kind: 'wait', detail: `${rows.length} stopped; waiting for ${away.map((i) => `${address(ctx, i).host}:${i.port}`).join(', ')} to run again so that every member forgets them`, fraction: 0.85 };
       }
-      const failed = await ensureTask(ctx, {
-        nodeId: members[0]!.nodeId, dedupeKey: key, settleMs: 60_000,
-        request: { kind: 'forget-nodes', clusterId: ctx.cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds },
-      });
+      if (!members.length) return { kind: 'wait', detail: `${rows.length} stopped; waiting for a member to run`, fraction: 0.85 };
+      const failed = await ensureTask(ctx, { nodeId: members[0]!.nodeId, id: forgetId, settleMs: 60_000, request: forgetNodesRequest(ctx, kept) });
       if (failed) return failed;
       return { kind: 'wait', detail: `${rows.length} stopped; every member forgets them (CLUSTER FORGET)`, fraction: 0.9 };
     }

@@ -88,7 +88,8 @@ export type HealAction =
   | { kind: 'replace'; shard: number; instanceId: string }
   | { kind: 'add-replica'; shard: number; forInstanceId: string }
   | { kind: 'retire'; shard: number; instanceId: string }
-  | { kind: 'forget'; lostInstanceIds: string[]; engineIds: string[]; strangers?: boolean };
+  /** Every member forgets every node that is no member (`forget-nodes`); `lostInstanceIds`: lost copies that are then forgotten. */
+  | { kind: 'forget'; lostInstanceIds: string[] };
 
 export interface HealPlan {
   actions: HealAction[];
@@ -290,13 +291,12 @@ export function planHealing(input: HealInput): HealPlan {
   // or learned a lost id back by gossip before everyone forgot it).
   const lost = input.lost ?? [];
   const overKnown = input.instances.some((i) => isRunning(i) && i.obs!.view!.knownNodes > input.instances.length);
-  if (lost.some((l) => !l.forgotten) || (lost.length && overKnown)) {
-    actions.push({ kind: 'forget', lostInstanceIds: lost.map((l) => l.id), engineIds: lost.flatMap((l) => (l.engineId ? [l.engineId] : [])) });
-  } else if (overKnown && input.instances.every(isRunning)) {
-    // Members know a node that is no instance of the cluster (an instance a
-    // cancelled change removed, learned back by gossip from a member that was
-    // down when the others forgot it): forget every node at no instance's address.
-    actions.push({ kind: 'forget', lostInstanceIds: [], engineIds: [], strangers: true });
+  // Members that know a node that is no instance of the cluster (an instance a
+  // cancelled change removed, learned back by gossip from a member that was
+  // down when the others forgot it) forget it once every member runs (one
+  // that does not would learn it back).
+  if (lost.some((l) => !l.forgotten) || (lost.length && overKnown) || (overKnown && input.instances.every(isRunning))) {
+    actions.push({ kind: 'forget', lostInstanceIds: lost.map((l) => l.id) });
   }
 
   // 3. No slot stays importing or migrating.
@@ -332,7 +332,7 @@ export function describeHealAction(a: HealAction): string {
     case 'replace': return `shard ${a.shard}: rebuilding a copy that was on a down node on another node`;
     case 'add-replica': return `shard ${a.shard}: draining; placing a new replica on another node before the copy on the draining node is removed`;
     case 'retire': return `shard ${a.shard}: draining; the new replica is in sync, removing the copy on the draining node`;
-    case 'forget': return a.strangers ? 'members know a node that is not in the cluster: forgetting it (CLUSTER FORGET)' : `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)`;
+    case 'forget': return a.lostInstanceIds.length ? `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)` : 'members know a node that is not in the cluster: forgetting it (CLUSTER FORGET)';
   }
 }
 
