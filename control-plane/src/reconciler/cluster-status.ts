@@ -75,7 +75,8 @@ export function deriveStatus(input: StatusInput): ClusterStatus | null {
     phase = f.phase;
     if (op.kind === 'delete-cluster') base = [];
     const error = op.error ?? { code: 'failed', message: `${op.kind} failed` };
-    base = [...base.filter((c) => c.type !== f.type), { ...condition(f.type, 'false', error.code, error.message), lastTransitionAt: now() }];
+    // Why it failed comes first; what is observed follows.
+    base = [{ ...condition(f.type, 'false', error.code, error.message), lastTransitionAt: now() }, ...base.filter((c) => c.type !== f.type)];
   } else if (op && (op.state === 'succeeded' || op.state === 'cancelled')) {
     if (op.kind === 'delete-cluster') return null;
     // Create and update end only once every member agrees (their verify steps): the cluster is ready at its spec.
