@@ -1,4 +1,4 @@
-import type { ObservedInstance, TaskRequest } from '@strata/api';
+import type { ObservedInstance } from '@strata/api';
 import type { ClusterRow, ClusterStore, InstanceRow, LostInstanceRow, ShardRow } from '../stores/cluster.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
@@ -108,18 +108,6 @@ export async function loadContext(
 }
 
 export const address = (ctx: ClusterContext, i: InstanceRow) => ({ host: ctx.nodes.get(i.nodeId)?.address ?? 'unknown', port: i.port });
-
-/**
- * A forget-nodes task keeping exactly `members` (every instance that stays):
- * each running one forgets every node with neither a member's id nor a
- * member's address.
- */
-export function forgetNodesRequest(ctx: ClusterContext, members: InstanceRow[]): Extract<TaskRequest, { kind: 'forget-nodes' }> {
-  return {
-    kind: 'forget-nodes', clusterId: ctx.cluster.id,
-    members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i), engineId: i.engineId ?? null, running: ctx.observe(i.id)?.state === 'running' })),
-  };
-}
 
 /** The healthy members of the cluster now (the one rule: `isHealthyMember`, via observed/instance-health.ts). */
 export function healthyMembersOf(ctx: ClusterContext): Set<string> {

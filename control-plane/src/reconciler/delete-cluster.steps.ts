@@ -1,31 +1,23 @@
 import { DELETE_STEPS } from './steps';
 import type { Step } from './step-runner';
 import type { ClusterContext } from './cluster-context';
-import { ensureTask, taskFor } from './task-step';
+import { instanceGone, removeInstance } from './applier';
 
 const def = (name: (typeof DELETE_STEPS)[number]['name']) => DELETE_STEPS.find((s) => s.name === name)!;
 
-/**
- * An instance is gone when its remove task succeeded and the node has reported
- * since then without it: the agent stopped the process and deleted its data.
- */
+/** Every instance is removed (its process stopped and its data deleted by its agent). */
 const stopInstances: Step<ClusterContext> = {
   def: def('stop-instances'),
   run: async (ctx) => {
     let gone = 0;
     const waitingOn = new Set<string>();
     for (const i of ctx.instances) {
-      const task = taskFor(ctx, { kind: 'remove', instanceId: i.id });
-      const reportedAt = ctx.nodeReportedAt(i.nodeId);
-      if (task?.state === 'succeeded' && reportedAt && reportedAt > task.updatedAt.getTime() && !ctx.observe(i.id)) {
+      if (instanceGone(ctx, i)) {
         gone++;
         continue;
       }
       waitingOn.add(ctx.nodes.get(i.nodeId)?.name ?? i.nodeId);
-      const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, id: { kind: 'remove', instanceId: i.id },
-        request: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id }, settleMs: 3000,
-      });
+      const failed = await removeInstance(ctx, i);
       if (failed) return failed;
     }
     const total = ctx.instances.length;

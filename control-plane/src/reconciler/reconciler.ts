@@ -8,8 +8,9 @@ import type { NodeRow } from '../stores/node.store';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
-import { applyHealPlan, planFor, promoteDuringOperation, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
-import type { UpdatePlanRecord } from './update-plan';
+import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
+import { healDuringUpdate } from './update-cluster.steps';
+import { taskFor } from './applier';
 
 const LEASE_MS = 5000;
 /**
@@ -247,12 +248,14 @@ export class Reconciler {
         this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
         return { done: true, seen };
       }
-      if (op.kind === 'update-cluster' && op.plan) {
-        // a primary that dies during a change still gets its replica promoted (see promoteDuringOperation)
+      const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : undefined;
+      if (during) {
+        // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`).
         const healCtx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
-        const plan = op.plan as UpdatePlanRecord;
-        const promoted = await promoteDuringOperation(healCtx, op, new Set(plan.added), new Set(plan.removed));
-        if (promoted.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted }, 'primary died during the operation: promoting its replica');
+        const plan = planFor(healCtx, null, during);
+        const asked = plan.actions.filter((a) => a.kind === 'promote' && !taskFor(healCtx, { kind: 'promote', shard: a.shard, fromInstanceId: a.fromInstanceId, crashedAt: a.crashedAt }));
+        if (asked.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted: asked }, 'primary died during the operation: promoting its replica');
+        await applyHealPlan(healCtx, plan);
       }
       const before = JSON.stringify([op.state, op.progress, op.steps]);
       const steps = typeof handler.steps === 'function' ? handler.steps(ctx) : handler.steps;

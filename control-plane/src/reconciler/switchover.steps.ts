@@ -6,8 +6,9 @@
  */
 import type { Step } from './step-runner';
 import { address, type ClusterContext } from './cluster-context';
-import { ensureTask, taskFor } from './task-step';
+import { recordObserved, switchOver, taskFor } from './applier';
 import { eventKey } from './dedupe-keys';
+import { eventRef } from './failover-event';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord } from './update-plan';
 
 const planOf = (ctx: ClusterContext) => ctx.operation!.plan as SwitchoverPlanRecord;
@@ -20,10 +21,7 @@ const switchover: Step<ClusterContext> = {
     if (!target) return { kind: 'failed', code: 'instance_gone', message: 'the replica to promote no longer exists' };
     const v = ctx.observe(target.id)?.cluster;
     if (v && v.role === 'primary' && v.slotsOwned > 0 && v.state === 'ok') return { kind: 'done', detail: `${address(ctx, target).host}:${target.port} is the primary` };
-    const failed = await ensureTask(ctx, {
-      nodeId: target.nodeId, id: { kind: 'switchover-to', instanceId: target.id }, settleMs: 5000,
-      request: { kind: 'failover', clusterId: ctx.cluster.id, instanceId: target.id, port: target.port, mode: 'switchover' },
-    });
+    const failed = await switchOver(ctx, target, { kind: 'switchover-to', instanceId: target.id });
     return failed ?? { kind: 'wait', detail: 'waiting for the replica to catch up and take over' };
   },
 };
@@ -38,12 +36,12 @@ export async function recordSwitchover(ctx: ClusterContext): Promise<void> {
   if (!target || !old) return;
   const { clusters, events } = ctx.deps;
   const tv = ctx.observe(target.id)?.cluster;
-  if (tv) await clusters.recordObservedInstance(target.id, { role: 'primary', engineId: tv.myId, configEpoch: tv.configEpoch });
+  if (tv) await recordObserved(ctx, target, { role: 'primary', engineId: tv.myId, configEpoch: tv.configEpoch });
   const ov = ctx.observe(old.id)?.cluster;
-  if (ov) await clusters.recordObservedInstance(old.id, { role: 'replica', engineId: ov.myId, configEpoch: ov.configEpoch });
+  if (ov) await recordObserved(ctx, old, { role: 'replica', engineId: ov.myId, configEpoch: ov.configEpoch });
   await clusters.setPreferredRole(target.id, 'primary');
   await clusters.setPreferredRole(old.id, 'replica');
-  const ref = (i: typeof target) => ({ instanceId: i.id, address: `${address(ctx, i).host}:${i.port}`, nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId });
+  const ref = (i: typeof target) => eventRef(ctx, i);
   const task = taskFor(ctx, { kind: 'switchover-to', instanceId: target.id });
   const startedAt = Date.parse(ctx.operation!.createdAt);
   const now = Date.now();

@@ -6,14 +6,15 @@
  * restored). Every step re-derives what is left from observed state, so a
  * control-plane restart just runs the list again.
  */
-import type { InstanceSpec, SlotRange, TaskResult } from '@strata/api';
+import type { SlotRange, TaskResult } from '@strata/api';
 import { expandRanges } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
-import { address, forgetNodesRequest, type ClusterContext } from './cluster-context';
-import { ensureTask, enqueueNow, taskFor } from './task-step';
+import { address, type ClusterContext } from './cluster-context';
+import {
+  forgetNonMembers, instanceGone, joinReplica, meetPrimary, migrateSlots, reconfigureInstance, rememberEngineIds, removeInstance, startInstance, taskFor,
+} from './applier';
 import { taskKey, type TaskId } from './dedupe-keys';
 import type { InstanceRow } from '../stores/cluster.store';
-import { rememberEngineIds } from './record-observed';
 import { inSyncWith } from '../observed/instance-health';
 import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
 
@@ -30,10 +31,6 @@ const FORGET_WAIT_MS = 60_000;
 
 export const planOf = (ctx: ClusterContext): UpdatePlanRecord => ctx.operation!.plan as UpdatePlanRecord;
 
-function spec(ctx: ClusterContext, i: InstanceRow, s: UpdatePlanRecord['to']): InstanceSpec {
-  return { instanceId: i.id, clusterId: ctx.cluster.id, port: i.port, memoryMb: s.memoryMbPerShard, durability: s.durability, evictionPolicy: s.evictionPolicy };
-}
-
 const running = (ctx: ClusterContext, i: InstanceRow) => ctx.observe(i.id)?.state === 'running';
 
 /** Memory, durability and eviction on every kept instance, in place. */
@@ -47,7 +44,7 @@ function configure(name: 'configure' | 'rollback-configure'): Step<ClusterContex
     for (const i of targets) {
       const id: TaskId = { kind: 'configure', instanceId: i.id, rollback: name === 'rollback-configure' };
       if (taskFor(ctx, id)?.state === 'succeeded') { done++; continue; }
-      const failed = await ensureTask(ctx, { nodeId: i.nodeId, id, request: { kind: 'configure-instance', instance: spec(ctx, i, s) }, settleMs: 60_000 });
+      const failed = await reconfigureInstance(ctx, i, s, name === 'rollback-configure');
       if (failed) return failed;
     }
     if (done === targets.length) return { kind: 'done', detail: `${done} instance(s) reconfigured without restart` };
@@ -65,7 +62,7 @@ const startInstances: Step<ClusterContext>['run'] = async (ctx) => {
     // promoted.
     const o = ctx.observe(i.id);
     if (taskFor(ctx, { kind: 'start', instanceId: i.id })?.state === 'succeeded' && o && (o.held || o.crashedAt !== null)) { up++; continue; }
-    const failed = await ensureTask(ctx, { nodeId: i.nodeId, id: { kind: 'start', instanceId: i.id }, request: { kind: 'ensure-instance', instance: spec(ctx, i, planOf(ctx).to) }, settleMs: 3000 });
+    const failed = await startInstance(ctx, i, planOf(ctx).to);
     if (failed) return failed;
   }
   if (up === added.length) return { kind: 'done', detail: `${up} new instance(s) running` };
@@ -83,10 +80,7 @@ const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
   for (const i of added.filter((x) => x.role === 'primary')) {
     const id: TaskId = { kind: 'meet', instanceId: i.id };
     if (taskFor(ctx, id)?.state === 'succeeded') { joined.add(i.id); continue; }
-    const failed = await ensureTask(ctx, {
-      nodeId: i.nodeId, id, settleMs: 60_000,
-      request: { kind: 'meet-primary', clusterId: ctx.cluster.id, instanceId: i.id, port: i.port, seed: { instanceId: seed.id, ...address(ctx, seed) } },
-    });
+    const failed = await meetPrimary(ctx, i, seed);
     if (failed) return failed;
   }
   let synced = 0;
@@ -97,10 +91,7 @@ const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
     if (inSyncWith(r, primary, ctx)) { synced++; continue; }
     // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
     if (taskFor(ctx, { kind: 'join', instanceId: r.id, primaryInstanceId: primary.id })?.state === 'succeeded' && ctx.observe(r.id)?.cluster?.role === 'primary') { synced++; continue; }
-    const failed = await ensureTask(ctx, {
-      nodeId: r.nodeId, id: { kind: 'join', instanceId: r.id, primaryInstanceId: primary.id }, settleMs: 8000,
-      request: { kind: 'join-replica', clusterId: ctx.cluster.id, instanceId: r.id, port: r.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
-    });
+    const failed = await joinReplica(ctx, r, primary);
     if (failed) return failed;
   }
   const primaries = added.filter((x) => x.role === 'primary').length;
@@ -211,10 +202,7 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
       return { kind: 'wait', detail: 'waiting for every target primary to run and be a member', fraction };
     }
     const runner = primaryOf(0)!;
-    await enqueueNow(ctx, {
-      nodeId: runner.nodeId, id,
-      request: { kind: 'migrate-slots', clusterId: ctx.cluster.id, targets, primaries: livePrimaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
-    });
+    await migrateSlots(ctx, runner, name === 'rollback-migrate', { targets, primaries: livePrimaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) });
     return { kind: 'wait', detail, fraction };
   };
 }
@@ -230,18 +218,12 @@ function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<Clu
     await rememberEngineIds(ctx, rows);
     let gone = 0;
     for (const i of rows) {
-      const task = taskFor(ctx, { kind: 'remove', instanceId: i.id });
-      const reportedAt = ctx.nodeReportedAt(i.nodeId);
-      if (task?.state === 'succeeded' && reportedAt && reportedAt > task.updatedAt.getTime() && !ctx.observe(i.id)) { gone++; continue; }
-      const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, id: { kind: 'remove', instanceId: i.id }, settleMs: 3000,
-        request: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id },
-      });
+      if (instanceGone(ctx, i)) { gone++; continue; }
+      const failed = await removeInstance(ctx, i);
       if (failed) return failed;
     }
     if (gone < rows.length) return { kind: 'wait', detail: `${gone} of ${rows.length} stopped`, fraction: (gone / rows.length) * 0.8 };
     const kept = ctx.instances.filter((i) => !ids.has(i.id));
-    const members = kept.filter((i) => running(ctx, i));
     const forgetId: TaskId = { kind: 'forget', scope: name };
     if (taskFor(ctx, forgetId)?.state !== 'succeeded') {
       // A member down now (a crashed primary the agent holds) would come back still knowing the removed instances,
@@ -251,8 +233,7 @@ function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<Clu
       if (away.length && Date.now() - stoppedAt < FORGET_WAIT_MS) {
         return { kind: 'wait', detail: `${rows.length} stopped; waiting for ${away.map((i) => `${address(ctx, i).host}:${i.port}`).join(', ')} to run again so that every member forgets them`, fraction: 0.85 };
       }
-      if (!members.length) return { kind: 'wait', detail: `${rows.length} stopped; waiting for a member to run`, fraction: 0.85 };
-      const failed = await ensureTask(ctx, { nodeId: members[0]!.nodeId, id: forgetId, settleMs: 60_000, request: forgetNodesRequest(ctx, kept) });
+      const failed = await forgetNonMembers(ctx, kept, name);
       if (failed) return failed;
       return { kind: 'wait', detail: `${rows.length} stopped; every member forgets them (CLUSTER FORGET)`, fraction: 0.9 };
     }
@@ -301,6 +282,21 @@ export function updateClusterSteps(ctx: ClusterContext): Step<ClusterContext>[] 
     'migrate-slots': migrate('migrate-slots'), 'remove-instances': removeInstances('remove-instances'), finish,
   };
   return norm(p.public.steps.map((s) => step(s.name, s.title, runs[s.name]!)));
+}
+
+/** Steps of an update during which no instance is stopped on purpose: a process that exits there crashed. */
+const PROMOTE_DURING_STEPS = new Set(['start-instances', 'join-instances', 'migrate-slots', 'rollback-migrate', 'configure', 'rollback-configure']);
+
+/**
+ * What healing may do while this update runs (the planner's `during`): promote
+ * the replica of a primary the change added, in steps that stop no instance
+ * on purpose. Undefined: nothing.
+ */
+export function healDuringUpdate(op: { steps: { name: string; state: string }[]; plan: unknown }): { added: string[]; removed: string[] } | undefined {
+  const running = op.steps.find((s) => s.state === 'running');
+  if (!running || !PROMOTE_DURING_STEPS.has(running.name) || !op.plan) return undefined;
+  const p = op.plan as UpdatePlanRecord;
+  return { added: p.added, removed: p.removed };
 }
 
 /** Cancel is possible until instances start being removed (after that the change is past its point of no return). */

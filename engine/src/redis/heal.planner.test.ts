@@ -310,4 +310,34 @@ describe('planHealing', () => {
       expect(kinds(plan)).toEqual(['promote']);
     }
   });
+
+  it('records a promotion before the demotion of the primary it replaces, and names that primary', () => {
+    // r1 took over (serves slots, epoch 2); p1 is back as its replica: both roles lag in the store.
+    const l = set(set(healthy(), 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); }),
+      'p1', (i) => { i.obs!.view = view({ myId: 'P1', role: 'replica', primaryId: 'R1', primaryLinkUp: true, configEpoch: 2 }); });
+    expect(planHealing(input(l)).actions).toMatchObject([
+      { kind: 'record-role', instanceId: 'r1', role: 'primary', replaces: 'p1' },
+      { kind: 'record-role', instanceId: 'p1', role: 'replica' },
+    ]);
+  });
+
+  it("defers an old primary's demotion until the shard's new primary is recorded", () => {
+    // p1 reports itself a replica, but r1's report (serving the slots) has not come yet: p1 stays the recorded primary.
+    const l = set(healthy(), 'p1', (i) => { i.obs!.view = view({ myId: 'P1', role: 'replica', primaryId: 'R1', primaryLinkUp: true, configEpoch: 2 }); });
+    expect(planHealing(input(l)).actions.filter((a) => a.kind === 'record-role')).toEqual([]);
+  });
+
+  describe('during an operation', () => {
+    const crashedNewShard = () => set(set(healthy(), 'p2', (i) => crash(i)), 'r2', linkDown(0));
+    it("promotes only the replica of a primary the change added", () => {
+      const plan = planHealing(input(crashedNewShard(), { during: { added: ['p2', 'r2'], removed: [] } }));
+      expect(plan).toEqual({ actions: [{ kind: 'promote', shard: 2, instanceId: 'r2', fromInstanceId: 'p2', mode: 'force', crashedAt: NOW - 50 }], waiting: [] });
+    });
+    it('leaves a source primary to Redis, instances the change removes alone, and does nothing else', () => {
+      expect(planHealing(input(crashedNewShard(), { during: { added: [], removed: [] } }))).toEqual({ actions: [], waiting: [] });
+      expect(planHealing(input(crashedNewShard(), { during: { added: ['p2'], removed: ['r2'] } }))).toEqual({ actions: [], waiting: [] });
+      const other = set(healthy(), 'r0', (i) => { i.obs = null; });
+      expect(planHealing(input(other, { during: { added: [], removed: [] } })).actions).toEqual([]);
+    });
+  });
 });

@@ -70,6 +70,12 @@ export interface HealInput {
   lost?: LostInstance[];
   /** Replicas per shard in the spec: how many copies a drained shard keeps off the draining nodes. */
   replicasPerShard?: number;
+  /**
+   * An operation runs (in a step that stops no instance on purpose): only
+   * its own new primaries are healed, by promoting their replica (see
+   * `planHealing`); the operation's steps own everything else.
+   */
+  during?: { added: string[]; removed: string[] };
 }
 
 /** Why a healthy primary hands over: back to its preferred node, off a draining node, or off a node whose agent is down. */
@@ -78,7 +84,8 @@ export type SwitchoverReason = 'rebalance' | 'drain' | 'node-down';
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
 
 export type HealAction =
-  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole }
+  /** `replaces`: a promotion's old primary (the shard's recorded primary), whose failover it records. */
+  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole; replaces?: string }
   | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
   | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
   | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string; reason: SwitchoverReason }
@@ -122,20 +129,10 @@ export function isPromotable(replica: HealInstance, primary: HealInstance, now: 
 }
 
 export function planHealing(input: HealInput): HealPlan {
+  if (input.during) return planDuringOperation(input, input.during);
   const actions: HealAction[] = [];
   const waiting: string[] = [];
-
-  // 1. The stored topology follows what instances say about themselves. A
-  //    replica counts as promoted only once it serves slots with cluster_state
-  //    ok (a restarted ex-primary briefly claims its old slots while failing).
-  for (const i of input.instances) {
-    const v = i.obs?.view;
-    if (!isRunning(i) || !v) continue;
-    const role: InstanceRole | null = v.role === 'replica' ? 'replica' : servesSlots(i) && v.state === 'ok' ? 'primary' : null;
-    if (role && (role !== i.role || v.myId !== i.engineId || v.configEpoch !== i.configEpoch)) {
-      actions.push({ kind: 'record-role', instanceId: i.id, shard: i.shard, role, engineId: v.myId, configEpoch: v.configEpoch, previousRole: i.role });
-    }
-  }
+  actions.push(...recordRoles(input));
 
   // 1b. An instance its (reporting) node does not run is started; a new one
   //     that is not yet a member replicates its shard's primary.
@@ -317,6 +314,61 @@ export function planHealing(input: HealInput): HealPlan {
     }
   }
   return { actions, waiting };
+}
+
+/**
+ * 1. The stored topology follows what instances say about themselves. A
+ *    replica counts as promoted only once it serves slots with cluster_state
+ *    ok (a restarted ex-primary briefly claims its old slots while failing).
+ *    Promotions come first and a demotion waits until the shard's new primary
+ *    is recorded (already, or by this plan): until then the old primary stays
+ *    the recorded one, so the promotion finds it as the failover's old
+ *    primary, also after a control-plane restart.
+ */
+function recordRoles(input: HealInput): HealAction[] {
+  const seen: Extract<HealAction, { kind: 'record-role' }>[] = [];
+  for (const i of input.instances) {
+    const v = i.obs?.view;
+    if (!isRunning(i) || !v) continue;
+    const role: InstanceRole | null = v.role === 'replica' ? 'replica' : servesSlots(i) && v.state === 'ok' ? 'primary' : null;
+    if (role && (role !== i.role || v.myId !== i.engineId || v.configEpoch !== i.configEpoch)) {
+      seen.push({ kind: 'record-role', instanceId: i.id, shard: i.shard, role, engineId: v.myId, configEpoch: v.configEpoch, previousRole: i.role });
+    }
+  }
+  const promotions = seen.filter((a) => a.role === 'primary');
+  for (const a of promotions) {
+    if (a.previousRole !== 'replica') continue;
+    const old = input.instances.find((m) => m.shard === a.shard && m.id !== a.instanceId && m.role === 'primary');
+    if (old) a.replaces = old.id;
+  }
+  const demotions = seen.filter((a) => a.role === 'replica' && (a.previousRole !== 'primary'
+    || input.instances.some((m) => m.shard === a.shard && m.id !== a.instanceId && m.role === 'primary')
+    || promotions.some((p) => p.shard === a.shard && p.instanceId !== a.instanceId)));
+  return [...promotions, ...demotions];
+}
+
+/**
+ * During a change, healing's promotions still run (only those: the
+ * operation's steps own everything else). A shard whose primary's process
+ * died gets its in-sync replica promoted, as when no operation runs. Redis
+ * does that itself for a primary serving slots, but never for one with
+ * none: a new shard's primary that dies before it claims its first slots,
+ * though it may already hold the keys migrated to it in that round (MIGRATE
+ * deleted them from the source). Left alone, its agent restarts it empty
+ * when the hold ends, its replica resyncs from it, and those keys are gone.
+ * Promoted, the replica keeps them, and the migration's next attempt makes
+ * it the importer of the open slot and finishes the move.
+ *
+ * Only for the primaries the change added (the new shards'): a source
+ * primary serves slots, and Redis fails it over itself as when no change
+ * runs. Instances the change removes are left alone.
+ */
+function planDuringOperation(input: HealInput, during: { added: string[]; removed: string[] }): HealPlan {
+  const added = new Set(during.added);
+  const removed = new Set(during.removed);
+  const plan = planHealing({ ...input, during: undefined });
+  const actions = plan.actions.filter((a) => a.kind === 'promote' && added.has(a.fromInstanceId) && !removed.has(a.instanceId) && !removed.has(a.fromInstanceId));
+  return { actions, waiting: [] };
 }
 
 /** One line per action, for conditions and logs. */
