@@ -8,7 +8,7 @@
  */
 import type { ClusterSpec, FormClusterShard, InstanceRole, InstanceSpec, TaskRequest } from '@strata/api';
 import { planSlots, type HealAction } from '@strata/engine';
-import { address, type ClusterContext } from './cluster-context';
+import { address, timingsOf, type ClusterContext } from './cluster-context';
 import type { StepResult } from './step-runner';
 import { eventKey, taskKey, type TaskId } from './dedupe-keys';
 import { faultPoint } from './fault-point';
@@ -37,8 +37,8 @@ const inTx = <T>(ctx: ClusterContext, fn: (db: Db | undefined) => Promise<T>): P
  * Hands one idempotent task to an agent unless one is open or just succeeded
  * (`settleMs`: its effect shows in the next reports). A task that failed is
  * retried by its owner's rule: an operation's fails the operation after
- * `maxTaskAttempts`; healing's is retried with backoff (0.5 s doubling to
- * 30 s since its last success), never in a tight loop. `alongside` (the
+ * `maxTaskAttempts`; healing's is retried with backoff (`retryBaseMs`
+ * doubling to `retryMaxMs` since its last success), never in a tight loop. `alongside` (the
  * events that tell the user about it) commits in the same transaction as the
  * task: a control plane killed in between loses neither, since the next pass
  * finds no task either and plans the act again.
@@ -59,7 +59,8 @@ export async function submitTask(
       }
     } else {
       const failures = await ctx.deps.tasks.failuresSinceSuccess(ctx.cluster.id, null, key);
-      const backoff = Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
+      const t = timingsOf(ctx.deps);
+      const backoff = Math.min(t.retryMaxMs, t.retryBaseMs * 2 ** Math.max(0, failures - 1));
       if (Date.now() - latest.updatedAt.getTime() < backoff) return null;
     }
   }
@@ -79,7 +80,7 @@ export async function enqueue(
   // After the commit: the agent's long-poll must find the task.
   if (inserted) ctx.deps.notifyNode(t.nodeId);
   // e.g. heal-promote-enqueued, heal-restart-enqueued, heal-switchover-enqueued (crash tests).
-  if (inserted && !ctx.operationId) faultPoint(`heal-${t.id.kind}-enqueued`);
+  if (inserted && !ctx.operationId) faultPoint(ctx.deps.faultFile, `heal-${t.id.kind}-enqueued`);
   return inserted;
 }
 

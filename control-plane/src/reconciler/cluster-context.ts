@@ -8,6 +8,7 @@ import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
 import type { Db } from '../db/tx';
 import { healthyMembers } from '../observed/instance-health';
+import { DEFAULT_TIMINGS, type ReconcilerTimings } from './timings';
 
 export interface ReconcileDeps {
   clusters: ClusterStore;
@@ -24,6 +25,10 @@ export interface ReconcileDeps {
   healing: HealingSettings;
   /** A node silent this long is down. */
   nodeDownAfterMs: number;
+  /** Every wait the reconciler and the steps make (DEFAULT_TIMINGS when absent, e.g. in unit tests). */
+  timings?: Partial<ReconcilerTimings>;
+  /** Tests only: the fault-point file (see fault-point.ts). */
+  faultFile?: string | null;
   /**
    * Places a new copy of a lost instance's shard on another node and marks
    * the lost one (one transaction, under the placement lock).
@@ -106,6 +111,9 @@ export async function loadContext(
       : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
   };
 }
+
+/** The reconciler's timings: what main.ts passed in, today's values for the rest. */
+export const timingsOf = (deps: Pick<ReconcileDeps, 'timings'>): ReconcilerTimings => ({ ...DEFAULT_TIMINGS, ...deps.timings });
 
 export const address = (ctx: ClusterContext, i: InstanceRow) => ({ host: ctx.nodes.get(i.nodeId)?.address ?? 'unknown', port: i.port });
 

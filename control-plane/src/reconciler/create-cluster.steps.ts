@@ -1,6 +1,6 @@
 import { CREATE_STEPS } from './steps';
 import type { Step } from './step-runner';
-import { healthyMembersOf, type ClusterContext } from './cluster-context';
+import { healthyMembersOf, timingsOf, type ClusterContext } from './cluster-context';
 import { formCluster as formClusterTask, rememberEngineIds, startInstance, taskFor } from './applier';
 
 const def = (name: (typeof CREATE_STEPS)[number]['name']) => CREATE_STEPS.find((s) => s.name === name)!;
@@ -59,7 +59,7 @@ const verify: Step<ClusterContext> = {
     }
     // The form task succeeded but the nodes disagree later: form again (idempotent).
     const task = formTask(ctx);
-    if (task?.state === 'succeeded' && Date.now() - task.updatedAt.getTime() > 5000) {
+    if (task?.state === 'succeeded' && Date.now() - task.updatedAt.getTime() > timingsOf(ctx.deps).reformAfterMs) {
       const failed = await formClusterTask(ctx);
       if (failed) return failed;
     }

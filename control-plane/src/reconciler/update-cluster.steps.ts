@@ -9,7 +9,7 @@
 import type { SlotRange, TaskResult } from '@strata/api';
 import { expandRanges } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
-import { address, type ClusterContext } from './cluster-context';
+import { address, timingsOf, type ClusterContext } from './cluster-context';
 import {
   forgetNonMembers, instanceGone, joinReplica, meetPrimary, migrateSlots, reconfigureInstance, rememberEngineIds, removeInstance, startInstance, taskFor,
 } from './applier';
@@ -24,10 +24,6 @@ const WEIGHTS: Record<string, number> = {
 };
 /** Failed attempts of the migration task before the operation fails. */
 const MIGRATE_ATTEMPTS = 5;
-/** How long the migration waits for a shard without a primary to get one (Redis promotes a replica within seconds). */
-const HEADLESS_WAIT_MS = 30_000;
-/** How long removing instances waits for a member that is down to run again before forgetting them without it. */
-const FORGET_WAIT_MS = 60_000;
 
 export const planOf = (ctx: ClusterContext): UpdatePlanRecord => ctx.operation!.plan as UpdatePlanRecord;
 
@@ -170,7 +166,8 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     const detail = stats ? `${stats.slotsDone}/${stats.slotsTotal} slots, ${stats.keysMoved} keys moved, ${stats.keysPerSec} keys/s${stats.etaSeconds !== null ? `, ETA ${stats.etaSeconds}s` : ''}` : 'starting';
     if (latest && (latest.state === 'pending' || latest.state === 'leased')) return { kind: 'wait', detail, fraction };
     if (op.paused) return { kind: 'wait', detail: `paused at ${detail}; every slot has one owner`, fraction };
-    if (latest?.state === 'succeeded' && result?.complete && Date.now() - latest.updatedAt.getTime() < 4000) {
+    const t = timingsOf(ctx.deps);
+    if (latest?.state === 'succeeded' && result?.complete && Date.now() - latest.updatedAt.getTime() < t.migrateReportWaitMs) {
       return { kind: 'wait', detail: 'waiting for every node to report the new slot map', fraction: 0.99 };
     }
     // A primary is gone and its replica not promoted yet (Redis fails a shard over after cluster-node-timeout): an
@@ -180,16 +177,16 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     // operation forever. It fails, and healing (which does not run during an operation) takes over.
     if (headless.length) {
       const waitingSince = latest?.updatedAt.getTime() ?? Date.parse(op.createdAt);
-      if (Date.now() - waitingSince < HEADLESS_WAIT_MS) {
+      if (Date.now() - waitingSince < t.headlessWaitMs) {
         return { kind: 'wait', detail: `${detail}; waiting for shard ${headless.join(', ')} to have a primary again (failover)`, fraction };
       }
-      return { kind: 'failed', code: 'shard_without_primary', message: `shard ${headless.join(', ')} has had no running primary for ${HEADLESS_WAIT_MS / 1000} s during the slot migration; the change stopped there and healing takes over (it promotes a replica or restarts the primary, and closes open slots)` };
+      return { kind: 'failed', code: 'shard_without_primary', message: `shard ${headless.join(', ')} has had no running primary for ${t.headlessWaitMs / 1000} s during the slot migration; the change stopped there and healing takes over (it promotes a replica or restarts the primary, and closes open slots)` };
     }
     if (latest?.state === 'failed') {
       const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, taskKey(id));
       if (failures >= MIGRATE_ATTEMPTS) return { kind: 'failed', code: 'migration_failed', message: `slot migration failed ${failures} times: ${latest.error ?? 'no error reported'}` };
       // Attempts spaced 0.5, 1, 2, 4 s: reports of a fault (a crash, the cluster going down) can arrive after the attempt that met it.
-      const backoffMs = 500 * 2 ** (failures - 1);
+      const backoffMs = t.migrateRetryBaseMs * 2 ** (failures - 1);
       const since = Date.now() - latest.updatedAt.getTime();
       if (since < backoffMs) return { kind: 'wait', detail: `${detail}; attempt ${failures} of ${MIGRATE_ATTEMPTS} failed (${latest.error ?? 'no error reported'}), trying again in ${((backoffMs - since) / 1000).toFixed(1)} s`, fraction };
     }
@@ -230,7 +227,7 @@ function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<Clu
       // stay "not a healthy member" and gossip them to the others: wait a while for it to run again.
       const away = ctx.instances.filter((i) => !ids.has(i.id) && !running(ctx, i));
       const stoppedAt = Math.max(...rows.map((i) => taskFor(ctx, { kind: 'remove', instanceId: i.id })?.updatedAt.getTime() ?? 0));
-      if (away.length && Date.now() - stoppedAt < FORGET_WAIT_MS) {
+      if (away.length && Date.now() - stoppedAt < timingsOf(ctx.deps).forgetWaitMs) {
         return { kind: 'wait', detail: `${rows.length} stopped; waiting for ${away.map((i) => `${address(ctx, i).host}:${i.port}`).join(', ')} to run again so that every member forgets them`, fraction: 0.85 };
       }
       const failed = await forgetNonMembers(ctx, kept, name);
