@@ -7,7 +7,7 @@
  * control-plane restart just runs the list again.
  */
 import type { SlotRange, TaskResult } from '@strata/api';
-import { expandRanges } from '@strata/engine';
+import { expandRanges, movedSlots, rollbackStepNames, updateStepNames, type RollbackStepName, type TopologyStepName } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
 import { address, timingsOf, type ClusterContext } from './cluster-context';
 import {
@@ -141,7 +141,7 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     const result = latest?.result as Extract<TaskResult, { kind: 'migrate-slots' }> | null | undefined;
     const raw = latest?.progressStats;
     // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
-    const planned = name === 'migrate-slots' ? p.public.totals.slots : 0;
+    const planned = name === 'migrate-slots' ? movedSlots(p.originalSlots, p.targetSlots) : 0;
     let stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
     if (stats && latest && planned > (raw?.slotsTotal ?? 0)) {
       // ... and keys and bytes count what the earlier runs moved too, so they never go back on resume.
@@ -257,28 +257,25 @@ const rollbackFinish: Step<ClusterContext>['run'] = async (ctx) => {
 
 const step = (name: string, title: string, run: Step<ClusterContext>['run']): Step<ClusterContext> => ({ def: { name, title, weight: WEIGHTS[name] ?? 0.1 }, run });
 
-/** The steps this operation runs now: its plan's, or the rollback once a cancel was asked. */
+/**
+ * The steps this operation runs now, from what it is to reach (engine's
+ * updateStepNames), or the rollback once a cancel was asked. Titles are the
+ * operation's own (as the API showed them when it started).
+ */
 export function updateClusterSteps(ctx: ClusterContext): Step<ClusterContext>[] {
   const p = planOf(ctx);
   const op = ctx.operation!;
-  const title = (name: string) => p.public.steps.find((s) => s.name === name)?.title ?? UPDATE_STEP_TITLES[name] ?? name;
-  const norm = (steps: Step<ClusterContext>[]) => {
-    const total = steps.reduce((s, x) => s + x.def.weight, 0) || 1;
-    return steps.map((s) => ({ ...s, def: { ...s.def, weight: s.def.weight / total } }));
-  };
-  if (op.cancelRequested) {
-    const steps: Step<ClusterContext>[] = [];
-    if (p.vertical) steps.push(step('rollback-configure', title('rollback-configure'), configure('rollback-configure')));
-    if (p.public.slotMoves.length) steps.push(step('rollback-migrate', title('rollback-migrate'), migrate('rollback-migrate')));
-    if (p.added.length) steps.push(step('rollback-remove', title('rollback-remove'), removeInstances('rollback-remove')));
-    steps.push(step('rollback-finish', title('rollback-finish'), rollbackFinish));
-    return norm(steps);
-  }
-  const runs: Record<string, Step<ClusterContext>['run']> = {
+  const title = (name: string) => op.steps.find((s) => s.name === name)?.title ?? UPDATE_STEP_TITLES[name] ?? name;
+  const runs: Record<TopologyStepName | RollbackStepName, Step<ClusterContext>['run']> = {
     configure: configure('configure'), 'start-instances': startInstances, 'join-instances': joinInstances,
     'migrate-slots': migrate('migrate-slots'), 'remove-instances': removeInstances('remove-instances'), finish,
+    'rollback-configure': configure('rollback-configure'), 'rollback-migrate': migrate('rollback-migrate'),
+    'rollback-remove': removeInstances('rollback-remove'), 'rollback-finish': rollbackFinish,
   };
-  return norm(p.public.steps.map((s) => step(s.name, s.title, runs[s.name]!)));
+  const names = op.cancelRequested ? rollbackStepNames(p) : updateStepNames(p);
+  const steps = names.map((name) => step(name, title(name), runs[name]));
+  const total = steps.reduce((s, x) => s + x.def.weight, 0) || 1;
+  return steps.map((s) => ({ ...s, def: { ...s.def, weight: s.def.weight / total } }));
 }
 
 /** Steps of an update during which no instance is stopped on purpose: a process that exits there crashed. */

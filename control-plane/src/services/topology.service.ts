@@ -100,7 +100,7 @@ export class TopologyService {
       await this.d.clusters.markNeedsReconcile(clusterId, db);
       const record: UpdatePlanRecord = {
         kind: 'update', from, to, originalSlots: shardSlots, targetSlots: plan.targetSlots,
-        added: addedRows.map((a) => a.id), removed: plan.remove, vertical: plan.vertical, public: publicPlan,
+        added: addedRows.map((a) => a.id), removed: plan.remove,
       };
       const steps: OperationStep[] = plan.steps.map((s) => ({ name: s.name, title: s.title, state: 'pending' }));
       const operation = await this.d.operations.create({ clusterId, organizationId, kind: 'update-cluster', steps, plan: record }, db);
