@@ -24,6 +24,20 @@ export {
   primaryNodeId,
   type MemberObservation,
 } from './redis/member-health';
+export {
+  planCreateStep,
+  planDeleteStep,
+  planSwitchoverStep,
+  healthyIds,
+  isGone,
+  type OpInstance,
+  type TaskView,
+  type StepVerdict,
+  type StepPlan,
+  type OperationAction,
+  type CreateStep,
+  type DeleteStep,
+} from './redis/operation.planner';
 export { nodesToForget, membership, type KnownNode, type Membership } from './redis/membership.rule';
 export {
   planHealing,

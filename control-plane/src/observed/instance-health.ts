@@ -5,7 +5,7 @@
  * report.
  */
 import type { ObservedInstance } from '@strata/api';
-import { isHealthyMember, isInSyncReplica, primaryNodeId, type MemberObservation } from '@strata/engine';
+import { healthyIds, isInSyncReplica, primaryNodeId, type MemberObservation } from '@strata/engine';
 
 /** The stored facts about an instance that health depends on. */
 export interface MemberRow {
@@ -36,16 +36,10 @@ export function inSyncWith(replica: MemberRow, primary: MemberRow, view: HealthV
 }
 
 /**
- * The ids of the healthy members among `instances`. `forgetting`: copies
- * replaced after a node loss that members may still know until they forgot
- * them.
+ * The ids of the healthy members among `instances` (engine's `healthyIds`).
+ * `forgetting`: copies replaced after a node loss that members may still
+ * know until they forgot them.
  */
 export function healthyMembers(instances: readonly MemberRow[], forgetting: number, view: HealthView): Set<string> {
-  const healthy = new Set<string>();
-  for (const i of instances) {
-    const primaryId = i.role === 'replica' ? shardPrimaryNodeId(instances, i.shardIndex, view) : null;
-    const obs = memberObservation(view.observe(i.id));
-    if (isHealthyMember({ role: i.role, obs }, { primaryNodeId: primaryId, maxKnownNodes: instances.length + forgetting })) healthy.add(i.id);
-  }
-  return healthy;
+  return healthyIds(instances.map((i) => ({ id: i.id, shard: i.shardIndex, role: i.role, engineId: i.engineId ?? null, obs: memberObservation(view.observe(i.id)) })), forgetting);
 }

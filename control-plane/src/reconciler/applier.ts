@@ -7,7 +7,7 @@
  * (dedupe-keys.ts), so applying an act twice is harmless.
  */
 import type { ClusterSpec, FormClusterShard, InstanceRole, InstanceSpec, TaskRequest } from '@strata/api';
-import { planSlots, type HealAction } from '@strata/engine';
+import { planSlots, type HealAction, type OperationAction, type OpInstance, type TaskView } from '@strata/engine';
 import { address, timingsOf, type ClusterContext } from './cluster-context';
 import type { StepResult } from './step-runner';
 import { eventKey, taskKey, type TaskId } from './dedupe-keys';
@@ -16,6 +16,7 @@ import type { InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
 import type { Db } from '../db/tx';
 import { eventRef, recordFailoverEvent } from './failover-event';
+import { memberObservation } from '../observed/instance-health';
 
 /** What submitting an act's task says: null (handed out, running, or settling), or a failure the operation ends with. */
 export type Submitted = StepResult | null;
@@ -361,4 +362,38 @@ export async function applyHealAction(ctx: ClusterContext, a: HealAction): Promi
     case 'forget': await forgetNonMembers(ctx, ctx.instances, 'heal', a.lostInstanceIds); return;
     case 'repair-slots': await repairSlots(ctx, a.slots); return;
   }
+}
+
+/**
+ * Applies an operation step's actions (engine's operation planner), each by
+ * the function for its kind, in order. Returns the first failure an
+ * operation ends with (a task that kept failing), else null.
+ */
+export async function applyOperationActions(ctx: ClusterContext, actions: OperationAction[]): Promise<Submitted> {
+  for (const a of actions) {
+    let failed: Submitted = null;
+    switch (a.kind) {
+      case 'start': failed = await startInstance(ctx, byId(ctx, a.instanceId)); break;
+      case 'form': failed = await formCluster(ctx); break;
+      case 'remember-ids': await rememberEngineIds(ctx, a.instanceIds.map((id) => byId(ctx, id))); break;
+      case 'remove': failed = await removeInstance(ctx, byId(ctx, a.instanceId)); break;
+      case 'switchover': failed = await switchOver(ctx, byId(ctx, a.instanceId), { kind: 'switchover-to', instanceId: a.instanceId }); break;
+    }
+    if (failed) return failed;
+  }
+  return null;
+}
+
+/** The context's instances as the operation planner sees them. */
+export function opInstances(ctx: ClusterContext): OpInstance[] {
+  return ctx.instances.map((i) => ({
+    id: i.id, shard: i.shardIndex, role: i.role, engineId: i.engineId ?? null, label: `${address(ctx, i).host}:${i.port}`,
+    nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId, obs: memberObservation(ctx.observe(i.id)), nodeReportedAt: ctx.nodeReportedAt(i.nodeId),
+  }));
+}
+
+/** What one task of this identity did last, as the planners see it. */
+export function taskView(ctx: ClusterContext, id: TaskId): TaskView | null {
+  const t = taskFor(ctx, id);
+  return t ? { state: t.state, updatedAt: t.updatedAt.getTime() } : null;
 }

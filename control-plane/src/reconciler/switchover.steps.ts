@@ -5,8 +5,9 @@
  * preferred primary, and a failover event records it.
  */
 import type { Step } from './step-runner';
-import { address, type ClusterContext } from './cluster-context';
-import { recordObserved, switchOver, taskFor } from './applier';
+import type { ClusterContext } from './cluster-context';
+import { planSwitchoverStep } from '@strata/engine';
+import { applyOperationActions, opInstances, recordObserved, taskFor } from './applier';
 import { eventKey } from './dedupe-keys';
 import { eventRef } from './failover-event';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord } from './update-plan';
@@ -16,13 +17,8 @@ const planOf = (ctx: ClusterContext) => ctx.operation!.plan as SwitchoverPlanRec
 const switchover: Step<ClusterContext> = {
   def: SWITCHOVER_STEPS[0],
   run: async (ctx) => {
-    const p = planOf(ctx);
-    const target = ctx.instances.find((i) => i.id === p.targetInstanceId);
-    if (!target) return { kind: 'failed', code: 'instance_gone', message: 'the replica to promote no longer exists' };
-    const v = ctx.observe(target.id)?.cluster;
-    if (v && v.role === 'primary' && v.slotsOwned > 0 && v.state === 'ok') return { kind: 'done', detail: `${address(ctx, target).host}:${target.port} is the primary` };
-    const failed = await switchOver(ctx, target, { kind: 'switchover-to', instanceId: target.id });
-    return failed ?? { kind: 'wait', detail: 'waiting for the replica to catch up and take over' };
+    const plan = planSwitchoverStep({ instances: opInstances(ctx), targetInstanceId: planOf(ctx).targetInstanceId });
+    return (await applyOperationActions(ctx, plan.actions)) ?? plan.verdict;
   },
 };
 
