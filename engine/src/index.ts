@@ -38,6 +38,17 @@ export {
   type CreateStep,
   type DeleteStep,
 } from './redis/operation.planner';
+export {
+  planConfigure,
+  planStartInstances,
+  planJoinInstances,
+  planRemoveInstances,
+  planFinish,
+  type UpdateInput,
+  type UpdateAction,
+  type UpdateTaskRef,
+  type UpdateStepPlan,
+} from './redis/update.planner';
 export { nodesToForget, membership, type KnownNode, type Membership } from './redis/membership.rule';
 export {
   planHealing,

@@ -6,8 +6,8 @@
  * planner's or the step's business. Tasks and events carry dedupe keys
  * (dedupe-keys.ts), so applying an act twice is harmless.
  */
-import type { ClusterSpec, FormClusterShard, InstanceRole, InstanceSpec, TaskRequest } from '@strata/api';
-import { planSlots, type HealAction, type OperationAction, type OpInstance, type TaskView } from '@strata/engine';
+import type { ClusterSpec, FormClusterShard, InstanceRole, InstanceSpec, SlotRange, TaskRequest } from '@strata/api';
+import { planSlots, type HealAction, type OperationAction, type OpInstance, type TaskView, type UpdateAction } from '@strata/engine';
 import { address, timingsOf, type ClusterContext } from './cluster-context';
 import type { StepResult } from './step-runner';
 import { eventKey, taskKey, type TaskId } from './dedupe-keys';
@@ -384,11 +384,46 @@ export async function applyOperationActions(ctx: ClusterContext, actions: Operat
   return null;
 }
 
+/** Applies an update step's actions (engine's update planner) in order; returns the first failure the operation ends with, else null. */
+export async function applyUpdateActions(ctx: ClusterContext, actions: UpdateAction[]): Promise<Submitted> {
+  for (const a of actions) {
+    let failed: Submitted = null;
+    switch (a.kind) {
+      case 'start': failed = await startInstance(ctx, byId(ctx, a.instanceId), a.settings); break;
+      case 'configure': failed = await reconfigureInstance(ctx, byId(ctx, a.instanceId), a.settings, a.rollback); break;
+      case 'meet': failed = await meetPrimary(ctx, byId(ctx, a.instanceId), byId(ctx, a.seedInstanceId)); break;
+      case 'join': failed = await joinReplica(ctx, byId(ctx, a.instanceId), byId(ctx, a.primaryInstanceId)); break;
+      case 'remember-ids': await rememberEngineIds(ctx, a.instanceIds.map((id) => byId(ctx, id))); break;
+      case 'remove': failed = await removeInstance(ctx, byId(ctx, a.instanceId)); break;
+      case 'forget': failed = await forgetNonMembers(ctx, a.keep.map((id) => byId(ctx, id)), a.scope); break;
+      case 'drop-rows': for (const id of a.instanceIds) await ctx.deps.clusters.deleteInstance(id); break;
+      case 'record-topology': await recordTopology(ctx, a.slots, a.spec as ClusterSpec | undefined); break;
+    }
+    if (failed) return failed;
+  }
+  return null;
+}
+
+/**
+ * Stores the slot map an operation reached; with `spec` (a cancelled update
+ * rolled back), the spec and the instances' memory before the change too.
+ */
+export async function recordTopology(ctx: ClusterContext, slots: SlotRange[][], spec?: ClusterSpec): Promise<void> {
+  await ctx.deps.clusters.replaceShards(ctx.cluster.id, slots);
+  if (!spec) return;
+  if (JSON.stringify(ctx.cluster.spec) !== JSON.stringify(spec)) {
+    await ctx.deps.clusters.updateSpec(ctx.cluster.id, spec);
+    ctx.cluster.spec = spec;
+  }
+  if (ctx.instances.some((i) => i.memoryMb !== spec.memoryMbPerShard)) await ctx.deps.clusters.setInstancesMemory(ctx.cluster.id, spec.memoryMbPerShard);
+}
+
 /** The context's instances as the operation planner sees them. */
 export function opInstances(ctx: ClusterContext): OpInstance[] {
   return ctx.instances.map((i) => ({
     id: i.id, shard: i.shardIndex, role: i.role, engineId: i.engineId ?? null, label: `${address(ctx, i).host}:${i.port}`,
     nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId, obs: memberObservation(ctx.observe(i.id)), nodeReportedAt: ctx.nodeReportedAt(i.nodeId),
+    crashed: ((o) => !!o && (o.held || o.crashedAt !== null))(ctx.observe(i.id)),
   }));
 }
 

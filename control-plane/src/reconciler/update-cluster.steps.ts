@@ -1,21 +1,22 @@
 /**
- * Steps of an update-cluster operation, chosen from its stored plan:
+ * Steps of an update-cluster operation, from what it is to reach:
  * configure in place → start new instances → join them → migrate slots →
  * remove instances → finish. A cancel switches to rollback steps (settings
  * back, slots back to where they were, added instances removed, spec
- * restored). Every step re-derives what is left from observed state, so a
- * control-plane restart just runs the list again.
+ * restored). The engine's update planner decides each step from observed
+ * state and the update's tasks (the migration's decisions are still here),
+ * so a control-plane restart just runs the list again.
  */
 import type { SlotRange, TaskResult } from '@strata/api';
-import { expandRanges, movedSlots, rollbackStepNames, updateStepNames, type RollbackStepName, type TopologyStepName } from '@strata/engine';
+import {
+  expandRanges, movedSlots, planConfigure, planFinish, planJoinInstances, planRemoveInstances, planStartInstances, rollbackStepNames, updateStepNames,
+  type RollbackStepName, type TopologyStepName, type UpdateInput, type UpdateStepPlan,
+} from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
 import { address, timingsOf, type ClusterContext } from './cluster-context';
-import {
-  forgetNonMembers, instanceGone, joinReplica, meetPrimary, migrateSlots, reconfigureInstance, rememberEngineIds, removeInstance, startInstance, taskFor,
-} from './applier';
+import { applyUpdateActions, migrateSlots, opInstances, taskFor, taskView } from './applier';
 import { taskKey, type TaskId } from './dedupe-keys';
 import type { InstanceRow } from '../stores/cluster.store';
-import { inSyncWith } from '../observed/instance-health';
 import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
 
 const WEIGHTS: Record<string, number> = {
@@ -29,72 +30,19 @@ export const planOf = (ctx: ClusterContext): UpdatePlanRecord => ctx.operation!.
 
 const running = (ctx: ClusterContext, i: InstanceRow) => ctx.observe(i.id)?.state === 'running';
 
-/** Memory, durability and eviction on every kept instance, in place. */
-function configure(name: 'configure' | 'rollback-configure'): Step<ClusterContext>['run'] {
-  return async (ctx) => {
-    const p = planOf(ctx);
-    const s = name === 'configure' ? p.to : p.from;
-    const skip = new Set([...p.added, ...(name === 'configure' ? p.removed : [])]);
-    const targets = ctx.instances.filter((i) => !skip.has(i.id));
-    let done = 0;
-    for (const i of targets) {
-      const id: TaskId = { kind: 'configure', instanceId: i.id, rollback: name === 'rollback-configure' };
-      if (taskFor(ctx, id)?.state === 'succeeded') { done++; continue; }
-      const failed = await reconfigureInstance(ctx, i, s, name === 'rollback-configure');
-      if (failed) return failed;
-    }
-    if (done === targets.length) return { kind: 'done', detail: `${done} instance(s) reconfigured without restart` };
-    return { kind: 'wait', detail: `${done} of ${targets.length} instances reconfigured`, fraction: done / targets.length };
+/** What the update planner sees now. */
+function updateInput(ctx: ClusterContext): UpdateInput {
+  const p = planOf(ctx);
+  return {
+    from: p.from, to: p.to, originalSlots: p.originalSlots, targetSlots: p.targetSlots, added: p.added, removed: p.removed,
+    instances: opInstances(ctx), task: (id) => taskView(ctx, id), now: Date.now(), forgetWaitMs: timingsOf(ctx.deps).forgetWaitMs,
   };
 }
 
-const startInstances: Step<ClusterContext>['run'] = async (ctx) => {
-  const added = ctx.instances.filter((i) => planOf(ctx).added.includes(i.id));
-  let up = 0;
-  for (const i of added) {
-    if (running(ctx, i)) { up++; continue; }
-    // Started, and crashed since (steps run again on every pass): not restarted here. A crashed primary comes back
-    // empty still owning its slots and its replica copies the emptiness; the agent holds it until its replica is
-    // promoted.
-    const o = ctx.observe(i.id);
-    if (taskFor(ctx, { kind: 'start', instanceId: i.id })?.state === 'succeeded' && o && (o.held || o.crashedAt !== null)) { up++; continue; }
-    const failed = await startInstance(ctx, i, planOf(ctx).to);
-    if (failed) return failed;
-  }
-  if (up === added.length) return { kind: 'done', detail: `${up} new instance(s) running` };
-  return { kind: 'wait', detail: `${up} of ${added.length} new instances running`, fraction: added.length ? up / added.length : 1 };
-};
-
-const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
-  const p = planOf(ctx);
-  const added = ctx.instances.filter((i) => p.added.includes(i.id));
-  // Remember each new instance's Redis id while it runs: if it dies mid-migration, the migration needs it (see shardEngineIds).
-  await rememberEngineIds(ctx, added);
-  const seed = ctx.instances.find((i) => i.role === 'primary' && !p.added.includes(i.id) && running(ctx, i));
-  if (!seed) return { kind: 'wait', detail: 'waiting for a running primary to introduce new instances to' };
-  const joined = new Set<string>();
-  for (const i of added.filter((x) => x.role === 'primary')) {
-    const id: TaskId = { kind: 'meet', instanceId: i.id };
-    if (taskFor(ctx, id)?.state === 'succeeded') { joined.add(i.id); continue; }
-    const failed = await meetPrimary(ctx, i, seed);
-    if (failed) return failed;
-  }
-  let synced = 0;
-  const replicas = added.filter((x) => x.role === 'replica');
-  for (const r of replicas) {
-    const primary = ctx.instances.find((i) => i.shardIndex === r.shardIndex && i.role === 'primary');
-    if (!primary || (p.added.includes(primary.id) && !joined.has(primary.id))) continue;
-    if (inSyncWith(r, primary, ctx)) { synced++; continue; }
-    // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
-    if (taskFor(ctx, { kind: 'join', instanceId: r.id, primaryInstanceId: primary.id })?.state === 'succeeded' && ctx.observe(r.id)?.cluster?.role === 'primary') { synced++; continue; }
-    const failed = await joinReplica(ctx, r, primary);
-    if (failed) return failed;
-  }
-  const primaries = added.filter((x) => x.role === 'primary').length;
-  const total = primaries + replicas.length;
-  const done = joined.size + synced;
-  if (done === total) return { kind: 'done', detail: `${primaries} primar${primaries === 1 ? 'y' : 'ies'} joined, ${synced} replica(s) in sync` };
-  return { kind: 'wait', detail: `${joined.size} of ${primaries} new primaries joined; ${synced} of ${replicas.length} new replicas in sync`, fraction: total ? done / total : 1 };
+/** A step the engine's update planner decides; the applier does what it says. */
+const planned = (plan: (input: UpdateInput) => UpdateStepPlan): Step<ClusterContext>['run'] => async (ctx) => {
+  const p = plan(updateInput(ctx));
+  return (await applyUpdateActions(ctx, p.actions)) ?? p.verdict;
 };
 
 const count = (r: SlotRange[]) => expandRanges(r).length;
@@ -204,57 +152,6 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
   };
 }
 
-/** Stops instances, forgets them on every remaining member, then drops their rows. */
-function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<ClusterContext>['run'] {
-  return async (ctx) => {
-    const p = planOf(ctx);
-    const ids = new Set(name === 'remove-instances' ? p.removed : p.added);
-    const rows = ctx.instances.filter((i) => ids.has(i.id));
-    if (!rows.length) return { kind: 'done', detail: `${ids.size} instance(s) removed` };
-    // Remember each one's Redis id while it still runs: the others must forget exactly it.
-    await rememberEngineIds(ctx, rows);
-    let gone = 0;
-    for (const i of rows) {
-      if (instanceGone(ctx, i)) { gone++; continue; }
-      const failed = await removeInstance(ctx, i);
-      if (failed) return failed;
-    }
-    if (gone < rows.length) return { kind: 'wait', detail: `${gone} of ${rows.length} stopped`, fraction: (gone / rows.length) * 0.8 };
-    const kept = ctx.instances.filter((i) => !ids.has(i.id));
-    const forgetId: TaskId = { kind: 'forget', scope: name };
-    if (taskFor(ctx, forgetId)?.state !== 'succeeded') {
-      // A member down now (a crashed primary the agent holds) would come back still knowing the removed instances,
-      // stay "not a healthy member" and gossip them to the others: wait a while for it to run again.
-      const away = ctx.instances.filter((i) => !ids.has(i.id) && !running(ctx, i));
-      const stoppedAt = Math.max(...rows.map((i) => taskFor(ctx, { kind: 'remove', instanceId: i.id })?.updatedAt.getTime() ?? 0));
-      if (away.length && Date.now() - stoppedAt < timingsOf(ctx.deps).forgetWaitMs) {
-        return { kind: 'wait', detail: `${rows.length} stopped; waiting for ${away.map((i) => `${address(ctx, i).host}:${i.port}`).join(', ')} to run again so that every member forgets them`, fraction: 0.85 };
-      }
-      const failed = await forgetNonMembers(ctx, kept, name);
-      if (failed) return failed;
-      return { kind: 'wait', detail: `${rows.length} stopped; every member forgets them (CLUSTER FORGET)`, fraction: 0.9 };
-    }
-    for (const i of rows) await ctx.deps.clusters.deleteInstance(i.id);
-    return { kind: 'done', detail: `${rows.length} instance(s) stopped and forgotten` };
-  };
-}
-
-const finish: Step<ClusterContext>['run'] = async (ctx) => {
-  await ctx.deps.clusters.replaceShards(ctx.cluster.id, planOf(ctx).targetSlots);
-  return { kind: 'done' };
-};
-
-const rollbackFinish: Step<ClusterContext>['run'] = async (ctx) => {
-  const p = planOf(ctx);
-  await ctx.deps.clusters.replaceShards(ctx.cluster.id, p.originalSlots);
-  if (ctx.cluster.spec.shards !== p.from.shards || JSON.stringify(ctx.cluster.spec) !== JSON.stringify(p.from)) {
-    await ctx.deps.clusters.updateSpec(ctx.cluster.id, p.from);
-    ctx.cluster.spec = p.from;
-  }
-  if (p.from.memoryMbPerShard !== p.to.memoryMbPerShard) await ctx.deps.clusters.setInstancesMemory(ctx.cluster.id, p.from.memoryMbPerShard);
-  return { kind: 'done', detail: 'the cluster is back at its previous spec' };
-};
-
 const step = (name: string, title: string, run: Step<ClusterContext>['run']): Step<ClusterContext> => ({ def: { name, title, weight: WEIGHTS[name] ?? 0.1 }, run });
 
 /**
@@ -267,10 +164,10 @@ export function updateClusterSteps(ctx: ClusterContext): Step<ClusterContext>[] 
   const op = ctx.operation!;
   const title = (name: string) => op.steps.find((s) => s.name === name)?.title ?? UPDATE_STEP_TITLES[name] ?? name;
   const runs: Record<TopologyStepName | RollbackStepName, Step<ClusterContext>['run']> = {
-    configure: configure('configure'), 'start-instances': startInstances, 'join-instances': joinInstances,
-    'migrate-slots': migrate('migrate-slots'), 'remove-instances': removeInstances('remove-instances'), finish,
-    'rollback-configure': configure('rollback-configure'), 'rollback-migrate': migrate('rollback-migrate'),
-    'rollback-remove': removeInstances('rollback-remove'), 'rollback-finish': rollbackFinish,
+    configure: planned((i) => planConfigure(i, false)), 'start-instances': planned(planStartInstances), 'join-instances': planned(planJoinInstances),
+    'migrate-slots': migrate('migrate-slots'), 'remove-instances': planned((i) => planRemoveInstances(i, false)), finish: planned((i) => planFinish(i, false)),
+    'rollback-configure': planned((i) => planConfigure(i, true)), 'rollback-migrate': migrate('rollback-migrate'),
+    'rollback-remove': planned((i) => planRemoveInstances(i, true)), 'rollback-finish': planned((i) => planFinish(i, true)),
   };
   const names = op.cancelRequested ? rollbackStepNames(p) : updateStepNames(p);
   const steps = names.map((name) => step(name, title(name), runs[name]));

@@ -16,7 +16,7 @@ function cluster(state: 'absent' | 'running' | 'formed'): OpInstance[] {
       : view({ myId: id.toUpperCase(), role: 'primary', state: 'fail', knownNodes: 1, slotsOwned: 0 });
     return {
       id, shard: s, role, engineId: null, label: `10.0.0.${s}:700${k === 'p' ? 0 : 1}`, nodeName: `n${k === 'p' ? s : 1 - s}`,
-      obs: state === 'absent' ? null : { process: 'running' as const, view: v }, nodeReportedAt: NOW,
+      obs: state === 'absent' ? null : { process: 'running' as const, view: v }, crashed: false, nodeReportedAt: NOW,
     };
   }));
 }

@@ -20,6 +20,8 @@ export interface OpInstance {
   /** Its node's name, for the words a step shows. */
   nodeName: string;
   obs: MemberObservation | null;
+  /** Its agent saw it exit (it holds it, or reports a crash time). */
+  crashed: boolean;
   /** When its node last reported (ms epoch); null when not since the control plane started. */
   nodeReportedAt: number | null;
 }
