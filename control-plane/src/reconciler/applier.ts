@@ -283,9 +283,19 @@ export async function recordRole(ctx: ClusterContext, a: Extract<HealAction, { k
 
 // ---- slots
 
-/** Move slots to their wanted owners (the agent of shard 0's primary runs it; resumable). */
-export async function migrateSlots(ctx: ClusterContext, runner: InstanceRow, rollback: boolean, request: Omit<Extract<TaskRequest, { kind: 'migrate-slots' }>, 'kind' | 'clusterId'>): Promise<void> {
-  await enqueue(ctx, { nodeId: runner.nodeId, id: { kind: 'migrate', rollback }, request: { kind: 'migrate-slots', clusterId: ctx.cluster.id, ...request } });
+/** Move slots to their wanted owners: a (resumable) run on `runner`'s agent (shard 0's primary). */
+export async function migrateSlots(
+  ctx: ClusterContext, a: { runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] }, rollback: boolean,
+): Promise<void> {
+  const runner = byId(ctx, a.runnerInstanceId);
+  await enqueue(ctx, {
+    nodeId: runner.nodeId, id: { kind: 'migrate', rollback },
+    request: {
+      kind: 'migrate-slots', clusterId: ctx.cluster.id,
+      targets: a.targets.map((t) => ({ ...member(ctx, byId(ctx, t.instanceId)), slots: t.slots, shardEngineIds: t.shardEngineIds })),
+      primaries: a.primaries.map((id) => member(ctx, byId(ctx, id))),
+    },
+  });
 }
 
 /** Close slots left importing/migrating: keys go back to their owner. */
