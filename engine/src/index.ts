@@ -35,6 +35,7 @@ export {
   type StepVerdict,
   type StepPlan,
   type OperationAction,
+  type Settings,
   type CreateStep,
   type DeleteStep,
 } from './redis/operation.planner';

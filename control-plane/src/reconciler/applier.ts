@@ -7,7 +7,7 @@
  * (dedupe-keys.ts), so applying an act twice is harmless.
  */
 import type { ClusterSpec, FormClusterShard, InstanceRole, InstanceSpec, SlotRange, TaskRequest } from '@strata/api';
-import { planSlots, type HealAction, type OperationAction, type OpInstance, type TaskView, type UpdateAction } from '@strata/engine';
+import { planSlots, type HealAction, type OperationAction, type OpInstance, type TaskView } from '@strata/engine';
 import { address, timingsOf, type ClusterContext } from './cluster-context';
 import type { StepResult } from './step-runner';
 import { eventKey, taskKey, type TaskId } from './dedupe-keys';
@@ -284,12 +284,10 @@ export async function recordRole(ctx: ClusterContext, a: Extract<HealAction, { k
 // ---- slots
 
 /** Move slots to their wanted owners: a (resumable) run on `runner`'s agent (shard 0's primary). */
-export async function migrateSlots(
-  ctx: ClusterContext, a: { runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] }, rollback: boolean,
-): Promise<void> {
+export async function migrateSlots(ctx: ClusterContext, a: Extract<OperationAction, { kind: 'migrate' }>): Promise<void> {
   const runner = byId(ctx, a.runnerInstanceId);
   await enqueue(ctx, {
-    nodeId: runner.nodeId, id: { kind: 'migrate', rollback },
+    nodeId: runner.nodeId, id: { kind: 'migrate', rollback: a.rollback },
     request: {
       kind: 'migrate-slots', clusterId: ctx.cluster.id,
       targets: a.targets.map((t) => ({ ...member(ctx, byId(ctx, t.instanceId)), slots: t.slots, shardEngineIds: t.shardEngineIds })),
@@ -375,39 +373,27 @@ export async function applyHealAction(ctx: ClusterContext, a: HealAction): Promi
 }
 
 /**
- * Applies an operation step's actions (engine's operation planner), each by
- * the function for its kind, in order. Returns the first failure an
+ * Applies an operation step's actions (engine's operation planners), each by
+ * the function for its kind, in order. Returns the first failure the
  * operation ends with (a task that kept failing), else null.
  */
 export async function applyOperationActions(ctx: ClusterContext, actions: OperationAction[]): Promise<Submitted> {
   for (const a of actions) {
     let failed: Submitted = null;
     switch (a.kind) {
-      case 'start': failed = await startInstance(ctx, byId(ctx, a.instanceId)); break;
+      case 'start': failed = await startInstance(ctx, byId(ctx, a.instanceId), a.settings); break;
       case 'form': failed = await formCluster(ctx); break;
       case 'remember-ids': await rememberEngineIds(ctx, a.instanceIds.map((id) => byId(ctx, id))); break;
       case 'remove': failed = await removeInstance(ctx, byId(ctx, a.instanceId)); break;
       case 'switchover': failed = await switchOver(ctx, byId(ctx, a.instanceId), { kind: 'switchover-to', instanceId: a.instanceId }); break;
-    }
-    if (failed) return failed;
-  }
-  return null;
-}
-
-/** Applies an update step's actions (engine's update planner) in order; returns the first failure the operation ends with, else null. */
-export async function applyUpdateActions(ctx: ClusterContext, actions: UpdateAction[]): Promise<Submitted> {
-  for (const a of actions) {
-    let failed: Submitted = null;
-    switch (a.kind) {
-      case 'start': failed = await startInstance(ctx, byId(ctx, a.instanceId), a.settings); break;
       case 'configure': failed = await reconfigureInstance(ctx, byId(ctx, a.instanceId), a.settings, a.rollback); break;
       case 'meet': failed = await meetPrimary(ctx, byId(ctx, a.instanceId), byId(ctx, a.seedInstanceId)); break;
       case 'join': failed = await joinReplica(ctx, byId(ctx, a.instanceId), byId(ctx, a.primaryInstanceId)); break;
-      case 'remember-ids': await rememberEngineIds(ctx, a.instanceIds.map((id) => byId(ctx, id))); break;
-      case 'remove': failed = await removeInstance(ctx, byId(ctx, a.instanceId)); break;
       case 'forget': failed = await forgetNonMembers(ctx, a.keep.map((id) => byId(ctx, id)), a.scope); break;
       case 'drop-rows': for (const id of a.instanceIds) await ctx.deps.clusters.deleteInstance(id); break;
       case 'record-topology': await recordTopology(ctx, a.slots, a.spec as ClusterSpec | undefined); break;
+      case 'record-progress': await ctx.deps.operations.setMigration(ctx.operationId!, a.stats); break;
+      case 'migrate': await migrateSlots(ctx, a); break;
     }
     if (failed) return failed;
   }

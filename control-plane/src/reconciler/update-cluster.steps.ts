@@ -13,7 +13,7 @@ import {
 } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
 import { timingsOf, type ClusterContext } from './cluster-context';
-import { applyUpdateActions, migrateSlots, opInstances, taskFor, taskView } from './applier';
+import { applyOperationActions, opInstances, taskFor, taskView } from './applier';
 import { taskKey, type TaskId } from './dedupe-keys';
 import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
 
@@ -35,7 +35,7 @@ function updateInput(ctx: ClusterContext): UpdateInput {
 /** A step the engine's update planner decides; the applier does what it says. */
 const planned = (plan: (input: UpdateInput) => UpdateStepPlan): Step<ClusterContext>['run'] => async (ctx) => {
   const p = plan(updateInput(ctx));
-  return (await applyUpdateActions(ctx, p.actions)) ?? p.verdict;
+  return (await applyOperationActions(ctx, p.actions)) ?? p.verdict;
 };
 
 /**
@@ -61,18 +61,14 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     }
     const t = timingsOf(ctx.deps);
     const plan = planMigrateStep({
-      target: name === 'migrate-slots' ? p.targetSlots : p.originalSlots, added: p.added, instances: opInstances(ctx),
+      rollback: name === 'rollback-migrate', target: name === 'migrate-slots' ? p.targetSlots : p.originalSlots, added: p.added, instances: opInstances(ctx),
       met: (instanceId) => taskFor(ctx, { kind: 'meet', instanceId })?.state === 'succeeded',
       latest: latest ? { state: latest.state, updatedAt: latest.updatedAt.getTime(), error: latest.error, result } : null,
       failures: latest?.state === 'failed' ? await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, taskKey(id)) : 0,
       stats, shown: op.migration ?? null, paused: !!op.paused, startedAt: Date.parse(op.createdAt), now: Date.now(),
       headlessWaitMs: t.headlessWaitMs, migrateRetryBaseMs: t.migrateRetryBaseMs, migrateReportWaitMs: t.migrateReportWaitMs,
     });
-    for (const a of plan.actions) {
-      if (a.kind === 'record-progress') await ctx.deps.operations.setMigration(op.id, a.stats);
-      else await migrateSlots(ctx, a, name === 'rollback-migrate');
-    }
-    return plan.verdict;
+    return (await applyOperationActions(ctx, plan.actions)) ?? plan.verdict;
   };
 }
 

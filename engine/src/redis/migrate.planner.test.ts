@@ -26,7 +26,7 @@ function cluster(owned: [number, number, number] = [8192, 8192, 0]): OpInstance[
 const stats = (done: number): MigrationProgress => ({ slotsDone: done, slotsTotal: 5462, keysMoved: 10, bytesMoved: 100, keysPerSec: 5, etaSeconds: 3, currentSlot: null });
 const run = (state: MigrateRun['state'], ageMs = 100, result: MigrateRun['result'] = null, error: string | null = null): MigrateRun => ({ state, updatedAt: NOW - ageMs, error, result });
 const input = (over: Partial<MigrateInput> = {}): MigrateInput => ({
-  target: three, added: ['p2', 'r2'], instances: cluster(), met: () => true, latest: null, failures: 0, stats: null, shown: null, paused: false,
+  rollback: false, target: three, added: ['p2', 'r2'], instances: cluster(), met: () => true, latest: null, failures: 0, stats: null, shown: null, paused: false,
   startedAt: NOW - 10_000, now: NOW, headlessWaitMs: 30_000, migrateRetryBaseMs: 500, migrateReportWaitMs: 4000, ...over,
 });
 const counts = three.map((r) => r.reduce((n, x) => n + x.end - x.start + 1, 0)) as [number, number, number];
@@ -36,7 +36,7 @@ describe('planMigrateStep', () => {
     const p = planMigrateStep(input());
     expect(p.verdict).toEqual({ kind: 'wait', detail: 'starting', fraction: 0 });
     expect(p.actions).toEqual([{
-      kind: 'migrate', runnerInstanceId: 'p0', primaries: ['p0', 'p1', 'p2'],
+      kind: 'migrate', rollback: false, runnerInstanceId: 'p0', primaries: ['p0', 'p1', 'p2'],
       targets: [{ instanceId: 'p0', slots: three[0], shardEngineIds: ['R0'] }, { instanceId: 'p1', slots: three[1], shardEngineIds: ['R1'] }, { instanceId: 'p2', slots: three[2], shardEngineIds: ['R2'] }],
     }]);
   });

@@ -8,7 +8,7 @@
  * learn only afterwards).
  */
 import type { MigrationProgress, SlotRange } from '@strata/api';
-import type { OpInstance, StepVerdict } from './operation.planner';
+import type { OperationAction, OpInstance, StepVerdict } from './operation.planner';
 import { expandRanges } from './topology.planner';
 
 /** Failed runs of the migration before the operation fails. */
@@ -29,6 +29,8 @@ export interface MigrateRun {
 }
 
 export interface MigrateInput {
+  /** Moving slots back after a cancel. */
+  rollback: boolean;
   /** Slots each shard is to own, by shard index. */
   target: SlotRange[][];
   /** Instance rows the update created (a new primary is a member once it met the cluster). */
@@ -51,10 +53,7 @@ export interface MigrateInput {
   migrateReportWaitMs: number;
 }
 
-export type MigrateAction =
-  | { kind: 'record-progress'; stats: MigrationProgress }
-  /** Hand a (resumable) run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
-  | { kind: 'migrate'; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
+export type MigrateAction = Extract<OperationAction, { kind: 'record-progress' | 'migrate' }>;
 
 const running = (i: OpInstance) => i.obs?.process === 'running';
 const count = (r: SlotRange[]) => expandRanges(r).length;
@@ -142,6 +141,6 @@ export function planMigrateStep(input: MigrateInput): { actions: MigrateAction[]
   if (targets.length !== target.length || targets.some((t) => !livePrimaries.some((l) => l.id === t.instanceId))) {
     return verdict({ kind: 'wait', detail: 'waiting for every target primary to run and be a member', fraction });
   }
-  actions.push({ kind: 'migrate', runnerInstanceId: primaryOf(0)!.id, targets, primaries: livePrimaries.map((i) => i.id) });
+  actions.push({ kind: 'migrate', rollback: input.rollback, runnerInstanceId: primaryOf(0)!.id, targets, primaries: livePrimaries.map((i) => i.id) });
   return verdict({ kind: 'wait', detail, fraction });
 }

@@ -6,7 +6,8 @@
  * applier healing uses and asks again on every pass, so a plan only ever
  * says what to do next. Healing's actions come from `planHealing`.
  */
-import type { InstanceRole } from '@strata/api';
+import type { InstanceRole, MigrationProgress, SlotRange } from '@strata/api';
+import type { TopologySpec } from './topology.planner';
 import { isHealthyMember, primaryNodeId, type MemberObservation } from './member-health';
 
 /** One stored instance with what its node reports. */
@@ -38,9 +39,13 @@ export type StepVerdict =
   | { kind: 'wait'; detail: string; fraction?: number }
   | { kind: 'failed'; code: string; message: string };
 
+/** Settings an instance runs with. */
+export type Settings = Pick<TopologySpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'>;
+
+/** What an operation's step asks for, of every operation kind (healing's are `HealAction`s); one applier does each. */
 export type OperationAction =
-  /** Start an instance (or keep it running) as planned. */
-  | { kind: 'start'; instanceId: string }
+  /** Start an instance (or keep it running) as planned, with the cluster's settings or `settings`. */
+  | { kind: 'start'; instanceId: string; settings?: Settings }
   /** Form the cluster from its instances and the stored slot map. */
   | { kind: 'form' }
   /** Record the Redis node ids the instances report. */
@@ -48,7 +53,23 @@ export type OperationAction =
   /** Stop an instance and delete its data. */
   | { kind: 'remove'; instanceId: string }
   /** Hand the shard's primary role over to this replica (data-safe). */
-  | { kind: 'switchover'; instanceId: string };
+  | { kind: 'switchover'; instanceId: string }
+  /** Memory, durability and eviction in place (or back after a cancel). */
+  | { kind: 'configure'; instanceId: string; settings: Settings; rollback: boolean }
+  /** A new, empty primary meets the cluster through a member. */
+  | { kind: 'meet'; instanceId: string; seedInstanceId: string }
+  /** A new replica follows its shard's primary. */
+  | { kind: 'join'; instanceId: string; primaryInstanceId: string }
+  /** Every running member of `keep` forgets every node that is no member. */
+  | { kind: 'forget'; keep: string[]; scope: 'remove-instances' | 'rollback-remove' }
+  /** Drop the instance rows (stopped and forgotten). */
+  | { kind: 'drop-rows'; instanceIds: string[] }
+  /** Store the slot map (and, rolling back, the spec before the change). */
+  | { kind: 'record-topology'; slots: SlotRange[][]; spec?: TopologySpec }
+  /** Store the migration's progress (as the operation shows it). */
+  | { kind: 'record-progress'; stats: MigrationProgress }
+  /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
+  | { kind: 'migrate'; rollback: boolean; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
 
 export interface StepPlan {
   actions: OperationAction[];

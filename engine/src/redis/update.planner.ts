@@ -8,7 +8,7 @@
  */
 import type { SlotRange } from '@strata/api';
 import { isInSyncReplica, primaryNodeId } from './member-health';
-import type { OpInstance, StepPlan, TaskView } from './operation.planner';
+import type { OperationAction, OpInstance, StepPlan, TaskView } from './operation.planner';
 import type { TopologySpec } from './topology.planner';
 
 /** The update's own tasks, by what they are for (the control plane keys them). */
@@ -18,22 +18,7 @@ export type UpdateTaskRef =
   | { kind: 'configure'; instanceId: string; rollback: boolean }
   | { kind: 'forget'; scope: 'remove-instances' | 'rollback-remove' };
 
-/** Settings an instance runs with. */
-export type Settings = Pick<TopologySpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'>;
-
-export type UpdateAction =
-  | { kind: 'start'; instanceId: string; settings: Settings }
-  | { kind: 'configure'; instanceId: string; settings: Settings; rollback: boolean }
-  | { kind: 'meet'; instanceId: string; seedInstanceId: string }
-  | { kind: 'join'; instanceId: string; primaryInstanceId: string }
-  | { kind: 'remember-ids'; instanceIds: string[] }
-  | { kind: 'remove'; instanceId: string }
-  /** Every running member of `keep` forgets every node that is no member. */
-  | { kind: 'forget'; keep: string[]; scope: 'remove-instances' | 'rollback-remove' }
-  /** Drop the instance rows (stopped and forgotten). */
-  | { kind: 'drop-rows'; instanceIds: string[] }
-  /** Store the slot map (and, rolling back, the spec before the change). */
-  | { kind: 'record-topology'; slots: SlotRange[][]; spec?: TopologySpec };
+export type UpdateAction = Extract<OperationAction, { kind: 'start' | 'configure' | 'meet' | 'join' | 'remember-ids' | 'remove' | 'forget' | 'drop-rows' | 'record-topology' }>;
 
 export interface UpdateInput {
   from: TopologySpec;
