@@ -11,7 +11,7 @@ import type { ClusterRow, InstanceRow, LostInstanceRow } from '../stores/cluster
 import type { TaskRow, TaskState } from '../stores/task.store';
 import { taskKey } from './dedupe-keys';
 import {
-  applyHealAction, forgetNonMembers, instanceGone, instanceSpec, recordRole, removeInstance, startInstance, submitTask,
+  applyHealAction, forgetNonMembers, instanceSpec, recordRole, removeInstance, startInstance, submitTask,
 } from './applier';
 
 interface Enqueued { nodeId: string; operationId: string | null; dedupeKey: string; request: TaskRequest; inTx: boolean }
@@ -185,15 +185,10 @@ describe('forgetNonMembers', () => {
   });
 });
 
-describe('remove and "gone"', () => {
-  it('an instance is gone once its remove succeeded and its node reported without it since', async () => {
-    const f = fake({ observed: { r1: null as never } });
+describe('remove', () => {
+  it('stops the instance and deletes its data, for healing and operations alike', async () => {
+    const f = fake({ operationId: 'op' });
     await removeInstance(f.ctx, f.byId('r1'));
-    expect(f.enqueued[0]!.request).toEqual({ kind: 'remove-instance', instanceId: 'r1', clusterId: 'c' });
-    expect(instanceGone(f.ctx, f.byId('r1'))).toBe(false);
-    f.setTask(taskKey({ kind: 'remove', instanceId: 'r1' }), 'succeeded', 500);
-    expect(instanceGone(f.ctx, f.byId('r1'))).toBe(true);
-    f.setTask(taskKey({ kind: 'remove', instanceId: 'p1' }), 'succeeded', 500);
-    expect(instanceGone(f.ctx, f.byId('p1'))).toBe(false); // still reported
+    expect(f.enqueued).toMatchObject([{ request: { kind: 'remove-instance', instanceId: 'r1', clusterId: 'c' }, dedupeKey: taskKey({ kind: 'remove', instanceId: 'r1' }), operationId: 'op' }]);
   });
 });

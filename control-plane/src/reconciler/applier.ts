@@ -147,17 +147,6 @@ export function removeInstance(ctx: ClusterContext, inst: InstanceRow): Promise<
   });
 }
 
-/**
- * An instance is gone when its remove task succeeded and its node has
- * reported since then without it: the agent stopped the process and deleted
- * its data.
- */
-export function instanceGone(ctx: ClusterContext, inst: InstanceRow): boolean {
-  const task = taskFor(ctx, { kind: 'remove', instanceId: inst.id });
-  const reportedAt = ctx.nodeReportedAt(inst.nodeId);
-  return task?.state === 'succeeded' && !!reportedAt && reportedAt > task.updatedAt.getTime() && !ctx.observe(inst.id);
-}
-
 /** Memory, durability and eviction of a running instance, in place (the agent rewrites its config too). */
 export function reconfigureInstance(ctx: ClusterContext, inst: InstanceRow, settings: InstanceSettings, rollback: boolean): Promise<Submitted> {
   return submitTask(ctx, {

@@ -8,7 +8,7 @@
  */
 import type { SlotRange } from '@strata/api';
 import { isInSyncReplica, primaryNodeId } from './member-health';
-import type { OperationAction, OpInstance, StepPlan, TaskView } from './operation.planner';
+import { isGone, type OperationAction, type OpInstance, type StepPlan, type TaskView } from './operation.planner';
 import type { TopologySpec } from './topology.planner';
 
 /** The update's own tasks, by what they are for (the control plane keys them). */
@@ -105,7 +105,7 @@ export function planRemoveInstances(input: UpdateInput, rollback: boolean): Upda
   // Remember each one's Redis id while it still runs.
   const actions: UpdateAction[] = [{ kind: 'remember-ids', instanceIds: rows.map((i) => i.id) }];
   const removal = (i: OpInstance) => input.task({ kind: 'remove', instanceId: i.id });
-  const left = rows.filter((i) => !(succeeded(removal(i)) && i.nodeReportedAt !== null && i.nodeReportedAt > removal(i)!.updatedAt && !i.obs));
+  const left = rows.filter((i) => !isGone(i, removal(i)));
   const gone = rows.length - left.length;
   for (const i of left) actions.push({ kind: 'remove', instanceId: i.id });
   if (left.length) return { actions, verdict: { kind: 'wait', detail: `${gone} of ${rows.length} stopped`, fraction: (gone / rows.length) * 0.8 } };
