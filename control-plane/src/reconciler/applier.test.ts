@@ -10,9 +10,8 @@ import type { ClusterContext, ReconcileDeps } from './cluster-context';
 import type { ClusterRow, InstanceRow, LostInstanceRow } from '../stores/cluster.store';
 import type { TaskRow, TaskState } from '../stores/task.store';
 import { taskKey } from './dedupe-keys';
-import {
-  applyHealAction, forgetNonMembers, instanceSpec, recordRole, removeInstance, startInstance, submitTask,
-} from './applier';
+import { forgetNonMembers, instanceSpec, recordRole, removeInstance, startInstance, submitTask } from './applier';
+import { applyHealAction } from './apply-actions';
 
 interface Enqueued { nodeId: string; operationId: string | null; dedupeKey: string; request: TaskRequest; inTx: boolean }
 

@@ -7,7 +7,7 @@ import { planCreateStep, type CreateStep } from '@strata/engine';
 import { CREATE_STEPS } from './steps';
 import type { Step } from './step-runner';
 import { timingsOf, type ClusterContext } from './cluster-context';
-import { applyOperationActions, opInstances, taskView } from './applier';
+import { applyOperationActions, opInstances, taskView } from './apply-actions';
 
 const step = (name: CreateStep): Step<ClusterContext> => ({
   def: CREATE_STEPS.find((s) => s.name === name)!,

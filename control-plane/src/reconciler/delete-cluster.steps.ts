@@ -6,7 +6,7 @@ import { planDeleteStep, type DeleteStep, type TaskView } from '@strata/engine';
 import { DELETE_STEPS } from './steps';
 import type { Step } from './step-runner';
 import type { ClusterContext } from './cluster-context';
-import { applyOperationActions, opInstances, taskView } from './applier';
+import { applyOperationActions, opInstances, taskView } from './apply-actions';
 
 const step = (name: DeleteStep): Step<ClusterContext> => ({
   def: DELETE_STEPS.find((s) => s.name === name)!,

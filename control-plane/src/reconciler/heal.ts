@@ -9,7 +9,8 @@ import { planHealing, type HealInput, type HealInstance, type HealPlan } from '@
 import type { ClusterContext } from './cluster-context';
 import type { TaskRow } from '../stores/task.store';
 import { eventKey } from './dedupe-keys';
-import { applyHealAction, taskFor } from './applier';
+import { taskFor } from './applier';
+import { applyHealAction } from './apply-actions';
 import { eventRef } from './failover-event';
 
 /** Observed state of the context's instances, as the planner sees it. */

@@ -7,7 +7,8 @@
 import type { Step } from './step-runner';
 import type { ClusterContext } from './cluster-context';
 import { planSwitchoverStep } from '@strata/engine';
-import { applyOperationActions, opInstances, recordObserved, taskFor } from './applier';
+import { recordObserved, taskFor } from './applier';
+import { applyOperationActions, opInstances } from './apply-actions';
 import { eventKey } from './dedupe-keys';
 import { eventRef } from './failover-event';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord } from './update-plan';

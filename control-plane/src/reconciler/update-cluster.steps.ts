@@ -13,7 +13,8 @@ import {
 } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
 import { timingsOf, type ClusterContext } from './cluster-context';
-import { applyOperationActions, opInstances, taskFor, taskView } from './applier';
+import { taskFor } from './applier';
+import { applyOperationActions, opInstances, taskView } from './apply-actions';
 import { taskKey, type TaskId } from './dedupe-keys';
 import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
 
