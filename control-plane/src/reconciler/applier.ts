@@ -258,6 +258,12 @@ export async function rememberEngineIds(ctx: ClusterContext, rows: InstanceRow[]
   }
 }
 
+/** Make `primary` its shard's preferred primary (rebalancing returns the primary role to it), and `old` a preferred replica. */
+export async function preferPrimary(ctx: ClusterContext, primary: InstanceRow, old?: InstanceRow): Promise<void> {
+  await ctx.deps.clusters.setPreferredRole(primary.id, 'primary');
+  if (old) await ctx.deps.clusters.setPreferredRole(old.id, 'replica');
+}
+
 /** The live role an instance reports; a promotion commits with the failover event that reports it. */
 export async function recordRole(ctx: ClusterContext, a: Extract<HealAction, { kind: 'record-role' }>): Promise<void> {
   const inst = byId(ctx, a.instanceId);
@@ -340,7 +346,7 @@ export async function retire(ctx: ClusterContext, a: Extract<HealAction, { kind:
   const replacement = elsewhere.filter((i) => i.role === 'replica').sort((x, y) => y.replicaIndex - x.replicaIndex)[0];
   if (old.preferredRole === 'primary') {
     const serving = elsewhere.find((i) => i.role === 'primary');
-    if (serving) await ctx.deps.clusters.setPreferredRole(serving.id, 'primary');
+    if (serving) await preferPrimary(ctx, serving);
   }
   await ctx.deps.clusters.markLost(old.id);
   if (replacement) {

@@ -7,7 +7,7 @@
 import type { Step } from './step-runner';
 import type { ClusterContext } from './cluster-context';
 import { planSwitchoverStep } from '@strata/engine';
-import { recordObserved, taskFor } from './applier';
+import { preferPrimary, recordObserved, taskFor } from './applier';
 import { applyOperationActions, opInstances } from './apply-actions';
 import { eventKey } from './dedupe-keys';
 import { eventRef } from './failover-event';
@@ -31,13 +31,12 @@ export async function recordSwitchover(ctx: ClusterContext): Promise<void> {
   const target = ctx.instances.find((i) => i.id === p.targetInstanceId);
   const old = ctx.instances.find((i) => i.id === p.fromInstanceId);
   if (!target || !old) return;
-  const { clusters, events } = ctx.deps;
+  const { events } = ctx.deps;
   const tv = ctx.observe(target.id)?.cluster;
   if (tv) await recordObserved(ctx, target, { role: 'primary', engineId: tv.myId, configEpoch: tv.configEpoch });
   const ov = ctx.observe(old.id)?.cluster;
   if (ov) await recordObserved(ctx, old, { role: 'replica', engineId: ov.myId, configEpoch: ov.configEpoch });
-  await clusters.setPreferredRole(target.id, 'primary');
-  await clusters.setPreferredRole(old.id, 'replica');
+  await preferPrimary(ctx, target, old);
   const ref = (i: typeof target) => eventRef(ctx, i);
   const task = taskFor(ctx, { kind: 'switchover-to', instanceId: target.id });
   const startedAt = Date.parse(ctx.operation!.createdAt);
