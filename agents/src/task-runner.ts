@@ -132,7 +132,7 @@ export class TaskRunner {
       const client = await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
       await joinAsReplica(client, p.primary);
     },
-    'forget-nodes': (p) => forgetNodes({ members: p.members, engineIds: p.engineIds, lostAddresses: p.lostAddresses, keepAddresses: p.keepAddresses, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
+    'forget-nodes': (p) => forgetNodes({ members: p.members, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
     'configure-instance': async (p) => {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
       const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });

@@ -49,6 +49,13 @@ export const ClusterMember = z.object({
 });
 export type ClusterMember = z.infer<typeof ClusterMember>;
 
+/** A member of a cluster as forget-nodes sees it: nothing known at its id or address is forgotten. */
+export const ForgetMember = ClusterMember.extend({
+  engineId: z.string().nullable().describe('its Redis node id as last recorded (null: never seen running)'),
+  running: z.boolean().describe('it runs now and forgets the others; a member that does not run is only kept'),
+});
+export type ForgetMember = z.infer<typeof ForgetMember>;
+
 /** The slots one primary should own when a migration ends. */
 export const SlotTarget = z.object({
   instanceId: Id, host: z.string(), port: z.number().int(), slots: z.array(SlotRange),
@@ -94,16 +101,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('forget-nodes'),
     clusterId: Id,
-    members: z.array(ClusterMember).describe('every remaining member'),
-    engineIds: z.array(z.string()).describe('Redis node ids of lost instances'),
-    lostAddresses: z
-      .array(z.object({ host: z.string(), port: z.number().int() }))
-      .optional()
-      .describe('addresses of lost instances whose Redis node id was never recorded (lost before the control plane saw them run): a node a member knows at one of them, and that is no member itself, is forgotten'),
-    keepAddresses: z
-      .array(z.object({ host: z.string(), port: z.number().int() }))
-      .optional()
-      .describe("every instance's address: when given, a node a member knows at none of them (and no member itself) is forgotten"),
+    members: z.array(ForgetMember).describe("every member of the cluster: each running one forgets every node it knows that has neither a member's Redis id nor a member's address"),
   }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec.describe('new memory, durability, eviction: CONFIG SET live, config file rewritten') }),
   z.object({
@@ -137,7 +135,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('repair-slots'), clusterId: Id, primaries: z.array(ClusterMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('join-replica'), clusterId: Id, instanceId: Id, port: z.number().int(), primary: ClusterMember, credentials: EngineCredentials }),
-  z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ClusterMember), engineIds: z.array(z.string()), lostAddresses: z.array(z.object({ host: z.string(), port: z.number().int() })).optional(), keepAddresses: z.array(z.object({ host: z.string(), port: z.number().int() })).optional(), credentials: EngineCredentials }),
+  z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ForgetMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember), credentials: EngineCredentials }),

@@ -1,6 +1,9 @@
 /** The only module that reads the environment. Validated once at start. */
 import { z } from 'zod';
 import path from 'node:path';
+import { DEFAULT_TIMINGS as T, type ReconcilerTimings } from './reconciler/timings';
+
+const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const Env = z.object({
   DATABASE_URL: z.string().url(),
@@ -23,6 +26,22 @@ const Env = z.object({
   STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
   STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  // Reconciler timings (reconciler/timings.ts says what each is).
+  STRATA_RECONCILE_TICK_MS: ms(T.tickMs),
+  STRATA_RECONCILE_REQUEUE_MS: ms(T.requeueMs, 0),
+  STRATA_RECONCILE_SWEEP_MS: ms(T.sweepMs),
+  STRATA_RECONCILE_SETTLED_RECHECK_MS: ms(T.settledRecheckMs),
+  STRATA_RECONCILE_LEASE_MS: ms(T.leaseMs, 100),
+  STRATA_RECONCILE_NODES_TTL_MS: ms(T.nodesTtlMs, 0),
+  STRATA_RECONCILE_RETRY_BASE_MS: ms(T.retryBaseMs),
+  STRATA_RECONCILE_RETRY_MAX_MS: ms(T.retryMaxMs),
+  STRATA_UPDATE_HEADLESS_WAIT_MS: ms(T.headlessWaitMs, 0),
+  STRATA_UPDATE_FORGET_WAIT_MS: ms(T.forgetWaitMs, 0),
+  STRATA_UPDATE_MIGRATE_RETRY_BASE_MS: ms(T.migrateRetryBaseMs),
+  STRATA_UPDATE_MIGRATE_REPORT_WAIT_MS: ms(T.migrateReportWaitMs, 0),
+  STRATA_CREATE_REFORM_AFTER_MS: ms(T.reformAfterMs),
+  /** Tests only: a file naming a fault point where the control plane kills itself (reconciler/fault-point.ts). */
+  STRATA_TEST_FAULT_FILE: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -42,6 +61,9 @@ export interface Config {
   /** Stable cluster endpoints: the host clients use (null: none) and the first port. */
   endpoints: { host: string | null; portBase: number };
   metrics: { scrapeToken?: string; hotSeconds: number; rawRetentionHours: number; rollupRetentionDays: number };
+  reconciler: ReconcilerTimings;
+  /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
+  testFaultFile: string | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -77,5 +99,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       scrapeToken: e.STRATA_METRICS_TOKEN, hotSeconds: e.STRATA_METRICS_HOT_SECONDS,
       rawRetentionHours: e.STRATA_METRICS_RAW_RETENTION_HOURS, rollupRetentionDays: e.STRATA_METRICS_ROLLUP_RETENTION_DAYS,
     },
+    reconciler: {
+      tickMs: e.STRATA_RECONCILE_TICK_MS,
+      requeueMs: e.STRATA_RECONCILE_REQUEUE_MS,
+      sweepMs: e.STRATA_RECONCILE_SWEEP_MS,
+      settledRecheckMs: e.STRATA_RECONCILE_SETTLED_RECHECK_MS,
+      leaseMs: e.STRATA_RECONCILE_LEASE_MS,
+      nodesTtlMs: e.STRATA_RECONCILE_NODES_TTL_MS,
+      retryBaseMs: e.STRATA_RECONCILE_RETRY_BASE_MS,
+      retryMaxMs: e.STRATA_RECONCILE_RETRY_MAX_MS,
+      headlessWaitMs: e.STRATA_UPDATE_HEADLESS_WAIT_MS,
+      forgetWaitMs: e.STRATA_UPDATE_FORGET_WAIT_MS,
+      migrateRetryBaseMs: e.STRATA_UPDATE_MIGRATE_RETRY_BASE_MS,
+      migrateReportWaitMs: e.STRATA_UPDATE_MIGRATE_REPORT_WAIT_MS,
+      reformAfterMs: e.STRATA_CREATE_REFORM_AFTER_MS,
+    },
+    testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
   };
 }

@@ -68,6 +68,7 @@ async function main(): Promise<void> {
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
     clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
+    timings: config.reconciler, faultFile: config.testFaultFile,
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),

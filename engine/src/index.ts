@@ -18,6 +18,41 @@ export {
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
 export {
+  isHealthyMember,
+  isInSyncReplica,
+  followsNode,
+  primaryNodeId,
+  type MemberObservation,
+} from './redis/member-health';
+export {
+  planCreateStep,
+  planDeleteStep,
+  planSwitchoverStep,
+  healthyIds,
+  isGone,
+  type OpInstance,
+  type TaskView,
+  type StepVerdict,
+  type StepPlan,
+  type OperationAction,
+  type Settings,
+  type CreateStep,
+  type DeleteStep,
+} from './redis/operation.planner';
+export {
+  planConfigure,
+  planStartInstances,
+  planJoinInstances,
+  planRemoveInstances,
+  planFinish,
+  type UpdateInput,
+  type UpdateAction,
+  type UpdateTaskRef,
+  type UpdateStepPlan,
+} from './redis/update.planner';
+export { planMigrateStep, shardPrimary, MIGRATE_ATTEMPTS, type MigrateInput, type MigrateRun, type MigrateAction } from './redis/migrate.planner';
+export { nodesToForget, membership, type KnownNode, type Membership } from './redis/membership.rule';
+export {
   planHealing,
   describeHealAction,
   isPromotable,
@@ -42,6 +77,12 @@ export {
   type TopologyPlanResult,
   type TopologyChangePlan,
   type TopologyStepName,
+  type RollbackStepName,
+  type UpdateDesired,
+  updateStepNames,
+  rollbackStepNames,
+  movedSlots,
+  isVertical,
   type NewInstance,
   type SlotMove,
   type ShardData,

@@ -4687,15 +4687,10 @@ export interface components {
                     instanceId: string;
                     host: string;
                     port: number;
-                }[];
-                engineIds: string[];
-                lostAddresses?: {
-                    host: string;
-                    port: number;
-                }[];
-                keepAddresses?: {
-                    host: string;
-                    port: number;
+                    /** @description its Redis node id as last recorded (null: never seen running) */
+                    engineId: string | null;
+                    /** @description it runs now and forgets the others; a member that does not run is only kept */
+                    running: boolean;
                 }[];
                 credentials: {
                     customerUser: string;

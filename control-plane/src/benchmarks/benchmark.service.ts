@@ -13,6 +13,7 @@ import type { BenchmarkStore, BenchmarkRow } from '../stores/benchmark.store';
 import type { ObservedState } from '../observed/observed-state';
 import { BenchmarkRun, type RunFault } from './benchmark-run';
 import type { BenchmarkCoordinator } from './benchmark-coordinator';
+import { taskKey } from '../reconciler/dedupe-keys';
 
 export interface BenchmarkServiceDeps {
   clusters: ClusterStore;
@@ -83,7 +84,7 @@ export class BenchmarkService {
         nodeId: h.nodeId,
         clusterId,
         operationId: null,
-        dedupeKey: `benchmark:${id}:${h.index}`,
+        dedupeKey: taskKey({ kind: 'benchmark', benchmarkId: id, host: h.index }),
         request: {
           kind: 'benchmark',
           benchmarkId: id,

@@ -7,6 +7,8 @@ import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
 import type { Db } from '../db/tx';
+import { healthyMembers } from '../observed/instance-health';
+import { DEFAULT_TIMINGS, type ReconcilerTimings } from './timings';
 
 export interface ReconcileDeps {
   clusters: ClusterStore;
@@ -23,6 +25,10 @@ export interface ReconcileDeps {
   healing: HealingSettings;
   /** A node silent this long is down. */
   nodeDownAfterMs: number;
+  /** Every wait the reconciler and the steps make (DEFAULT_TIMINGS when absent, e.g. in unit tests). */
+  timings?: Partial<ReconcilerTimings>;
+  /** Tests only: the fault-point file (see fault-point.ts). */
+  faultFile?: string | null;
   /**
    * Places a new copy of a lost instance's shard on another node and marks
    * the lost one (one transaction, under the placement lock).
@@ -106,20 +112,12 @@ export async function loadContext(
   };
 }
 
+/** The reconciler's timings: what main.ts passed in, today's values for the rest. */
+export const timingsOf = (deps: Pick<ReconcileDeps, 'timings'>): ReconcilerTimings => ({ ...DEFAULT_TIMINGS, ...deps.timings });
+
 export const address = (ctx: ClusterContext, i: InstanceRow) => ({ host: ctx.nodes.get(i.nodeId)?.address ?? 'unknown', port: i.port });
 
-/**
- * Is this instance a healthy member of the cluster as planned? True when it
- * runs, sees cluster_state ok, knows every member and has the planned role
- * (a replica following its own shard's primary with the link up).
- */
-export function isFormedMember(ctx: ClusterContext, i: InstanceRow): boolean {
-  const o = ctx.observe(i.id);
-  const view = o?.cluster;
-  if (!o || o.state !== 'running' || !view) return false;
-  if (view.state !== 'ok' || view.knownNodes !== ctx.instances.length || view.role !== i.role) return false;
-  if (i.role === 'primary') return true;
-  const primary = ctx.instances.find((p) => p.shardIndex === i.shardIndex && p.role === 'primary');
-  const primaryId = primary ? ctx.observe(primary.id)?.cluster?.myId : undefined;
-  return !!primaryId && view.primaryId === primaryId && view.primaryLinkUp === true;
+/** The healthy members of the cluster now (the one rule: `isHealthyMember`, via observed/instance-health.ts). */
+export function healthyMembersOf(ctx: ClusterContext): Set<string> {
+  return healthyMembers(ctx.instances, ctx.lost.filter((l) => !l.forgottenAt).length, { observe: ctx.observe });
 }

@@ -5,6 +5,7 @@ import type { ClusterRow, InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
 import { createClusterSteps } from './create-cluster.steps';
 import { runSteps } from './step-runner';
+import { taskKey } from './dedupe-keys';
 
 /** An in-memory context: fake task queue and fake observations, no database. */
 function fakeContext(observed: Map<string, ObservedInstance>) {
@@ -25,6 +26,8 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
       countFailures: async () => 0,
     },
     notifyNode: () => {},
+    observed: { isSilent: () => false },
+    clusters: { recordObservedInstance: async () => {} },
   } as unknown as ReconcileDeps;
   const ctx: ClusterContext = {
     deps,
@@ -54,7 +57,7 @@ describe('create-cluster steps (fake store and agents)', () => {
     const { ctx, enqueued } = fakeContext(observed);
     const o = op();
     expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
-    expect(enqueued.map((t) => t.dedupeKey).sort()).toEqual(['ensure:p0', 'ensure:p1', 'ensure:r0', 'ensure:r1']);
+    expect(enqueued.map((t) => t.dedupeKey).sort()).toEqual(['p0', 'p1', 'r0', 'r1'].map((id) => taskKey({ kind: 'start', instanceId: id })));
     // Tasks belong to the operation that asked for them.
     expect(new Set(enqueued.map((t) => t.operationId))).toEqual(new Set(['o']));
     expect(o.steps.find((s) => s.name === 'start-instances')).toMatchObject({ state: 'running', detail: '0 of 4 running' });
@@ -72,7 +75,8 @@ describe('create-cluster steps (fake store and agents)', () => {
     expect(form.nodeId).toBe('n0');
     expect(o.progress).toBeGreaterThanOrEqual(0.5);
 
-    tasks.set('form:c', { ...tasks.get('form:c')!, state: 'succeeded' });
+    const formKey = taskKey({ kind: 'form', clusterId: 'c' });
+    tasks.set(formKey, { ...tasks.get(formKey)!, state: 'succeeded' });
     const view = (role: 'primary' | 'replica', primaryId: string | null) => ({ myId: '', role, state: 'ok' as const, knownNodes: 4, slotsAssigned: 16384, primaryId, primaryLinkUp: role === 'replica' ? true : null, slotsOwned: role === 'primary' ? 8192 : 0, openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1 });
     observed.set('p0', running('p0', { ...view('primary', null), myId: 'P0' }));
     observed.set('p1', running('p1', { ...view('primary', null), myId: 'P1' }));

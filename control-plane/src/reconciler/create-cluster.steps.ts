@@ -1,94 +1,23 @@
-import type { FormClusterShard, InstanceSpec } from '@strata/api';
-import { planSlots } from '@strata/engine';
+/**
+ * Steps of a create-cluster operation: plan -> start-instances ->
+ * form-cluster -> verify. Each asks the engine's operation planner what to do
+ * now and has the applier do it.
+ */
+import { planCreateStep, type CreateStep } from '@strata/engine';
 import { CREATE_STEPS } from './steps';
 import type { Step } from './step-runner';
-import { address, isFormedMember, type ClusterContext } from './cluster-context';
-import { ensureTask } from './task-step';
+import { timingsOf, type ClusterContext } from './cluster-context';
+import { applyOperationActions, opInstances, taskView } from './apply-actions';
 
-const def = (name: (typeof CREATE_STEPS)[number]['name']) => CREATE_STEPS.find((s) => s.name === name)!;
-
-/** Placement happened when the request was accepted; this step records it. */
-const plan: Step<ClusterContext> = {
-  def: def('plan'),
+const step = (name: CreateStep): Step<ClusterContext> => ({
+  def: CREATE_STEPS.find((s) => s.name === name)!,
   run: async (ctx) => {
-    const nodes = new Set(ctx.instances.map((i) => i.nodeId)).size;
-    return { kind: 'done', detail: `${ctx.instances.length} instances on ${nodes} nodes` };
+    const plan = planCreateStep(name, {
+      instances: opInstances(ctx), form: taskView(ctx, { kind: 'form', clusterId: ctx.cluster.id }), endpointServed: ctx.endpointServed,
+      now: Date.now(), reformAfterMs: timingsOf(ctx.deps).reformAfterMs, forgetting: ctx.lost.filter((l) => !l.forgottenAt).length,
+    });
+    return (await applyOperationActions(ctx, plan.actions)) ?? plan.verdict;
   },
-};
+});
 
-const startInstances: Step<ClusterContext> = {
-  def: def('start-instances'),
-  run: async (ctx) => {
-    let running = 0;
-    for (const i of ctx.instances) {
-      if (ctx.observe(i.id)?.state === 'running') {
-        running++;
-        continue;
-      }
-      const spec = ctx.cluster.spec;
-      const instance: InstanceSpec = {
-        instanceId: i.id, clusterId: ctx.cluster.id, port: i.port, memoryMb: i.memoryMb,
-        durability: spec.durability, evictionPolicy: spec.evictionPolicy,
-      };
-      const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, dedupeKey: `ensure:${i.id}`, request: { kind: 'ensure-instance', instance }, settleMs: 3000,
-      });
-      if (failed) return failed;
-    }
-    const total = ctx.instances.length;
-    return running === total ? { kind: 'done', detail: `${total} of ${total} running` } : { kind: 'wait', detail: `${running} of ${total} running`, fraction: running / total };
-  },
-};
-
-export function formPayload(ctx: ClusterContext): { kind: 'form-cluster'; clusterId: string; shards: FormClusterShard[] } {
-  const stored = ctx.shards.length ? ctx.shards.map((s) => s.slots) : planSlots(ctx.cluster.spec.shards).map((r) => [r]);
-  const shards: FormClusterShard[] = stored.map((slots, index) => {
-    const members = ctx.instances.filter((i) => i.shardIndex === index);
-    const member = (i: (typeof members)[number]) => ({ instanceId: i.id, ...address(ctx, i) });
-    return {
-      slots,
-      primary: member(members.find((i) => i.role === 'primary')!),
-      replicas: members.filter((i) => i.role === 'replica').map(member),
-    };
-  });
-  return { kind: 'form-cluster', clusterId: ctx.cluster.id, shards };
-}
-
-const formKey = (ctx: ClusterContext) => `form:${ctx.cluster.id}`;
-
-/** Hands the (idempotent) form-cluster task to the agent of shard 0's primary. */
-function ensureFormTask(ctx: ClusterContext) {
-  const seed = ctx.instances.find((i) => i.shardIndex === 0 && i.role === 'primary')!;
-  return ensureTask(ctx, { nodeId: seed.nodeId, dedupeKey: formKey(ctx), request: formPayload(ctx), settleMs: 5000 });
-}
-
-const formCluster: Step<ClusterContext> = {
-  def: def('form-cluster'),
-  run: async (ctx) => {
-    if (ctx.tasks.get(formKey(ctx))?.state === 'succeeded' || ctx.instances.every((i) => isFormedMember(ctx, i))) {
-      return { kind: 'done' };
-    }
-    const failed = await ensureFormTask(ctx);
-    return failed ?? { kind: 'wait', detail: 'meeting nodes, assigning 16384 slots, attaching replicas' };
-  },
-};
-
-const verify: Step<ClusterContext> = {
-  def: def('verify'),
-  run: async (ctx) => {
-    const formed = ctx.instances.filter((i) => isFormedMember(ctx, i)).length;
-    const total = ctx.instances.length;
-    // Ready means usable through the connection URI: an agent must serve the endpoint it names.
-    if (formed === total && ctx.endpointServed === false) return { kind: 'wait', detail: `${total} of ${total} nodes agree; waiting for an agent to serve the endpoint`, fraction: 0.99 };
-    if (formed === total) return { kind: 'done', detail: `${total} of ${total} nodes agree` };
-    // The form task succeeded but the nodes disagree later: form again (idempotent).
-    const task = ctx.tasks.get(formKey(ctx));
-    if (task?.state === 'succeeded' && Date.now() - task.updatedAt.getTime() > 5000) {
-      const failed = await ensureFormTask(ctx);
-      if (failed) return failed;
-    }
-    return { kind: 'wait', detail: `${formed} of ${total} nodes agree`, fraction: formed / total };
-  },
-};
-
-export const createClusterSteps: Step<ClusterContext>[] = [plan, startInstances, formCluster, verify];
+export const createClusterSteps: Step<ClusterContext>[] = CREATE_STEPS.map((s) => step(s.name));

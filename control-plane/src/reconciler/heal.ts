@@ -1,17 +1,17 @@
 /**
  * Healing: holds a provisioned cluster to its spec whether or not an
- * operation runs. Asks the pure planner in `engine` what to do next and
- * applies it: records the live roles, hands promotions, restarts,
- * switchovers and slot repairs to agents as tasks, and records events.
+ * operation runs. Asks the pure planner in `engine` what to do next and has
+ * the applier do it; records the events observations alone reveal (a node
+ * down, a replica its agent restarted, slots a repair closed).
  */
-import type { EventInstanceRef, FailoverCause, TaskResult } from '@strata/api';
-import { planHealing, type HealAction, type HealInstance, type HealPlan } from '@strata/engine';
-import { address, type ClusterContext } from './cluster-context';
-import type { TaskRequest } from '@strata/api';
-import type { InstanceRow } from '../stores/cluster.store';
+import type { TaskResult } from '@strata/api';
+import { planHealing, type HealInput, type HealInstance, type HealPlan } from '@strata/engine';
+import type { ClusterContext } from './cluster-context';
 import type { TaskRow } from '../stores/task.store';
-import type { Db } from '../db/tx';
-import { faultPoint } from './fault-point';
+import { eventKey } from './dedupe-keys';
+import { taskFor } from './applier';
+import { applyHealAction } from './apply-actions';
+import { eventRef } from './failover-event';
 
 /** Observed state of the context's instances, as the planner sees it. */
 export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstance[] {
@@ -28,9 +28,11 @@ export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstan
   });
 }
 
-export function planFor(ctx: ClusterContext, healthySince: number | null, now = Date.now()): HealPlan {
+/** `during`: an operation runs; only its own new primaries are healed (see planHealing). */
+export function planFor(ctx: ClusterContext, healthySince: number | null, during?: HealInput['during'], now = Date.now()): HealPlan {
   const s = ctx.deps.healing;
   return planHealing({
+    during,
     now, shards: ctx.cluster.spec.shards, durability: ctx.cluster.spec.durability, instances: healInstances(ctx),
     fastFailover: s.fastFailover, failoverGraceMs: s.failoverGraceMs, rebalanceAfterMs: s.rebalanceAfterMs, healthySince,
     lost: ctx.lost.map((l) => ({ id: l.id, shard: l.shardIndex, engineId: l.engineId ?? null, forgotten: !!l.forgottenAt })),
@@ -38,50 +40,15 @@ export function planFor(ctx: ClusterContext, healthySince: number | null, now = 
   });
 }
 
-const promoteKey = (a: Extract<HealAction, { kind: 'promote' }>) => `promote:${a.shard}:${a.fromInstanceId}:${a.crashedAt ?? 0}`;
-
-/** Steps of an update during which no instance is stopped on purpose: a process that exits there crashed. */
-const PROMOTE_DURING_STEPS = new Set(['start-instances', 'join-instances', 'migrate-slots', 'rollback-migrate', 'configure', 'rollback-configure']);
-
 /**
- * During a change, healing's promotions still run (only those: the
- * operation's steps own everything else). A shard whose primary's process
- * died gets its in-sync replica promoted, as when no operation runs. Redis
- * does that itself for a primary serving slots, but never for one with
- * none: a new shard's primary that dies before it claims its first slots,
- * though it may already hold the keys migrated to it in that round (MIGRATE
- * deleted them from the source). Left alone, its agent restarts it empty
- * when the hold ends, its replica resyncs from it, and those keys are gone.
- * Promoted, the replica keeps them, and the migration's next attempt makes
- * it the importer of the open slot and finishes the move.
- *
- * Only for the primaries the change added (the new shards'): a source
- * primary serves slots, and Redis fails it over itself as when no change
- * runs. `ctx` is the heal context (tasks without an operation); instances
- * the change removes are left alone. Returns the promotions it asked for.
- */
-export async function promoteDuringOperation(
-  ctx: ClusterContext, op: { steps: { name: string; state: string }[] }, added: ReadonlySet<string>, exclude: ReadonlySet<string>,
-): Promise<HealAction[]> {
-  const running = op.steps.find((s) => s.state === 'running');
-  if (!running || !PROMOTE_DURING_STEPS.has(running.name)) return [];
-  const plan = planFor(ctx, null);
-  const promotions = plan.actions.filter((a): a is Extract<HealAction, { kind: 'promote' }> => a.kind === 'promote' && added.has(a.fromInstanceId) && !exclude.has(a.instanceId) && !exclude.has(a.fromInstanceId));
-  if (!promotions.length) return [];
-  const asked = promotions.filter((a) => !ctx.tasks.has(promoteKey(a)));
-  await applyHealPlan(ctx, { actions: promotions, waiting: [] });
-  return asked;
-}
-
-/**
- * Applies a plan. Every action is idempotent: tasks and events carry dedupe
- * keys. Returns what could not be done now, in words (e.g. no room for a
- * replacement), for the cluster's conditions.
+ * Applies a plan, each action by the applier's function for its kind, in the
+ * planner's order. Returns what could not be done now, in words (e.g. no
+ * room for a replacement), for the cluster's conditions.
  */
 export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promise<string[]> {
   const blocked: string[] = [];
-  for (const a of inApplyOrder(plan.actions)) {
-    const why = await apply(ctx, a);
+  for (const a of plan.actions) {
+    const why = await applyHealAction(ctx, a);
     if (why) blocked.push(why);
   }
   return blocked;
@@ -114,289 +81,14 @@ export function downNodes(ctx: ClusterContext, _now = Date.now()) {
 export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
   for (const n of downNodes(ctx)) {
     const silentSince = (n.lastHeartbeatAt ?? n.createdAt).toISOString();
-    const instances = ctx.instances.filter((i) => i.nodeId === n.id).map((i) => ref(ctx, i));
+    const instances = ctx.instances.filter((i) => i.nodeId === n.id).map((i) => eventRef(ctx, i));
     // Event dedupe keys are unique across clusters: the key names the cluster, or only the first cluster on the node gets one.
     await ctx.deps.events.record(ctx.cluster, {
       type: 'node-down', node: { id: n.id, name: n.name, address: n.address }, silentSince, instances,
       message: `Node ${n.name} (${n.address}) has not reported since ${silentSince}: it is down. This cluster had ${instances.length} instance(s) on it: ${instances.map((i) => i.address).join(', ')}.`,
-    }, `node-down:${ctx.cluster.id}:${n.id}:${silentSince}`);
+    }, eventKey({ type: 'node-down', clusterId: ctx.cluster.id, nodeId: n.id, silentSince }));
   }
 }
-
-/** One transaction when the deps provide one; otherwise statement by statement on the pool. */
-const inTx = <T>(ctx: ClusterContext, fn: (db: Db | undefined) => Promise<T>): Promise<T> =>
-  ctx.deps.transaction ? ctx.deps.transaction(fn) : fn(undefined);
-
-/**
- * Record-role actions in an order that keeps a failover's old primary
- * findable: promotions (replica -> primary) before demotions, everything
- * else after.
- */
-function inApplyOrder(actions: HealAction[]): HealAction[] {
-  const rank = (a: HealAction) => (a.kind !== 'record-role' ? 2 : a.role === 'primary' ? 0 : 1);
-  return [...actions].sort((x, y) => rank(x) - rank(y));
-}
-
-/**
- * Hands a healing task to an agent unless one is open, one just succeeded
- * (its effect shows in the next reports, within a second or two), or it
- * keeps failing: then it is retried with backoff (0.5 s doubling to 30 s),
- * never in a tight loop. `alongside` (the events that tell the user about
- * it) commits in the same transaction as the task: a control plane killed
- * in between loses neither, since the next pass finds no task either and
- * plans the action again.
- */
-const SETTLE_MS = 2000;
-async function healTask(
-  ctx: ClusterContext, t: { nodeId: string; dedupeKey: string; request: TaskRequest }, alongside?: (db: Db | undefined) => Promise<void>,
-): Promise<void> {
-  const latest = ctx.tasks.get(t.dedupeKey);
-  if (latest?.state === 'succeeded' && Date.now() - latest.updatedAt.getTime() < SETTLE_MS) return;
-  if (latest?.state === 'failed') {
-    const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, null, t.dedupeKey);
-    const backoff = Math.min(30_000, 500 * 2 ** Math.max(0, failures - 1));
-    if (Date.now() - latest.updatedAt.getTime() < backoff) return;
-  }
-  const inserted = await inTx(ctx, async (db) => {
-    const ins = await ctx.deps.tasks.enqueue({ nodeId: t.nodeId, clusterId: ctx.cluster.id, operationId: ctx.operationId, request: t.request, dedupeKey: t.dedupeKey }, db);
-    await alongside?.(db);
-    return ins;
-  });
-  // After the commit: the agent's long-poll must find the task.
-  if (inserted) ctx.deps.notifyNode(t.nodeId);
-  // e.g. heal-promote-enqueued, heal-restart-enqueued, heal-switchover-enqueued (crash tests).
-  if (inserted) faultPoint(`heal-${t.dedupeKey.split(':')[0]}-enqueued`);
-}
-
-const ref = (ctx: ClusterContext, i: InstanceRow): EventInstanceRef => {
-  const a = address(ctx, i);
-  return { instanceId: i.id, address: `${a.host}:${a.port}`, nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId };
-};
-const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-
-const instanceSpec = (ctx: ClusterContext, inst: InstanceRow) => ({
-  instanceId: inst.id, clusterId: ctx.cluster.id, port: inst.port, memoryMb: inst.memoryMb,
-  durability: ctx.cluster.spec.durability, evictionPolicy: ctx.cluster.spec.evictionPolicy,
-});
-
-async function apply(ctx: ClusterContext, a: HealAction): Promise<string | void> {
-  const { clusters, events } = ctx.deps;
-  const cluster = ctx.cluster;
-  switch (a.kind) {
-    case 'record-role': {
-      const inst = byId(ctx, a.instanceId);
-      const otherPrimary = ctx.instances.find((i) => i.shardIndex === a.shard && i.id !== inst.id && i.role === 'primary');
-      // A demotion waits until the shard's new primary is recorded (promotions
-      // are applied first, and its report may come a pass later): until then
-      // the old primary stays the recorded one, so the promotion finds it as
-      // the failover's old primary, also after a control-plane restart.
-      if (a.previousRole === 'primary' && a.role === 'replica' && !otherPrimary) return;
-      const failoverFrom = a.role === 'primary' && a.previousRole === 'replica' ? otherPrimary : undefined;
-      const seen = { role: a.role, engineId: a.engineId, configEpoch: a.configEpoch };
-      // The new role and the failover event commit together: a crash between them would lose the event for good.
-      await inTx(ctx, async (db) => {
-        await clusters.recordObservedInstance(inst.id, seen, db);
-        if (failoverFrom) await recordFailover(ctx, inst, failoverFrom, a.configEpoch, db);
-      });
-      Object.assign(inst, seen);
-      return;
-    }
-    case 'promote': {
-      const inst = byId(ctx, a.instanceId);
-      const key = promoteKey(a);
-      const latest = ctx.tasks.get(key);
-      // A forced failover that failed (no quorum, timeout) is retried as a takeover.
-      const mode = latest?.state === 'failed' ? 'takeover' : a.mode;
-      await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: latest?.state === 'failed' ? `${key}:takeover` : key,
-        request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode },
-      });
-      return;
-    }
-    case 'restart': {
-      const inst = byId(ctx, a.instanceId);
-      const key = `restart:${inst.id}:${a.crashedAt ?? 0}`;
-      const instance = ref(ctx, inst);
-      // The restart and what it means for the user commit together: once the
-      // task exists the agent restarts the engine within milliseconds, and a
-      // later pass has no restart left to plan (nor a data-lost to record).
-      await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: key,
-        request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) },
-      }, async (db) => {
-        await events.record(cluster, {
-          type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,
-          message: `Shard ${a.shard}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.`,
-        }, key, db);
-        if (a.dataLost) {
-          await events.record(cluster, {
-            type: 'data-lost', shard: a.shard, instance,
-            reason: `durability none and ${a.reason}`,
-            message: `Shard ${a.shard} lost its data: its primary stopped, ${a.reason}, and durability "none" keeps nothing on disk. It restarts empty. Use aof-everysec or replicas to survive this.`,
-          }, `data-lost:${inst.id}:${a.crashedAt ?? 0}`, db);
-        }
-      });
-      return;
-    }
-    case 'switchover': {
-      const inst = byId(ctx, a.instanceId);
-      await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: `switchover:${a.shard}:${a.fromInstanceId}`,
-        request: { kind: 'failover', clusterId: cluster.id, instanceId: inst.id, port: inst.port, mode: 'switchover' },
-      });
-      return;
-    }
-    case 'start': {
-      const inst = byId(ctx, a.instanceId);
-      await healTask(ctx, { nodeId: inst.nodeId, dedupeKey: `start:${inst.id}`, request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) } });
-      return;
-    }
-    case 'join': {
-      const inst = byId(ctx, a.instanceId);
-      const primary = byId(ctx, a.primaryInstanceId);
-      await healTask(ctx, {
-        nodeId: inst.nodeId, dedupeKey: `join:${inst.id}:${primary.id}`,
-        request: { kind: 'join-replica', clusterId: cluster.id, instanceId: inst.id, port: inst.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
-      });
-      return;
-    }
-    case 'replace': {
-      const lost = byId(ctx, a.instanceId);
-      if (!ctx.deps.replaceInstance) return 'replacing instances is not available';
-      const r = await ctx.deps.replaceInstance(cluster, lost);
-      if (!r.ok) return `shard ${a.shard}: cannot rebuild the copy that was on a down node: ${r.reason}; waiting for room or for the node to return`;
-      const from = ref(ctx, lost);
-      const to = ref(ctx, r.replacement);
-      await events.record(cluster, {
-        type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
-        message: `Shard ${a.shard}: the copy on ${from.nodeName} (down) is rebuilt as a new replica at ${to.address} on ${to.nodeName}.`,
-      }, `replica-rebuilt:${lost.id}`);
-      return;
-    }
-    case 'add-replica': {
-      const draining = byId(ctx, a.forInstanceId);
-      if (!ctx.deps.addReplica) return 'placing replicas is not available';
-      const r = await ctx.deps.addReplica(cluster, draining, 1 + cluster.spec.replicasPerShard);
-      if (!r.ok) return `shard ${a.shard}: draining is blocked: no node can take a new replica: ${r.reason}; waiting for room (or undrain)`;
-      return;
-    }
-    case 'retire': {
-      const old = byId(ctx, a.instanceId);
-      const elsewhere = ctx.instances.filter((i) => i.shardIndex === a.shard && i.id !== old.id && !ctx.nodes.get(i.nodeId)?.draining);
-      const replacement = elsewhere.filter((i) => i.role === 'replica').sort((x, y) => y.replicaIndex - x.replicaIndex)[0];
-      if (old.preferredRole === 'primary') {
-        const serving = elsewhere.find((i) => i.role === 'primary');
-        if (serving) await clusters.setPreferredRole(serving.id, 'primary');
-      }
-      await clusters.markLost(old.id);
-      if (replacement) {
-        const from = ref(ctx, old);
-        const to = ref(ctx, replacement);
-        await events.record(cluster, {
-          type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
-          message: `Shard ${a.shard}: the copy on ${from.nodeName} (draining) moved to ${to.address} on ${to.nodeName}, which is in sync; the old copy is removed.`,
-        }, `replica-rebuilt:${old.id}`);
-      }
-      return;
-    }
-    case 'forget': {
-      const members = ctx.instances.filter((i) => ctx.observe(i.id)?.state === 'running');
-      const seed = members[0];
-      if (!seed) return;
-      // One key per set of members: a member that was away is included next time.
-      const key = `forget:${a.lostInstanceIds.join(',')}:${members.map((m) => m.id).join(',')}`;
-      const latest = ctx.tasks.get(key);
-      // Done once every member forgot them; the 60 s FORGET ban keeps gossip from bringing them back meanwhile.
-      if (latest?.state === 'succeeded') {
-        await clusters.markForgotten(a.lostInstanceIds);
-        if (Date.now() - latest.updatedAt.getTime() < 5000) return;
-      }
-      // A lost instance whose node id was never recorded (lost before the control plane saw it run) is found by its address.
-      const lostAddresses = ctx.lost.filter((l) => a.lostInstanceIds.includes(l.id) && !l.engineId).map((l) => address(ctx, l)).filter((x) => x.host !== 'unknown');
-      if (a.strangers) {
-        const keepAddresses = ctx.instances.map((i) => address(ctx, i));
-        if (keepAddresses.some((x) => x.host === 'unknown')) return;
-        await healTask(ctx, {
-          nodeId: seed.nodeId, dedupeKey: `${key}:strangers:${Math.floor(Date.now() / 10_000)}`,
-          request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: [], keepAddresses },
-        });
-        return;
-      }
-      if (!a.engineIds.length && !lostAddresses.length) {
-        await clusters.markForgotten(a.lostInstanceIds);
-        return;
-      }
-      await healTask(ctx, {
-        nodeId: seed.nodeId, dedupeKey: key,
-        request: { kind: 'forget-nodes', clusterId: cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds: a.engineIds, lostAddresses },
-      });
-      return;
-    }
-    case 'repair-slots': {
-      const primaries = ctx.instances.filter((i) => i.role === 'primary');
-      const seed = primaries.find((i) => ctx.observe(i.id)?.state === 'running');
-      if (!seed) return;
-      await healTask(ctx, {
-        nodeId: seed.nodeId, dedupeKey: `repair-slots:${a.slots.join(',')}`,
-        request: { kind: 'repair-slots', clusterId: cluster.id, primaries: primaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
-      });
-      return;
-    }
-  }
-}
-
-/**
- * A replica was seen serving its shard's slots: record the failover with
- * what Strata measured. The cause comes from what was known of the old
- * primary; the times from its agent (exit seen) and the promotion task.
- */
-async function recordFailover(ctx: ClusterContext, promoted: InstanceRow, old: InstanceRow, configEpoch: number, db: Db | undefined): Promise<void> {
-  const now = Date.now();
-  const oldObs = ctx.observe(old.id);
-  const tasks = [...ctx.tasks.values()].filter((t) => t.kind === 'failover' && (t.payload as { instanceId?: string }).instanceId === promoted.id);
-  const task = tasks.sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
-  const mode = (task?.payload as { mode?: string } | undefined)?.mode;
-  const result = task?.result as Extract<TaskResult, { kind: 'failover' }> | null | undefined;
-  // Agents report every second: a node quiet for longer lost its primary with it, even before its
-  // observations stop counting (STRATA_NODE_OFFLINE_AFTER_MS) and Redis failed over faster than that.
-  // (Not heard from since this control plane started says nothing: it may just have started.)
-  const oldNodeLastReport = ctx.nodeReportedAt(old.nodeId);
-  const oldNodeQuiet = oldNodeLastReport !== null && now - oldNodeLastReport > NODE_QUIET_MS;
-  const cause: FailoverCause = mode === 'switchover' && task && now - task.createdAt.getTime() < 60_000 ? 'switchover'
-    : !oldObs || oldNodeQuiet ? 'node-lost'
-      : oldObs.state === 'crashed' || oldObs.state === 'stopped' ? 'process-crash' : 'engine';
-  // node-lost: from the old primary's node's last report (its silence began then; the primary died no earlier).
-  const detectedAt = cause === 'switchover' ? task!.createdAt.getTime()
-    : cause === 'node-lost' ? ctx.nodeReportedAt(old.nodeId)
-      : oldObs?.crashedAt ? Date.parse(oldObs.crashedAt) : null;
-  const promotedAt = result?.promotedAt && task && now - task.createdAt.getTime() < 60_000 ? Date.parse(result.promotedAt) : now;
-  const clusterOkAt = Math.max(promotedAt, now);
-  const from = ref(ctx, old);
-  const to = ref(ctx, promoted);
-  const window = detectedAt !== null ? Math.max(0, clusterOkAt - detectedAt) : null;
-  await ctx.deps.events.record(ctx.cluster, {
-    type: 'failover', shard: promoted.shardIndex, cause, oldPrimary: from, newPrimary: to,
-    detectedAt: iso(detectedAt), promotedAt: iso(promotedAt)!, clusterOkAt: iso(clusterOkAt)!, writeUnavailableMs: window,
-    message: `Shard ${promoted.shardIndex}: ${to.address} (${to.nodeName}) took over from ${from.address} (${from.nodeName}) after ${causeText[cause]}${window !== null ? `; about ${window} ms without writes` : ''}.`,
-    // A takeover always bumps the new primary's config epoch: one event per takeover, however many passes see it.
-  }, `failover:${promoted.id}:${configEpoch}`, db);
-  if (cause === 'switchover' && promoted.preferredRole === 'primary') {
-    await ctx.deps.events.record(ctx.cluster, {
-      type: 'primaries-rebalanced', moves: [{ shard: promoted.shardIndex, from, to }],
-      message: `Shard ${promoted.shardIndex}: primary moved back to ${to.address} on ${to.nodeName}, spreading primaries over nodes again.`,
-    }, `primaries-rebalanced:${promoted.id}:${configEpoch}`, db);
-  }
-}
-
-const NODE_QUIET_MS = 2500;
-
-const causeText: Record<FailoverCause, string> = {
-  'process-crash': 'its primary process exited',
-  'node-lost': 'its node stopped reporting',
-  switchover: 'a planned switchover',
-  engine: 'Redis failed over on its own',
-};
 
 /**
  * An engine its agent restarts on its own (a crashed replica: agents restart
@@ -409,13 +101,13 @@ export async function recordAgentRestarts(ctx: ClusterContext): Promise<void> {
     const o = ctx.observe(i.id);
     if (!o || o.held || !o.crashedAt || (o.state !== 'crashed' && o.state !== 'starting')) continue;
     const crashedAt = Date.parse(o.crashedAt);
-    if (ctx.tasks.has(`restart:${i.id}:${crashedAt}`)) continue;
-    const instance = ref(ctx, i);
+    if (taskFor(ctx, { kind: 'restart', instanceId: i.id, crashedAt })) continue;
+    const instance = eventRef(ctx, i);
     const reason = `its process exited at ${o.crashedAt} and its agent restarts it (a replica resyncs from its primary)`;
     await ctx.deps.events.record(ctx.cluster, {
       type: 'instance-restarted', shard: i.shardIndex, instance, reason,
       message: `Shard ${i.shardIndex}: ${instance.address} on ${instance.nodeName} restarted by its agent: ${reason}.`,
-    }, `agent-restart:${i.id}:${crashedAt}`);
+    }, eventKey({ type: 'agent-restart', instanceId: i.id, crashedAt }));
   }
 }
 
@@ -433,6 +125,6 @@ export async function recordFinishedRepairs(ctx: ClusterContext): Promise<void> 
     await ctx.deps.events.record(ctx.cluster, {
       type: 'slots-repaired', slots,
       message: `Closed ${slots.length} slot(s) left importing/migrating (${slots.map((s) => s.slot).join(', ')}); ${slots.reduce((n, s) => n + s.movedKeys, 0)} key(s) moved back to their owner.`,
-    }, `slots-repaired:${t.id}`);
+    }, eventKey({ type: 'slots-repaired', taskId: t.id }));
   }
 }

@@ -1,6 +1,6 @@
 import type { Condition } from '@strata/api';
 import { describeHealAction, type HealPlan } from '@strata/engine';
-import { isFormedMember, type ClusterContext } from './cluster-context';
+import { healthyMembersOf, type ClusterContext } from './cluster-context';
 import { condition } from './condition';
 
 /**
@@ -18,7 +18,8 @@ export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: '
   const unknown = ctx.instances.filter((i) => !ctx.observe(i.id));
   const silentNodes = [...new Set(unknown.map((i) => i.nodeId))].map((id) => ctx.nodes.get(id)?.name ?? id);
   const down = ctx.instances.filter((i) => ctx.observe(i.id) && ctx.observe(i.id)!.state !== 'running');
-  const unformed = ctx.instances.filter((i) => !isFormedMember(ctx, i));
+  const healthy = healthyMembersOf(ctx);
+  const unformed = ctx.instances.filter((i) => !healthy.has(i.id));
   const shardsWithoutPrimary = ctx.shards.length
     ? ctx.shards.filter((s) => !ctx.instances.some((i) => i.shardIndex === s.shardIndex && i.role === 'primary' && ctx.observe(i.id)?.state === 'running'))
     : [];

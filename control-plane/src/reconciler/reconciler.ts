@@ -1,45 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClusterPhase } from '@strata/api';
-import { loadContext, type ReconcileDeps } from './cluster-context';
+import { loadContext, timingsOf, type ClusterContext, type ReconcileDeps } from './cluster-context';
+import type { ReconcilerTimings } from './timings';
+import { storedStatus, writeStatus, type HealthVerdict } from './cluster-status';
+import type { OperationRow } from '../stores/operation.store';
 import type { NodeRow } from '../stores/node.store';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
-import { applyHealPlan, planFor, promoteDuringOperation, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
-import type { UpdatePlanRecord } from './update-plan';
+import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
+import { healDuringUpdate } from './update-cluster.steps';
+import { taskFor } from './applier';
 
-const LEASE_MS = 5000;
-/**
- * A worker with work left passes again this long after its last pass
- * started. What agents report (every node, every second; during a slot
- * migration every report differs) waits for that pass instead of starting
- * one at once: passes driven by reports were 15 a second during a 3 -> 4
- * reshard, CPU and PostgreSQL time taken from the engines moving the keys.
- * A spec change, an operation control or an agent task's end starts a pass
- * at once.
- */
-const REQUEUE_MS = 250;
-const TICK_MS = 500;
-/** Every provisioned cluster that is not settled gets a pass at least this often, changed or not (level-triggered). */
-const SWEEP_MS = 2000;
-/**
- * A settled cluster still gets a pass about this often (the safety net of a
- * level-triggered loop, for drift no report shows; spread by +-20 % so a
- * fleet's rechecks do not come together). Anything an agent reports, a spec
- * change, a task's end or a node falling silent brings a pass at once. Every
- * 30 s, 1,000 quiet clusters cost 33 passes (270 queries) a second.
- */
-const SETTLED_RECHECK_MS = 5 * 60_000;
-/** How long heal passes share one read of the node list. */
-const NODES_TTL_MS = 1000;
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
 
 interface Worker {
   wake: () => void;
   /** pass again before releasing the cluster */
   again: boolean;
-  /** pass again at once (not after REQUEUE_MS) */
+  /** pass again at once (not after the requeue wait) */
   urgent: boolean;
 }
 
@@ -61,10 +41,10 @@ export class Reconciler {
    * every instance in its preferred role) and the nodes they live on. The
    * 2 s sweep skips them while those nodes' reports are fresh: a change in what
    * an agent reports requests a pass by itself, so a fleet of quiet clusters
-   * costs passes every SETTLED_RECHECK_MS, not every SWEEP_MS.
+   * costs passes every settled recheck, not every sweep.
    */
   private readonly settled = new Map<string, { recheckAt: number; nodeIds: string[] }>();
-  /** The node list shared by heal passes for up to NODES_TTL_MS (a fleet's passes would otherwise each read every node). */
+  /** The node list shared by heal passes for up to `nodesTtlMs` (a fleet's passes would otherwise each read every node). */
   private nodesCache?: { at: number; rows: Promise<NodeRow[]> };
   private timer?: NodeJS.Timeout;
   private sweepTimer?: NodeJS.Timeout;
@@ -73,11 +53,16 @@ export class Reconciler {
   /** Passes run so far (for tests and metrics). */
   passes = 0;
 
-  constructor(private readonly deps: ReconcileDeps & { log: Logger; onPass?: (outcome: 'done' | 'requeued' | 'failed', seconds: number) => void }) {}
+  /** Every wait it makes (reconciler/timings.ts): from config via main.ts, today's values for what is not given. */
+  private readonly t: ReconcilerTimings;
+
+  constructor(private readonly deps: ReconcileDeps & { log: Logger; onPass?: (outcome: 'done' | 'requeued' | 'failed', seconds: number) => void }) {
+    this.t = timingsOf(deps);
+  }
 
   start(): void {
-    this.timer = setInterval(() => void this.tick(), TICK_MS);
-    this.sweepTimer = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.timer = setInterval(() => void this.tick(), this.t.tickMs);
+    this.sweepTimer = setInterval(() => void this.sweep(), this.t.sweepMs);
     void this.tick();
   }
 
@@ -99,7 +84,7 @@ export class Reconciler {
     } else void this.tick();
   }
 
-  /** What an agent reports changed for this cluster: a pass soon (a running worker's next one, at most REQUEUE_MS after its last began). */
+  /** What an agent reports changed for this cluster: a pass soon (a running worker's next one, at most `requeueMs` after its last began). */
   private observe(clusterId: string): void {
     const w = this.workers.get(clusterId);
     if (w) w.again = true;
@@ -163,7 +148,7 @@ export class Reconciler {
 
   private nodeList(): Promise<NodeRow[]> {
     const now = Date.now();
-    if (!this.nodesCache || now - this.nodesCache.at > NODES_TTL_MS) {
+    if (!this.nodesCache || now - this.nodesCache.at > this.t.nodesTtlMs) {
       const rows = this.deps.nodes.list();
       this.nodesCache = { at: now, rows };
       rows.catch(() => { this.nodesCache = undefined; });
@@ -175,7 +160,7 @@ export class Reconciler {
     if (this.stopped || this.ticking) return;
     this.ticking = true;
     try {
-      const ids = await this.deps.clusters.leaseForReconcile(this.owner, LEASE_MS, 16, [...this.workers.keys()]);
+      const ids = await this.deps.clusters.leaseForReconcile(this.owner, this.t.leaseMs, 16, [...this.workers.keys()]);
       for (const id of ids) this.spawn(id);
     } catch (err) {
       this.deps.log.error({ err }, 'reconciler tick failed');
@@ -203,10 +188,10 @@ export class Reconciler {
             await this.deps.clusters.releaseLease(clusterId, this.owner, seen);
             return;
           }
-          if (!(await this.deps.clusters.renewLease(clusterId, this.owner, LEASE_MS))) return;
+          if (!(await this.deps.clusters.renewLease(clusterId, this.owner, this.t.leaseMs))) return;
           if (worker.urgent) continue;
           await new Promise<void>((resolve) => {
-            const t = setTimeout(resolve, Math.max(0, started + REQUEUE_MS - performance.now()));
+            const t = setTimeout(resolve, Math.max(0, started + this.t.requeueMs - performance.now()));
             wakeUp = () => { clearTimeout(t); resolve(); };
           });
           wakeUp = () => {};
@@ -245,12 +230,14 @@ export class Reconciler {
         this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
         return { done: true, seen };
       }
-      if (op.kind === 'update-cluster' && op.plan) {
-        // a primary that dies during a change still gets its replica promoted (see promoteDuringOperation)
+      const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : undefined;
+      if (during) {
+        // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`).
         const healCtx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
-        const plan = op.plan as UpdatePlanRecord;
-        const promoted = await promoteDuringOperation(healCtx, op, new Set(plan.added), new Set(plan.removed));
-        if (promoted.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted }, 'primary died during the operation: promoting its replica');
+        const plan = planFor(healCtx, null, during);
+        const asked = plan.actions.filter((a) => a.kind === 'promote' && !taskFor(healCtx, { kind: 'promote', shard: a.shard, fromInstanceId: a.fromInstanceId, crashedAt: a.crashedAt }));
+        if (asked.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted: asked }, 'primary died during the operation: promoting its replica');
+        await applyHealPlan(healCtx, plan);
       }
       const before = JSON.stringify([op.state, op.progress, op.steps]);
       const steps = typeof handler.steps === 'function' ? handler.steps(ctx) : handler.steps;
@@ -261,16 +248,18 @@ export class Reconciler {
         return { done: false, seen };
       }
       if (outcome.kind === 'succeeded') {
-        await handler.onSucceeded(ctx);
+        await handler.onSucceeded?.(ctx);
+        if (op.kind !== 'delete-cluster') await this.writeStatus(ctx, op, evaluateHealth(ctx));
         this.deps.log.info({ clusterId, name: cluster.name, kind: op.kind }, 'operation succeeded');
         // Another operation may be queued behind this one.
         return { done: false, seen };
       }
       if (outcome.kind === 'failed') {
-        await handler.onFailed(ctx, outcome);
+        await this.writeStatus(ctx, op, evaluateHealth(ctx));
         this.deps.log.warn({ clusterId, kind: op.kind, error: outcome.message }, 'operation failed');
         return { done: true, seen };
       }
+      await this.writeStatus(ctx, op, null);
       return { done: false, seen };
     }
     if (!PROVISIONED.includes(cluster.status.phase)) {
@@ -278,6 +267,19 @@ export class Reconciler {
       return { done: true, seen };
     }
     return { done: await this.heal(clusterId), seen };
+  }
+
+  /** Phase and conditions from the operation this pass drove (or none) and what agents observe: the one status writer. */
+  private async writeStatus(ctx: ClusterContext, op: OperationRow | null, health: HealthVerdict | null): Promise<void> {
+    const c = ctx.cluster;
+    const next = await writeStatus(this.deps.clusters, c.id, {
+      stored: storedStatus(c),
+      operation: op ? { kind: op.kind, state: op.state, error: op.error } : null,
+      health,
+    });
+    if (next && next.phase !== c.status.phase) {
+      this.deps.log.info({ clusterId: c.id, phase: next.phase, conditions: next.conditions.filter((x) => x.status !== 'true' || x.type === 'Healing') }, 'cluster phase changed');
+    }
   }
 
   /** No operation runs: hold the cluster to its spec. True when nothing is left to do. */
@@ -300,24 +302,13 @@ export class Reconciler {
     if (h.phase === 'unknown') return false;
     if (h.phase === 'ready') {
       if (!this.healthySince.has(clusterId)) this.healthySince.set(clusterId, Date.now());
-      if (cluster.observedGeneration < cluster.generation) await this.deps.clusters.setObservedGeneration(clusterId, cluster.generation);
     } else {
       this.healthySince.delete(clusterId);
     }
-    const changed = h.phase !== cluster.status.phase ||
-      JSON.stringify(h.conditions.map((c) => [c.type, c.status, c.message])) !==
-      JSON.stringify(cluster.status.conditions.map((c) => [c.type, c.status, c.message]));
-    if (changed) {
-      const conditions = h.conditions.map((c) => {
-        const prev = cluster.status.conditions.find((p) => p.type === c.type && p.status === c.status);
-        return prev ? { ...c, lastTransitionAt: prev.lastTransitionAt } : c;
-      });
-      await this.deps.clusters.setStatus(clusterId, h.phase, conditions);
-      if (h.phase !== cluster.status.phase) this.deps.log.info({ clusterId, phase: h.phase, conditions: h.conditions.filter((c) => c.status !== 'true' || c.type === 'Healing') }, 'cluster phase changed');
-    }
+    await this.writeStatus(ctx, null, h);
     const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && ctx.instances.every((i) => i.role === i.preferredRole);
     if (settled) {
-      if (!this.settled.has(clusterId)) this.settled.set(clusterId, { recheckAt: Date.now() + SETTLED_RECHECK_MS * (0.8 + 0.4 * Math.random()), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });
+      if (!this.settled.has(clusterId)) this.settled.set(clusterId, { recheckAt: Date.now() + this.t.settledRecheckMs * (0.8 + 0.4 * Math.random()), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });
     } else this.settled.delete(clusterId);
     // Waiting needs no worker: observation changes and the sweep bring the next pass.
     // So does a plan whose every action is a placement that found no room: the

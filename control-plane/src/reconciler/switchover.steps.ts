@@ -5,8 +5,12 @@
  * preferred primary, and a failover event records it.
  */
 import type { Step } from './step-runner';
-import { address, type ClusterContext } from './cluster-context';
-import { ensureTask } from './task-step';
+import type { ClusterContext } from './cluster-context';
+import { planSwitchoverStep } from '@strata/engine';
+import { preferPrimary, recordObserved, taskFor } from './applier';
+import { applyOperationActions, opInstances } from './apply-actions';
+import { eventKey } from './dedupe-keys';
+import { eventRef } from './failover-event';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord } from './update-plan';
 
 const planOf = (ctx: ClusterContext) => ctx.operation!.plan as SwitchoverPlanRecord;
@@ -14,16 +18,8 @@ const planOf = (ctx: ClusterContext) => ctx.operation!.plan as SwitchoverPlanRec
 const switchover: Step<ClusterContext> = {
   def: SWITCHOVER_STEPS[0],
   run: async (ctx) => {
-    const p = planOf(ctx);
-    const target = ctx.instances.find((i) => i.id === p.targetInstanceId);
-    if (!target) return { kind: 'failed', code: 'instance_gone', message: 'the replica to promote no longer exists' };
-    const v = ctx.observe(target.id)?.cluster;
-    if (v && v.role === 'primary' && v.slotsOwned > 0 && v.state === 'ok') return { kind: 'done', detail: `${address(ctx, target).host}:${target.port} is the primary` };
-    const failed = await ensureTask(ctx, {
-      nodeId: target.nodeId, dedupeKey: `switchover:${target.id}`, settleMs: 5000,
-      request: { kind: 'failover', clusterId: ctx.cluster.id, instanceId: target.id, port: target.port, mode: 'switchover' },
-    });
-    return failed ?? { kind: 'wait', detail: 'waiting for the replica to catch up and take over' };
+    const plan = planSwitchoverStep({ instances: opInstances(ctx), targetInstanceId: planOf(ctx).targetInstanceId });
+    return (await applyOperationActions(ctx, plan.actions)) ?? plan.verdict;
   },
 };
 
@@ -35,15 +31,14 @@ export async function recordSwitchover(ctx: ClusterContext): Promise<void> {
   const target = ctx.instances.find((i) => i.id === p.targetInstanceId);
   const old = ctx.instances.find((i) => i.id === p.fromInstanceId);
   if (!target || !old) return;
-  const { clusters, events } = ctx.deps;
+  const { events } = ctx.deps;
   const tv = ctx.observe(target.id)?.cluster;
-  if (tv) await clusters.recordObservedInstance(target.id, { role: 'primary', engineId: tv.myId, configEpoch: tv.configEpoch });
+  if (tv) await recordObserved(ctx, target, { role: 'primary', engineId: tv.myId, configEpoch: tv.configEpoch });
   const ov = ctx.observe(old.id)?.cluster;
-  if (ov) await clusters.recordObservedInstance(old.id, { role: 'replica', engineId: ov.myId, configEpoch: ov.configEpoch });
-  await clusters.setPreferredRole(target.id, 'primary');
-  await clusters.setPreferredRole(old.id, 'replica');
-  const ref = (i: typeof target) => ({ instanceId: i.id, address: `${address(ctx, i).host}:${i.port}`, nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId });
-  const task = ctx.tasks.get(`switchover:${target.id}`);
+  if (ov) await recordObserved(ctx, old, { role: 'replica', engineId: ov.myId, configEpoch: ov.configEpoch });
+  await preferPrimary(ctx, target, old);
+  const ref = (i: typeof target) => eventRef(ctx, i);
+  const task = taskFor(ctx, { kind: 'switchover-to', instanceId: target.id });
   const startedAt = Date.parse(ctx.operation!.createdAt);
   const now = Date.now();
   const promotedAt = task?.result?.kind === 'failover' ? Date.parse(task.result.promotedAt) : now;
@@ -52,5 +47,5 @@ export async function recordSwitchover(ctx: ClusterContext): Promise<void> {
     detectedAt: new Date(startedAt).toISOString(), promotedAt: new Date(promotedAt).toISOString(), clusterOkAt: new Date(now).toISOString(),
     writeUnavailableMs: null,
     message: `Shard ${p.shard}: switchover requested; ${ref(target).address} (${ref(target).nodeName}) took over from ${ref(old).address} (${ref(old).nodeName}) once it had caught up. No acknowledged write is lost.`,
-  }, `switchover:${ctx.operation!.id}`);
+  }, eventKey({ type: 'switchover-operation', operationId: ctx.operation!.id }));
 }

@@ -1,324 +1,114 @@
 /**
- * Steps of an update-cluster operation, chosen from its stored plan:
+ * Steps of an update-cluster operation, from what it is to reach:
  * configure in place → start new instances → join them → migrate slots →
  * remove instances → finish. A cancel switches to rollback steps (settings
  * back, slots back to where they were, added instances removed, spec
- * restored). Every step re-derives what is left from observed state, so a
- * control-plane restart just runs the list again.
+ * restored). The engine's update and migrate planners decide each step
+ * from observed state and the update's tasks; the applier does what they
+ * say. A control-plane restart just runs the list again.
  */
-import type { InstanceSpec, SlotRange, TaskResult } from '@strata/api';
-import { expandRanges } from '@strata/engine';
+import {
+  movedSlots, planConfigure, planMigrateStep, planFinish, planJoinInstances, planRemoveInstances, planStartInstances, rollbackStepNames, updateStepNames,
+  type RollbackStepName, type TopologyStepName, type UpdateInput, type UpdateStepPlan,
+} from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
-import { address, type ClusterContext } from './cluster-context';
-import { ensureTask, enqueueNow } from './task-step';
-import type { InstanceRow } from '../stores/cluster.store';
+import { timingsOf, type ClusterContext } from './cluster-context';
+import { taskFor } from './applier';
+import { applyOperationActions, opInstances, taskView } from './apply-actions';
+import { taskKey, type TaskId } from './dedupe-keys';
 import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
 
 const WEIGHTS: Record<string, number> = {
   configure: 0.1, 'start-instances': 0.15, 'join-instances': 0.15, 'migrate-slots': 0.5, 'remove-instances': 0.08, finish: 0.02,
   'rollback-configure': 0.1, 'rollback-migrate': 0.6, 'rollback-remove': 0.28, 'rollback-finish': 0.02,
 };
-/** Failed attempts of the migration task before the operation fails. */
-const MIGRATE_ATTEMPTS = 5;
-/** How long the migration waits for a shard without a primary to get one (Redis promotes a replica within seconds). */
-const HEADLESS_WAIT_MS = 30_000;
-/** How long removing instances waits for a member that is down to run again before forgetting them without it. */
-const FORGET_WAIT_MS = 60_000;
-
 export const planOf = (ctx: ClusterContext): UpdatePlanRecord => ctx.operation!.plan as UpdatePlanRecord;
 
-function spec(ctx: ClusterContext, i: InstanceRow, s: UpdatePlanRecord['to']): InstanceSpec {
-  return { instanceId: i.id, clusterId: ctx.cluster.id, port: i.port, memoryMb: s.memoryMbPerShard, durability: s.durability, evictionPolicy: s.evictionPolicy };
-}
-
-const running = (ctx: ClusterContext, i: InstanceRow) => ctx.observe(i.id)?.state === 'running';
-
-/** Memory, durability and eviction on every kept instance, in place. */
-function configure(name: 'configure' | 'rollback-configure'): Step<ClusterContext>['run'] {
-  return async (ctx) => {
-    const p = planOf(ctx);
-    const s = name === 'configure' ? p.to : p.from;
-    const skip = new Set([...p.added, ...(name === 'configure' ? p.removed : [])]);
-    const targets = ctx.instances.filter((i) => !skip.has(i.id));
-    let done = 0;
-    for (const i of targets) {
-      const key = `${name}:${i.id}`;
-      if (ctx.tasks.get(key)?.state === 'succeeded') { done++; continue; }
-      const failed = await ensureTask(ctx, { nodeId: i.nodeId, dedupeKey: key, request: { kind: 'configure-instance', instance: spec(ctx, i, s) }, settleMs: 60_000 });
-      if (failed) return failed;
-    }
-    if (done === targets.length) return { kind: 'done', detail: `${done} instance(s) reconfigured without restart` };
-    return { kind: 'wait', detail: `${done} of ${targets.length} instances reconfigured`, fraction: done / targets.length };
+/** What the update planner sees now. */
+function updateInput(ctx: ClusterContext): UpdateInput {
+  const p = planOf(ctx);
+  return {
+    from: p.from, to: p.to, originalSlots: p.originalSlots, targetSlots: p.targetSlots, added: p.added, removed: p.removed,
+    instances: opInstances(ctx), task: (id) => taskView(ctx, id), now: Date.now(), forgetWaitMs: timingsOf(ctx.deps).forgetWaitMs,
   };
 }
 
-const startInstances: Step<ClusterContext>['run'] = async (ctx) => {
-  const added = ctx.instances.filter((i) => planOf(ctx).added.includes(i.id));
-  let up = 0;
-  for (const i of added) {
-    if (running(ctx, i)) { up++; continue; }
-    // Started, and crashed since (steps run again on every pass): not restarted here. A crashed primary comes back
-    // empty still owning its slots and its replica copies the emptiness; the agent holds it until its replica is
-    // promoted.
-    const o = ctx.observe(i.id);
-    if (ctx.tasks.get(`ensure:${i.id}`)?.state === 'succeeded' && o && (o.held || o.crashedAt !== null)) { up++; continue; }
-    const failed = await ensureTask(ctx, { nodeId: i.nodeId, dedupeKey: `ensure:${i.id}`, request: { kind: 'ensure-instance', instance: spec(ctx, i, planOf(ctx).to) }, settleMs: 3000 });
-    if (failed) return failed;
-  }
-  if (up === added.length) return { kind: 'done', detail: `${up} new instance(s) running` };
-  return { kind: 'wait', detail: `${up} of ${added.length} new instances running`, fraction: added.length ? up / added.length : 1 };
+/** A step the engine's update planner decides; the applier does what it says. */
+const planned = (plan: (input: UpdateInput) => UpdateStepPlan): Step<ClusterContext>['run'] => async (ctx) => {
+  const p = plan(updateInput(ctx));
+  return (await applyOperationActions(ctx, p.actions)) ?? p.verdict;
 };
-
-/** A replica following this primary, link up, not in a full sync. */
-export function inSyncReplica(ctx: ClusterContext, replica: InstanceRow, primary: InstanceRow): boolean {
-  const v = ctx.observe(replica.id)?.cluster;
-  const pid = ctx.observe(primary.id)?.cluster?.myId;
-  return !!v && !!pid && v.role === 'replica' && v.primaryId === pid && v.primaryLinkUp === true && !v.syncInProgress;
-}
-
-const joinInstances: Step<ClusterContext>['run'] = async (ctx) => {
-  const p = planOf(ctx);
-  const added = ctx.instances.filter((i) => p.added.includes(i.id));
-  // Remember each new instance's Redis id while it runs: if it dies mid-migration, the migration needs it (see shardEngineIds).
-  for (const i of added) {
-    const v = ctx.observe(i.id)?.cluster;
-    if (v && v.myId !== i.engineId) {
-      await ctx.deps.clusters.recordObservedInstance(i.id, { role: i.role, engineId: v.myId, configEpoch: v.configEpoch });
-      i.engineId = v.myId;
-    }
-  }
-  const seed = ctx.instances.find((i) => i.role === 'primary' && !p.added.includes(i.id) && running(ctx, i));
-  if (!seed) return { kind: 'wait', detail: 'waiting for a running primary to introduce new instances to' };
-  const joined = new Set<string>();
-  for (const i of added.filter((x) => x.role === 'primary')) {
-    const key = `meet:${i.id}`;
-    if (ctx.tasks.get(key)?.state === 'succeeded') { joined.add(i.id); continue; }
-    const failed = await ensureTask(ctx, {
-      nodeId: i.nodeId, dedupeKey: key, settleMs: 60_000,
-      request: { kind: 'meet-primary', clusterId: ctx.cluster.id, instanceId: i.id, port: i.port, seed: { instanceId: seed.id, ...address(ctx, seed) } },
-    });
-    if (failed) return failed;
-  }
-  let synced = 0;
-  const replicas = added.filter((x) => x.role === 'replica');
-  for (const r of replicas) {
-    const primary = ctx.instances.find((i) => i.shardIndex === r.shardIndex && i.role === 'primary');
-    if (!primary || (p.added.includes(primary.id) && !joined.has(primary.id))) continue;
-    if (inSyncReplica(ctx, r, primary)) { synced++; continue; }
-    // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
-    if (ctx.tasks.get(`join:${r.id}:${primary.id}`)?.state === 'succeeded' && ctx.observe(r.id)?.cluster?.role === 'primary') { synced++; continue; }
-    const failed = await ensureTask(ctx, {
-      nodeId: r.nodeId, dedupeKey: `join:${r.id}:${primary.id}`, settleMs: 8000,
-      request: { kind: 'join-replica', clusterId: ctx.cluster.id, instanceId: r.id, port: r.port, primary: { instanceId: primary.id, ...address(ctx, primary) } },
-    });
-    if (failed) return failed;
-  }
-  const primaries = added.filter((x) => x.role === 'primary').length;
-  const total = primaries + replicas.length;
-  const done = joined.size + synced;
-  if (done === total) return { kind: 'done', detail: `${primaries} primar${primaries === 1 ? 'y' : 'ies'} joined, ${synced} replica(s) in sync` };
-  return { kind: 'wait', detail: `${joined.size} of ${primaries} new primaries joined; ${synced} of ${replicas.length} new replicas in sync`, fraction: total ? done / total : 1 };
-};
-
-const count = (r: SlotRange[]) => expandRanges(r).length;
 
 /**
- * The instance serving as a shard's primary now: running and called primary
- * by its engine (the highest config epoch if two do, e.g. an old primary
- * back before it hears it was replaced). Redis may have failed a shard over
- * during the operation, which the stored roles learn only afterwards. With
- * no engine report yet, the stored primary if it runs.
+ * Moves slots until every shard's primary owns its target ranges; the
+ * engine's migrate planner decides from the agents' reports and the runs'
+ * results, progress is counted here against the whole plan.
  */
-export function shardPrimary(ctx: ClusterContext, shard: number): InstanceRow | undefined {
-  const rows = ctx.instances.filter((i) => i.shardIndex === shard && running(ctx, i));
-  const reported = rows.filter((i) => ctx.observe(i.id)?.cluster?.role === 'primary')
-    .sort((a, b) => (ctx.observe(b.id)!.cluster!.configEpoch ?? 0) - (ctx.observe(a.id)!.cluster!.configEpoch ?? 0));
-  if (reported.length) return reported[0];
-  return rows.find((i) => i.role === 'primary' && !ctx.observe(i.id)?.cluster);
-}
-
-/** Moves slots until every shard's primary owns its target ranges; progress from the agent's reports. */
 function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContext>['run'] {
   return async (ctx): Promise<StepResult> => {
     const p = planOf(ctx);
-    const target = name === 'migrate-slots' ? p.targetSlots : p.originalSlots;
-    const key = name === 'migrate-slots' ? 'migrate:forward' : 'migrate:rollback';
+    const id: TaskId = { kind: 'migrate', rollback: name === 'rollback-migrate' };
     const op = ctx.operation!;
-    const primaryOf = (shard: number) => shardPrimary(ctx, shard);
-    const shards = [...new Set(ctx.instances.map((i) => i.shardIndex))].sort((a, b) => a - b);
-    const headless = shards.filter((s) => !primaryOf(s));
-    // A new primary is a member once it met the cluster; a new replica promoted since (its primary died) joined as a replica.
-    const member = (i: InstanceRow) => !p.added.includes(i.id) || ctx.tasks.get(`meet:${i.id}`)?.state === 'succeeded'
-      || (i.role !== 'primary' && (ctx.observe(i.id)?.cluster?.knownNodes ?? 0) > 1);
-    const livePrimaries = shards.flatMap((s) => {
-      const i = primaryOf(s);
-      return i && member(i) ? [i] : [];
-    });
-    const owns = (i: InstanceRow) => ctx.observe(i.id)?.cluster?.slotsOwned ?? -1;
-    // Open slots of the shards' primaries only: an old primary back with a stale nodes.conf may show marks it no
-    // longer acts on (it is not migrated from or to, and heal turns it into a replica after the operation).
-    const open = livePrimaries.some((i) => (ctx.observe(i.id)?.cluster?.openSlots.length ?? 0) > 0);
-    const settled = !open && target.every((r, shard) => { const pr = primaryOf(shard); return !!pr && owns(pr) === count(r); })
-      && livePrimaries.filter((i) => i.shardIndex >= target.length).every((i) => owns(i) === 0);
-    const latest = ctx.tasks.get(key);
-    const result = latest?.result as Extract<TaskResult, { kind: 'migrate-slots' }> | null | undefined;
-    const raw = latest?.progressStats;
+    const latest = taskFor(ctx, id);
+    const result = latest?.result?.kind === 'migrate-slots' ? latest.result : null;
+    const raw = latest?.progressStats ?? null;
     // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
-    const planned = name === 'migrate-slots' ? p.public.totals.slots : 0;
+    const planned = name === 'migrate-slots' ? movedSlots(p.originalSlots, p.targetSlots) : 0;
     let stats = raw && planned > raw.slotsTotal ? { ...raw, slotsTotal: planned, slotsDone: planned - (raw.slotsTotal - raw.slotsDone) } : raw;
     if (stats && latest && planned > (raw?.slotsTotal ?? 0)) {
       // ... and keys and bytes count what the earlier runs moved too, so they never go back on resume.
-      const before = await ctx.deps.tasks.movedBefore(op.id, key, latest.id);
+      const before = await ctx.deps.tasks.movedBefore(op.id, taskKey(id), latest.id);
       stats = { ...stats, keysMoved: stats.keysMoved + before.keys, bytesMoved: stats.bytesMoved + before.bytes };
     }
-    // Stored before the done check: the pass that sees the run finished may be the first since its last progress report.
-    if (stats && latest && (latest.state === 'leased' || latest.state === 'pending' || !op.migration || op.migration.slotsDone !== stats.slotsDone)) {
-      await ctx.deps.operations.setMigration(op.id, stats);
-    }
-    // The run's own end state (each primary read after its last slot closed) stands for the reports still on their way.
-    const reportedByRun = latest?.state === 'succeeded' && !!result?.complete && !!result.final && livePrimaries.length >= target.length
-      && target.every((_, shard) => !!primaryOf(shard))
-      && livePrimaries.every((i) => {
-        const f = result.final!.find((x) => x.instanceId === i.id);
-        return !!f && f.openSlots === 0 && f.slotsOwned === (i.shardIndex < target.length ? count(target[i.shardIndex]!) : 0);
-      });
-    if (latest?.state === 'succeeded' && result?.complete && (settled || reportedByRun)) {
-      return { kind: 'done', detail: `${result.slotsMoved} slots, ${result.keysMoved} keys moved` };
-    }
-    const fraction = stats && stats.slotsTotal ? stats.slotsDone / stats.slotsTotal : 0;
-    const detail = stats ? `${stats.slotsDone}/${stats.slotsTotal} slots, ${stats.keysMoved} keys moved, ${stats.keysPerSec} keys/s${stats.etaSeconds !== null ? `, ETA ${stats.etaSeconds}s` : ''}` : 'starting';
-    if (latest && (latest.state === 'pending' || latest.state === 'leased')) return { kind: 'wait', detail, fraction };
-    if (op.paused) return { kind: 'wait', detail: `paused at ${detail}; every slot has one owner`, fraction };
-    if (latest?.state === 'succeeded' && result?.complete && Date.now() - latest.updatedAt.getTime() < 4000) {
-      return { kind: 'wait', detail: 'waiting for every node to report the new slot map', fraction: 0.99 };
-    }
-    // A primary is gone and its replica not promoted yet (Redis fails a shard over after cluster-node-timeout): an
-    // attempt now would only fail. Waiting costs no attempt. (A member left in cluster_state:fail by a source that
-    // died mid-move is not waited for: the next attempt points its open slots at the live owner, which ends it.)
-    // Bounded: a shard whose replica cannot be promoted (none in sync, no majority of primaries) must not hold the
-    // operation forever. It fails, and healing (which does not run during an operation) takes over.
-    if (headless.length) {
-      const waitingSince = latest?.updatedAt.getTime() ?? Date.parse(op.createdAt);
-      if (Date.now() - waitingSince < HEADLESS_WAIT_MS) {
-        return { kind: 'wait', detail: `${detail}; waiting for shard ${headless.join(', ')} to have a primary again (failover)`, fraction };
-      }
-      return { kind: 'failed', code: 'shard_without_primary', message: `shard ${headless.join(', ')} has had no running primary for ${HEADLESS_WAIT_MS / 1000} s during the slot migration; the change stopped there and healing takes over (it promotes a replica or restarts the primary, and closes open slots)` };
-    }
-    if (latest?.state === 'failed') {
-      const failures = await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, key);
-      if (failures >= MIGRATE_ATTEMPTS) return { kind: 'failed', code: 'migration_failed', message: `slot migration failed ${failures} times: ${latest.error ?? 'no error reported'}` };
-      // Attempts spaced 0.5, 1, 2, 4 s: reports of a fault (a crash, the cluster going down) can arrive after the attempt that met it.
-      const backoffMs = 500 * 2 ** (failures - 1);
-      const since = Date.now() - latest.updatedAt.getTime();
-      if (since < backoffMs) return { kind: 'wait', detail: `${detail}; attempt ${failures} of ${MIGRATE_ATTEMPTS} failed (${latest.error ?? 'no error reported'}), trying again in ${((backoffMs - since) / 1000).toFixed(1)} s`, fraction };
-    }
-    const targets = target.flatMap((slots, shard) => {
-      const pr = primaryOf(shard);
-      const shardEngineIds = ctx.instances.filter((i) => i.shardIndex === shard && i.id !== pr?.id && i.engineId).map((i) => i.engineId!);
-      return pr ? [{ instanceId: pr.id, ...address(ctx, pr), slots, shardEngineIds }] : [];
+    const t = timingsOf(ctx.deps);
+    const plan = planMigrateStep({
+      rollback: name === 'rollback-migrate', target: name === 'migrate-slots' ? p.targetSlots : p.originalSlots, added: p.added, instances: opInstances(ctx),
+      met: (instanceId) => taskFor(ctx, { kind: 'meet', instanceId })?.state === 'succeeded',
+      latest: latest ? { state: latest.state, updatedAt: latest.updatedAt.getTime(), error: latest.error, result } : null,
+      failures: latest?.state === 'failed' ? await ctx.deps.tasks.countFailures(ctx.cluster.id, ctx.operationId, taskKey(id)) : 0,
+      stats, shown: op.migration ?? null, paused: !!op.paused, startedAt: Date.parse(op.createdAt), now: Date.now(),
+      headlessWaitMs: t.headlessWaitMs, migrateRetryBaseMs: t.migrateRetryBaseMs, migrateReportWaitMs: t.migrateReportWaitMs,
     });
-    if (targets.length !== target.length || targets.some((t) => !livePrimaries.some((l) => l.id === t.instanceId))) {
-      return { kind: 'wait', detail: 'waiting for every target primary to run and be a member', fraction };
-    }
-    const runner = primaryOf(0)!;
-    await enqueueNow(ctx, {
-      nodeId: runner.nodeId, dedupeKey: key,
-      request: { kind: 'migrate-slots', clusterId: ctx.cluster.id, targets, primaries: livePrimaries.map((i) => ({ instanceId: i.id, ...address(ctx, i) })) },
-    });
-    return { kind: 'wait', detail, fraction };
+    return (await applyOperationActions(ctx, plan.actions)) ?? plan.verdict;
   };
 }
-
-/** Stops instances, forgets them on every remaining member, then drops their rows. */
-function removeInstances(name: 'remove-instances' | 'rollback-remove'): Step<ClusterContext>['run'] {
-  return async (ctx) => {
-    const p = planOf(ctx);
-    const ids = new Set(name === 'remove-instances' ? p.removed : p.added);
-    const rows = ctx.instances.filter((i) => ids.has(i.id));
-    if (!rows.length) return { kind: 'done', detail: `${ids.size} instance(s) removed` };
-    // Remember each one's Redis id while it still runs: the others must forget exactly it.
-    for (const i of rows) {
-      const v = ctx.observe(i.id)?.cluster;
-      if (v && v.myId !== i.engineId) {
-        await ctx.deps.clusters.recordObservedInstance(i.id, { role: i.role, engineId: v.myId, configEpoch: v.configEpoch });
-        i.engineId = v.myId;
-      }
-    }
-    let gone = 0;
-    for (const i of rows) {
-      const task = ctx.tasks.get(`remove:${i.id}`);
-      const reportedAt = ctx.nodeReportedAt(i.nodeId);
-      if (task?.state === 'succeeded' && reportedAt && reportedAt > task.updatedAt.getTime() && !ctx.observe(i.id)) { gone++; continue; }
-      const failed = await ensureTask(ctx, {
-        nodeId: i.nodeId, dedupeKey: `remove:${i.id}`, settleMs: 3000,
-        request: { kind: 'remove-instance', instanceId: i.id, clusterId: ctx.cluster.id },
-      });
-      if (failed) return failed;
-    }
-    if (gone < rows.length) return { kind: 'wait', detail: `${gone} of ${rows.length} stopped`, fraction: (gone / rows.length) * 0.8 };
-    const engineIds = rows.flatMap((i) => (i.engineId ? [i.engineId] : []));
-    const members = ctx.instances.filter((i) => !ids.has(i.id) && running(ctx, i));
-    const key = `forget:${name}`;
-    if (engineIds.length && ctx.tasks.get(key)?.state !== 'succeeded') {
-      // A member down now (a crashed primary the agent holds) would come back still knowing the removed instances,
-      // stay "not a healthy member" and gossip them to the others: wait a while for it to run again.
-      const away = ctx.instances.filter((i) => !ids.has(i.id) && !running(ctx, i));
-      const stoppedAt = Math.max(...rows.map((i) => ctx.tasks.get(`remove:${i.id}`)?.updatedAt.getTime() ?? 0));
-      if (away.length && Date.now() - stoppedAt < FORGET_WAIT_MS) {
-        return { kind: 'wait', detail: `${rows.length} stopped; waiting for ${away.map((i) => `${address(ctx, i).host}:${i.port}`).join(', ')} to run again so that every member forgets them`, fraction: 0.85 };
-      }
-      const failed = await ensureTask(ctx, {
-        nodeId: members[0]!.nodeId, dedupeKey: key, settleMs: 60_000,
-        request: { kind: 'forget-nodes', clusterId: ctx.cluster.id, members: members.map((i) => ({ instanceId: i.id, ...address(ctx, i) })), engineIds },
-      });
-      if (failed) return failed;
-      return { kind: 'wait', detail: `${rows.length} stopped; every member forgets them (CLUSTER FORGET)`, fraction: 0.9 };
-    }
-    for (const i of rows) await ctx.deps.clusters.deleteInstance(i.id);
-    return { kind: 'done', detail: `${rows.length} instance(s) stopped and forgotten` };
-  };
-}
-
-const finish: Step<ClusterContext>['run'] = async (ctx) => {
-  await ctx.deps.clusters.replaceShards(ctx.cluster.id, planOf(ctx).targetSlots);
-  return { kind: 'done' };
-};
-
-const rollbackFinish: Step<ClusterContext>['run'] = async (ctx) => {
-  const p = planOf(ctx);
-  await ctx.deps.clusters.replaceShards(ctx.cluster.id, p.originalSlots);
-  if (ctx.cluster.spec.shards !== p.from.shards || JSON.stringify(ctx.cluster.spec) !== JSON.stringify(p.from)) {
-    await ctx.deps.clusters.updateSpec(ctx.cluster.id, p.from);
-    ctx.cluster.spec = p.from;
-  }
-  if (p.from.memoryMbPerShard !== p.to.memoryMbPerShard) await ctx.deps.clusters.setInstancesMemory(ctx.cluster.id, p.from.memoryMbPerShard);
-  return { kind: 'done', detail: 'the cluster is back at its previous spec' };
-};
 
 const step = (name: string, title: string, run: Step<ClusterContext>['run']): Step<ClusterContext> => ({ def: { name, title, weight: WEIGHTS[name] ?? 0.1 }, run });
 
-/** The steps this operation runs now: its plan's, or the rollback once a cancel was asked. */
+/**
+ * The steps this operation runs now, from what it is to reach (engine's
+ * updateStepNames), or the rollback once a cancel was asked. Titles are the
+ * operation's own (as the API showed them when it started).
+ */
 export function updateClusterSteps(ctx: ClusterContext): Step<ClusterContext>[] {
   const p = planOf(ctx);
   const op = ctx.operation!;
-  const title = (name: string) => p.public.steps.find((s) => s.name === name)?.title ?? UPDATE_STEP_TITLES[name] ?? name;
-  const norm = (steps: Step<ClusterContext>[]) => {
-    const total = steps.reduce((s, x) => s + x.def.weight, 0) || 1;
-    return steps.map((s) => ({ ...s, def: { ...s.def, weight: s.def.weight / total } }));
+  const title = (name: string) => op.steps.find((s) => s.name === name)?.title ?? UPDATE_STEP_TITLES[name] ?? name;
+  const runs: Record<TopologyStepName | RollbackStepName, Step<ClusterContext>['run']> = {
+    configure: planned((i) => planConfigure(i, false)), 'start-instances': planned(planStartInstances), 'join-instances': planned(planJoinInstances),
+    'migrate-slots': migrate('migrate-slots'), 'remove-instances': planned((i) => planRemoveInstances(i, false)), finish: planned((i) => planFinish(i, false)),
+    'rollback-configure': planned((i) => planConfigure(i, true)), 'rollback-migrate': migrate('rollback-migrate'),
+    'rollback-remove': planned((i) => planRemoveInstances(i, true)), 'rollback-finish': planned((i) => planFinish(i, true)),
   };
-  if (op.cancelRequested) {
-    const steps: Step<ClusterContext>[] = [];
-    if (p.vertical) steps.push(step('rollback-configure', title('rollback-configure'), configure('rollback-configure')));
-    if (p.public.slotMoves.length) steps.push(step('rollback-migrate', title('rollback-migrate'), migrate('rollback-migrate')));
-    if (p.added.length) steps.push(step('rollback-remove', title('rollback-remove'), removeInstances('rollback-remove')));
-    steps.push(step('rollback-finish', title('rollback-finish'), rollbackFinish));
-    return norm(steps);
-  }
-  const runs: Record<string, Step<ClusterContext>['run']> = {
-    configure: configure('configure'), 'start-instances': startInstances, 'join-instances': joinInstances,
-    'migrate-slots': migrate('migrate-slots'), 'remove-instances': removeInstances('remove-instances'), finish,
-  };
-  return norm(p.public.steps.map((s) => step(s.name, s.title, runs[s.name]!)));
+  const names = op.cancelRequested ? rollbackStepNames(p) : updateStepNames(p);
+  const steps = names.map((name) => step(name, title(name), runs[name]));
+  const total = steps.reduce((s, x) => s + x.def.weight, 0) || 1;
+  return steps.map((s) => ({ ...s, def: { ...s.def, weight: s.def.weight / total } }));
+}
+
+/** Steps of an update during which no instance is stopped on purpose: a process that exits there crashed. */
+const PROMOTE_DURING_STEPS = new Set(['start-instances', 'join-instances', 'migrate-slots', 'rollback-migrate', 'configure', 'rollback-configure']);
+
+/**
+ * What healing may do while this update runs (the planner's `during`): promote
+ * the replica of a primary the change added, in steps that stop no instance
+ * on purpose. Undefined: nothing.
+ */
+export function healDuringUpdate(op: { steps: { name: string; state: string }[]; plan: unknown }): { added: string[]; removed: string[] } | undefined {
+  const running = op.steps.find((s) => s.state === 'running');
+  if (!running || !PROMOTE_DURING_STEPS.has(running.name) || !op.plan) return undefined;
+  const p = op.plan as UpdatePlanRecord;
+  return { added: p.added, removed: p.removed };
 }
 
 /** Cancel is possible until instances start being removed (after that the change is past its point of no return). */

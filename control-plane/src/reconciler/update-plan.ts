@@ -1,21 +1,21 @@
-/** What an update-cluster or switchover operation stores as its plan. */
-import type { ClusterSpec, SlotRange, TopologyPlan } from '@strata/api';
+/**
+ * What an update-cluster or switchover operation stores as its plan: the
+ * state it is to reach, once. Its steps follow from it (engine's
+ * updateStepNames); their titles and progress are the operation's steps as
+ * the API shows them. The plan the PATCH answered with is not stored.
+ * (Rows written before this carry `vertical` and `public` too; nothing reads them.)
+ */
+import type { ClusterSpec, SlotRange } from '@strata/api';
+import type { UpdateDesired } from '@strata/engine';
 
-export interface UpdatePlanRecord {
+export interface UpdatePlanRecord extends UpdateDesired {
   kind: 'update';
   from: ClusterSpec;
   to: ClusterSpec;
-  /** Slot map before the change (a cancel moves slots back to it). */
   originalSlots: SlotRange[][];
-  /** Slot map at the end, by shard index. */
   targetSlots: SlotRange[][];
-  /** Instance rows created for the change. */
   added: string[];
-  /** Instance rows removed once their slots moved away. */
   removed: string[];
-  vertical: boolean;
-  /** The plan as the API showed it. */
-  public: TopologyPlan;
 }
 
 export interface SwitchoverPlanRecord {

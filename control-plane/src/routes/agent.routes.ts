@@ -15,6 +15,7 @@ import { TASK_LEASE_MS, type TaskBroker } from '../services/task-broker';
 import { hashToken, newToken } from '../crypto/tokens';
 import type { EndpointDirectory } from '../services/endpoint-directory';
 import { acceptStatusReport } from '../services/agent-status';
+import { taskKey } from '../reconciler/dedupe-keys';
 
 export interface AgentRoutesDeps {
   pool: pg.Pool;
@@ -74,7 +75,8 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
       if (!(await d.tasks.exists(id, req.node!.id))) throw notFound('Task');
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }
-    const out: HeartbeatResponse = { stop: await d.operations.taskShouldStop(id) };
+    // A cancel stops the forward migration (the rollback moves its slots back).
+    const out: HeartbeatResponse = { stop: await d.operations.taskShouldStop(id, [taskKey({ kind: 'migrate', rollback: false })]) };
     return out;
   });
 

@@ -14,6 +14,7 @@ import type { NodeStore } from '../stores/node.store';
 import { publicOperation, type OperationStore } from '../stores/operation.store';
 import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
+import { healthyMembers } from '../observed/instance-health';
 import type { SecretBox } from '../crypto/secret-box';
 import type { EndpointDirectory } from '../services/endpoint-directory';
 
@@ -99,8 +100,13 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
 
   mountOperation(r, BASE, 'getTopology', async ({ req }) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
-    const [instances, nodes, stored] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list(), d.clusters.shards(cluster.id)]);
+    const [instances, lost, nodes, stored] = await Promise.all([d.clusters.instances(cluster.id), d.clusters.lostInstances(cluster.id), d.nodes.list(), d.clusters.shards(cluster.id)]);
     const byId = new Map(nodes.map((n) => [n.id, n]));
+    const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
+    // The same rule as the cluster's ClusterHealthy condition: an instance shown healthy is a healthy member.
+    const healthy = healthyMembers(instances, lost.filter((l) => !l.forgottenAt).length, {
+      observe: (id) => d.observed.instance(id, placedOn.get(id)),
+    });
     const slots = stored.length ? stored.map((s) => s.slots) : planSlots(cluster.spec.shards).map((range) => [range]);
     const topology: Topology = {
       clusterId: cluster.id,
@@ -110,7 +116,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
         instances: instances.filter((i) => i.shardIndex === index).map((i) => {
           const o = d.observed.instance(i.id, i.nodeId);
           const node = byId.get(i.nodeId);
-          const health: InstanceHealth = !o ? 'unknown' : o.state === 'running' ? (o.cluster?.state === 'ok' && o.cluster.role === i.role ? 'healthy' : 'starting') : o.state === 'starting' ? 'starting' : 'down';
+          const health: InstanceHealth = !o ? 'unknown' : healthy.has(i.id) ? 'healthy' : o.state === 'running' || o.state === 'starting' ? 'starting' : 'down';
           return {
             id: i.id, nodeId: i.nodeId, nodeName: node?.name ?? 'unknown', address: `${node?.address ?? 'unknown'}:${i.port}`,
             role: i.role, preferredRole: i.preferredRole, observedRole: o?.cluster?.role ?? null, health,

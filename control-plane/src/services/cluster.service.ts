@@ -14,6 +14,7 @@ import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.st
 import type { NodeStore } from '../stores/node.store';
 import type { OperationRow, OperationStore } from '../stores/operation.store';
 import { CREATE_STEPS, DELETE_STEPS } from '../reconciler/steps';
+import { initialStatus, storedStatus, writeStatus } from '../reconciler/cluster-status';
 import type { ClusterSecrets } from './cluster-secrets';
 import type { ObservedState } from '../observed/observed-state';
 
@@ -97,7 +98,7 @@ export class ClusterService {
         };
         const cluster = await this.d.clusters.insert(
           {
-            id, organizationId, name: req.name, spec, phase: 'provisioning', secretsEnc: this.d.box.seal(JSON.stringify(secrets)),
+            id, organizationId, name: req.name, spec, status: initialStatus(), secretsEnc: this.d.box.seal(JSON.stringify(secrets)),
             endpointPort: this.d.endpointPortBase === null ? null : await this.d.clusters.freeEndpointPort(this.d.endpointPortBase, db),
           },
           db,
@@ -181,6 +182,7 @@ export class ClusterService {
     const result = await inTransaction(this.d.pool, async (db) => {
       const locked = await db.query('SELECT id FROM clusters WHERE id = $1 AND organization_id = $2 FOR UPDATE', [clusterId, organizationId]);
       if (!locked.rowCount) throw notFound('Cluster');
+      const row = (await this.d.clusters.get(clusterId, organizationId, db))!;
       const active = await this.d.operations.active(clusterId, db);
       if (active?.kind === 'delete-cluster') {
         return { cluster: (await this.d.clusters.get(clusterId, organizationId, db))!, operation: active };
@@ -188,9 +190,9 @@ export class ClusterService {
       if (active) await this.d.operations.cancelActive(clusterId, 'The cluster was deleted while this operation ran.', db);
       // Work not yet handed to an agent is moot now; removal follows.
       await db.query(`UPDATE tasks SET state = 'failed', error = 'cancelled: cluster deleted', updated_at = now() WHERE cluster_id = $1 AND state = 'pending'`, [clusterId]);
-      await this.d.clusters.setStatus(clusterId, 'deleting', [], db);
       await this.d.clusters.markNeedsReconcile(clusterId, db);
       const operation = await this.d.operations.create({ clusterId, organizationId, kind: 'delete-cluster', steps: pending(DELETE_STEPS) }, db);
+      await writeStatus(this.d.clusters, clusterId, { stored: storedStatus(row), operation, health: null }, db);
       return { cluster: (await this.d.clusters.get(clusterId, organizationId, db))!, operation };
     });
     this.d.wake(clusterId);

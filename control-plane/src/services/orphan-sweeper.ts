@@ -9,6 +9,7 @@ import type { ClusterStore } from '../stores/cluster.store';
 import type { TaskStore } from '../stores/task.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { NodeStore } from '../stores/node.store';
+import { taskKey } from '../reconciler/dedupe-keys';
 
 export class OrphanSweeper {
   private timer?: NodeJS.Timeout;
@@ -42,7 +43,7 @@ export class OrphanSweeper {
           seen.add(key);
           if (!this.suspects.has(key)) continue;
           const inserted = await this.d.tasks.enqueue({
-            nodeId: n.id, clusterId: i.clusterId, operationId: null, dedupeKey: `orphan:${i.instanceId}`,
+            nodeId: n.id, clusterId: i.clusterId, operationId: null, dedupeKey: taskKey({ kind: 'orphan', instanceId: i.instanceId }),
             request: { kind: 'remove-instance', instanceId: i.instanceId, clusterId: i.clusterId },
           });
           if (inserted) {

@@ -15,6 +15,8 @@ import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.st
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { OperationRow, OperationStore } from '../stores/operation.store';
 import type { ObservedState } from '../observed/observed-state';
+import { inSyncWith } from '../observed/instance-health';
+import { storedStatus, writeStatus } from '../reconciler/cluster-status';
 import { PLACEMENT_LOCK, type ClusterService } from './cluster.service';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
 
@@ -95,14 +97,14 @@ export class TopologyService {
       // New shards exist (with no slots yet) from now on; slot ranges follow the migration.
       await this.d.clusters.insertShards(plan.targetSlots.map((_, i) => i).filter((i) => i >= shards.length).map((i) => ({ clusterId, shardIndex: i, slots: [] })), db);
       await this.d.clusters.updateSpec(clusterId, to, db);
-      await this.d.clusters.setStatus(clusterId, 'updating', cluster.status.conditions, db);
       await this.d.clusters.markNeedsReconcile(clusterId, db);
       const record: UpdatePlanRecord = {
         kind: 'update', from, to, originalSlots: shardSlots, targetSlots: plan.targetSlots,
-        added: addedRows.map((a) => a.id), removed: plan.remove, vertical: plan.vertical, public: publicPlan,
+        added: addedRows.map((a) => a.id), removed: plan.remove,
       };
       const steps: OperationStep[] = plan.steps.map((s) => ({ name: s.name, title: s.title, state: 'pending' }));
       const operation = await this.d.operations.create({ clusterId, organizationId, kind: 'update-cluster', steps, plan: record }, db);
+      await writeStatus(this.d.clusters, clusterId, { stored: storedStatus(cluster), operation, health: null }, db);
       return { plan: publicPlan, cluster: (await this.d.clusters.get(clusterId, organizationId, db))!, operation };
     });
     if (result.operation) this.d.wake(clusterId);
@@ -120,10 +122,8 @@ export class TopologyService {
       const primary = members.find((i) => i.role === 'primary');
       if (!primary) throw conflict('invalid_state', `Shard ${shard} has no recorded primary right now.`);
       const replicas = members.filter((i) => i.role === 'replica');
-      const inSync = (i: InstanceRow) => {
-        const v = this.d.observed.instance(i.id, i.nodeId)?.cluster;
-        return !!v && v.role === 'replica' && v.primaryLinkUp === true && !v.syncInProgress && (!primary.engineId || v.primaryId === primary.engineId);
-      };
+      const view = { observe: (id: string) => { const i = members.find((m) => m.id === id); return i ? this.d.observed.instance(i.id, i.nodeId) : null; } };
+      const inSync = (i: InstanceRow) => inSyncWith(i, primary, view);
       let target: InstanceRow | undefined;
       if (req.targetInstanceId) {
         target = replicas.find((i) => i.id === req.targetInstanceId);

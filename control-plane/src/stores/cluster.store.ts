@@ -67,10 +67,11 @@ export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointP
 export class ClusterStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async insert(c: { id: string; organizationId: string; name: string; spec: ClusterSpec; phase: ClusterPhase; secretsEnc: string; endpointPort?: number | null }, db: Db): Promise<ClusterRow> {
+  /** A new cluster row; its first status comes from `initialStatus()` (reconciler/cluster-status.ts). */
+  async insert(c: { id: string; organizationId: string; name: string; spec: ClusterSpec; status: { phase: ClusterPhase; conditions: Condition[] }; secretsEnc: string; endpointPort?: number | null }, db: Db): Promise<ClusterRow> {
     const r = await db.query(
-      `INSERT INTO clusters (id, organization_id, name, spec, phase, secrets_enc, endpoint_port) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
-      [c.id, c.organizationId, c.name, JSON.stringify(c.spec), c.phase, c.secretsEnc, c.endpointPort ?? null],
+      `INSERT INTO clusters (id, organization_id, name, spec, phase, conditions, secrets_enc, endpoint_port) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [c.id, c.organizationId, c.name, JSON.stringify(c.spec), c.status.phase, JSON.stringify(c.status.conditions), c.secretsEnc, c.endpointPort ?? null],
     );
     return toCluster(r.rows[0]);
   }
@@ -123,10 +124,6 @@ export class ClusterStore {
         WHERE id = $1 AND (role IS DISTINCT FROM $2 OR engine_id IS DISTINCT FROM $3 OR config_epoch IS DISTINCT FROM $4)`,
       [id, o.role, o.engineId, o.configEpoch],
     );
-  }
-
-  async setObservedGeneration(id: string, generation: number, db: Db = this.pool): Promise<void> {
-    await db.query('UPDATE clusters SET observed_generation = $2 WHERE id = $1 AND observed_generation < $2', [id, generation]);
   }
 
   async get(id: string, organizationId?: string, db: Db = this.pool): Promise<ClusterRow | null> {
@@ -185,8 +182,17 @@ export class ClusterStore {
     return r.rows.map((row) => ({ ...toInstance(row), clusterName: row.cluster_name, organizationName: row.organization_name }));
   }
 
-  async setStatus(id: string, phase: ClusterPhase, conditions: Condition[], db: Db = this.pool): Promise<void> {
-    await db.query('UPDATE clusters SET phase = $2, conditions = $3, updated_at = now() WHERE id = $1', [id, phase, JSON.stringify(conditions)]);
+  /**
+   * Phase and conditions (and, when `observed`, observedGeneration = generation). Only
+   * `writeStatus` (reconciler/cluster-status.ts) calls this: it decides the status.
+   */
+  async setStatus(id: string, status: { phase: ClusterPhase; conditions: Condition[]; observed: boolean }, db: Db = this.pool): Promise<void> {
+    await db.query(
+      `UPDATE clusters SET phase = $2, conditions = $3, updated_at = now(),
+              observed_generation = CASE WHEN $4::boolean THEN greatest(observed_generation, generation) ELSE observed_generation END
+        WHERE id = $1`,
+      [id, status.phase, JSON.stringify(status.conditions), status.observed],
+    );
   }
 
   /** Asks for a reconcile pass (something changed: a spec, an observation, a task outcome). */

@@ -103,14 +103,18 @@ export class OperationStore {
     return r.rowCount === 1;
   }
 
-  /** Should the task stop early (its update is paused, or cancelled while it moves slots forward)? */
-  async taskShouldStop(taskId: string): Promise<boolean> {
+  /**
+   * Should the task stop early (its update is paused, or cancelled while the
+   * task is one of `stopOnCancel`, the dedupe keys of work a cancel undoes)?
+   */
+  async taskShouldStop(taskId: string, stopOnCancel: string[]): Promise<boolean> {
     const r = await this.pool.query(
-      `SELECT o.paused, o.cancel_requested, t.dedupe_key FROM tasks t JOIN operations o ON o.id = t.operation_id WHERE t.id = $1`,
-      [taskId],
+      `SELECT o.paused, o.cancel_requested, t.dedupe_key = ANY($2::text[]) AS undone_by_cancel
+         FROM tasks t JOIN operations o ON o.id = t.operation_id WHERE t.id = $1`,
+      [taskId, stopOnCancel],
     );
     const row = r.rows[0];
     if (!row) return false;
-    return row.paused || (row.cancel_requested && String(row.dedupe_key).startsWith('migrate:forward'));
+    return row.paused || (row.cancel_requested && row.undone_by_cancel);
   }
 }

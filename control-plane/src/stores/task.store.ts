@@ -126,6 +126,18 @@ export class TaskStore {
     return { keys: Number(r.rows[0].keys), bytes: Number(r.rows[0].bytes) };
   }
 
+  /** Failed runs of this key after its last successful one (healing's backoff starts over after a success). */
+  async failuresSinceSuccess(clusterId: string, operationId: string | null, dedupeKey: string): Promise<number> {
+    const r = await this.pool.query(
+      `SELECT count(*)::int AS n FROM tasks t
+        WHERE t.cluster_id = $1 AND t.operation_id IS NOT DISTINCT FROM $2 AND t.dedupe_key = $3 AND t.state = 'failed'
+          AND t.created_at > coalesce((SELECT max(created_at) FROM tasks s
+                                        WHERE s.cluster_id = $1 AND s.operation_id IS NOT DISTINCT FROM $2 AND s.dedupe_key = $3 AND s.state = 'succeeded'), '-infinity')`,
+      [clusterId, operationId, dedupeKey],
+    );
+    return r.rows[0].n;
+  }
+
   async countFailures(clusterId: string, operationId: string | null, dedupeKey: string): Promise<number> {
     const r = await this.pool.query(
       `SELECT count(*)::int AS n FROM tasks WHERE cluster_id = $1 AND operation_id IS NOT DISTINCT FROM $2 AND dedupe_key = $3 AND state = 'failed'`,

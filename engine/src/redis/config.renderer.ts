@@ -65,6 +65,21 @@ export const PERSISTENCE_SETTINGS: Record<Durability, readonly (readonly [string
   'aof-always': [['save', ''], ['appendonly', 'yes'], ['appendfsync', 'always']],
 };
 
+/** What an instance's spec sets: memory limit and eviction policy. */
+export function memorySettings(s: { memoryMb: number; evictionPolicy: EvictionPolicy }): readonly (readonly [string, string])[] {
+  return [['maxmemory', `${s.memoryMb}mb`], ['maxmemory-policy', s.evictionPolicy]];
+}
+
+/**
+ * Every setting that follows an instance's spec (memory, eviction,
+ * persistence), as [name, value] pairs: the one translation of a spec into
+ * Redis settings, rendered into redis.conf and applied at runtime with
+ * CONFIG SET (a claimed spare, an in-place reconfigure).
+ */
+export function specSettings(s: { memoryMb: number; durability: Durability; evictionPolicy: EvictionPolicy }): readonly (readonly [string, string])[] {
+  return [...memorySettings(s), ...PERSISTENCE_SETTINGS[s.durability]];
+}
+
 const directive = ([name, value]: readonly [string, string]) => `${name} ${/^[a-z0-9-]+$/.test(value) ? value : quoteConfigArg(value)}`;
 
 /** Renders a complete redis.conf for one Redis Cluster instance. */
@@ -110,8 +125,7 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     ...PERSISTENCE_SETTINGS[durability].map(directive),
     '',
     '# Memory',
-    `maxmemory ${memoryMb}mb`,
-    `maxmemory-policy ${evictionPolicy}`,
+    ...memorySettings({ memoryMb, evictionPolicy }).map(directive),
     '',
     '# Latency',
     'latency-tracking yes',

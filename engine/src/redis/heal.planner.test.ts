@@ -172,7 +172,7 @@ describe('planHealing', () => {
       name: 'lost instances are forgotten by the remaining members',
       build: () => healthy(),
       over: { lost: [{ id: 'x', shard: 0, engineId: 'X', forgotten: false }, { id: 'y', shard: 1, engineId: 'Y', forgotten: true }] },
-      expect: [{ kind: 'forget', lostInstanceIds: ['x', 'y'], engineIds: ['X', 'Y'] }],
+      expect: [{ kind: 'forget', lostInstanceIds: ['x', 'y'] }],
     },
     {
       name: 'forgotten lost instances need nothing more while no member still knows them',
@@ -184,12 +184,12 @@ describe('planHealing', () => {
       name: 'a member that still knows a lost node (it was away when the rest forgot it) makes everyone forget again',
       build: () => set(healthy(), 'p2', (i) => { i.obs!.view = { ...i.obs!.view!, knownNodes: 7 }; }),
       over: { lost: [{ id: 'y', shard: 1, engineId: 'Y', forgotten: true }] },
-      expect: [{ kind: 'forget', lostInstanceIds: ['y'], engineIds: ['Y'] }],
+      expect: [{ kind: 'forget', lostInstanceIds: ['y'] }],
     },
     {
       name: 'members that know a node no instance is (a removed instance learned back by gossip) forget every stranger',
       build: () => set(healthy(), 'p2', (i) => { i.obs!.view = { ...i.obs!.view!, knownNodes: 7 }; }),
-      expect: [{ kind: 'forget', lostInstanceIds: [], engineIds: [], strangers: true }],
+      expect: [{ kind: 'forget', lostInstanceIds: [] }],
     },
     {
       name: 'strangers wait while a member is not running (it would learn them back)',
@@ -309,5 +309,35 @@ describe('planHealing', () => {
       const plan = planHealing(input(set(set(healthy(), 'p0', (i) => crash(i, NOW - 2000)), 'r0', linkDown(sec))));
       expect(kinds(plan)).toEqual(['promote']);
     }
+  });
+
+  it('records a promotion before the demotion of the primary it replaces, and names that primary', () => {
+    // r1 took over (serves slots, epoch 2); p1 is back as its replica: both roles lag in the store.
+    const l = set(set(healthy(), 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); }),
+      'p1', (i) => { i.obs!.view = view({ myId: 'P1', role: 'replica', primaryId: 'R1', primaryLinkUp: true, configEpoch: 2 }); });
+    expect(planHealing(input(l)).actions).toMatchObject([
+      { kind: 'record-role', instanceId: 'r1', role: 'primary', replaces: 'p1' },
+      { kind: 'record-role', instanceId: 'p1', role: 'replica' },
+    ]);
+  });
+
+  it("defers an old primary's demotion until the shard's new primary is recorded", () => {
+    // p1 reports itself a replica, but r1's report (serving the slots) has not come yet: p1 stays the recorded primary.
+    const l = set(healthy(), 'p1', (i) => { i.obs!.view = view({ myId: 'P1', role: 'replica', primaryId: 'R1', primaryLinkUp: true, configEpoch: 2 }); });
+    expect(planHealing(input(l)).actions.filter((a) => a.kind === 'record-role')).toEqual([]);
+  });
+
+  describe('during an operation', () => {
+    const crashedNewShard = () => set(set(healthy(), 'p2', (i) => crash(i)), 'r2', linkDown(0));
+    it("promotes only the replica of a primary the change added", () => {
+      const plan = planHealing(input(crashedNewShard(), { during: { added: ['p2', 'r2'], removed: [] } }));
+      expect(plan).toEqual({ actions: [{ kind: 'promote', shard: 2, instanceId: 'r2', fromInstanceId: 'p2', mode: 'force', crashedAt: NOW - 50 }], waiting: [] });
+    });
+    it('leaves a source primary to Redis, instances the change removes alone, and does nothing else', () => {
+      expect(planHealing(input(crashedNewShard(), { during: { added: [], removed: [] } }))).toEqual({ actions: [], waiting: [] });
+      expect(planHealing(input(crashedNewShard(), { during: { added: ['p2'], removed: ['r2'] } }))).toEqual({ actions: [], waiting: [] });
+      const other = set(healthy(), 'r0', (i) => { i.obs = null; });
+      expect(planHealing(input(other, { during: { added: [], removed: [] } })).actions).toEqual([]);
+    });
   });
 });

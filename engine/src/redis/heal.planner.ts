@@ -13,6 +13,7 @@
  * `none` the shard's data is gone, and the plan says so).
  */
 import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '@strata/api';
+import { followsNode, isInSyncReplica, primaryNodeId } from './member-health';
 
 export interface HealObservation {
   process: ObservedInstanceState;
@@ -69,6 +70,12 @@ export interface HealInput {
   lost?: LostInstance[];
   /** Replicas per shard in the spec: how many copies a drained shard keeps off the draining nodes. */
   replicasPerShard?: number;
+  /**
+   * An operation runs (in a step that stops no instance on purpose): only
+   * its own new primaries are healed, by promoting their replica (see
+   * `planHealing`); the operation's steps own everything else.
+   */
+  during?: { added: string[]; removed: string[] };
 }
 
 /** Why a healthy primary hands over: back to its preferred node, off a draining node, or off a node whose agent is down. */
@@ -77,7 +84,8 @@ export type SwitchoverReason = 'rebalance' | 'drain' | 'node-down';
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
 
 export type HealAction =
-  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole }
+  /** `replaces`: a promotion's old primary (the shard's recorded primary), whose failover it records. */
+  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole; replaces?: string }
   | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
   | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
   | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string; reason: SwitchoverReason }
@@ -87,7 +95,8 @@ export type HealAction =
   | { kind: 'replace'; shard: number; instanceId: string }
   | { kind: 'add-replica'; shard: number; forInstanceId: string }
   | { kind: 'retire'; shard: number; instanceId: string }
-  | { kind: 'forget'; lostInstanceIds: string[]; engineIds: string[]; strangers?: boolean };
+  /** Every member forgets every node that is no member (`forget-nodes`); `lostInstanceIds`: lost copies that are then forgotten. */
+  | { kind: 'forget'; lostInstanceIds: string[] };
 
 export interface HealPlan {
   actions: HealAction[];
@@ -100,9 +109,8 @@ const LINK_SLACK_MS = 3000;
 
 const isRunning = (i: HealInstance) => i.obs?.process === 'running' && !!i.obs.view;
 const servesSlots = (i: HealInstance) => isRunning(i) && i.obs!.view!.role === 'primary' && i.obs!.view!.slotsOwned > 0;
-/** A running replica following `primary` with its link up and no full sync going on. */
-const isInSyncReplicaOf = (m: HealInstance, primary: HealInstance) => isRunning(m) && m.obs!.view!.role === 'replica'
-  && m.obs!.view!.primaryLinkUp && !m.obs!.view!.syncInProgress && !!primary.engineId && m.obs!.view!.primaryId === primary.engineId;
+/** A running replica following `primary` with its link up and no full sync going on (see member-health.ts). */
+const isInSyncReplicaOf = (m: HealInstance, primary: HealInstance) => isInSyncReplica(m.obs, primaryNodeId(primary));
 const isDown = (i: HealInstance) => !!i.obs && (i.obs.process === 'crashed' || i.obs.process === 'stopped');
 
 /**
@@ -112,30 +120,19 @@ const isDown = (i: HealInstance) => !!i.obs && (i.obs.process === 'crashed' || i
  * up since the replica started, means it may be missing writes).
  */
 export function isPromotable(replica: HealInstance, primary: HealInstance, now: number): boolean {
+  if (isInSyncReplicaOf(replica, primary)) return true;
   const v = replica.obs?.view;
-  if (!isRunning(replica) || !v || v.role !== 'replica' || v.syncInProgress) return false;
-  if (primary.engineId && v.primaryId !== primary.engineId) return false;
-  if (v.primaryLinkUp) return true;
+  if (!isRunning(replica) || !v || v.syncInProgress || !followsNode(v, primaryNodeId(primary))) return false;
   const crashedAt = primary.obs?.crashedAt;
   if (v.linkDownSinceSec === null || v.linkDownSinceSec < 0 || crashedAt === null || crashedAt === undefined) return false;
   return v.linkDownSinceSec * 1000 <= now - crashedAt + LINK_SLACK_MS;
 }
 
 export function planHealing(input: HealInput): HealPlan {
+  if (input.during) return planDuringOperation(input, input.during);
   const actions: HealAction[] = [];
   const waiting: string[] = [];
-
-  // 1. The stored topology follows what instances say about themselves. A
-  //    replica counts as promoted only once it serves slots with cluster_state
-  //    ok (a restarted ex-primary briefly claims its old slots while failing).
-  for (const i of input.instances) {
-    const v = i.obs?.view;
-    if (!isRunning(i) || !v) continue;
-    const role: InstanceRole | null = v.role === 'replica' ? 'replica' : servesSlots(i) && v.state === 'ok' ? 'primary' : null;
-    if (role && (role !== i.role || v.myId !== i.engineId || v.configEpoch !== i.configEpoch)) {
-      actions.push({ kind: 'record-role', instanceId: i.id, shard: i.shard, role, engineId: v.myId, configEpoch: v.configEpoch, previousRole: i.role });
-    }
-  }
+  actions.push(...recordRoles(input));
 
   // 1b. An instance its (reporting) node does not run is started; a new one
   //     that is not yet a member replicates its shard's primary.
@@ -186,8 +183,8 @@ export function planHealing(input: HealInput): HealPlan {
       // old primary is down: a link still up means the engine lives (only its
       // agent died), and 2b hands over by a data-safe switchover instead.
       const heir = primary.nodeDown ? members
-        .filter((m) => m !== primary && !m.nodeSilent && isRunning(m) && m.obs!.view!.role === 'replica' && !m.obs!.view!.syncInProgress
-          && !m.obs!.view!.primaryLinkUp && (!primary.engineId || m.obs!.view!.primaryId === primary.engineId))
+        .filter((m) => m !== primary && !m.nodeSilent && isRunning(m) && !m.obs!.view!.syncInProgress
+          && !m.obs!.view!.primaryLinkUp && followsNode(m.obs!.view, primaryNodeId(primary)))
         .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0))[0] : undefined;
       if (heir) {
         actions.push({ kind: 'promote', shard, instanceId: heir.id, fromInstanceId: primary.id, mode: 'takeover', crashedAt: null });
@@ -291,13 +288,12 @@ export function planHealing(input: HealInput): HealPlan {
   // or learned a lost id back by gossip before everyone forgot it).
   const lost = input.lost ?? [];
   const overKnown = input.instances.some((i) => isRunning(i) && i.obs!.view!.knownNodes > input.instances.length);
-  if (lost.some((l) => !l.forgotten) || (lost.length && overKnown)) {
-    actions.push({ kind: 'forget', lostInstanceIds: lost.map((l) => l.id), engineIds: lost.flatMap((l) => (l.engineId ? [l.engineId] : [])) });
-  } else if (overKnown && input.instances.every(isRunning)) {
-    // Members know a node that is no instance of the cluster (an instance a
-    // cancelled change removed, learned back by gossip from a member that was
-    // down when the others forgot it): forget every node at no instance's address.
-    actions.push({ kind: 'forget', lostInstanceIds: [], engineIds: [], strangers: true });
+  // Members that know a node that is no instance of the cluster (an instance a
+  // cancelled change removed, learned back by gossip from a member that was
+  // down when the others forgot it) forget it once every member runs (one
+  // that does not would learn it back).
+  if (lost.some((l) => !l.forgotten) || (lost.length && overKnown) || (overKnown && input.instances.every(isRunning))) {
+    actions.push({ kind: 'forget', lostInstanceIds: lost.map((l) => l.id) });
   }
 
   // 3. No slot stays importing or migrating.
@@ -312,13 +308,67 @@ export function planHealing(input: HealInput): HealPlan {
       const current = members.find((m) => m.role === 'primary');
       const preferred = members.find((m) => m.preferredRole === 'primary');
       if (!current || !preferred || current === preferred || preferred.nodeDraining) continue;
-      const v = preferred.obs?.view;
-      if (isRunning(preferred) && v?.role === 'replica' && v.primaryLinkUp && !v.syncInProgress && v.primaryId === current.engineId) {
+      if (isInSyncReplicaOf(preferred, current)) {
         actions.push({ kind: 'switchover', shard, instanceId: preferred.id, fromInstanceId: current.id, reason: 'rebalance' });
       }
     }
   }
   return { actions, waiting };
+}
+
+/**
+ * 1. The stored topology follows what instances say about themselves. A
+ *    replica counts as promoted only once it serves slots with cluster_state
+ *    ok (a restarted ex-primary briefly claims its old slots while failing).
+ *    Promotions come first and a demotion waits until the shard's new primary
+ *    is recorded (already, or by this plan): until then the old primary stays
+ *    the recorded one, so the promotion finds it as the failover's old
+ *    primary, also after a control-plane restart.
+ */
+function recordRoles(input: HealInput): HealAction[] {
+  const seen: Extract<HealAction, { kind: 'record-role' }>[] = [];
+  for (const i of input.instances) {
+    const v = i.obs?.view;
+    if (!isRunning(i) || !v) continue;
+    const role: InstanceRole | null = v.role === 'replica' ? 'replica' : servesSlots(i) && v.state === 'ok' ? 'primary' : null;
+    if (role && (role !== i.role || v.myId !== i.engineId || v.configEpoch !== i.configEpoch)) {
+      seen.push({ kind: 'record-role', instanceId: i.id, shard: i.shard, role, engineId: v.myId, configEpoch: v.configEpoch, previousRole: i.role });
+    }
+  }
+  const promotions = seen.filter((a) => a.role === 'primary');
+  for (const a of promotions) {
+    if (a.previousRole !== 'replica') continue;
+    const old = input.instances.find((m) => m.shard === a.shard && m.id !== a.instanceId && m.role === 'primary');
+    if (old) a.replaces = old.id;
+  }
+  const demotions = seen.filter((a) => a.role === 'replica' && (a.previousRole !== 'primary'
+    || input.instances.some((m) => m.shard === a.shard && m.id !== a.instanceId && m.role === 'primary')
+    || promotions.some((p) => p.shard === a.shard && p.instanceId !== a.instanceId)));
+  return [...promotions, ...demotions];
+}
+
+/**
+ * During a change, healing's promotions still run (only those: the
+ * operation's steps own everything else). A shard whose primary's process
+ * died gets its in-sync replica promoted, as when no operation runs. Redis
+ * does that itself for a primary serving slots, but never for one with
+ * none: a new shard's primary that dies before it claims its first slots,
+ * though it may already hold the keys migrated to it in that round (MIGRATE
+ * deleted them from the source). Left alone, its agent restarts it empty
+ * when the hold ends, its replica resyncs from it, and those keys are gone.
+ * Promoted, the replica keeps them, and the migration's next attempt makes
+ * it the importer of the open slot and finishes the move.
+ *
+ * Only for the primaries the change added (the new shards'): a source
+ * primary serves slots, and Redis fails it over itself as when no change
+ * runs. Instances the change removes are left alone.
+ */
+function planDuringOperation(input: HealInput, during: { added: string[]; removed: string[] }): HealPlan {
+  const added = new Set(during.added);
+  const removed = new Set(during.removed);
+  const plan = planHealing({ ...input, during: undefined });
+  const actions = plan.actions.filter((a) => a.kind === 'promote' && added.has(a.fromInstanceId) && !removed.has(a.instanceId) && !removed.has(a.fromInstanceId));
+  return { actions, waiting: [] };
 }
 
 /** One line per action, for conditions and logs. */
@@ -334,7 +384,7 @@ export function describeHealAction(a: HealAction): string {
     case 'replace': return `shard ${a.shard}: rebuilding a copy that was on a down node on another node`;
     case 'add-replica': return `shard ${a.shard}: draining; placing a new replica on another node before the copy on the draining node is removed`;
     case 'retire': return `shard ${a.shard}: draining; the new replica is in sync, removing the copy on the draining node`;
-    case 'forget': return a.strangers ? 'members know a node that is not in the cluster: forgetting it (CLUSTER FORGET)' : `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)`;
+    case 'forget': return a.lostInstanceIds.length ? `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)` : 'members know a node that is not in the cluster: forgetting it (CLUSTER FORGET)';
   }
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PlacementNode } from '../placement.planner';
-import { compressSlots, evenCounts, expandRanges, planSlotTargets, planTopologyChange, type TopologyInstance, type TopologySpec } from './topology.planner';
+import {
+  compressSlots, evenCounts, expandRanges, movedSlots, planSlotTargets, planTopologyChange, rollbackStepNames, updateStepNames, type TopologyInstance, type TopologySpec, type UpdateDesired,
+} from './topology.planner';
 import { planSlots } from './slots.planner';
 
 const spec = (s: Partial<TopologySpec> = {}): TopologySpec => ({ shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'none', evictionPolicy: 'noeviction', ...s });
@@ -146,5 +148,39 @@ describe('planTopologyChange', () => {
 
   it('an unchanged spec is reported as such', () => {
     expect(planTopologyChange({ current: spec(), desired: spec(), ...cluster(), data: [] })).toMatchObject({ ok: false, code: 'unchanged' });
+  });
+});
+
+describe('update steps follow from what the update is to reach', () => {
+  const three = planSlots(3).map((r) => [r]);
+  const four = planSlotTargets(three, 4).target;
+  const two = planSlotTargets(three, 2).target;
+  const table: { name: string; d: UpdateDesired; steps: string[]; rollback: string[] }[] = [
+    { name: 'shards 3 -> 4', d: { from: spec(), to: spec({ shards: 4 }), originalSlots: three, targetSlots: four, added: ['a', 'b'], removed: [] },
+      steps: ['start-instances', 'join-instances', 'migrate-slots', 'finish'], rollback: ['rollback-migrate', 'rollback-remove', 'rollback-finish'] },
+    { name: 'shards 3 -> 2', d: { from: spec(), to: spec({ shards: 2 }), originalSlots: three, targetSlots: two, added: [], removed: ['p2', 'r2'] },
+      steps: ['migrate-slots', 'remove-instances', 'finish'], rollback: ['rollback-migrate', 'rollback-finish'] },
+    { name: 'replicas 1 -> 2', d: { from: spec(), to: spec({ replicasPerShard: 2 }), originalSlots: three, targetSlots: three, added: ['a', 'b', 'c'], removed: [] },
+      steps: ['start-instances', 'join-instances', 'finish'], rollback: ['rollback-remove', 'rollback-finish'] },
+    { name: 'replicas 1 -> 0', d: { from: spec(), to: spec({ replicasPerShard: 0 }), originalSlots: three, targetSlots: three, added: [], removed: ['r0', 'r1', 'r2'] },
+      steps: ['remove-instances', 'finish'], rollback: ['rollback-finish'] },
+    { name: 'memory', d: { from: spec(), to: spec({ memoryMbPerShard: 128 }), originalSlots: three, targetSlots: three, added: [], removed: [] },
+      steps: ['configure', 'finish'], rollback: ['rollback-configure', 'rollback-finish'] },
+    { name: 'durability and eviction', d: { from: spec(), to: spec({ durability: 'aof-everysec', evictionPolicy: 'allkeys-lru' }), originalSlots: three, targetSlots: three, added: [], removed: [] },
+      steps: ['configure', 'finish'], rollback: ['rollback-configure', 'rollback-finish'] },
+    { name: 'shards and memory', d: { from: spec(), to: spec({ shards: 4, memoryMbPerShard: 128 }), originalSlots: three, targetSlots: four, added: ['a', 'b'], removed: [] },
+      steps: ['configure', 'start-instances', 'join-instances', 'migrate-slots', 'finish'], rollback: ['rollback-configure', 'rollback-migrate', 'rollback-remove', 'rollback-finish'] },
+  ];
+  it.each(table)('$name', ({ d, steps, rollback }) => {
+    expect(updateStepNames(d)).toEqual(steps);
+    expect(rollbackStepNames(d)).toEqual(rollback);
+  });
+
+  it('the plan a dry run shows has the same steps', () => {
+    const c = cluster();
+    const r = planTopologyChange({ current: spec(), desired: spec({ shards: 4, memoryMbPerShard: 128 }), shardSlots: c.shardSlots, instances: c.instances, nodes: c.nodes, data: [] });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.steps.map((s) => s.name)).toEqual(updateStepNames({ from: spec(), to: spec({ shards: 4, memoryMbPerShard: 128 }), originalSlots: c.shardSlots, targetSlots: r.targetSlots, added: r.add, removed: r.remove }));
+    expect(movedSlots(c.shardSlots, r.targetSlots)).toBe(r.totals.slots);
   });
 });

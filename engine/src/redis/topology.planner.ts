@@ -64,6 +64,60 @@ export interface SlotMove {
 }
 
 export type TopologyStepName = 'configure' | 'start-instances' | 'join-instances' | 'migrate-slots' | 'remove-instances' | 'finish';
+export type RollbackStepName = 'rollback-configure' | 'rollback-migrate' | 'rollback-remove' | 'rollback-finish';
+
+/**
+ * What an update-cluster operation is to reach, as stored with it (its only
+ * copy of the plan): the spec before and after, the slot map before and
+ * after, and the instance rows it adds and removes. Its steps follow from it.
+ */
+export interface UpdateDesired {
+  from: TopologySpec;
+  to: TopologySpec;
+  /** Slot map before the change (a cancel moves slots back to it). */
+  originalSlots: SlotRange[][];
+  /** Slot map at the end, by shard index. */
+  targetSlots: SlotRange[][];
+  /** Instance rows created for the change. */
+  added: readonly unknown[];
+  /** Instance rows removed once their slots moved away. */
+  removed: readonly unknown[];
+}
+
+/** Memory, durability or eviction change in place on every instance. */
+export const isVertical = (from: TopologySpec, to: TopologySpec): boolean =>
+  from.memoryMbPerShard !== to.memoryMbPerShard || from.durability !== to.durability || from.evictionPolicy !== to.evictionPolicy;
+
+/** How many slots end on another shard than where they are now. */
+export function movedSlots(original: SlotRange[][], target: SlotRange[][]): number {
+  let moved = 0;
+  target.forEach((ranges, shard) => {
+    const had = new Set(expandRanges(original[shard] ?? []));
+    for (const s of expandRanges(ranges)) if (!had.has(s)) moved++;
+  });
+  return moved;
+}
+
+/** The steps of an update, in order, from what it is to reach. */
+export function updateStepNames(d: UpdateDesired): TopologyStepName[] {
+  const steps: TopologyStepName[] = [];
+  if (isVertical(d.from, d.to)) steps.push('configure');
+  if (d.added.length) steps.push('start-instances', 'join-instances');
+  if (movedSlots(d.originalSlots, d.targetSlots)) steps.push('migrate-slots');
+  if (d.removed.length) steps.push('remove-instances');
+  steps.push('finish');
+  return steps;
+}
+
+/** The steps that undo a cancelled update: settings back, slots back, added instances removed, spec restored. */
+export function rollbackStepNames(d: UpdateDesired): RollbackStepName[] {
+  const steps: RollbackStepName[] = [];
+  if (isVertical(d.from, d.to)) steps.push('rollback-configure');
+  if (movedSlots(d.originalSlots, d.targetSlots)) steps.push('rollback-migrate');
+  if (d.added.length) steps.push('rollback-remove');
+  steps.push('rollback-finish');
+  return steps;
+}
 
 export interface TopologyChangePlan {
   changes: { field: keyof TopologySpec; from: number | string; to: number | string }[];
@@ -230,22 +284,19 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
   });
   const totals = moves.reduce((t, m) => ({ slots: t.slots + m.slotCount, keys: t.keys + m.estimatedKeys, bytes: t.bytes + m.estimatedBytes }), { slots: 0, keys: 0, bytes: 0 });
 
-  const vertical = cur.memoryMbPerShard !== want.memoryMbPerShard || cur.durability !== want.durability || cur.evictionPolicy !== want.evictionPolicy;
-  const steps: TopologyChangePlan['steps'] = [];
-  if (vertical) {
-    const what = changes.filter((c) => ['memoryMbPerShard', 'durability', 'evictionPolicy'].includes(c.field)).map((c) => `${c.field} ${c.from} → ${c.to}`).join(', ');
-    steps.push({ name: 'configure', title: `Apply ${what} in place on every instance (CONFIG SET, config files rewritten; no restart)` });
-  }
-  if (add.length) {
-    const primaries = add.filter((a) => a.role === 'primary').length;
-    steps.push({ name: 'start-instances', title: `Start ${plural(add.length, 'new instance')} (${plural(primaries, 'primary', 'primaries')}, ${plural(add.length - primaries, 'replica')})` });
-    steps.push({ name: 'join-instances', title: 'New primaries meet the cluster; new replicas sync from their primaries' });
-  }
-  if (moves.length) {
-    steps.push({ name: 'migrate-slots', title: `Move ${plural(totals.slots, 'slot')} (~${totals.keys} keys) with live migration (IMPORTING/MIGRATING, batched MIGRATE, SETSLOT NODE on every primary)` });
-  }
-  if (remove.length) steps.push({ name: 'remove-instances', title: `Stop ${plural(remove.length, 'instance')} and forget ${remove.length === 1 ? 'it' : 'them'} on every member` });
-  steps.push({ name: 'finish', title: 'Record the new topology' });
+  const vertical = isVertical(cur, want);
+  const what = changes.filter((c) => ['memoryMbPerShard', 'durability', 'evictionPolicy'].includes(c.field)).map((c) => `${c.field} ${c.from} → ${c.to}`).join(', ');
+  const primaries = add.filter((a) => a.role === 'primary').length;
+  const titles: Record<TopologyStepName, string> = {
+    configure: `Apply ${what} in place on every instance (CONFIG SET, config files rewritten; no restart)`,
+    'start-instances': `Start ${plural(add.length, 'new instance')} (${plural(primaries, 'primary', 'primaries')}, ${plural(add.length - primaries, 'replica')})`,
+    'join-instances': 'New primaries meet the cluster; new replicas sync from their primaries',
+    'migrate-slots': `Move ${plural(totals.slots, 'slot')} (~${totals.keys} keys) with live migration (IMPORTING/MIGRATING, batched MIGRATE, SETSLOT NODE on every primary)`,
+    'remove-instances': `Stop ${plural(remove.length, 'instance')} and forget ${remove.length === 1 ? 'it' : 'them'} on every member`,
+    finish: 'Record the new topology',
+  };
+  const steps: TopologyChangePlan['steps'] = updateStepNames({ from: cur, to: want, originalSlots: input.shardSlots, targetSlots: target, added: add, removed: remove })
+    .map((name) => ({ name, title: titles[name] }));
 
   if (want.durability !== cur.durability && want.durability !== 'none') notes.push('turning on AOF starts a background rewrite of each instance\'s data to disk');
   if (want.replicasPerShard > cur.replicasPerShard) notes.push('new replicas copy their primary\'s data; the change succeeds only once they are in sync');

@@ -1,5 +1,5 @@
 import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
-import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, PERSISTENCE_SETTINGS } from '../config.renderer';
+import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, specSettings } from '../config.renderer';
 import { connectAdmin } from './admin-connection';
 
 export interface InstanceSettings {
@@ -29,8 +29,7 @@ export async function applyInstanceSettings(opts: {
     await spare.call('ACL', 'SETUSER', c.customerUser, 'reset', 'on', `>${c.customerPassword}`, ...CUSTOMER_ACL_RULES);
     await spare.call('CONFIG', 'SET',
       'masteruser', c.internalUser, 'masterauth', c.internalPassword,
-      'maxmemory', `${memoryMb}mb`, 'maxmemory-policy', evictionPolicy,
-      ...PERSISTENCE_SETTINGS[durability].flat());
+      ...specSettings({ memoryMb, durability, evictionPolicy }).flat());
   } finally {
     spare.disconnect();
   }

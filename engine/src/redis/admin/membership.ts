@@ -1,10 +1,11 @@
 /**
- * Cluster membership changes for node-loss healing: a new instance joins
- * as a replica of its shard's primary, and members forget lost node ids.
+ * Cluster membership changes: a new instance joins as a replica of its
+ * shard's primary, and members forget every node that is no member.
  */
 import type { Redis } from 'ioredis';
 import { AdminConnectionPool } from './admin-connection';
 import { parseClusterNodes } from './cluster-reply.parser';
+import { membership, nodesToForget } from '../membership.rule';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,36 +38,24 @@ export async function joinAsReplica(client: Redis, primary: { host: string; port
   }
 }
 
-/** CLUSTER FORGET each lost id on every member (members that do not know it are fine). */
+/**
+ * Every running member forgets every node it knows that has neither a
+ * member's Redis id nor a member's address (membership.rule.ts). Members that
+ * do not run are only kept. Nodes a member does not know are fine.
+ */
 export async function forgetNodes(opts: {
-  members: { host: string; port: number }[];
-  engineIds: string[];
-  /** lost instances whose node id was never recorded: node ids known at these addresses (and no member's) are forgotten too */
-  lostAddresses?: { host: string; port: number }[];
-  /** every instance's address: node ids known at none of them (and no member's) are forgotten too */
-  keepAddresses?: { host: string; port: number }[];
+  members: { host: string; port: number; engineId: string | null; running: boolean }[];
   username: string;
   password: string;
 }): Promise<void> {
   const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 3000);
   try {
-    const myIds = await Promise.all(opts.members.map(async (m) => String(await (await pool.get(m.host, m.port)).call('CLUSTER', 'MYID'))));
-    const memberIds = new Set(myIds);
-    const lostAt = new Set((opts.lostAddresses ?? []).map((a) => `${a.host}:${a.port}`));
-    const keep = opts.keepAddresses ? new Set(opts.keepAddresses.map((a) => `${a.host}:${a.port}`)) : null;
-    await Promise.all(opts.members.map(async (m, k) => {
+    const runners = opts.members.filter((m) => m.running);
+    const myIds = await Promise.all(runners.map(async (m) => String(await (await pool.get(m.host, m.port)).call('CLUSTER', 'MYID'))));
+    const members = membership(opts.members, myIds);
+    await Promise.all(runners.map(async (m) => {
       const c = await pool.get(m.host, m.port);
-      const myId = myIds[k]!;
-      const ids = new Set(opts.engineIds);
-      if (lostAt.size || keep) {
-        for (const e of parseClusterNodes(String(await c.call('CLUSTER', 'NODES')))) {
-          if (e.myself || memberIds.has(e.id)) continue;
-          const at = `${e.host}:${e.port}`;
-          if (lostAt.has(at) || (keep && !keep.has(at))) ids.add(e.id);
-        }
-      }
-      for (const id of ids) {
-        if (id === myId) continue;
+      for (const id of nodesToForget(parseClusterNodes(String(await c.call('CLUSTER', 'NODES'))), members)) {
         try {
           await c.call('CLUSTER', 'FORGET', id);
         } catch (err) {

@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Durability, EvictionPolicy } from '@strata/api';
-import { CLUSTER_NODE_TIMEOUT_MS, PERSISTENCE_SETTINGS } from '../config.renderer';
+import { CLUSTER_NODE_TIMEOUT_MS, specSettings } from '../config.renderer';
 import { parseClusterNodes, parseInfo } from './cluster-reply.parser';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,5 +59,5 @@ export async function meetAsPrimary(
 export async function reconfigureInstance(client: Redis, s: { memoryMb: number; durability: Durability; evictionPolicy: EvictionPolicy }): Promise<void> {
   const used = Number(parseInfo(String(await client.call('INFO', 'memory'))).used_memory ?? 0);
   if (used > s.memoryMb * 1024 * 1024) throw new Error(`instance holds ${Math.ceil(used / 1048576)} MB; maxmemory ${s.memoryMb} MB would not fit`);
-  await client.call('CONFIG', 'SET', 'maxmemory', `${s.memoryMb}mb`, 'maxmemory-policy', s.evictionPolicy, ...PERSISTENCE_SETTINGS[s.durability].flat());
+  await client.call('CONFIG', 'SET', ...specSettings(s).flat());
 }

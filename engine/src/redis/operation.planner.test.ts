@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { ObservedClusterView } from '@strata/api';
+import { planCreateStep, planDeleteStep, planSwitchoverStep, type CreateInput, type OpInstance, type TaskView } from './operation.planner';
+
+const NOW = 1_000_000;
+const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' | 'replica' }): ObservedClusterView => ({
+  state: 'ok', knownNodes: 4, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: v.role === 'primary' ? 8192 : 0,
+  openSlots: [], replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1, ...v,
+});
+/** A 2x1 cluster: p<s> primary on n<s>, r<s> its replica on the other node; `state` says how far it got. */
+function cluster(state: 'absent' | 'running' | 'formed'): OpInstance[] {
+  return [0, 1].flatMap((s) => (['p', 'r'] as const).map((k) => {
+    const id = `${k}${s}`;
+    const role = k === 'p' ? 'primary' as const : 'replica' as const;
+    const v = state === 'formed' ? view(role === 'primary' ? { myId: `P${s}`, role } : { myId: `R${s}`, role, primaryId: `P${s}`, primaryLinkUp: true })
+      : view({ myId: id.toUpperCase(), role: 'primary', state: 'fail', knownNodes: 1, slotsOwned: 0 });
+    return {
+      id, shard: s, role, engineId: null, label: `10.0.0.${s}:700${k === 'p' ? 0 : 1}`, nodeName: `n${k === 'p' ? s : 1 - s}`,
+      obs: state === 'absent' ? null : { process: 'running' as const, view: v }, crashed: false, nodeReportedAt: NOW,
+    };
+  }));
+}
+const create = (instances: OpInstance[], over: Partial<CreateInput> = {}): CreateInput => ({ instances, form: null, endpointServed: true, now: NOW, reformAfterMs: 5000, ...over });
+const succeeded = (ageMs: number): TaskView => ({ state: 'succeeded', updatedAt: NOW - ageMs });
+
+describe('planCreateStep', () => {
+  const table: { name: string; step: Parameters<typeof planCreateStep>[0]; input: CreateInput; actions: unknown[]; verdict: unknown }[] = [
+    { name: 'plan records the placement', step: 'plan', input: create(cluster('absent')), actions: [], verdict: { kind: 'done', detail: '4 instances on 2 nodes' } },
+    { name: 'start: every instance not running is started', step: 'start-instances', input: create(cluster('absent')),
+      actions: ['p0', 'r0', 'p1', 'r1'].map((id) => ({ kind: 'start', instanceId: id })), verdict: { kind: 'wait', detail: '0 of 4 running', fraction: 0 } },
+    { name: 'start: done once all run', step: 'start-instances', input: create(cluster('running')), actions: [], verdict: { kind: 'done', detail: '4 of 4 running' } },
+    { name: 'form: form once all run', step: 'form-cluster', input: create(cluster('running')), actions: [{ kind: 'form' }], verdict: { kind: 'wait', detail: 'meeting nodes, assigning 16384 slots, attaching replicas' } },
+    { name: 'form: done when the form task succeeded', step: 'form-cluster', input: create(cluster('running'), { form: succeeded(100) }), actions: [], verdict: { kind: 'done' } },
+    { name: 'form: done when every member is already healthy', step: 'form-cluster', input: create(cluster('formed')), actions: [], verdict: { kind: 'done' } },
+    { name: 'verify: done when every member agrees, recording their ids', step: 'verify', input: create(cluster('formed')),
+      actions: [{ kind: 'remember-ids', instanceIds: ['p0', 'r0', 'p1', 'r1'] }], verdict: { kind: 'done', detail: '4 of 4 nodes agree' } },
+    { name: 'verify: waits for an agent to serve the endpoint', step: 'verify', input: create(cluster('formed'), { endpointServed: false }),
+      actions: [], verdict: { kind: 'wait', detail: '4 of 4 nodes agree; waiting for an agent to serve the endpoint', fraction: 0.99 } },
+    { name: 'verify: nodes that disagree long after the form task succeeded are formed again', step: 'verify', input: create(cluster('running'), { form: succeeded(6000) }),
+      actions: [{ kind: 'form' }], verdict: { kind: 'wait', detail: '0 of 4 nodes agree', fraction: 0 } },
+    { name: 'verify: ... but not right after it', step: 'verify', input: create(cluster('running'), { form: succeeded(1000) }), actions: [], verdict: { kind: 'wait', detail: '0 of 4 nodes agree', fraction: 0 } },
+  ];
+  it.each(table)('$name', ({ step, input, actions, verdict }) => {
+    expect(planCreateStep(step, input)).toEqual({ actions, verdict });
+  });
+
+  it('a replica following the wrong primary is not formed yet', () => {
+    const l = cluster('formed');
+    l.find((i) => i.id === 'r1')!.obs = { process: 'running', view: view({ myId: 'R1', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) };
+    expect(planCreateStep('verify', create(l)).verdict).toEqual({ kind: 'wait', detail: '3 of 4 nodes agree', fraction: 0.75 });
+  });
+});
+
+describe('planDeleteStep', () => {
+  it('removes every instance, and is done once each is gone (remove succeeded and its node reported without it since)', () => {
+    const l = cluster('formed');
+    expect(planDeleteStep('stop-instances', { instances: l, removal: new Map() })).toEqual({
+      actions: ['p0', 'r0', 'p1', 'r1'].map((id) => ({ kind: 'remove', instanceId: id })),
+      verdict: { kind: 'wait', detail: '0 of 4 removed; waiting on n0, n1', fraction: 0 },
+    });
+    // p0 is gone; r0's removal succeeded but its node has not reported since; the rest are still there.
+    for (const i of l) if (i.id === 'p0' || i.id === 'r0') i.obs = null;
+    l.find((i) => i.id === 'r0')!.nodeReportedAt = NOW - 1000;
+    const removal = new Map([['p0', succeeded(500)], ['r0', succeeded(500)]]);
+    expect(planDeleteStep('stop-instances', { instances: l, removal })).toEqual({
+      actions: ['r0', 'p1', 'r1'].map((id) => ({ kind: 'remove', instanceId: id })),
+      verdict: { kind: 'wait', detail: '1 of 4 removed; waiting on n1, n0', fraction: 0.25 },
+    });
+    for (const i of l) { i.obs = null; i.nodeReportedAt = NOW; }
+    const all = new Map(l.map((i) => [i.id, succeeded(500)]));
+    expect(planDeleteStep('stop-instances', { instances: l, removal: all })).toEqual({ actions: [], verdict: { kind: 'done', detail: '4 instances removed' } });
+    expect(planDeleteStep('remove-records', { instances: l, removal: all })).toEqual({ actions: [], verdict: { kind: 'done' } });
+  });
+});
+
+describe('planSwitchoverStep', () => {
+  it('asks the chosen replica to take over until it serves the slots', () => {
+    const l = cluster('formed');
+    expect(planSwitchoverStep({ instances: l, targetInstanceId: 'r1' })).toEqual({
+      actions: [{ kind: 'switchover', instanceId: 'r1' }], verdict: { kind: 'wait', detail: 'waiting for the replica to catch up and take over' },
+    });
+    l.find((i) => i.id === 'r1')!.obs = { process: 'running', view: view({ myId: 'R1', role: 'primary', configEpoch: 3 }) };
+    expect(planSwitchoverStep({ instances: l, targetInstanceId: 'r1' })).toEqual({ actions: [], verdict: { kind: 'done', detail: '10.0.0.1:7001 is the primary' } });
+  });
+  it('fails when the replica is gone', () => {
+    expect(planSwitchoverStep({ instances: cluster('formed'), targetInstanceId: 'x' }).verdict).toMatchObject({ kind: 'failed', code: 'instance_gone' });
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * The operation planner: for the step an operation is at, a pure function
+ * from (what the operation is to reach, the stored topology, what agents
+ * observe, what its tasks did) to the typed actions to take now and the
+ * step's verdict. The control plane applies the actions with the same
+ * applier healing uses and asks again on every pass, so a plan only ever
+ * says what to do next. Healing's actions come from `planHealing`.
+ */
+import type { InstanceRole, MigrationProgress, SlotRange } from '@strata/api';
+import type { TopologySpec } from './topology.planner';
+import { isHealthyMember, primaryNodeId, type MemberObservation } from './member-health';
+
+/** One stored instance with what its node reports. */
+export interface OpInstance {
+  id: string;
+  shard: number;
+  role: InstanceRole;
+  engineId: string | null;
+  /** host:port, for the words a step shows. */
+  label: string;
+  /** Its node's name, for the words a step shows. */
+  nodeName: string;
+  obs: MemberObservation | null;
+  /** Its agent saw it exit (it holds it, or reports a crash time). */
+  crashed: boolean;
+  /** When its node last reported (ms epoch); null when not since the control plane started. */
+  nodeReportedAt: number | null;
+}
+
+/** What one of the operation's tasks did last (null: never asked). */
+export interface TaskView {
+  state: 'pending' | 'leased' | 'succeeded' | 'failed';
+  /** When it last changed (ms epoch). */
+  updatedAt: number;
+}
+
+export type StepVerdict =
+  | { kind: 'done'; detail?: string }
+  | { kind: 'wait'; detail: string; fraction?: number }
+  | { kind: 'failed'; code: string; message: string };
+
+/** Settings an instance runs with. */
+export type Settings = Pick<TopologySpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'>;
+
+/** What an operation's step asks for, of every operation kind (healing's are `HealAction`s); one applier does each. */
+export type OperationAction =
+  /** Start an instance (or keep it running) as planned, with the cluster's settings or `settings`. */
+  | { kind: 'start'; instanceId: string; settings?: Settings }
+  /** Form the cluster from its instances and the stored slot map. */
+  | { kind: 'form' }
+  /** Record the Redis node ids the instances report. */
+  | { kind: 'remember-ids'; instanceIds: string[] }
+  /** Stop an instance and delete its data. */
+  | { kind: 'remove'; instanceId: string }
+  /** Hand the shard's primary role over to this replica (data-safe). */
+  | { kind: 'switchover'; instanceId: string }
+  /** Memory, durability and eviction in place (or back after a cancel). */
+  | { kind: 'configure'; instanceId: string; settings: Settings; rollback: boolean }
+  /** A new, empty primary meets the cluster through a member. */
+  | { kind: 'meet'; instanceId: string; seedInstanceId: string }
+  /** A new replica follows its shard's primary. */
+  | { kind: 'join'; instanceId: string; primaryInstanceId: string }
+  /** Every running member of `keep` forgets every node that is no member. */
+  | { kind: 'forget'; keep: string[]; scope: 'remove-instances' | 'rollback-remove' }
+  /** Drop the instance rows (stopped and forgotten). */
+  | { kind: 'drop-rows'; instanceIds: string[] }
+  /** Store the slot map (and, rolling back, the spec before the change). */
+  | { kind: 'record-topology'; slots: SlotRange[][]; spec?: TopologySpec }
+  /** Store the migration's progress (as the operation shows it). */
+  | { kind: 'record-progress'; stats: MigrationProgress }
+  /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
+  | { kind: 'migrate'; rollback: boolean; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
+
+export interface StepPlan {
+  actions: OperationAction[];
+  verdict: StepVerdict;
+}
+
+const running = (i: OpInstance) => i.obs?.process === 'running';
+
+/**
+ * The instances that are healthy members (the one rule: `isHealthyMember`);
+ * `forgetting`: copies replaced after a node loss that members may still
+ * know until they forgot them.
+ */
+export function healthyIds(instances: readonly Pick<OpInstance, 'id' | 'shard' | 'role' | 'engineId' | 'obs'>[], forgetting = 0): Set<string> {
+  const out = new Set<string>();
+  for (const i of instances) {
+    const primary = instances.find((p) => p.shard === i.shard && p.role === 'primary');
+    const primaryId = i.role === 'replica' ? primaryNodeId(primary && { engineId: primary.engineId, obs: primary.obs }) : null;
+    if (isHealthyMember({ role: i.role, obs: i.obs }, { primaryNodeId: primaryId, maxKnownNodes: instances.length + forgetting })) out.add(i.id);
+  }
+  return out;
+}
+
+// ---- create-cluster: plan -> start-instances -> form-cluster -> verify
+
+export interface CreateInput {
+  instances: OpInstance[];
+  /** The form-cluster task. */
+  form: TaskView | null;
+  /** Does an agent serve the cluster's stable endpoint? null: it has none. */
+  endpointServed: boolean | null;
+  now: number;
+  /** Nodes that still disagree this long after form-cluster succeeded: form again. */
+  reformAfterMs: number;
+  /** Replaced copies members may still know (see healthyIds). */
+  forgetting?: number;
+}
+
+export type CreateStep = 'plan' | 'start-instances' | 'form-cluster' | 'verify';
+
+export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
+  const all = input.instances;
+  const total = all.length;
+  switch (step) {
+    case 'plan': {
+      // Placement happened when the request was accepted; this step records it.
+      const nodes = new Set(all.map((i) => i.nodeName)).size;
+      return { actions: [], verdict: { kind: 'done', detail: `${total} instances on ${nodes} nodes` } };
+    }
+    case 'start-instances': {
+      const up = all.filter(running).length;
+      const actions: OperationAction[] = all.filter((i) => !running(i)).map((i) => ({ kind: 'start', instanceId: i.id }));
+      return { actions, verdict: up === total ? { kind: 'done', detail: `${total} of ${total} running` } : { kind: 'wait', detail: `${up} of ${total} running`, fraction: up / total } };
+    }
+    case 'form-cluster': {
+      const healthy = healthyIds(all, input.forgetting);
+      if (input.form?.state === 'succeeded' || all.every((i) => healthy.has(i.id))) return { actions: [], verdict: { kind: 'done' } };
+      return { actions: [{ kind: 'form' }], verdict: { kind: 'wait', detail: 'meeting nodes, assigning 16384 slots, attaching replicas' } };
+    }
+    case 'verify': {
+      const healthy = healthyIds(all, input.forgetting);
+      const formed = all.filter((i) => healthy.has(i.id)).length;
+      // Ready means usable through the connection URI: an agent must serve the endpoint it names.
+      if (formed === total && input.endpointServed === false) {
+        return { actions: [], verdict: { kind: 'wait', detail: `${total} of ${total} nodes agree; waiting for an agent to serve the endpoint`, fraction: 0.99 } };
+      }
+      // Every instance's Redis id is known from the start (replicas are matched to their primary by it).
+      if (formed === total) return { actions: [{ kind: 'remember-ids', instanceIds: all.map((i) => i.id) }], verdict: { kind: 'done', detail: `${total} of ${total} nodes agree` } };
+      // The form task succeeded but the nodes disagree later: form again (idempotent).
+      const reform = input.form?.state === 'succeeded' && input.now - input.form.updatedAt > input.reformAfterMs;
+      return { actions: reform ? [{ kind: 'form' }] : [], verdict: { kind: 'wait', detail: `${formed} of ${total} nodes agree`, fraction: formed / total } };
+    }
+  }
+}
+
+// ---- delete-cluster: stop-instances -> remove-records
+
+export interface DeleteInput {
+  instances: OpInstance[];
+  /** Each instance's remove task, by instance id. */
+  removal: Map<string, TaskView>;
+}
+
+/**
+ * An instance is gone when its remove task succeeded and its node has
+ * reported since then without it: the agent stopped the process and deleted
+ * its data.
+ */
+export function isGone(i: OpInstance, removal: TaskView | null | undefined): boolean {
+  return removal?.state === 'succeeded' && i.nodeReportedAt !== null && i.nodeReportedAt > removal.updatedAt && !i.obs;
+}
+
+export type DeleteStep = 'stop-instances' | 'remove-records';
+
+export function planDeleteStep(step: DeleteStep, input: DeleteInput): StepPlan {
+  // The record itself is removed by the reconciler after the operation is saved.
+  if (step === 'remove-records') return { actions: [], verdict: { kind: 'done' } };
+  const left = input.instances.filter((i) => !isGone(i, input.removal.get(i.id)));
+  const total = input.instances.length;
+  const gone = total - left.length;
+  const actions: OperationAction[] = left.map((i) => ({ kind: 'remove', instanceId: i.id }));
+  if (!left.length) return { actions, verdict: { kind: 'done', detail: `${total} instances removed` } };
+  const waitingOn = [...new Set(left.map((i) => i.nodeName))];
+  return { actions, verdict: { kind: 'wait', detail: `${gone} of ${total} removed; waiting on ${waitingOn.join(', ')}`, fraction: total ? gone / total : 1 } };
+}
+
+// ---- switchover: switchover
+
+export interface SwitchoverInput {
+  instances: OpInstance[];
+  /** The replica the user chose (or Strata chose) to promote. */
+  targetInstanceId: string;
+}
+
+export function planSwitchoverStep(input: SwitchoverInput): StepPlan {
+  const target = input.instances.find((i) => i.id === input.targetInstanceId);
+  if (!target) return { actions: [], verdict: { kind: 'failed', code: 'instance_gone', message: 'the replica to promote no longer exists' } };
+  const v = target.obs?.view;
+  if (v && v.role === 'primary' && v.slotsOwned > 0 && v.state === 'ok') return { actions: [], verdict: { kind: 'done', detail: `${target.label} is the primary` } };
+  return { actions: [{ kind: 'switchover', instanceId: target.id }], verdict: { kind: 'wait', detail: 'waiting for the replica to catch up and take over' } };
+}
