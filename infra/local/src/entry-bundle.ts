@@ -70,10 +70,17 @@ export function entryBundle(repoRoot: string, entry: string): Promise<string> {
   return p;
 }
 
+/** The bundle's file name for an entry given relative to the repository (`agents/src/main.ts`). */
+const bundleFileName = (relEntry: string): string => `${relEntry.replace(/\.ts$/, '').replaceAll('/', '__')}.mjs`;
+
+/** Whether a process's command line runs this entry (`agents/src/main.ts`), from its sources or from its bundle. */
+export function runsEntry(commandLine: string, relEntry: string): boolean {
+  return commandLine.includes(relEntry) || commandLine.includes(`.strata-bundles/${bundleFileName(relEntry)}`);
+}
+
 async function bundle(repoRoot: string, entry: string): Promise<string> {
-  const rel = path.relative(repoRoot, entry).replace(/\.ts$/, '').replaceAll(path.sep, '__');
   const outDir = path.join(repoRoot, 'node_modules', '.strata-bundles');
-  const out = path.join(outDir, `${rel}.mjs`);
+  const out = path.join(outDir, bundleFileName(path.relative(repoRoot, entry).split(path.sep).join('/')));
   const sources = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(repoRoot, d))));
   if (existsSync(out) && statSync(out).mtimeMs > sources) return out;
   mkdirSync(outDir, { recursive: true });

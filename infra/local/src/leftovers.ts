@@ -7,6 +7,7 @@
  */
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { runsEntry } from './entry-bundle';
 
 const pids = (): number[] => readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
 const read = (file: string): string | null => {
@@ -84,8 +85,8 @@ export function strataProcessesOf(home: string): { pid: number; role: 'agent' | 
   for (const pid of pids()) {
     if (pid === process.pid) continue;
     const cmd = commandOf(pid);
-    const isAgent = cmd.includes('agents/src/main.ts');
-    if (!isAgent && !cmd.includes('control-plane/src/main.ts')) continue;
+    const isAgent = runsEntry(cmd, 'agents/src/main.ts');
+    if (!isAgent && !runsEntry(cmd, 'control-plane/src/main.ts')) continue;
     const env = new Map((read(`/proc/${pid}/environ`) ?? '').split('\0').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const));
     if (isAgent && within(path.resolve(env.get('STRATA_AGENT_DIR') ?? '/nonexistent'), nodes)) out.push({ pid, role: 'agent' });
     else if (!isAgent && homes.includes(path.resolve(env.get('STRATA_HOME') ?? '/nonexistent'))) out.push({ pid, role: 'control plane' });

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "7b46477416e71a47dae88fa85c029292eead30413ace30b1cea871602b649dbc"
+const SpecSHA256 = "908614590006960be8473b92fbea2219aa7b9f62245dd33da254cb3eb3f1c671"
