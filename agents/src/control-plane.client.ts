@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import {
   type AgentMetricsBatch, AgentEndpoints, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
   type RegisterAgentRequest, type TaskProgressRequest, BenchmarkWorkerCommand, type BenchmarkWorkerReport,
@@ -9,29 +11,55 @@ export class ControlPlaneError extends Error {
   }
 }
 
-/** Typed client for the agent protocol (see @strata/api agent.ts). */
+/**
+ * Typed client for the agent protocol (see @strata/api agent.ts). Requests go
+ * over node:http(s) with a keep-alive agent: the agent calls every second
+ * (metrics push, endpoint list), and `fetch` cost about four times the CPU
+ * per request (~0.9 ms against ~0.2 ms, measured on a keep-alive loopback
+ * connection).
+ */
 export class ControlPlaneClient {
-  constructor(private readonly baseUrl: string, private credential?: string) {}
+  private readonly transport: typeof http | typeof https;
+  private readonly agent: http.Agent;
+  /** The last endpoint list, and the body it was parsed from (most polls return the same list). */
+  private lastEndpoints?: { text: string; value: AgentEndpoints };
+
+  constructor(private readonly baseUrl: string, private credential?: string) {
+    this.transport = new URL(baseUrl).protocol === 'https:' ? https : http;
+    // Free sockets are closed after 60 s, before the control plane's 65 s keep-alive timeout closes them under a request.
+    this.agent = new this.transport.Agent({ keepAlive: true, timeout: 60_000 });
+  }
 
   setCredential(credential: string): void {
     this.credential = credential;
   }
 
   private async call(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<unknown> {
-    const res = await fetch(this.baseUrl + path, {
-      method,
-      headers: {
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(this.credential ? { authorization: `Bearer ${this.credential}` } : {}),
-      },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-      signal,
-    });
-    if (res.status === 204) return null;
-    const text = await res.text();
+    const { status, text } = await this.request(method, path, body, signal);
+    if (status === 204) return null;
     const json = text ? JSON.parse(text) : null;
-    if (!res.ok) throw new ControlPlaneError(res.status, json?.code, `${method} ${path}: ${res.status} ${json?.detail ?? json?.title ?? text}`);
+    if (status < 200 || status >= 300) throw new ControlPlaneError(status, json?.code, `${method} ${path}: ${status} ${json?.detail ?? json?.title ?? text}`);
     return json;
+  }
+
+  private request(method: string, path: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; text: string }> {
+    const payload = body !== undefined ? JSON.stringify(body) : undefined;
+    const headers: http.OutgoingHttpHeaders = {};
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+    }
+    if (this.credential) headers.authorization = `Bearer ${this.credential}`;
+    return new Promise((resolve, reject) => {
+      const req = this.transport.request(this.baseUrl + path, { method, headers, agent: this.agent, signal }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8') }));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
   }
 
   async register(req: RegisterAgentRequest): Promise<RegisterAgentResponse> {
@@ -47,7 +75,13 @@ export class ControlPlaneClient {
   }
 
   async endpoints(): Promise<AgentEndpoints> {
-    return AgentEndpoints.parse(await this.call('GET', '/v1/agent/endpoints', undefined, AbortSignal.timeout(3000)));
+    const { status, text } = await this.request('GET', '/v1/agent/endpoints', undefined, AbortSignal.timeout(3000));
+    if (status !== 200) {
+      const json = text ? JSON.parse(text) : null;
+      throw new ControlPlaneError(status, json?.code, `GET /v1/agent/endpoints: ${status} ${json?.detail ?? json?.title ?? text}`);
+    }
+    if (this.lastEndpoints?.text !== text) this.lastEndpoints = { text, value: AgentEndpoints.parse(JSON.parse(text)) };
+    return this.lastEndpoints.value;
   }
 
   async leaseTask(waitMs: number, signal: AbortSignal): Promise<AgentTask | null> {
