@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Redis } from 'ioredis';
 import * as metrics from '@strata/engine/metrics';
+import { observeWith } from '@strata/engine/redis-admin';
 import { bucketIndex, keyCount, parseCommandStats, parseInfoFields, replicaOffsets } from '@strata/engine/metrics';
 import { scanInfo } from './info-scan';
 import { InstanceSampler } from './instance-sampler';
@@ -85,6 +86,12 @@ class FakeRedis {
         const flat = h.flatMap(([us, c]) => [2 ** bucketIndex(us), (cum += c)]);
         return [n, ['calls', this.stats.get(n)!.calls, 'histogram_usec', flat]];
       });
+    } else if (cmd === 'cluster' && sub === 'myid') {
+      reply = 'a1';
+    } else if (cmd === 'cluster' && sub === 'info') {
+      reply = 'cluster_state:ok\r\ncluster_known_nodes:2\r\ncluster_slots_assigned:16384\r\n';
+    } else if (cmd === 'cluster' && sub === 'nodes') {
+      reply = 'a1 127.0.5.1:7100@17100 myself,master - 0 0 3 connected 0-16383\nb2 127.0.5.2:7101@17101 slave a1 0 1700000000000 3 connected\n';
     } else if (cmd === 'command' && sub === 'info') {
       reply = rest.map((n) => [n, -1, n === 'get' ? ['readonly', 'fast'] : n === 'set' ? ['write', 'denyoom'] : ['fast']]);
     } else throw new Error(`unexpected ${args.join(' ')}`);
@@ -176,6 +183,23 @@ describe('InstanceSampler', () => {
     expect(total(slow.latency)).toBe(50);
     const p = metrics.percentiles(slow.latency);
     expect(p.p50!).toBeGreaterThan(512);
+  });
+
+  it('with observe, the same round trip reads the cluster view the status report needs, and those commands are the sampler\'s own', async () => {
+    const redis = new FakeRedis();
+    const client = redis.client();
+    const sampler = new InstanceSampler({ instanceId: 'i', clusterId: 'c' }, async () => client, { observe: true });
+    redis.run('ping', 1, 1);
+    await sampler.sample(1000);
+    await sampler.sample(2000);
+    redis.sent = [];
+    redis.run('ping', 4, 1);
+    const s = (await sampler.sample(3000))!;
+    expect(redis.sent.map((a) => a.slice(0, 2).join(' '))).toEqual(['INFO server', 'CLUSTER MYID', 'CLUSTER INFO', 'CLUSTER NODES']);
+    expect(s).toMatchObject({ reads: 0, writes: 0, others: 4 });
+    const live = await observeWith(client);
+    expect(sampler.lastView?.view).toEqual(live);
+    expect(sampler.lastView?.view).toMatchObject({ myId: 'a1', role: 'primary', state: 'ok', slotsOwned: 16384, configEpoch: 3 });
   });
 
   it('a restarted engine (new run_id) counts from zero: no negative rates, the new histograms are the delta', async () => {

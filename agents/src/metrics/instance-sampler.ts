@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
-import type { InstanceMetricSample } from '@strata/api';
+import type { InstanceMetricSample, ObservedClusterView } from '@strata/api';
 import { CommandClassifier } from '@strata/engine/redis-admin';
 import { diffSnapshots, parseLatencyHistogramReply, type BucketCounts, type RawSnapshot } from '@strata/engine/metrics';
 import { INFO_SECTIONS, scanInfo, type ScannedInfo } from './info-scan';
+import { VIEW_COMMAND_NAMES, VIEW_COMMANDS, viewFromReplies } from './cluster-view';
 
 /**
  * Samples one engine instance over a long-lived admin connection (the
@@ -16,6 +17,10 @@ import { INFO_SECTIONS, scanInfo, type ScannedInfo } from './info-scan';
  * what changed is parsed: commandstats lines that differ from the previous
  * reading, histograms whose call count moved. A read or write command seen
  * for the first time has its histogram read at once, in a second round trip.
+ *
+ * With `observe`, the same round trip also reads how the instance sees the
+ * cluster (the status report's view: CLUSTER MYID, INFO, NODES; the
+ * replication section comes with INFO), kept in `lastView`.
  */
 export class InstanceSampler {
   private prev?: RawSnapshot;
@@ -30,22 +35,42 @@ export class InstanceSampler {
   private histograms = new Map<string, { calls: number; buckets: BucketCounts }>();
   /** Commands the previous reading sent after its INFO: this reading's INFO counts them (not the customer's). */
   private sentBefore: ReadonlyMap<string, number> = new Map();
+  /** The cluster view read by the last reading (with `observe`), null when the instance did not answer as a cluster node. */
+  lastView?: { atMs: number; view: ObservedClusterView | null };
 
-  constructor(readonly target: { instanceId: string; clusterId: string }, private readonly connect: () => Promise<Redis>) {}
+  constructor(
+    readonly target: { instanceId: string; clusterId: string },
+    private readonly connect: () => Promise<Redis>,
+    private readonly opts: { observe?: boolean } = {},
+  ) {}
 
   async sample(ts: number): Promise<InstanceMetricSample | null> {
     const client = await this.connect();
     const asked = this.tracked;
     const pipeline = client.pipeline().call('INFO', ...INFO_SECTIONS);
     if (asked.length) pipeline.call('LATENCY', 'HISTOGRAM', ...asked);
+    if (this.opts.observe) for (const [command, sub] of VIEW_COMMANDS) pipeline.call(command, sub);
     const replies = await pipeline.exec();
     if (!replies) throw new Error('no reply');
-    for (const [err] of replies) if (err) throw err;
+    const metricReplies = asked.length ? 2 : 1;
+    for (const [err] of replies.slice(0, metricReplies)) if (err) throw err;
     const atMs = Date.now();
     const sent = new Map<string, number>([['info', 1]]);
     if (asked.length) sent.set('latency|histogram', 1);
+    const infoText = String(replies[0]![1]);
 
-    const info = scanInfo(String(replies[0]![1]), this.prevInfo);
+    if (this.opts.observe) {
+      const viewReplies = new Map<string, unknown>([['INFO REPLICATION', infoText]]);
+      VIEW_COMMANDS.forEach((c, i) => {
+        const [err, value] = replies[metricReplies + i]!;
+        if (err) return;
+        viewReplies.set(c.join(' '), value);
+        sent.set(VIEW_COMMAND_NAMES[i]!, 1);
+      });
+      this.lastView = { atMs, view: await viewFromReplies(viewReplies) };
+    }
+
+    const info = scanInfo(infoText, this.prevInfo);
     const restarted = this.prevInfo !== undefined && this.prevInfo.runId !== info.runId;
     if (restarted) this.histograms = new Map();
 
