@@ -128,7 +128,10 @@ async function main(): Promise<void> {
   // The agents' once-a-second requests skip Express (see agent-fast-lane.ts); everything else goes to the app.
   const server = http.createServer(agentFastLane(app, {
     nodes, log, observe: metrics.cpMetrics.observeHttp,
-    handlers: { pushAgentMetrics: metrics.pushMetrics, reportAgentStatus: (nodeId, report) => acceptStatusReport({ nodes, observed }, nodeId, report) },
+    handlers: {
+      pushAgentMetrics: metrics.pushMetrics, reportAgentStatus: (nodeId, report) => acceptStatusReport({ nodes, observed }, nodeId, report),
+      getAgentEndpoints: () => endpoints.forAgents(),
+    },
   }));
   // Agents keep one connection and use it every second: idle connections are closed after 65 s (like common load
   // balancers), not Node's 5 s, which raced with a client sending on a connection the server was closing.
