@@ -6,7 +6,7 @@ import * as metrics from '@strata/engine/metrics';
 import { observeWith } from '@strata/engine/redis-admin';
 import { bucketIndex, keyCount, parseCommandStats, parseInfoFields, replicaOffsets } from '@strata/engine/metrics';
 import { scanInfo } from './info-scan';
-import { InstanceSampler } from './instance-sampler';
+import { InstanceSampler, infoSection } from './instance-sampler';
 
 vi.mock('@strata/engine/metrics', async (importOriginal) => {
   const real = await importOriginal<typeof import('@strata/engine/metrics')>();
@@ -39,6 +39,19 @@ describe('scanInfo', () => {
     expect(second.commands.get('set')).toBe(first.commands.get('set'));
     expect(second.commands.get('get')).toEqual({ calls: 3, usec: 9 });
     expect(second.role).toBe('replica');
+  });
+});
+
+describe('infoSection', () => {
+  it('cuts one section out of a multi-section INFO reply, as INFO <section> answers it', () => {
+    const r = infoSection(INFO, 'Replication');
+    expect(r.startsWith('# Replication\r\nrole:master\r\n')).toBe(true);
+    expect(r.endsWith('\r\n')).toBe(true);
+    expect(r).toContain('master_repl_offset:100');
+    expect(r).not.toContain('# CPU');
+    expect(parseInfoFields(r).get('slave0')).toBe(parseInfoFields(INFO).get('slave0'));
+    expect(infoSection(INFO, 'Commandstats')).toContain('cmdstat_get'); // the last section
+    expect(infoSection(INFO, 'Nothing')).toBe('');
   });
 });
 

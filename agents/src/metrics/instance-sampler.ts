@@ -60,7 +60,7 @@ export class InstanceSampler {
     const infoText = String(replies[0]![1]);
 
     if (this.opts.observe) {
-      const viewReplies = new Map<string, unknown>([['INFO REPLICATION', infoText]]);
+      const viewReplies = new Map<string, unknown>([['INFO REPLICATION', infoSection(infoText, 'Replication')]]);
       VIEW_COMMANDS.forEach((c, i) => {
         const [err, value] = replies[metricReplies + i]!;
         if (err) return;
@@ -135,6 +135,14 @@ export class InstanceSampler {
     }
     return into;
   }
+}
+
+/** One section of an INFO reply (`# Name` up to the next header), as `INFO <name>` would answer. */
+export function infoSection(text: string, name: string): string {
+  const start = text.indexOf(`# ${name}\r\n`);
+  if (start < 0) return '';
+  const end = text.indexOf('\r\n# ', start + name.length + 4);
+  return text.slice(start, end < 0 ? text.length : end + 2);
 }
 
 /** `calls` of one command's LATENCY HISTOGRAM entry (`['calls', n, 'histogram_usec', […]]`). */
