@@ -101,6 +101,8 @@ async function main(): Promise<void> {
       return p && allows(p, 'clusters:read') ? p : null;
     },
   });
+  // Instance placement and cluster names in the metrics directory are reloaded when the database announces a change.
+  live.onChange((notice) => metrics.liveChange(notice));
   await live.start();
 
   const admin = await bootstrapAdmin({ pool, auth, home: config.home, adminEmail: config.adminEmail, log });
