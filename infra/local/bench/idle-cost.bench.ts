@@ -170,7 +170,7 @@ try {
     for (;;) {
       const c = await call<Cluster>('GET', `/v1/clusters/${id}`);
       if (c.status.phase === 'ready') break;
-      if (Date.now() - t0 > 120_000) throw new Error(`cluster ${id} not ready within 120 s (${c.status.phase})`);
+      if (c.status.phase === 'failed' || Date.now() - t0 > 120_000) throw new Error(`cluster ${id} not ready within 120 s (${c.status.phase})`);
       await sleep(500);
     }
   }
