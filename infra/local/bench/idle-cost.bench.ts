@@ -150,6 +150,28 @@ function postmasterPid(): number {
   return Number.parseInt(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]!, 10);
 }
 
+/**
+ * Control-plane counters from its Prometheus exposition: requests by route
+ * and reconcile passes (cumulative). Read between rounds, not during them
+ * (a scrape costs the control plane CPU).
+ */
+async function cpCounters(): Promise<Map<string, number>> {
+  const token = readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim();
+  const text = await (await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const req = /^strata_http_request_duration_seconds_count\{(.*)\} (\S+)$/.exec(line);
+    if (req) {
+      const labels = Object.fromEntries([...req[1]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+      const k = `${labels.method} ${labels.route}`;
+      out.set(k, (out.get(k) ?? 0) + Number(req[2]));
+    }
+    const pass = /^strata_reconcile_passes_total\{outcome="(\w+)"\} (\S+)$/.exec(line);
+    if (pass) out.set(`reconcile passes (${pass[1]})`, Number(pass[2]));
+  }
+  return out;
+}
+
 const pgClient = new pg.Client({ connectionString: stack.databaseUrl });
 await pgClient.connect();
 /** Commits, rows written and read in the strata database (cumulative; PostgreSQL flushes these counters about once a second). */
@@ -192,8 +214,10 @@ try {
   let lastPg: Map<string, number> = new Map();
   let redisCount = 0;
   const db: Record<string, number>[] = [];
+  const cp: Map<string, number>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const gs = groups();
+    const cp0 = await cpCounters();
     const db0 = await dbCounters();
     gs.forEach((g) => g.begin());
     const w0 = performance.now();
@@ -202,6 +226,8 @@ try {
     const results = gs.map((g) => ({ g, r: g.end() }));
     const db1 = await dbCounters();
     db.push(Object.fromEntries(Object.keys(db1).map((k) => [k, (db1[k]! - db0[k]!) / wall])));
+    const cp1 = await cpCounters();
+    cp.push(new Map([...cp1].map(([k, v]) => [k, (v - (cp0.get(k) ?? 0)) / wall])));
     for (const { g, r } of results) {
       (rows[g.name] ??= []).push(r.seconds * (WINDOW / wall));
       (sysRows[g.name] ??= []).push(r.sys * (WINDOW / wall));
@@ -227,6 +253,8 @@ try {
   console.log(`PostgreSQL by process (last round, CPU-s): ${[...lastPg].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
   const dbm = Object.fromEntries(Object.keys(db[0]!).map((k) => [k, median(db.map((d) => d[k]!))]));
   console.log(`PostgreSQL per second (median): ${Object.entries(dbm).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+  const cpKeys = [...new Set(cp.flatMap((m) => [...m.keys()]))].filter((k) => cp.some((m) => (m.get(k) ?? 0) > 0)).sort();
+  console.log(`control plane per second (median): ${cpKeys.map((k) => `${k} ${median(cp.map((m) => m.get(k) ?? 0)).toFixed(2)}`).join(', ')}`);
 
   if (QUERY_LOG > 0) await logQueries(QUERY_LOG);
   if (PROFILE_DIR) {
