@@ -14,7 +14,8 @@
  * Settings (environment): ROUNDS (3), WINDOW (30 s), SETTLE (20 s),
  * CLUSTERS ("3x1,1x1,2x1"), QUERY_LOG=N (after the rounds, log every
  * PostgreSQL statement for N seconds and print statements per second by
- * kind), PROFILE_DIR=dir (after the rounds, one more window with a V8 CPU
+ * kind), REQUESTS=1 (control-plane requests per second by route and
+ * reconcile passes, read from /metrics between rounds), PROFILE_DIR=dir (after the rounds, one more window with a V8 CPU
  * profile of the control plane and every agent written to dir; not counted),
  * PERF_MAP=1 (the control plane and agents write /tmp/perf-<pid>.map, so
  * `perf record -g -p <pid>` names JavaScript functions), HOLD=N (keep the
@@ -152,10 +153,12 @@ function postmasterPid(): number {
 
 /**
  * Control-plane counters from its Prometheus exposition: requests by route
- * and reconcile passes (cumulative). Read between rounds, not during them
- * (a scrape costs the control plane CPU).
+ * and reconcile passes (cumulative), with REQUESTS=1 only: a scrape starts
+ * the control plane's event-loop sampling for 5 minutes (as it would for a
+ * real Prometheus), which is not idle cost.
  */
 async function cpCounters(): Promise<Map<string, number>> {
+  if (!process.env.REQUESTS) return new Map();
   const token = readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim();
   const text = await (await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
   const out = new Map<string, number>();
@@ -254,7 +257,7 @@ try {
   const dbm = Object.fromEntries(Object.keys(db[0]!).map((k) => [k, median(db.map((d) => d[k]!))]));
   console.log(`PostgreSQL per second (median): ${Object.entries(dbm).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   const cpKeys = [...new Set(cp.flatMap((m) => [...m.keys()]))].filter((k) => cp.some((m) => (m.get(k) ?? 0) > 0)).sort();
-  console.log(`control plane per second (median): ${cpKeys.map((k) => `${k} ${median(cp.map((m) => m.get(k) ?? 0)).toFixed(2)}`).join(', ')}`);
+  if (cpKeys.length) console.log(`control plane per second (median): ${cpKeys.map((k) => `${k} ${median(cp.map((m) => m.get(k) ?? 0)).toFixed(2)}`).join(', ')}`);
 
   if (QUERY_LOG > 0) await logQueries(QUERY_LOG);
   if (PROFILE_DIR) {
