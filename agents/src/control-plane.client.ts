@@ -11,20 +11,26 @@ export class ControlPlaneError extends Error {
   }
 }
 
+/** With nothing changed on this node, the endpoint list is read again after this long. */
+export const ENDPOINTS_QUIET_MS = 5000;
+
 /**
  * Typed client for the agent protocol (see @strata/api agent.ts). Requests go
  * over node:http(s) with a keep-alive agent: the agent calls every second
- * (metrics push, endpoint list), and `fetch` cost about four times the CPU
- * per request (~0.9 ms against ~0.2 ms, measured on a keep-alive loopback
- * connection).
+ * (metrics push), and `fetch` cost about four times the CPU per request
+ * (~0.9 ms against ~0.2 ms, measured on a keep-alive loopback connection).
  */
 export class ControlPlaneClient {
   private readonly transport: typeof http | typeof https;
   private readonly agent: http.Agent;
-  /** The last endpoint list, and the body it was parsed from (most polls return the same list). */
-  private lastEndpoints?: { text: string; value: AgentEndpoints };
+  private readonly now: () => number;
+  /** The last endpoint list, the body it was parsed from, and when it was asked for. */
+  private lastEndpoints?: { text: string; value: AgentEndpoints; askedAt: number };
+  /** When this node last had a change the endpoint list may follow: a task's outcome, or a status report sent on its own. */
+  private changedAt = 0;
 
-  constructor(private readonly baseUrl: string, private credential?: string) {
+  constructor(private readonly baseUrl: string, private credential?: string, opts: { now?: () => number } = {}) {
+    this.now = opts.now ?? Date.now;
     this.transport = new URL(baseUrl).protocol === 'https:' ? https : http;
     // Free sockets are closed after 60 s, before the control plane's 65 s keep-alive timeout closes them under a request.
     this.agent = new this.transport.Agent({ keepAlive: true, timeout: 60_000 });
@@ -67,6 +73,7 @@ export class ControlPlaneClient {
   }
 
   async reportStatus(report: AgentStatusReport): Promise<void> {
+    this.changedAt = this.now();
     await this.call('POST', '/v1/agent/status', report, AbortSignal.timeout(5000));
   }
 
@@ -74,14 +81,26 @@ export class ControlPlaneClient {
     await this.call('POST', '/v1/agent/metrics', batch, AbortSignal.timeout(5000));
   }
 
+  /**
+   * The endpoints to serve. The endpoint server asks every second; the list
+   * is read from the control plane when this node had a change since the
+   * last read (a task's outcome: an instance placed, removed or promoted
+   * here; a status report sent on its own, which follows a change) and
+   * otherwise every {@link ENDPOINTS_QUIET_MS}: the list changes with
+   * clusters and placements, not by the second.
+   */
   async endpoints(): Promise<AgentEndpoints> {
+    const last = this.lastEndpoints;
+    const now = this.now();
+    if (last && this.changedAt < last.askedAt && now - last.askedAt < ENDPOINTS_QUIET_MS) return last.value;
     const { status, text } = await this.request('GET', '/v1/agent/endpoints', undefined, AbortSignal.timeout(3000));
     if (status !== 200) {
       const json = text ? JSON.parse(text) : null;
       throw new ControlPlaneError(status, json?.code, `GET /v1/agent/endpoints: ${status} ${json?.detail ?? json?.title ?? text}`);
     }
-    if (this.lastEndpoints?.text !== text) this.lastEndpoints = { text, value: AgentEndpoints.parse(JSON.parse(text)) };
-    return this.lastEndpoints.value;
+    const value = last?.text === text ? last.value : AgentEndpoints.parse(JSON.parse(text));
+    this.lastEndpoints = { text, value, askedAt: now };
+    return value;
   }
 
   async leaseTask(waitMs: number, signal: AbortSignal): Promise<AgentTask | null> {
@@ -99,6 +118,7 @@ export class ControlPlaneClient {
   }
 
   async complete(taskId: string, outcome: CompleteTaskRequest): Promise<void> {
+    this.changedAt = this.now();
     await this.call('POST', `/v1/agent/tasks/${taskId}/complete`, outcome, AbortSignal.timeout(10_000));
   }
 
