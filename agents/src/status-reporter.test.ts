@@ -113,6 +113,62 @@ describe('StatusReporter: the steady report rides on the metrics push', () => {
   });
 });
 
+describe('StatusReporter: cluster views read by the metrics sampler', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  const ID = '00000000-0000-4000-8000-000000000001';
+  const view = ObservedClusterView.parse({ myId: 'a', role: 'primary', state: 'ok', knownNodes: 2, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: 16384, replOffset: 100 });
+
+  /** One running engine; `observe` counts the reporter's own looks at it. */
+  function withEngine(reportStatus: (r: AgentStatusReport) => Promise<void>) {
+    const looks = { n: 0 };
+    const rec = { spec: { instanceId: ID, clusterId: '00000000-0000-4000-8000-000000000002', port: 7000 }, credentials: { internalUser: 'u', internalPassword: 'p' } };
+    const r = new StatusReporter({
+      client: { reportStatus } as unknown as ConstructorParameters<typeof StatusReporter>[0]['client'],
+      registry: { all: () => [rec], setLastRole: () => {} } as never,
+      supervisor: { status: () => ({ state: 'running', pid: 1, restarts: 0, lastError: null, held: false }) } as never,
+      // The reporter's own observation: the engine does not answer as a cluster node (view null), and the look is counted.
+      connections: { get: async () => { looks.n++; throw new Error('no engine in this test'); } } as never,
+      address: '127.0.0.1', memoryMb: 1024, log: pino({ level: 'silent' }),
+    });
+    return { r, looks };
+  }
+
+  it('the carried report takes the views read this second instead of asking the engines again', async () => {
+    const { r, looks } = withEngine(async () => {});
+    r.observed(new Map([[ID, view]])); // first sight: reported at once
+    await vi.advanceTimersByTimeAsync(10);
+    looks.n = 0;
+    r.observed(new Map([[ID, { ...view, replOffset: 200 }]]));
+    const carried: (AgentStatusReport | undefined)[] = [];
+    await r.carry(async (status) => void carried.push(status));
+    expect(looks.n).toBe(0);
+    expect(carried[0]!.instances[0]!.cluster).toMatchObject({ myId: 'a', replOffset: 200 });
+    // Views older than a second are not used: the reporter looks itself.
+    await vi.advanceTimersByTimeAsync(1200);
+    await r.carry(async (status) => void carried.push(status));
+    expect(looks.n).toBeGreaterThan(0);
+    expect(carried[1]!.instances[0]!.cluster).toBeNull();
+    r.stop();
+  });
+
+  it('a view that changed in what the control plane acts on is reported at once; a moved offset waits for the push', async () => {
+    const own: AgentStatusReport[] = [];
+    const { r } = withEngine(async (rep) => void own.push(rep));
+    r.observed(new Map([[ID, view]]));
+    await vi.advanceTimersByTimeAsync(10);
+    await r.carry(async () => {}); // the control plane has this view now
+    const before = own.length;
+    r.observed(new Map([[ID, { ...view, replOffset: 5000 }]]));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(own).toHaveLength(before);
+    r.observed(new Map([[ID, { ...view, role: 'replica', primaryId: 'b', primaryLinkUp: true, slotsOwned: 0 }]]));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(own).toHaveLength(before + 1);
+    r.stop();
+  });
+});
+
 describe('inFlux: what makes a node report every 100 ms', () => {
   const view = ObservedClusterView.parse({ myId: 'a', role: 'primary', state: 'ok', knownNodes: 4, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: 4096 });
   const report = (inst: Partial<ObservedInstance>): AgentStatusReport => ({

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AgentStatusReport, ObservedInstance } from '@strata/api';
+import type { AgentStatusReport, ObservedClusterView, ObservedInstance } from '@strata/api';
 import { observeWith } from '@strata/engine/redis-admin';
 import type { InstanceConnections } from './instance-connections';
 import type { InstanceRegistry } from './instance-registry';
@@ -7,6 +7,7 @@ import type { EngineSupervisor } from './engine-supervisor';
 import type { SparePool } from './spare-pool';
 import type { ControlPlaneClient } from './control-plane.client';
 import { AGENT_VERSION } from './registration';
+import { viewChanged } from './metrics/cluster-view';
 
 const STEADY_MS = 1000;
 /** While anything on this node is in flux, report faster so provisioning is not gated on the 1 s tick. */
@@ -17,6 +18,8 @@ const FAST_MS = 100;
  * pushes stop or slip does the reporter send on its own.
  */
 const CARRIED_FALLBACK_MS = 1500;
+/** Views the metrics sampler read this long ago or less stand in for observing the engines again. */
+const VIEWS_FRESH_MS = 1000;
 
 /**
  * In flux: an instance not running or not (yet) in a healthy cluster. A slot
@@ -35,6 +38,12 @@ export class StatusReporter {
   private stopped = false;
   private fastUntil = 0;
   private transitional = false;
+  /** The cluster views the metrics sampler read last, and when. */
+  private views?: { atMs: number; byInstance: ReadonlyMap<string, ObservedClusterView> };
+  /** The cluster views of the last report the control plane accepted. */
+  private reported = new Map<string, ObservedClusterView>();
+  /** The next own report is for views the sampler just read: build it from them. */
+  private fromViews = false;
 
   constructor(
     private readonly d: {
@@ -67,10 +76,13 @@ export class StatusReporter {
 
   private async tick(): Promise<void> {
     this.inFlight = true;
+    const views = this.fromViews ? this.freshViews() : undefined;
+    this.fromViews = false;
     try {
-      const report = await this.build();
+      const report = await this.build(views);
       this.transitional = inFlux(report);
       await this.d.client.reportStatus(report);
+      this.remember(report);
     } catch (err) {
       this.d.log.warn({ err: (err as Error).message }, 'status report failed; will retry');
     } finally {
@@ -102,15 +114,46 @@ export class StatusReporter {
     try {
       let report: AgentStatusReport | undefined;
       try {
-        report = await this.build();
+        report = await this.build(this.freshViews());
         this.transitional = inFlux(report);
       } catch (err) {
         this.d.log.warn({ err: (err as Error).message }, 'status report could not be built; the metrics go alone');
       }
       carried = report !== undefined && (await push(report)) !== 'not-carried';
+      if (carried) this.remember(report!);
     } finally {
       this.finish(carried ? CARRIED_FALLBACK_MS : STEADY_MS);
     }
+  }
+
+  /**
+   * The cluster views the metrics sampler read this second, in its own round
+   * trip to each engine (it reads the metrics and the view together). A view
+   * that changed in what the control plane acts on (role, link, slots, state,
+   * epoch…) since the last report is reported at once, as observed; otherwise
+   * the carried report uses these views instead of asking every engine again.
+   */
+  observed(views: ReadonlyMap<string, ObservedClusterView>): void {
+    this.views = { atMs: Date.now(), byInstance: views };
+    for (const [id, view] of views) {
+      const before = this.reported.get(id);
+      if (before && !viewChanged(before, view)) continue;
+      if (this.stopped) return;
+      if (this.inFlight) this.again = true;
+      else {
+        this.fromViews = true;
+        this.schedule(0);
+      }
+      return;
+    }
+  }
+
+  private freshViews(): ReadonlyMap<string, ObservedClusterView> | undefined {
+    return this.views && Date.now() - this.views.atMs <= VIEWS_FRESH_MS ? this.views.byInstance : undefined;
+  }
+
+  private remember(report: AgentStatusReport): void {
+    this.reported = new Map(report.instances.flatMap((i) => (i.cluster ? [[i.instanceId, i.cluster] as const] : [])));
   }
 
   private async observe(rec: ReturnType<InstanceRegistry['all']>[number]) {
@@ -122,11 +165,12 @@ export class StatusReporter {
     }
   }
 
-  async build(): Promise<AgentStatusReport> {
+  /** The report, observing each running engine (or taking its view from `views`, read by the metrics sampler just now). */
+  async build(views?: ReadonlyMap<string, ObservedClusterView>): Promise<AgentStatusReport> {
     const instances = await Promise.all(this.d.registry.all().map(async (rec): Promise<ObservedInstance> => {
       const rt = this.d.supervisor.status(rec.spec.instanceId);
       const state = rt?.state ?? 'stopped';
-      const cluster = state === 'running' ? await this.observe(rec) : null;
+      const cluster = state === 'running' ? (views?.get(rec.spec.instanceId) ?? await this.observe(rec)) : null;
       if (cluster && state === 'running') this.d.registry.setLastRole(rec.spec.instanceId, cluster.role);
       return {
         instanceId: rec.spec.instanceId, clusterId: rec.spec.clusterId, port: rec.spec.port, pid: rt?.pid ?? null,

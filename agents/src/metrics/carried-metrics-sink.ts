@@ -9,15 +9,17 @@ import type { StatusReporter } from '../status-reporter';
  * batch with the report (400: one older than this agent, which does not know
  * the field) gets the samples alone at once, and the status on its own
  * route from then on: an agent upgraded before its control plane loses
- * neither.
+ * neither. The sampler's readings also observe each engine's cluster view
+ * for the reporter (one round trip per engine per second for both).
  */
 export function carriedMetricsSink(d: {
   client: { pushMetrics(batch: AgentMetricsBatch): Promise<void> };
-  reporter: Pick<StatusReporter, 'carry'>;
+  reporter: Pick<StatusReporter, 'carry' | 'observed'>;
   log: Logger;
 }): MetricsSink {
   let carrying = true;
   return {
+    observed: (views) => d.reporter.observed(views),
     pushMetrics: (batch) => {
       if (!carrying) return d.client.pushMetrics(batch);
       return d.reporter.carry(async (status) => {

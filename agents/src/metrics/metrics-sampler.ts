@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AgentMetricsBatch, HostMetricSample, InstanceMetricSample } from '@strata/api';
+import type { AgentMetricsBatch, HostMetricSample, InstanceMetricSample, ObservedClusterView } from '@strata/api';
 import type { InstanceRegistry } from '../instance-registry';
 import type { EngineSupervisor } from '../engine-supervisor';
 import type { InstanceConnections } from '../instance-connections';
@@ -14,6 +14,12 @@ const MAX_BUFFERED_SECONDS = 120;
 
 export interface MetricsSink {
   pushMetrics(batch: AgentMetricsBatch): Promise<void>;
+  /**
+   * When set, each second's reading of an instance also reads how it sees
+   * the cluster (the status report's view) in the same round trip, and the
+   * views of the instances read are handed here.
+   */
+  observed?(views: ReadonlyMap<string, ObservedClusterView>): void;
 }
 
 /**
@@ -62,7 +68,13 @@ export class MetricsSampler {
   private async tick(): Promise<void> {
     const ts = Math.floor(Date.now() / 1000) * 1000;
     try {
+      const startedAt = Date.now();
       const instances = await this.sampleInstances(ts);
+      if (this.d.sink.observed) {
+        const views = new Map<string, ObservedClusterView>();
+        for (const [id, s] of this.samplers) if (s.lastView && s.lastView.atMs >= startedAt && s.lastView.view) views.set(id, s.lastView.view);
+        this.d.sink.observed(views);
+      }
       const host = this.host.sample(ts);
       if (host) this.pending.host.push(host);
       if (instances.length) this.pending.instances.push(instances);
@@ -91,7 +103,7 @@ export class MetricsSampler {
           // Re-read the record: a claimed spare or new credentials change the login.
           const current = this.d.registry.get(instanceId) ?? rec;
           return this.d.connections.get(instanceId, current.spec.port, { username: current.credentials.internalUser, password: current.credentials.internalPassword });
-        });
+        }, { observe: this.d.sink.observed !== undefined });
         this.samplers.set(rec.spec.instanceId, s);
       }
       seen.add(rec.spec.instanceId);

@@ -12,6 +12,8 @@ const CREDENTIAL = 'snc_fast_lane_test_credential';
 const pushes: { nodeId: string; batch: AgentMetricsBatch }[] = [];
 const reports: { nodeId: string; report: AgentStatusReport }[] = [];
 const observed: string[] = [];
+const endpointReads: string[] = [];
+const ENDPOINTS = { host: '127.0.0.200', items: [{ clusterId: '00000000-0000-4000-8000-000000000002', port: 6400, targets: ['127.0.0.1:7000'] }] };
 let url = '';
 let server: http.Server;
 
@@ -27,6 +29,10 @@ beforeAll(async () => {
         return { accepted: batch.instances.length, rejected: 0 };
       },
       reportAgentStatus: async (nodeId, report) => void reports.push({ nodeId, report }),
+      getAgentEndpoints: async (nodeId) => {
+        endpointReads.push(nodeId);
+        return ENDPOINTS;
+      },
     },
   }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -88,8 +94,22 @@ describe('agent fast lane', () => {
     expect(pushes.length).toBe(before);
   });
 
+  it('serves the endpoint list (GET, no body) to the node, the same answer each time, and refuses an unknown credential', async () => {
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(`${url}/v1/agent/endpoints`, { headers: { authorization: `Bearer ${CREDENTIAL}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await res.json()).toEqual(ENDPOINTS);
+    }
+    expect(endpointReads).toEqual(['node-1', 'node-1']);
+    expect(observed.at(-1)).toBe('GET /v1/agent/endpoints 200');
+    const res = await fetch(`${url}/v1/agent/endpoints`, { headers: { authorization: 'Bearer nope' } });
+    expect(res.status).toBe(401);
+    expect(endpointReads).toHaveLength(2);
+  });
+
   it('hands every other request to the app', async () => {
-    for (const [method, path] of [['GET', '/v1/agent/metrics'], ['POST', '/v1/agent/metrics?x=1'], ['POST', '/v1/clusters'], ['GET', '/']]) {
+    for (const [method, path] of [['GET', '/v1/agent/metrics'], ['POST', '/v1/agent/endpoints'], ['POST', '/v1/agent/metrics?x=1'], ['POST', '/v1/clusters'], ['GET', '/']]) {
       const res = await fetch(`${url}${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) });
       expect(res.status).toBe(299);
       expect(await res.text()).toBe('express');

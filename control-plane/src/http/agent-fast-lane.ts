@@ -10,8 +10,8 @@ import { problemFromError } from './problem.middleware';
 import { BODY_LIMIT } from './app';
 
 /** The agent operations every node sends every second: the bulk of a fleet's requests. */
-export type FastOperation = 'pushAgentMetrics' | 'reportAgentStatus';
-type Body<N extends FastOperation> = z.infer<(typeof OPERATION_TABLE)[N]['body']>;
+export type FastOperation = 'pushAgentMetrics' | 'reportAgentStatus' | 'getAgentEndpoints';
+type Body<N extends FastOperation> = (typeof OPERATION_TABLE)[N] extends { body: infer B extends z.ZodType } ? z.infer<B> : undefined;
 export type FastHandlers = { [N in FastOperation]: (nodeId: string, body: Body<N>) => Promise<unknown> };
 
 export interface FastLaneDeps {
@@ -24,7 +24,8 @@ export interface FastLaneDeps {
 
 /**
  * Serves the agents' once-a-second requests (POST /v1/agent/metrics, which
- * carries the status report, and POST /v1/agent/status) without Express:
+ * carries the status report, POST /v1/agent/status and GET
+ * /v1/agent/endpoints, the list an agent polls every second) without Express:
  * measured here, Express's router, body parser and response helpers cost
  * ~250 us of CPU per request, more than the ingestion itself; at 1,000 nodes
  * that was a quarter of a core. Method, path and body schema come from
@@ -35,14 +36,15 @@ export interface FastLaneDeps {
 export function agentFastLane(app: RequestListener, d: FastLaneDeps): RequestListener {
   const gate = new PerTurnGate(PUSHES_PER_TURN);
   const lanes = new Map<string, FastOperation>();
-  for (const name of ['pushAgentMetrics', 'reportAgentStatus'] as const) {
+  for (const name of ['pushAgentMetrics', 'reportAgentStatus', 'getAgentEndpoints'] as const) {
     const op = OPERATION_TABLE[name];
     lanes.set(`${op.method.toUpperCase()} ${op.path}`, name);
   }
+  const answers = new AnswerMemo();
   return (req, res) => {
     const name = lanes.get(`${req.method} ${req.url}`);
     if (!name) return app(req, res);
-    void serve(name, req, res, d, gate);
+    void serve(name, req, res, d, gate, answers);
   };
 }
 
@@ -81,30 +83,50 @@ export class PerTurnGate {
   }
 }
 
-async function serve(name: FastOperation, req: IncomingMessage, res: ServerResponse, d: FastLaneDeps, gate: PerTurnGate): Promise<void> {
+/**
+ * The JSON of the last answer, for a handler that answers with the same
+ * object again (the endpoint list is cached for 500 ms and every agent asks
+ * for it each second).
+ */
+class AnswerMemo {
+  private last?: { out: unknown; payload: string };
+
+  json(out: unknown): string {
+    if (this.last && this.last.out === out && typeof out === 'object' && out !== null) return this.last.payload;
+    const payload = JSON.stringify(out);
+    this.last = { out, payload };
+    return payload;
+  }
+}
+
+async function serve(name: FastOperation, req: IncomingMessage, res: ServerResponse, d: FastLaneDeps, gate: PerTurnGate, answers: AnswerMemo): Promise<void> {
   const started = performance.now();
-  const route = OPERATION_TABLE[name].path;
+  const op = OPERATION_TABLE[name];
+  const route = op.path;
   try {
     const node = await authenticateNode(req, d.nodes);
-    const text = await readBody(req);
-    // Status reports on their own route are changes (a crash, a failover): they never queue behind metrics.
-    if (name === 'pushAgentMetrics') await gate.pass();
-    if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
-      throw validationFailed([{ field: '(body)', message: 'send the body as application/json' }]);
+    let body: unknown;
+    if ('body' in op) {
+      const text = await readBody(req);
+      // Status reports on their own route are changes (a crash, a failover): they never queue behind metrics.
+      if (name === 'pushAgentMetrics') await gate.pass();
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+        throw validationFailed([{ field: '(body)', message: 'send the body as application/json' }]);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw Object.assign(new Error('bad json'), { type: 'entity.parse.failed' });
+      }
+      body = parseBody(op.body, json);
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw Object.assign(new Error('bad json'), { type: 'entity.parse.failed' });
-    }
-    const body = parseBody(OPERATION_TABLE[name].body, json);
     const out = await (d.handlers[name] as (nodeId: string, body: unknown) => Promise<unknown>)(node.id, body);
-    const status = OPERATION_TABLE[name].success.status;
+    const status = op.success.status;
     if (status === 204) {
       res.writeHead(204).end();
     } else {
-      const payload = JSON.stringify(out);
+      const payload = name === 'getAgentEndpoints' ? answers.json(out) : JSON.stringify(out);
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) }).end(payload);
     }
     d.observe?.(req.method!, route, status, (performance.now() - started) / 1000);

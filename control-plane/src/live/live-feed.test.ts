@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { Request, Response } from 'express';
 import type pg from 'pg';
@@ -74,6 +75,30 @@ describe('LiveFeed', () => {
     f.notify({ k: 'cluster-deleted', id: 'a', org: 'org-1' });
     await settle();
     expect(reads).toEqual([]);
+  });
+
+  it('tells change listeners of every notice, streams or not, and of a LISTEN connection regained (null)', async () => {
+    const clients: EventEmitter[] = [];
+    const pool = {
+      connect: async () => {
+        const c = Object.assign(new EventEmitter(), { query: async () => ({}), release: () => {} });
+        clients.push(c);
+        return c;
+      },
+    } as unknown as pg.Pool;
+    const f = new LiveFeed({ pool, log: pino({ level: 'silent' }), clusters: { get: async () => null }, operations: { get: async () => null }, reconnectMs: 5 });
+    const seen: (string | null)[] = [];
+    f.onChange((n) => seen.push(n ? `${n.k}:${n.cluster ?? n.id}` : null));
+    await f.start();
+    expect(seen).toEqual([]); // the first LISTEN is no news
+    clients[0]!.emit('notification', { channel: 'strata_live', payload: '{"k":"topology","org":"o","cluster":"c1"}' });
+    clients[0]!.emit('notification', { channel: 'other', payload: '{"k":"topology","org":"o","cluster":"c2"}' });
+    expect(seen).toEqual(['topology:c1']);
+    clients[0]!.emit('error', new Error('connection lost'));
+    await settle();
+    expect(clients).toHaveLength(2);
+    expect(seen).toEqual(['topology:c1', null]);
+    await f.stop();
   });
 
   it('parses trigger payloads and ignores malformed ones', () => {

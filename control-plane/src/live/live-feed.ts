@@ -68,6 +68,8 @@ export class LiveFeed {
   private stopped = false;
   /** False while the LISTEN connection is down: changes may be missed, so clients resync after it returns. */
   private listening = false;
+  private listenedOnce = false;
+  private readonly changeListeners: ((notice: LiveNotice | null) => void)[] = [];
 
   constructor(private readonly d: LiveFeedDeps) {}
 
@@ -97,6 +99,25 @@ export class LiveFeed {
     if (c) {
       await c.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => {});
       c.release();
+    }
+  }
+
+  /**
+   * Calls `listener` with every change notice the database sends, streams or
+   * not, and with null when the LISTEN connection is back after a loss
+   * (changes may have been missed).
+   */
+  onChange(listener: (notice: LiveNotice | null) => void): void {
+    this.changeListeners.push(listener);
+  }
+
+  private announce(notice: LiveNotice | null): void {
+    for (const l of this.changeListeners) {
+      try {
+        l(notice);
+      } catch (err) {
+        this.d.log.warn({ err }, 'live change listener failed');
+      }
     }
   }
 
@@ -216,7 +237,9 @@ export class LiveFeed {
       const client = await this.d.pool.connect();
       client.on('notification', (m) => {
         const n = m.channel === LIVE_CHANNEL ? parseNotice(m.payload) : null;
-        if (n) this.notify(n);
+        if (!n) return;
+        this.announce(n);
+        this.notify(n);
       });
       client.on('error', (err) => this.lost(client, err));
       await client.query(`LISTEN ${LIVE_CHANNEL}`);
@@ -225,6 +248,8 @@ export class LiveFeed {
       this.listening = true;
       // Changes made while nobody listened are unknown: every client re-reads.
       if (wasDown && this.subs.size) this.broadcastRaw('event: resync\ndata: {"type":"resync"}\n\n');
+      if (wasDown && this.listenedOnce) this.announce(null);
+      this.listenedOnce = true;
     } catch (err) {
       this.d.log.warn({ err }, 'live feed cannot LISTEN; retrying');
       this.retry();

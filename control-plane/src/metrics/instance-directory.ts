@@ -1,8 +1,10 @@
 /**
  * Who an instance is (cluster, shard, node, address), cached from PostgreSQL
  * so that ingesting thousands of samples a second costs no queries. Reloaded
- * every few seconds, and at once (at most once a second) when a sample names
- * an instance it does not know yet.
+ * when the database announces a change to instances or clusters (`changed`,
+ * fed by the live feed's notices), at once (at most once a second) when a
+ * sample names an instance it does not know yet, and every minute in case a
+ * notice was missed: nothing is read while nothing changes.
  */
 import type pg from 'pg';
 
@@ -26,9 +28,12 @@ export class InstanceDirectory {
   private clusterNames = new Map<string, { name: string; organizationId: string }>();
   private loadedAt = 0;
   private loading?: Promise<void>;
+  /** A change was announced while a load was reading: load again after it. */
+  private stale = false;
   private timer?: NodeJS.Timeout;
+  private soon?: NodeJS.Timeout;
 
-  constructor(private readonly pool: pg.Pool, private readonly refreshMs = 5000) {}
+  constructor(private readonly pool: pg.Pool, private readonly refreshMs = 60_000, private readonly changeDelayMs = 100) {}
 
   start(): void {
     this.timer = setInterval(() => void this.reload().catch(() => {}), this.refreshMs);
@@ -37,10 +42,25 @@ export class InstanceDirectory {
 
   stop(): void {
     clearInterval(this.timer);
+    clearTimeout(this.soon);
+  }
+
+  /** Instances or clusters changed (or may have): reload shortly, once for a burst of changes. */
+  changed(): void {
+    if (this.soon) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      void this.reload().catch(() => {});
+    }, this.changeDelayMs);
+    this.soon.unref();
   }
 
   reload(): Promise<void> {
-    this.loading ??= (async () => {
+    if (this.loading) {
+      this.stale = true;
+      return this.loading;
+    }
+    this.loading = (async () => {
       try {
         const [inst, nodes, clusters] = await Promise.all([
           this.pool.query(`SELECT i.id, i.cluster_id, c.name AS cluster_name, c.organization_id, i.shard_index, i.node_id, n.name AS node_name, n.address, i.port
@@ -71,6 +91,10 @@ export class InstanceDirectory {
         this.loadedAt = Date.now();
       } finally {
         this.loading = undefined;
+        if (this.stale) {
+          this.stale = false;
+          void this.reload().catch(() => {});
+        }
       }
     })();
     return this.loading;

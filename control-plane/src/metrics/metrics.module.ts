@@ -18,6 +18,7 @@ import { createControlPlaneMetrics } from './control-plane.metrics';
 import { metricsRoutes } from '../routes/metrics.routes';
 import { agentMetricsRoutes, pushMetricsHandler } from '../routes/agent-metrics.routes';
 import type { ObservedState } from '../observed/observed-state';
+import type { LiveNotice } from '../live/live-feed';
 
 /** The scrape token: STRATA_METRICS_TOKEN, else `<home>/metrics-token` (created once, 0600). */
 function scrapeToken(home: string, configured?: string): { token: string; file?: string } {
@@ -44,6 +45,10 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
     scrapeTokenFile: token.file,
     /** POST /v1/agent/metrics's handler, for the agent fast lane (the Express route uses the same one). */
     pushMetrics,
+    /** A change notice from the live feed (null: changes may have been missed): instances or clusters reload the directory. */
+    liveChange(notice: LiveNotice | null): void {
+      if (!notice || notice.k === 'topology' || notice.k === 'cluster' || notice.k === 'cluster-deleted') directory.changed();
+    },
     /** The newest keys and used memory an instance reported (hot window), or null. */
     latestData(instanceId: string): { keys: number; bytes: number } | null {
       const ring = ingest.hot.instances.get(instanceId);

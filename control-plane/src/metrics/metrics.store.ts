@@ -35,6 +35,40 @@ const MAX_OF = new Set(['latency_p50', 'latency_p95', 'latency_p99', 'latency_p9
 const ROWS_PER_SLICE = 500;
 const finite = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x : null);
 
+/** Rows for each metrics table, written together by {@link MetricsStore.insert}. */
+export interface MetricRows {
+  instance1s?: InstanceRow[];
+  instance1m?: InstanceRow[];
+  node1s?: NodeRow[];
+  node1m?: NodeRow[];
+}
+
+/**
+ * Instance rows as a JSON array, built as text a slice of rows at a time with
+ * the event loop free in between: built as one JSON.stringify of objects, a
+ * second of 4,000 instances blocked it for 30-60 ms (API requests waited).
+ */
+async function instanceJson(rows: InstanceRow[]): Promise<string> {
+  const parts: string[] = [];
+  for (let n = 0; n < rows.length; n++) {
+    if (n > 0 && n % ROWS_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const x = rows[n]!;
+    let s = `{"t":${x.sec},"i":${JSON.stringify(x.instanceId)},"c":${JSON.stringify(x.clusterId)},"s":${x.shard},"p":${x.isPrimary}`;
+    for (let k = 0; k < INSTANCE_FIELDS.length; k++) s += `,"v${k}":${finite(x.values[k]) ?? 'null'}`;
+    parts.push(`${s}}`);
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/** Node rows as a JSON array (one row per node and second: few). */
+function nodeJson(rows: NodeRow[]): string {
+  return `[${rows.map((x) => {
+    let s = `{"t":${x.sec},"n":${JSON.stringify(x.nodeId)}`;
+    for (let k = 0; k < NODE_FIELDS.length; k++) s += `,"v${k}":${finite(x.values[k]) ?? 'null'}`;
+    return `${s}}`;
+  }).join(',')}]`;
+}
+
 const partitionSpan = (r: Resolution) => (r === '1s' ? HOUR : DAY);
 const pad = (n: number) => String(n).padStart(2, '0');
 function partitionName(parent: string, r: Resolution, startSec: number): string {
@@ -52,43 +86,53 @@ export class MetricsStore {
     return Math.floor(nowSec / span) * span - span;
   }
 
-  /**
-   * One INSERT per call. Rows travel as one JSON parameter (json_to_recordset):
-   * far cheaper to serialize than two dozen typed arrays; NaN becomes null.
-   */
+  /** One INSERT of instance rows (see {@link insert}). */
   async insertInstances(r: Resolution, rows: InstanceRow[]): Promise<number> {
-    if (!rows.length) return 0;
-    // Written as text, a slice of rows at a time with the event loop free in between: built as one
-    // JSON.stringify of objects, a second of 4,000 instances blocked it for 30-60 ms (API requests waited).
-    const parts: string[] = [];
-    for (let n = 0; n < rows.length; n++) {
-      if (n > 0 && n % ROWS_PER_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      const x = rows[n]!;
-      let s = `{"t":${x.sec},"i":${JSON.stringify(x.instanceId)},"c":${JSON.stringify(x.clusterId)},"s":${x.shard},"p":${x.isPrimary}`;
-      for (let k = 0; k < INSTANCE_FIELDS.length; k++) s += `,"v${k}":${finite(x.values[k]) ?? 'null'}`;
-      parts.push(`${s}}`);
-    }
-    const json = `[${parts.join(',')}]`;
-    const cols = INSTANCE_FIELDS.map((_, k) => `v${k}`);
-    await this.pool.query(
-      `INSERT INTO metric_instance_${r} (ts, instance_id, cluster_id, shard, is_primary, ${INSTANCE_FIELDS.join(', ')})
-       SELECT to_timestamp(t), i, c, s, p, ${cols.join(', ')}
-         FROM json_to_recordset($1::json) AS x(t float8, i uuid, c uuid, s int2, p bool, ${cols.map((c) => `${c} float8`).join(', ')})`,
-      [json],
-    );
+    await this.insert(r === '1s' ? { instance1s: rows } : { instance1m: rows });
     return rows.length;
   }
 
+  /** One INSERT of node rows (see {@link insert}). */
   async insertNodes(r: Resolution, rows: NodeRow[]): Promise<number> {
-    if (!rows.length) return 0;
-    const params = [rows.map((x) => x.sec), rows.map((x) => x.nodeId), ...NODE_FIELDS.map((_, i) => rows.map((row) => finite(row.values[i])))];
-    await this.pool.query(
-      `INSERT INTO metric_node_${r} (ts, node_id, ${NODE_FIELDS.join(', ')})
-       SELECT to_timestamp(t), n, ${NODE_FIELDS.map((_, i) => `v${i}`).join(', ')}
-         FROM unnest($1::float8[], $2::uuid[], ${NODE_FIELDS.map((_, i) => `$${i + 3}::float8[]`).join(', ')}) AS u(t, n, ${NODE_FIELDS.map((_, i) => `v${i}`).join(', ')})`,
-      params,
-    );
+    await this.insert(r === '1s' ? { node1s: rows } : { node1m: rows });
     return rows.length;
+  }
+
+  /**
+   * Writes rows of any of the four tables in one statement (one INSERT per
+   * table in a WITH, so one round trip and one commit for a second's rows).
+   * Each table's rows travel as one JSON parameter (json_to_recordset): far
+   * cheaper to serialize than two dozen typed arrays; NaN becomes null. The
+   * statement is a named prepared one (per combination of tables), parsed and
+   * planned once per connection.
+   */
+  async insert(batch: MetricRows): Promise<void> {
+    const parts: string[] = [];
+    const names: string[] = [];
+    const params: string[] = [];
+    const instanceCols = INSTANCE_FIELDS.map((_, k) => `v${k}`);
+    const nodeCols = NODE_FIELDS.map((_, k) => `v${k}`);
+    for (const r of ['1s', '1m'] as const) {
+      const rows = r === '1s' ? batch.instance1s : batch.instance1m;
+      if (!rows?.length) continue;
+      params.push(await instanceJson(rows));
+      names.push(`i${r}`);
+      parts.push(`INSERT INTO metric_instance_${r} (ts, instance_id, cluster_id, shard, is_primary, ${INSTANCE_FIELDS.join(', ')})
+        SELECT to_timestamp(t), i, c, s, p, ${instanceCols.join(', ')}
+          FROM json_to_recordset($${params.length}::json) AS x(t float8, i uuid, c uuid, s int2, p bool, ${instanceCols.map((c) => `${c} float8`).join(', ')})`);
+    }
+    for (const r of ['1s', '1m'] as const) {
+      const rows = r === '1s' ? batch.node1s : batch.node1m;
+      if (!rows?.length) continue;
+      params.push(nodeJson(rows));
+      names.push(`n${r}`);
+      parts.push(`INSERT INTO metric_node_${r} (ts, node_id, ${NODE_FIELDS.join(', ')})
+        SELECT to_timestamp(t), n, ${nodeCols.join(', ')}
+          FROM json_to_recordset($${params.length}::json) AS x(t float8, n uuid, ${nodeCols.map((c) => `${c} float8`).join(', ')})`);
+    }
+    if (!parts.length) return;
+    const sql = parts.length === 1 ? parts[0]! : `WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(', ')} SELECT 1`;
+    await this.pool.query({ name: `metrics-insert-${names.join('-')}`, text: sql, values: params });
   }
 
   /** Creates the partitions rows may land in soon, drops those past retention. Returns dropped partition names. */
