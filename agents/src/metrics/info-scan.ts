@@ -5,32 +5,16 @@
  * again: an idle command's line does not change, and most commands are idle
  * most of the time.
  */
-import type { CommandStat, ReplicaOffset } from '@strata/engine/metrics';
+import type { RawSnapshot } from '@strata/engine/metrics';
 
 /** Sections INFO is asked for (`server` for run_id, the rest for the figures). */
 export const INFO_SECTIONS = ['server', 'clients', 'memory', 'stats', 'replication', 'cpu', 'keyspace', 'commandstats'] as const;
 
-export interface ScannedInfo {
-  runId: string;
-  role: 'primary' | 'replica';
-  clients: number;
-  usedMemory: number;
-  maxMemory: number;
-  keys: number;
-  evicted: number;
-  expired: number;
-  hits: number;
-  misses: number;
-  netIn: number;
-  netOut: number;
-  cpuSeconds: number;
-  /** On a primary: each connected replica's offset lag behind master_repl_offset. */
-  replicas: ReplicaOffset[];
-  /** Per command (lower-case, `a|b` for subcommands): calls and usec since start. */
-  commands: Map<string, CommandStat>;
+/** The INFO part of an engine reading (the engine's RawSnapshot without time and latency), plus what the next scan reuses. */
+export type ScannedInfo = Omit<RawSnapshot, 'atMs' | 'latency'> & {
   /** Each command's commandstats value as it was read, to skip parsing it when it did not change. */
   rawCommands: Map<string, string>;
-}
+};
 
 const num = (text: string, from: number, to: number): number => {
   const n = Number(text.slice(from, to));
