@@ -2,6 +2,7 @@
  * @strata/engine: pure engine planners and config rendering (no I/O).
  * Code that talks to a running Redis is in '@strata/engine/redis-admin'.
  */
+export * from './domain';
 export { planSlots, SLOT_COUNT } from './redis/slots.planner';
 export {
   planPlacement,

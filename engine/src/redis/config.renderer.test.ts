@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import type { Durability, EngineCredentials, EvictionPolicy } from '../domain';
 import { CUSTOMER_ACL_RULES, renderRedisConfig, type RedisConfigInput } from './config.renderer';
 import { quoteConfigArg } from './config.quoting';
 

@@ -1,4 +1,4 @@
-import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import type { Durability, EngineCredentials, EvictionPolicy } from '../domain';
 import { assertSafeUsername, quoteConfigArg } from './config.quoting';
 
 export interface RedisConfigInput {

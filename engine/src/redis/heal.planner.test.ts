@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ObservedClusterView } from '@strata/api';
+import type { ObservedClusterView } from '../domain';
 import { planHealing, type HealInput, type HealInstance } from './heal.planner';
 
 const NOW = 1_000_000;

@@ -12,7 +12,7 @@
  * without such a replica restarts its primary (AOF reloads; with durability
  * `none` the shard's data is gone, and the plan says so).
  */
-import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '@strata/api';
+import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '../domain';
 import { followsNode, isInSyncReplica, primaryNodeId } from './member-health';
 
 export interface HealObservation {

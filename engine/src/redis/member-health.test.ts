@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ObservedClusterView } from '@strata/api';
+import type { ObservedClusterView } from '../domain';
 import { isHealthyMember, isInSyncReplica, primaryNodeId, type MemberObservation } from './member-health';
 
 const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' | 'replica' }): ObservedClusterView => ({

@@ -4,7 +4,7 @@
  * topology route, switchover and the tests. Pure functions over what agents
  * observe; no I/O.
  */
-import type { InstanceRole, ObservedClusterView, ObservedInstanceState } from '@strata/api';
+import type { InstanceRole, ObservedClusterView, ObservedInstanceState } from '../domain';
 
 /** What an agent last said about one instance (null: nothing trustworthy, e.g. its node is silent). */
 export interface MemberObservation {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MigrationProgress, ObservedClusterView } from '@strata/api';
+import type { MigrationProgress, ObservedClusterView } from '../domain';
 import type { OpInstance } from './operation.planner';
 import { planMigrateStep, shardPrimary, type MigrateInput, type MigrateRun } from './migrate.planner';
 import { planSlots } from './slots.planner';

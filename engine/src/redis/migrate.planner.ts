@@ -7,7 +7,7 @@
  * (Redis may fail a shard over during the change, which the stored roles
  * learn only afterwards).
  */
-import type { MigrationProgress, SlotRange } from '@strata/api';
+import type { MigrationProgress, SlotRange } from '../domain';
 import type { OperationAction, OpInstance, StepVerdict } from './operation.planner';
 import { expandRanges } from './topology.planner';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ObservedClusterView } from '@strata/api';
+import type { ObservedClusterView } from '../domain';
 import { planCreateStep, planDeleteStep, planSwitchoverStep, type CreateInput, type OpInstance, type TaskView } from './operation.planner';
 
 const NOW = 1_000_000;

@@ -6,7 +6,7 @@
  * applier healing uses and asks again on every pass, so a plan only ever
  * says what to do next. Healing's actions come from `planHealing`.
  */
-import type { InstanceRole, MigrationProgress, SlotRange } from '@strata/api';
+import type { InstanceRole, MigrationProgress, SlotRange } from '../domain';
 import type { TopologySpec } from './topology.planner';
 import { isHealthyMember, primaryNodeId, type MemberObservation } from './member-health';
 

@@ -1,4 +1,4 @@
-import type { SlotRange } from '@strata/api';
+import type { SlotRange } from '../domain';
 
 /** Number of hash slots in a Redis Cluster. */
 export const SLOT_COUNT = 16384;

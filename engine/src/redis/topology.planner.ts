@@ -5,7 +5,7 @@
  * (placed with anti-affinity) or removed, and which slots move from which
  * shard to which. The same function answers a dry run and drives the change.
  */
-import type { Durability, EvictionPolicy, SlotRange } from '@strata/api';
+import type { Durability, EvictionPolicy, SlotRange } from '../domain';
 import { planPlacement, placeReplacement, type PlacementNode } from '../placement.planner';
 import { SLOT_COUNT } from './slots.planner';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ObservedClusterView } from '@strata/api';
+import type { ObservedClusterView } from '../domain';
 import type { OpInstance, TaskView } from './operation.planner';
 import { planConfigure, planFinish, planJoinInstances, planRemoveInstances, planStartInstances, type UpdateInput, type UpdateTaskRef } from './update.planner';
 import { planSlots } from './slots.planner';

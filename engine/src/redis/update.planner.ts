@@ -6,7 +6,7 @@
  * take now and the step's verdict. The slot migration's decisions are in
  * `planMigrateStep` (migrate.planner.ts).
  */
-import type { SlotRange } from '@strata/api';
+import type { SlotRange } from '../domain';
 import { isInSyncReplica, primaryNodeId } from './member-health';
 import { isGone, type OperationAction, type OpInstance, type StepPlan, type TaskView } from './operation.planner';
 import type { TopologySpec } from './topology.planner';

@@ -1,4 +1,4 @@
-import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import type { Durability, EngineCredentials, EvictionPolicy } from '../../domain';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, specSettings } from '../config.renderer';
 import { connectAdmin } from './admin-connection';
 

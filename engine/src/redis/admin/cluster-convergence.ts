@@ -3,7 +3,7 @@
  * with the plan and lists what is not there yet, with the action (if any)
  * that moves it forward.
  */
-import type { SlotRange } from '@strata/api';
+import type { SlotRange } from '../../domain';
 import { normalizeSlotOwners, type ClusterNodeEntry, type SlotOwner } from './cluster-reply.parser';
 
 export interface PlannedMember {

@@ -2,7 +2,7 @@
  * Pure parsers for the replies formCluster and observeInstance read:
  * CLUSTER NODES, CLUSTER SLOTS and INFO-style "key:value" text.
  */
-import type { SlotRange } from '@strata/api';
+import type { SlotRange } from '../../domain';
 
 export interface ClusterNodeEntry {
   id: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import type { FormClusterShard } from '@strata/api';
+import type { FormClusterShard } from '../../domain';
 import { planSlots } from '../slots.planner';
 import { formCluster, observeInstance } from './index';
 import { connectAdmin } from './admin-connection';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
-import type { FormClusterShard } from '@strata/api';
+import type { FormClusterShard } from '../../domain';
 import { planSlots } from '../slots.planner';
 import { CUSTOMER_ACL_RULES } from '../config.renderer';
 import { formCluster, observeInstance } from './index';

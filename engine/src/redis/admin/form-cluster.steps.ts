@@ -2,7 +2,7 @@
  * The I/O steps formCluster orders: read views, resolve roles, take
  * snapshots, apply corrective actions. Each one reads before it writes.
  */
-import type { FormClusterShard } from '@strata/api';
+import type { FormClusterShard } from '../../domain';
 import type { Redis } from 'ioredis';
 import { errorMessage, type AdminConnectionPool } from './admin-connection';
 import { parseClusterNodes, parseClusterSlots, parseInfo, type ClusterNodeEntry } from './cluster-reply.parser';

@@ -22,7 +22,7 @@
  *     500 ms on the primaries it assigns slots to, and sets it back to
  *     `nodeTimeoutMs` on every node before it returns (also on failure).
  */
-import type { FormClusterShard } from '@strata/api';
+import type { FormClusterShard } from '../../domain';
 import { CLUSTER_NODE_TIMEOUT_MS } from '../config.renderer';
 import { AdminConnectionPool, errorMessage } from './admin-connection';
 import { subtractRanges } from './cluster-reply.parser';

@@ -9,7 +9,7 @@
  * only between rounds, so every slot always has exactly one owner.
  */
 import type { Redis } from 'ioredis';
-import type { MigrationProgress, SlotRange } from '@strata/api';
+import type { MigrationProgress, SlotRange } from '../../domain';
 import { AdminConnectionPool } from './admin-connection';
 import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 import { repairOpenSlots } from './repair-slots';

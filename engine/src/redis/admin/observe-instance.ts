@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ObservedClusterView, OpenSlot } from '@strata/api';
+import type { ObservedClusterView, OpenSlot } from '../../domain';
 import { connectAdmin, type AdminTarget } from './admin-connection';
 import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 

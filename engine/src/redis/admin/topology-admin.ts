@@ -4,7 +4,7 @@
  * change at runtime (CONFIG SET), without a restart.
  */
 import type { Redis } from 'ioredis';
-import type { Durability, EvictionPolicy } from '@strata/api';
+import type { Durability, EvictionPolicy } from '../../domain';
 import { CLUSTER_NODE_TIMEOUT_MS, specSettings } from '../config.renderer';
 import { parseClusterNodes, parseInfo } from './cluster-reply.parser';
 

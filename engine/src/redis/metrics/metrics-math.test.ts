@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LATENCY_BUCKET_COUNT } from '@strata/api';
+import { LATENCY_BUCKET_COUNT } from '../../domain';
 import {
   bucketDelta, bucketIndex, bucketsFromCumulative, counterDelta, diffSnapshots, emptyBuckets, LATENCY_BUCKETS, parseCommandStats,
   parseInfoFields, parseLatencyHistogramReply, quantileUs, ratePerSecond, replicaOffsets, type RawSnapshot,

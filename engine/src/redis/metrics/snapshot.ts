@@ -2,7 +2,7 @@
  * One raw reading of an instance (cumulative counters as Redis reports them)
  * and the difference of two readings: what the metrics sampler pushes.
  */
-import type { InstanceMetricSample } from '@strata/api';
+import type { InstanceMetricSample } from '../../domain';
 import { addBuckets, bucketDelta, emptyBuckets, type BucketCounts } from './latency-histogram';
 import { counterDelta } from './counters';
 import type { CommandClass, CommandStat, ReplicaOffset } from './info.parser';

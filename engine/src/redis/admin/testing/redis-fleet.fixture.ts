@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Durability, EngineCredentials, EvictionPolicy } from '@strata/api';
+import type { Durability, EngineCredentials, EvictionPolicy } from '../../../domain';
 import { renderRedisConfig } from '../../config.renderer';
 import { connectAdmin } from '../admin-connection';
 
