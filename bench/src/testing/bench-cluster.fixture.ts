@@ -2,7 +2,7 @@
  * Test and bench fixture: a Redis Cluster of N primaries (no replicas) on
  * one loopback address, formed with the engine's own formCluster.
  */
-import type { FormClusterShard } from '@strata/api';
+import type { FormClusterShard } from '@strata/engine';
 import { planSlots } from '@strata/engine';
 import { formCluster } from '@strata/engine/redis-admin';
 import { startRedisFleet, TEST_CREDENTIALS, type RedisFleet } from '@strata/engine/testing';
