@@ -11,7 +11,7 @@ import type { ClusterRow, InstanceRow, LostInstanceRow } from '../stores/cluster
 import type { TaskRow, TaskState } from '../stores/task.store';
 import { taskKey } from './dedupe-keys';
 import { forgetNonMembers, instanceSpec, recordRole, removeInstance, startInstance, submitTask } from './applier';
-import { applyHealAction } from './apply-actions';
+import { applyAction } from './apply-actions';
 
 interface Enqueued { nodeId: string; operationId: string | null; dedupeKey: string; request: TaskRequest; inTx: boolean }
 
@@ -120,7 +120,7 @@ describe('one function per act, whoever asks', () => {
   it('start: healing and an operation hand the same ensure-instance (spec from the cluster, or the settings given)', async () => {
     const heal = fake();
     await startInstance(heal.ctx, heal.byId('r1'));
-    await applyHealAction(heal.ctx, { kind: 'start', shard: 0, instanceId: 'r1' });
+    await applyAction(heal.ctx, { kind: 'start', shard: 0, instanceId: 'r1' });
     const op = fake({ operationId: 'op' });
     await startInstance(op.ctx, op.byId('r1'), { memoryMbPerShard: 128, durability: 'none', evictionPolicy: 'allkeys-lru' });
     expect(heal.enqueued[0]!.request).toEqual({ kind: 'ensure-instance', instance: { instanceId: 'r1', clusterId: 'c', port: 7001, memoryMb: 64, durability: 'aof-everysec', evictionPolicy: 'noeviction' } });
@@ -130,10 +130,10 @@ describe('one function per act, whoever asks', () => {
 
   it('each healing action becomes the task of its kind', async () => {
     const f = fake();
-    await applyHealAction(f.ctx, { kind: 'promote', shard: 0, instanceId: 'r0', fromInstanceId: 'p0', mode: 'force', crashedAt: 5 });
-    await applyHealAction(f.ctx, { kind: 'switchover', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', reason: 'rebalance' });
-    await applyHealAction(f.ctx, { kind: 'join', shard: 1, instanceId: 'r1', primaryInstanceId: 'p1' });
-    await applyHealAction(f.ctx, { kind: 'repair-slots', slots: [7] });
+    await applyAction(f.ctx, { kind: 'promote', shard: 0, instanceId: 'r0', fromInstanceId: 'p0', mode: 'force', crashedAt: 5 });
+    await applyAction(f.ctx, { kind: 'switchover', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', reason: 'rebalance' });
+    await applyAction(f.ctx, { kind: 'join', shard: 1, instanceId: 'r1', primaryInstanceId: 'p1' });
+    await applyAction(f.ctx, { kind: 'repair-slots', slots: [7] });
     expect(f.enqueued.map((t) => [t.nodeId, t.request.kind, t.dedupeKey])).toEqual([
       ['n1', 'failover', taskKey({ kind: 'promote', shard: 0, fromInstanceId: 'p0', crashedAt: 5 })],
       ['n0', 'failover', taskKey({ kind: 'switchover', shard: 1, fromInstanceId: 'p1' })],
@@ -145,7 +145,7 @@ describe('one function per act, whoever asks', () => {
 
   it('restart: the task and the events that tell the user commit in one transaction', async () => {
     const f = fake({ observed: { p0: { state: 'crashed', held: true } } });
-    await applyHealAction(f.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true });
+    await applyAction(f.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true });
     expect(f.txs()).toBe(1);
     expect(f.enqueued).toMatchObject([{ inTx: true, dedupeKey: taskKey({ kind: 'restart', instanceId: 'p0', crashedAt: 9 }) }]);
     expect(f.events.map((e) => [e.type, e.inTx])).toEqual([['instance-restarted', true], ['data-lost', true]]);

@@ -4,7 +4,7 @@
  * planners' view of the instances and tasks is built here.
  */
 import type { ClusterSpec } from '@strata/api';
-import type { HealAction, OperationAction, OpInstance, TaskView } from '@strata/engine';
+import type { ClusterAction, HealAction, OperationAction, OpInstance, TaskView } from '@strata/engine';
 import { address, type ClusterContext } from './cluster-context';
 import type { TaskId } from './dedupe-keys';
 import { memberObservation } from '../observed/instance-health';
@@ -16,52 +16,65 @@ import {
 const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
 
 /**
- * Applies one healing action with the function for its kind. Returns what
- * could not be done now, in words (e.g. no room for a replacement), for the
- * cluster's conditions.
+ * What applying one action says: nothing (handed out, running, settling or
+ * done), a failure the operation ends with (a task that kept failing), or
+ * in words why it cannot be done now (e.g. no room for a replacement), for
+ * the cluster's conditions.
  */
-export async function applyHealAction(ctx: ClusterContext, a: HealAction): Promise<string | void> {
+export type Applied = Submitted | { kind: 'blocked'; reason: string };
+
+/** Applies one action, whoever planned it, with the one function for its kind. */
+export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promise<Applied> {
+  const blocked = (reason: string | void): Applied => (reason ? { kind: 'blocked', reason } : null);
   switch (a.kind) {
-    case 'record-role': return recordRole(ctx, a);
-    case 'promote': await promoteReplica(ctx, a); return;
-    case 'restart': await restartInstance(ctx, a); return;
-    case 'switchover': await switchOver(ctx, byId(ctx, a.instanceId), { kind: 'switchover', shard: a.shard, fromInstanceId: a.fromInstanceId }); return;
-    case 'start': await startInstance(ctx, byId(ctx, a.instanceId)); return;
-    case 'join': await joinReplica(ctx, byId(ctx, a.instanceId), byId(ctx, a.primaryInstanceId)); return;
-    case 'replace': return replaceLost(ctx, a);
-    case 'add-replica': return addReplica(ctx, a);
-    case 'retire': return retire(ctx, a);
-    case 'forget': await forgetNonMembers(ctx, ctx.instances, 'heal', a.lostInstanceIds); return;
-    case 'repair-slots': await repairSlots(ctx, a.slots); return;
+    case 'start': return startInstance(ctx, byId(ctx, a.instanceId), a.settings);
+    case 'restart': return restartInstance(ctx, a);
+    case 'remove': return removeInstance(ctx, byId(ctx, a.instanceId));
+    case 'configure': return reconfigureInstance(ctx, byId(ctx, a.instanceId), a.settings, a.rollback);
+    case 'form': return formCluster(ctx);
+    case 'meet': return meetPrimary(ctx, byId(ctx, a.instanceId), byId(ctx, a.seedInstanceId));
+    case 'join': return joinReplica(ctx, byId(ctx, a.instanceId), byId(ctx, a.primaryInstanceId));
+    case 'forget': return forgetNonMembers(ctx, a.keep ? a.keep.map((id) => byId(ctx, id)) : ctx.instances, a.scope, a.lostInstanceIds);
+    case 'promote': return promoteReplica(ctx, a);
+    case 'switchover': return switchOver(ctx, byId(ctx, a.instanceId), { kind: 'switchover', shard: a.shard, fromInstanceId: a.fromInstanceId });
+    case 'switchover-to': return switchOver(ctx, byId(ctx, a.instanceId), { kind: 'switchover-to', instanceId: a.instanceId });
+    case 'repair-slots': return repairSlots(ctx, a.slots);
+    case 'replace': return blocked(await replaceLost(ctx, a));
+    case 'add-replica': return blocked(await addReplica(ctx, a));
+    case 'retire': await retire(ctx, a); return null;
+    case 'record-role': return blocked(await recordRole(ctx, a));
+    case 'remember-ids': await rememberEngineIds(ctx, a.instanceIds.map((id) => byId(ctx, id))); return null;
+    case 'drop-rows': for (const id of a.instanceIds) await ctx.deps.clusters.deleteInstance(id); return null;
+    case 'record-topology': await recordTopology(ctx, a.slots, a.spec as ClusterSpec | undefined); return null;
+    case 'record-progress': await ctx.deps.operations.setMigration(ctx.operationId!, a.stats); return null;
+    case 'migrate': await migrateSlots(ctx, a); return null;
   }
 }
 
 /**
- * Applies an operation step's actions (engine's operation planners), each by
- * the function for its kind, in order. Returns the first failure the
- * operation ends with (a task that kept failing), else null.
+ * Applies an operation step's actions in order. Returns the first failure
+ * the operation ends with, else null.
  */
 export async function applyOperationActions(ctx: ClusterContext, actions: OperationAction[]): Promise<Submitted> {
   for (const a of actions) {
-    let failed: Submitted = null;
-    switch (a.kind) {
-      case 'start': failed = await startInstance(ctx, byId(ctx, a.instanceId), a.settings); break;
-      case 'form': failed = await formCluster(ctx); break;
-      case 'remember-ids': await rememberEngineIds(ctx, a.instanceIds.map((id) => byId(ctx, id))); break;
-      case 'remove': failed = await removeInstance(ctx, byId(ctx, a.instanceId)); break;
-      case 'switchover': failed = await switchOver(ctx, byId(ctx, a.instanceId), { kind: 'switchover-to', instanceId: a.instanceId }); break;
-      case 'configure': failed = await reconfigureInstance(ctx, byId(ctx, a.instanceId), a.settings, a.rollback); break;
-      case 'meet': failed = await meetPrimary(ctx, byId(ctx, a.instanceId), byId(ctx, a.seedInstanceId)); break;
-      case 'join': failed = await joinReplica(ctx, byId(ctx, a.instanceId), byId(ctx, a.primaryInstanceId)); break;
-      case 'forget': failed = await forgetNonMembers(ctx, a.keep.map((id) => byId(ctx, id)), a.scope); break;
-      case 'drop-rows': for (const id of a.instanceIds) await ctx.deps.clusters.deleteInstance(id); break;
-      case 'record-topology': await recordTopology(ctx, a.slots, a.spec as ClusterSpec | undefined); break;
-      case 'record-progress': await ctx.deps.operations.setMigration(ctx.operationId!, a.stats); break;
-      case 'migrate': await migrateSlots(ctx, a); break;
-    }
-    if (failed) return failed;
+    const applied = await applyAction(ctx, a);
+    if (applied?.kind === 'failed') return applied;
   }
   return null;
+}
+
+/**
+ * Applies healing's actions in the planner's order. Returns what could not
+ * be done now, in words, for the cluster's conditions (a failed healing
+ * task is retried with backoff, never failing anything).
+ */
+export async function applyHealActions(ctx: ClusterContext, actions: HealAction[]): Promise<string[]> {
+  const blocked: string[] = [];
+  for (const a of actions) {
+    const applied = await applyAction(ctx, a);
+    if (applied?.kind === 'blocked') blocked.push(applied.reason);
+  }
+  return blocked;
 }
 
 /** The context's instances as the operation planner sees them. */

@@ -10,7 +10,7 @@ import type { ClusterContext } from './cluster-context';
 import type { TaskRow } from '../stores/task.store';
 import { eventKey } from './dedupe-keys';
 import { taskFor } from './applier';
-import { applyHealAction } from './apply-actions';
+import { applyHealActions } from './apply-actions';
 import { eventRef } from './failover-event';
 
 /** Observed state of the context's instances, as the planner sees it. */
@@ -45,14 +45,7 @@ export function planFor(ctx: ClusterContext, healthySince: number | null, during
  * planner's order. Returns what could not be done now, in words (e.g. no
  * room for a replacement), for the cluster's conditions.
  */
-export async function applyHealPlan(ctx: ClusterContext, plan: HealPlan): Promise<string[]> {
-  const blocked: string[] = [];
-  for (const a of plan.actions) {
-    const why = await applyHealAction(ctx, a);
-    if (why) blocked.push(why);
-  }
-  return blocked;
-}
+export const applyHealPlan = (ctx: ClusterContext, plan: HealPlan): Promise<string[]> => applyHealActions(ctx, plan.actions);
 
 /**
  * A lost instance that every member forgot and that its node no longer runs

@@ -14,6 +14,7 @@
  */
 import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '../domain';
 import { followsNode, isInSyncReplica, primaryNodeId } from './member-health';
+import type { HealAction, SwitchoverReason } from './cluster-action';
 
 export interface HealObservation {
   process: ObservedInstanceState;
@@ -78,25 +79,9 @@ export interface HealInput {
   during?: { added: string[]; removed: string[] };
 }
 
-/** Why a healthy primary hands over: back to its preferred node, off a draining node, or off a node whose agent is down. */
-export type SwitchoverReason = 'rebalance' | 'drain' | 'node-down';
-
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
 
-export type HealAction =
-  /** `replaces`: a promotion's old primary (the shard's recorded primary), whose failover it records. */
-  | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole; replaces?: string }
-  | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
-  | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
-  | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string; reason: SwitchoverReason }
-  | { kind: 'repair-slots'; slots: number[] }
-  | { kind: 'start'; shard: number; instanceId: string }
-  | { kind: 'join'; shard: number; instanceId: string; primaryInstanceId: string }
-  | { kind: 'replace'; shard: number; instanceId: string }
-  | { kind: 'add-replica'; shard: number; forInstanceId: string }
-  | { kind: 'retire'; shard: number; instanceId: string }
-  /** Every member forgets every node that is no member (`forget-nodes`); `lostInstanceIds`: lost copies that are then forgotten. */
-  | { kind: 'forget'; lostInstanceIds: string[] };
+export type { HealAction, SwitchoverReason } from './cluster-action';
 
 export interface HealPlan {
   actions: HealAction[];
@@ -293,7 +278,7 @@ export function planHealing(input: HealInput): HealPlan {
   // down when the others forgot it) forget it once every member runs (one
   // that does not would learn it back).
   if (lost.some((l) => !l.forgotten) || (lost.length && overKnown) || (overKnown && input.instances.every(isRunning))) {
-    actions.push({ kind: 'forget', lostInstanceIds: lost.map((l) => l.id) });
+    actions.push({ kind: 'forget', scope: 'heal', keep: null, lostInstanceIds: lost.map((l) => l.id) });
   }
 
   // 3. No slot stays importing or migrating.

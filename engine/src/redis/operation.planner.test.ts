@@ -27,7 +27,7 @@ describe('planCreateStep', () => {
   const table: { name: string; step: Parameters<typeof planCreateStep>[0]; input: CreateInput; actions: unknown[]; verdict: unknown }[] = [
     { name: 'plan records the placement', step: 'plan', input: create(cluster('absent')), actions: [], verdict: { kind: 'done', detail: '4 instances on 2 nodes' } },
     { name: 'start: every instance not running is started', step: 'start-instances', input: create(cluster('absent')),
-      actions: ['p0', 'r0', 'p1', 'r1'].map((id) => ({ kind: 'start', instanceId: id })), verdict: { kind: 'wait', detail: '0 of 4 running', fraction: 0 } },
+      actions: ['p0', 'r0', 'p1', 'r1'].map((id) => ({ kind: 'start', shard: Number(id[1]), instanceId: id })), verdict: { kind: 'wait', detail: '0 of 4 running', fraction: 0 } },
     { name: 'start: done once all run', step: 'start-instances', input: create(cluster('running')), actions: [], verdict: { kind: 'done', detail: '4 of 4 running' } },
     { name: 'form: form once all run', step: 'form-cluster', input: create(cluster('running')), actions: [{ kind: 'form' }], verdict: { kind: 'wait', detail: 'meeting nodes, assigning 16384 slots, attaching replicas' } },
     { name: 'form: done when the form task succeeded', step: 'form-cluster', input: create(cluster('running'), { form: succeeded(100) }), actions: [], verdict: { kind: 'done' } },
@@ -77,7 +77,7 @@ describe('planSwitchoverStep', () => {
   it('asks the chosen replica to take over until it serves the slots', () => {
     const l = cluster('formed');
     expect(planSwitchoverStep({ instances: l, targetInstanceId: 'r1' })).toEqual({
-      actions: [{ kind: 'switchover', instanceId: 'r1' }], verdict: { kind: 'wait', detail: 'waiting for the replica to catch up and take over' },
+      actions: [{ kind: 'switchover-to', shard: 1, instanceId: 'r1' }], verdict: { kind: 'wait', detail: 'waiting for the replica to catch up and take over' },
     });
     l.find((i) => i.id === 'r1')!.obs = { process: 'running', view: view({ myId: 'R1', role: 'primary', configEpoch: 3 }) };
     expect(planSwitchoverStep({ instances: l, targetInstanceId: 'r1' })).toEqual({ actions: [], verdict: { kind: 'done', detail: '10.0.0.1:7001 is the primary' } });

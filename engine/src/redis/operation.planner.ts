@@ -6,8 +6,8 @@
  * applier healing uses and asks again on every pass, so a plan only ever
  * says what to do next. Healing's actions come from `planHealing`.
  */
-import type { InstanceRole, MigrationProgress, SlotRange } from '../domain';
-import type { TopologySpec } from './topology.planner';
+import type { InstanceRole } from '../domain';
+import type { OperationAction } from './cluster-action';
 import { isHealthyMember, primaryNodeId, type MemberObservation } from './member-health';
 
 /** One stored instance with what its node reports. */
@@ -39,37 +39,7 @@ export type StepVerdict =
   | { kind: 'wait'; detail: string; fraction?: number }
   | { kind: 'failed'; code: string; message: string };
 
-/** Settings an instance runs with. */
-export type Settings = Pick<TopologySpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'>;
-
-/** What an operation's step asks for, of every operation kind (healing's are `HealAction`s); one applier does each. */
-export type OperationAction =
-  /** Start an instance (or keep it running) as planned, with the cluster's settings or `settings`. */
-  | { kind: 'start'; instanceId: string; settings?: Settings }
-  /** Form the cluster from its instances and the stored slot map. */
-  | { kind: 'form' }
-  /** Record the Redis node ids the instances report. */
-  | { kind: 'remember-ids'; instanceIds: string[] }
-  /** Stop an instance and delete its data. */
-  | { kind: 'remove'; instanceId: string }
-  /** Hand the shard's primary role over to this replica (data-safe). */
-  | { kind: 'switchover'; instanceId: string }
-  /** Memory, durability and eviction in place (or back after a cancel). */
-  | { kind: 'configure'; instanceId: string; settings: Settings; rollback: boolean }
-  /** A new, empty primary meets the cluster through a member. */
-  | { kind: 'meet'; instanceId: string; seedInstanceId: string }
-  /** A new replica follows its shard's primary. */
-  | { kind: 'join'; instanceId: string; primaryInstanceId: string }
-  /** Every running member of `keep` forgets every node that is no member. */
-  | { kind: 'forget'; keep: string[]; scope: 'remove-instances' | 'rollback-remove' }
-  /** Drop the instance rows (stopped and forgotten). */
-  | { kind: 'drop-rows'; instanceIds: string[] }
-  /** Store the slot map (and, rolling back, the spec before the change). */
-  | { kind: 'record-topology'; slots: SlotRange[][]; spec?: TopologySpec }
-  /** Store the migration's progress (as the operation shows it). */
-  | { kind: 'record-progress'; stats: MigrationProgress }
-  /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
-  | { kind: 'migrate'; rollback: boolean; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
+export type { Settings, OperationAction } from './cluster-action';
 
 export interface StepPlan {
   actions: OperationAction[];
@@ -121,7 +91,7 @@ export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
     }
     case 'start-instances': {
       const up = all.filter(running).length;
-      const actions: OperationAction[] = all.filter((i) => !running(i)).map((i) => ({ kind: 'start', instanceId: i.id }));
+      const actions: OperationAction[] = all.filter((i) => !running(i)).map((i) => ({ kind: 'start', shard: i.shard, instanceId: i.id }));
       return { actions, verdict: up === total ? { kind: 'done', detail: `${total} of ${total} running` } : { kind: 'wait', detail: `${up} of ${total} running`, fraction: up / total } };
     }
     case 'form-cluster': {
@@ -189,5 +159,5 @@ export function planSwitchoverStep(input: SwitchoverInput): StepPlan {
   if (!target) return { actions: [], verdict: { kind: 'failed', code: 'instance_gone', message: 'the replica to promote no longer exists' } };
   const v = target.obs?.view;
   if (v && v.role === 'primary' && v.slotsOwned > 0 && v.state === 'ok') return { actions: [], verdict: { kind: 'done', detail: `${target.label} is the primary` } };
-  return { actions: [{ kind: 'switchover', instanceId: target.id }], verdict: { kind: 'wait', detail: 'waiting for the replica to catch up and take over' } };
+  return { actions: [{ kind: 'switchover-to', shard: target.shard, instanceId: target.id }], verdict: { kind: 'wait', detail: 'waiting for the replica to catch up and take over' } };
 }

@@ -36,7 +36,7 @@ const set = (l: OpInstance[], id: string, patch: Partial<OpInstance>) => { Objec
 describe('update shards 2 -> 3', () => {
   it('start: the new instances are started with the new settings', () => {
     expect(planStartInstances(input(growing()))).toEqual({
-      actions: [{ kind: 'start', instanceId: 'p2', settings: spec({ shards: 3 }) }, { kind: 'start', instanceId: 'r2', settings: spec({ shards: 3 }) }],
+      actions: [{ kind: 'start', shard: 2, instanceId: 'p2', settings: spec({ shards: 3 }) }, { kind: 'start', shard: 2, instanceId: 'r2', settings: spec({ shards: 3 }) }],
       verdict: { kind: 'wait', detail: '0 of 2 new instances running', fraction: 0 },
     });
   });
@@ -46,7 +46,7 @@ describe('update shards 2 -> 3', () => {
     set(l, 'r2', { obs: { process: 'running', view: view({ myId: 'R2', role: 'primary', state: 'fail', knownNodes: 1, slotsOwned: 0 }) } });
     expect(planStartInstances(input(l, {}, [[{ kind: 'start', instanceId: 'p2' }, ok()]]))).toEqual({ actions: [], verdict: { kind: 'done', detail: '2 new instance(s) running' } });
     // Never started: it is started.
-    expect(planStartInstances(input(set(growing(), 'r2', { obs: { process: 'running', view: null } }))).actions).toEqual([{ kind: 'start', instanceId: 'p2', settings: spec({ shards: 3 }) }]);
+    expect(planStartInstances(input(set(growing(), 'r2', { obs: { process: 'running', view: null } }))).actions).toEqual([{ kind: 'start', shard: 2, instanceId: 'p2', settings: spec({ shards: 3 }) }]);
   });
 
   it('join: the new primary meets the cluster through a running primary, then its replica follows it until in sync', () => {
@@ -57,7 +57,7 @@ describe('update shards 2 -> 3', () => {
       verdict: { kind: 'wait', detail: '0 of 1 new primaries joined; 0 of 1 new replicas in sync', fraction: 0 },
     });
     const met: [UpdateTaskRef, TaskView][] = [[{ kind: 'meet', instanceId: 'p2' }, ok()]];
-    expect(planJoinInstances(input(l, {}, met)).actions.slice(1)).toEqual([{ kind: 'join', instanceId: 'r2', primaryInstanceId: 'p2' }]);
+    expect(planJoinInstances(input(l, {}, met)).actions.slice(1)).toEqual([{ kind: 'join', shard: 2, instanceId: 'r2', primaryInstanceId: 'p2' }]);
     set(l, 'r2', { obs: { process: 'running', view: view({ myId: 'R2', role: 'replica', primaryId: 'P2', primaryLinkUp: true }) } });
     expect(planJoinInstances(input(l, {}, met)).verdict).toEqual({ kind: 'done', detail: '1 primary joined, 1 replica(s) in sync' });
   });
@@ -94,12 +94,12 @@ describe('update replicas 1 -> 0 (and a cancelled grow rolling back)', () => {
     const gone = set(set(shrinking(), 'r0', { obs: null }), 'r1', { obs: null });
     const stopped: [UpdateTaskRef, TaskView][] = [[{ kind: 'remove', instanceId: 'r0' }, ok(1000)], [{ kind: 'remove', instanceId: 'r1' }, ok(1000)]];
     expect(planRemoveInstances(removeReplicas(gone, stopped), false)).toEqual({
-      actions: [{ kind: 'remember-ids', instanceIds: ['r0', 'r1'] }, { kind: 'forget', keep: ['p0', 'p1'], scope: 'remove-instances' }],
+      actions: [{ kind: 'remember-ids', instanceIds: ['r0', 'r1'] }, { kind: 'forget', scope: 'remove-instances', keep: ['p0', 'p1'], lostInstanceIds: [] }],
       verdict: { kind: 'wait', detail: '2 stopped; every member forgets them (CLUSTER FORGET)', fraction: 0.9 },
     });
     const away = set(gone.map((i) => ({ ...i })), 'p1', { obs: { process: 'crashed', view: null }, crashed: true });
     expect(planRemoveInstances(removeReplicas(away, stopped), false).verdict).toEqual({ kind: 'wait', detail: '2 stopped; waiting for p1:7000 to run again so that every member forgets them', fraction: 0.85 });
-    expect(planRemoveInstances(removeReplicas(away, stopped, { now: NOW + 60_000 }), false).actions.at(-1)).toEqual({ kind: 'forget', keep: ['p0', 'p1'], scope: 'remove-instances' });
+    expect(planRemoveInstances(removeReplicas(away, stopped, { now: NOW + 60_000 }), false).actions.at(-1)).toEqual({ kind: 'forget', scope: 'remove-instances', keep: ['p0', 'p1'], lostInstanceIds: [] });
     const forgot: [UpdateTaskRef, TaskView][] = [...stopped, [{ kind: 'forget', scope: 'remove-instances' }, ok()]];
     expect(planRemoveInstances(removeReplicas(gone, forgot), false)).toEqual({
       actions: [{ kind: 'remember-ids', instanceIds: ['r0', 'r1'] }, { kind: 'drop-rows', instanceIds: ['r0', 'r1'] }],

@@ -63,7 +63,7 @@ export function planConfigure(input: UpdateInput, rollback: boolean): UpdateStep
 export function planStartInstances(input: UpdateInput): UpdateStepPlan {
   const added = input.instances.filter((i) => input.added.includes(i.id));
   const up = added.filter((i) => running(i) || (succeeded(input.task({ kind: 'start', instanceId: i.id })) && !!i.obs && i.crashed));
-  const actions: UpdateAction[] = added.filter((i) => !up.includes(i)).map((i) => ({ kind: 'start', instanceId: i.id, settings: input.to }));
+  const actions: UpdateAction[] = added.filter((i) => !up.includes(i)).map((i) => ({ kind: 'start', shard: i.shard, instanceId: i.id, settings: input.to }));
   if (up.length === added.length) return { actions, verdict: { kind: 'done', detail: `${up.length} new instance(s) running` } };
   return { actions, verdict: { kind: 'wait', detail: `${up.length} of ${added.length} new instances running`, fraction: added.length ? up.length / added.length : 1 } };
 }
@@ -87,7 +87,7 @@ export function planJoinInstances(input: UpdateInput): UpdateStepPlan {
     if (isInSyncReplica(r.obs, primaryNodeId(primary))) { synced++; continue; }
     // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
     if (succeeded(input.task({ kind: 'join', instanceId: r.id, primaryInstanceId: primary.id })) && r.obs?.view?.role === 'primary') { synced++; continue; }
-    actions.push({ kind: 'join', instanceId: r.id, primaryInstanceId: primary.id });
+    actions.push({ kind: 'join', shard: r.shard, instanceId: r.id, primaryInstanceId: primary.id });
   }
   const primaries = newPrimaries.length;
   const total = primaries + replicas.length;
@@ -118,7 +118,7 @@ export function planRemoveInstances(input: UpdateInput, rollback: boolean): Upda
     if (away.length && input.now - stoppedAt < input.forgetWaitMs) {
       return { actions, verdict: { kind: 'wait', detail: `${rows.length} stopped; waiting for ${away.map((i) => i.label).join(', ')} to run again so that every member forgets them`, fraction: 0.85 } };
     }
-    actions.push({ kind: 'forget', keep: kept.map((i) => i.id), scope });
+    actions.push({ kind: 'forget', scope, keep: kept.map((i) => i.id), lostInstanceIds: [] });
     return { actions, verdict: { kind: 'wait', detail: `${rows.length} stopped; every member forgets them (CLUSTER FORGET)`, fraction: 0.9 } };
   }
   actions.push({ kind: 'drop-rows', instanceIds: rows.map((i) => i.id) });
