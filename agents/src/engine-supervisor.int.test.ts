@@ -16,8 +16,9 @@ import type { EngineCredentials, InstanceSpec } from '@strata/api';
 import { ENGINE_STOP_GRACE_MS, EngineSupervisor } from './engine-supervisor';
 import { InstanceRegistry } from './instance-registry';
 import { isAlive, readPid } from './process-utils';
+import { loopbackAddress } from '@strata/local';
 
-const ADDRESS = '127.0.161.1';
+const ADDRESS = loopbackAddress('127.0.161.1');
 const credentials: EngineCredentials = { customerUser: 'app', customerPassword: 'app-secret-1', internalUser: 'strata', internalPassword: 'internal-secret-1' };
 const spec = (n: number): InstanceSpec => ({ instanceId: `i${n}`, clusterId: 'c1', port: 7100 + n, memoryMb: 32, durability: 'none', evictionPolicy: 'noeviction' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisFleet, TEST_CREDENTIALS, type RedisFleet } from './testing/redis-fleet.fixture';
 import { applyInstanceSettings, SPARE_USERS } from './apply-settings';
 import { connectAdmin } from './admin-connection';
+import { loopbackAddress } from '@strata/local';
 
 const spareCreds = { ...SPARE_USERS, internalPassword: 'spare-internal-pw', customerPassword: 'spare-customer-pw' };
 let fleet: RedisFleet;
 
 beforeAll(async () => {
-  fleet = await startRedisFleet([{ host: '127.0.5.9', port: 7190 }], { credentials: spareCreds, memoryMb: 32 });
+  fleet = await startRedisFleet([{ host: loopbackAddress('127.0.5.9'), port: 7190 }], { credentials: spareCreds, memoryMb: 32 });
 });
 afterAll(async () => fleet?.stop());
 

@@ -5,10 +5,12 @@ import { planSlots } from '../slots.planner';
 import { formCluster, observeInstance } from './index';
 import { connectAdmin } from './admin-connection';
 import { startRedisFleet, TEST_CREDENTIALS as creds, type RedisFleet } from './testing/redis-fleet.fixture';
+import { loopbackAddress } from '@strata/local';
 
 // Instances started well before forming (as an agent that spawns early would have them),
 // and a cluster left half-formed by an earlier, interrupted attempt.
-const HOSTS = ['127.0.5.1', '127.0.5.2', '127.0.5.3'];
+const esc = (s: string) => s.replace(/\./g, '\\.');
+const HOSTS = ['127.0.5.1', '127.0.5.2', '127.0.5.3'].map((h) => loopbackAddress(h));
 const slots = planSlots(3);
 const shards: FormClusterShard[] = HOSTS.map((host, i) => ({
   slots: [slots[i]!],
@@ -46,7 +48,7 @@ describe('formCluster on warm, partially formed instances (3 primaries + 3 repli
     await formCluster({ shards, ...internal, log: (m) => logs.push(m) });
     const took = Date.now() - started;
     console.log(`formCluster 3x1 on warm instances: ${took} ms\n  ${logs.join('\n  ')}`);
-    expect(logs).toContain('assigned slots 2001-5460 to 127.0.5.1:7110');
+    expect(logs).toContain(`assigned slots 2001-5460 to ${HOSTS[0]}:7110`);
     expect(took).toBeLessThan(5_000);
 
     const views = await Promise.all(members.map((m) => observeInstance({ host: m.host, port: m.port, ...internal })));
@@ -65,7 +67,7 @@ describe('formCluster on warm, partially formed instances (3 primaries + 3 repli
     process.kill(down.pid, 'SIGKILL');
     await new Promise((r) => down.process.once('exit', r));
     await expect(formCluster({ shards, ...internal, timeoutMs: 800 })).rejects.toThrow(
-      /formCluster (could not reach 1 node\(s\): 127\.0\.5\.2:7111|did not converge)/,
+      new RegExp(`formCluster (could not reach 1 node\\(s\\): ${esc(HOSTS[1]!)}:7111|did not converge)`),
     );
   });
 });

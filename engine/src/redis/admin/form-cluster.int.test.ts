@@ -7,9 +7,10 @@ import { formCluster, observeInstance } from './index';
 import { connectAdmin } from './admin-connection';
 import { parseClusterNodes } from './cluster-reply.parser';
 import { startRedisFleet, TEST_CREDENTIALS as creds, type RedisFleet } from './testing/redis-fleet.fixture';
+import { loopbackAddress } from '@strata/local';
 
 // 3 primaries on 127.0.5.1..3:7100, each replica on the next host at :7101.
-const HOSTS = ['127.0.5.1', '127.0.5.2', '127.0.5.3'];
+const HOSTS = ['127.0.5.1', '127.0.5.2', '127.0.5.3'].map((h) => loopbackAddress(h));
 const slots = planSlots(3);
 const shards: FormClusterShard[] = HOSTS.map((host, i) => ({
   slots: [slots[i]!],
@@ -131,8 +132,8 @@ describe('formCluster against real redis-server processes (3 primaries + 3 repli
       expect(s.primary.port).toBe(7100);
     });
     expect(new Set(ids).size).toBe(6);
-    expect(await observeInstance({ host: '127.0.5.1', port: 7199, ...internal, timeoutMs: 300 })).toBeNull();
-    expect(await observeInstance({ host: '127.0.5.1', port: 7100, username: 'default', password: 'nope' })).toBeNull();
+    expect(await observeInstance({ host: HOSTS[0]!, port: 7199, ...internal, timeoutMs: 300 })).toBeNull();
+    expect(await observeInstance({ host: HOSTS[0]!, port: 7100, username: 'default', password: 'nope' })).toBeNull();
   });
 
   it('keeps a failover that already happened when called again', async () => {
@@ -150,7 +151,7 @@ describe('formCluster against real redis-server processes (3 primaries + 3 repli
     }
     const logs: string[] = [];
     await formCluster({ shards, ...internal, log: (m) => logs.push(m) });
-    expect(logs[0]).toMatch(/127\.0\.5\.2:7101 already took over as primary from 127\.0\.5\.1:7100/);
+    expect(logs[0]).toContain(`${HOSTS[1]}:7101 already took over as primary from ${HOSTS[0]}:7100`);
     const view = await observeInstance({ host: replica.host, port: replica.port, ...internal });
     expect(view).toMatchObject({ role: 'primary', state: 'ok' });
   });
