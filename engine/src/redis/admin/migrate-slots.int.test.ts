@@ -161,6 +161,7 @@ describe('migrateSlots on real redis-server processes', () => {
       const writer = new AckedWriter(appClient()).start();
       let done = 0;
       const victim = fleet!.servers.find((s) => s.host === primaries[2]!.host && s.port === 7200)!;
+      const victimId = String(await (await admin(victim.host, victim.port)).call('CLUSTER', 'MYID'));
       // Small rounds: the move lasts long enough to be caught in the middle.
       const first = migrateSlots({
         targets: [{ ...primaries[2]!, slots: [MOVING] }], primaries, ...internal, pace: { slotsPerRound: 8 },
@@ -178,7 +179,8 @@ describe('migrateSlots on real redis-server processes', () => {
       let second;
       for (let attempt = 1; ; attempt++) {
         try {
-          second = await migrateSlots({ targets: [{ host: HOSTS[0]!, port: 7201, slots: [MOVING] }], primaries: live, ...internal });
+          // shardEngineIds: a slot the victim claimed just before it died, before its replica heard, is claimed by the replica.
+          second = await migrateSlots({ targets: [{ host: HOSTS[0]!, port: 7201, slots: [MOVING], shardEngineIds: [victimId] }], primaries: live, ...internal });
           break;
         } catch (err) {
           // The others may not have heard of the promotion yet (gossip); the control plane retries the same way.

@@ -265,9 +265,12 @@ async function execBuffer(client: Redis, commands: string[][]): Promise<unknown[
   return unwrap(commands, await pl.exec());
 }
 
+/** An argument in an error message: binary payloads by their size. */
+const shown = (a: string | Buffer) => (typeof a === 'string' ? a : /^[\x20-\x7e]*$/.test(a.toString('latin1')) ? a.toString() : `<${a.length} bytes>`);
+
 function unwrap(commands: (string | Buffer)[][], res: [Error | null, unknown][] | null): unknown[] {
   return (res ?? []).map(([err, v], i) => {
-    if (err) throw new Error(`${commands[i]!.slice(0, 4).map(String).join(' ')}: ${err.message}`);
+    if (err) throw new Error(`${commands[i]!.slice(0, 4).map(shown).join(' ')}: ${err.message}`);
     return v;
   });
 }
