@@ -239,9 +239,16 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
   ctx.onSlotsDone(slots.length);
 }
 
-/** Before a call on a busy source: a probe, and a rest when it answered slowly. */
+/** Probes of one source are at least this far apart (ms): a probe per call would double the round trips. */
+const PROBE_EVERY_MS = 5;
+const lastProbe = new WeakMap<MoveMember, number>();
+
+/** Before a call on a source: now and then a probe, and a rest (then probes again) while it answers slowly. */
 async function paceCall(m: MoveMember, ctx: PairContext): Promise<void> {
   if (ctx.pace.restMs <= 0) return;
+  const now = performance.now();
+  if (now - (lastProbe.get(m) ?? -Infinity) < PROBE_EVERY_MS) return;
+  lastProbe.set(m, now);
   const pacer = ctx.pacerOf(m);
   for (let tries = 0; tries < 4; tries++) {
     const rtt = await ctx.probe(m);
