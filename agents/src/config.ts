@@ -19,7 +19,7 @@ const Env = z.object({
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
   STRATA_AGENT_ENDPOINT_BIND: z.string().min(1).optional(),
   /** Slots opened together per (source, target) pair in a slot migration; smaller rounds stop sooner on pause. */
-  STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: z.coerce.number().int().min(1).max(4096).default(128),
+  STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: z.coerce.number().int().min(1).max(4096).optional(),
   /** Benchmarks: which worker runs closed-loop YCSB run phases (auto: the native worker when it is built). */
   STRATA_LOADGEN_ENGINE: z.enum(['auto', 'native', 'js']).default('auto'),
   /** Benchmarks: the native worker's binary, when not where `npm run build:native` puts it. */
@@ -37,7 +37,8 @@ export interface AgentConfig {
   redisServer: string;
   /** Warm spare engines kept ready for new primaries, on ports counting down from spareTopPort. */
   spares: number;
-  migrateSlotsPerRound: number;
+  /** Overrides the migration priority's slots per round (tests slow a move down with it). */
+  migrateSlotsPerRound?: number;
   spareTopPort: number;
   logLevel: string;
   /** Seconds of metric samples per push (1 = every second; more means fewer requests for large fleets, later live charts). */

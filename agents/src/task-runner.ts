@@ -152,7 +152,8 @@ export class TaskRunner {
       let last = Promise.resolve();
       const r = await migrateSlots({
         targets: p.targets, primaries: p.primaries, username: p.credentials.internalUser, password: p.credentials.internalPassword,
-        shouldStop: () => t.stop.aborted, log: (msg) => log.info(msg), slotsPerRound: this.d.migrateSlotsPerRound,
+        shouldStop: () => t.stop.aborted, log: (msg) => log.info(msg), priority: p.priority,
+        pace: this.d.migrateSlotsPerRound ? { slotsPerRound: this.d.migrateSlotsPerRound } : undefined,
         onProgress: (m) => {
           // One report in flight at a time; a lost one is superseded by the next.
           last = last.then(() => this.d.client.progress(t.taskId, {

@@ -3,7 +3,7 @@
  * leases tasks. Agents and the control plane meet only over these types.
  */
 import { z, Id, Timestamp, safeString, freeText } from './common';
-import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
+import { Durability, EvictionPolicy, InstanceRole, MigrationPriority, SlotRange } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 
@@ -116,6 +116,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     clusterId: Id,
     targets: z.array(SlotTarget).describe('the wanted owner of every slot: slots owned elsewhere are moved there'),
     primaries: z.array(ClusterMember).describe('every primary (sources, targets, bystanders): each gets the final SETSLOT NODE'),
+    priority: MigrationPriority.default('balanced').describe('how hard the move may press on the primaries (batch time budget, parallel pairs, rests)'),
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
 ]);
@@ -138,7 +139,10 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ForgetMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
-  z.object({ kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember), credentials: EngineCredentials }),
+  z.object({
+    kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember),
+    priority: MigrationPriority.default('balanced'), credentials: EngineCredentials,
+  }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;

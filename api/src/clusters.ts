@@ -18,6 +18,11 @@ export const EvictionPolicy = z.enum([
 ]);
 export type EvictionPolicy = z.infer<typeof EvictionPolicy>;
 
+export const MigrationPriority = z
+  .enum(['gentle', 'balanced', 'fast'])
+  .describe('how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)');
+export type MigrationPriority = z.infer<typeof MigrationPriority>;
+
 export const ENGINE_VERSIONS = ['7'] as const;
 export const LIMITS = {
   shards: { min: 1, max: 64 },
@@ -45,6 +50,7 @@ export const CreateClusterRequest = z
       .optional(),
     durability: Durability.optional(),
     evictionPolicy: EvictionPolicy.optional(),
+    migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
   })
   .openapi('CreateClusterRequest');
@@ -57,6 +63,7 @@ export const ClusterSpec = z
     memoryMbPerShard: z.number().int(),
     durability: Durability,
     evictionPolicy: EvictionPolicy,
+    migrationPriority: MigrationPriority,
     engineVersion: z.enum(ENGINE_VERSIONS),
   })
   .openapi('ClusterSpec');

@@ -3,7 +3,7 @@
  * run that returns the plan, and switchover of a shard's primary.
  */
 import { z, Id } from './common';
-import { Cluster, Durability, EvictionPolicy, LIMITS, SlotRange } from './clusters';
+import { Cluster, Durability, EvictionPolicy, LIMITS, MigrationPriority, SlotRange } from './clusters';
 import { Operation } from './operations';
 
 /** What PATCH /v1/clusters/{id} may change; every field optional, at least one. */
@@ -14,8 +14,9 @@ export const UpdateClusterRequest = z
     memoryMbPerShard: z.number().int().min(LIMITS.memoryMbPerShard.min).max(LIMITS.memoryMbPerShard.max).optional(),
     durability: Durability.optional(),
     evictionPolicy: EvictionPolicy.optional(),
+    migrationPriority: MigrationPriority.optional().describe('applies to this change\'s slot moves and every later one'),
   })
-  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy' })
+  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, migrationPriority' })
   .openapi('UpdateClusterRequest');
 export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequest>;
 
@@ -50,6 +51,16 @@ export type PlannedInstanceChange = z.infer<typeof PlannedInstanceChange>;
 export const PlannedStep = z.object({ name: z.string(), title: z.string() }).openapi('PlannedStep');
 export type PlannedStep = z.infer<typeof PlannedStep>;
 
+export const MigrationCost = z
+  .object({
+    priority: MigrationPriority,
+    estimatedSeconds: z.number().describe('rough duration of the slot moves on an otherwise idle cluster'),
+    maxBlockMs: z.number().describe('longest a single migration step holds a primary: what an application request may wait behind it'),
+    summary: z.string(),
+  })
+  .openapi('MigrationCost');
+export type MigrationCost = z.infer<typeof MigrationCost>;
+
 export const TopologyPlan = z
   .object({
     changes: z.array(z.object({ field: z.string(), from: z.union([z.number(), z.string()]), to: z.union([z.number(), z.string()]) })),
@@ -60,6 +71,8 @@ export const TopologyPlan = z
     online: z.boolean().describe('true: applications keep reading and writing throughout (no engine restarts)'),
     notes: z.array(z.string()),
     totals: z.object({ slots: z.number().int(), keys: z.number().int(), bytes: z.number().int() }),
+    migrationPriority: MigrationPriority.describe('the priority the slot moves of this change run at'),
+    migrationCosts: z.array(MigrationCost).describe('what moving these slots costs at each priority (empty when no slot moves)'),
   })
   .openapi('TopologyPlan');
 export type TopologyPlan = z.infer<typeof TopologyPlan>;

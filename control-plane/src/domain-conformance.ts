@@ -16,6 +16,7 @@ export type DomainConformance = [
   Assert<Same<Api.Durability, Engine.Durability>>,
   Assert<Same<Api.EvictionPolicy, Engine.EvictionPolicy>>,
   Assert<Same<Api.InstanceRole, Engine.InstanceRole>>,
+  Assert<Same<Api.MigrationPriority, Engine.MigrationPriority>>,
   Assert<Same<Api.SlotRange, Engine.SlotRange>>,
   Assert<Same<Api.EngineCredentials, Engine.EngineCredentials>>,
   Assert<Same<Api.FormClusterShard, Engine.FormClusterShard>>,

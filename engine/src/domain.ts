@@ -24,6 +24,10 @@ export type EvictionPolicy = (typeof EVICTION_POLICIES)[number];
 
 export type InstanceRole = 'primary' | 'replica';
 
+/** How hard a slot migration may press on the primaries: time budget per batch, parallel pairs, rests. */
+export const MIGRATION_PRIORITIES = ['gentle', 'balanced', 'fast'] as const;
+export type MigrationPriority = (typeof MIGRATION_PRIORITIES)[number];
+
 /** An inclusive range of hash slots (0..16383). */
 export interface SlotRange {
   start: number;

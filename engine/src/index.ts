@@ -89,3 +89,4 @@ export {
   type SlotMove,
   type ShardData,
 } from './redis/topology.planner';
+export { MIGRATION_PACES, DEFAULT_MIGRATION_PRIORITY, BatchPacer, migrationCosts, type MigrationPace, type MigrationCost } from './redis/migration-pace';

@@ -3800,6 +3800,11 @@ export interface components {
             durability: "none" | "aof-everysec" | "aof-always";
             /** @enum {string} */
             evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+            /**
+             * @description how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
+             * @enum {string}
+             */
+            migrationPriority: "gentle" | "balanced" | "fast";
             /** @enum {string} */
             engineVersion: "7";
         };
@@ -3961,6 +3966,11 @@ export interface components {
             durability?: "none" | "aof-everysec" | "aof-always";
             /** @enum {string} */
             evictionPolicy?: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+            /**
+             * @description default balanced
+             * @enum {string}
+             */
+            migrationPriority?: "gentle" | "balanced" | "fast";
             /** @enum {string} */
             engineVersion?: "7";
         };
@@ -3991,6 +4001,13 @@ export interface components {
                 keys: number;
                 bytes: number;
             };
+            /**
+             * @description the priority the slot moves of this change run at
+             * @enum {string}
+             */
+            migrationPriority: "gentle" | "balanced" | "fast";
+            /** @description what moving these slots costs at each priority (empty when no slot moves) */
+            migrationCosts: components["schemas"]["MigrationCost"][];
         };
         PlannedSlotMove: {
             fromShard: number;
@@ -4024,6 +4041,18 @@ export interface components {
             name: string;
             title: string;
         };
+        MigrationCost: {
+            /**
+             * @description how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
+             * @enum {string}
+             */
+            priority: "gentle" | "balanced" | "fast";
+            /** @description rough duration of the slot moves on an otherwise idle cluster */
+            estimatedSeconds: number;
+            /** @description longest a single migration step holds a primary: what an application request may wait behind it */
+            maxBlockMs: number;
+            summary: string;
+        };
         ClusterUpdateAccepted: {
             cluster: components["schemas"]["Cluster"];
             operation: components["schemas"]["Operation"];
@@ -4040,6 +4069,11 @@ export interface components {
             durability?: "none" | "aof-everysec" | "aof-always";
             /** @enum {string} */
             evictionPolicy?: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+            /**
+             * @description applies to this change's slot moves and every later one
+             * @enum {string}
+             */
+            migrationPriority?: "gentle" | "balanced" | "fast";
         };
         SwitchoverRequest: {
             /**
@@ -4765,6 +4799,12 @@ export interface components {
                     host: string;
                     port: number;
                 }[];
+                /**
+                 * @description how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
+                 * @default balanced
+                 * @enum {string}
+                 */
+                priority: "gentle" | "balanced" | "fast";
                 credentials: {
                     customerUser: string;
                     customerPassword: string;

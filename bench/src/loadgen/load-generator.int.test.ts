@@ -214,7 +214,7 @@ describe('load generator against a real 3-primary Redis Cluster', () => {
         primaries: cluster.seeds.map((e) => ({ host: e.split(':')[0]!, port: Number(e.split(':')[1]) })),
         username: cluster.internal.username,
         password: cluster.internal.password,
-        slotsPerRound: 100,
+        pace: { slotsPerRound: 100 },
       });
       expect(moved.complete).toBe(true);
       expect(moved.keysMoved).toBeGreaterThan(0);

@@ -286,6 +286,7 @@ export async function migrateSlots(ctx: ClusterContext, a: Extract<OperationActi
       kind: 'migrate-slots', clusterId: ctx.cluster.id,
       targets: a.targets.map((t) => ({ ...member(ctx, byId(ctx, t.instanceId)), slots: t.slots, shardEngineIds: t.shardEngineIds })),
       primaries: a.primaries.map((id) => member(ctx, byId(ctx, id))),
+      priority: ctx.cluster.spec.migrationPriority,
     },
   });
 }

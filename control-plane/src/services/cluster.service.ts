@@ -41,6 +41,7 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
     memoryMbPerShard: req.memoryMbPerShard ?? LIMITS.memoryMbPerShard.default,
     durability: req.durability ?? 'none',
     evictionPolicy: req.evictionPolicy ?? 'noeviction',
+    migrationPriority: req.migrationPriority ?? 'balanced',
     engineVersion: req.engineVersion ?? '7',
   };
 }

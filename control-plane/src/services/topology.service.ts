@@ -89,6 +89,8 @@ export class TopologyService {
         online: plan.online,
         notes: plan.notes,
         totals: plan.totals,
+        migrationPriority: to.migrationPriority,
+        migrationCosts: plan.migrationCosts,
       };
       if (dryRun) return { plan: publicPlan, cluster, operation: null };
 

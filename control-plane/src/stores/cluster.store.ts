@@ -44,7 +44,8 @@ const toCluster = (r: any): ClusterRow => ({
   id: r.id,
   name: r.name,
   organizationId: r.organization_id,
-  spec: r.spec as ClusterSpec,
+  // Clusters stored before migrationPriority existed move at the default.
+  spec: { migrationPriority: 'balanced', ...(r.spec as Omit<ClusterSpec, 'migrationPriority'>) } as ClusterSpec,
   generation: r.generation,
   observedGeneration: r.observed_generation,
   status: { phase: r.phase as ClusterPhase, conditions: r.conditions as Condition[] },

@@ -5,8 +5,9 @@
  * (placed with anti-affinity) or removed, and which slots move from which
  * shard to which. The same function answers a dry run and drives the change.
  */
-import type { Durability, EvictionPolicy, SlotRange } from '../domain';
+import type { Durability, EvictionPolicy, MigrationPriority, SlotRange } from '../domain';
 import { planPlacement, placeReplacement, type PlacementNode } from '../placement.planner';
+import { DEFAULT_MIGRATION_PRIORITY, migrationCosts, type MigrationCost } from './migration-pace';
 import { SLOT_COUNT } from './slots.planner';
 
 export interface TopologySpec {
@@ -15,6 +16,8 @@ export interface TopologySpec {
   memoryMbPerShard: number;
   durability: Durability;
   evictionPolicy: EvictionPolicy;
+  /** How hard slot moves press on the primaries (absent: the default). */
+  migrationPriority?: MigrationPriority;
 }
 
 export interface TopologyInstance {
@@ -133,6 +136,8 @@ export interface TopologyChangePlan {
   online: boolean;
   notes: string[];
   totals: { slots: number; keys: number; bytes: number };
+  /** What the slot moves cost at each priority (empty without moves). */
+  migrationCosts: MigrationCost[];
 }
 
 export type TopologyFailure = { ok: false; code: 'unchanged' | 'does_not_fit' | 'unplaceable'; field: keyof TopologySpec; reason: string };
@@ -201,8 +206,9 @@ export function planSlotTargets(current: SlotRange[][], shards: number): { targe
 
 export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult {
   const { current: cur, desired: want } = input;
-  const fields: (keyof TopologySpec)[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy'];
-  const changes = fields.filter((f) => cur[f] !== want[f]).map((f) => ({ field: f, from: cur[f], to: want[f] }));
+  const fields: (keyof TopologySpec)[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'migrationPriority'];
+  const valueOf = (spec: TopologySpec, f: keyof TopologySpec) => (f === 'migrationPriority' ? spec.migrationPriority ?? DEFAULT_MIGRATION_PRIORITY : spec[f]!);
+  const changes = fields.filter((f) => valueOf(cur, f) !== valueOf(want, f)).map((f) => ({ field: f, from: valueOf(cur, f), to: valueOf(want, f) }));
   if (!changes.length) return fail('unchanged', 'shards', 'the cluster already has this spec');
   const notes: string[] = [];
   const dataOf = (shard: number) => input.data[shard] ?? { keys: 0, bytes: 0 };
@@ -291,7 +297,7 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
     configure: `Apply ${what} in place on every instance (CONFIG SET, config files rewritten; no restart)`,
     'start-instances': `Start ${plural(add.length, 'new instance')} (${plural(primaries, 'primary', 'primaries')}, ${plural(add.length - primaries, 'replica')})`,
     'join-instances': 'New primaries meet the cluster; new replicas sync from their primaries',
-    'migrate-slots': `Move ${plural(totals.slots, 'slot')} (~${totals.keys} keys) with live migration (IMPORTING/MIGRATING, batched MIGRATE, SETSLOT NODE on every primary)`,
+    'migrate-slots': `Move ${plural(totals.slots, 'slot')} (~${totals.keys} keys) with live migration at ${want.migrationPriority ?? DEFAULT_MIGRATION_PRIORITY} priority (keys copied, confirmed by the target's replica, then handed over slot by slot)`,
     'remove-instances': `Stop ${plural(remove.length, 'instance')} and forget ${remove.length === 1 ? 'it' : 'them'} on every member`,
     finish: 'Record the new topology',
   };
@@ -305,5 +311,6 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
 
   return {
     ok: true, changes, add, remove, targetSlots: target, moves, vertical, steps, online: true, notes, totals,
+    migrationCosts: moves.length ? migrationCosts(totals.keys, moves.length) : [],
   };
 }

@@ -90,6 +90,19 @@ describe('update replicas 1 -> 0 (and a cancelled grow rolling back)', () => {
     });
   });
 
+  it('4 -> 3 style removal: nothing of a removed shard is stopped, replicas included, while one of its copies owns a slot', () => {
+    // shard 1 is removed (primary p1, replica r1); p1 still reports slots (its move not seen finished yet)
+    const l = growing().slice(0, 4);
+    const removing = input(l, { to: spec({ shards: 1 }), added: [], removed: ['p1', 'r1'], targetSlots: [planSlots(1)] });
+    expect(planRemoveInstances(removing, false)).toEqual({
+      actions: [{ kind: 'remember-ids', instanceIds: ['p1', 'r1'] }],
+      verdict: { kind: 'wait', detail: 'waiting for p1:7000 (8192 slots) to own no slot before removing shard copies', fraction: 0 },
+    });
+    // its slots gone: primary and replica are stopped
+    set(l, 'p1', { obs: { process: 'running', view: view({ myId: 'P1', role: 'primary', slotsOwned: 0 }) } });
+    expect(planRemoveInstances(removing, false).actions.slice(1)).toEqual([{ kind: 'remove', instanceId: 'p1' }, { kind: 'remove', instanceId: 'r1' }]);
+  });
+
   it('once stopped, every kept member forgets them; a member that is down is waited for, for a while', () => {
     const gone = set(set(shrinking(), 'r0', { obs: null }), 'r1', { obs: null });
     const stopped: [UpdateTaskRef, TaskView][] = [[{ kind: 'remove', instanceId: 'r0' }, ok(1000)], [{ kind: 'remove', instanceId: 'r1' }, ok(1000)]];

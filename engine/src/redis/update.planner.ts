@@ -104,6 +104,12 @@ export function planRemoveInstances(input: UpdateInput, rollback: boolean): Upda
   if (!rows.length) return { actions: [], verdict: { kind: 'done', detail: `${ids.size} instance(s) removed` } };
   // Remember each one's Redis id while it still runs.
   const actions: UpdateAction[] = [{ kind: 'remember-ids', instanceIds: rows.map((i) => i.id) }];
+  // A removed shard's copies (its replicas too) go only once none of them owns a slot: stopping a copy of a
+  // shard that still serves slots would lose them (a failover after the move, a report that is late).
+  const stillServing = rows.filter((i) => (i.obs?.view?.slotsOwned ?? 0) > 0 && !isGone(i, input.task({ kind: 'remove', instanceId: i.id })));
+  if (stillServing.length) {
+    return { actions, verdict: { kind: 'wait', detail: `waiting for ${stillServing.map((i) => `${i.label} (${i.obs!.view!.slotsOwned} slots)`).join(', ')} to own no slot before removing shard copies`, fraction: 0 } };
+  }
   const removal = (i: OpInstance) => input.task({ kind: 'remove', instanceId: i.id });
   const left = rows.filter((i) => !isGone(i, removal(i)));
   const gone = rows.length - left.length;

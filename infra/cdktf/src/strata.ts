@@ -22,6 +22,8 @@ export class StrataProvider extends BoundProvider<StrataProviderConfig> {
 export type Durability = 'none' | 'aof-everysec' | 'aof-always';
 export type EvictionPolicy = 'noeviction' | 'allkeys-lru' | 'allkeys-lfu' | 'allkeys-random' | 'volatile-lru' | 'volatile-lfu' | 'volatile-random' | 'volatile-ttl';
 
+export type MigrationPriority = 'gentle' | 'balanced' | 'fast';
+
 export interface StrataClusterConfig {
   name: string;
   shards: number;
@@ -29,16 +31,18 @@ export interface StrataClusterConfig {
   memoryMbPerShard?: number;
   durability?: Durability;
   evictionPolicy?: EvictionPolicy;
+  /** How hard slot moves press on the primaries (default balanced). */
+  migrationPriority?: MigrationPriority;
   engineVersion?: '7';
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
 
-/** strata_cluster: shards, replicas, memory, durability and eviction change in place. */
+/** strata_cluster: shards, replicas, memory, durability, eviction and migration priority change in place. */
 export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
-  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'engine_version',
+  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version',
     'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
@@ -76,7 +80,7 @@ export class StrataApiToken extends BoundResource<StrataApiTokenConfig> {
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';
-  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'engine_version',
+  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version',
     'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
   constructor(scope: Construct, id: string, config: { id?: string; name?: string } & TerraformMetaArguments) {
     super(scope, id, DataStrataCluster.tfDataSourceType, 'strata', config);
@@ -88,6 +92,7 @@ export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: str
   get memoryMbPerShard(): number { return this.getNumberAttribute('memory_mb_per_shard'); }
   get durability(): string { return this.getStringAttribute('durability'); }
   get evictionPolicy(): string { return this.getStringAttribute('eviction_policy'); }
+  get migrationPriority(): string { return this.getStringAttribute('migration_priority'); }
   get engineVersion(): string { return this.getStringAttribute('engine_version'); }
   get status(): string { return this.getStringAttribute('status'); }
   get connectionUri(): string { return this.getStringAttribute('connection_uri'); }

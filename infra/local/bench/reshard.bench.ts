@@ -1,33 +1,38 @@
 /**
- * Resharding benchmark: 3 -> 4 shards holding KEYS keys (default 1,000,000)
- * under a client load, through Strata's PATCH (live slot migration by the
- * agent), and in the same run `redis-cli --cluster rebalance
- * --cluster-use-empty-masters --cluster-pipeline 100` on an identical
- * hand-made cluster (3 loaded primaries + 1 empty one, no replicas, same
- * redis-server). Prints time, keys/s, client errors, keys lost, and the
- * client's p99 before vs during the migration, and three ratios: the whole
- * 3 -> 4 (Strata's operation vs redis-cli's add-node + rebalance), Strata's
- * whole operation vs the rebalance alone, and slot migration vs rebalance.
- * Asserts nothing.
+ * Resharding benchmark: 3 -> 4 and then 4 -> 3 shards holding KEYS keys
+ * (default 1,000,000) under a client load, through Strata's PATCH (live
+ * slot migration by the agent, at PRIORITY, default balanced), and in the
+ * same run with redis-cli on an identical hand-made cluster (3 loaded
+ * primaries, no replicas, same redis-server): `add-node` + `rebalance
+ * --cluster-use-empty-masters --cluster-pipeline 100`, then `rebalance
+ * --cluster-weight <4th>=0` + `del-node`. For each change and tool it prints
+ * time, keys/s, client errors, keys lost, and the client's p50/p99 before
+ * and during the change; then the ratios and whether the goals hold
+ * (p99 during <= 2x p99 before and <= redis-cli's during; whole change >= 3x
+ * faster than redis-cli; 0 lost). Prints the load average at start and end
+ * (other work on the machine moves every figure). Asserts nothing.
  *
- *   npm run bench:reshard            (KEYS=1000000)
+ *   npm run bench:reshard            (KEYS=1000000 PRIORITY=balanced)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cluster } from 'ioredis';
-import type { Connection, LiveEvent, Operation } from '@strata/api';
+import type { Connection, LiveEvent, MigrationPriority, Operation } from '@strata/api';
 import { renderRedisConfig } from '@strata/engine';
 import { startStack } from '../src/stack';
 import { LiveStreamClient } from '@strata/control-plane/testing';
 
 const KEYS = Number(process.env.KEYS ?? 1_000_000);
+const PRIORITY = (process.env.PRIORITY ?? 'balanced') as MigrationPriority;
 const PREFIX = '127.0.63';
-const HAND = '127.0.64.1';
+/** The hand-made cluster's address moves with STRATA_TEST_NET like the stack's. */
+const HAND = `${process.env.STRATA_TEST_NET ?? '127.0'}.64.1`;
 const CREDS = { customerUser: 'app', customerPassword: 'bench-app-pass', internalUser: 'strata-internal', internalPassword: 'bench-internal-pass' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const p99 = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]! : NaN);
+const pct = (xs: number[], q: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)]! : NaN);
+const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
 
 /** autoPipeline for bulk loading and checking; the load client sends plain commands (ioredis does not follow ASK inside auto-pipelines). */
 function client(seeds: string[], auth?: { username: string; password: string }, autoPipeline = true): Cluster {
@@ -82,10 +87,10 @@ async function load(c: Cluster): Promise<void> {
   }));
 }
 
-/** 8 workers: SET or GET a random loaded key, one command at a time each; latencies tagged by phase. */
+/** 8 workers: SET or GET a random loaded key, one command at a time each; latencies tagged by phase (a name per window). */
 class Load {
-  phase: 'before' | 'during' | 'after' = 'before';
-  readonly lat: Record<string, number[]> = { before: [], during: [], after: [] };
+  phase = 'warmup';
+  readonly lat = new Map<string, number[]>();
   errors = 0;
   readonly samples: string[] = [];
   private stop = false;
@@ -99,7 +104,9 @@ class Load {
         try {
           if (n % 2) await this.c.set(`k:${i}`, `v${i}`);
           else await this.c.get(`k:${i}`);
-          this.lat[this.phase]!.push(performance.now() - t);
+          const list = this.lat.get(this.phase) ?? [];
+          list.push(performance.now() - t);
+          this.lat.set(this.phase, list);
         } catch (err) {
           this.errors++;
           if (this.samples.length < 3) this.samples.push((err as Error).message.slice(0, 120));
@@ -107,6 +114,10 @@ class Load {
       }
     })());
     return this;
+  }
+  of(phase: string): { p50: number; p99: number; n: number } {
+    const xs = this.lat.get(phase) ?? [];
+    return { p50: pct(xs, 0.5), p99: pct(xs, 0.99), n: xs.length };
   }
   async end(): Promise<void> {
     this.stop = true;
@@ -125,8 +136,12 @@ async function countKeys(c: Cluster): Promise<{ present: number; total: number }
   return { present, total };
 }
 
-const report = (name: string, ms: number, moved: number, l: Load, keys: { present: number; total: number }) => {
-  console.log(`${name.padEnd(28)} ${(ms / 1000).toFixed(2).padStart(7)} s  ${Math.round(moved / (ms / 1000)).toLocaleString().padStart(9)} keys/s  errors ${l.errors}  keys ${keys.present.toLocaleString()}/${KEYS.toLocaleString()} (lost ${KEYS - keys.present}, dbsize ${keys.total})  p99 before ${p99(l.lat.before!).toFixed(2)} ms, during ${p99(l.lat.during!).toFixed(2)} ms${l.samples.length ? `  (errors: ${l.samples.join(' | ')})` : ''}`);
+interface ChangeResult { tool: string; change: string; ms: number; moved: number; errors: number; lost: number; before: { p50: number; p99: number }; during: { p50: number; p99: number } }
+const results: ChangeResult[] = [];
+const fmt = (x: number) => x.toFixed(2);
+const record = (r: ChangeResult) => {
+  results.push(r);
+  console.log(`${`${r.tool} ${r.change}`.padEnd(18)} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${Math.round(r.moved / (r.ms / 1000)).toLocaleString().padStart(9)} keys/s  errors ${r.errors}  lost ${r.lost}  p50 before ${fmt(r.before.p50)} / during ${fmt(r.during.p50)} ms  p99 before ${fmt(r.before.p99)} / during ${fmt(r.during.p99)} ms`);
 };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-reshard-bench-'));
@@ -152,10 +167,10 @@ const controlPlaneActivity = async (): Promise<Record<string, number>> => {
   };
 };
 const hand: ChildProcess[] = [];
-const results: string[] = [];
+console.log(`load average at start (1 / 5 / 15 min): ${loadAverage()}; ${os.cpus().length} cores; ${KEYS.toLocaleString()} keys; Strata at ${PRIORITY} priority`);
 try {
   // --- Strata ---
-  const created = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: 'bench', shards: 3, replicasPerShard: 0, memoryMbPerShard: 512 });
+  const created = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: 'bench', shards: 3, replicasPerShard: 0, memoryMbPerShard: 512, migrationPriority: PRIORITY });
   const id = created.cluster.id;
   for (;;) {
     const c = await api<{ status: { phase: string } }>('GET', `/v1/clusters/${id}`);
@@ -164,36 +179,36 @@ try {
   }
   const conn = await api<Connection>('GET', `/v1/clusters/${id}/connection`);
   const auth = { username: conn.username, password: conn.password };
-  const sc = client(conn.seeds, auth);
   let t = performance.now();
-  await load(sc);
+  await load(client(conn.seeds, auth));
   console.log(`strata: loaded ${KEYS.toLocaleString()} keys in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const sl = new Load(client(conn.seeds, auth, false)).start();
-  await sleep(3000);
-  sl.phase = 'during';
-  const cpBefore = await controlPlaneActivity();
   // The end comes from the live event stream, as the console sees it (polling 20 times a second cost the control plane more than the change did).
   const live = await LiveStreamClient.open(stack.url, { authorization: `Bearer ${stack.adminToken}` });
-  t = performance.now();
-  const accepted = await api<{ operation: Operation }>('PATCH', `/v1/clusters/${id}`, { shards: 4 });
-  const ended = (e: LiveEvent): e is LiveEvent & { type: 'operation' } => e.type === 'operation' && e.operation.id === accepted.operation.id && ['succeeded', 'failed', 'cancelled'].includes(e.operation.state);
-  await live.waitFor(ended, 300_000);
-  const strataMs = performance.now() - t;
+  for (const [change, shards] of [['3->4', 4], ['4->3', 3]] as const) {
+    sl.phase = `before ${change}`;
+    await sleep(3000);
+    const cpBefore = await controlPlaneActivity();
+    sl.phase = `during ${change}`;
+    t = performance.now();
+    const accepted = await api<{ operation: Operation }>('PATCH', `/v1/clusters/${id}`, { shards });
+    const ended = (e: LiveEvent): e is LiveEvent & { type: 'operation' } => e.type === 'operation' && e.operation.id === accepted.operation.id && ['succeeded', 'failed', 'cancelled'].includes(e.operation.state);
+    await live.waitFor(ended, 300_000);
+    const ms = performance.now() - t;
+    sl.phase = `after ${change}`;
+    const op = await api<Operation>('GET', `/v1/operations/${accepted.operation.id}`);
+    const cpAfter = await controlPlaneActivity();
+    const mig = op.steps.find((st) => st.name === 'migrate-slots');
+    const migMs = mig?.startedAt && mig.finishedAt ? Date.parse(mig.finishedAt) - Date.parse(mig.startedAt) : NaN;
+    const moved = op.migration?.keysMoved ?? 0;
+    console.log(`strata ${change}: operation ${op.state}; ${op.migration?.slotsDone} slots, ${moved.toLocaleString()} keys moved; steps ${op.steps.map((st) => `${st.name} ${st.startedAt && st.finishedAt ? ((Date.parse(st.finishedAt) - Date.parse(st.startedAt)) / 1000).toFixed(2) : '?'} s`).join(', ')}`);
+    console.log(`strata ${change}: control plane during the change: ${Object.entries(cpAfter).map(([k, v]) => [k, Math.round(v - (cpBefore[k] ?? 0))] as const).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    const keys = await countKeys(client((await api<Connection>('GET', `/v1/clusters/${id}/connection`)).seeds, auth));
+    record({ tool: 'strata', change, ms, moved, errors: sl.errors, lost: KEYS - keys.present, before: sl.of(`before ${change}`), during: sl.of(`during ${change}`) });
+    if (Number.isFinite(migMs)) console.log(`strata ${change}: migrate-slots step ${(migMs / 1000).toFixed(2)} s of ${(ms / 1000).toFixed(2)} s`);
+  }
   live.close();
-  const op = await api<Operation>('GET', `/v1/operations/${accepted.operation.id}`);
-  const cpAfter = await controlPlaneActivity();
-  sl.phase = 'after';
-  await sleep(500);
   await sl.end();
-  const mig = op.steps.find((s) => s.name === 'migrate-slots');
-  const migMs = mig?.startedAt && mig.finishedAt ? Date.parse(mig.finishedAt) - Date.parse(mig.startedAt) : NaN;
-  const sKeys = await countKeys(client((await api<Connection>('GET', `/v1/clusters/${id}/connection`)).seeds, auth));
-  const moved = op.migration?.keysMoved ?? 0;
-  console.log(`strata: operation ${op.state}; ${op.migration?.slotsDone} slots, ${moved.toLocaleString()} keys moved; migrate-slots step ${(migMs / 1000).toFixed(2)} s of ${(strataMs / 1000).toFixed(2)} s in all`);
-  console.log(`strata: steps ${op.steps.map((st) => `${st.name} ${st.startedAt && st.finishedAt ? ((Date.parse(st.finishedAt) - Date.parse(st.startedAt)) / 1000).toFixed(2) : '?'} s`).join(', ')}`);
-  console.log(`strata: control plane during the change: ${Object.entries(cpAfter).map(([k, v]) => [k, Math.round(v - (cpBefore[k] ?? 0))] as const).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  report('strata PATCH shards 3->4', strataMs, moved, sl, sKeys);
-  results.push(`strata ${strataMs}`);
   await api('DELETE', `/v1/clusters/${id}`);
 
   // --- redis-cli on a hand-made identical cluster ---
@@ -212,47 +227,62 @@ try {
     if (r.status !== 0) throw new Error(`redis-cli ${args.join(' ')}: ${r.stderr || r.stdout}`);
     return r.stdout;
   };
-  cli('--cluster', 'create', ...ports.slice(0, 3).map((p) => `${HAND}:${p}`), '--cluster-replicas', '0', '--cluster-yes');
-  for (;;) {
-    if (ports.slice(0, 3).every((p) => cli('-h', HAND, '-p', String(p), 'CLUSTER', 'INFO').includes('cluster_state:ok'))) break;
-    await sleep(100);
-  }
-  const handAuth = { username: CREDS.customerUser, password: CREDS.customerPassword };
-  const hc = client(ports.slice(0, 3).map((p) => `${HAND}:${p}`), handAuth);
-  t = performance.now();
-  await load(hc);
-  console.log(`redis-cli: loaded ${KEYS.toLocaleString()} keys in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  // Joining the empty primary is part of going 3 -> 4 with redis-cli too (Strata's time includes its join-instances step).
-  t = performance.now();
-  cli('--cluster', 'add-node', `${HAND}:7103`, `${HAND}:7100`);
-  for (;;) {
-    if (cli('-h', HAND, '-p', '7103', 'CLUSTER', 'INFO').includes('cluster_state:ok')) break;
-    await sleep(20);
-  }
-  const addNodeMs = performance.now() - t;
-  const hl = new Load(client(ports.map((p) => `${HAND}:${p}`), handAuth, false)).start();
-  await sleep(3000);
-  hl.phase = 'during';
-  t = performance.now();
-  // Async: the load client keeps running (and measuring) while redis-cli works.
-  const rb = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-    const p = spawn('redis-cli', ['--user', CREDS.internalUser, '--pass', CREDS.internalPassword, '--no-auth-warning', '--cluster', 'rebalance', `${HAND}:7100`, '--cluster-use-empty-masters', '--cluster-pipeline', '100'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  /** redis-cli --cluster ... run asynchronously: the load client keeps running (and measuring) meanwhile. */
+  const cliAsync = (...args: string[]) => new Promise<void>((resolve, reject) => {
+    const p = spawn('redis-cli', ['--user', CREDS.internalUser, '--pass', CREDS.internalPassword, '--no-auth-warning', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     p.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-    p.on('exit', (status) => resolve({ status, stderr }));
+    p.on('exit', (status) => (status === 0 ? resolve() : reject(new Error(`redis-cli ${args.slice(0, 2).join(' ')} exited ${status}: ${stderr.slice(-500)}`))));
   });
-  const cliMs = performance.now() - t;
-  hl.phase = 'after';
-  await sleep(500);
+  const waitOk = async (p: number) => {
+    while (!cli('-h', HAND, '-p', String(p), 'CLUSTER', 'INFO').includes('cluster_state:ok')) await sleep(20);
+  };
+  cli('--cluster', 'create', ...ports.slice(0, 3).map((p) => `${HAND}:${p}`), '--cluster-replicas', '0', '--cluster-yes');
+  for (const p of ports.slice(0, 3)) await waitOk(p);
+  const handAuth = { username: CREDS.customerUser, password: CREDS.customerPassword };
+  t = performance.now();
+  await load(client(ports.slice(0, 3).map((p) => `${HAND}:${p}`), handAuth));
+  console.log(`redis-cli: loaded ${KEYS.toLocaleString()} keys in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const hl = new Load(client(ports.slice(0, 3).map((p) => `${HAND}:${p}`), handAuth, false)).start();
+  const fourth = cli('-h', HAND, '-p', '7103', 'CLUSTER', 'MYID').trim();
+  for (const change of ['3->4', '4->3'] as const) {
+    hl.phase = `before ${change}`;
+    await sleep(3000);
+    hl.phase = `during ${change}`;
+    t = performance.now();
+    let moved: number;
+    if (change === '3->4') {
+      // Joining the empty primary is part of going 3 -> 4 (Strata's time includes its join-instances step).
+      await cliAsync('--cluster', 'add-node', `${HAND}:7103`, `${HAND}:7100`);
+      await waitOk(7103);
+      await cliAsync('--cluster', 'rebalance', `${HAND}:7100`, '--cluster-use-empty-masters', '--cluster-pipeline', '100');
+      moved = Number(cli('-h', HAND, '-p', '7103', 'DBSIZE').trim());
+    } else {
+      // Emptying the 4th primary and removing it (Strata's time includes its remove-instances step).
+      moved = Number(cli('-h', HAND, '-p', '7103', 'DBSIZE').trim());
+      await cliAsync('--cluster', 'rebalance', `${HAND}:7100`, '--cluster-weight', `${fourth}=0`, '--cluster-pipeline', '100');
+      await cliAsync('--cluster', 'del-node', `${HAND}:7100`, fourth);
+    }
+    const ms = performance.now() - t;
+    hl.phase = `after ${change}`;
+    const keys = await countKeys(client(ports.slice(0, 3).map((p) => `${HAND}:${p}`), handAuth));
+    record({ tool: 'redis-cli', change, ms, moved, errors: hl.errors, lost: KEYS - keys.present, before: hl.of(`before ${change}`), during: hl.of(`during ${change}`) });
+  }
   await hl.end();
-  if (rb.status !== 0) console.log(`redis-cli rebalance exited ${rb.status}: ${rb.stderr.slice(-500)}`);
-  const hKeys = await countKeys(client(ports.map((p) => `${HAND}:${p}`), handAuth));
-  const handMoved = Number(cli('-h', HAND, '-p', '7103', 'DBSIZE').trim());
-  report('redis-cli --cluster rebalance', cliMs, handMoved, hl, hKeys);
-  console.log(`redis-cli --cluster add-node ${(addNodeMs / 1000).toFixed(2)} s (until the new primary says cluster_state:ok), before the rebalance`);
-  console.log(`\nstrata vs redis-cli, whole 3 -> 4: ${((addNodeMs + cliMs) / strataMs).toFixed(2)}x faster (Strata: start + join + migrate; redis-cli: add-node + rebalance)`);
-  console.log(`strata's whole operation vs redis-cli's rebalance alone: ${(cliMs / strataMs).toFixed(2)}x`);
-  if (Number.isFinite(migMs)) console.log(`slot migration alone: ${(cliMs / migMs).toFixed(2)}x faster than redis-cli's rebalance`);
+
+  console.log(`\nload average at end (1 / 5 / 15 min): ${loadAverage()}`);
+  for (const change of ['3->4', '4->3']) {
+    const s = results.find((r) => r.tool === 'strata' && r.change === change)!;
+    const c = results.find((r) => r.tool === 'redis-cli' && r.change === change)!;
+    const ratio = c.ms / s.ms;
+    const goals = [
+      [`p99 during <= 2x before (${fmt(s.during.p99)} <= ${fmt(2 * s.before.p99)} ms)`, s.during.p99 <= 2 * s.before.p99],
+      [`p99 during <= redis-cli's (${fmt(s.during.p99)} <= ${fmt(c.during.p99)} ms)`, s.during.p99 <= c.during.p99],
+      [`>= 3x faster than redis-cli (${ratio.toFixed(2)}x)`, ratio >= 3],
+      [`0 lost (${s.lost})`, s.lost === 0],
+    ] as const;
+    console.log(`${change}: strata ${(s.ms / 1000).toFixed(2)} s vs redis-cli ${(c.ms / 1000).toFixed(2)} s = ${ratio.toFixed(2)}x; ${goals.map(([g, ok]) => `${ok ? 'met' : 'NOT met'}: ${g}`).join('; ')}`);
+  }
   process.exitCode = 0;
 } finally {
   for (const p of hand) p.kill('SIGKILL');

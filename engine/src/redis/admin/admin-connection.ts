@@ -54,9 +54,9 @@ export class AdminConnectionPool {
     private readonly commandTimeoutMs: number,
   ) {}
 
-  /** The pooled client for host:port, reconnecting if the previous one closed or failed. */
-  async get(host: string, port: number): Promise<Redis> {
-    const key = `${host}:${port}`;
+  /** The pooled client for host:port (one per `lane`), reconnecting if the previous one closed or failed. */
+  async get(host: string, port: number, lane?: string): Promise<Redis> {
+    const key = `${host}:${port}${lane ? `#${lane}` : ''}`;
     const existing = this.clients.get(key);
     if (existing) {
       const client = await existing.catch(() => null);

@@ -1,18 +1,20 @@
 /**
  * Live slot migration toward a wanted slot map. Idempotent and resumable:
- * it first closes any slot left open (an interrupted run), then moves every
- * slot whose owner differs from the wanted one, in rounds per
- * (source, target) pair: SETSLOT IMPORTING / MIGRATING for a batch of
- * slots (pipelined), GETKEYSINSLOT + MIGRATE ... REPLACE KEYS for all of
- * them (pipelined, many keys per call), then SETSLOT NODE on the target,
- * the source and every other primary. Pairs run in parallel. It stops early
- * only between rounds, so every slot always has exactly one owner.
+ * it first deals with slots an interrupted run left open, then moves every
+ * slot whose owner differs from the wanted one, per (source, target) pair
+ * (slot-move.ts: keys copied while the source still serves them, the
+ * target's replica confirming the copies, then an atomic handover on the
+ * source), in rounds paced to the migration priority. It stops early only
+ * between rounds, so every slot always has exactly one owner.
  */
 import type { Redis } from 'ioredis';
-import type { MigrationProgress, SlotRange } from '../../domain';
+import type { MigrationPriority, MigrationProgress, SlotRange } from '../../domain';
+import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type MigrationPace } from '../migration-pace';
 import { AdminConnectionPool } from './admin-connection';
-import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
+import { countSlots, parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
 import { repairOpenSlots } from './repair-slots';
+import { exec, movePair, type PairContext, type Phase } from './slot-move';
+import { loadSlotMoveScripts } from './slot-move.scripts';
 
 export interface MigrateSlotsOptions {
   /** Per target: the slots it should own, and the Redis ids of its shard's other instances (see step 2). */
@@ -21,12 +23,12 @@ export interface MigrateSlotsOptions {
   primaries: { host: string; port: number }[];
   username: string;
   password: string;
-  /** Keys per MIGRATE call (default 1000). */
-  batchKeys?: number;
-  /** Slots opened together per pair and round (default 128). */
-  slotsPerRound?: number;
-  /** MIGRATE calls sent together (default 32; 8 took 1.4x as long in bench:reshard, 64 gained nothing): fewer keep the application's latency lower during the move. */
-  migratesPerPipeline?: number;
+  /** How hard the move may press on the primaries (default balanced). */
+  priority?: MigrationPriority;
+  /** Overrides of the priority's pace (tests, benches). */
+  pace?: Partial<MigrationPace>;
+  /** How long the target's replica may take to confirm a round's copies (default 5000 ms). */
+  waitReplicaMs?: number;
   onProgress?: (p: MigrationProgress) => void;
   /** Asked between rounds: true stops early (the round in flight is closed first). */
   shouldStop?: () => boolean;
@@ -78,9 +80,7 @@ async function introduce(members: Member[], known: Map<Member, Set<string>>, log
 
 export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSlotsResult> {
   const log = opts.log ?? (() => {});
-  const batchKeys = opts.batchKeys ?? 1000;
-  const perRound = opts.slotsPerRound ?? 128;
-  const migratesPerPipeline = opts.migratesPerPipeline ?? 32;
+  const pace: MigrationPace = { ...MIGRATION_PACES[opts.priority ?? DEFAULT_MIGRATION_PRIORITY], ...opts.pace };
   const all = new Map<string, { host: string; port: number }>();
   for (const m of [...opts.primaries, ...opts.targets]) all.set(key(m), { host: m.host, port: m.port });
 
@@ -113,9 +113,12 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     const owner = new Array<Member | null>(16384).fill(null);
     const epochOf = new Array<number>(16384).fill(-1);
     const viewOf = new Map<Member, ReturnType<typeof parseClusterNodes>>();
+    const openOf = new Map<Member, ReturnType<typeof parseOpenSlots>>();
     for (const m of members.values()) {
-      const nodes = parseClusterNodes(String(await m.client.call('CLUSTER', 'NODES')));
+      const text = String(await m.client.call('CLUSTER', 'NODES'));
+      const nodes = parseClusterNodes(text);
       viewOf.set(m, nodes);
+      openOf.set(m, parseOpenSlots(text, m.id));
       const me = nodes.find((n) => n.myself)!;
       for (const r of me.slots) for (let s = r.start; s <= r.end; s++) {
         if (me.configEpoch > epochOf[s]!) { owner[s] = m; epochOf[s] = me.configEpoch; }
@@ -124,18 +127,20 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     // A slot no live primary claims, that the others say belongs to a (dead) former primary of the shard it is
     // wanted in: that primary died just after claiming it, before its replica (now promoted) heard of it. Redis
     // leaves such a slot uncovered (cluster_state:fail everywhere); the replica holds its keys: it claims it.
-    const claimedBy = new Map<number, string>();
+    const claimedBy = new Map<number, Set<string>>();
     for (const nodes of viewOf.values()) {
       for (const n of nodes) {
         if (n.myself) continue;
-        for (const r of n.slots) for (let s = r.start; s <= r.end; s++) if (!owner[s]) claimedBy.set(s, n.id);
+        for (const r of n.slots) for (let s = r.start; s <= r.end; s++) {
+          if (!owner[s]) claimedBy.set(s, (claimedBy.get(s) ?? new Set()).add(n.id));
+        }
       }
     }
     for (const t of opts.targets) {
       const to = members.get(key(t))!;
       const orphans: number[] = [];
       for (const r of t.slots) for (let s = r.start; s <= r.end; s++) {
-        if (!owner[s] && t.shardEngineIds?.includes(claimedBy.get(s) ?? '')) orphans.push(s);
+        if (!owner[s] && [...(claimedBy.get(s) ?? [])].some((id) => t.shardEngineIds?.includes(id))) orphans.push(s);
       }
       if (!orphans.length) continue;
       await exec(to.client, orphans.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]));
@@ -160,17 +165,6 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     const slotsTotal = [...pairs.values()].reduce((n, p) => n + p.slots.length, 0);
     log(`${slotsTotal} slot(s) to move in ${pairs.size} pair(s)`);
 
-    // Approximate bytes per key from each source's used memory and key count.
-    const bytesPerKey = new Map<string, number>();
-    for (const p of pairs.values()) {
-      if (bytesPerKey.has(p.from.id)) continue;
-      const info = parseInfo(String(await p.from.client.call('INFO', 'memory')));
-      const ks = parseInfo(String(await p.from.client.call('INFO', 'keyspace')));
-      const keys = Number(/keys=(\d+)/.exec(ks.db0 ?? '')?.[1] ?? 0);
-      const dataset = Number(info.used_memory_dataset ?? info.used_memory ?? 0);
-      bytesPerKey.set(p.from.id, keys ? dataset / keys : 0);
-    }
-
     const others = [...members.values()];
     const stats = { slotsDone: 0, keysMoved: 0, bytesMoved: 0, currentSlot: null as number | null };
     const started = Date.now();
@@ -193,57 +187,44 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     };
     report(true);
 
-    let stopped = false;
     // Where the time goes, summed over pairs (logged at the end).
-    const spent = { open: 0, getkeys: 0, migrate: 0, close: 0 };
-    const timed = async <T>(phase: keyof typeof spent, f: () => Promise<T>): Promise<T> => {
+    const spent: Record<Phase, number> = { open: 0, copy: 0, wait: 0, handover: 0, close: 0, classic: 0, rest: 0 };
+    const timed = async <T>(phase: Phase, f: () => Promise<T>): Promise<T> => {
       const t0 = performance.now();
       try { return await f(); } finally { spent[phase] += performance.now() - t0; }
     };
-    const runPair = async (p: { from: Member; to: Member; slots: number[] }) => {
-      const auth = ['AUTH2', opts.username, opts.password];
-      for (let i = 0; i < p.slots.length; i += perRound) {
-        if (stopped || opts.shouldStop?.()) { stopped = true; return; }
-        const round = p.slots.slice(i, i + perRound);
-        stats.currentSlot = round[0]!;
-        await timed('open', async () => {
-          await exec(p.to.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'IMPORTING', p.from.id]));
-          await exec(p.from.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'MIGRATING', p.to.id]));
-        });
-        let pending = round;
-        while (pending.length) {
-          const keyLists = (await timed('getkeys', () => exec(p.from.client, pending.map((s) => ['CLUSTER', 'GETKEYSINSLOT', String(s), String(batchKeys)])))) as string[][];
-          const withKeys = pending.map((s, j) => ({ s, keys: keyLists[j]! })).filter((x) => x.keys.length);
-          if (withKeys.length) {
-            // A few MIGRATEs per pipeline: each blocks the source while it runs, and the
-            // application's commands get served between pipelines.
-            await timed('migrate', async () => {
-              for (let k = 0; k < withKeys.length; k += migratesPerPipeline) {
-                await exec(p.from.client, withKeys.slice(k, k + migratesPerPipeline)
-                  .map((x) => ['MIGRATE', p.to.host, String(p.to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...x.keys]));
-              }
-            });
-            const moved = withKeys.reduce((n, x) => n + x.keys.length, 0);
-            stats.keysMoved += moved;
-            stats.bytesMoved += moved * (bytesPerKey.get(p.from.id) ?? 0);
-          }
-          // A slot whose last GETKEYSINSLOT came back short is empty now (new keys go to the target via ASK).
-          pending = withKeys.filter((x) => x.keys.length >= batchKeys).map((x) => x.s);
-          report();
-        }
-        // Target first (it bumps its epoch and claims the slots), then the source and everyone else together:
-        // once the target owns the slots, any member pointing clients at it is right. (Each pipeline costs a
-        // nodes.conf save + fsync on its member: one round trip fewer per round.)
-        await timed('close', async () => {
-          await exec(p.to.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', p.to.id]));
-          await Promise.all(others.filter((m) => m !== p.to)
-            .map((m) => exec(m.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', p.to.id]))));
-        });
-        stats.slotsDone += round.length;
-        report();
-      }
+    const sources = [...new Set([...pairs.values()].map((p) => p.from))];
+    await Promise.all(sources.map((m) => loadSlotMoveScripts(m.client)));
+    // Each source's own probe connection: a PING there waits behind whatever the source is busy with.
+    const probes = new Map<Member, Redis>();
+    for (const m of sources) probes.set(m, await pool.get(m.host, m.port, 'probe'));
+    const pacers = new Map(sources.map((m) => [m, new BatchPacer(pace)]));
+    const replicas = new Map<Member, number>();
+    for (const p of pairs.values()) {
+      if (replicas.has(p.to)) continue;
+      replicas.set(p.to, viewOf.get(p.to)!.filter((n) => n.role === 'replica' && n.primaryId === p.to.id && !n.flags.includes('fail')).length);
+    }
+    let stopped = false;
+    const ctx: PairContext = {
+      members: others, username: opts.username, password: opts.password, pace,
+      pacerOf: (m) => pacers.get(m as Member)!,
+      probe: async (m) => { const t0 = performance.now(); await probes.get(m as Member)!.ping(); return performance.now() - t0; },
+      replicasOf: (m) => replicas.get(m as Member) ?? 0,
+      waitReplicaMs: opts.waitReplicaMs ?? 5000,
+      shouldStop: () => { if (!stopped && opts.shouldStop?.()) stopped = true; return stopped; },
+      onSlotStart: (slot) => { stats.currentSlot = slot; },
+      onKeys: (keys, bytes) => { stats.keysMoved += keys; stats.bytesMoved += bytes; report(); },
+      onSlotsDone: (n) => { stats.slotsDone += n; report(); },
+      log, timed,
     };
-    await Promise.all([...pairs.values()].map(runPair));
+    const queue = [...pairs.values()];
+    const lanes = pace.parallelPairs > 0 ? Math.min(pace.parallelPairs, queue.length) : queue.length;
+    await Promise.all(Array.from({ length: lanes }, async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const open = new Set(openOf.get(p.from)!.filter((o) => o.state === 'migrating' && o.peerId === p!.to.id).map((o) => o.slot));
+        if (!(await movePair({ ...p, open }, ctx))) return;
+      }
+    }));
     stats.currentSlot = null;
     report(true);
     const complete = !stopped;
@@ -255,21 +236,9 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       }))
       : undefined;
     log(`${complete ? 'migration complete' : 'migration stopped early'}: ${stats.slotsDone}/${slotsTotal} slots, ${stats.keysMoved} keys in ${Date.now() - started} ms`
-      + ` (summed over ${pairs.size} pair(s): open ${Math.round(spent.open)} ms, GETKEYSINSLOT ${Math.round(spent.getkeys)} ms, MIGRATE ${Math.round(spent.migrate)} ms, SETSLOT NODE ${Math.round(spent.close)} ms)`);
+      + ` (summed over ${pairs.size} pair(s): ${Object.entries(spent).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')})`);
     return { complete, slotsMoved: stats.slotsDone, keysMoved: stats.keysMoved, bytesMoved: Math.round(stats.bytesMoved), final };
   } finally {
     await pool.closeAll();
   }
-}
-
-/** Sends commands in one pipeline; throws the first error. */
-async function exec(client: Redis, commands: string[][]): Promise<unknown[]> {
-  if (!commands.length) return [];
-  const pl = client.pipeline();
-  for (const [name, ...args] of commands) pl.call(name!, ...args);
-  const res = await pl.exec();
-  return (res ?? []).map(([err, v], i) => {
-    if (err) throw new Error(`${commands[i]!.slice(0, 4).join(' ')}: ${err.message}`);
-    return v;
-  });
 }

@@ -45,6 +45,10 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
       if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
       return owner;
     };
+    // A slot its live owner still serves alone (not MIGRATING) while another member imports it from that owner:
+    // a move stopped while copying keys. The importer's keys are copies nobody reads (a key deleted on the owner
+    // since would come back through them): removed, and the mark dropped.
+    for (const slot of openSlots) await dropCopies(slot, ownerOf(slot), views, log);
     // Every open slot first: a member naming a dead owner for any slot is in cluster_state:fail and refuses MIGRATE.
     for (const slot of openSlots) await adoptImporters(slot, ownerOf(slot), views, log);
     for (const slot of openSlots) {
@@ -75,6 +79,26 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     return repaired;
   } finally {
     await pool.closeAll();
+  }
+}
+
+/** See the caller: importers from an owner that does not migrate the slot hold copies only. */
+async function dropCopies(slot: number, owner: View, views: View[], log: (m: string) => void): Promise<void> {
+  if (owner.open.some((o) => o.slot === slot && o.state === 'migrating')) return;
+  for (const v of views) {
+    if (v === owner || !v.open.some((o) => o.slot === slot && o.state === 'importing' && o.peerId === owner.myself.id)) continue;
+    let dropped = 0;
+    for (;;) {
+      const keys = (await v.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as Buffer[];
+      if (!keys.length) break;
+      const pl = v.client.pipeline();
+      for (const k of keys) pl.call('ASKING').call('DEL', k);
+      for (const [err] of (await pl.exec()) ?? []) if (err) throw err;
+      dropped += keys.length;
+    }
+    await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+    v.open = v.open.filter((o) => o.slot !== slot);
+    log(`slot ${slot}: ${v.host}:${v.port} was copying it from its owner ${owner.host}:${owner.port}; ${dropped} copied key(s) dropped`);
   }
 }
 

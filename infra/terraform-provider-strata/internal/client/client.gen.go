@@ -168,6 +168,27 @@ func (e ClusterSpecEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for ClusterSpecMigrationPriority.
+const (
+	ClusterSpecMigrationPriorityBalanced ClusterSpecMigrationPriority = "balanced"
+	ClusterSpecMigrationPriorityFast     ClusterSpecMigrationPriority = "fast"
+	ClusterSpecMigrationPriorityGentle   ClusterSpecMigrationPriority = "gentle"
+)
+
+// Valid indicates whether the value is a known member of the ClusterSpecMigrationPriority enum.
+func (e ClusterSpecMigrationPriority) Valid() bool {
+	switch e {
+	case ClusterSpecMigrationPriorityBalanced:
+		return true
+	case ClusterSpecMigrationPriorityFast:
+		return true
+	case ClusterSpecMigrationPriorityGentle:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConditionStatus.
 const (
 	ConditionStatusFalse   ConditionStatus = "false"
@@ -261,6 +282,27 @@ func (e CreateClusterRequestEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for CreateClusterRequestMigrationPriority.
+const (
+	CreateClusterRequestMigrationPriorityBalanced CreateClusterRequestMigrationPriority = "balanced"
+	CreateClusterRequestMigrationPriorityFast     CreateClusterRequestMigrationPriority = "fast"
+	CreateClusterRequestMigrationPriorityGentle   CreateClusterRequestMigrationPriority = "gentle"
+)
+
+// Valid indicates whether the value is a known member of the CreateClusterRequestMigrationPriority enum.
+func (e CreateClusterRequestMigrationPriority) Valid() bool {
+	switch e {
+	case CreateClusterRequestMigrationPriorityBalanced:
+		return true
+	case CreateClusterRequestMigrationPriorityFast:
+		return true
+	case CreateClusterRequestMigrationPriorityGentle:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateTokenRequestScopes.
 const (
 	CreateTokenRequestScopesAdmin         CreateTokenRequestScopes = "admin"
@@ -279,6 +321,27 @@ func (e CreateTokenRequestScopes) Valid() bool {
 	case CreateTokenRequestScopesClustersRead:
 		return true
 	case CreateTokenRequestScopesClustersWrite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MigrationCostPriority.
+const (
+	MigrationCostPriorityBalanced MigrationCostPriority = "balanced"
+	MigrationCostPriorityFast     MigrationCostPriority = "fast"
+	MigrationCostPriorityGentle   MigrationCostPriority = "gentle"
+)
+
+// Valid indicates whether the value is a known member of the MigrationCostPriority enum.
+func (e MigrationCostPriority) Valid() bool {
+	switch e {
+	case MigrationCostPriorityBalanced:
+		return true
+	case MigrationCostPriorityFast:
+		return true
+	case MigrationCostPriorityGentle:
 		return true
 	default:
 		return false
@@ -576,6 +639,27 @@ func (e TopologyInstanceRole) Valid() bool {
 	}
 }
 
+// Defines values for TopologyPlanMigrationPriority.
+const (
+	TopologyPlanMigrationPriorityBalanced TopologyPlanMigrationPriority = "balanced"
+	TopologyPlanMigrationPriorityFast     TopologyPlanMigrationPriority = "fast"
+	TopologyPlanMigrationPriorityGentle   TopologyPlanMigrationPriority = "gentle"
+)
+
+// Valid indicates whether the value is a known member of the TopologyPlanMigrationPriority enum.
+func (e TopologyPlanMigrationPriority) Valid() bool {
+	switch e {
+	case TopologyPlanMigrationPriorityBalanced:
+		return true
+	case TopologyPlanMigrationPriorityFast:
+		return true
+	case TopologyPlanMigrationPriorityGentle:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateClusterDryRunDryRun.
 const (
 	UpdateClusterDryRunDryRunTrue UpdateClusterDryRunDryRun = true
@@ -642,6 +726,27 @@ func (e UpdateClusterRequestEvictionPolicy) Valid() bool {
 	case UpdateClusterRequestEvictionPolicyVolatileRandom:
 		return true
 	case UpdateClusterRequestEvictionPolicyVolatileTtl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateClusterRequestMigrationPriority.
+const (
+	UpdateClusterRequestMigrationPriorityBalanced UpdateClusterRequestMigrationPriority = "balanced"
+	UpdateClusterRequestMigrationPriorityFast     UpdateClusterRequestMigrationPriority = "fast"
+	UpdateClusterRequestMigrationPriorityGentle   UpdateClusterRequestMigrationPriority = "gentle"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestMigrationPriority enum.
+func (e UpdateClusterRequestMigrationPriority) Valid() bool {
+	switch e {
+	case UpdateClusterRequestMigrationPriorityBalanced:
+		return true
+	case UpdateClusterRequestMigrationPriorityFast:
+		return true
+	case UpdateClusterRequestMigrationPriorityGentle:
 		return true
 	default:
 		return false
@@ -760,8 +865,11 @@ type ClusterSpec struct {
 	EngineVersion    ClusterSpecEngineVersion  `json:"engineVersion"`
 	EvictionPolicy   ClusterSpecEvictionPolicy `json:"evictionPolicy"`
 	MemoryMbPerShard int                       `json:"memoryMbPerShard"`
-	ReplicasPerShard int                       `json:"replicasPerShard"`
-	Shards           int                       `json:"shards"`
+
+	// MigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
+	MigrationPriority ClusterSpecMigrationPriority `json:"migrationPriority"`
+	ReplicasPerShard  int                          `json:"replicasPerShard"`
+	Shards            int                          `json:"shards"`
 }
 
 // ClusterSpecDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -772,6 +880,9 @@ type ClusterSpecEngineVersion string
 
 // ClusterSpecEvictionPolicy defines model for ClusterSpec.EvictionPolicy.
 type ClusterSpecEvictionPolicy string
+
+// ClusterSpecMigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
+type ClusterSpecMigrationPriority string
 
 // ClusterUpdateAccepted defines model for ClusterUpdateAccepted.
 type ClusterUpdateAccepted struct {
@@ -828,9 +939,12 @@ type CreateClusterRequest struct {
 	EngineVersion    *CreateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
 	EvictionPolicy   *CreateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
 	MemoryMbPerShard *int                                `json:"memoryMbPerShard,omitempty"`
-	Name             string                              `json:"name"`
-	ReplicasPerShard int                                 `json:"replicasPerShard"`
-	Shards           int                                 `json:"shards"`
+
+	// MigrationPriority default balanced
+	MigrationPriority *CreateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
+	Name              string                                 `json:"name"`
+	ReplicasPerShard  int                                    `json:"replicasPerShard"`
+	Shards            int                                    `json:"shards"`
 }
 
 // CreateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -841,6 +955,9 @@ type CreateClusterRequestEngineVersion string
 
 // CreateClusterRequestEvictionPolicy defines model for CreateClusterRequest.EvictionPolicy.
 type CreateClusterRequestEvictionPolicy string
+
+// CreateClusterRequestMigrationPriority default balanced
+type CreateClusterRequestMigrationPriority string
 
 // CreateTokenRequest defines model for CreateTokenRequest.
 type CreateTokenRequest struct {
@@ -854,6 +971,22 @@ type CreateTokenRequest struct {
 
 // CreateTokenRequestScopes defines model for CreateTokenRequest.Scopes.
 type CreateTokenRequestScopes string
+
+// MigrationCost defines model for MigrationCost.
+type MigrationCost struct {
+	// EstimatedSeconds rough duration of the slot moves on an otherwise idle cluster
+	EstimatedSeconds float32 `json:"estimatedSeconds"`
+
+	// MaxBlockMs longest a single migration step holds a primary: what an application request may wait behind it
+	MaxBlockMs float32 `json:"maxBlockMs"`
+
+	// Priority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
+	Priority MigrationCostPriority `json:"priority"`
+	Summary  string                `json:"summary"`
+}
+
+// MigrationCostPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
+type MigrationCostPriority string
 
 // MigrationProgress update-cluster: slot migration progress while slots move
 type MigrationProgress struct {
@@ -1101,7 +1234,13 @@ type TopologyPlan struct {
 		From  TopologyPlan_Changes_From `json:"from"`
 		To    TopologyPlan_Changes_To   `json:"to"`
 	} `json:"changes"`
-	Notes []string `json:"notes"`
+
+	// MigrationCosts what moving these slots costs at each priority (empty when no slot moves)
+	MigrationCosts []MigrationCost `json:"migrationCosts"`
+
+	// MigrationPriority the priority the slot moves of this change run at
+	MigrationPriority TopologyPlanMigrationPriority `json:"migrationPriority"`
+	Notes             []string                      `json:"notes"`
 
 	// Online true: applications keep reading and writing throughout (no engine restarts)
 	Online          bool                    `json:"online"`
@@ -1139,6 +1278,9 @@ type TopologyPlan_Changes_To struct {
 	union json.RawMessage
 }
 
+// TopologyPlanMigrationPriority the priority the slot moves of this change run at
+type TopologyPlanMigrationPriority string
+
 // TopologyShard defines model for TopologyShard.
 type TopologyShard struct {
 	Index     int                `json:"index"`
@@ -1161,8 +1303,11 @@ type UpdateClusterRequest struct {
 	Durability       *UpdateClusterRequestDurability     `json:"durability,omitempty"`
 	EvictionPolicy   *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
 	MemoryMbPerShard *int                                `json:"memoryMbPerShard,omitempty"`
-	ReplicasPerShard *int                                `json:"replicasPerShard,omitempty"`
-	Shards           *int                                `json:"shards,omitempty"`
+
+	// MigrationPriority applies to this change's slot moves and every later one
+	MigrationPriority *UpdateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
+	ReplicasPerShard  *int                                   `json:"replicasPerShard,omitempty"`
+	Shards            *int                                   `json:"shards,omitempty"`
 }
 
 // UpdateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -1170,6 +1315,9 @@ type UpdateClusterRequestDurability string
 
 // UpdateClusterRequestEvictionPolicy defines model for UpdateClusterRequest.EvictionPolicy.
 type UpdateClusterRequestEvictionPolicy string
+
+// UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
+type UpdateClusterRequestMigrationPriority string
 
 // UpdateClusterParams defines parameters for UpdateCluster.
 type UpdateClusterParams struct {

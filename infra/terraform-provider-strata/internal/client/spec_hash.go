@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "908614590006960be8473b92fbea2219aa7b9f62245dd33da254cb3eb3f1c671"
+const SpecSHA256 = "d9ef1f75a50f37179ad850749a99b7fff6e769832f7dda1cd7e408d6572f6a6d"

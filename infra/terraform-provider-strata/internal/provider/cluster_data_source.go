@@ -16,19 +16,20 @@ type clusterDataSource struct{ api *API }
 func NewClusterDataSource() datasource.DataSource { return &clusterDataSource{} }
 
 type clusterDataModel struct {
-	ID               types.String `tfsdk:"id"`
-	Name             types.String `tfsdk:"name"`
-	Shards           types.Int64  `tfsdk:"shards"`
-	ReplicasPerShard types.Int64  `tfsdk:"replicas_per_shard"`
-	MemoryMbPerShard types.Int64  `tfsdk:"memory_mb_per_shard"`
-	Durability       types.String `tfsdk:"durability"`
-	EvictionPolicy   types.String `tfsdk:"eviction_policy"`
-	EngineVersion    types.String `tfsdk:"engine_version"`
-	Status           types.String `tfsdk:"status"`
-	ConnectionURI    types.String `tfsdk:"connection_uri"`
-	Username         types.String `tfsdk:"username"`
-	Password         types.String `tfsdk:"password"`
-	Seeds            types.List   `tfsdk:"seeds"`
+	ID                types.String `tfsdk:"id"`
+	Name              types.String `tfsdk:"name"`
+	Shards            types.Int64  `tfsdk:"shards"`
+	ReplicasPerShard  types.Int64  `tfsdk:"replicas_per_shard"`
+	MemoryMbPerShard  types.Int64  `tfsdk:"memory_mb_per_shard"`
+	Durability        types.String `tfsdk:"durability"`
+	EvictionPolicy    types.String `tfsdk:"eviction_policy"`
+	MigrationPriority types.String `tfsdk:"migration_priority"`
+	EngineVersion     types.String `tfsdk:"engine_version"`
+	Status            types.String `tfsdk:"status"`
+	ConnectionURI     types.String `tfsdk:"connection_uri"`
+	Username          types.String `tfsdk:"username"`
+	Password          types.String `tfsdk:"password"`
+	Seeds             types.List   `tfsdk:"seeds"`
 }
 
 func (d *clusterDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -49,6 +50,7 @@ func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"memory_mb_per_shard": schema.Int64Attribute{Computed: true},
 			"durability":          computed(""),
 			"eviction_policy":     computed(""),
+			"migration_priority":  computed("gentle, balanced or fast: how hard slot moves press on the primaries"),
 			"engine_version":      computed(""),
 			"status":              computed("Phase: provisioning, ready, updating, degraded, deleting or failed."),
 			"connection_uri":      schema.StringAttribute{Computed: true, Sensitive: true},
@@ -103,6 +105,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	m.Shards, m.ReplicasPerShard = types.Int64Value(int64(c.Spec.Shards)), types.Int64Value(int64(c.Spec.ReplicasPerShard))
 	m.MemoryMbPerShard = types.Int64Value(int64(c.Spec.MemoryMbPerShard))
 	m.Durability, m.EvictionPolicy = types.StringValue(string(c.Spec.Durability)), types.StringValue(string(c.Spec.EvictionPolicy))
+	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
 	m.EngineVersion, m.Status = types.StringValue(string(c.Spec.EngineVersion)), types.StringValue(string(c.Status.Phase))
 	m.ConnectionURI, m.Username, m.Password, m.Seeds = types.StringNull(), types.StringNull(), types.StringNull(), types.ListNull(types.StringType)
 	if conn, err := d.api.Connection(ctx, c.Id.String()); err == nil {

@@ -33,6 +33,7 @@ var (
 var (
 	durabilities     = []string{string(client.CreateClusterRequestDurabilityNone), string(client.CreateClusterRequestDurabilityAofEverysec), string(client.CreateClusterRequestDurabilityAofAlways)}
 	evictionPolicies = []string{"noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"}
+	priorities       = []string{string(client.CreateClusterRequestMigrationPriorityGentle), string(client.CreateClusterRequestMigrationPriorityBalanced), string(client.CreateClusterRequestMigrationPriorityFast)}
 )
 
 const (
@@ -53,21 +54,22 @@ type timeoutsModel struct {
 }
 
 type clusterModel struct {
-	ID               types.String `tfsdk:"id"`
-	Name             types.String `tfsdk:"name"`
-	Shards           types.Int64  `tfsdk:"shards"`
-	ReplicasPerShard types.Int64  `tfsdk:"replicas_per_shard"`
-	MemoryMbPerShard types.Int64  `tfsdk:"memory_mb_per_shard"`
-	Durability       types.String `tfsdk:"durability"`
-	EvictionPolicy   types.String `tfsdk:"eviction_policy"`
-	EngineVersion    types.String `tfsdk:"engine_version"`
-	WaitForReady     types.Bool   `tfsdk:"wait_for_ready"`
-	Timeouts         types.Object `tfsdk:"timeouts"`
-	Status           types.String `tfsdk:"status"`
-	ConnectionURI    types.String `tfsdk:"connection_uri"`
-	Username         types.String `tfsdk:"username"`
-	Password         types.String `tfsdk:"password"`
-	Seeds            types.List   `tfsdk:"seeds"`
+	ID                types.String `tfsdk:"id"`
+	Name              types.String `tfsdk:"name"`
+	Shards            types.Int64  `tfsdk:"shards"`
+	ReplicasPerShard  types.Int64  `tfsdk:"replicas_per_shard"`
+	MemoryMbPerShard  types.Int64  `tfsdk:"memory_mb_per_shard"`
+	Durability        types.String `tfsdk:"durability"`
+	EvictionPolicy    types.String `tfsdk:"eviction_policy"`
+	MigrationPriority types.String `tfsdk:"migration_priority"`
+	EngineVersion     types.String `tfsdk:"engine_version"`
+	WaitForReady      types.Bool   `tfsdk:"wait_for_ready"`
+	Timeouts          types.Object `tfsdk:"timeouts"`
+	Status            types.String `tfsdk:"status"`
+	ConnectionURI     types.String `tfsdk:"connection_uri"`
+	Username          types.String `tfsdk:"username"`
+	Password          types.String `tfsdk:"password"`
+	Seeds             types.List   `tfsdk:"seeds"`
 }
 
 var timeoutsAttrTypes = map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType}
@@ -81,7 +83,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
-		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability and eviction_policy change in place " +
+		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy and migration_priority change in place " +
 			"(PATCH /v1/clusters/{id}, waiting for the operation); name and engine_version force a new cluster.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
@@ -108,6 +110,12 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"eviction_policy": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("noeviction"), Description: "Redis maxmemory-policy. Default noeviction. Changes in place.",
 				Validators: []validator.String{stringvalidator.OneOf(evictionPolicies...)},
+			},
+			"migration_priority": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("balanced"),
+				Description: "How hard slot moves (resharding) press on the primaries: gentle (smallest steps, one source shard at a time, pausing whenever a primary is busy), " +
+					"balanced (short steps, sources in parallel, pausing when a primary is busy) or fast (long steps, never pausing). Default balanced. Applies to the change it comes with and later ones.",
+				Validators: []validator.String{stringvalidator.OneOf(priorities...)},
 			},
 			"engine_version": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("7"), PlanModifiers: replace,
@@ -172,9 +180,10 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	dur := client.CreateClusterRequestDurability(plan.Durability.ValueString())
 	ev := client.CreateClusterRequestEvictionPolicy(plan.EvictionPolicy.ValueString())
 	eng := client.CreateClusterRequestEngineVersion(plan.EngineVersion.ValueString())
+	prio := client.CreateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())
 	out, err := r.api.CreateCluster(ctx, client.CreateClusterRequest{
 		Name: plan.Name.ValueString(), Shards: int(plan.Shards.ValueInt64()), ReplicasPerShard: int(plan.ReplicasPerShard.ValueInt64()),
-		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, EngineVersion: &eng,
+		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, MigrationPriority: &prio, EngineVersion: &eng,
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot create the cluster", err.Error())
@@ -228,6 +237,7 @@ func setFromCluster(m *clusterModel, c *client.Cluster) {
 	m.MemoryMbPerShard = types.Int64Value(int64(c.Spec.MemoryMbPerShard))
 	m.Durability = types.StringValue(string(c.Spec.Durability))
 	m.EvictionPolicy = types.StringValue(string(c.Spec.EvictionPolicy))
+	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
 	m.EngineVersion = types.StringValue(string(c.Spec.EngineVersion))
 	m.Status = types.StringValue(string(c.Status.Phase))
 }
@@ -309,6 +319,10 @@ func clusterPatch(plan, state clusterModel) (ClusterPatch, bool) {
 	if strChanged(plan.EvictionPolicy, state.EvictionPolicy) {
 		v := client.UpdateClusterRequestEvictionPolicy(plan.EvictionPolicy.ValueString())
 		p.EvictionPolicy, changed = &v, true
+	}
+	if strChanged(plan.MigrationPriority, state.MigrationPriority) {
+		v := client.UpdateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())
+		p.MigrationPriority, changed = &v, true
 	}
 	return p, changed
 }

@@ -18,7 +18,7 @@ func clientTokenRequest(name string) client.CreateTokenRequest {
 
 func TestClusterPatchOnlyChangedFields(t *testing.T) {
 	state := clusterModel{Shards: types.Int64Value(3), ReplicasPerShard: types.Int64Value(1), MemoryMbPerShard: types.Int64Value(256),
-		Durability: types.StringValue("none"), EvictionPolicy: types.StringValue("noeviction")}
+		Durability: types.StringValue("none"), EvictionPolicy: types.StringValue("noeviction"), MigrationPriority: types.StringValue("balanced")}
 	plan := state
 	if _, changed := clusterPatch(plan, state); changed {
 		t.Fatal("no change expected")
@@ -26,8 +26,14 @@ func TestClusterPatchOnlyChangedFields(t *testing.T) {
 	plan.Shards = types.Int64Value(4)
 	plan.EvictionPolicy = types.StringValue("allkeys-lru")
 	p, changed := clusterPatch(plan, state)
-	if !changed || p.Shards == nil || *p.Shards != 4 || p.EvictionPolicy == nil || *p.EvictionPolicy != "allkeys-lru" || p.ReplicasPerShard != nil || p.Durability != nil {
+	if !changed || p.Shards == nil || *p.Shards != 4 || p.EvictionPolicy == nil || *p.EvictionPolicy != "allkeys-lru" || p.ReplicasPerShard != nil || p.Durability != nil || p.MigrationPriority != nil {
 		t.Fatalf("unexpected patch %+v", p)
+	}
+	plan = state
+	plan.MigrationPriority = types.StringValue("gentle")
+	p, changed = clusterPatch(plan, state)
+	if !changed || p.MigrationPriority == nil || *p.MigrationPriority != "gentle" || p.Shards != nil {
+		t.Fatalf("a migration_priority change alone should patch only it: %+v", p)
 	}
 }
 

@@ -46,6 +46,16 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
               ))}
             </tbody>
           </table>
+          {plan.migrationCosts.length > 0 && (
+            <>
+              <h3 className="field-label">What the move costs (runs at {plan.migrationPriority} priority)</h3>
+              <ul className="list-plain small" data-testid="plan-costs">
+                {plan.migrationCosts.map((c) => (
+                  <li key={c.priority}><strong>{c.priority}</strong>{c.priority === plan.migrationPriority ? ' (chosen)' : ''}: {c.summary}</li>
+                ))}
+              </ul>
+            </>
+          )}
         </>
       )}
       {byNode.size > 0 && (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type Operation, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
 import { useClusterPlanMutation, useClusterUpdateMutation } from '../../../data/clusters/cluster-update-mutation';
 import { useOperationControlMutation } from '../../../data/clusters/operation-control-mutation';
 import { useShardSwitchoverMutation } from '../../../data/clusters/shard-switchover-mutation';
@@ -12,11 +12,17 @@ import { ProgressBar } from '../../../components/ui/ProgressBar';
 import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from '../../ClusterCreate/options';
 import { PlanPreview } from './PlanPreview';
 
-type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy };
+type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy; migrationPriority: MigrationPriority };
+
+const PRIORITY_HINTS: Record<MigrationPriority, string> = {
+  gentle: 'Smallest steps, one source shard at a time, pausing whenever a primary is busy: slowest, least felt by your application.',
+  balanced: 'Short steps, source shards in parallel, pausing when a primary is busy.',
+  fast: 'Long steps, never pausing: quickest, but requests on moving shards may wait several milliseconds.',
+};
 
 const fromSpec = (c: Cluster): Form => ({
   shards: String(c.spec.shards), replicasPerShard: String(c.spec.replicasPerShard), memoryMbPerShard: c.spec.memoryMbPerShard,
-  durability: c.spec.durability, evictionPolicy: c.spec.evictionPolicy,
+  durability: c.spec.durability, evictionPolicy: c.spec.evictionPolicy, migrationPriority: c.spec.migrationPriority,
 });
 
 /** Only the fields that differ from the cluster's spec. */
@@ -27,6 +33,7 @@ function changes(c: Cluster, f: Form): UpdateClusterRequest {
   if (f.memoryMbPerShard !== c.spec.memoryMbPerShard) out.memoryMbPerShard = f.memoryMbPerShard;
   if (f.durability !== c.spec.durability) out.durability = f.durability;
   if (f.evictionPolicy !== c.spec.evictionPolicy) out.evictionPolicy = f.evictionPolicy;
+  if (f.migrationPriority !== c.spec.migrationPriority) out.migrationPriority = f.migrationPriority;
   return out;
 }
 
@@ -78,6 +85,11 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
         <Field label="Eviction policy" error={fieldError('evictionPolicy')} hint={EVICTION_OPTIONS[form.evictionPolicy]}>
           <select className="input" name="evictionPolicy" value={form.evictionPolicy} onChange={(e) => set('evictionPolicy', e.target.value as EvictionPolicy)}>
             {(Object.keys(EVICTION_OPTIONS) as EvictionPolicy[]).map((p) => <option key={p} value={p}>{p}</option>)}
+          </select>
+        </Field>
+        <Field label="Migration priority" error={fieldError('migrationPriority')} hint={PRIORITY_HINTS[form.migrationPriority]}>
+          <select className="input" name="migrationPriority" value={form.migrationPriority} onChange={(e) => set('migrationPriority', e.target.value as MigrationPriority)}>
+            {(Object.keys(PRIORITY_HINTS) as MigrationPriority[]).map((p) => <option key={p} value={p}>{p}</option>)}
           </select>
         </Field>
         {error && (

@@ -1,0 +1,283 @@
+/**
+ * Moving slots from one primary (source) to another (target), a round of
+ * slots at a time, without a window in which an acknowledged write lives
+ * only on a primary that may die:
+ *
+ *  1. the target imports the slots; the source keeps serving them alone
+ *     (no MIGRATING mark: no client is sent to the target yet);
+ *  2. copies of the keys the target still holds from an earlier attempt
+ *     are removed (nobody can read them: the source answers for the slot);
+ *  3. the source's keys are copied: COPY (atomic on the source) returns
+ *     each key's DUMP, expiry and fingerprint, the target restores them
+ *     (RESTORE-ASKING ... REPLACE): invisible to clients, like step 2;
+ *  4. `WAIT 1` on the target (when it has replicas): its replica has every copy;
+ *  5. HANDOVER (atomic on the source) per slot: if the slot holds exactly
+ *     the keys copied and each is unchanged, they are deleted and the slot
+ *     marked MIGRATING, so clients go to the target (ASK), which has them;
+ *     otherwise nothing changes and the slot goes round again;
+ *  6. SETSLOT NODE on the target, then on every other primary.
+ *
+ * A slot whose keys keep changing under the copy (HANDOVER refused
+ * HANDOVER_ATTEMPTS times) and a slot an earlier run left MIGRATING move
+ * the way redis-cli moves them (MIGRATING, then MIGRATE ... REPLACE, which
+ * removes each key from the source as it lands on the target).
+ *
+ * Each call on a primary is sized by a BatchPacer to the priority's time
+ * budget; a probe (PING on its own connection) tells when a source is busy,
+ * and the pair then rests and shrinks its batches.
+ */
+import type { Redis } from 'ioredis';
+import { BatchPacer, type MigrationPace } from '../migration-pace';
+import { COPY_SHA, HANDOVER_SHA } from './slot-move.scripts';
+
+export interface MoveMember { host: string; port: number; client: Redis; id: string }
+
+export interface PairMove {
+  from: MoveMember;
+  to: MoveMember;
+  /** Slots to move, in order. */
+  slots: number[];
+  /** Slots the source already marks MIGRATING to the target (an earlier run): they finish the classic way. */
+  open: Set<number>;
+}
+
+export interface PairContext {
+  /** Every primary (the final SETSLOT NODE goes to each). */
+  members: MoveMember[];
+  username: string;
+  password: string;
+  pace: MigrationPace;
+  /** One per source primary: batches sized to its observed cost. */
+  pacerOf: (m: MoveMember) => BatchPacer;
+  /** PING round trip to a primary on a connection of its own (ms). */
+  probe: (m: MoveMember) => Promise<number>;
+  /** Replicas the target has (WAIT 1 only when it has any). */
+  replicasOf: (m: MoveMember) => number;
+  waitReplicaMs: number;
+  shouldStop: () => boolean;
+  onSlotStart: (slot: number) => void;
+  onKeys: (keys: number, bytes: number) => void;
+  onSlotsDone: (n: number) => void;
+  log: (msg: string) => void;
+  timed: <T>(phase: Phase, f: () => Promise<T>) => Promise<T>;
+}
+
+export type Phase = 'open' | 'copy' | 'wait' | 'handover' | 'close' | 'classic' | 'rest';
+
+/** HANDOVERs refused (a key changed under the copy) before a slot moves the classic way. */
+export const HANDOVER_ATTEMPTS = 4;
+/** Keys listed per GETKEYSINSLOT in the classic path and when clearing copies. */
+const LIST_KEYS = 1000;
+/** Keys a slot may hold to be listed whole for the copy. */
+const MAX_SLOT_KEYS = 1_000_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Moves every slot of the pair; false when asked to stop (between rounds: every slot keeps one owner). */
+export async function movePair(p: PairMove, ctx: PairContext): Promise<boolean> {
+  const perRound = ctx.pace.slotsPerRound;
+  const reopened = p.slots.filter((s) => p.open.has(s));
+  const fresh = p.slots.filter((s) => !p.open.has(s));
+  for (let i = 0; i < reopened.length; i += perRound) {
+    if (ctx.shouldStop()) return false;
+    await moveClassic(p, reopened.slice(i, i + perRound), ctx, false);
+  }
+  for (let i = 0; i < fresh.length; i += perRound) {
+    if (ctx.shouldStop()) return false;
+    const round = fresh.slice(i, i + perRound);
+    ctx.onSlotStart(round[0]!);
+    const stuck = await moveRound(p, round, ctx);
+    if (stuck.length) {
+      ctx.log(`${stuck.length} slot(s) from ${p.from.host}:${p.from.port} kept changing under the copy: moved with MIGRATE (${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ', ...' : ''})`);
+      await moveClassic(p, stuck, ctx, true);
+    }
+  }
+  return true;
+}
+
+/** Steps 1-6 for a round of slots; the slots whose HANDOVER kept being refused. */
+async function moveRound(p: PairMove, round: number[], ctx: PairContext): Promise<number[]> {
+  const { from, to } = p;
+  await ctx.timed('open', () => exec(to.client, round.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'IMPORTING', from.id])));
+  let pending = round;
+  for (let attempt = 1; pending.length && attempt <= HANDOVER_ATTEMPTS; attempt++) {
+    await clearCopies(to, pending, ctx);
+    const copied = await copySlots(p, pending, ctx);
+    if (ctx.replicasOf(to) > 0) {
+      const acked = Number(await ctx.timed('wait', () => to.client.call('WAIT', '1', String(ctx.waitReplicaMs))));
+      if (acked < 1) {
+        throw new Error(`the replica of ${to.host}:${to.port} did not confirm the copied keys within ${ctx.waitReplicaMs} ms; the source still holds them`);
+      }
+    }
+    const handed = await handOver(p, pending, copied, ctx);
+    if (handed.length) {
+      await close(p, handed, ctx);
+      ctx.onKeys(handed.reduce((n, s) => n + copied.get(s)!.keys.length, 0), handed.reduce((n, s) => n + copied.get(s)!.bytes, 0));
+      ctx.onSlotsDone(handed.length);
+    }
+    const done = new Set(handed);
+    pending = pending.filter((s) => !done.has(s));
+  }
+  return pending;
+}
+
+interface SlotCopy { keys: Buffer[]; fps: string[]; bytes: number }
+
+/** Step 3: every key of the slots, copied to the target (invisible there until HANDOVER). */
+async function copySlots(p: PairMove, slots: number[], ctx: PairContext): Promise<Map<number, SlotCopy>> {
+  const { from, to } = p;
+  const pacer = ctx.pacerOf(from);
+  const copied = new Map<number, SlotCopy>(slots.map((s) => [s, { keys: [], fps: [], bytes: 0 }]));
+  // Listing is cheap per key; a few slots per pipeline keeps each call short.
+  const listed: { slot: number; key: Buffer }[] = [];
+  for (let i = 0; i < slots.length; i += 16) {
+    const group = slots.slice(i, i + 16);
+    const lists = (await ctx.timed('copy', () => execBuffer(from.client, group.map((s) => ['CLUSTER', 'GETKEYSINSLOT', String(s), String(MAX_SLOT_KEYS)])))) as Buffer[][];
+    group.forEach((s, j) => { for (const key of lists[j]!) listed.push({ slot: s, key }); });
+  }
+  let restoring: Promise<unknown> = Promise.resolve();
+  for (let i = 0; i < listed.length;) {
+    await paceCall(from, ctx);
+    const batch = listed.slice(i, i + pacer.batchKeys());
+    i += batch.length;
+    const t0 = performance.now();
+    const rows = (await ctx.timed('copy', () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key)))) as (([Buffer, number, Buffer]) | number)[];
+    pacer.observe(batch.length, performance.now() - t0);
+    const restores: (string | Buffer)[][] = [];
+    rows.forEach((row, j) => {
+      if (typeof row === 'number') return; // gone since it was listed: nothing to copy
+      const [fp, at, dump] = row;
+      const c = copied.get(batch[j]!.slot)!;
+      c.keys.push(batch[j]!.key);
+      c.fps.push(fp.toString());
+      c.bytes += dump.length;
+      // RESTORE-ASKING (what MIGRATE sends): accepted for a slot the target imports, without an ASKING first.
+      restores.push(at > 0 ? ['RESTORE-ASKING', batch[j]!.key, String(at), dump, 'REPLACE', 'ABSTTL'] : ['RESTORE-ASKING', batch[j]!.key, '0', dump, 'REPLACE']);
+    });
+    // The target restores this batch while the source reads the next (one batch in flight).
+    await restoring;
+    restoring = ctx.timed('copy', () => exec(to.client, restores));
+  }
+  await restoring;
+  return copied;
+}
+
+/** Step 5: HANDOVER per slot, grouped so that a pipeline stays within the budget; the slots given up. */
+async function handOver(p: PairMove, slots: number[], copied: Map<number, SlotCopy>, ctx: PairContext): Promise<number[]> {
+  const { from, to } = p;
+  const pacer = ctx.pacerOf(from);
+  const handed: number[] = [];
+  for (let i = 0; i < slots.length;) {
+    await paceCall(from, ctx);
+    const budget = pacer.batchKeys();
+    const group: number[] = [];
+    let keys = 0;
+    while (i < slots.length && (group.length === 0 || keys + copied.get(slots[i]!)!.keys.length <= budget)) {
+      keys += copied.get(slots[i]!)!.keys.length;
+      group.push(slots[i++]!);
+    }
+    const t0 = performance.now();
+    const res = await ctx.timed('handover', () => exec(from.client, group.map((s) => {
+      const c = copied.get(s)!;
+      return ['EVALSHA', HANDOVER_SHA, String(c.keys.length), ...c.keys, String(s), to.id, ...c.fps];
+    })));
+    pacer.observe(Math.max(1, keys), performance.now() - t0);
+    group.forEach((s, j) => { if (Number(res[j]) === 1) handed.push(s); });
+  }
+  return handed;
+}
+
+/** Step 6: the target claims the slots, then every other primary learns it. */
+async function close(p: PairMove, slots: number[], ctx: PairContext): Promise<void> {
+  const { to } = p;
+  await ctx.timed('close', async () => {
+    await exec(to.client, slots.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]));
+    await Promise.all(ctx.members.filter((m) => m !== to).map((m) => exec(m.client, slots.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]))));
+  });
+}
+
+/** Step 2: the target's keys of slots the source still serves alone are copies nobody reads: removed. */
+async function clearCopies(to: MoveMember, slots: number[], ctx: PairContext): Promise<void> {
+  const counts = (await ctx.timed('open', () => exec(to.client, slots.map((s) => ['CLUSTER', 'COUNTKEYSINSLOT', String(s)])))) as number[];
+  for (const [j, s] of slots.entries()) {
+    if (!Number(counts[j])) continue;
+    for (;;) {
+      const keys = (await to.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(LIST_KEYS))) as Buffer[];
+      if (!keys.length) break;
+      await exec(to.client, keys.flatMap((k) => [['ASKING'], ['DEL', k]]));
+    }
+  }
+}
+
+/**
+ * The classic move (redis-cli's): MIGRATING on the source, then MIGRATE ...
+ * REPLACE batches until the slot is empty, then SETSLOT NODE. `fromStable`:
+ * the source still serves the slots alone, so the target's keys of them are
+ * copies of an earlier attempt, removed first (a key deleted on the source
+ * since must not come back through them).
+ */
+async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromStable: boolean): Promise<void> {
+  const { from, to } = p;
+  const pacer = ctx.pacerOf(from);
+  const auth = ['AUTH2', ctx.username, ctx.password];
+  ctx.onSlotStart(slots[0]!);
+  await ctx.timed('open', () => exec(to.client, slots.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'IMPORTING', from.id])));
+  if (fromStable) await clearCopies(to, slots, ctx);
+  await ctx.timed('open', () => exec(from.client, slots.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'MIGRATING', to.id])));
+  for (const s of slots) {
+    for (;;) {
+      await paceCall(from, ctx);
+      const keys = (await from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(pacer.batchKeys()))) as Buffer[];
+      if (!keys.length) break;
+      const t0 = performance.now();
+      await ctx.timed('classic', () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys));
+      pacer.observe(keys.length, performance.now() - t0);
+      ctx.onKeys(keys.length, 0);
+    }
+  }
+  await close(p, slots, ctx);
+  ctx.onSlotsDone(slots.length);
+}
+
+/** Probes of one source are at least this far apart (ms): a probe per call would double the round trips. */
+const PROBE_EVERY_MS = 5;
+const lastProbe = new WeakMap<MoveMember, number>();
+
+/** Before a call on a source: now and then a probe, and a rest (then probes again) while it answers slowly. */
+async function paceCall(m: MoveMember, ctx: PairContext): Promise<void> {
+  if (ctx.pace.restMs <= 0) return;
+  const now = performance.now();
+  if (now - (lastProbe.get(m) ?? -Infinity) < PROBE_EVERY_MS) return;
+  lastProbe.set(m, now);
+  const pacer = ctx.pacerOf(m);
+  for (let tries = 0; tries < 4; tries++) {
+    const rtt = await ctx.probe(m);
+    if (!pacer.probe(rtt)) return;
+    await ctx.timed('rest', () => sleep(ctx.pace.restMs));
+  }
+}
+
+/** Sends commands in one pipeline; throws the first error. */
+export async function exec(client: Redis, commands: (string | Buffer)[][]): Promise<unknown[]> {
+  if (!commands.length) return [];
+  const pl = client.pipeline();
+  for (const [name, ...args] of commands) pl.call(String(name), ...args);
+  return unwrap(commands, await pl.exec());
+}
+
+/** Like exec, with replies as Buffers. */
+async function execBuffer(client: Redis, commands: string[][]): Promise<unknown[]> {
+  const pl = client.pipeline();
+  for (const [name, ...args] of commands) pl.callBuffer(name!, ...args);
+  return unwrap(commands, await pl.exec());
+}
+
+/** An argument in an error message: binary payloads by their size. */
+const shown = (a: string | Buffer) => (typeof a === 'string' ? a : /^[\x20-\x7e]*$/.test(a.toString('latin1')) ? a.toString() : `<${a.length} bytes>`);
+
+function unwrap(commands: (string | Buffer)[][], res: [Error | null, unknown][] | null): unknown[] {
+  return (res ?? []).map(([err, v], i) => {
+    if (err) throw new Error(`${commands[i]!.slice(0, 4).map(shown).join(' ')}: ${err.message}`);
+    return v;
+  });
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { BatchPacer, MIGRATION_PACES, migrationCosts } from './migration-pace';
+
+describe('BatchPacer', () => {
+  it('sizes batches to the time budget from what keys cost', () => {
+    const p = new BatchPacer(MIGRATION_PACES.balanced); // 1 ms budget
+    p.observe(100, 0.5); // 5 µs a key
+    expect(p.batchKeys()).toBe(200);
+    for (let i = 0; i < 20; i++) p.observe(10, 5); // large keys: 0.5 ms each
+    expect(p.batchKeys()).toBe(MIGRATION_PACES.balanced.minBatchKeys);
+  });
+
+  it('stays within its bounds', () => {
+    const p = new BatchPacer(MIGRATION_PACES.fast);
+    p.observe(1000, 0.001);
+    expect(p.batchKeys()).toBe(MIGRATION_PACES.fast.maxBatchKeys);
+    const g = new BatchPacer(MIGRATION_PACES.gentle);
+    g.observe(1, 100);
+    expect(g.batchKeys()).toBe(MIGRATION_PACES.gentle.minBatchKeys);
+  });
+
+  it('halves the batch when a probe finds the primary busy, and grows back with calls', () => {
+    const p = new BatchPacer(MIGRATION_PACES.balanced);
+    p.observe(100, 0.5);
+    expect(p.probe(0.2)).toBe(false);
+    expect(p.probe(10)).toBe(true);
+    expect(p.batchKeys()).toBe(100);
+    p.observe(100, 0.5);
+    p.observe(100, 0.5);
+    p.observe(100, 0.5);
+    p.observe(100, 0.5);
+    expect(p.batchKeys()).toBe(200);
+  });
+});
+
+describe('migrationCosts', () => {
+  it('prices every priority, gentle slowest and holding a primary the shortest', () => {
+    const costs = migrationCosts(250_000, 3);
+    expect(costs.map((c) => c.priority)).toEqual(['gentle', 'balanced', 'fast']);
+    expect(costs[0]!.estimatedSeconds).toBeGreaterThan(costs[1]!.estimatedSeconds);
+    expect(costs[1]!.estimatedSeconds).toBeGreaterThan(costs[2]!.estimatedSeconds);
+    expect(costs[0]!.maxBlockMs).toBeLessThan(costs[2]!.maxBlockMs);
+    for (const c of costs) expect(c.summary).toContain(`${c.estimatedSeconds} s`);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * How hard a slot migration may press on the primaries it moves keys
+ * between. Every call the migration makes on a primary blocks that
+ * primary's event loop while it runs (reading and serialising keys,
+ * deleting them, restoring them), and the application's commands queue
+ * behind it. A priority sets how long one such call may last (its time
+ * budget), how slow a primary may answer a probe before the migration
+ * rests, and how many source/target pairs move at once. The pacer sizes
+ * each batch from the time the previous ones took per key, so large keys
+ * travel in smaller batches and a busy primary gets smaller ones.
+ * Pure: no I/O; the admin code measures and asks.
+ */
+import type { MigrationPriority } from '../domain';
+
+export interface MigrationPace {
+  /** Longest a single call may block a primary (ms): the batch is sized to fit. */
+  blockBudgetMs: number;
+  /** A probe (PING) answered slower than this means the primary is busy: the pair rests and shrinks its batch. */
+  busyProbeMs: number;
+  /** How long a pair rests after seeing a busy primary (ms). */
+  restMs: number;
+  /** Pairs (source -> target) moving at once; 0: all of them. */
+  parallelPairs: number;
+  minBatchKeys: number;
+  maxBatchKeys: number;
+  /** Slots opened together per pair and round. */
+  slotsPerRound: number;
+  /** Keys per second one pair reaches on an idle 2-core host (bench:reshard), for estimates. */
+  keysPerSecPerPair: number;
+}
+
+export const MIGRATION_PACES: Record<MigrationPriority, MigrationPace> = {
+  gentle: { blockBudgetMs: 0.4, busyProbeMs: 1, restMs: 5, parallelPairs: 1, minBatchKeys: 8, maxBatchKeys: 256, slotsPerRound: 32, keysPerSecPerPair: 40_000 },
+  balanced: { blockBudgetMs: 1, busyProbeMs: 3, restMs: 2, parallelPairs: 0, minBatchKeys: 16, maxBatchKeys: 1000, slotsPerRound: 64, keysPerSecPerPair: 60_000 },
+  fast: { blockBudgetMs: 8, busyProbeMs: 50, restMs: 0, parallelPairs: 0, minBatchKeys: 64, maxBatchKeys: 4000, slotsPerRound: 128, keysPerSecPerPair: 120_000 },
+};
+
+export const DEFAULT_MIGRATION_PRIORITY: MigrationPriority = 'balanced';
+
+/**
+ * Batch sizing for one primary: an estimate of the time a key costs (moving
+ * average of the calls measured), and a batch that fits the budget.
+ */
+export class BatchPacer {
+  private msPerKey: number | null = null;
+  private shrink = 1;
+
+  constructor(private readonly pace: MigrationPace) {}
+
+  /** Keys the next call may carry. */
+  batchKeys(): number {
+    const { minBatchKeys, maxBatchKeys, blockBudgetMs } = this.pace;
+    const fit = this.msPerKey ? blockBudgetMs / this.msPerKey : minBatchKeys * 4;
+    return Math.max(minBatchKeys, Math.min(maxBatchKeys, Math.floor(fit * this.shrink)));
+  }
+
+  /** A call of `keys` keys took `ms` (as the caller saw it, so network time counts against the budget too). */
+  observe(keys: number, ms: number): void {
+    if (keys <= 0 || !Number.isFinite(ms)) return;
+    const perKey = ms / keys;
+    this.msPerKey = this.msPerKey === null ? perKey : this.msPerKey * 0.7 + perKey * 0.3;
+    this.shrink = Math.min(1, this.shrink * 1.25);
+  }
+
+  /** A probe answered in `ms`: true when the primary is busy and the caller should rest `restMs` first. */
+  probe(ms: number): boolean {
+    if (ms <= this.pace.busyProbeMs) return false;
+    this.shrink = Math.max(0.125, this.shrink / 2);
+    return true;
+  }
+}
+
+/** What each priority costs for a move of `keys` keys over `pairs` source/target pairs: an estimate for the plan preview. */
+export interface MigrationCost {
+  priority: MigrationPriority;
+  estimatedSeconds: number;
+  /** Longest a single migration call blocks a primary (ms): what an application request may wait behind it. */
+  maxBlockMs: number;
+  summary: string;
+}
+
+export function migrationCosts(keys: number, pairs: number): MigrationCost[] {
+  return (Object.keys(MIGRATION_PACES) as MigrationPriority[]).map((priority) => {
+    const p = MIGRATION_PACES[priority];
+    const parallel = Math.max(1, p.parallelPairs === 0 ? Math.min(pairs, 3) : Math.min(pairs, p.parallelPairs));
+    const estimatedSeconds = Math.round((keys / (p.keysPerSecPerPair * parallel) + 0.5) * 10) / 10;
+    const summary = priority === 'gentle'
+      ? `about ${estimatedSeconds} s; each step holds a primary at most ~${p.blockBudgetMs} ms, one pair at a time, resting whenever a primary answers slower than ${p.busyProbeMs} ms`
+      : priority === 'balanced'
+        ? `about ${estimatedSeconds} s; each step holds a primary at most ~${p.blockBudgetMs} ms, pairs in parallel, resting when a primary answers slower than ${p.busyProbeMs} ms`
+        : `about ${estimatedSeconds} s; steps of up to ~${p.blockBudgetMs} ms, never resting: application requests on moving shards may wait that long`;
+    return { priority, estimatedSeconds, maxBlockMs: p.blockBudgetMs, summary };
+  });
+}
