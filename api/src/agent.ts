@@ -6,6 +6,7 @@ import { z, Id, Timestamp, safeString, freeText } from './common';
 import { Durability, EvictionPolicy, InstanceRole, SlotRange } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
+import { DiskProfileTaskSpec } from './disk-profiles';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -118,12 +119,13 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     primaries: z.array(ClusterMember).describe('every primary (sources, targets, bystanders): each gets the final SETSLOT NODE'),
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
+  DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
 
 /** Task kinds that need no engine credentials on the agent. */
-export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance'] as const satisfies readonly TaskKind[];
+export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'disk-profile'] as const satisfies readonly TaskKind[];
 
 export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
@@ -140,6 +142,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember), credentials: EngineCredentials }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
+  DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
