@@ -32,7 +32,7 @@ export const ProfileWorkload = z
     blockSize: z.number().int().min(1).max(64 * MiB).default(4096).describe('bytes per I/O'),
     ioCall: z.enum(['pread', 'read', 'libaio', 'io_uring', 'mmap']).default('pread')
       .describe('pread: pread/pwrite; read: read/write; libaio and io_uring: asynchronous, with a queue depth; mmap: memory-mapped'),
-    direct: z.boolean().default(false).describe('O_DIRECT: bypass the page cache'),
+    direct: z.boolean().default(false).describe('O_DIRECT: bypass the page cache (buffered I/O uses what the cache holds: a test file smaller than memory is cached once laid out)'),
     flush: z.enum(['none', 'fsync', 'fdatasync', 'o-sync']).default('none').describe('writes: fsync or fdatasync every flushEvery writes, or O_SYNC on every write'),
     flushEvery: z.number().int().min(1).max(1_000_000).default(1).describe('fsync/fdatasync: writes between two syncs'),
     threads: z.number().int().min(1).max(64).default(1).describe('threads running this workload, each with its own queue'),

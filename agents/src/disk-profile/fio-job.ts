@@ -39,6 +39,9 @@ export function workloadArgs(w: ProfileWorkload, index: number, dir: string): st
     `--direct=${w.direct ? 1 : 0}`,
     `--runtime=${w.durationSec}`, '--time_based',
   ];
+  // Buffered I/O keeps what the page cache holds (fio would drop the file's pages first): a new test file is laid
+  // out through the cache, so buffered reads of a file smaller than memory are cached reads; direct ones never are.
+  if (!w.direct) a.push('--invalidate=0');
   if (w.operation === 'mixed') a.push(`--rwmixread=${w.readPercent}`);
   const dist = distribution(w);
   if (dist) a.push(`--random_distribution=${dist}`);

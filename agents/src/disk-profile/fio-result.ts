@@ -9,7 +9,7 @@ import type { LatencyBucket, ProfileDirectionResult, ProfileLatency, ProfileResu
 /** The parts of fio's JSON+ a result is made of. */
 interface FioLat { N?: number; min?: number; max: number; mean: number; bins?: Record<string, number>; percentile?: Record<string, number> }
 interface FioDir { iops: number; bw_bytes: number; io_bytes: number; total_ios: number; runtime: number; clat_ns: FioLat; lat_ns: FioLat }
-export interface FioJob { jobname: string; groupid: number; error: number; read: FioDir; write: FioDir; sync?: { total_ios: number; lat_ns: FioLat }; job_runtime?: number }
+export interface FioJob { jobname: string; groupid: number; error: number; read: FioDir; write: FioDir; sync?: { total_ios: number; lat_ns: FioLat } }
 export interface FioReport { 'fio version': string; jobs: FioJob[] }
 
 /** The JSON document in fio's stdout (it may print notes before it). */
@@ -75,7 +75,8 @@ export function toProfileResult(job: FioJob, index: number, workload: ProfileWor
   const read = direction(job.read);
   const write = direction(job.write);
   const dirs = [job.read, job.write].filter((d) => d.total_ios > 0);
-  const runtimeMs = Math.max(job.read.runtime, job.write.runtime, job.job_runtime ?? 0);
+  // Wall time of the group (fio's job_runtime adds up its threads' times).
+  const runtimeMs = Math.max(job.read.runtime, job.write.runtime);
   const syncN = job.sync?.lat_ns.N ?? 0;
   return {
     index,
