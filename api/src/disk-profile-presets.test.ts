@@ -35,8 +35,7 @@ describe('disk profile presets', () => {
 
 const lat = (mean: number, p99 = mean * 2) => ({ mean, p50: mean, p90: mean, p99, p999: p99, max: p99 });
 const result = (name: string, o: Partial<ProfileResult>): ProfileResult => ({
-  index: 0, workload: presetWorkloads('redis')[0]!, iops: 0, mbPerSec: 0, ios: 0, bytes: 0, runtimeMs: 1000, latency: lat(1), ...o,
-  ...{ workload: { ...presetWorkloads('redis')[0]!, name } },
+  index: 0, iops: 0, mbPerSec: 0, ios: 0, bytes: 0, runtimeMs: 1000, latency: lat(1), ...o, workload: { ...presetWorkloads('redis')[0]!, name },
 });
 
 describe('durability advice', () => {
