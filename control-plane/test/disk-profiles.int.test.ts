@@ -6,6 +6,7 @@ import type { DiskProfile, DiskProfileProgressEvent, DurabilityAdviceList, NodeL
 import { readSse, type Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import { TestApi } from './helpers/api-client';
+import { standalone } from './helpers/redis-client';
 
 // Disk profiles through the API, run by a real agent with fio on small files (a few MB, 1 s per workload).
 let stack: Stack;
@@ -244,5 +245,49 @@ describe('disk profiles through the API, run by the agent with fio', () => {
     expect(agent.proc!.child.pid).not.toBe(before);
     expect(fioPids()).toEqual([]);
     expect(leftFiles()).toEqual([]);
+  });
+
+  it('busy clusters on the node: refused without force, their load shown during a forced run', async () => {
+    const created = await api.createCluster({ name: 'busy-beside', shards: 1, replicasPerShard: 0 });
+    const clusterId = created.body.cluster.id;
+    await api.waitForPhase(clusterId, 'ready');
+    const conn = (await api.connection(clusterId)).body;
+    const redis = standalone(conn.seeds[0]!, { username: conn.username, password: conn.password });
+    await redis.connect();
+    let loading = true;
+    const load = (async () => {
+      for (let i = 0; loading; i++) await redis.set(`k${i % 1000}`, 'v');
+    })();
+    try {
+      await waitUntil('the cluster to look busy', async () => {
+        const m = await api.call<{ items: { clusterId: string; ops: number | null }[] }>('GET', '/v1/metrics/clusters');
+        return (m.body.items.find((x) => x.clusterId === clusterId)?.ops ?? 0) > 200 ? true : undefined;
+      }, 20_000);
+      const refused = await api.call<Problem>('POST', `/v1/nodes/${nodeId}/profiles`, { preset: 'rebench-default', ...SMALL });
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('node_busy');
+      expect(refused.body.detail).toContain('busy-beside');
+      expect(refused.body.errors![0]!.field).toBe('force');
+      const p = await start({ preset: 'block-size-sweep', fileSize: 8 * MiB, durationSec: 2, force: true });
+      expect(p.clusters.find((c) => c.clusterId === clusterId)!.opsPerSec).toBeGreaterThan(100);
+      // The stream carries the cluster's load while fio runs.
+      const res = await fetch(`${stack.url}/v1/profiles/${p.id}/stream`, { headers: { authorization: `Bearer ${stack.adminToken}` } });
+      let seen: DiskProfileProgressEvent | undefined;
+      await readSse(res, (event, data) => {
+        if (event !== 'progress' || !data) return event === 'end';
+        const e = JSON.parse(data) as DiskProfileProgressEvent;
+        if (e.status === 'running' && e.clusters?.some((c) => c.clusterId === clusterId && (c.opsPerSec ?? 0) > 0 && c.latencyP99Us !== null)) {
+          seen = e;
+          return true;
+        }
+      });
+      expect(seen).toBeDefined();
+      expect((await api.call('POST', `/v1/profiles/${p.id}/cancel`)).status).toBe(202);
+      expect((await finished(p.id, 10_000)).status).toBe('cancelled');
+    } finally {
+      loading = false;
+      await load.catch(() => {});
+      redis.disconnect();
+    }
   });
 });

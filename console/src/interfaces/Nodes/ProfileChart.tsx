@@ -20,6 +20,8 @@ export function ProfileChart({ title, testId, kind, series, points, format }: {
   const y = (v: number) => PAD.top + plotH - (v / max) * plotH;
   const xMid = (i: number) => PAD.left + band * i + band / 2;
   const barW = Math.max(2, (band * 0.7) / series.length);
+  // Labels ~50 px apart at most, so long ones (latency buckets) do not overlap.
+  const labelEvery = Math.max(1, Math.ceil(50 / band));
   return (
     <figure className="profile-chart" data-testid={testId}>
       <figcaption className="profile-chart-title">{title}</figcaption>
@@ -30,7 +32,7 @@ export function ProfileChart({ title, testId, kind, series, points, format }: {
             <text x={PAD.left - 6} y={y(max * f) + 4} textAnchor="end" className="profile-chart-tick">{format(max * f)}</text>
           </g>
         ))}
-        {points.map((p, i) => (
+        {points.map((p, i) => (i % labelEvery === 0 || i === points.length - 1) && (
           <text key={p.x} x={xMid(i)} y={H - PAD.bottom + 16} textAnchor="middle" className="profile-chart-tick">{p.x}</text>
         ))}
         {kind === 'bar'
