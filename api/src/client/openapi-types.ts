@@ -4560,7 +4560,7 @@ export interface components {
              */
             ioCall: "pread" | "read" | "libaio" | "io_uring" | "mmap";
             /**
-             * @description O_DIRECT: bypass the page cache
+             * @description O_DIRECT: bypass the page cache (buffered I/O uses what the cache holds: a test file smaller than memory is cached once laid out)
              * @default false
              */
             direct: boolean;

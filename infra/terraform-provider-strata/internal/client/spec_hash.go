@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "908614590006960be8473b92fbea2219aa7b9f62245dd33da254cb3eb3f1c671"
+const SpecSHA256 = "62dc6e85d56d9834c17b2a7d9ebeac31d51047e169eec73b9dc950dcbefe1f5a"
