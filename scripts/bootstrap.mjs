@@ -90,6 +90,8 @@ function ensureConsoleBuilt() {
 }
 
 const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'], present: () => onPath('redis-server') && onPath('redis-cli') };
+// Node disk profiles: the agent runs fio (JSON+ output) under setpriv (util-linux) and sets O_NOATIME's attribute with chattr (e2fsprogs).
+const fio = { what: 'fio (node disk profiles)', packages: ['fio'], present: () => onPath('fio') };
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
 const prometheus = { what: 'Prometheus and promtool (metrics tests)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
 const canRun = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
@@ -136,13 +138,13 @@ function ensureAutomationTools() {
 }
 
 if (mode === 'start') {
-  ensureSystemPackages([redis, postgres]);
+  ensureSystemPackages([redis, postgres, fio]);
   ensureNodeModules();
   ensureNativeWorker({ optional: true });
   ensureConsoleBuilt();
   process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
 } else if (mode === 'test') {
-  ensureSystemPackages([redis, postgres, cc, chromium, prometheus, python, golang]);
+  ensureSystemPackages([redis, postgres, fio, cc, chromium, prometheus, python, golang]);
   ensureRedisPy();
   ensureSchemathesis();
   ensureAutomationTools();

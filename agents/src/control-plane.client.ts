@@ -3,6 +3,7 @@ import https from 'node:https';
 import {
   type AgentMetricsBatch, AgentEndpoints, LeaseTaskResponse, RegisterAgentResponse, type AgentStatusReport, type AgentTask, type CompleteTaskRequest,
   type RegisterAgentRequest, type TaskProgressRequest, BenchmarkWorkerCommand, type BenchmarkWorkerReport,
+  DiskProfileCommand, type DiskProfileReport,
 } from '@strata/api';
 
 export class ControlPlaneError extends Error {
@@ -125,5 +126,9 @@ export class ControlPlaneClient {
   /** A benchmark worker's report; the answer says what to do next. */
   async benchmarkReport(taskId: string, report: BenchmarkWorkerReport): Promise<BenchmarkWorkerCommand> {
     return BenchmarkWorkerCommand.parse(await this.call('POST', `/v1/agent/tasks/${taskId}/benchmark`, report, AbortSignal.timeout(10_000)));
+  }
+
+  async diskProfileReport(taskId: string, report: DiskProfileReport): Promise<DiskProfileCommand> {
+    return DiskProfileCommand.parse(await this.call('POST', `/v1/agent/tasks/${taskId}/disk-profile`, report, AbortSignal.timeout(10_000)));
   }
 }

@@ -13,6 +13,7 @@ import { MetricsSampler, PUSH_SPREAD_MS } from './metrics/metrics-sampler';
 import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 import { EndpointServer } from './endpoint-server';
 import { redisProcessesUnder, stopProcesses } from './process-utils';
+import { sweepDiskProfiles } from './disk-profile/disk-profile-runner';
 
 /**
  * A stop that stops engines ends within this bound whatever is in flight:
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
     log.warn({ engines: strays.map((p) => ({ pid: p.pid, command: p.command, cwd: p.cwd })) }, 'stopping engines in this node\'s directory that belong to no instance or spare');
     await stopProcesses(strays.map((p) => p.pid), 2000);
   }
+  // A disk profile an agent crash interrupted: its fio died with that agent; its files go now.
+  await sweepDiskProfiles(config.dataDir, log);
   reporter.start();
   endpoints.start();
   // Samples are taken on the second on every node; pushes spread over the next 700 ms (stable per node): a fleet's
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
   const sink = carriedMetricsSink({ client, reporter, log });
   const metrics = new MetricsSampler({ sink, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
-  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound, loadgen: config.loadgen });
+  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound, loadgen: config.loadgen, dataDir: config.dataDir });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();

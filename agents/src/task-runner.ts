@@ -5,10 +5,13 @@ import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
 import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
+import { runDiskProfile } from './disk-profile/disk-profile-runner';
 
 /** What a running task can use besides its payload. */
 interface TaskContext {
   taskId: string;
+  /** 1 for the first lease of a task; more when an earlier holder's lease expired (e.g. the agent died). */
+  attempt: number;
   /** Aborted when the control plane asks the task to stop at a safe point. */
   stop: AbortSignal;
 }
@@ -35,7 +38,7 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen'] },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string },
   ) {}
 
   async run(): Promise<void> {
@@ -85,7 +88,7 @@ export class TaskRunner {
     const started = Date.now();
     let outcome: { outcome: 'succeeded' | 'failed'; error?: string; result?: TaskResult };
     try {
-      const result = await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log, { taskId: task.id, stop: stop.signal }));
+      const result = await this.lock.run(lockKey(task.payload), () => this.perform(task.payload, log, { taskId: task.id, attempt: task.attempt, stop: stop.signal }));
       outcome = { outcome: 'succeeded', ...(result ? { result } : {}) };
       log.info({ ms: Date.now() - started }, 'task succeeded');
     } catch (err) {
@@ -116,6 +119,9 @@ export class TaskRunner {
   private readonly handlers: { [K in TaskKind]: (p: Extract<TaskPayload, { kind: K }>, log: Logger, t: TaskContext) => Promise<TaskResult | void> } = {
     benchmark: (p, log, t) => runBenchmarkTask(p, {
       report: (r) => this.d.client.benchmarkReport(t.taskId, r), log, stopping: this.abort.signal, killEngine: (id) => this.d.supervisor.crash(id), loadgen: this.d.loadgen,
+    }),
+    'disk-profile': (p, log, t) => runDiskProfile(p, {
+      dataDir: this.d.dataDir ?? '.', fio: this.d.fio, report: (r) => this.d.client.diskProfileReport(t.taskId, r), log, attempt: t.attempt, stopping: this.abort.signal,
     }),
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
@@ -183,6 +189,8 @@ const lockKey = (p: TaskPayload): string => {
   switch (p.kind) {
     case 'benchmark':
       return `benchmark:${p.benchmarkId}`;
+    case 'disk-profile':
+      return `disk-profile:${p.profileId}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':

@@ -6,6 +6,7 @@ import { z, Id, Timestamp, safeString, freeText } from './common';
 import { Durability, EvictionPolicy, InstanceRole, MigrationPriority, SlotRange } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
+import { DiskProfileTaskSpec } from './disk-profiles';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -119,12 +120,13 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     priority: MigrationPriority.default('balanced').describe('how hard the move may press on the primaries (batch time budget, parallel pairs, rests)'),
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
+  DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
 
 /** Task kinds that need no engine credentials on the agent. */
-export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance'] as const satisfies readonly TaskKind[];
+export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'disk-profile'] as const satisfies readonly TaskKind[];
 
 export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
@@ -144,6 +146,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
     priority: MigrationPriority.default('balanced'), credentials: EngineCredentials,
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
+  DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 

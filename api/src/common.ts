@@ -57,6 +57,8 @@ export const ErrorCode = z.enum([
   'unsupported_media_type',
   'operation_in_progress',
   'does_not_fit',
+  'insufficient_space',
+  'node_busy',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

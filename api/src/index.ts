@@ -13,3 +13,5 @@ export * from './live';
 export * from './capacity';
 export * from './benchmarks';
 export * from './benchmark-presets';
+export * from './disk-profiles';
+export * from './disk-profile-presets';

@@ -29,6 +29,9 @@ import {
 import {
   AgentMetricsBatch, ClusterCurrentMetricsList, ClusterMetricsQuery, MetricsResult, MetricsStreamEvent, MetricsStreamQuery, NodeCurrentMetricsList, NodeMetricsQuery,
 } from './metrics';
+import {
+  DiskProfile, DiskProfileAccepted, DiskProfileCommand, DiskProfileList, DiskProfileProgressEvent, DiskProfileReport, DiskProfileRequest, DiskProfileStreamEnd, DurabilityAdviceList,
+} from './disk-profiles';
 import { Benchmark, BenchmarkList, BenchmarkProgressEvent, BenchmarkRequest, BenchmarkStreamEnd, BenchmarkWorkerCommand, BenchmarkWorkerReport } from './benchmarks';
 
 type StandardError = 400 | 401 | 403 | 404;
@@ -315,6 +318,42 @@ export const OPERATION_TABLE = {
   reportBenchmarkWorker: op({
     method: 'post', path: '/v1/agent/tasks/{id}/benchmark', summary: "Agent: a benchmark worker's report, answered with its next command", auth: 'node', body: BenchmarkWorkerReport,
     errors: ALL, success: { status: 200, schema: BenchmarkWorkerCommand },
+  }),
+  // Node I/O profiles: fio on a node's data volume, run by its agent
+  startDiskProfile: op({
+    method: 'post', path: '/v1/nodes/{id}/profiles', summary: "Profile a node's disk with fio through its agent (platform admin; one profile per node at a time)",
+    scope: 'admin', platformAdmin: true, body: DiskProfileRequest, errors: ALL,
+    success: { status: 202, schema: DiskProfileAccepted, description: 'Accepted; follow it at Location', headers: { Location: { schema: { type: 'string' } } } },
+    problems: {
+      403: 'Not a platform admin', 409: 'A profile is already running on the node (code conflict), the node is offline (invalid_state), or clusters on it are busy and `force` is not set (node_busy)',
+      422: 'Less free space than twice the test files (code insufficient_space, naming how much is needed)',
+    },
+  }),
+  listDiskProfiles: op({
+    method: 'get', path: '/v1/nodes/{id}/profiles', summary: "A node's disk profiles, newest first (platform admin)", scope: 'admin', platformAdmin: true, errors: ALL,
+    success: { status: 200, schema: DiskProfileList }, problems: { 403: 'Not a platform admin' },
+  }),
+  getDiskProfile: op({
+    method: 'get', path: '/v1/profiles/{id}', summary: 'A disk profile: status, node facts, results per workload (IOPS, MB/s, latency percentiles in microseconds) and durability advice',
+    scope: 'admin', platformAdmin: true, errors: ALL, success: { status: 200, schema: DiskProfile }, problems: { 403: 'Not a platform admin' },
+  }),
+  streamDiskProfile: op({
+    method: 'get', path: '/v1/profiles/{id}/stream', summary: 'Live progress (SSE `progress` events, with each finished workload and the load of the clusters on the node; `end` when finished)',
+    scope: 'admin', platformAdmin: true, errors: ALL,
+    success: { status: 200, description: 'Server-sent `progress` events (a DiskProfileProgressEvent), then one `end`', events: { progress: DiskProfileProgressEvent, end: DiskProfileStreamEnd } },
+    problems: { 403: 'Not a platform admin' },
+  }),
+  cancelDiskProfile: op({
+    method: 'post', path: '/v1/profiles/{id}/cancel', summary: 'Cancel a running disk profile: the agent kills fio and removes its files', scope: 'admin', platformAdmin: true, errors: ALL,
+    success: { status: 202, schema: DiskProfile, description: 'Accepted' }, problems: { 403: 'Not a platform admin', 409: 'Already finished' },
+  }),
+  getDurabilityAdvice: op({
+    method: 'get', path: '/v1/durability-advice', summary: "Each durability level's predicted write ceiling, from the newest Redis disk profile of every node (`fleet`: the lowest over them)",
+    scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: DurabilityAdviceList },
+  }),
+  reportDiskProfile: op({
+    method: 'post', path: '/v1/agent/tasks/{id}/disk-profile', summary: "Agent: a disk profile's progress, facts and results, answered with whether to stop", auth: 'node', body: DiskProfileReport,
+    errors: ALL, success: { status: 200, schema: DiskProfileCommand },
   }),
   health: op({
     method: 'get', path: '/healthz', summary: 'Liveness and database reachability', auth: 'none', errors: [], success: { status: 200, schema: z.object({ status: z.literal('ok') }) },

@@ -33,6 +33,7 @@ import { createMetricsModule } from './metrics/metrics.module';
 import { EndpointDirectory } from './services/endpoint-directory';
 import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
+import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
   const broker = new TaskBroker({ tasks, clusters, box });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
+  const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
     metrics: metrics.app,
     live,
     benchmarks: benchmarks.app,
+    diskProfiles: diskProfiles.app,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onNodeChanged: () => {
@@ -147,6 +150,7 @@ async function main(): Promise<void> {
   reconciler.start();
   await metrics.start();
   await benchmarks.start();
+  diskProfiles.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -166,6 +170,7 @@ async function main(): Promise<void> {
     janitor.stop();
     orphans.stop();
     benchmarks.stop();
+    diskProfiles.stop();
     await reconciler.stop();
     await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));
     await pool.end();

@@ -283,7 +283,8 @@ describe('scoped tokens and roles', () => {
     const ids: Record<string, string> = { '/v1/clusters': clusterId, '/v1/operations': operationId, '/v1/users': user.id, '/v1/tokens': token.id, '/v1/benchmarks': bench.body.id };
     const checked: string[] = [];
     for (const op of await operations()) {
-      if (!op.path.includes('{id}') || op.path.startsWith('/v1/nodes')) continue; // nodes are the platform's, not an organization's
+      // Nodes and their disk profiles are the platform's, not an organization's.
+      if (!op.path.includes('{id}') || op.path.startsWith('/v1/nodes') || op.path.startsWith('/v1/profiles')) continue;
       const base = Object.keys(ids).find((b) => op.path.startsWith(b + '/'));
       expect(base, `no resource id known for ${op.path}; add it to this test`).toBeTruthy();
       const path = op.path.replace('{id}', ids[base!]!).replace('{index}', '0') + (op.path.endsWith('/metrics') ? '?metric=ops' : '');

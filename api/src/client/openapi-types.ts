@@ -3720,6 +3720,533 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/nodes/{id}/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A node's disk profiles, newest first (platform admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiskProfileList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Profile a node's disk with fio through its agent (platform admin; one profile per node at a time) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DiskProfileRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted; follow it at Location */
+                202: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiskProfileAccepted"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A profile is already running on the node (code conflict), the node is offline (invalid_state), or clusters on it are busy and `force` is not set (node_busy) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Less free space than twice the test files (code insufficient_space, naming how much is needed) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/profiles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A disk profile: status, node facts, results per workload (IOPS, MB/s, latency percentiles in microseconds) and durability advice */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiskProfile"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/profiles/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live progress (SSE `progress` events, with each finished workload and the load of the clusters on the node; `end` when finished) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Server-sent `progress` events (a DiskProfileProgressEvent), then one `end` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": {
+                            /** @enum {string} */
+                            event: "progress";
+                            /** @description JSON: DiskProfileProgressEvent */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        } | {
+                            /** @enum {string} */
+                            event: "end";
+                            /** @description JSON: DiskProfileStreamEnd */
+                            data: string;
+                            /** @description the last event id seen (this stream sends none) */
+                            id?: string;
+                            /** @description reconnection delay (ms) */
+                            retry?: number;
+                        };
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/profiles/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running disk profile: the agent kills fio and removes its files */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accepted */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiskProfile"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not a platform admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Already finished */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/durability-advice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each durability level's predicted write ceiling, from the newest Redis disk profile of every node (`fleet`: the lowest over them) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DurabilityAdviceList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/tasks/{id}/disk-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Agent: a disk profile's progress, facts and results, answered with whether to stop */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["DiskProfileReport"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DiskProfileCommand"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -3931,6 +4458,171 @@ export interface components {
             writes?: number;
         };
         BenchmarkStreamEnd: Record<string, never>;
+        DiskProfileProgressEvent: {
+            /** @enum {string} */
+            status: "running" | "completed" | "failed" | "cancelled";
+            progress: number;
+            detail: string | null;
+            result?: components["schemas"]["ProfileResult"];
+            /** @description load of the clusters on the node this second */
+            clusters?: {
+                /** Format: uuid */
+                clusterId: string;
+                clusterName: string;
+                opsPerSec: number | null;
+                latencyP99Us: number | null;
+            }[];
+        };
+        /** @description a workload that just finished */
+        ProfileResult: {
+            /** @description the workload's position in the profile */
+            index: number;
+            workload: components["schemas"]["ProfileWorkload"];
+            /** @description I/Os per second, reads and writes */
+            iops: number;
+            /** @description MB/s (10^6 bytes), reads and writes */
+            mbPerSec: number;
+            ios: number;
+            bytes: number;
+            runtimeMs: number;
+            latency: components["schemas"]["ProfileLatency"];
+            read?: {
+                iops: number;
+                /** @description MB/s (10^6 bytes) */
+                mbPerSec: number;
+                ios: number;
+                bytes: number;
+                latency: components["schemas"]["ProfileLatency"] & unknown;
+            };
+            write?: {
+                iops: number;
+                /** @description MB/s (10^6 bytes) */
+                mbPerSec: number;
+                ios: number;
+                bytes: number;
+                latency: components["schemas"]["ProfileLatency"] & unknown;
+            };
+            /** @description fsync/fdatasync calls and their latency */
+            sync?: {
+                count: number;
+                latency: components["schemas"]["ProfileLatency"];
+                /** @description power-of-two buckets (microseconds), non-empty ones */
+                histogram: {
+                    /** @description upper bound of the bucket, microseconds */
+                    leUs: number;
+                    count: number;
+                }[];
+            };
+            /** @description fio failed this workload */
+            error?: string;
+        };
+        ProfileWorkload: {
+            /** @description a label for charts and exports (default: derived from the parameters) */
+            name?: string;
+            /**
+             * @default read
+             * @enum {string}
+             */
+            operation: "read" | "write" | "mixed";
+            /**
+             * @description mixed: the share of reads
+             * @default 50
+             */
+            readPercent: number;
+            /**
+             * @default random
+             * @enum {string}
+             */
+            pattern: "random" | "sequential";
+            /**
+             * @description random: how offsets are drawn
+             * @default uniform
+             * @enum {string}
+             */
+            distribution: "uniform" | "normal" | "zipf" | "pareto";
+            /** @description zipf: theta (default 1.2, not 1); pareto: power, 0 < h < 1 (default 0.2); normal: standard deviation in % of the file (default 10) */
+            distributionParam?: number;
+            /**
+             * @description sequential: forward or backward through the file
+             * @default forward
+             * @enum {string}
+             */
+            direction: "forward" | "backward";
+            /**
+             * @description sequential: bytes skipped between blocks
+             * @default 0
+             */
+            strideBytes: number;
+            /**
+             * @description bytes per I/O
+             * @default 4096
+             */
+            blockSize: number;
+            /**
+             * @description pread: pread/pwrite; read: read/write; libaio and io_uring: asynchronous, with a queue depth; mmap: memory-mapped
+             * @default pread
+             * @enum {string}
+             */
+            ioCall: "pread" | "read" | "libaio" | "io_uring" | "mmap";
+            /**
+             * @description O_DIRECT: bypass the page cache (buffered I/O uses what the cache holds: a test file smaller than memory is cached once laid out)
+             * @default false
+             */
+            direct: boolean;
+            /**
+             * @description writes: fsync or fdatasync every flushEvery writes, or O_SYNC on every write
+             * @default none
+             * @enum {string}
+             */
+            flush: "none" | "fsync" | "fdatasync" | "o-sync";
+            /**
+             * @description fsync/fdatasync: writes between two syncs
+             * @default 1
+             */
+            flushEvery: number;
+            /**
+             * @description threads running this workload, each with its own queue
+             * @default 1
+             */
+            threads: number;
+            /**
+             * @description I/Os in flight per thread (libaio and io_uring)
+             * @default 1
+             */
+            queueDepth: number;
+            /**
+             * @description bytes in the test file (space utilisation)
+             * @default 67108864
+             */
+            fileSize: number;
+            /**
+             * @description writes extend a fresh, unallocated file as an append-only log does (wrapping to its start once it reaches fileSize)
+             * @default false
+             */
+            append: boolean;
+            /**
+             * @description no access-time updates on the test file (O_NOATIME, set as the file attribute A)
+             * @default false
+             */
+            noatime: boolean;
+            /** @default 5 */
+            durationSec: number;
+            /** @description workloads with the same group run at the same time; without one a workload runs alone */
+            group?: number;
+        };
+        /** @description completion latency of every I/O, microseconds */
+        ProfileLatency: {
+            mean: number;
+            p50: number;
+            p90: number;
+            p99: number;
+            p999: number;
+            max: number;
+        };
+        DiskProfileStreamEnd: {
+            /** @enum {string} */
+            status: "running" | "completed" | "failed" | "cancelled";
+        };
         ClusterWithOperation: {
             cluster: components["schemas"]["Cluster"];
             operation: components["schemas"]["Operation"];
@@ -3940,7 +4632,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -4840,6 +5532,14 @@ export interface components {
                     internalUser: string;
                     internalPassword: string;
                 };
+            } | {
+                /** Format: uuid */
+                profileId: string;
+                workloads: components["schemas"]["ProfileWorkload"][];
+                /** @description the agent kills fio past this */
+                timeLimitSec: number;
+                /** @enum {string} */
+                kind: "disk-profile";
             };
         } | null;
         HeartbeatResponse: {
@@ -5336,6 +6036,121 @@ export interface components {
             /** @enum {string} */
             kind: "failed";
             message: string;
+        };
+        DiskProfileAccepted: {
+            profile: components["schemas"]["DiskProfile"];
+        };
+        DiskProfile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            nodeName: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed" | "cancelled";
+            /** @enum {string|null} */
+            preset: "rebench-default" | "block-size-sweep" | "queue-depth-sweep" | "redis" | null;
+            /** @description what runs, in order (a preset expanded) */
+            workloads: components["schemas"]["ProfileWorkload"][];
+            progress: number;
+            detail: string | null;
+            facts: components["schemas"]["NodeDiskFacts"];
+            results: components["schemas"]["ProfileResult"][];
+            advice: components["schemas"]["DurabilityAdvice"];
+            /** @description clusters with instances on the node, with their load when the run started (and during it, on the stream) */
+            clusters: {
+                /** Format: uuid */
+                clusterId: string;
+                clusterName: string;
+                opsPerSec: number | null;
+                latencyP99Us: number | null;
+            }[];
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt: string | null;
+        };
+        /** @description the node's data volume, read by the agent at the start */
+        NodeDiskFacts: {
+            dataDir: string;
+            /** @description the mount source of the data volume */
+            device: string;
+            filesystem: string;
+            mountOptions: string;
+            /** @description the block device says it spins (null: not known) */
+            rotational: boolean | null;
+            freeBytes: number;
+            totalBytes: number;
+            kernel: string;
+            fioVersion: string;
+        } | null;
+        /** @description the Redis preset: predicted write ceiling of each durability level */
+        DurabilityAdvice: {
+            levels: {
+                /**
+                 * @description none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+                 * @enum {string}
+                 */
+                durability: "none" | "aof-everysec" | "aof-always";
+                /** @description predicted writes per second one shard can persist on this disk with one client; null: not bounded by the disk */
+                writesPerSec: number | null;
+                summary: string;
+            }[];
+            fsyncP50Us: number;
+            fsyncP99Us: number;
+            /** @description buffered append throughput (aof-everysec, rewrites) */
+            appendMbPerSec: number;
+            /** @description sequential write burst throughput (RDB-like) */
+            snapshotMbPerSec: number;
+        } | null;
+        DiskProfileRequest: {
+            /** @enum {string} */
+            preset?: "rebench-default" | "block-size-sweep" | "queue-depth-sweep" | "redis";
+            workloads?: components["schemas"]["ProfileWorkload"][];
+            /** @description preset: the test file size of every workload (default per preset) */
+            fileSize?: number;
+            /** @description preset: seconds per workload (default per preset) */
+            durationSec?: number;
+            /**
+             * @description run even when clusters on the node are busy (their latency is shown during the run)
+             * @default false
+             */
+            force: boolean;
+        };
+        DiskProfileList: {
+            items: components["schemas"]["DiskProfile"][];
+        };
+        DurabilityAdviceList: {
+            fleet: components["schemas"]["DurabilityAdvice"];
+            items: {
+                /** Format: uuid */
+                nodeId: string;
+                nodeName: string;
+                /** Format: uuid */
+                profileId: string;
+                /** @description RFC 3339 timestamp */
+                profiledAt: string;
+                advice: components["schemas"]["DurabilityAdvice"];
+            }[];
+        };
+        DiskProfileCommand: {
+            stop: boolean;
+        };
+        DiskProfileReport: {
+            progress: number;
+            detail?: string;
+            facts?: components["schemas"]["NodeDiskFacts"];
+            result?: components["schemas"]["ProfileResult"];
+            finished?: {
+                /** @enum {string} */
+                status: "completed" | "failed" | "cancelled";
+                code?: string;
+                message?: string;
+            };
         };
     };
     responses: never;

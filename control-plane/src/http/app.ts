@@ -37,6 +37,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   live: LiveFeed;
   /** Benchmarks (issue 10): user routes under /v1 and the workers' report route under /v1/agent. */
   benchmarks?: { router: Router; agentRouter: Router };
+  /** Node disk profiles: user routes under /v1 and the agents' report route under /v1/agent. */
+  diskProfiles?: { router: Router; agentRouter: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -70,10 +72,12 @@ export function createApp(d: AppDeps): Express {
   app.use('/v1/session', sessionRoutes({ auth: d.auth, secureCookies: false }));
   if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);
   if (d.benchmarks) app.use('/v1/agent', d.benchmarks.agentRouter);
+  if (d.diskProfiles) app.use('/v1/agent', d.diskProfiles.agentRouter);
   app.use('/v1/agent', agentRoutes(d));
 
   if (d.metrics) app.use(d.metrics.router());
   if (d.benchmarks) app.use('/v1', d.benchmarks.router);
+  if (d.diskProfiles) app.use('/v1', d.diskProfiles.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));

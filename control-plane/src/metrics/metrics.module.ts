@@ -59,6 +59,8 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
       }
       return null;
     },
+    /** The newest second of clusters and nodes (hot window). */
+    current: { clusters: (ids: string[]) => query.currentClusters(ids), nodes: (ids: string[]) => query.currentNodes(ids) },
     cpMetrics,
     app: {
       agentRouter: agentMetricsRoutes({ nodes: d.nodes, push: pushMetrics }),

@@ -40,7 +40,9 @@ export type TaskId =
   /** Remove an engine no instance row wants. */
   | { kind: 'orphan'; instanceId: string }
   /** One host's share of a benchmark run. */
-  | { kind: 'benchmark'; benchmarkId: string; host: number };
+  | { kind: 'benchmark'; benchmarkId: string; host: number }
+  /** A node's disk profile (fio, run by its agent). */
+  | { kind: 'disk-profile'; profileId: string };
 
 export type TaskKind = TaskId['kind'];
 
@@ -62,6 +64,7 @@ export function taskKey(t: TaskId): string {
     case 'repair-slots': return `repair-slots:${t.slots.join(',')}`;
     case 'orphan': return `orphan:${t.instanceId}`;
     case 'benchmark': return `benchmark:${t.benchmarkId}:${t.host}`;
+    case 'disk-profile': return `disk-profile:${t.profileId}`;
   }
 }
 

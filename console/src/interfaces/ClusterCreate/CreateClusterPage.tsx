@@ -12,6 +12,7 @@ import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
 import { ClusterSummary } from './ClusterSummary';
 import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from './options';
+import { DurabilityAdvice } from '../Nodes/DurabilityAdvice';
 import {
   INITIAL_VALUES,
   mapServerErrors,
@@ -236,6 +237,7 @@ export default function CreateClusterPage() {
                   </label>
                 ))}
               </div>
+              <DurabilityAdvice durability={values.durability} />
               {errorFor('durability') && (
                 <p id="durability-error" className="field-error">
                   {errorFor('durability')}

@@ -9,6 +9,9 @@ import { EmptyState, ErrorState, SkeletonRows } from '../../components/ui/States
 import { useCurrentNodeMetricsQuery } from '../../data/metrics/current-metrics-query';
 import { NodeUsage } from './NodeUsage';
 import { DrainControl } from './DrainControl';
+import { DiskProfilePanel } from './DiskProfilePanel';
+import { ProfileCompare } from './ProfileCompare';
+import { useState } from 'react';
 
 /** Memory reserved by the instances listed on a node (the caller's own). */
 const ownMemoryMb = (n: Node) => n.instances.reduce((a, i) => a + i.memoryMb, 0);
@@ -30,6 +33,10 @@ export default function NodesPage() {
   const total = items.reduce((a, n) => a + (n.capacity?.memoryMb ?? 0), 0);
   const used = items.reduce((a, n) => a + (n.capacity?.usedMemoryMb ?? ownMemoryMb(n)), 0);
   const cols = fleet ? 6 : 5;
+  const [profiling, setProfiling] = useState<string | null>(null);
+  const [compare, setCompare] = useState<string[]>([]);
+  const toggleCompare = (id: string) => setCompare((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id].slice(-2)));
+  const profiled = items.find((n) => n.id === profiling);
 
   return (
     <>
@@ -93,18 +100,22 @@ export default function NodesPage() {
                 {nodes.isPending ? (
                   <SkeletonRows cols={cols} />
                 ) : (
-                  items.map((n) => <NodeRow key={n.id} node={n} now={now} fleet={fleet} usage={usage.data?.items.find((u) => u.nodeId === n.id)} />)
+                  items.map((n) => (
+                    <NodeRow key={n.id} node={n} now={now} fleet={fleet} usage={usage.data?.items.find((u) => u.nodeId === n.id)} onProfile={() => setProfiling(n.id)} />
+                  ))
                 )}
               </tbody>
             </table>
           </div>
+          {fleet && profiled && <DiskProfilePanel key={profiled.id} node={profiled} compare={compare} onCompare={toggleCompare} onClose={() => setProfiling(null)} />}
+          {fleet && compare.length > 0 && <ProfileCompare ids={compare} onClear={() => setCompare([])} />}
         </>
       )}
     </>
   );
 }
 
-function NodeRow({ node, now, fleet, usage }: { node: Node; now: number; fleet: boolean; usage?: NodeCurrentMetrics }) {
+function NodeRow({ node, now, fleet, usage, onProfile }: { node: Node; now: number; fleet: boolean; usage?: NodeCurrentMetrics; onProfile: () => void }) {
   // The fleet view names each cluster with its organization (instances of every organization are listed).
   const clusters = [...new Set(node.instances.map((i) => (fleet ? `${i.organizationName}/${i.clusterName}` : i.clusterName)))];
   const primaries = node.instances.filter((i) => i.role === 'primary').length;
@@ -121,6 +132,11 @@ function NodeRow({ node, now, fleet, usage }: { node: Node; now: number; fleet: 
       <td data-label="Status">
         <NodeStatusBadge status={node.status} />
         {fleet ? <DrainControl node={node} /> : node.draining && <div className="cell-sub">draining</div>}
+        {fleet && (
+          <button type="button" className="btn btn-secondary btn-sm" onClick={onProfile} disabled={node.status !== 'online'}>
+            Profile this disk
+          </button>
+        )}
       </td>
       <td className="cell-capacity" data-label={fleet ? 'Capacity' : 'Your memory'}>
         {node.capacity ? (

@@ -504,11 +504,13 @@ const (
 	CsrfFailed           ProblemCode = "csrf_failed"
 	DoesNotFit           ProblemCode = "does_not_fit"
 	Forbidden            ProblemCode = "forbidden"
+	InsufficientSpace    ProblemCode = "insufficient_space"
 	Internal             ProblemCode = "internal"
 	InvalidCredentials   ProblemCode = "invalid_credentials"
 	InvalidState         ProblemCode = "invalid_state"
 	JoinTokenInvalid     ProblemCode = "join_token_invalid"
 	NameTaken            ProblemCode = "name_taken"
+	NodeBusy             ProblemCode = "node_busy"
 	NotFound             ProblemCode = "not_found"
 	OperationInProgress  ProblemCode = "operation_in_progress"
 	PayloadTooLarge      ProblemCode = "payload_too_large"
@@ -529,6 +531,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case Forbidden:
 		return true
+	case InsufficientSpace:
+		return true
 	case Internal:
 		return true
 	case InvalidCredentials:
@@ -538,6 +542,8 @@ func (e ProblemCode) Valid() bool {
 	case JoinTokenInvalid:
 		return true
 	case NameTaken:
+		return true
+	case NodeBusy:
 		return true
 	case NotFound:
 		return true

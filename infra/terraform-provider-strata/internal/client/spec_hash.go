@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "d9ef1f75a50f37179ad850749a99b7fff6e769832f7dda1cd7e408d6572f6a6d"
+const SpecSHA256 = "71632fd2db39d16768d9530a0ff953d3f21a09061ac3c5b7125b0208f1440ce5"

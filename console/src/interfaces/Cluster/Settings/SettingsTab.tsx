@@ -10,6 +10,7 @@ import { formatMemoryMb, plural } from '../../../lib/format';
 import { Field } from '../../../components/ui/Field';
 import { ProgressBar } from '../../../components/ui/ProgressBar';
 import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from '../../ClusterCreate/options';
+import { DurabilityAdvice } from '../../Nodes/DurabilityAdvice';
 import { PlanPreview } from './PlanPreview';
 
 type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy; migrationPriority: MigrationPriority };
@@ -76,11 +77,14 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
               {[...new Set([...MEMORY_OPTIONS_MB, cluster.spec.memoryMbPerShard])].sort((a, b) => a - b).map((mb) => <option key={mb} value={mb}>{formatMemoryMb(mb)}</option>)}
             </select>
           </Field>
+          <div>
           <Field label="Durability" error={fieldError('durability')}>
             <select className="input" name="durability" value={form.durability} onChange={(e) => set('durability', e.target.value as Durability)}>
               {(Object.keys(DURABILITY_OPTIONS) as Durability[]).map((d) => <option key={d} value={d}>{DURABILITY_OPTIONS[d].title}</option>)}
             </select>
           </Field>
+          <DurabilityAdvice durability={form.durability} />
+          </div>
         </div>
         <Field label="Eviction policy" error={fieldError('evictionPolicy')} hint={EVICTION_OPTIONS[form.evictionPolicy]}>
           <select className="input" name="evictionPolicy" value={form.evictionPolicy} onChange={(e) => set('evictionPolicy', e.target.value as EvictionPolicy)}>

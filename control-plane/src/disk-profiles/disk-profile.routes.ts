@@ -1,0 +1,80 @@
+/**
+ * Disk profile API: start on a node, list a node's runs, get, live stream
+ * (SSE), cancel, the durability advice; and the agent's report route.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { DiskProfileProgressEvent } from '@strata/api';
+import { parseUuid } from '../http/validate';
+import { mountOperation, mountRaw } from '../http/operation-router';
+import { notFound } from '../errors';
+import type { NodeStore } from '../stores/node.store';
+import type { DiskProfileStore } from '../stores/disk-profile.store';
+import type { DiskProfileService } from './disk-profile.service';
+
+const BASE = '/v1';
+
+/** Mounted at /v1 (user auth and platform-admin checks from the table). */
+export function diskProfileRoutes(d: { service: DiskProfileService; profiles: DiskProfileStore; nodes: NodeStore }): Router {
+  const r = Router();
+
+  mountOperation(r, BASE, 'startDiskProfile', async (input) => {
+    const nodeId = parseUuid(input.req.params.id, 'Node');
+    if (!(await d.nodes.get(nodeId))) throw notFound('Node');
+    const profile = await d.service.start(nodeId, input.body);
+    input.res.location(`/v1/profiles/${profile.id}`);
+    return { profile };
+  });
+
+  mountOperation(r, BASE, 'listDiskProfiles', async ({ req }) => {
+    const nodeId = parseUuid(req.params.id, 'Node');
+    if (!(await d.nodes.get(nodeId))) throw notFound('Node');
+    return { items: await d.profiles.listForNode(nodeId) };
+  });
+
+  const id = (req: Request) => parseUuid(String(req.params.id), 'Profile');
+  mountOperation(r, BASE, 'getDiskProfile', async ({ req }) => d.service.get(id(req)));
+  mountOperation(r, BASE, 'cancelDiskProfile', async ({ req }) => d.service.cancel(id(req)));
+  mountOperation(r, BASE, 'getDurabilityAdvice', async () => d.service.advice());
+
+  mountRaw(r, BASE, 'streamDiskProfile', async ({ req, res }) => {
+    const p = await d.service.get(id(req));
+    openStream(req, res);
+    const send = (e: DiskProfileProgressEvent) => res.write(`event: progress\ndata: ${JSON.stringify(e)}\n\n`);
+    let unsubscribe: (() => void) | undefined;
+    const end = (status: DiskProfileProgressEvent['status']) => {
+      unsubscribe?.();
+      res.write(`event: end\ndata: ${JSON.stringify({ status })}\n\n`);
+      res.end();
+    };
+    send({ status: p.status, progress: p.progress, detail: p.detail, clusters: p.clusters });
+    if (p.status !== 'running') return end(p.status);
+    unsubscribe = d.service.subscribe(p.id, (e) => {
+      send(e);
+      if (e.status !== 'running') end(e.status);
+    });
+    req.on('close', () => unsubscribe?.());
+    // A run that ended between the read and the subscription.
+    const now = await d.profiles.get(p.id);
+    if (now && now.status !== 'running') end(now.status);
+  });
+
+  return r;
+}
+
+function openStream(req: Request, res: Response): void {
+  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+  res.write('retry: 2000\n\n');
+  req.socket.setNoDelay(true);
+}
+
+/** Mounted at /v1/agent (node auth from the table): the agent's report on the profile its task runs. */
+export function agentDiskProfileRoutes(d: { service: DiskProfileService; profiles: DiskProfileStore }): Router {
+  const r = Router();
+  mountOperation(r, '/v1/agent', 'reportDiskProfile', async (input) => {
+    const taskId = parseUuid(input.req.params.id as string, 'Task');
+    const profileId = await d.profiles.profileOfTask(taskId, input.req.node!.id);
+    if (!profileId) throw notFound('Task');
+    return d.service.report(profileId, input.body);
+  });
+  return r;
+}
