@@ -13,3 +13,4 @@ export * from './live';
 export * from './capacity';
 export * from './benchmarks';
 export * from './benchmark-presets';
+export * from './shard-label';
