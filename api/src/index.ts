@@ -15,3 +15,4 @@ export * from './benchmarks';
 export * from './benchmark-presets';
 export * from './disk-profiles';
 export * from './disk-profile-presets';
+export * from './shard-label';

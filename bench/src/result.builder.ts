@@ -10,6 +10,7 @@ import { decodeHistogram, mergeHistograms, summarize } from './histogram';
 import { mergeOpCounts } from './merge';
 import type { OpCounts } from './loadgen/protocol';
 import type { RunSummary } from './loadgen/load-generator';
+import { shardName } from '@strata/api';
 
 export const CPU_LIMIT = 0.8;
 export const LAG_LIMIT_US = 1000;
@@ -131,7 +132,7 @@ export function buildResult(i: ResultInput): BenchmarkResult {
       errors: runErrors,
     };
     if (f.injectedAtMs === undefined) reasons.push({ gate: 'fault', message: `the fault was not injected${f.injectError ? `: ${f.injectError}` : ''}` });
-    else if (!f.failover) reasons.push({ gate: 'fault', message: `no failover of shard ${f.shard} was recorded after the primary was killed` });
+    else if (!f.failover) reasons.push({ gate: 'fault', message: `no failover of ${shardName(f.shard)} was recorded after the primary was killed` });
   }
 
   let analytic: AnalyticSummary | undefined;

@@ -64,6 +64,11 @@ export class StrataApi {
     return this.ok(this.api.GET('/v1/clusters/{id}/topology', { params: { path: { id } } }));
   }
 
+  /** The cluster's events, newest first. */
+  events(id: string): Promise<StrataComponents['schemas']['ClusterEventList']['items']> {
+    return this.ok(this.api.GET('/v1/clusters/{id}/events', { params: { path: { id } } })).then((l) => l.items);
+  }
+
   getConnection(id: string): Promise<Connection> {
     return this.ok(this.api.GET('/v1/clusters/{id}/connection', { params: { path: { id } } }));
   }

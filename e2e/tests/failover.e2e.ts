@@ -24,7 +24,7 @@ test('a killed primary: the page shows degraded with what Strata does, the old p
   process.kill(pid, 'SIGKILL');
 
   // Degraded, and what Strata is doing about it: promoting the replica, then restarting the old primary as a replica.
-  const acting = /The cluster is degraded[\s\S]*Strata is acting: shard 1: (primary stopped; promoting its in-sync replica|restarting an instance \(rejoins as a replica)/;
+  const acting = /The cluster is degraded[\s\S]*Strata is acting: shard 2: (primary stopped; promoting its in-sync replica|restarting an instance \(rejoins as a replica)/;
   const shown = () => page.evaluate(() => (window as unknown as { reasonsSeen: string[] }).reasonsSeen);
   await expect.poll(async () => (await shown()).some((t) => acting.test(t)), { timeout: 15_000, intervals: [100] }).toBe(true);
   testInfo.annotations.push({ type: 'reasons shown', description: (await shown()).join(' | ') });

@@ -3,6 +3,7 @@
  * Code that talks to a running Redis is in '@strata/engine/redis-admin'.
  */
 export * from './domain';
+export { shardLabel, shardName, shardNames, shardNumber } from './shard-label';
 export type { ClusterAction, ClusterActionKind, ForgetScope } from './redis/cluster-action';
 export { planSlots, SLOT_COUNT } from './redis/slots.planner';
 export {

@@ -119,7 +119,7 @@ describe('planPlacement: refusals', () => {
     ['2 nodes, 1x2', { shards: 1, replicasPerShard: 2, memoryMbPerShard: 64, nodes: [node('a'), node('b')] }, 'too_few_nodes', /^3 copies per shard \(1 primary \+ 2 replicas\) need 3 online nodes; 2 are online$/],
     ['offline nodes do not count', { shards: 1, replicasPerShard: 1, memoryMbPerShard: 64, nodes: [node('a'), node('b', { online: false })] }, 'too_few_nodes', /need 2 online nodes; 1 is online/],
     ['capacity exhausted', { shards: 3, replicasPerShard: 1, memoryMbPerShard: 512, nodes: [node('a', { memoryMb: 1024 }), node('b', { memoryMb: 1024, usedMemoryMb: 512 })] }, 'insufficient_memory', /6 instances of 512 MB need 3072 MB; 2 online nodes have 1536 MB free/],
-    ['no single node fits a copy', { shards: 2, replicasPerShard: 0, memoryMbPerShard: 300, nodes: [node('a', { memoryMb: 200 }), node('b', { memoryMb: 200 }), node('c', { memoryMb: 200 })] }, 'insufficient_memory', /shard 0 primary needs 300 MB; the most free memory on an eligible node is 200 MB/],
+    ['no single node fits a copy', { shards: 2, replicasPerShard: 0, memoryMbPerShard: 300, nodes: [node('a', { memoryMb: 200 }), node('b', { memoryMb: 200 }), node('c', { memoryMb: 200 })] }, 'insufficient_memory', /shard 1 primary needs 300 MB; the most free memory on an eligible node is 200 MB/],
     ['replica has no room beside anti-affinity', { shards: 2, replicasPerShard: 1, memoryMbPerShard: 100, nodes: [node('a', { memoryMb: 400 }), node('b', { memoryMb: 100 })] }, 'insufficient_memory', /replica 1 needs 100 MB/],
   ])('%s', (_name, req, code, reason) => {
     const result = planPlacement(req);

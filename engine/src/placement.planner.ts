@@ -2,6 +2,7 @@
  * Engine-agnostic placement: which node runs each copy of each shard, on which port.
  * Pure and deterministic: the same request always yields the same plan.
  */
+import { shardName } from './shard-label';
 
 export interface PlacementNode {
   id: string;
@@ -122,7 +123,7 @@ export function planPlacement(req: PlacementRequest): PlacementResult {
       const candidate = ordered[(s + k) % ordered.length]!;
       if (freeMb(candidate) >= memoryMbPerShard) chosen = candidate;
     }
-    if (!chosen) return noRoom(`shard ${s} primary`, ordered);
+    if (!chosen) return noRoom(`${shardName(s)} primary`, ordered);
     place(chosen, s, 0);
     nodesOfShard.push(new Set([chosen]));
     primaryOf.push(chosen);
@@ -141,7 +142,7 @@ export function planPlacement(req: PlacementRequest): PlacementResult {
       const chosen = eligible
         .filter((l) => freeMb(l) >= memoryMbPerShard)
         .sort((a, b) => usedMb(a) - usedMb(b) || afterPrimary(a) - afterPrimary(b) || byLoadThenName(a, b))[0];
-      if (!chosen) return noRoom(`shard ${s} replica ${r}`, eligible);
+      if (!chosen) return noRoom(`${shardName(s)} replica ${r}`, eligible);
       place(chosen, s, r);
       holders.add(chosen);
     }

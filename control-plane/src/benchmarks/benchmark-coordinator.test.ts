@@ -140,6 +140,6 @@ describe('BenchmarkCoordinator', () => {
     await new Promise((r) => setTimeout(r, 20));
     const r = t.finished[0]!.result as { validity: { valid: boolean; reasons: { gate: string; message: string }[] } };
     expect(r.validity.valid).toBe(false);
-    expect(r.validity.reasons.find((x) => x.gate === 'fault')!.message).toContain('no failover of shard 1');
+    expect(r.validity.reasons.find((x) => x.gate === 'fault')!.message).toContain('no failover of shard 2');
   });
 });

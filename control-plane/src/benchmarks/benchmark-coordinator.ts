@@ -9,6 +9,7 @@ import type { BenchmarkWorkerCommand, BenchmarkWorkerReport } from '@strata/api'
 import { buildResult, writesOf, decodeHistogram, mergeHistograms, mergeOpCounts, summarize, type OpCounts } from '@strata/bench';
 import type { BenchmarkStore, BenchmarkHistograms } from '../stores/benchmark.store';
 import { BenchmarkRun, type HostState, type RunEvent } from './benchmark-run';
+import { shardName } from '@strata/api';
 
 export const WORKER_SILENCE_MS = 15_000;
 const START_DELAY_MS = 1500;
@@ -117,7 +118,7 @@ export class BenchmarkCoordinator {
           run.fault.injectedAtMs = r.injectedAtMs;
           run.fault.injectError = r.error;
           this.d.log.warn({ benchmarkId: run.id, instanceId: run.fault.instanceId, error: r.error }, 'benchmark fault injected');
-          run.emit({ state: run.state, progress: run.progress, detail: r.error ? `could not kill the primary of shard ${run.fault.shard}: ${r.error}` : `killed the primary of shard ${run.fault.shard} (${run.fault.endpoint})` });
+          run.emit({ state: run.state, progress: run.progress, detail: r.error ? `could not kill the primary of ${shardName(run.fault.shard)}: ${r.error}` : `killed the primary of ${shardName(run.fault.shard)} (${run.fault.endpoint})` });
         }
         break;
       case 'poll':
@@ -268,7 +269,7 @@ export class BenchmarkCoordinator {
     const f = run.fault;
     if (!f?.injectedAtMs || !this.d.failoverAfter) return undefined;
     const deadline = this.now() + (this.d.failoverWaitMs ?? 30_000);
-    this.setState(run, 'running', 0.98, `waiting for the failover of shard ${f.shard} to be recorded`);
+    this.setState(run, 'running', 0.98, `waiting for the failover of ${shardName(f.shard)} to be recorded`);
     for (;;) {
       const e = await this.d.failoverAfter(run.clusterId, f.shard, f.injectedAtMs - 1000).catch(() => undefined);
       if (e || this.now() >= deadline || run.finished) return e;

@@ -14,6 +14,7 @@ import type { ObservedState } from '../observed/observed-state';
 import { BenchmarkRun, type RunFault } from './benchmark-run';
 import type { BenchmarkCoordinator } from './benchmark-coordinator';
 import { taskKey } from '../reconciler/dedupe-keys';
+import { shardLabel, shardName } from '@strata/api';
 
 export interface BenchmarkServiceDeps {
   clusters: ClusterStore;
@@ -53,11 +54,11 @@ export class BenchmarkService {
       if (cluster.spec.replicasPerShard === 0) {
         throw conflict('invalid_state', 'Failover under load needs replicas: with none, killing a primary takes its shard offline instead of failing over.');
       }
-      if (req.fault.shard >= cluster.spec.shards) throw validationFailed([{ field: 'fault.shard', message: `the cluster has ${cluster.spec.shards} shards (0..${cluster.spec.shards - 1})` }]);
+      if (req.fault.shard >= cluster.spec.shards) throw validationFailed([{ field: 'fault.shard', message: `fault.shard is the 0-based shard index: 0..${cluster.spec.shards - 1} for Shard 1..${cluster.spec.shards}` }]);
       const victim = instances.find((i) => i.shardIndex === req.fault!.shard && i.role === 'primary');
-      if (!victim) throw conflict('invalid_state', `Shard ${req.fault.shard} has no primary right now.`);
+      if (!victim) throw conflict('invalid_state', `${shardLabel(req.fault.shard)} has no primary right now.`);
       if (!hostIds.includes(victim.nodeId)) {
-        throw validationFailed([{ field: 'fault', message: `the primary of shard ${req.fault.shard} is on node ${byId.get(victim.nodeId)?.name ?? victim.nodeId}, which must be among nodeIds: its agent kills it` }]);
+        throw validationFailed([{ field: 'fault', message: `the primary of ${shardName(req.fault.shard)} is on node ${byId.get(victim.nodeId)?.name ?? victim.nodeId}, which must be among nodeIds: its agent kills it` }]);
       }
       // The victim's agent must keep a worker when fewer hosts than nodes are used.
       hostIds = [victim.nodeId, ...hostIds.filter((h) => h !== victim.nodeId)];

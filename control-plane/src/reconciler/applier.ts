@@ -16,6 +16,7 @@ import type { InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
 import type { Db } from '../db/tx';
 import { eventRef, recordFailoverEvent } from './failover-event';
+import { shardLabel, shardName } from '@strata/api';
 
 /** What submitting an act's task says: null (handed out, running, or settling), or a failure the operation ends with. */
 export type Submitted = StepResult | null;
@@ -125,13 +126,13 @@ export function restartInstance(ctx: ClusterContext, a: Extract<HealAction, { ki
     alongside: async (db) => {
       await ctx.deps.events.record(ctx.cluster, {
         type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,
-        message: `Shard ${a.shard}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.`,
+        message: `${shardLabel(a.shard)}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.`,
       }, eventKey({ type: 'instance-restarted', instanceId: inst.id, crashedAt: a.crashedAt }), db);
       if (a.dataLost) {
         await ctx.deps.events.record(ctx.cluster, {
           type: 'data-lost', shard: a.shard, instance,
           reason: `durability none and ${a.reason}`,
-          message: `Shard ${a.shard} lost its data: its primary stopped, ${a.reason}, and durability "none" keeps nothing on disk. It restarts empty. Use aof-everysec or replicas to survive this.`,
+          message: `${shardLabel(a.shard)} lost its data: its primary stopped, ${a.reason}, and durability "none" keeps nothing on disk. It restarts empty. Use aof-everysec or replicas to survive this.`,
         }, eventKey({ type: 'data-lost', instanceId: inst.id, crashedAt: a.crashedAt }), db);
       }
     },
@@ -323,12 +324,12 @@ export async function replaceLost(ctx: ClusterContext, a: Extract<HealAction, { 
   const lost = byId(ctx, a.instanceId);
   if (!ctx.deps.replaceInstance) return 'replacing instances is not available';
   const r = await ctx.deps.replaceInstance(ctx.cluster, lost);
-  if (!r.ok) return `shard ${a.shard}: cannot rebuild the copy that was on a down node: ${r.reason}; waiting for room or for the node to return`;
+  if (!r.ok) return `${shardName(a.shard)}: cannot rebuild the copy that was on a down node: ${r.reason}; waiting for room or for the node to return`;
   const from = eventRef(ctx, lost);
   const to = eventRef(ctx, r.replacement);
   await ctx.deps.events.record(ctx.cluster, {
     type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
-    message: `Shard ${a.shard}: the copy on ${from.nodeName} (down) is rebuilt as a new replica at ${to.address} on ${to.nodeName}.`,
+    message: `${shardLabel(a.shard)}: the copy on ${from.nodeName} (down) is rebuilt as a new replica at ${to.address} on ${to.nodeName}.`,
   }, eventKey({ type: 'replica-rebuilt', lostInstanceId: lost.id }));
 }
 
@@ -337,7 +338,7 @@ export async function addReplica(ctx: ClusterContext, a: Extract<HealAction, { k
   const draining = byId(ctx, a.forInstanceId);
   if (!ctx.deps.addReplica) return 'placing replicas is not available';
   const r = await ctx.deps.addReplica(ctx.cluster, draining, 1 + ctx.cluster.spec.replicasPerShard);
-  if (!r.ok) return `shard ${a.shard}: draining is blocked: no node can take a new replica: ${r.reason}; waiting for room (or undrain)`;
+  if (!r.ok) return `${shardName(a.shard)}: draining is blocked: no node can take a new replica: ${r.reason}; waiting for room (or undrain)`;
 }
 
 /** Draining: the copy on the draining node leaves once every copy elsewhere is in sync (it is then forgotten and swept). */
@@ -355,7 +356,7 @@ export async function retire(ctx: ClusterContext, a: Extract<HealAction, { kind:
     const to = eventRef(ctx, replacement);
     await ctx.deps.events.record(ctx.cluster, {
       type: 'replica-rebuilt', shard: a.shard, lost: from, replacement: to,
-      message: `Shard ${a.shard}: the copy on ${from.nodeName} (draining) moved to ${to.address} on ${to.nodeName}, which is in sync; the old copy is removed.`,
+      message: `${shardLabel(a.shard)}: the copy on ${from.nodeName} (draining) moved to ${to.address} on ${to.nodeName}, which is in sync; the old copy is removed.`,
     }, eventKey({ type: 'replica-rebuilt', lostInstanceId: old.id }));
   }
 }

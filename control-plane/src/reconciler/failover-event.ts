@@ -7,6 +7,7 @@ import { address, type ClusterContext } from './cluster-context';
 import type { InstanceRow } from '../stores/cluster.store';
 import type { Db } from '../db/tx';
 import { eventKey } from './dedupe-keys';
+import { shardLabel } from '@strata/api';
 
 /** How an instance appears in events: its address and node. */
 export const eventRef = (ctx: ClusterContext, i: InstanceRow): EventInstanceRef => {
@@ -47,13 +48,13 @@ export async function recordFailoverEvent(ctx: ClusterContext, promoted: Instanc
   await ctx.deps.events.record(ctx.cluster, {
     type: 'failover', shard: promoted.shardIndex, cause, oldPrimary: from, newPrimary: to,
     detectedAt: iso(detectedAt), promotedAt: iso(promotedAt)!, clusterOkAt: iso(clusterOkAt)!, writeUnavailableMs: window,
-    message: `Shard ${promoted.shardIndex}: ${to.address} (${to.nodeName}) took over from ${from.address} (${from.nodeName}) after ${causeText[cause]}${window !== null ? `; about ${window} ms without writes` : ''}.`,
+    message: `${shardLabel(promoted.shardIndex)}: ${to.address} (${to.nodeName}) took over from ${from.address} (${from.nodeName}) after ${causeText[cause]}${window !== null ? `; about ${window} ms without writes` : ''}.`,
     // A takeover always bumps the new primary's config epoch: one event per takeover, however many passes see it.
   }, eventKey({ type: 'failover', promotedInstanceId: promoted.id, configEpoch }), db);
   if (cause === 'switchover' && promoted.preferredRole === 'primary') {
     await ctx.deps.events.record(ctx.cluster, {
       type: 'primaries-rebalanced', moves: [{ shard: promoted.shardIndex, from, to }],
-      message: `Shard ${promoted.shardIndex}: primary moved back to ${to.address} on ${to.nodeName}, spreading primaries over nodes again.`,
+      message: `${shardLabel(promoted.shardIndex)}: primary moved back to ${to.address} on ${to.nodeName}, spreading primaries over nodes again.`,
     }, eventKey({ type: 'primaries-rebalanced', promotedInstanceId: promoted.id, configEpoch }), db);
   }
 }

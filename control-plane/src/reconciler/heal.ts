@@ -12,6 +12,7 @@ import { eventKey } from './dedupe-keys';
 import { taskFor } from './applier';
 import { applyHealActions } from './apply-actions';
 import { eventRef } from './failover-event';
+import { shardLabel } from '@strata/api';
 
 /** Observed state of the context's instances, as the planner sees it. */
 export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstance[] {
@@ -99,7 +100,7 @@ export async function recordAgentRestarts(ctx: ClusterContext): Promise<void> {
     const reason = `its process exited at ${o.crashedAt} and its agent restarts it (a replica resyncs from its primary)`;
     await ctx.deps.events.record(ctx.cluster, {
       type: 'instance-restarted', shard: i.shardIndex, instance, reason,
-      message: `Shard ${i.shardIndex}: ${instance.address} on ${instance.nodeName} restarted by its agent: ${reason}.`,
+      message: `${shardLabel(i.shardIndex)}: ${instance.address} on ${instance.nodeName} restarted by its agent: ${reason}.`,
     }, eventKey({ type: 'agent-restart', instanceId: i.id, crashedAt }));
   }
 }

@@ -56,7 +56,7 @@ describe('evaluateHealth: the Healing condition', () => {
     const h = evaluateHealth(c, planFor(c, null));
     expect(h.phase).toBe('degraded');
     expect(h.conditions.find((x) => x.type === 'InstancesRunning')).toMatchObject({ status: 'false', message: expect.stringMatching(/node-1:7000 \(crashed, primary\)/) });
-    expect(healing(c)).toMatchObject({ status: 'true', reason: 'Acting', message: 'shard 0: primary stopped; promoting its in-sync replica (takeover)' });
+    expect(healing(c)).toMatchObject({ status: 'true', reason: 'Acting', message: 'shard 1: primary stopped; promoting its in-sync replica (takeover)' });
   });
 
   it('no in-sync replica (durability none): says it restarts the primary and that the data is lost', () => {
@@ -64,7 +64,7 @@ describe('evaluateHealth: the Healing condition', () => {
       p: obs('p', { state: 'crashed', held: true, crashedAt: new Date(NOW - 100).toISOString() }),
       r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: false, linkDownSinceSec: 600 }) }),
     });
-    expect(healing(c)?.message).toBe('shard 0: restarting an instance (no replica was in sync when the primary stopped); without persistence its data is lost');
+    expect(healing(c)?.message).toBe('shard 1: restarting an instance (no replica was in sync when the primary stopped); without persistence its data is lost');
   });
 
   it('work that needs no action now is said too (waiting), and a role record alone is not "acting"', () => {

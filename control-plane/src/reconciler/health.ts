@@ -2,6 +2,7 @@ import type { Condition } from '@strata/api';
 import { describeHealAction, type HealPlan } from '@strata/engine';
 import { healthyMembersOf, type ClusterContext } from './cluster-context';
 import { condition } from './condition';
+import { shardNames } from '@strata/api';
 
 /**
  * Phase and conditions of a provisioned cluster from what agents observe,
@@ -34,7 +35,7 @@ export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: '
     unformed.length
       ? condition('ClusterHealthy', 'false', shardsWithoutPrimary.length ? 'ShardWithoutPrimary' : 'MembersDisagree',
         shardsWithoutPrimary.length
-          ? `shard ${shardsWithoutPrimary.map((s) => s.shardIndex).join(', ')} has no running primary; not healthy: ${unformed.map(name).join(', ')}`
+          ? `${shardNames(shardsWithoutPrimary.map((s) => s.shardIndex))} has no running primary; not healthy: ${unformed.map(name).join(', ')}`
           : `not a healthy member yet: ${unformed.map(name).join(', ')}`)
       : condition('ClusterHealthy', 'true', 'AllAgree', 'cluster_state ok on every node; replicas in sync'),
   ];

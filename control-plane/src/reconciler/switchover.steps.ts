@@ -12,6 +12,7 @@ import { applyOperationActions, opInstances } from './apply-actions';
 import { eventKey } from './dedupe-keys';
 import { eventRef } from './failover-event';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord } from './update-plan';
+import { shardLabel } from '@strata/api';
 
 const planOf = (ctx: ClusterContext) => ctx.operation!.plan as SwitchoverPlanRecord;
 
@@ -46,6 +47,6 @@ export async function recordSwitchover(ctx: ClusterContext): Promise<void> {
     type: 'failover', shard: p.shard, cause: 'switchover', oldPrimary: ref(old), newPrimary: ref(target),
     detectedAt: new Date(startedAt).toISOString(), promotedAt: new Date(promotedAt).toISOString(), clusterOkAt: new Date(now).toISOString(),
     writeUnavailableMs: null,
-    message: `Shard ${p.shard}: switchover requested; ${ref(target).address} (${ref(target).nodeName}) took over from ${ref(old).address} (${ref(old).nodeName}) once it had caught up. No acknowledged write is lost.`,
+    message: `${shardLabel(p.shard)}: switchover requested; ${ref(target).address} (${ref(target).nodeName}) took over from ${ref(old).address} (${ref(old).nodeName}) once it had caught up. No acknowledged write is lost.`,
   }, eventKey({ type: 'switchover-operation', operationId: ctx.operation!.id }));
 }

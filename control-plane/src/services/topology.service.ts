@@ -19,6 +19,7 @@ import { inSyncWith } from '../observed/instance-health';
 import { storedStatus, writeStatus } from '../reconciler/cluster-status';
 import { PLACEMENT_LOCK, type ClusterService } from './cluster.service';
 import { SWITCHOVER_STEPS, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
+import { shardLabel, shardName } from '@strata/api';
 
 export interface TopologyServiceDeps {
   pool: pg.Pool;
@@ -122,18 +123,18 @@ export class TopologyService {
       }
       const members = (await this.d.clusters.instances(clusterId, db)).filter((i) => i.shardIndex === shard);
       const primary = members.find((i) => i.role === 'primary');
-      if (!primary) throw conflict('invalid_state', `Shard ${shard} has no recorded primary right now.`);
+      if (!primary) throw conflict('invalid_state', `${shardLabel(shard)} has no recorded primary right now.`);
       const replicas = members.filter((i) => i.role === 'replica');
       const view = { observe: (id: string) => { const i = members.find((m) => m.id === id); return i ? this.d.observed.instance(i.id, i.nodeId) : null; } };
       const inSync = (i: InstanceRow) => inSyncWith(i, primary, view);
       let target: InstanceRow | undefined;
       if (req.targetInstanceId) {
         target = replicas.find((i) => i.id === req.targetInstanceId);
-        if (!target) throw validationFailed([{ field: 'targetInstanceId', message: `not a replica of shard ${shard}` }]);
+        if (!target) throw validationFailed([{ field: 'targetInstanceId', message: `not a replica of ${shardName(shard)}` }]);
         if (!inSync(target)) throw new AppError(422, 'invalid_state', 'Replica not in sync', 'That replica is not in sync with its primary right now; try again in a moment.', [{ field: 'targetInstanceId', message: 'not in sync' }]);
       } else {
         target = replicas.filter(inSync).sort((a, b) => (this.d.observed.instance(b.id, b.nodeId)?.cluster?.replOffset ?? 0) - (this.d.observed.instance(a.id, a.nodeId)?.cluster?.replOffset ?? 0))[0];
-        if (!target) throw new AppError(422, 'invalid_state', 'No replica to switch to', `Shard ${shard} has no in-sync replica to promote (add one with replicasPerShard).`, [{ field: 'index', message: 'no in-sync replica' }]);
+        if (!target) throw new AppError(422, 'invalid_state', 'No replica to switch to', `${shardLabel(shard)} has no in-sync replica to promote (add one with replicasPerShard).`, [{ field: 'index', message: 'no in-sync replica' }]);
       }
       const plan: SwitchoverPlanRecord = { kind: 'switchover', shard, targetInstanceId: target.id, fromInstanceId: primary.id };
       await this.d.clusters.markNeedsReconcile(clusterId, db);

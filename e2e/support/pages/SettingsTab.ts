@@ -32,7 +32,7 @@ export class SettingsTab {
     this.stats = page.getByTestId('migration-stats');
   }
 
-  switchoverButton(shard: number): Locator {
-    return this.page.getByRole('button', { name: `Switch over shard ${shard}` });
+  switchoverButton(shard: number /* 0-based index */): Locator {
+    return this.page.getByRole('button', { name: `Switch over shard ${shard + 1}` });
   }
 }

@@ -15,6 +15,7 @@
 import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '../domain';
 import { followsNode, isInSyncReplica, primaryNodeId } from './member-health';
 import type { HealAction, SwitchoverReason } from './cluster-action';
+import { shardName } from '../shard-label';
 
 export interface HealObservation {
   process: ObservedInstanceState;
@@ -152,12 +153,12 @@ export function planHealing(input: HealInput): HealPlan {
       actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: m.role === 'replica' ? 'rejoins as a replica of its primary' : 'rejoins as a replica of the new primary', dataLost: false });
     }
     if (serving.length) {
-      if (held.some((h) => !supersedes(h))) waiting.push(`shard ${shard}: waiting for the new primary's claim to reach the agents`);
+      if (held.some((h) => !supersedes(h))) waiting.push(`${shardName(shard)}: waiting for the new primary's claim to reach the agents`);
       continue;
     }
     const primary = members.find((m) => m.role === 'primary');
     if (!primary) {
-      waiting.push(`shard ${shard}: no instance is recorded as primary`);
+      waiting.push(`${shardName(shard)}: no instance is recorded as primary`);
       continue;
     }
     if (!primary.obs) {
@@ -175,11 +176,11 @@ export function planHealing(input: HealInput): HealPlan {
         actions.push({ kind: 'promote', shard, instanceId: heir.id, fromInstanceId: primary.id, mode: 'takeover', crashedAt: null });
         continue;
       }
-      waiting.push(`shard ${shard}: the primary's node is not reporting; Redis fails over on its own`);
+      waiting.push(`${shardName(shard)}: the primary's node is not reporting; Redis fails over on its own`);
       continue;
     }
     if (!isDown(primary)) {
-      waiting.push(`shard ${shard}: primary ${primary.obs.process === 'running' ? 'is rejoining' : 'is starting'}`);
+      waiting.push(`${shardName(shard)}: primary ${primary.obs.process === 'running' ? 'is rejoining' : 'is starting'}`);
       continue;
     }
     const crashedAt = primary.obs.crashedAt;
@@ -188,7 +189,7 @@ export function planHealing(input: HealInput): HealPlan {
     // heard from, or its node is down.
     const unheard = members.filter((m) => m !== primary && !m.obs && !m.nodeDown);
     if (unheard.length) {
-      waiting.push(`shard ${shard}: primary stopped; waiting to hear from the node of its other copy before deciding`);
+      waiting.push(`${shardName(shard)}: primary stopped; waiting to hear from the node of its other copy before deciding`);
       continue;
     }
     const candidates = members
@@ -197,7 +198,7 @@ export function planHealing(input: HealInput): HealPlan {
     const best = candidates[0];
     if (best) {
       if (!input.fastFailover && crashedAt !== null && input.now - crashedAt < input.failoverGraceMs) {
-        waiting.push(`shard ${shard}: primary down; waiting for Redis's own failover`);
+        waiting.push(`${shardName(shard)}: primary down; waiting for Redis's own failover`);
         continue;
       }
       // FORCE needs votes from a majority of primaries; with fewer than 3
@@ -232,7 +233,7 @@ export function planHealing(input: HealInput): HealPlan {
     }
     const follower = i.role === 'primary' ? input.instances.find((m) => m.shard === i.shard && !m.nodeSilent && isInSyncReplicaOf(m, i)) : undefined;
     if (follower) actions.push({ kind: 'switchover', shard: i.shard, instanceId: follower.id, fromInstanceId: i.id, reason: 'node-down' });
-    else waiting.push(`shard ${i.shard}: a copy was on a down node and no other copy serves its slots yet; waiting for a replica to be promoted or the node to return`);
+    else waiting.push(`${shardName(i.shard)}: a copy was on a down node and no other copy serves its slots yet; waiting for a replica to be promoted or the node to return`);
   }
 
   // 2c. Drain: a primary on a draining node hands over to an in-sync replica
@@ -246,8 +247,8 @@ export function planHealing(input: HealInput): HealPlan {
       else {
         const other = input.instances.some((m) => m.shard === i.shard && m !== i);
         waiting.push(other
-          ? `shard ${i.shard}: draining; waiting for a replica on another node to catch up before switching over`
-          : `shard ${i.shard}: draining is blocked: the shard has no replica to hand over to (add one with replicasPerShard, or undrain)`);
+          ? `${shardName(i.shard)}: draining; waiting for a replica on another node to catch up before switching over`
+          : `${shardName(i.shard)}: draining is blocked: the shard has no replica to hand over to (add one with replicasPerShard, or undrain)`);
       }
       continue;
     }
@@ -266,7 +267,7 @@ export function planHealing(input: HealInput): HealPlan {
     }
     const caughtUp = elsewhere.every((m) => m === serving || (isInSyncReplicaOf(m, serving) && m.obs!.view!.state === 'ok'));
     if (caughtUp) actions.push({ kind: 'retire', shard: i.shard, instanceId: i.id });
-    else waiting.push(`shard ${i.shard}: draining; the new replica on another node is syncing; the copy on the draining node stays until it is in sync`);
+    else waiting.push(`${shardName(i.shard)}: draining; the new replica on another node is syncing; the copy on the draining node stays until it is in sync`);
   }
   // Lost ids are forgotten on every member; again whenever a member still
   // knows more nodes than the cluster has (it was unreachable the first time,
@@ -359,16 +360,16 @@ function planDuringOperation(input: HealInput, during: { added: string[]; remove
 /** One line per action, for conditions and logs. */
 export function describeHealAction(a: HealAction): string {
   switch (a.kind) {
-    case 'record-role': return `shard ${a.shard}: instance is now ${a.role}`;
-    case 'promote': return `shard ${a.shard}: primary stopped; promoting its in-sync replica (${a.mode})`;
-    case 'restart': return `shard ${a.shard}: restarting an instance (${a.reason})${a.dataLost ? '; without persistence its data is lost' : ''}`;
-    case 'switchover': return `shard ${a.shard}: ${switchoverText[a.reason]} (switchover)`;
+    case 'record-role': return `${shardName(a.shard)}: instance is now ${a.role}`;
+    case 'promote': return `${shardName(a.shard)}: primary stopped; promoting its in-sync replica (${a.mode})`;
+    case 'restart': return `${shardName(a.shard)}: restarting an instance (${a.reason})${a.dataLost ? '; without persistence its data is lost' : ''}`;
+    case 'switchover': return `${shardName(a.shard)}: ${switchoverText[a.reason]} (switchover)`;
     case 'repair-slots': return `closing ${a.slots.length} open slot(s)`;
-    case 'start': return `shard ${a.shard}: starting an instance`;
-    case 'join': return `shard ${a.shard}: a new replica is joining and syncing from its primary`;
-    case 'replace': return `shard ${a.shard}: rebuilding a copy that was on a down node on another node`;
-    case 'add-replica': return `shard ${a.shard}: draining; placing a new replica on another node before the copy on the draining node is removed`;
-    case 'retire': return `shard ${a.shard}: draining; the new replica is in sync, removing the copy on the draining node`;
+    case 'start': return `${shardName(a.shard)}: starting an instance`;
+    case 'join': return `${shardName(a.shard)}: a new replica is joining and syncing from its primary`;
+    case 'replace': return `${shardName(a.shard)}: rebuilding a copy that was on a down node on another node`;
+    case 'add-replica': return `${shardName(a.shard)}: draining; placing a new replica on another node before the copy on the draining node is removed`;
+    case 'retire': return `${shardName(a.shard)}: draining; the new replica is in sync, removing the copy on the draining node`;
     case 'forget': return a.lostInstanceIds.length ? `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)` : 'members know a node that is not in the cluster: forgetting it (CLUSTER FORGET)';
   }
 }

@@ -66,7 +66,7 @@ describe('planMigrateStep', () => {
     l[2] = inst('p1', 1, 'primary', null);
     l[3] = inst('r1', 1, 'replica', view({ myId: 'R1', role: 'replica', primaryId: 'P1', primaryLinkUp: false }));
     expect(planMigrateStep(input({ instances: l, latest: run('failed', 1000, null, 'boom') })).verdict)
-      .toEqual({ kind: 'wait', detail: 'starting; waiting for shard 1 to have a primary again (failover)', fraction: 0 });
+      .toEqual({ kind: 'wait', detail: 'starting; waiting for shard 2 to have a primary again (failover)', fraction: 0 });
     expect(planMigrateStep(input({ instances: l, latest: run('failed', 31_000, null, 'boom') })).verdict).toMatchObject({ kind: 'failed', code: 'shard_without_primary' });
     // Its replica promoted: it is the shard's primary now (whatever the stored roles say).
     l[3] = inst('r1', 1, 'replica', view({ myId: 'R1', role: 'primary', configEpoch: 5, slotsOwned: 8192 }));

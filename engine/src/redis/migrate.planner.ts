@@ -10,6 +10,7 @@
 import type { MigrationProgress, SlotRange } from '../domain';
 import type { OperationAction, OpInstance, StepVerdict } from './operation.planner';
 import { expandRanges } from './topology.planner';
+import { shardNames } from '../shard-label';
 
 /** Failed runs of the migration before the operation fails. */
 export const MIGRATE_ATTEMPTS = 5;
@@ -121,9 +122,9 @@ export function planMigrateStep(input: MigrateInput): { actions: MigrateAction[]
   if (headless.length) {
     const waitingSince = latest?.updatedAt ?? input.startedAt;
     if (input.now - waitingSince < input.headlessWaitMs) {
-      return verdict({ kind: 'wait', detail: `${detail}; waiting for shard ${headless.join(', ')} to have a primary again (failover)`, fraction });
+      return verdict({ kind: 'wait', detail: `${detail}; waiting for ${shardNames(headless)} to have a primary again (failover)`, fraction });
     }
-    return verdict({ kind: 'failed', code: 'shard_without_primary', message: `shard ${headless.join(', ')} has had no running primary for ${input.headlessWaitMs / 1000} s during the slot migration; the change stopped there and healing takes over (it promotes a replica or restarts the primary, and closes open slots)` });
+    return verdict({ kind: 'failed', code: 'shard_without_primary', message: `${shardNames(headless)} has had no running primary for ${input.headlessWaitMs / 1000} s during the slot migration; the change stopped there and healing takes over (it promotes a replica or restarts the primary, and closes open slots)` });
   }
   if (latest?.state === 'failed') {
     const failures = input.failures;

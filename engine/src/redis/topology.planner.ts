@@ -9,6 +9,7 @@ import type { Durability, EvictionPolicy, MigrationPriority, SlotRange } from '.
 import { planPlacement, placeReplacement, type PlacementNode } from '../placement.planner';
 import { DEFAULT_MIGRATION_PRIORITY, migrationCosts, type MigrationCost } from './migration-pace';
 import { SLOT_COUNT } from './slots.planner';
+import { shardName } from '../shard-label';
 
 export interface TopologySpec {
   shards: number;
@@ -269,7 +270,7 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
     const holders = members.map((i) => i.nodeId);
     for (let n = replicas.length; n < want.replicasPerShard; n++) {
       const placed = placeReplacement({ memoryMb: want.memoryMbPerShard, excludeNodeIds: holders, nodes });
-      if (!placed.ok) return fail('unplaceable', 'replicasPerShard', `shard ${shard}: ${placed.reason}`);
+      if (!placed.ok) return fail('unplaceable', 'replicasPerShard', `${shardName(shard)}: ${placed.reason}`);
       add.push({ shard, role: 'replica', replicaIndex: next++, nodeId: placed.nodeId, port: placed.port });
       holders.push(placed.nodeId);
       take(placed.nodeId, placed.port);

@@ -1,3 +1,4 @@
+import { shardLabel } from '@strata/api';
 import type { ClusterPhase, Topology } from '@strata/api';
 import { useClusterTopologyQuery } from '../../data/clusters/cluster-topology-query';
 import { isTransitional } from '../../data/polling';
@@ -43,7 +44,7 @@ function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterP
             <div className="shard-meta">
               <div className="shard-name">
                 <span className="shard-swatch" style={{ background: shardColor(shard.index) }} aria-hidden="true" />
-                Shard {shard.index + 1}
+                <span data-testid="shard-label">{shardLabel(shard.index)}</span>
               </div>
               <div className="muted small tabular">
                 {shard.slots.length ? shard.slots.map(formatSlotRange).join(', ') : 'no slots'}
@@ -59,7 +60,7 @@ function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterP
             <div className="shard-bar">
               <SlotBar ranges={shard.slots} index={shard.index} />
             </div>
-            <ul className="instances" aria-label={`Shard ${shard.index + 1} instances`}>
+            <ul className="instances" aria-label={`${shardLabel(shard.index)} instances`}>
               {instances.length === 0 && <li className="muted small">Placing instances…</li>}
               {instances.map((inst) => (
                 <li key={inst.id} className="instance" data-testid="instance">

@@ -1,3 +1,4 @@
+import { shardLabel, shardNumber } from '@strata/api';
 import type { Durability } from '@strata/api';
 import type { ApiError } from '../../data/fetcher';
 import { formatMemoryMb, plural } from '../../lib/format';
@@ -109,7 +110,7 @@ function PlacementPreview({ shape, onlineNodes }: { shape: ClusterShape; onlineN
   for (let s = 0; s < shape.shards; s++) {
     for (let r = 0; r <= shape.replicasPerShard; r++) {
       const n = (s + r) % online.length;
-      if (n < shown.length) cells[n]!.push({ shard: s + 1, role: r === 0 ? 'P' : 'R' });
+      if (n < shown.length) cells[n]!.push({ shard: s, role: r === 0 ? 'P' : 'R' });
     }
   }
   return (
@@ -127,9 +128,9 @@ function PlacementPreview({ shape, onlineNodes }: { shape: ClusterShape; onlineN
                 <span
                   key={`${c.shard}${c.role}`}
                   className={c.role === 'P' ? 'chip chip-primary' : 'chip chip-replica'}
-                  title={`Shard ${c.shard} ${c.role === 'P' ? 'primary' : 'replica'}`}
+                  title={`${shardLabel(c.shard)} ${c.role === 'P' ? 'primary' : 'replica'}`}
                 >
-                  S{c.shard}
+                  S{shardNumber(c.shard)}
                   <span className="visually-hidden">{c.role === 'P' ? ' primary' : ' replica'}</span>
                   {c.role === 'R' && <span aria-hidden="true">′</span>}
                 </span>

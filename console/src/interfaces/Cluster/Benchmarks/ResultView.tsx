@@ -1,3 +1,4 @@
+import { shardName } from '@strata/api';
 import { useMemo } from 'react';
 import type { Benchmark } from '@strata/api';
 import { InlineAlert } from '../../../components/ui/States';
@@ -43,7 +44,7 @@ export function ResultView({ b }: { b: Benchmark }) {
           <h3 className="card-title">Failover under load</h3>
           <dl className="kv-grid">
             <dt>Fault</dt>
-            <dd>{r.fault.injectedAtT !== undefined ? `primary of shard ${r.fault.shard} (${r.fault.endpoint}) killed at ${r.fault.injectedAtT} s` : `not injected${r.fault.injectError ? `: ${r.fault.injectError}` : ''}`}</dd>
+            <dd>{r.fault.injectedAtT !== undefined ? `primary of ${shardName(r.fault.shard)} (${r.fault.endpoint}) killed at ${r.fault.injectedAtT} s` : `not injected${r.fault.injectError ? `: ${r.fault.injectError}` : ''}`}</dd>
             <dt>Failover</dt>
             <dd>{r.fault.failoverAtT !== undefined ? `replica took over at ${r.fault.failoverAtT} s (${r.fault.failoverCause})${r.fault.writeUnavailableMs != null ? `; Strata measured ${formatUs(r.fault.writeUnavailableMs * 1000)} without writes` : ''}` : 'no failover recorded'}</dd>
             <dt>Clients saw no write to the shard for</dt>

@@ -8,8 +8,8 @@ describe('fault marks on the time series', () => {
   it('marks the kill, the failover and the span without writes, on the steady-phase axis', () => {
     const r = { ...base, fault: { kind: 'kill-primary', shard: 0, instanceId: 'x', endpoint: '10.0.0.1:7000', injectedAtT: 5.01, failoverAtT: 7.2, failoverCause: 'process-crash', writeGapMs: 2350, writeGapStartT: 5.02, writeGapEndT: 7.37, errors: 40 } } as BenchmarkResult;
     expect(faultMarks(r)).toEqual([
-      { x: 5.02, to: 7.37, label: 'no writes to shard 0: 2.35 s', color: '#d93a32' },
-      { x: 5.01, label: 'primary killed (shard 0)', color: '#d93a32' },
+      { x: 5.02, to: 7.37, label: 'no writes to shard 1: 2.35 s', color: '#d93a32' },
+      { x: 5.01, label: 'primary killed (shard 1)', color: '#d93a32' },
       { x: 7.2, label: 'failover (process-crash)', color: '#1f8a4c' },
     ]);
   });

@@ -1,3 +1,4 @@
+import { shardName } from '@strata/api';
 import type { Benchmark, BenchmarkPoint, BenchmarkResult, LatencySummary } from '@strata/api';
 
 /** Microseconds as "87 µs", "1.25 ms", "2.1 s". */
@@ -45,9 +46,9 @@ export function faultMarks(r: BenchmarkResult): { x: number; to?: number; label:
   if (!f) return [];
   const out: { x: number; to?: number; label: string; color: string }[] = [];
   if (f.writeGapStartT !== undefined && f.writeGapEndT !== undefined && f.writeGapMs > 0) {
-    out.push({ x: f.writeGapStartT, to: f.writeGapEndT, label: `no writes to shard ${f.shard}: ${formatUs(f.writeGapMs * 1000)}`, color: '#d93a32' });
+    out.push({ x: f.writeGapStartT, to: f.writeGapEndT, label: `no writes to ${shardName(f.shard)}: ${formatUs(f.writeGapMs * 1000)}`, color: '#d93a32' });
   }
-  if (f.injectedAtT !== undefined) out.push({ x: f.injectedAtT, label: `primary killed (shard ${f.shard})`, color: '#d93a32' });
+  if (f.injectedAtT !== undefined) out.push({ x: f.injectedAtT, label: `primary killed (${shardName(f.shard)})`, color: '#d93a32' });
   if (f.failoverAtT !== undefined) out.push({ x: f.failoverAtT, label: `failover${f.failoverCause ? ` (${f.failoverCause})` : ''}`, color: '#1f8a4c' });
   return out;
 }

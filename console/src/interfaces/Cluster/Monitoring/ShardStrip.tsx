@@ -1,3 +1,4 @@
+import { shardLabel, shardName } from '@strata/api';
 import { formatPercent, formatRate } from './format';
 
 /** One cell per shard, shaded by its share of the cluster's ops; the hottest shard is named. */
@@ -10,7 +11,7 @@ export function ShardStrip({ shards }: { shards: { shard: number; ops: number | 
       <div className="card-head">
         <h3 id="shard-strip-title" className="card-title">Load by shard</h3>
         <p className="muted small" data-testid="hottest-shard">
-          {hottest ? `Hottest: shard ${hottest.shard} · ${formatRate(hottest.ops)} (${formatPercent(total ? max / total : null)} of the cluster)` : 'No traffic'}
+          {hottest ? `Hottest: ${shardName(hottest.shard)} · ${formatRate(hottest.ops)} (${formatPercent(total ? max / total : null)} of the cluster)` : 'No traffic'}
         </p>
       </div>
       <ol className="shard-cells">
@@ -22,9 +23,9 @@ export function ShardStrip({ shards }: { shards: { shard: number; ops: number | 
               className={s === hottest ? 'shard-cell hottest' : 'shard-cell'}
               style={{ ['--heat' as string]: heat.toFixed(3) }}
               data-testid="shard-cell"
-              title={`Shard ${s.shard}: ${formatRate(s.ops)}`}
+              title={`${shardLabel(s.shard)}: ${formatRate(s.ops)}`}
             >
-              <span className="shard-cell-name">Shard {s.shard}</span>
+              <span className="shard-cell-name" data-testid="shard-label">{shardLabel(s.shard)}</span>
               <span className="shard-cell-value tabular">{formatRate(s.ops, '')}</span>
             </li>
           );

@@ -1,3 +1,4 @@
+import { shardLabel, shardName } from '@strata/api';
 import type { TopologyPlan } from '@strata/api';
 import { TOTAL_SLOTS, formatMemoryMb, formatSlotRange, plural } from '../../../lib/format';
 import { shardColor } from '../SlotBar';
@@ -19,13 +20,13 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
       {plan.slotMoves.length > 0 && (
         <>
           <h3 className="field-label">Slots moving ({plan.totals.slots.toLocaleString()} slots, ~{plan.totals.keys.toLocaleString()} keys, ~{formatMemoryMb(Math.round(plan.totals.bytes / 1048576))})</h3>
-          <div className="slotbar" role="img" aria-label={`${plan.totals.slots} slots move: ${plan.slotMoves.map((m) => `shard ${m.fromShard} to shard ${m.toShard}`).join(', ')}`} data-testid="plan-slotbar">
+          <div className="slotbar" role="img" aria-label={`${plan.totals.slots} slots move: ${plan.slotMoves.map((m) => `${shardName(m.fromShard)} to ${shardName(m.toShard)}`).join(', ')}`} data-testid="plan-slotbar">
             <div className="slotbar-track">
               {plan.slotMoves.flatMap((m) => m.slots.map((r) => (
                 <span
                   key={`${m.fromShard}-${m.toShard}-${r.start}`}
                   className="slotbar-seg"
-                  title={`slots ${formatSlotRange(r)}: shard ${m.fromShard} → shard ${m.toShard}`}
+                  title={`slots ${formatSlotRange(r)}: ${shardName(m.fromShard)} → ${shardName(m.toShard)}`}
                   style={{ left: `${(r.start / TOTAL_SLOTS) * 100}%`, width: `max(2px, ${((r.end - r.start + 1) / TOTAL_SLOTS) * 100}%)`, background: `linear-gradient(90deg, ${shardColor(m.fromShard)}, ${shardColor(m.toShard)})` }}
                 />
               )))}
@@ -37,8 +38,8 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
             <tbody>
               {plan.slotMoves.map((m) => (
                 <tr key={`${m.fromShard}-${m.toShard}`}>
-                  <td data-label="From"><span className="swatch" style={{ background: shardColor(m.fromShard) }} /> shard {m.fromShard}</td>
-                  <td data-label="To"><span className="swatch" style={{ background: shardColor(m.toShard) }} /> shard {m.toShard}</td>
+                  <td data-label="From"><span className="swatch" style={{ background: shardColor(m.fromShard) }} /> <span data-testid="shard-label">{shardLabel(m.fromShard)}</span></td>
+                  <td data-label="To"><span className="swatch" style={{ background: shardColor(m.toShard) }} /> <span data-testid="shard-label">{shardLabel(m.toShard)}</span></td>
                   <td data-label="Slots">{m.slotCount} ({m.slots.slice(0, 2).map(formatSlotRange).join(', ')}{m.slots.length > 2 ? '…' : ''})</td>
                   <td data-label="Est. keys">{m.estimatedKeys.toLocaleString()}</td>
                   <td data-label="Est. data">{formatMemoryMb(Math.round(m.estimatedBytes / 1048576))}</td>
@@ -65,8 +66,8 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
             {[...byNode.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([node, v]) => (
               <li key={node}>
                 <strong>{node}</strong>:{' '}
-                {v.added.map((a) => <span key={`a${a.shard}-${a.port}`} className="badge badge-success">+ shard {a.shard} {a.role} :{a.port}</span>)}
-                {v.removed.map((r) => <span key={`r${r.instanceId}`} className="badge badge-danger">− shard {r.shard} {r.role} :{r.port}</span>)}
+                {v.added.map((a) => <span key={`a${a.shard}-${a.port}`} className="badge badge-success">+ {shardName(a.shard)} {a.role} :{a.port}</span>)}
+                {v.removed.map((r) => <span key={`r${r.instanceId}`} className="badge badge-danger">− {shardName(r.shard)} {r.role} :{r.port}</span>)}
               </li>
             ))}
           </ul>

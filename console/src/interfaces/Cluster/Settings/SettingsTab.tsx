@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest, shardLabel, shardName } from '@strata/api';
 import { useClusterPlanMutation, useClusterUpdateMutation } from '../../../data/clusters/cluster-update-mutation';
 import { useOperationControlMutation } from '../../../data/clusters/operation-control-mutation';
 import { useShardSwitchoverMutation } from '../../../data/clusters/shard-switchover-mutation';
@@ -176,19 +176,19 @@ function SwitchoverPanel({ cluster, busy }: { cluster: Cluster; busy: boolean })
     <section className="card settings-card" aria-labelledby="switchover-title">
       <h2 id="switchover-title" className="card-title">Switchover</h2>
       <p className="muted small">Promotes a shard's replica once it has caught up (CLUSTER FAILOVER): the primary pauses writes for a moment, no acknowledged write is lost.</p>
-      <ul className="list-plain">
+      <ul className="list-plain" data-testid="switchover-list">
         {topology.data?.shards.map((s) => {
           const primary = s.instances.find((i) => i.role === 'primary');
           const replicas = s.instances.filter((i) => i.role === 'replica');
           return (
             <li key={s.index} className="row-between">
-              <span>Shard {s.index}: primary {primary?.address ?? '—'} ({plural(replicas.length, 'replica')})</span>
+              <span><span data-testid="shard-label">{shardLabel(s.index)}</span>: primary {primary?.address ?? '—'} ({plural(replicas.length, 'replica')})</span>
               <button
                 type="button"
                 className="btn btn-secondary btn-sm"
                 disabled={busy || replicas.length === 0 || switchover.isPending}
                 onClick={() => switchover.mutate({ shard: s.index })}
-                aria-label={`Switch over shard ${s.index}`}
+                aria-label={`Switch over ${shardName(s.index)}`}
               >
                 Switch over
               </button>
