@@ -380,6 +380,25 @@ export class EngineSupervisor {
   }
 
   /**
+   * A restart asked for (a rolling restart): SIGTERM (redis-server writes its
+   * append-only file and nodes.conf, then exits), then a start with the same
+   * config, data directory and cluster identity. Not a crash: nothing is held
+   * or marked. An engine not running is started.
+   */
+  async restart(instanceId: string): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
+    const rt = this.runtime.get(instanceId);
+    const pid = rt?.pid ?? readPid(this.pidFile(instanceId));
+    // 'starting' before the exit: the exit handler and the watch take it for ours, not a crash.
+    if (rt) rt.state = 'starting';
+    this.d.onChange();
+    if (pid && isRedisOnPort(pid, rec.spec.port)) await this.kill(pid);
+    this.d.log.info({ instanceId, pid, port: rec.spec.port }, 'engine stopped for a restart');
+    await this.start(instanceId);
+  }
+
+  /**
    * Fault injection (the "Failover under load" benchmark): kill -9 of a
    * running engine, exactly as a crash; the supervisor notices it the usual
    * way (exit event or watch) and the control plane heals the shard.

@@ -125,6 +125,7 @@ export class TaskRunner {
     }),
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
+    'restart-instance': (p) => this.d.supervisor.restart(p.instanceId),
     'form-cluster': (p, log) => formCluster({
       shards: p.shards, username: p.credentials.internalUser, password: p.credentials.internalPassword,
       timeoutMs: 30_000, log: (msg) => log.debug(msg),
@@ -201,6 +202,7 @@ const lockKey = (p: TaskPayload): string => {
       return `instance:${p.instance.instanceId}`;
     case 'meet-primary':
     case 'remove-instance':
+    case 'restart-instance':
     case 'failover':
     case 'join-replica':
       return `instance:${p.instanceId}`;

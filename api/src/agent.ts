@@ -79,6 +79,7 @@ export type FormClusterShard = z.infer<typeof FormClusterShard>;
 export const TaskRequest = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec }),
   z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
+  z.object({ kind: z.literal('restart-instance'), instanceId: Id, clusterId: Id }).describe('stop the running engine gracefully and start it again with its data and config (a rolling restart)'),
   z.object({ kind: z.literal('form-cluster'), clusterId: Id, shards: z.array(FormClusterShard) }),
   z.object({
     kind: z.literal('failover'),
@@ -126,11 +127,12 @@ export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
 
 /** Task kinds that need no engine credentials on the agent. */
-export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'disk-profile'] as const satisfies readonly TaskKind[];
+export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'restart-instance', 'disk-profile'] as const satisfies readonly TaskKind[];
 
 export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
+  z.object({ kind: z.literal('restart-instance'), instanceId: Id, clusterId: Id }),
   z.object({ kind: z.literal('form-cluster'), clusterId: Id, shards: z.array(FormClusterShard), credentials: EngineCredentials }),
   z.object({
     kind: z.literal('failover'), clusterId: Id, instanceId: Id, port: z.number().int(),

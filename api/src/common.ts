@@ -59,6 +59,7 @@ export const ErrorCode = z.enum([
   'does_not_fit',
   'insufficient_space',
   'node_busy',
+  'would_lose_data',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -128,6 +128,13 @@ export const OPERATION_TABLE = {
     params: z.object({ id: z.string(), index: z.string() }), body: SwitchoverRequest, errors: ALL,
     success: { status: 202, schema: ClusterWithOperation, description: 'Accepted' }, problems: { 409: 'Another change is running', 422: 'No in-sync replica' },
   }),
+  restartCluster: op({
+    // Per shard, its replicas first (each waited for until back in sync), then its primary hands its role to an in-sync replica
+    // (data-safe CLUSTER FAILOVER) and restarts as a replica; the roll pauses while any member is unhealthy.
+    method: 'post', path: '/v1/clusters/{id}/restart', summary: 'Rolling restart: every instance once, replicas first, primaries after a data-safe switchover', scope: 'clusters:write',
+    errors: ALL, success: { status: 202, schema: ClusterWithOperation, description: 'Accepted: the restart-cluster operation' },
+    problems: { 409: 'Another change is running (code operation_in_progress), or the cluster is not ready', 422: 'A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data)' },
+  }),
   pauseOperation: operationControl('pause'),
   resumeOperation: operationControl('resume'),
   cancelOperation: operationControl('cancel'),

@@ -53,6 +53,7 @@ export {
   type UpdateTaskRef,
   type UpdateStepPlan,
 } from './redis/update.planner';
+export { planRestartStep, restartOrder, FRESH_AFTER_MS, type RestartInput, type RestartTaskRef } from './redis/restart.planner';
 export { planMigrateStep, shardPrimary, MIGRATE_ATTEMPTS, type MigrateInput, type MigrateRun, type MigrateAction } from './redis/migrate.planner';
 export { nodesToForget, membership, type KnownNode, type Membership } from './redis/membership.rule';
 export {

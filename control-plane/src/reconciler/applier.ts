@@ -147,6 +147,14 @@ export function removeInstance(ctx: ClusterContext, inst: InstanceRow): Promise<
   });
 }
 
+/** A planned restart of a running instance (rolling restart): its agent stops it gracefully and starts it again. */
+export function restartRunning(ctx: ClusterContext, inst: InstanceRow): Promise<Submitted> {
+  return submitTask(ctx, {
+    nodeId: inst.nodeId, id: { kind: 'restart-running', instanceId: inst.id }, settleMs: SETTLE_MS.restart,
+    request: { kind: 'restart-instance', instanceId: inst.id, clusterId: ctx.cluster.id },
+  });
+}
+
 /** Memory, durability and eviction of a running instance, in place (the agent rewrites its config too). */
 export function reconfigureInstance(ctx: ClusterContext, inst: InstanceRow, settings: InstanceSettings, rollback: boolean): Promise<Submitted> {
   return submitTask(ctx, {

@@ -10,7 +10,7 @@ import type { TaskId } from './dedupe-keys';
 import { memberObservation } from '../observed/instance-health';
 import {
   addReplica, formCluster, forgetNonMembers, joinReplica, meetPrimary, migrateSlots, promoteReplica, reconfigureInstance, recordRole, recordTopology,
-  rememberEngineIds, removeInstance, repairSlots, replaceLost, restartInstance, retire, startInstance, switchOver, taskFor, type Submitted,
+  rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, retire, startInstance, switchOver, taskFor, type Submitted,
 } from './applier';
 
 const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
@@ -30,6 +30,7 @@ export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promis
     case 'start': return startInstance(ctx, byId(ctx, a.instanceId), a.settings);
     case 'restart': return restartInstance(ctx, a);
     case 'remove': return removeInstance(ctx, byId(ctx, a.instanceId));
+    case 'restart-running': return restartRunning(ctx, byId(ctx, a.instanceId));
     case 'configure': return reconfigureInstance(ctx, byId(ctx, a.instanceId), a.settings, a.rollback);
     case 'form': return formCluster(ctx);
     case 'meet': return meetPrimary(ctx, byId(ctx, a.instanceId), byId(ctx, a.seedInstanceId));

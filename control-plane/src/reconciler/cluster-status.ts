@@ -41,6 +41,7 @@ const RUNNING_PHASE: Record<OperationKind, ClusterPhase | null> = {
   'update-cluster': 'updating',
   'delete-cluster': 'deleting',
   switchover: null,
+  'restart-cluster': 'updating',
 };
 
 /** Phase once an operation of this kind failed, and the condition that says why. */
@@ -50,6 +51,7 @@ const FAILED: Record<OperationKind, { phase: ClusterPhase; type: string }> = {
   // Healing takes over from here (open slots are closed, instances held to the stored topology).
   'update-cluster': { phase: 'degraded', type: 'Updated' },
   switchover: { phase: 'degraded', type: 'Switchover' },
+  'restart-cluster': { phase: 'degraded', type: 'Restarted' },
 };
 
 const isOpen = (s: OperationState) => s === 'pending' || s === 'running';

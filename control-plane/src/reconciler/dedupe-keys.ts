@@ -27,6 +27,8 @@ export type TaskId =
   | { kind: 'meet'; instanceId: string }
   /** Stop an instance and delete its data. */
   | { kind: 'remove'; instanceId: string }
+  /** Restart a running instance on purpose (once per rolling restart). */
+  | { kind: 'restart-running'; instanceId: string }
   /** Every member forgets every node that is no member (`scope`: healing, or the operation step that removed instances). */
   | { kind: 'forget'; scope: 'heal' | 'remove-instances' | 'rollback-remove' }
   /** Memory, durability and eviction of one instance, in place (forward, or back after a cancel). */
@@ -57,6 +59,7 @@ export function taskKey(t: TaskId): string {
     case 'join': return `join:${t.instanceId}:${t.primaryInstanceId}`;
     case 'meet': return `meet:${t.instanceId}`;
     case 'remove': return `remove:${t.instanceId}`;
+    case 'restart-running': return `restart-running:${t.instanceId}`;
     case 'forget': return `forget:${t.scope}`;
     case 'configure': return `${t.rollback ? 'rollback-configure' : 'configure'}:${t.instanceId}`;
     case 'form': return `form:${t.clusterId}`;

@@ -11,6 +11,7 @@ import { createClusterSteps } from './create-cluster.steps';
 import { deleteClusterSteps } from './delete-cluster.steps';
 import { updateClusterSteps } from './update-cluster.steps';
 import { recordSwitchover, switchoverSteps } from './switchover.steps';
+import { restartSteps } from './restart.steps';
 
 export interface OperationHandler {
   /** The ordered steps, fixed per kind or chosen from the operation's plan. */
@@ -33,6 +34,7 @@ export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandl
     steps: updateClusterSteps,
     finalState: (ctx) => (ctx.operation?.cancelRequested ? 'cancelled' : 'succeeded'),
   },
+  'restart-cluster': { steps: restartSteps },
   switchover: {
     steps: switchoverSteps,
     async onSucceeded(ctx) {

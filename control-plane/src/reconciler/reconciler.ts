@@ -230,7 +230,7 @@ export class Reconciler {
         this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
         return { done: true, seen };
       }
-      const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : undefined;
+      const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : op.kind === 'restart-cluster' ? 'restart' as const : undefined;
       if (during) {
         // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`).
         const healCtx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });

@@ -25,6 +25,16 @@ export interface SwitchoverPlanRecord {
   fromInstanceId: string;
 }
 
+/** A rolling restart: the instances in the order they restart (restartOrder when it began). */
+export interface RestartPlanRecord {
+  kind: 'restart';
+  order: string[];
+}
+
+export const RESTART_STEPS = [
+  { name: 'restart', title: 'Restart every instance: replicas first, then each primary after a data-safe switchover, one at a time', weight: 1 },
+] as const;
+
 export const UPDATE_STEP_TITLES: Record<string, string> = {
   'rollback-configure': 'Cancelled: put memory, durability and eviction back',
   'rollback-migrate': 'Cancelled: move slots back to where they were',

@@ -80,6 +80,12 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
   });
 
+  mountOperation(r, BASE, 'restartCluster', async ({ req, res }) => {
+    const { cluster, operation } = await d.topology.restart(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'));
+    res.location(`/v1/operations/${operation.id}`);
+    return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
+  });
+
   mountOperation(r, BASE, 'deleteCluster', async ({ req, res }) => {
     const { cluster, operation } = await d.service.delete(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'));
     res.location(`/v1/operations/${operation.id}`);

@@ -1,6 +1,6 @@
 /**
- * Topology changes of a running cluster: PATCH (with a dry run) and
- * switchover. The pure planner in `engine` decides; this service checks the
+ * Topology changes of a running cluster: PATCH (with a dry run),
+ * switchover and rolling restart. The pure planner in `engine` decides; this service checks the
  * request against the running operation, stores the new spec, the new
  * instance rows and the operation in one transaction under the placement
  * lock, and wakes the reconciler. A refused change stores nothing.
@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { ClusterSpec, OperationStep, SwitchoverRequest, TopologyPlan, UpdateClusterRequest } from '@strata/api';
-import { planTopologyChange, type TopologyInstance } from '@strata/engine';
+import { planTopologyChange, restartOrder, type TopologyInstance } from '@strata/engine';
 import { inTransaction, type Db } from '../db/tx';
 import { AppError, conflict, doesNotFit, notFound, operationInProgress, unplaceable, validationFailed } from '../errors';
 import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
@@ -18,7 +18,7 @@ import type { ObservedState } from '../observed/observed-state';
 import { inSyncWith } from '../observed/instance-health';
 import { storedStatus, writeStatus } from '../reconciler/cluster-status';
 import { PLACEMENT_LOCK, type ClusterService } from './cluster.service';
-import { SWITCHOVER_STEPS, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
+import { RESTART_STEPS, SWITCHOVER_STEPS, type RestartPlanRecord, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
 import { shardLabel, shardName } from '@strata/api';
 
 export interface TopologyServiceDeps {
@@ -140,6 +140,30 @@ export class TopologyService {
       await this.d.clusters.markNeedsReconcile(clusterId, db);
       const operation = await this.d.operations.create({
         clusterId, organizationId, kind: 'switchover', plan, steps: SWITCHOVER_STEPS.map((s) => ({ name: s.name, title: s.title, state: 'pending' as const })),
+      }, db);
+      return { cluster, operation };
+    });
+    this.d.wake(clusterId);
+    return result;
+  }
+
+  /** POST /v1/clusters/{id}/restart: every instance restarted once, replicas first, primaries after a data-safe switchover. */
+  async restart(organizationId: string, clusterId: string): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+    const result = await inTransaction(this.d.pool, async (db) => {
+      const cluster = await this.lockCluster(db, organizationId, clusterId);
+      if (cluster.status.phase !== 'ready') {
+        throw conflict('invalid_state', `The cluster is ${cluster.status.phase}; a rolling restart starts only on a ready cluster (it would pause at once).`);
+      }
+      if (cluster.spec.replicasPerShard === 0 && cluster.spec.durability === 'none') {
+        throw new AppError(422, 'would_lose_data', 'Restart would lose data',
+          'Every shard has only its primary and the cluster keeps no append-only file (durability none): restarting a primary would empty its shard. Add a replica (replicasPerShard) or an append-only file (durability) first.',
+          [{ field: 'replicasPerShard', message: 'at least 1 replica per shard, or durability aof-everysec / aof-always' }]);
+      }
+      const instances = await this.d.clusters.instances(clusterId, db);
+      const plan: RestartPlanRecord = { kind: 'restart', order: restartOrder(instances.map((i) => ({ id: i.id, shard: i.shardIndex, role: i.role }))) };
+      await this.d.clusters.markNeedsReconcile(clusterId, db);
+      const operation = await this.d.operations.create({
+        clusterId, organizationId, kind: 'restart-cluster', plan, steps: RESTART_STEPS.map((s) => ({ name: s.name, title: s.title, state: 'pending' as const })),
       }, db);
       return { cluster, operation };
     });

@@ -22,6 +22,8 @@ export type ClusterAction =
   | { kind: 'start'; shard: number; instanceId: string; settings?: Settings }
   /** Restart a stopped instance; `dataLost`: without persistence it comes back empty. */
   | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
+  /** Restart a running instance on purpose (a rolling restart): stopped gracefully, started again with its data and config. */
+  | { kind: 'restart-running'; shard: number; instanceId: string }
   /** Stop an instance and delete its data. */
   | { kind: 'remove'; instanceId: string }
   /** Memory, durability and eviction in place (or back after a cancel). */
@@ -74,5 +76,5 @@ export type HealAction = Extract<ClusterAction, {
 
 /** The acts operations' steps plan. */
 export type OperationAction = Extract<ClusterAction, {
-  kind: 'start' | 'form' | 'remember-ids' | 'remove' | 'switchover-to' | 'configure' | 'meet' | 'join' | 'forget' | 'drop-rows' | 'record-topology' | 'record-progress' | 'migrate';
+  kind: 'start' | 'form' | 'remember-ids' | 'remove' | 'restart-running' | 'switchover-to' | 'configure' | 'meet' | 'join' | 'forget' | 'drop-rows' | 'record-topology' | 'record-progress' | 'migrate';
 }>;

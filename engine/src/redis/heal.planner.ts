@@ -77,7 +77,7 @@ export interface HealInput {
    * its own new primaries are healed, by promoting their replica (see
    * `planHealing`); the operation's steps own everything else.
    */
-  during?: { added: string[]; removed: string[] };
+  during?: { added: string[]; removed: string[] } | 'restart';
 }
 
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
@@ -349,7 +349,13 @@ function recordRoles(input: HealInput): HealAction[] {
  * primary serves slots, and Redis fails it over itself as when no change
  * runs. Instances the change removes are left alone.
  */
-function planDuringOperation(input: HealInput, during: { added: string[]; removed: string[] }): HealPlan {
+function planDuringOperation(input: HealInput, during: { added: string[]; removed: string[] } | 'restart'): HealPlan {
+  if (during === 'restart') {
+    // A rolling restart stops instances on purpose and hands primaries over: healing records the roles that
+    // follow, and promotes the replica of a primary that dies meanwhile (the roll pauses until the cluster is whole).
+    const plan = planHealing({ ...input, during: undefined });
+    return { actions: plan.actions.filter((a) => a.kind === 'record-role' || a.kind === 'promote'), waiting: [] };
+  }
   const added = new Set(during.added);
   const removed = new Set(during.removed);
   const plan = planHealing({ ...input, during: undefined });

@@ -10,6 +10,7 @@ export const OPERATION_TITLES: Record<OperationKind, string> = {
   'delete-cluster': 'Delete cluster',
   'update-cluster': 'Change topology',
   switchover: 'Switchover',
+  'restart-cluster': 'Rolling restart',
 };
 
 /** The running (or just-failed) operation: progress bar and its steps. */

@@ -407,10 +407,11 @@ func (e NodeListScope) Valid() bool {
 
 // Defines values for OperationKind.
 const (
-	CreateCluster OperationKind = "create-cluster"
-	DeleteCluster OperationKind = "delete-cluster"
-	Switchover    OperationKind = "switchover"
-	UpdateCluster OperationKind = "update-cluster"
+	CreateCluster  OperationKind = "create-cluster"
+	DeleteCluster  OperationKind = "delete-cluster"
+	RestartCluster OperationKind = "restart-cluster"
+	Switchover     OperationKind = "switchover"
+	UpdateCluster  OperationKind = "update-cluster"
 )
 
 // Valid indicates whether the value is a known member of the OperationKind enum.
@@ -419,6 +420,8 @@ func (e OperationKind) Valid() bool {
 	case CreateCluster:
 		return true
 	case DeleteCluster:
+		return true
+	case RestartCluster:
 		return true
 	case Switchover:
 		return true
@@ -518,6 +521,7 @@ const (
 	Unplaceable          ProblemCode = "unplaceable"
 	UnsupportedMediaType ProblemCode = "unsupported_media_type"
 	ValidationFailed     ProblemCode = "validation_failed"
+	WouldLoseData        ProblemCode = "would_lose_data"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -558,6 +562,8 @@ func (e ProblemCode) Valid() bool {
 	case UnsupportedMediaType:
 		return true
 	case ValidationFailed:
+		return true
+	case WouldLoseData:
 		return true
 	default:
 		return false

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "71632fd2db39d16768d9530a0ff953d3f21a09061ac3c5b7125b0208f1440ce5"
+const SpecSHA256 = "16b1be77b33101639beae1ff1cd17d97d19373af5971d890ad23f9cb3e5d488e"
