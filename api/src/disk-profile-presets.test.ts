@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { durabilityAdvice, fleetAdvice, presetWorkloads, REDIS_WRITE_OVERHEAD_US } from './disk-profile-presets';
-import { DiskProfileRequest, DISK_PROFILE_PRESETS, profileGroups, profileSeconds, type ProfileResult } from './disk-profiles';
+import { DiskProfileRequest, DISK_PROFILE_PRESETS, profileGroups, profileSeconds, profileSpaceNeeded, type ProfileResult } from './disk-profiles';
 
 describe('disk profile presets', () => {
   it('every preset expands to valid workloads within the time bound', () => {
@@ -20,6 +20,11 @@ describe('disk profile presets', () => {
     expect(profileGroups(list)).toEqual([[0, 1], [2, 3], [4]]);
     expect(profileSeconds(list)).toBe(3);
     expect(list[0]).toMatchObject({ operation: 'write', append: true, flush: 'fdatasync', flushEvery: 1, fileSize: 4 << 20, durationSec: 1 });
+  });
+
+  it('free space needed: twice the files of the largest group', () => {
+    expect(profileSpaceNeeded([{ fileSize: 10 }, { fileSize: 7, group: 2 }, { fileSize: 7, group: 2 }])).toBe(28);
+    expect(profileSpaceNeeded([{ fileSize: 30 }, { fileSize: 7, group: 2 }])).toBe(60);
   });
 
   it('a request is a preset or workloads, not both, within the time bound', () => {

@@ -108,7 +108,7 @@ export function durabilityAdvice(results: readonly ProfileResult[]): DurabilityA
     { durability: 'none', writesPerSec: null, summary: 'Nothing is written to disk: writes are bounded by CPU and network, not by this disk.' },
     {
       durability: 'aof-everysec', writesPerSec: everysecPerSec,
-      summary: `The disk appends ${appendMbPerSec.toFixed(1)} MB/s (~${fmt(everysecPerSec)} writes/s of ${AOF_ENTRY_BYTES} B), far above what one shard's CPU sends; `
+      summary: `The disk appends ${appendMbPerSec.toFixed(1)} MB/s (~${fmt(everysecPerSec)} writes/s of ${AOF_ENTRY_BYTES} B): below that rate writes are bounded by CPU, not by this disk; `
         + (stall ? 'but an fsync took over 2 s, when Redis delays writes.' : `fsync p99 ${(everysec.sync!.latency.p99 / 1000).toFixed(1)} ms, well under the 2 s at which Redis would delay writes.`),
     },
     {

@@ -84,6 +84,11 @@ export function profileGroups(workloads: readonly Pick<ProfileWorkload, 'group'>
   return out;
 }
 
+/** Free space a profile needs: twice the files of its largest group (a group's files are removed before the next runs). */
+export function profileSpaceNeeded(workloads: readonly Pick<ProfileWorkload, 'group' | 'fileSize'>[]): number {
+  return 2 * Math.max(...profileGroups(workloads).map((g) => g.reduce((a, i) => a + workloads[i]!.fileSize, 0)));
+}
+
 export const DiskProfileRequest = z
   .strictObject({
     preset: DiskProfilePreset.optional(),

@@ -9,7 +9,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { profileGroups, profileSeconds, type DiskProfileCommand, type DiskProfileReport, type TaskPayload } from '@strata/api';
+import { profileGroups, profileSeconds, profileSpaceNeeded, type DiskProfileCommand, type DiskProfileReport, type TaskPayload } from '@strata/api';
 import { fioArgs, workloadFile } from './fio-job';
 import { parseFioOutput, toProfileResult } from './fio-result';
 import { readDiskFacts } from './disk-facts';
@@ -79,7 +79,7 @@ export async function runDiskProfile(p: DiskProfilePayload, d: DiskProfileDeps):
       return;
     }
     const groups = profileGroups(p.workloads);
-    const need = 2 * Math.max(...groups.map((g) => g.reduce((a, i) => a + p.workloads[i]!.fileSize, 0)));
+    const need = profileSpaceNeeded(p.workloads);
     if (facts.freeBytes < need) {
       finished = { status: 'failed', code: 'insufficient_space', message: `the data volume has ${Math.floor(facts.freeBytes / 1e6)} MB free; the profile needs ${Math.ceil(need / 1e6)} MB (twice its test files)` };
       return;

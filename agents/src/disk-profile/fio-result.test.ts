@@ -40,5 +40,7 @@ describe('fio JSON+ to a result', () => {
     expect(r.sync!.count).toBe(4);
     expect(r.sync!.latency.p50).toBe(100);
     expect(latencyOf([lat], [4]).p99).toBe(400);
+    // A bucket named past the largest sample does not put a percentile above the max.
+    expect(latencyOf([{ N: 2, mean: 1000, max: 1010, bins: { 1000: 1, 1016: 1 } }], [2])).toMatchObject({ p99: 1.01, max: 1.01 });
   });
 });

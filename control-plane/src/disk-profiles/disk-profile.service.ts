@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
 import {
-  durabilityAdvice, fleetAdvice, profileGroups, profileSeconds, requestWorkloads, MAX_PROFILE_SECONDS,
+  durabilityAdvice, fleetAdvice, profileSeconds, profileSpaceNeeded, requestWorkloads, MAX_PROFILE_SECONDS,
   type DiskProfile, type DiskProfileCommand, type DiskProfileProgressEvent, type DiskProfileReport, type DiskProfileRequest, type DurabilityAdviceList, type ProfileWorkload,
 } from '@strata/api';
 import { AppError, conflict, notFound, validationFailed } from '../errors';
@@ -37,11 +37,6 @@ const SILENT_AFTER_MS = 20_000;
 
 const MB = (bytes: number) => `${Math.ceil(bytes / 1e6).toLocaleString('en-US')} MB`;
 
-/** Free space a profile needs: twice the files of its largest group (a group's files are removed before the next). */
-export function spaceNeeded(workloads: readonly ProfileWorkload[]): number {
-  return 2 * Math.max(...profileGroups(workloads).map((g) => g.reduce((a, i) => a + workloads[i]!.fileSize, 0)));
-}
-
 export class DiskProfileService {
   private readonly listeners = new Map<string, Set<(e: DiskProfileProgressEvent) => void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -60,7 +55,7 @@ export class DiskProfileService {
       throw err;
     }
     if (this.d.isSilent(nodeId)) throw conflict('invalid_state', `Node ${node.name} is not reporting; its agent runs profiles.`);
-    const need = spaceNeeded(workloads);
+    const need = profileSpaceNeeded(workloads);
     const free = this.d.freeBytes(nodeId);
     if (free !== null && free < need) {
       const field = req.workloads ? 'workloads' : 'fileSize';
