@@ -19,16 +19,17 @@ describe('BatchPacer', () => {
     expect(g.batchKeys()).toBe(MIGRATION_PACES.gentle.minBatchKeys);
   });
 
-  it('halves the batch when a probe finds the primary busy, and grows back with calls', () => {
+  it('says a primary is busy when a probe is slower than the priority allows', () => {
     const p = new BatchPacer(MIGRATION_PACES.balanced);
-    p.observe(100, 0.5);
     expect(p.probe(0.2)).toBe(false);
     expect(p.probe(10)).toBe(true);
-    expect(p.batchKeys()).toBe(100);
-    p.observe(100, 0.5);
-    p.observe(100, 0.5);
-    p.observe(100, 0.5);
-    p.observe(100, 0.5);
+  });
+
+  it('takes the usual round trip off what a call cost: waiting for a CPU does not shrink batches', () => {
+    const p = new BatchPacer(MIGRATION_PACES.balanced);
+    for (const rtt of [0.4, 0.5, 0.5, 0.6, 8]) p.probe(rtt);
+    expect(p.roundTripMs()).toBe(0.5);
+    p.observe(100, 0.5 + 0.5); // 5 µs a key on the server
     expect(p.batchKeys()).toBe(200);
   });
 });

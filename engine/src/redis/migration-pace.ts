@@ -38,12 +38,15 @@ export const MIGRATION_PACES: Record<MigrationPriority, MigrationPace> = {
 export const DEFAULT_MIGRATION_PRIORITY: MigrationPriority = 'balanced';
 
 /**
- * Batch sizing for one primary: an estimate of the time a key costs (moving
- * average of the calls measured), and a batch that fits the budget.
+ * Batch sizing for one primary: an estimate of the time a key costs the
+ * primary (moving average over the calls measured, each call's round trip
+ * taken off), and a batch that fits the budget. The round trip is the low
+ * quartile of recent probes: on a busy host a call's wall time is mostly
+ * waiting for a CPU, which a smaller batch would not shorten, only multiply.
  */
 export class BatchPacer {
   private msPerKey: number | null = null;
-  private shrink = 1;
+  private readonly rtts: number[] = [];
 
   constructor(private readonly pace: MigrationPace) {}
 
@@ -51,22 +54,28 @@ export class BatchPacer {
   batchKeys(): number {
     const { minBatchKeys, maxBatchKeys, blockBudgetMs } = this.pace;
     const fit = this.msPerKey ? blockBudgetMs / this.msPerKey : minBatchKeys * 4;
-    return Math.max(minBatchKeys, Math.min(maxBatchKeys, Math.floor(fit * this.shrink)));
+    return Math.max(minBatchKeys, Math.min(maxBatchKeys, Math.floor(fit)));
   }
 
-  /** A call of `keys` keys took `ms` (as the caller saw it, so network time counts against the budget too). */
+  /** The usual round trip to the primary (ms), 0 before any probe. */
+  roundTripMs(): number {
+    if (!this.rtts.length) return 0;
+    return [...this.rtts].sort((a, b) => a - b)[Math.floor(this.rtts.length / 4)]!;
+  }
+
+  /** A call of `keys` keys took `ms` as the caller saw it. */
   observe(keys: number, ms: number): void {
     if (keys <= 0 || !Number.isFinite(ms)) return;
-    const perKey = ms / keys;
+    // At least a microsecond a key: a call is never free.
+    const perKey = Math.max(0.001, (ms - this.roundTripMs()) / keys);
     this.msPerKey = this.msPerKey === null ? perKey : this.msPerKey * 0.7 + perKey * 0.3;
-    this.shrink = Math.min(1, this.shrink * 1.25);
   }
 
   /** A probe answered in `ms`: true when the primary is busy and the caller should rest `restMs` first. */
   probe(ms: number): boolean {
-    if (ms <= this.pace.busyProbeMs) return false;
-    this.shrink = Math.max(0.125, this.shrink / 2);
-    return true;
+    this.rtts.push(ms);
+    if (this.rtts.length > 20) this.rtts.shift();
+    return ms > this.pace.busyProbeMs;
   }
 }
 

@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import type { MigrationPriority, MigrationProgress, SlotRange } from '@strata/api';
 import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type MigrationPace } from '../migration-pace';
 import { AdminConnectionPool } from './admin-connection';
-import { countSlots, parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
+import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 import { repairOpenSlots } from './repair-slots';
 import { exec, movePair, type PairContext, type Phase } from './slot-move';
 import { loadSlotMoveScripts } from './slot-move.scripts';
@@ -199,21 +199,46 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     const probes = new Map<Member, Redis>();
     for (const m of sources) probes.set(m, await pool.get(m.host, m.port, 'probe'));
     const pacers = new Map(sources.map((m) => [m, new BatchPacer(pace)]));
-    const replicas = new Map<Member, number>();
-    for (const p of pairs.values()) {
-      if (replicas.has(p.to)) continue;
-      replicas.set(p.to, viewOf.get(p.to)!.filter((n) => n.role === 'replica' && n.primaryId === p.to.id && !n.flags.includes('fail')).length);
+    // Approximate bytes per key from each source's used memory and key count (progress only).
+    const bytesPerKey = new Map<Member, number>();
+    for (const m of sources) {
+      const info = parseInfo(String(await m.client.call('INFO', 'memory')));
+      const keys = Number(/keys=(\d+)/.exec(parseInfo(String(await m.client.call('INFO', 'keyspace'))).db0 ?? '')?.[1] ?? 0);
+      bytesPerKey.set(m, keys ? Number(info.used_memory_dataset ?? info.used_memory ?? 0) / keys : 0);
     }
+    // The target's replicas (from its own view): one of them must have every copy before a source lets keys go.
+    const replicasOf = new Map<Member, { host: string; port: number }[]>();
+    for (const p of pairs.values()) {
+      replicasOf.set(p.to, viewOf.get(p.to)!.filter((n) => n.role === 'replica' && n.primaryId === p.to.id && !n.flags.includes('fail') && n.port > 0)
+        .map((n) => ({ host: n.host, port: n.port })));
+    }
+    const waitReplicaMs = opts.waitReplicaMs ?? 5000;
+    const confirmCopies = async (to: Member): Promise<void> => {
+      const replicas = replicasOf.get(to) ?? [];
+      if (!replicas.length) return;
+      const mine = parseInfo(String(await to.client.call('INFO', 'replication')));
+      const offset = Number(mine.master_repl_offset);
+      const deadline = Date.now() + waitReplicaMs;
+      for (;;) {
+        for (const r of replicas) {
+          const info = await pool.get(r.host, r.port).then((c) => c.call('INFO', 'replication')).then((t) => parseInfo(String(t)), () => null);
+          // Its processed offset in the target's own stream (same replication id).
+          if (info && info.master_replid === mine.master_replid && Number(info.slave_repl_offset) >= offset) return;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`no replica of ${to.host}:${to.port} confirmed the copied keys within ${waitReplicaMs} ms; the sources still hold them`);
+        }
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
     let stopped = false;
     const ctx: PairContext = {
-      members: others, username: opts.username, password: opts.password, pace,
+      members: others, username: opts.username, password: opts.password, pace, confirmCopies: (m) => confirmCopies(m as Member),
       pacerOf: (m) => pacers.get(m as Member)!,
       probe: async (m) => { const t0 = performance.now(); await probes.get(m as Member)!.ping(); return performance.now() - t0; },
-      replicasOf: (m) => replicas.get(m as Member) ?? 0,
-      waitReplicaMs: opts.waitReplicaMs ?? 5000,
       shouldStop: () => { if (!stopped && opts.shouldStop?.()) stopped = true; return stopped; },
       onSlotStart: (slot) => { stats.currentSlot = slot; },
-      onKeys: (keys, bytes) => { stats.keysMoved += keys; stats.bytesMoved += bytes; report(); },
+      onKeys: (from, keys) => { stats.keysMoved += keys; stats.bytesMoved += keys * (bytesPerKey.get(from as Member) ?? 0); report(); },
       onSlotsDone: (n) => { stats.slotsDone += n; report(); },
       log, timed,
     };

@@ -1,10 +1,17 @@
 /**
  * The two Lua scripts of a slot move, each atomic on the source primary.
  *
- * COPY reads keys of slots the source still serves alone (not MIGRATING):
- * for each, its DUMP payload, its absolute expiry and a fingerprint of
- * both. The keys are passed as arguments, not declared, so one call can
- * read keys of several slots this node owns (legacy EVAL scripts may).
+ * COPY copies keys of slots the source still serves alone (not
+ * MIGRATING) to the target with `MIGRATE ... COPY REPLACE` (the keys stay
+ * on the source; the target restores them into slots it imports, where no
+ * client reads them yet) and returns, for each key, a fingerprint (SHA-1 of
+ * its DUMP payload, and its absolute expiry) taken in the same atomic step,
+ * so it describes exactly what the target received (0 for a key gone since
+ * it was listed). The keys are passed as arguments, not declared, so one call
+ * can carry keys of several slots this node owns (legacy EVAL scripts may;
+ * one MIGRATE per slot);
+ * the target's address and credentials come last, past what SLOWLOG keeps of
+ * a command's arguments.
  *
  * HANDOVER gives one slot up, all or nothing: only if the slot holds
  * exactly the keys copied, each unchanged since its copy (same
@@ -17,16 +24,28 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 export const COPY_SCRIPT = `
-local out = {}
-for i = 1, #ARGV do
+local n = #ARGV - 5
+local host, port, timeout, user, pass = ARGV[n + 1], ARGV[n + 2], ARGV[n + 3], ARGV[n + 4], ARGV[n + 5]
+local out, present, slot = {}, {}, nil
+local function send()
+  if #present > 0 then
+    redis.call('MIGRATE', host, port, '', 0, timeout, 'COPY', 'REPLACE', 'AUTH2', user, pass, 'KEYS', unpack(present))
+  end
+  present = {}
+end
+for i = 1, n do
   local d = redis.call('DUMP', ARGV[i])
   if d then
-    local at = redis.call('PEXPIRETIME', ARGV[i])
-    out[i] = { redis.sha1hex(d) .. ':' .. at, at, d }
+    out[i] = redis.sha1hex(d) .. ':' .. redis.call('PEXPIRETIME', ARGV[i])
+    -- one MIGRATE per slot: a command's keys must share a slot
+    local s = redis.call('CLUSTER', 'KEYSLOT', ARGV[i])
+    if s ~= slot then send(); slot = s end
+    present[#present + 1] = ARGV[i]
   else
     out[i] = 0
   end
 end
+send()
 return out
 `;
 

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "d9ef1f75a50f37179ad850749a99b7fff6e769832f7dda1cd7e408d6572f6a6d"
+const SpecSHA256 = "00e928bab3144101903a8f1689d372efaae8963b408493cffc27ee16ee367f24"
