@@ -19,10 +19,16 @@ describe('BatchPacer', () => {
     expect(g.batchKeys()).toBe(MIGRATION_PACES.gentle.minBatchKeys);
   });
 
-  it('says a primary is busy when a probe is slower than the priority allows', () => {
+  it('says a primary is busy when a probe is slower than the priority allows and than 4x the usual round trip', () => {
     const p = new BatchPacer(MIGRATION_PACES.balanced);
     expect(p.probe(0.2)).toBe(false);
+    expect(p.probe(0.3)).toBe(false);
     expect(p.probe(10)).toBe(true);
+    // a host where every answer takes ~3 ms: 5 ms is not busy, 20 ms is
+    const slow = new BatchPacer(MIGRATION_PACES.balanced);
+    for (const ms of [3, 3.2, 2.9, 3.1]) slow.probe(ms);
+    expect(slow.probe(5)).toBe(false);
+    expect(slow.probe(20)).toBe(true);
   });
 
   it('takes the usual round trip off what a call cost: waiting for a CPU does not shrink batches', () => {
@@ -31,6 +37,17 @@ describe('BatchPacer', () => {
     expect(p.roundTripMs()).toBe(0.5);
     p.observe(100, 0.5 + 0.5); // 5 µs a key on the server
     expect(p.batchKeys()).toBe(200);
+  });
+
+  it('on a host where every answer takes longer than the budget, batches fit that round trip, up to 4x the budget', () => {
+    const p = new BatchPacer(MIGRATION_PACES.balanced); // 1 ms budget
+    for (const rtt of [2, 2, 2, 2]) p.probe(rtt);
+    p.observe(100, 2 + 0.5); // 5 µs a key
+    expect(p.batchKeys()).toBe(400);
+    const q = new BatchPacer(MIGRATION_PACES.balanced);
+    for (const rtt of [9, 9, 9, 9]) q.probe(rtt);
+    q.observe(100, 9 + 0.5);
+    expect(q.batchKeys()).toBe(800); // 4 ms, not 9
   });
 });
 

@@ -11,6 +11,7 @@ import type { Redis } from 'ioredis';
 import type { MigrationPriority, MigrationProgress, SlotRange } from '@strata/api';
 import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type MigrationPace } from '../migration-pace';
 import { AdminConnectionPool } from './admin-connection';
+import { BulkRestoreConnection } from './bulk-restore.connection';
 import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 import { repairOpenSlots } from './repair-slots';
 import { exec, movePair, type PairContext, type Phase } from './slot-move';
@@ -87,6 +88,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
   // 1. Slots an interrupted run left open: moving toward their target they stay open (importing from the live owner);
   //    otherwise closed (keys go back to the slot's owner).
   const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 10_000);
+  let closeRestorers = () => {};
   try {
     const members = new Map<string, Member>();
     const known = new Map<Member, Set<string>>();
@@ -231,8 +233,27 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
         await new Promise((r) => setTimeout(r, 1));
       }
     };
+    // One bulk restore connection per target (the copies travel through the agent, not MIGRATE: see slot-move.ts).
+    const restorers = new Map<Member, BulkRestoreConnection>();
+    for (const p of pairs.values()) {
+      if (!restorers.has(p.to)) restorers.set(p.to, await BulkRestoreConnection.connect(p.to.host, p.to.port, opts.username, opts.password));
+    }
+    closeRestorers = () => { for (const r of restorers.values()) r.close(); };
+    // At most inFlightPerSource calls per source at a time, across its pairs and their overlapping rounds.
+    const slots = new Map<Member, { free: number; waiting: (() => void)[] }>(sources.map((m) => [m, { free: pace.inFlightPerSource, waiting: [] }]));
+    const onSource = async <T>(m: Member, call: () => Promise<T>): Promise<T> => {
+      const sem = slots.get(m)!;
+      if (sem.free > 0) sem.free--;
+      else await new Promise<void>((r) => sem.waiting.push(r));
+      try { return await call(); } finally {
+        const next = sem.waiting.shift();
+        if (next) next(); else sem.free++;
+      }
+    };
     let stopped = false;
     const ctx: PairContext = {
+      onSource: (m, call) => onSource(m as Member, call),
+      restorerOf: (m) => restorers.get(m as Member)!,
       members: others, username: opts.username, password: opts.password, pace, confirmCopies: (m) => confirmCopies(m as Member),
       pacerOf: (m) => pacers.get(m as Member)!,
       probe: async (m) => { const t0 = performance.now(); await probes.get(m as Member)!.ping(); return performance.now() - t0; },
@@ -264,6 +285,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       + ` (summed over ${pairs.size} pair(s): ${Object.entries(spent).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')})`);
     return { complete, slotsMoved: stats.slotsDone, keysMoved: stats.keysMoved, bytesMoved: Math.round(stats.bytesMoved), final };
   } finally {
+    closeRestorers();
     await pool.closeAll();
   }
 }

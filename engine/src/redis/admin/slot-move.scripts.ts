@@ -1,17 +1,13 @@
 /**
  * The two Lua scripts of a slot move, each atomic on the source primary.
  *
- * COPY copies keys of slots the source still serves alone (not
- * MIGRATING) to the target with `MIGRATE ... COPY REPLACE` (the keys stay
- * on the source; the target restores them into slots it imports, where no
- * client reads them yet) and returns, for each key, a fingerprint (SHA-1 of
- * its DUMP payload, and its absolute expiry) taken in the same atomic step,
- * so it describes exactly what the target received (0 for a key gone since
- * it was listed). The keys are passed as arguments, not declared, so one call
- * can carry keys of several slots this node owns (legacy EVAL scripts may;
- * one MIGRATE per slot);
- * the target's address and credentials come last, past what SLOWLOG keeps of
- * a command's arguments.
+ * COPY reads keys of slots the source still serves alone (not MIGRATING):
+ * for each, its DUMP payload and a fingerprint (SHA-1 of the payload, and
+ * the absolute expiry, which the target needs too), all in one binary
+ * reply: per key a big-endian int32 fingerprint length (-1: the key is gone
+ * since it was listed), an int32 payload length, the fingerprint, the
+ * payload. The keys are passed as arguments, not declared, so one call can
+ * read keys of several slots this node owns (legacy EVAL scripts may).
  *
  * HANDOVER gives one slot up, all or nothing: only if the slot holds
  * exactly the keys copied, each unchanged since its copy (same
@@ -24,30 +20,39 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 export const COPY_SCRIPT = `
-local n = #ARGV - 5
-local host, port, timeout, user, pass = ARGV[n + 1], ARGV[n + 2], ARGV[n + 3], ARGV[n + 4], ARGV[n + 5]
-local out, present, slot = {}, {}, nil
-local function send()
-  if #present > 0 then
-    redis.call('MIGRATE', host, port, '', 0, timeout, 'COPY', 'REPLACE', 'AUTH2', user, pass, 'KEYS', unpack(present))
-  end
-  present = {}
-end
-for i = 1, n do
+local parts = {}
+for i = 1, #ARGV do
   local d = redis.call('DUMP', ARGV[i])
   if d then
-    out[i] = redis.sha1hex(d) .. ':' .. redis.call('PEXPIRETIME', ARGV[i])
-    -- one MIGRATE per slot: a command's keys must share a slot
-    local s = redis.call('CLUSTER', 'KEYSLOT', ARGV[i])
-    if s ~= slot then send(); slot = s end
-    present[#present + 1] = ARGV[i]
+    local fp = redis.sha1hex(d) .. ':' .. redis.call('PEXPIRETIME', ARGV[i])
+    parts[#parts + 1] = struct.pack('>i4i4', #fp, #d)
+    parts[#parts + 1] = fp
+    parts[#parts + 1] = d
   else
-    out[i] = 0
+    parts[#parts + 1] = struct.pack('>i4', -1)
   end
 end
-send()
-return out
+return table.concat(parts)
 `;
+
+/** Reads COPY's reply: per key its fingerprint, absolute expiry (<= 0: none) and payload, or null when it is gone. */
+export function parseCopyReply(reply: Buffer, keys: number): ({ fp: string; expireAt: number; payload: Buffer } | null)[] {
+  const out: ({ fp: string; expireAt: number; payload: Buffer } | null)[] = [];
+  let at = 0;
+  for (let i = 0; i < keys; i++) {
+    const fpLen = reply.readInt32BE(at);
+    at += 4;
+    if (fpLen < 0) { out.push(null); continue; }
+    const payloadLen = reply.readInt32BE(at);
+    at += 4;
+    const fp = reply.toString('latin1', at, at + fpLen);
+    at += fpLen;
+    out.push({ fp, expireAt: Number(fp.slice(fp.indexOf(':') + 1)), payload: reply.subarray(at, at + payloadLen) });
+    at += payloadLen;
+  }
+  if (at !== reply.length) throw new Error(`COPY reply: ${reply.length - at} byte(s) left over after ${keys} key(s)`);
+  return out;
+}
 
 export const HANDOVER_SCRIPT = `
 local slot = ARGV[1]

@@ -7,9 +7,10 @@
  *     (no MIGRATING mark: no client is sent to the target yet);
  *  2. copies of the keys the target still holds from an earlier attempt
  *     are removed (nobody can read them: the source answers for the slot);
- *  3. the source's keys are copied: COPY (atomic on the source) sends them
- *     with MIGRATE ... COPY REPLACE and returns each key's fingerprint
- *     (invisible on the target, like step 2);
+ *  3. the source's keys are copied: COPY (atomic on the source) returns
+ *     each key's DUMP payload, expiry and fingerprint, and the target
+ *     restores them (RESTORE-ASKING ... REPLACE, invisible there like step 2),
+ *     one batch while the source reads the next;
  *  4. the target's replica has every copy (its processed replication offset
  *     reaches the target's, when the target has replicas);
  *  5. HANDOVER (atomic on the source) per slot: if the slot holds exactly
@@ -29,7 +30,8 @@
  */
 import type { Redis } from 'ioredis';
 import { BatchPacer, type MigrationPace } from '../migration-pace';
-import { COPY_SHA, HANDOVER_SHA } from './slot-move.scripts';
+import type { BulkRestoreConnection } from './bulk-restore.connection';
+import { COPY_SHA, HANDOVER_SHA, parseCopyReply } from './slot-move.scripts';
 
 export interface MoveMember { host: string; port: number; client: Redis; id: string }
 
@@ -48,8 +50,12 @@ export interface PairContext {
   pace: MigrationPace;
   /** One per source primary: batches sized to its observed cost. */
   pacerOf: (m: MoveMember) => BatchPacer;
+  /** Runs a call on a source once fewer than `inFlightPerSource` calls are in flight there. */
+  onSource: <T>(m: MoveMember, call: () => Promise<T>) => Promise<T>;
   /** PING round trip to a primary on a connection of its own (ms). */
   probe: (m: MoveMember) => Promise<number>;
+  /** The connection restoring copies on a target. */
+  restorerOf: (m: MoveMember) => BulkRestoreConnection;
   /** Resolves once a replica of the target has everything the target has received so far (at once without replicas). */
   confirmCopies: (m: MoveMember) => Promise<void>;
   username: string;
@@ -73,7 +79,11 @@ const MAX_SLOT_KEYS = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Moves every slot of the pair; false when asked to stop (between rounds: every slot keeps one owner). */
+/**
+ * Moves every slot of the pair; false when asked to stop (between rounds:
+ * every slot keeps one owner). Up to `inFlightPerSource` rounds overlap, so
+ * one round's calls run while another waits for a round trip or a replica.
+ */
 export async function movePair(p: PairMove, ctx: PairContext): Promise<boolean> {
   const perRound = ctx.pace.slotsPerRound;
   const reopened = p.slots.filter((s) => p.open.has(s));
@@ -82,17 +92,21 @@ export async function movePair(p: PairMove, ctx: PairContext): Promise<boolean> 
     if (ctx.shouldStop()) return false;
     await moveClassic(p, reopened.slice(i, i + perRound), ctx, false);
   }
-  for (let i = 0; i < fresh.length; i += perRound) {
-    if (ctx.shouldStop()) return false;
-    const round = fresh.slice(i, i + perRound);
-    ctx.onSlotStart(round[0]!);
-    const stuck = await moveRound(p, round, ctx);
-    if (stuck.length) {
-      ctx.log(`${stuck.length} slot(s) from ${p.from.host}:${p.from.port} kept changing under the copy: moved with MIGRATE (${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ', ...' : ''})`);
-      await moveClassic(p, stuck, ctx, true);
+  const rounds: number[][] = [];
+  for (let i = 0; i < fresh.length; i += perRound) rounds.push(fresh.slice(i, i + perRound));
+  let stopped = false;
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.pace.inFlightPerSource, rounds.length)) }, async () => {
+    for (let round = rounds.shift(); round; round = rounds.shift()) {
+      if (stopped || ctx.shouldStop()) { stopped = true; return; }
+      ctx.onSlotStart(round[0]!);
+      const stuck = await moveRound(p, round, ctx);
+      if (stuck.length) {
+        ctx.log(`${stuck.length} slot(s) from ${p.from.host}:${p.from.port} kept changing under the copy: moved with MIGRATE (${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ', ...' : ''})`);
+        await moveClassic(p, stuck, ctx, true);
+      }
     }
-  }
-  return true;
+  }));
+  return !stopped;
 }
 
 /** Steps 1-6 for a round of slots; the slots whose HANDOVER kept being refused. */
@@ -130,21 +144,29 @@ async function copySlots(p: PairMove, slots: number[], ctx: PairContext): Promis
     const lists = (await ctx.timed('copy', () => execBuffer(from.client, group.map((s) => ['CLUSTER', 'GETKEYSINSLOT', String(s), String(MAX_SLOT_KEYS)])))) as Buffer[][];
     group.forEach((s, j) => { for (const key of lists[j]!) listed.push({ slot: s, key }); });
   }
-  const target = [to.host, String(to.port), '10000', ctx.username, ctx.password];
+  const restorer = ctx.restorerOf(to);
+  let restoring: Promise<void> = Promise.resolve();
   for (let i = 0; i < listed.length;) {
     await paceCall(from, ctx);
     const batch = listed.slice(i, i + pacer.batchKeys());
     i += batch.length;
     const t0 = performance.now();
-    const fps = (await ctx.timed('copy', () => from.client.call('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key), ...target))) as (string | number)[];
+    const reply = (await ctx.timed('copy', () => ctx.onSource(from, () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key))))) as Buffer;
     pacer.observe(batch.length, performance.now() - t0);
-    fps.forEach((fp, j) => {
-      if (typeof fp !== 'string') return; // gone since it was listed: nothing to copy
+    const rows = parseCopyReply(reply, batch.length);
+    const restores = rows.flatMap((row, j) => {
+      if (!row) return []; // gone since it was listed: nothing to copy
       const c = copied.get(batch[j]!.slot)!;
       c.keys.push(batch[j]!.key);
-      c.fps.push(fp);
+      c.fps.push(row.fp);
+      return [{ key: batch[j]!.key, expireAt: row.expireAt, payload: row.payload }];
     });
+    // The target restores this batch while the source reads the next (one batch in flight).
+    await restoring;
+    restoring = ctx.timed('copy', () => restorer.restore(restores));
+    restoring.catch(() => {}); // awaited below; failing meanwhile must not count as unhandled
   }
+  await restoring;
   return copied;
 }
 
@@ -163,10 +185,10 @@ async function handOver(p: PairMove, slots: number[], copied: Map<number, SlotCo
       group.push(slots[i++]!);
     }
     const t0 = performance.now();
-    const res = await ctx.timed('handover', () => exec(from.client, group.map((s) => {
+    const res = await ctx.timed('handover', () => ctx.onSource(from, () => exec(from.client, group.map((s) => {
       const c = copied.get(s)!;
       return ['EVALSHA', HANDOVER_SHA, String(c.keys.length), ...c.keys, String(s), to.id, ...c.fps];
-    })));
+    }))));
     pacer.observe(Math.max(1, keys), performance.now() - t0);
     group.forEach((s, j) => { if (Number(res[j]) === 1) handed.push(s); });
   }
@@ -216,7 +238,7 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
       const keys = (await from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(pacer.batchKeys()))) as Buffer[];
       if (!keys.length) break;
       const t0 = performance.now();
-      await ctx.timed('classic', () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys));
+      await ctx.timed('classic', () => ctx.onSource(from, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys)));
       pacer.observe(keys.length, performance.now() - t0);
       ctx.onKeys(from, keys.length);
     }
