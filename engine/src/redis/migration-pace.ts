@@ -33,21 +33,21 @@ export interface MigrationPace {
 
 export const MIGRATION_PACES: Record<MigrationPriority, MigrationPace> = {
   gentle: { blockBudgetMs: 0.4, busyProbeMs: 1, restMs: 5, parallelPairs: 1, inFlightPerSource: 1, minBatchKeys: 8, maxBatchKeys: 256, slotsPerRound: 32, keysPerSecPerPair: 40_000 },
-  balanced: { blockBudgetMs: 1, busyProbeMs: 3, restMs: 2, parallelPairs: 0, inFlightPerSource: 2, minBatchKeys: 16, maxBatchKeys: 1000, slotsPerRound: 64, keysPerSecPerPair: 60_000 },
-  fast: { blockBudgetMs: 8, busyProbeMs: 50, restMs: 0, parallelPairs: 0, inFlightPerSource: 4, minBatchKeys: 64, maxBatchKeys: 4000, slotsPerRound: 128, keysPerSecPerPair: 120_000 },
+  balanced: { blockBudgetMs: 1, busyProbeMs: 3, restMs: 2, parallelPairs: 0, inFlightPerSource: 2, minBatchKeys: 16, maxBatchKeys: 1000, slotsPerRound: 128, keysPerSecPerPair: 60_000 },
+  fast: { blockBudgetMs: 8, busyProbeMs: 50, restMs: 0, parallelPairs: 0, inFlightPerSource: 4, minBatchKeys: 64, maxBatchKeys: 4000, slotsPerRound: 256, keysPerSecPerPair: 120_000 },
 };
 
 export const DEFAULT_MIGRATION_PRIORITY: MigrationPriority = 'balanced';
 
 /**
- * Batch sizing for one primary: an estimate of the time a key costs the
- * primary (moving average over the calls measured, each call's round trip
- * taken off), and a batch that fits the budget. The round trip is the low
- * quartile of recent probes: on a busy host a call's wall time is mostly
- * waiting for a CPU, which a smaller batch would not shorten, only multiply.
+ * Batch sizing for one primary: what a key costs the primary is the lowest
+ * time per key among the last calls (waiting for a CPU or the network only
+ * ever adds to a call, so the quickest calls are closest to the primary's
+ * own work), and a batch fits the budget. Probes keep the usual round trip
+ * (low quartile of recent PINGs) and say when the primary is busy.
  */
 export class BatchPacer {
-  private msPerKey: number | null = null;
+  private readonly perKey: number[] = [];
   private readonly rtts: number[] = [];
 
   constructor(private readonly pace: MigrationPace) {}
@@ -61,7 +61,7 @@ export class BatchPacer {
   batchKeys(): number {
     const { minBatchKeys, maxBatchKeys, blockBudgetMs } = this.pace;
     const budget = Math.max(blockBudgetMs, Math.min(4 * blockBudgetMs, this.roundTripMs()));
-    const fit = this.msPerKey ? budget / this.msPerKey : minBatchKeys * 4;
+    const fit = this.perKey.length ? budget / Math.min(...this.perKey) : minBatchKeys * 4;
     return Math.max(minBatchKeys, Math.min(maxBatchKeys, Math.floor(fit)));
   }
 
@@ -75,8 +75,8 @@ export class BatchPacer {
   observe(keys: number, ms: number): void {
     if (keys <= 0 || !Number.isFinite(ms)) return;
     // At least a microsecond a key: a call is never free.
-    const perKey = Math.max(0.001, (ms - this.roundTripMs()) / keys);
-    this.msPerKey = this.msPerKey === null ? perKey : this.msPerKey * 0.7 + perKey * 0.3;
+    this.perKey.push(Math.max(0.001, ms / keys));
+    if (this.perKey.length > 16) this.perKey.shift();
   }
 
   /**

@@ -24,6 +24,38 @@ const bulk = (b: Buffer | string) => {
 };
 const command = (args: (Buffer | string)[]) => [Buffer.from(`*${args.length}\r\n`), ...args.flatMap(bulk)];
 
+const HEAD_PLAIN = '*5\r\n$14\r\nRESTORE-ASKING\r\n';
+const HEAD_TTL = '*6\r\n$14\r\nRESTORE-ASKING\r\n';
+const TAIL_PLAIN = '$7\r\nREPLACE\r\n';
+const TAIL_TTL = '$7\r\nREPLACE\r\n$6\r\nABSTTL\r\n';
+const lenHeader = (n: number) => `$${n}\r\n`;
+
+/** The RESTORE-ASKING commands of a batch, encoded into one buffer (sized first, then filled: no piece per argument). */
+export function encodeRestores(entries: RestoreEntry[]): Buffer {
+  const ttls = entries.map((e) => (e.expireAt > 0 ? String(e.expireAt) : '0'));
+  let size = 0;
+  entries.forEach((e, i) => {
+    const ttl = ttls[i]!;
+    size += (e.expireAt > 0 ? HEAD_TTL.length + TAIL_TTL.length : HEAD_PLAIN.length + TAIL_PLAIN.length)
+      + lenHeader(e.key.length).length + e.key.length + 2
+      + lenHeader(ttl.length).length + ttl.length + 2
+      + lenHeader(e.payload.length).length + e.payload.length + 2;
+  });
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  const text = (t: string) => { at += out.write(t, at, 'latin1'); };
+  const bytes = (b: Buffer) => { at += b.copy(out, at); };
+  entries.forEach((e, i) => {
+    const ttl = ttls[i]!;
+    text(e.expireAt > 0 ? HEAD_TTL : HEAD_PLAIN);
+    text(lenHeader(e.key.length)); bytes(e.key); text('\r\n');
+    text(lenHeader(ttl.length)); text(ttl); text('\r\n');
+    text(lenHeader(e.payload.length)); bytes(e.payload); text('\r\n');
+    text(e.expireAt > 0 ? TAIL_TTL : TAIL_PLAIN);
+  });
+  return out;
+}
+
 export class BulkRestoreConnection {
   private readonly queue: Pending[] = [];
   private buffered: Buffer = Buffer.alloc(0);
@@ -45,28 +77,25 @@ export class BulkRestoreConnection {
       socket.once('error', (err) => { clearTimeout(timer); reject(err); });
     });
     const conn = new BulkRestoreConnection(socket);
-    await conn.send([command(['AUTH', username, password]).flat()], 1);
+    await conn.send(Buffer.concat(command(['AUTH', username, password])), 1);
     return conn;
   }
 
   /** Restores the entries (REPLACE); rejects with the first error a restore got. */
   restore(entries: RestoreEntry[]): Promise<void> {
     if (!entries.length) return Promise.resolve();
-    const parts = entries.map((e) => command(e.expireAt > 0
-      ? ['RESTORE-ASKING', e.key, String(e.expireAt), e.payload, 'REPLACE', 'ABSTTL']
-      : ['RESTORE-ASKING', e.key, '0', e.payload, 'REPLACE']).flat());
-    return this.send(parts, entries.length);
+    return this.send(encodeRestores(entries), entries.length);
   }
 
   close(): void {
     this.socket.destroy();
   }
 
-  private send(parts: Buffer[][], replies: number): Promise<void> {
+  private send(data: Buffer, replies: number): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ left: replies, errors: [], resolve, reject });
-      this.socket.write(Buffer.concat(parts.flat()));
+      this.socket.write(data);
     });
   }
 

@@ -191,8 +191,10 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
 
     // Where the time goes, summed over pairs (logged at the end).
     const spent: Record<Phase, number> = { open: 0, copy: 0, wait: 0, handover: 0, close: 0, classic: 0, rest: 0 };
+    const calls: Record<Phase, number> = { open: 0, copy: 0, wait: 0, handover: 0, close: 0, classic: 0, rest: 0 };
     const timed = async <T>(phase: Phase, f: () => Promise<T>): Promise<T> => {
       const t0 = performance.now();
+      calls[phase]++;
       try { return await f(); } finally { spent[phase] += performance.now() - t0; }
     };
     const sources = [...new Set([...pairs.values()].map((p) => p.from))];
@@ -282,7 +284,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       }))
       : undefined;
     log(`${complete ? 'migration complete' : 'migration stopped early'}: ${stats.slotsDone}/${slotsTotal} slots, ${stats.keysMoved} keys in ${Date.now() - started} ms`
-      + ` (summed over ${pairs.size} pair(s): ${Object.entries(spent).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')})`);
+      + ` (summed over ${pairs.size} pair(s), time / calls: ${Object.entries(spent).map(([k, v]) => `${k} ${Math.round(v)} ms / ${calls[k as Phase]}`).join(', ')})`);
     return { complete, slotsMoved: stats.slotsDone, keysMoved: stats.keysMoved, bytesMoved: Math.round(stats.bytesMoved), final };
   } finally {
     closeRestorers();

@@ -24,3 +24,15 @@ describe('parseCopyReply', () => {
     expect(() => parseCopyReply(Buffer.concat([gone(), gone()]), 1)).toThrow(/left over/);
   });
 });
+
+describe('encodeRestores', () => {
+  it('encodes RESTORE-ASKING commands as RESP, binary payloads and expiries included', async () => {
+    const { encodeRestores } = await import('./bulk-restore.connection');
+    const payload = Buffer.from([0, 0x0d, 0x0a, 0xff]);
+    const out = encodeRestores([{ key: Buffer.from('k:1'), expireAt: -1, payload }, { key: Buffer.from('k:2'), expireAt: 1795680971000, payload: Buffer.from('x') }]);
+    expect(out).toEqual(Buffer.concat([
+      Buffer.from('*5\r\n$14\r\nRESTORE-ASKING\r\n$3\r\nk:1\r\n$1\r\n0\r\n$4\r\n'), payload, Buffer.from('\r\n$7\r\nREPLACE\r\n'),
+      Buffer.from('*6\r\n$14\r\nRESTORE-ASKING\r\n$3\r\nk:2\r\n$13\r\n1795680971000\r\n$1\r\nx\r\n$7\r\nREPLACE\r\n$6\r\nABSTTL\r\n'),
+    ]));
+  });
+});
