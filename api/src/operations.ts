@@ -27,7 +27,7 @@ export const MigrationProgress = z
     slotsDone: z.number().int(),
     slotsTotal: z.number().int(),
     keysMoved: z.number().int(),
-    bytesMoved: z.number().int().describe('approximate: value sizes as MIGRATE carries them (DUMP payloads)'),
+    bytesMoved: z.number().int().describe('approximate: keys moved times the bytes a key takes on its source (used memory / keys)'),
     keysPerSec: z.number().describe('over the last few seconds'),
     etaSeconds: z.number().nullable(),
     /** The slot being moved now, if any. */

@@ -4493,7 +4493,7 @@ export interface components {
             slotsDone: number;
             slotsTotal: number;
             keysMoved: number;
-            /** @description approximate: value sizes as MIGRATE carries them (DUMP payloads) */
+            /** @description approximate: keys moved times the bytes a key takes on its source (used memory / keys) */
             bytesMoved: number;
             /** @description over the last few seconds */
             keysPerSec: number;

@@ -21,6 +21,8 @@ export interface MigrationPace {
   restMs: number;
   /** Pairs (source -> target) moving at once; 0: all of them. */
   parallelPairs: number;
+  /** Calls a source primary may have in flight at once (rounds of a pair overlap up to this): more hides round trips on a busy host. */
+  inFlightPerSource: number;
   minBatchKeys: number;
   maxBatchKeys: number;
   /** Slots opened together per pair and round. */
@@ -30,43 +32,63 @@ export interface MigrationPace {
 }
 
 export const MIGRATION_PACES: Record<MigrationPriority, MigrationPace> = {
-  gentle: { blockBudgetMs: 0.4, busyProbeMs: 1, restMs: 5, parallelPairs: 1, minBatchKeys: 8, maxBatchKeys: 256, slotsPerRound: 32, keysPerSecPerPair: 40_000 },
-  balanced: { blockBudgetMs: 1, busyProbeMs: 3, restMs: 2, parallelPairs: 0, minBatchKeys: 16, maxBatchKeys: 1000, slotsPerRound: 64, keysPerSecPerPair: 60_000 },
-  fast: { blockBudgetMs: 8, busyProbeMs: 50, restMs: 0, parallelPairs: 0, minBatchKeys: 64, maxBatchKeys: 4000, slotsPerRound: 128, keysPerSecPerPair: 120_000 },
+  gentle: { blockBudgetMs: 0.4, busyProbeMs: 1, restMs: 5, parallelPairs: 1, inFlightPerSource: 1, minBatchKeys: 8, maxBatchKeys: 256, slotsPerRound: 32, keysPerSecPerPair: 40_000 },
+  balanced: { blockBudgetMs: 1, busyProbeMs: 3, restMs: 2, parallelPairs: 0, inFlightPerSource: 2, minBatchKeys: 16, maxBatchKeys: 1000, slotsPerRound: 128, keysPerSecPerPair: 60_000 },
+  fast: { blockBudgetMs: 8, busyProbeMs: 50, restMs: 0, parallelPairs: 0, inFlightPerSource: 4, minBatchKeys: 64, maxBatchKeys: 4000, slotsPerRound: 256, keysPerSecPerPair: 120_000 },
 };
 
 export const DEFAULT_MIGRATION_PRIORITY: MigrationPriority = 'balanced';
 
 /**
- * Batch sizing for one primary: an estimate of the time a key costs (moving
- * average of the calls measured), and a batch that fits the budget.
+ * Batch sizing for one primary: what a key costs the primary is the lowest
+ * time per key among the last calls (waiting for a CPU or the network only
+ * ever adds to a call, so the quickest calls are closest to the primary's
+ * own work), and a batch fits the budget. Probes keep the usual round trip
+ * (low quartile of recent PINGs) and say when the primary is busy.
  */
 export class BatchPacer {
-  private msPerKey: number | null = null;
-  private shrink = 1;
+  private readonly perKey: number[] = [];
+  private readonly rtts: number[] = [];
 
   constructor(private readonly pace: MigrationPace) {}
 
-  /** Keys the next call may carry. */
+  /**
+   * Keys the next call may carry: what fits the budget, or on a host where
+   * every answer already takes longer than the budget (the usual round trip),
+   * what fits that round trip, up to 4x the budget: a client there waits that
+   * long anyway, and smaller batches would only multiply the round trips.
+   */
   batchKeys(): number {
     const { minBatchKeys, maxBatchKeys, blockBudgetMs } = this.pace;
-    const fit = this.msPerKey ? blockBudgetMs / this.msPerKey : minBatchKeys * 4;
-    return Math.max(minBatchKeys, Math.min(maxBatchKeys, Math.floor(fit * this.shrink)));
+    const budget = Math.max(blockBudgetMs, Math.min(4 * blockBudgetMs, this.roundTripMs()));
+    const fit = this.perKey.length ? budget / Math.min(...this.perKey) : minBatchKeys * 4;
+    return Math.max(minBatchKeys, Math.min(maxBatchKeys, Math.floor(fit)));
   }
 
-  /** A call of `keys` keys took `ms` (as the caller saw it, so network time counts against the budget too). */
+  /** The usual round trip to the primary (ms), 0 before any probe. */
+  roundTripMs(): number {
+    if (!this.rtts.length) return 0;
+    return [...this.rtts].sort((a, b) => a - b)[Math.floor(this.rtts.length / 4)]!;
+  }
+
+  /** A call of `keys` keys took `ms` as the caller saw it. */
   observe(keys: number, ms: number): void {
     if (keys <= 0 || !Number.isFinite(ms)) return;
-    const perKey = ms / keys;
-    this.msPerKey = this.msPerKey === null ? perKey : this.msPerKey * 0.7 + perKey * 0.3;
-    this.shrink = Math.min(1, this.shrink * 1.25);
+    // At least a microsecond a key: a call is never free.
+    this.perKey.push(Math.max(0.001, ms / keys));
+    if (this.perKey.length > 16) this.perKey.shift();
   }
 
-  /** A probe answered in `ms`: true when the primary is busy and the caller should rest `restMs` first. */
+  /**
+   * A probe answered in `ms`: true when the primary is busy and the caller
+   * should rest `restMs` first: slower than the priority allows and than 4x
+   * the usual round trip (a host whose every answer is slow is not helped by
+   * resting: the move would only take longer).
+   */
   probe(ms: number): boolean {
-    if (ms <= this.pace.busyProbeMs) return false;
-    this.shrink = Math.max(0.125, this.shrink / 2);
-    return true;
+    this.rtts.push(ms);
+    if (this.rtts.length > 20) this.rtts.shift();
+    return ms > Math.max(this.pace.busyProbeMs, 4 * this.roundTripMs());
   }
 }
 

@@ -160,15 +160,17 @@ describe('migrateSlots on real redis-server processes', () => {
       await formed();
       const writer = new AckedWriter(appClient()).start();
       let done = 0;
+      let ended = false;
       const victim = fleet!.servers.find((s) => s.host === primaries[2]!.host && s.port === 7200)!;
       const victimId = String(await (await admin(victim.host, victim.port)).call('CLUSTER', 'MYID'));
       // Small rounds: the move lasts long enough to be caught in the middle.
       const first = migrateSlots({
         targets: [{ ...primaries[2]!, slots: [MOVING] }], primaries, ...internal, pace: { slotsPerRound: 8 },
         onProgress: (p) => { done = p.slotsDone; },
-      }).then(() => 'finished before the kill', (err: Error) => err.message);
+      }).then(() => 'finished before the kill', (err: Error) => `failed: ${err.message}`).finally(() => { ended = true; });
       const killAfter = 200 + Math.floor(Math.random() * 600);
-      while (done < killAfter) await new Promise((r) => setTimeout(r, 5));
+      while (done < killAfter && !ended) await new Promise((r) => setTimeout(r, 5));
+      expect(ended, 'the move ended before the kill').toBe(false);
       process.kill(victim.pid, 'SIGKILL');
       const outcome = await first;
       // Strata promotes a new shard's replica at once; TAKEOVER needs no vote.

@@ -11,7 +11,8 @@ import type { Redis } from 'ioredis';
 import type { MigrationPriority, MigrationProgress, SlotRange } from '../../domain';
 import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type MigrationPace } from '../migration-pace';
 import { AdminConnectionPool } from './admin-connection';
-import { countSlots, parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
+import { BulkRestoreConnection } from './bulk-restore.connection';
+import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 import { repairOpenSlots } from './repair-slots';
 import { exec, movePair, type PairContext, type Phase } from './slot-move';
 import { loadSlotMoveScripts } from './slot-move.scripts';
@@ -87,6 +88,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
   // 1. Slots an interrupted run left open: moving toward their target they stay open (importing from the live owner);
   //    otherwise closed (keys go back to the slot's owner).
   const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 10_000);
+  let closeRestorers = () => {};
   try {
     const members = new Map<string, Member>();
     const known = new Map<Member, Set<string>>();
@@ -189,8 +191,10 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
 
     // Where the time goes, summed over pairs (logged at the end).
     const spent: Record<Phase, number> = { open: 0, copy: 0, wait: 0, handover: 0, close: 0, classic: 0, rest: 0 };
+    const calls: Record<Phase, number> = { open: 0, copy: 0, wait: 0, handover: 0, close: 0, classic: 0, rest: 0 };
     const timed = async <T>(phase: Phase, f: () => Promise<T>): Promise<T> => {
       const t0 = performance.now();
+      calls[phase]++;
       try { return await f(); } finally { spent[phase] += performance.now() - t0; }
     };
     const sources = [...new Set([...pairs.values()].map((p) => p.from))];
@@ -199,21 +203,65 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     const probes = new Map<Member, Redis>();
     for (const m of sources) probes.set(m, await pool.get(m.host, m.port, 'probe'));
     const pacers = new Map(sources.map((m) => [m, new BatchPacer(pace)]));
-    const replicas = new Map<Member, number>();
-    for (const p of pairs.values()) {
-      if (replicas.has(p.to)) continue;
-      replicas.set(p.to, viewOf.get(p.to)!.filter((n) => n.role === 'replica' && n.primaryId === p.to.id && !n.flags.includes('fail')).length);
+    // Approximate bytes per key from each source's used memory and key count (progress only).
+    const bytesPerKey = new Map<Member, number>();
+    for (const m of sources) {
+      const info = parseInfo(String(await m.client.call('INFO', 'memory')));
+      const keys = Number(/keys=(\d+)/.exec(parseInfo(String(await m.client.call('INFO', 'keyspace'))).db0 ?? '')?.[1] ?? 0);
+      bytesPerKey.set(m, keys ? Number(info.used_memory_dataset ?? info.used_memory ?? 0) / keys : 0);
     }
+    // The target's replicas (from its own view): one of them must have every copy before a source lets keys go.
+    const replicasOf = new Map<Member, { host: string; port: number }[]>();
+    for (const p of pairs.values()) {
+      replicasOf.set(p.to, viewOf.get(p.to)!.filter((n) => n.role === 'replica' && n.primaryId === p.to.id && !n.flags.includes('fail') && n.port > 0)
+        .map((n) => ({ host: n.host, port: n.port })));
+    }
+    const waitReplicaMs = opts.waitReplicaMs ?? 5000;
+    const confirmCopies = async (to: Member): Promise<void> => {
+      const replicas = replicasOf.get(to) ?? [];
+      if (!replicas.length) return;
+      const mine = parseInfo(String(await to.client.call('INFO', 'replication')));
+      const offset = Number(mine.master_repl_offset);
+      const deadline = Date.now() + waitReplicaMs;
+      for (;;) {
+        for (const r of replicas) {
+          const info = await pool.get(r.host, r.port).then((c) => c.call('INFO', 'replication')).then((t) => parseInfo(String(t)), () => null);
+          // Its processed offset in the target's own stream (same replication id).
+          if (info && info.master_replid === mine.master_replid && Number(info.slave_repl_offset) >= offset) return;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`no replica of ${to.host}:${to.port} confirmed the copied keys within ${waitReplicaMs} ms; the sources still hold them`);
+        }
+        await new Promise((r) => setTimeout(r, 1));
+      }
+    };
+    // One bulk restore connection per target (the copies travel through the agent, not MIGRATE: see slot-move.ts).
+    const restorers = new Map<Member, BulkRestoreConnection>();
+    for (const p of pairs.values()) {
+      if (!restorers.has(p.to)) restorers.set(p.to, await BulkRestoreConnection.connect(p.to.host, p.to.port, opts.username, opts.password));
+    }
+    closeRestorers = () => { for (const r of restorers.values()) r.close(); };
+    // At most inFlightPerSource calls per source at a time, across its pairs and their overlapping rounds.
+    const slots = new Map<Member, { free: number; waiting: (() => void)[] }>(sources.map((m) => [m, { free: pace.inFlightPerSource, waiting: [] }]));
+    const onSource = async <T>(m: Member, call: () => Promise<T>): Promise<T> => {
+      const sem = slots.get(m)!;
+      if (sem.free > 0) sem.free--;
+      else await new Promise<void>((r) => sem.waiting.push(r));
+      try { return await call(); } finally {
+        const next = sem.waiting.shift();
+        if (next) next(); else sem.free++;
+      }
+    };
     let stopped = false;
     const ctx: PairContext = {
-      members: others, username: opts.username, password: opts.password, pace,
+      onSource: (m, call) => onSource(m as Member, call),
+      restorerOf: (m) => restorers.get(m as Member)!,
+      members: others, username: opts.username, password: opts.password, pace, confirmCopies: (m) => confirmCopies(m as Member),
       pacerOf: (m) => pacers.get(m as Member)!,
       probe: async (m) => { const t0 = performance.now(); await probes.get(m as Member)!.ping(); return performance.now() - t0; },
-      replicasOf: (m) => replicas.get(m as Member) ?? 0,
-      waitReplicaMs: opts.waitReplicaMs ?? 5000,
       shouldStop: () => { if (!stopped && opts.shouldStop?.()) stopped = true; return stopped; },
       onSlotStart: (slot) => { stats.currentSlot = slot; },
-      onKeys: (keys, bytes) => { stats.keysMoved += keys; stats.bytesMoved += bytes; report(); },
+      onKeys: (from, keys) => { stats.keysMoved += keys; stats.bytesMoved += keys * (bytesPerKey.get(from as Member) ?? 0); report(); },
       onSlotsDone: (n) => { stats.slotsDone += n; report(); },
       log, timed,
     };
@@ -236,9 +284,10 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       }))
       : undefined;
     log(`${complete ? 'migration complete' : 'migration stopped early'}: ${stats.slotsDone}/${slotsTotal} slots, ${stats.keysMoved} keys in ${Date.now() - started} ms`
-      + ` (summed over ${pairs.size} pair(s): ${Object.entries(spent).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')})`);
+      + ` (summed over ${pairs.size} pair(s), time / calls: ${Object.entries(spent).map(([k, v]) => `${k} ${Math.round(v)} ms / ${calls[k as Phase]}`).join(', ')})`);
     return { complete, slotsMoved: stats.slotsDone, keysMoved: stats.keysMoved, bytesMoved: Math.round(stats.bytesMoved), final };
   } finally {
+    closeRestorers();
     await pool.closeAll();
   }
 }

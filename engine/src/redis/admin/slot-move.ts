@@ -8,9 +8,11 @@
  *  2. copies of the keys the target still holds from an earlier attempt
  *     are removed (nobody can read them: the source answers for the slot);
  *  3. the source's keys are copied: COPY (atomic on the source) returns
- *     each key's DUMP, expiry and fingerprint, the target restores them
- *     (RESTORE-ASKING ... REPLACE): invisible to clients, like step 2;
- *  4. `WAIT 1` on the target (when it has replicas): its replica has every copy;
+ *     each key's DUMP payload, expiry and fingerprint, and the target
+ *     restores them (RESTORE-ASKING ... REPLACE, invisible there like step 2),
+ *     one batch while the source reads the next;
+ *  4. the target's replica has every copy (its processed replication offset
+ *     reaches the target's, when the target has replicas);
  *  5. HANDOVER (atomic on the source) per slot: if the slot holds exactly
  *     the keys copied and each is unchanged, they are deleted and the slot
  *     marked MIGRATING, so clients go to the target (ASK), which has them;
@@ -28,7 +30,8 @@
  */
 import type { Redis } from 'ioredis';
 import { BatchPacer, type MigrationPace } from '../migration-pace';
-import { COPY_SHA, HANDOVER_SHA } from './slot-move.scripts';
+import type { BulkRestoreConnection } from './bulk-restore.connection';
+import { COPY_SHA, HANDOVER_SHA, parseCopyReply } from './slot-move.scripts';
 
 export interface MoveMember { host: string; port: number; client: Redis; id: string }
 
@@ -44,19 +47,22 @@ export interface PairMove {
 export interface PairContext {
   /** Every primary (the final SETSLOT NODE goes to each). */
   members: MoveMember[];
-  username: string;
-  password: string;
   pace: MigrationPace;
   /** One per source primary: batches sized to its observed cost. */
   pacerOf: (m: MoveMember) => BatchPacer;
+  /** Runs a call on a source once fewer than `inFlightPerSource` calls are in flight there. */
+  onSource: <T>(m: MoveMember, call: () => Promise<T>) => Promise<T>;
   /** PING round trip to a primary on a connection of its own (ms). */
   probe: (m: MoveMember) => Promise<number>;
-  /** Replicas the target has (WAIT 1 only when it has any). */
-  replicasOf: (m: MoveMember) => number;
-  waitReplicaMs: number;
+  /** The connection restoring copies on a target. */
+  restorerOf: (m: MoveMember) => BulkRestoreConnection;
+  /** Resolves once a replica of the target has everything the target has received so far (at once without replicas). */
+  confirmCopies: (m: MoveMember) => Promise<void>;
+  username: string;
+  password: string;
   shouldStop: () => boolean;
   onSlotStart: (slot: number) => void;
-  onKeys: (keys: number, bytes: number) => void;
+  onKeys: (from: MoveMember, keys: number) => void;
   onSlotsDone: (n: number) => void;
   log: (msg: string) => void;
   timed: <T>(phase: Phase, f: () => Promise<T>) => Promise<T>;
@@ -73,7 +79,11 @@ const MAX_SLOT_KEYS = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Moves every slot of the pair; false when asked to stop (between rounds: every slot keeps one owner). */
+/**
+ * Moves every slot of the pair; false when asked to stop (between rounds:
+ * every slot keeps one owner). Up to `inFlightPerSource` rounds overlap, so
+ * one round's calls run while another waits for a round trip or a replica.
+ */
 export async function movePair(p: PairMove, ctx: PairContext): Promise<boolean> {
   const perRound = ctx.pace.slotsPerRound;
   const reopened = p.slots.filter((s) => p.open.has(s));
@@ -82,17 +92,21 @@ export async function movePair(p: PairMove, ctx: PairContext): Promise<boolean> 
     if (ctx.shouldStop()) return false;
     await moveClassic(p, reopened.slice(i, i + perRound), ctx, false);
   }
-  for (let i = 0; i < fresh.length; i += perRound) {
-    if (ctx.shouldStop()) return false;
-    const round = fresh.slice(i, i + perRound);
-    ctx.onSlotStart(round[0]!);
-    const stuck = await moveRound(p, round, ctx);
-    if (stuck.length) {
-      ctx.log(`${stuck.length} slot(s) from ${p.from.host}:${p.from.port} kept changing under the copy: moved with MIGRATE (${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ', ...' : ''})`);
-      await moveClassic(p, stuck, ctx, true);
+  const rounds: number[][] = [];
+  for (let i = 0; i < fresh.length; i += perRound) rounds.push(fresh.slice(i, i + perRound));
+  let stopped = false;
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(ctx.pace.inFlightPerSource, rounds.length)) }, async () => {
+    for (let round = rounds.shift(); round; round = rounds.shift()) {
+      if (stopped || ctx.shouldStop()) { stopped = true; return; }
+      ctx.onSlotStart(round[0]!);
+      const stuck = await moveRound(p, round, ctx);
+      if (stuck.length) {
+        ctx.log(`${stuck.length} slot(s) from ${p.from.host}:${p.from.port} kept changing under the copy: moved with MIGRATE (${stuck.slice(0, 5).join(', ')}${stuck.length > 5 ? ', ...' : ''})`);
+        await moveClassic(p, stuck, ctx, true);
+      }
     }
-  }
-  return true;
+  }));
+  return !stopped;
 }
 
 /** Steps 1-6 for a round of slots; the slots whose HANDOVER kept being refused. */
@@ -103,16 +117,11 @@ async function moveRound(p: PairMove, round: number[], ctx: PairContext): Promis
   for (let attempt = 1; pending.length && attempt <= HANDOVER_ATTEMPTS; attempt++) {
     await clearCopies(to, pending, ctx);
     const copied = await copySlots(p, pending, ctx);
-    if (ctx.replicasOf(to) > 0) {
-      const acked = Number(await ctx.timed('wait', () => to.client.call('WAIT', '1', String(ctx.waitReplicaMs))));
-      if (acked < 1) {
-        throw new Error(`the replica of ${to.host}:${to.port} did not confirm the copied keys within ${ctx.waitReplicaMs} ms; the source still holds them`);
-      }
-    }
+    await ctx.timed('wait', () => ctx.confirmCopies(to));
     const handed = await handOver(p, pending, copied, ctx);
     if (handed.length) {
       await close(p, handed, ctx);
-      ctx.onKeys(handed.reduce((n, s) => n + copied.get(s)!.keys.length, 0), handed.reduce((n, s) => n + copied.get(s)!.bytes, 0));
+      ctx.onKeys(from, handed.reduce((n, s) => n + copied.get(s)!.keys.length, 0));
       ctx.onSlotsDone(handed.length);
     }
     const done = new Set(handed);
@@ -121,13 +130,13 @@ async function moveRound(p: PairMove, round: number[], ctx: PairContext): Promis
   return pending;
 }
 
-interface SlotCopy { keys: Buffer[]; fps: string[]; bytes: number }
+interface SlotCopy { keys: Buffer[]; fps: string[] }
 
 /** Step 3: every key of the slots, copied to the target (invisible there until HANDOVER). */
 async function copySlots(p: PairMove, slots: number[], ctx: PairContext): Promise<Map<number, SlotCopy>> {
   const { from, to } = p;
   const pacer = ctx.pacerOf(from);
-  const copied = new Map<number, SlotCopy>(slots.map((s) => [s, { keys: [], fps: [], bytes: 0 }]));
+  const copied = new Map<number, SlotCopy>(slots.map((s) => [s, { keys: [], fps: [] }]));
   // Listing is cheap per key; a few slots per pipeline keeps each call short.
   const listed: { slot: number; key: Buffer }[] = [];
   for (let i = 0; i < slots.length; i += 16) {
@@ -135,28 +144,27 @@ async function copySlots(p: PairMove, slots: number[], ctx: PairContext): Promis
     const lists = (await ctx.timed('copy', () => execBuffer(from.client, group.map((s) => ['CLUSTER', 'GETKEYSINSLOT', String(s), String(MAX_SLOT_KEYS)])))) as Buffer[][];
     group.forEach((s, j) => { for (const key of lists[j]!) listed.push({ slot: s, key }); });
   }
-  let restoring: Promise<unknown> = Promise.resolve();
+  const restorer = ctx.restorerOf(to);
+  let restoring: Promise<void> = Promise.resolve();
   for (let i = 0; i < listed.length;) {
     await paceCall(from, ctx);
     const batch = listed.slice(i, i + pacer.batchKeys());
     i += batch.length;
     const t0 = performance.now();
-    const rows = (await ctx.timed('copy', () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key)))) as (([Buffer, number, Buffer]) | number)[];
+    const reply = (await ctx.timed('copy', () => ctx.onSource(from, () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key))))) as Buffer;
     pacer.observe(batch.length, performance.now() - t0);
-    const restores: (string | Buffer)[][] = [];
-    rows.forEach((row, j) => {
-      if (typeof row === 'number') return; // gone since it was listed: nothing to copy
-      const [fp, at, dump] = row;
+    const rows = parseCopyReply(reply, batch.length);
+    const restores = rows.flatMap((row, j) => {
+      if (!row) return []; // gone since it was listed: nothing to copy
       const c = copied.get(batch[j]!.slot)!;
       c.keys.push(batch[j]!.key);
-      c.fps.push(fp.toString());
-      c.bytes += dump.length;
-      // RESTORE-ASKING (what MIGRATE sends): accepted for a slot the target imports, without an ASKING first.
-      restores.push(at > 0 ? ['RESTORE-ASKING', batch[j]!.key, String(at), dump, 'REPLACE', 'ABSTTL'] : ['RESTORE-ASKING', batch[j]!.key, '0', dump, 'REPLACE']);
+      c.fps.push(row.fp);
+      return [{ key: batch[j]!.key, expireAt: row.expireAt, payload: row.payload }];
     });
     // The target restores this batch while the source reads the next (one batch in flight).
     await restoring;
-    restoring = ctx.timed('copy', () => exec(to.client, restores));
+    restoring = ctx.timed('copy', () => restorer.restore(restores));
+    restoring.catch(() => {}); // awaited below; failing meanwhile must not count as unhandled
   }
   await restoring;
   return copied;
@@ -177,10 +185,10 @@ async function handOver(p: PairMove, slots: number[], copied: Map<number, SlotCo
       group.push(slots[i++]!);
     }
     const t0 = performance.now();
-    const res = await ctx.timed('handover', () => exec(from.client, group.map((s) => {
+    const res = await ctx.timed('handover', () => ctx.onSource(from, () => exec(from.client, group.map((s) => {
       const c = copied.get(s)!;
       return ['EVALSHA', HANDOVER_SHA, String(c.keys.length), ...c.keys, String(s), to.id, ...c.fps];
-    })));
+    }))));
     pacer.observe(Math.max(1, keys), performance.now() - t0);
     group.forEach((s, j) => { if (Number(res[j]) === 1) handed.push(s); });
   }
@@ -230,9 +238,9 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
       const keys = (await from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(pacer.batchKeys()))) as Buffer[];
       if (!keys.length) break;
       const t0 = performance.now();
-      await ctx.timed('classic', () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys));
+      await ctx.timed('classic', () => ctx.onSource(from, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys)));
       pacer.observe(keys.length, performance.now() - t0);
-      ctx.onKeys(keys.length, 0);
+      ctx.onKeys(from, keys.length);
     }
   }
   await close(p, slots, ctx);
@@ -243,16 +251,15 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
 const PROBE_EVERY_MS = 5;
 const lastProbe = new WeakMap<MoveMember, number>();
 
-/** Before a call on a source: now and then a probe, and a rest (then probes again) while it answers slowly. */
+/** Before a call on a source: now and then a probe, and (unless the priority never rests) a rest while it answers slowly. */
 async function paceCall(m: MoveMember, ctx: PairContext): Promise<void> {
-  if (ctx.pace.restMs <= 0) return;
   const now = performance.now();
   if (now - (lastProbe.get(m) ?? -Infinity) < PROBE_EVERY_MS) return;
   lastProbe.set(m, now);
   const pacer = ctx.pacerOf(m);
   for (let tries = 0; tries < 4; tries++) {
-    const rtt = await ctx.probe(m);
-    if (!pacer.probe(rtt)) return;
+    const busy = pacer.probe(await ctx.probe(m));
+    if (!busy || ctx.pace.restMs <= 0) return;
     await ctx.timed('rest', () => sleep(ctx.pace.restMs));
   }
 }

@@ -1002,7 +1002,7 @@ type MigrationCostPriority string
 
 // MigrationProgress update-cluster: slot migration progress while slots move
 type MigrationProgress struct {
-	// BytesMoved approximate: value sizes as MIGRATE carries them (DUMP payloads)
+	// BytesMoved approximate: keys moved times the bytes a key takes on its source (used memory / keys)
 	BytesMoved  int      `json:"bytesMoved"`
 	CurrentSlot *int     `json:"currentSlot"`
 	EtaSeconds  *float32 `json:"etaSeconds"`

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "16b1be77b33101639beae1ff1cd17d97d19373af5971d890ad23f9cb3e5d488e"
+const SpecSHA256 = "b405903465d053f9e4b3fecef47a0f79402f79d3cae3213ad99c5861d5d675b6"
