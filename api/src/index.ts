@@ -14,3 +14,4 @@ export * from './capacity';
 export * from './benchmarks';
 export * from './benchmark-presets';
 export * from './shard-label';
+export * from './memory-label';
