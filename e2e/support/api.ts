@@ -69,6 +69,11 @@ export class StrataApi {
     return this.ok(this.api.PATCH('/v1/clusters/{id}', { params: { path: { id }, query: { dryRun: 'true' } }, body }));
   }
 
+  /** PATCH: start a change (202), or the refusal as an ApiProblem. */
+  changeCluster(id: string, body: { shards?: number; replicasPerShard?: number; memoryMbPerShard?: number }): Promise<unknown> {
+    return this.ok(this.api.PATCH('/v1/clusters/{id}', { params: { path: { id } }, body }));
+  }
+
   /** The cluster's events, newest first. */
   events(id: string): Promise<StrataComponents['schemas']['ClusterEventList']['items']> {
     return this.ok(this.api.GET('/v1/clusters/{id}/events', { params: { path: { id } } })).then((l) => l.items);
