@@ -4,12 +4,18 @@
  * report (load a key range, run at a common start time, scan for the
  * analytic query, stop, exit). The first host also reads the key count and
  * the servers' command counters for the steady window.
+ *
+ * A run stays in its own key space (`keyPrefix`, bench-keys.ts in
+ * @strata/bench): the first host first sweeps keys a crashed earlier run left
+ * under the benchmark space, the key count is of the run's own keys, and
+ * every host removes the run's keys when it ends (succeeded, failed,
+ * cancelled or the agent stopping). The customer's keys are never read.
  */
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport, TaskPayload } from '@strata/api';
-import { LoadGenerator, type LoadGeneratorOptions } from '@strata/bench/loadgen';
-import { latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/bench';
+import { LoadGenerator, countKeys, removeKeys, type LoadGeneratorOptions } from '@strata/bench/loadgen';
+import { BENCH_KEY_SPACE, latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/bench';
 
 type BenchmarkPayload = Extract<TaskPayload, { kind: 'benchmark' }>;
 
@@ -25,6 +31,14 @@ export interface BenchmarkWorkerDeps {
 
 export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
   const auth = { username: p.credentials.customerUser, password: p.credentials.customerPassword };
+  if (p.workerIndexBase === 0) {
+    // Keys of an earlier run that could not remove them (its agent crashed): one benchmark runs per cluster at a time.
+    const swept = await removeKeys(p.seeds, auth, BENCH_KEY_SPACE).catch((err: Error) => {
+      d.log.warn({ err: err.message }, 'benchmark: could not sweep keys left by an earlier run');
+      return 0;
+    });
+    if (swept > 0) d.log.info({ swept }, 'benchmark: removed keys an earlier run left behind');
+  }
   let gen: LoadGenerator;
   try {
     gen = await LoadGenerator.start({
@@ -42,13 +56,14 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
       keyPattern: p.keyPattern,
       workerIndexBase: p.workerIndexBase,
       workerCountTotal: p.workerCountTotal,
+      keyPrefix: p.keyPrefix,
       ...d.loadgen,
     });
   } catch (err) {
     await d.report({ kind: 'failed', message: `load generator did not start: ${(err as Error).message}` }).catch(() => {});
     throw err;
   }
-  const admin = new ServerCounters(gen.primaries, auth);
+  const admin = new ServerCounters(gen.primaries, auth, p.keyPrefix);
   try {
     let cmd = await d.report({ kind: 'ready', primaries: gen.primaries });
     for (;;) {
@@ -126,6 +141,10 @@ export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDe
   } finally {
     admin.close();
     await gen.close();
+    await removeKeys([...gen.primaries, ...p.seeds], auth, p.keyPrefix).then(
+      (removed) => d.log.info({ benchmarkId: p.benchmarkId, removed }, "benchmark: removed the run's keys"),
+      (err: Error) => d.log.warn({ benchmarkId: p.benchmarkId, err: err.message }, "benchmark: could not remove the run's keys; the next run sweeps them"),
+    );
   }
 }
 
@@ -133,12 +152,13 @@ interface ServerSnapshot {
   latency: Map<string, CommandLatency>;
 }
 
-/** Standalone connections to each primary for DBSIZE and LATENCY HISTOGRAM. */
+/** Standalone connections to each primary for LATENCY HISTOGRAM, and the run's key count. */
 class ServerCounters {
   private readonly clients = new Map<string, Redis>();
   constructor(
     private readonly primaries: string[],
     private readonly auth: { username: string; password: string },
+    private readonly keyPrefix: string,
   ) {}
 
   private client(endpoint: string): Redis {
@@ -152,9 +172,9 @@ class ServerCounters {
     return c;
   }
 
-  async keyCount(): Promise<number> {
-    const sizes = await Promise.all(this.primaries.map((e) => this.client(e).dbsize()));
-    return sizes.reduce((a, b) => a + b, 0);
+  /** The run's own keys (SCAN MATCH its prefix on each primary): the customer's keys do not count. */
+  keyCount(): Promise<number> {
+    return countKeys(this.primaries, this.auth, this.keyPrefix);
   }
 
   /** Per primary: LATENCY HISTOGRAM (per-command calls and latency). A primary that does not answer (killed) is left out. */

@@ -5,6 +5,7 @@
  */
 import type { ClusterSpec } from './clusters';
 import type { BenchmarkRequestInput } from './benchmarks';
+import { shardName } from './shard-label';
 
 export const BENCHMARK_PRESET_IDS = ['rethinkdb-a', 'rethinkdb-c', 'analytic', 'memtier-pipelined', 'failover-under-load'] as const;
 export type BenchmarkPresetId = (typeof BENCHMARK_PRESET_IDS)[number];
@@ -23,11 +24,33 @@ export const BENCHMARK_PRESETS: readonly BenchmarkPreset[] = [
   {
     id: 'failover-under-load',
     title: 'Failover under load',
-    description: "YCSB A while shard 0's primary is killed (kill -9 by its agent) 5 s into the run: the throughput dip and the time without writes, next to the failover event. Needs replicas.",
+    description: "YCSB A while Shard 1's primary is killed (kill -9 by its agent) 5 s into the run: the throughput dip and the time without writes, next to the failover event. Needs replicas.",
   },
 ];
 
 const RECORD_BYTES = 1300;
+
+const mb = (bytes: number) => (bytes < 1024 * 1024 ? '< 1 MB' : `about ${Math.round(bytes / (1024 * 1024)).toLocaleString('en')} MB`);
+
+/**
+ * What a run of this request does to the cluster, in plain words for a
+ * preset card: the load it puts on the servers, the memory its own records
+ * take while it runs, a killed primary. Every run keeps to its own key space
+ * and removes it afterwards, so the customer's keys are never touched.
+ */
+export function presetImpact(r: BenchmarkRequestInput): { impact: string; disruptive: boolean } {
+  const records = r.recordCount ?? 0;
+  const bytes = records * (r.workload === 'getset' ? (r.valueSize ?? 100) + 60 : RECORD_BYTES);
+  const own = `Writes ${records.toLocaleString('en')} records of its own (${mb(bytes)}), removed afterwards; your keys are never read or written.`;
+  const secs = (r.warmupSec ?? 0) + (r.durationSec ?? 10);
+  const load = r.workload === 'analytic'
+    ? 'Reads every record of the run on all primaries at once: a burst of CPU on every shard.'
+    : `${r.targetOpsPerSec ? `About ${r.targetOpsPerSec.toLocaleString('en')} ops/s` : 'As many operations as the cluster takes'} for ${secs} s: its CPU is busy and your clients see higher latency meanwhile.`;
+  if (r.fault) {
+    return { impact: `${own} ${load} Kills the primary of ${shardName(r.fault.shard ?? 0)} (${r.fault.atSec} s in): that shard takes no writes until its replica takes over (about a second), then a replica is rebuilt.`, disruptive: true };
+  }
+  return { impact: `${own} ${load}`, disruptive: false };
+}
 
 export function recordsFor(spec: Pick<ClusterSpec, 'shards' | 'memoryMbPerShard'>, cap = 20_000): number {
   const fit = Math.floor((spec.shards * spec.memoryMbPerShard * 1024 * 1024 * 0.4) / RECORD_BYTES);

@@ -33,7 +33,7 @@ export const BenchmarkRequest = z
     valueSize: z.number().int().min(1).max(1_048_576).default(100).describe('getset value bytes'),
     ratio: z.string().regex(/^\d{1,4}:\d{1,4}$/).refine((r) => r !== '0:0', 'at least one side must be positive').default('1:1').describe('getset SET:GET'),
     keyPattern: z.enum(['uniform', 'gaussian']).default('uniform').describe('getset key distribution'),
-    load: z.boolean().default(true).describe('load records before the run (YCSB, analytic, getset)'),
+    load: z.boolean().default(true).describe('load records before the run (YCSB, analytic, getset); a run only ever sees its own keys, removed when it ends, so without a load its reads miss'),
     runs: z.number().int().min(1).max(20).default(5).describe('analytic: repetitions, mean reported'),
     fault: BenchmarkFault.optional().describe('inject a fault mid-run (the "Failover under load" preset)'),
   })
@@ -263,6 +263,7 @@ export const BenchmarkTaskSpec = z.object({
   seeds: z.array(z.string()).min(1).describe('cluster members host:port'),
   workerIndexBase: z.number().int(),
   workerCountTotal: z.number().int(),
+  keyPrefix: z.string().min(1).max(40).describe('every key the run reads or writes starts with it; the agent removes them when the run ends'),
 });
 export type BenchmarkTaskSpec = z.infer<typeof BenchmarkTaskSpec>;
 
@@ -285,7 +286,7 @@ export const BenchmarkWorkerReport = z
       engineNote: freeText().optional(),
       redirects: z.number().int(),
       firstError: freeText().optional(),
-      keyCount: z.number().int().optional().describe('sum of DBSIZE over primaries before the run (first host only)'),
+      keyCount: z.number().int().optional().describe("the run's own keys on the primaries before the run (first host only)"),
       serverCommands: z.record(z.string(), z.number()).optional().describe('per primary: commands processed in the steady window (first host only)'),
       serverLatency: z
         .record(z.string(), z.object({ calls: z.number().int(), buckets: z.array(z.tuple([z.number(), z.number()])) }))

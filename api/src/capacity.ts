@@ -1,4 +1,4 @@
-import { z } from './common';
+import { Id, z } from './common';
 import { LIMITS } from './clusters';
 
 /** The shape the bounds are asked for; each defaults to the wizard's starting choice. */
@@ -9,6 +9,8 @@ export const CapacityQuery = z.object({
     .describe('memory per shard the shard bound is for (default 256)'),
   shards: z.coerce.number().int().min(LIMITS.shards.min).max(LIMITS.shards.max).optional()
     .describe('when given, `nodesUsed` tells how many nodes this shape would occupy'),
+  clusterId: Id.optional()
+    .describe("bounds for changing this cluster (the Settings tab): its own instances count as room, and each bound is what its change planner accepts from the cluster's current spec"),
 });
 export type CapacityQuery = z.infer<typeof CapacityQuery>;
 

@@ -16,3 +16,4 @@ export * from './benchmark-presets';
 export * from './disk-profiles';
 export * from './disk-profile-presets';
 export * from './shard-label';
+export * from './memory-label';

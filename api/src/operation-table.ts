@@ -303,7 +303,11 @@ export const OPERATION_TABLE = {
   }),
   listBenchmarkPresets: op({
     method: 'get', path: '/v1/clusters/{id}/benchmark-presets', summary: 'One-click presets sized to the cluster', scope: 'clusters:read', errors: ALL,
-    success: { status: 200, schema: z.object({ items: z.array(z.object({ id: z.string(), title: z.string(), description: z.string(), request: BenchmarkRequest })) }) },
+    success: { status: 200, schema: z.object({ items: z.array(z.object({
+      id: z.string(), title: z.string(), description: z.string(), request: BenchmarkRequest,
+      impact: z.string().describe('what the run does to the cluster, in plain words'),
+      disruptive: z.boolean().describe('it interrupts service (kills a primary): the console asks for confirmation'),
+    })) }) },
   }),
   getBenchmark: op({
     method: 'get', path: '/v1/benchmarks/{id}', summary: 'A benchmark: state, progress and (when finished) its result', scope: 'clusters:read', errors: ALL,

@@ -8,7 +8,7 @@
  * is generated from it, and the dump modes below must reproduce the golden vectors it generates
  * (spec/ycsb-vectors.json; src/spec/ycsb-spec.ts, checked by src/loadgen/native-worker.test.ts).
  *
- *   ycsb-worker -w a|b|c|d|f -r records -c clients -p pipeline -S seed -i workerIndex -n workerCount -s host:port [-s ...]
+ *   ycsb-worker -w a|b|c|d|f -r records -c clients -p pipeline -S seed -i workerIndex -n workerCount -s host:port [-s ...] [-K keyPrefix]
  *   ycsb-worker -w c -r records -S seed -i 0 -n 1 -D count   prints the op sequence (kind keynum field key slot)
  *   ycsb-worker -w c -r records -S seed -i 0 -n 1 -C count   writes the ops' commands (RESP bytes) to stdout
  *   ycsb-worker -k                                           keynums on stdin -> `keynum key slot` lines
@@ -255,13 +255,15 @@ static int64_t records = 1000, worker_index = 0, worker_count = 1;
 static int clients = 1, pipeline_depth = 1, nseeds;
 static uint32_t seed = 0;
 static const char *auth_user, *auth_pass;
+/* -K: the run's own key space (a benchmark on a customer's cluster never touches other keys); empty for the reference runs */
+static char key_prefix[48];
 
 /* ---------------- connections ---------------- */
 typedef struct op {
   int kind, field, stage, redirects, slot, klen;
   int64_t keynum;
   uint64_t sent_at;
-  char key[32];
+  char key[96];
   struct op *next; /* waiting queue / free list */
 } op_t;
 typedef struct conn {
@@ -553,7 +555,7 @@ static void issue(op_t *o, uint64_t now) {
     return;
   }
   source_next(&src, &o->kind, &o->keynum, &o->field);
-  o->klen = snprintf(o->key, sizeof o->key, "user%lld", (long long)fnvhash64(o->keynum));
+  o->klen = snprintf(o->key, sizeof o->key, "%suser%lld", key_prefix, (long long)fnvhash64(o->keynum));
   o->slot = key_slot(o->key, o->klen);
   o->stage = o->redirects = 0;
   inflight++;
@@ -776,7 +778,7 @@ static void loop(void) {
 }
 
 /* ---------------- modes ---------------- */
-static int key_name(int64_t keynum, char *key, size_t n) { return snprintf(key, n, "user%lld", (long long)fnvhash64(keynum)); }
+static int key_name(int64_t keynum, char *key, size_t n) { return snprintf(key, n, "%suser%lld", key_prefix, (long long)fnvhash64(keynum)); }
 
 /* The op sequence of this worker (dump_commands 0: `kind keynum field key slot` lines; 1: each op's commands as
    send_op writes them), each insert acknowledged when the next one is issued (one ack behind). */
@@ -800,7 +802,7 @@ static int dump_ops(long count, int dump_commands) {
   return 0;
 }
 static int keys_test(void) { /* keynums, one a line -> `keynum key slot` */
-  long long k; char key[32];
+  long long k; char key[96];
   while (scanf("%lld", &k) == 1) { int n = key_name(k, key, sizeof key); printf("%lld %s %d\n", k, key, key_slot(key, n)); }
   return 0;
 }
@@ -814,7 +816,7 @@ static int histogram_test(void) { /* latencies in ns, one a line -> the pairs th
 int main(int argc, char **argv) {
   int opt, dump_commands = 0; long dump = 0;
   crc_init();
-  while ((opt = getopt(argc, argv, "w:r:c:p:S:i:n:s:D:C:kH")) != -1) {
+  while ((opt = getopt(argc, argv, "w:r:c:p:S:i:n:s:D:C:K:kH")) != -1) {
     switch (opt) {
       case 'w': workload = optarg[0]; break;            case 'r': records = atoll(optarg); break;
       case 'c': clients = atoi(optarg); break;          case 'p': pipeline_depth = atoi(optarg); break;
@@ -822,6 +824,7 @@ int main(int argc, char **argv) {
       case 'S': seed = (uint32_t)strtoll(optarg, NULL, 10); break;
       case 's': if (nseeds < MAXP) snprintf(seeds[nseeds++], 128, "%s", optarg); break;
       case 'D': dump = atol(optarg); break;             case 'C': dump = atol(optarg), dump_commands = 1; break;
+      case 'K': snprintf(key_prefix, sizeof key_prefix, "%s", optarg); break;
       case 'k': return keys_test();                     case 'H': return histogram_test();
       default: return 2;
     }

@@ -1,6 +1,7 @@
 /** @strata/bench: benchmark workloads, generators, histograms and results (pure, no I/O). */
 export { fnvhash64, fnvhash64Mod, fnvhash64String, fnvhash64Into, type U64 } from './fnv';
 export { ycsbKey } from './ycsb-keys';
+export { BENCH_KEY_SPACE, benchKeyPrefix } from './bench-keys';
 export { Rng } from './random';
 export {
   ZipfianGenerator,

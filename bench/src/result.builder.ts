@@ -110,7 +110,7 @@ export function buildResult(i: ResultInput): BenchmarkResult {
     reasons.push({ gate: 'redirects', message: `${redirects} MOVED/ASK redirects for ${totalOps} operations (limit ${REDIRECT_LIMIT * 100}%)` });
   }
   if (i.keyCount !== undefined && i.keyCount !== i.request.recordCount) {
-    reasons.push({ gate: 'key-count', message: `the cluster holds ${i.keyCount} keys, not recordCount ${i.request.recordCount}` });
+    reasons.push({ gate: 'key-count', message: `the run's own key space holds ${i.keyCount} records, not recordCount ${i.request.recordCount}` });
   }
   for (const w of i.lostWorkers) reasons.push({ gate: 'worker-lost', message: w });
 

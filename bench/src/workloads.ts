@@ -165,6 +165,6 @@ export function opSourceFor(
 }
 
 /** memtier's key format. */
-export function getsetKey(keynum: number): string {
-  return 'memtier-' + keynum;
+export function getsetKey(keynum: number, prefix = ''): string {
+  return prefix + 'memtier-' + keynum;
 }

@@ -64,6 +64,16 @@ export class StrataApi {
     return this.ok(this.api.GET('/v1/clusters/{id}/topology', { params: { path: { id } } }));
   }
 
+  /** PATCH ?dryRun=true: the plan, or the refusal as an ApiProblem. */
+  planChange(id: string, body: { shards?: number; replicasPerShard?: number; memoryMbPerShard?: number }): Promise<unknown> {
+    return this.ok(this.api.PATCH('/v1/clusters/{id}', { params: { path: { id }, query: { dryRun: 'true' } }, body }));
+  }
+
+  /** PATCH: start a change (202), or the refusal as an ApiProblem. */
+  changeCluster(id: string, body: { shards?: number; replicasPerShard?: number; memoryMbPerShard?: number }): Promise<unknown> {
+    return this.ok(this.api.PATCH('/v1/clusters/{id}', { params: { path: { id } }, body }));
+  }
+
   /** The cluster's events, newest first. */
   events(id: string): Promise<StrataComponents['schemas']['ClusterEventList']['items']> {
     return this.ok(this.api.GET('/v1/clusters/{id}/events', { params: { path: { id } } })).then((l) => l.items);
@@ -85,8 +95,8 @@ export class StrataApi {
     return this.ok(this.api.GET('/v1/nodes'));
   }
 
-  /** Bounds the placement planner allows for this shape (defaults: 1 replica, 256 MB). */
-  capacity(query: { replicasPerShard?: number; memoryMbPerShard?: number; shards?: number } = {}): Promise<Capacity> {
+  /** Bounds the placement planner allows for this shape (defaults: 1 replica, 256 MB); with clusterId, for changing that cluster. */
+  capacity(query: { replicasPerShard?: number; memoryMbPerShard?: number; shards?: number; clusterId?: string } = {}): Promise<Capacity> {
     return this.ok(this.api.GET('/v1/capacity', { params: { query } }));
   }
 

@@ -12,8 +12,13 @@ test('a platform admin drains a node from the nodes page: it empties while the c
   const row = nodesPage.row(primary.nodeName);
   try {
     await row.getByRole('button', { name: 'Drain' }).click();
-    // One confirmation: it says how much moves.
-    await row.getByRole('button', { name: new RegExp(`^Move \\d+ instances? off ${primary.nodeName}$`) }).click();
+    // One confirmation saying what it does: how much moves, that primaries switch over.
+    const dialog = page.getByRole('dialog', { name: `Drain ${primary.nodeName}?` });
+    await expect(dialog).toContainText(/switch over to replicas on other nodes/);
+    await expect(dialog).toContainText(/no acknowledged write is lost/);
+    await saveScreenshot(page, 'nodes-drain-confirm', testInfo);
+    await dialog.getByRole('button', { name: new RegExp(`^Move \\d+ instances? off ${primary.nodeName}$`) }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: `${primary.nodeName} is draining` })).toBeVisible();
     await expect(row.getByTestId('node-draining')).toBeVisible();
     // The node empties: its primary switched over, every copy rebuilt on another node.
     await expect(row.getByTestId('node-draining')).toHaveText('Drained', { timeout: 90_000 });
@@ -29,5 +34,6 @@ test('a platform admin drains a node from the nodes page: it empties while the c
     else await api.undrainNode(primary.nodeId);
   }
   await expect(row.getByTestId('node-draining')).toHaveCount(0);
+  await expect(page.getByTestId('toast').filter({ hasText: `${primary.nodeName} takes new instances again` })).toBeVisible();
   await expect(row.getByRole('button', { name: 'Drain' })).toBeVisible();
 });

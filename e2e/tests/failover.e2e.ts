@@ -14,10 +14,17 @@ test('a killed primary: the page shows degraded with what Strata does, the old p
   // Every reason the page shows, however briefly: Strata acts within a second and the alert goes away again.
   await page.evaluate(() => {
     const seen: string[] = [];
-    (window as unknown as { reasonsSeen: string[] }).reasonsSeen = seen;
+    const twoPrimaries: string[] = [];
+    (window as unknown as { reasonsSeen: string[]; twoPrimaries: string[] }).reasonsSeen = seen;
+    (window as unknown as { twoPrimaries: string[] }).twoPrimaries = twoPrimaries;
     const record = () => {
       const text = document.querySelector('[data-testid="cluster-reason"]')?.textContent ?? '';
       if (text && seen.at(-1) !== text) seen.push(text);
+      // One role per instance: never two "Primary" badges in one shard row.
+      for (const row of Array.from(document.querySelectorAll('[data-testid="shard-row"]'))) {
+        const primaries = Array.from(row.querySelectorAll('[data-testid="instance-role"]')).filter((b) => b.textContent?.trim() === 'Primary').length;
+        if (primaries > 1) twoPrimaries.push(row.textContent ?? '');
+      }
     };
     new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
@@ -28,6 +35,10 @@ test('a killed primary: the page shows degraded with what Strata does, the old p
   const shown = () => page.evaluate(() => (window as unknown as { reasonsSeen: string[] }).reasonsSeen);
   await expect.poll(async () => (await shown()).some((t) => acting.test(t)), { timeout: 15_000, intervals: [100] }).toBe(true);
   testInfo.annotations.push({ type: 'reasons shown', description: (await shown()).join(' | ') });
+  // In plain words: which shard's primary crashed on which node, and who took over how quickly.
+  const story = new RegExp(`Shard 2's primary on ${victim.nodeName} crashed; node-\\d+ took over [\\d.]+ s later`);
+  await expect.poll(async () => (await shown()).some((t) => story.test(t)), { timeout: 15_000, intervals: [100] }).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { twoPrimaries: string[] }).twoPrimaries)).toEqual([]);
 
   // After the failover the old primary is listed as a replica that Strata will move back (until the rebalance, 30 s by default).
   const oldPrimary = clusterPage.topology.getByTestId('instance').filter({ hasText: victim.address });

@@ -33,7 +33,15 @@ test('Settings tab: 3 -> 4 shards, the plan drawn before anything changes, apply
   expect((await api.getCluster(cluster.id)).spec.shards).toBe(3);
 
   await settings.applyButton.click();
+  // Asked once, saying what happens to the running cluster.
+  await expect(settings.applyDialog).toContainText('Shards: 3 → 4');
+  await expect(settings.applyDialog).toContainText(/4,096 slots \(about [\d,]+ keys\) move between shards with live migration/);
+  await expect(settings.applyDialog).toContainText('1 instance starts');
+  await saveScreenshot(page, 'settings-apply-confirm', testInfo);
+  await settings.confirmApplyButton.click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Change started' })).toBeVisible();
   await expect(settings.migration).toBeVisible();
+  await expect(settings.migration).toBeInViewport();
   await expect(settings.percent).toHaveText('100%', { timeout: 90_000 });
   await expect(settings.migration).toContainText('Change complete');
   await expect(settings.stats).toContainText('4096 / 4096');

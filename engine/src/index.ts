@@ -4,6 +4,7 @@
  */
 export * from './domain';
 export { shardLabel, shardName, shardNames, shardNumber } from './shard-label';
+export { formatMemoryMb } from './memory-label';
 export type { ClusterAction, ClusterActionKind, ForgetScope } from './redis/cluster-action';
 export { planSlots, SLOT_COUNT } from './redis/slots.planner';
 export {

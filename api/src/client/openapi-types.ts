@@ -1233,6 +1233,8 @@ export interface paths {
                     memoryMbPerShard?: number;
                     /** @description when given, `nodesUsed` tells how many nodes this shape would occupy */
                     shards?: number;
+                    /** @description bounds for changing this cluster (the Settings tab): its own instances count as room, and each bound is what its change planner accepts from the cluster's current spec */
+                    clusterId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3358,6 +3360,10 @@ export interface paths {
                                 title: string;
                                 description: string;
                                 request: components["schemas"]["BenchmarkRequest"];
+                                /** @description what the run does to the cluster, in plain words */
+                                impact: string;
+                                /** @description it interrupts service (kills a primary): the console asks for confirmation */
+                                disruptive: boolean;
                             }[];
                         };
                     };
@@ -5623,6 +5629,8 @@ export interface components {
                 seeds: string[];
                 workerIndexBase: number;
                 workerCountTotal: number;
+                /** @description every key the run reads or writes starts with it; the agent removes them when the run ends */
+                keyPrefix: string;
                 /** @enum {string} */
                 kind: "benchmark";
                 credentials: {
@@ -5854,7 +5862,7 @@ export interface components {
              */
             keyPattern: "uniform" | "gaussian";
             /**
-             * @description load records before the run (YCSB, analytic, getset)
+             * @description load records before the run (YCSB, analytic, getset); a run only ever sees its own keys, removed when it ends, so without a load its reads miss
              * @default true
              */
             load: boolean;
@@ -6095,7 +6103,7 @@ export interface components {
             engineNote?: string;
             redirects: number;
             firstError?: string;
-            /** @description sum of DBSIZE over primaries before the run (first host only) */
+            /** @description the run's own keys on the primaries before the run (first host only) */
             keyCount?: number;
             /** @description per primary: commands processed in the steady window (first host only) */
             serverCommands?: {

@@ -11,6 +11,9 @@
  * (a key lives in one slot), which SCAN does not promise. A node whose
  * slots cannot be read from CLUSTER SLOTS falls back to SCAN ... TYPE hash
  * with keys deduped.
+ *
+ * With a `keyPrefix` (a benchmark on a customer's cluster), only the run's own
+ * keys are read: other keys are skipped by their listed name, never fetched.
  */
 import { performance } from 'node:perf_hooks';
 import { RespConnection, type ReplyHandler } from './resp-connection';
@@ -38,17 +41,18 @@ const SLOT_BATCHES_IN_FLIGHT = 8;
 const KEYS_PER_SLOT = 100_000;
 
 /** `keysPerSlot`: keys asked per slot (a slot holding more is listed again, whole); smaller only in tests. */
-export async function scanNode(endpoint: string, auth: { username: string; password: string } | undefined, keysPerSlot = KEYS_PER_SLOT): Promise<AnalyticNodeResult> {
+export async function scanNode(endpoint: string, auth: { username: string; password: string } | undefined, keysPerSlot = KEYS_PER_SLOT, keyPrefix = ''): Promise<AnalyticNodeResult> {
+  const prefix = Buffer.from(keyPrefix, 'latin1');
   const [host, port] = splitEndpoint(endpoint);
   const conn = await RespConnection.connect(host, port, auth);
   const result: AnalyticNodeResult = { endpoint, records: 0, sentences: 0, longestBatchMs: 0, errors: 0 };
   try {
     const slots = await ownedSlots(conn, endpoint);
     if (slots.length > 0) {
-      await bySlots(conn, slots, result, keysPerSlot);
+      await bySlots(conn, slots, result, keysPerSlot, prefix);
       return result;
     }
-    await byScan(conn, result);
+    await byScan(conn, result, keyPrefix);
   } finally {
     conn.close();
   }
@@ -83,7 +87,12 @@ class HgetFromReply implements Encodable {
  * time: each slot's key list is answered by the HGETs of its keys at once,
  * on the same connection, written straight from the reply's bytes.
  */
-async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNodeResult, keysPerSlot: number): Promise<void> {
+/** Whether the key at buf[start, start + len) begins with `prefix` (always, for an empty prefix). */
+function startsWith(buf: Buffer, start: number, len: number, prefix: Buffer): boolean {
+  return prefix.length === 0 || (len >= prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0);
+}
+
+async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNodeResult, keysPerSlot: number, prefix: Buffer): Promise<void> {
   let next = 0;
   const hget = new HgetFromReply();
   const batch = (list: number[]): Promise<void> =>
@@ -116,13 +125,15 @@ async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNo
               if (r.integer >= keysPerSlot) {
                 // more keys than asked for: list them all, the slow way
                 left++;
-                void crowdedSlot(conn, slot, result).then(() => settle(performance.now()), reject);
+                void crowdedSlot(conn, slot, result, prefix.toString('latin1')).then(() => settle(performance.now()), reject);
               } else {
-                hget.src = r.value as Buffer;
-                left += r.integer;
+                const src = r.value as Buffer;
+                hget.src = src;
                 for (let i = 0; i < r.integer; i++) {
                   hget.start = keySpans[2 * i]!;
                   hget.len = keySpans[2 * i + 1]!;
+                  if (!startsWith(src, hget.start, hget.len, prefix)) continue;
+                  left++;
                   conn.send(hget, values, ParseMode.Dots);
                 }
               }
@@ -145,15 +156,15 @@ async function bySlots(conn: RespConnection, slots: number[], result: AnalyticNo
 }
 
 /** A slot holding KEYS_PER_SLOT keys or more: count them, list them all, read them. */
-async function crowdedSlot(conn: RespConnection, slot: number, result: AnalyticNodeResult): Promise<void> {
+async function crowdedSlot(conn: RespConnection, slot: number, result: AnalyticNodeResult, keyPrefix: string): Promise<void> {
   const t0 = performance.now();
   const n = await conn.call(['CLUSTER', 'COUNTKEYSINSLOT', String(slot)]);
   const all = await conn.call(['CLUSTER', 'GETKEYSINSLOT', String(slot), String(n)]);
   if (all instanceof Error) throw all;
-  await hgetBatch(conn, all as string[], t0, result, true);
+  await hgetBatch(conn, (all as string[]).filter((k) => k.startsWith(keyPrefix)), t0, result, true);
 }
 
-async function byScan(conn: RespConnection, result: AnalyticNodeResult): Promise<void> {
+async function byScan(conn: RespConnection, result: AnalyticNodeResult, keyPrefix: string): Promise<void> {
   const seen = new Set<string>();
   {
     let cursor = '0';
@@ -162,7 +173,7 @@ async function byScan(conn: RespConnection, result: AnalyticNodeResult): Promise
     while (!started || cursor !== '0') {
       started = true;
       const t0 = performance.now();
-      const reply = await conn.call(['SCAN', cursor, 'COUNT', SCAN_COUNT, 'TYPE', 'hash']);
+      const reply = await conn.call(['SCAN', cursor, ...(keyPrefix ? ['MATCH', `${globEscape(keyPrefix)}*`] : []), 'COUNT', SCAN_COUNT, 'TYPE', 'hash']);
       if (reply instanceof Error) throw reply;
       const [next, keys] = reply as [string, string[]];
       cursor = next;
@@ -213,4 +224,9 @@ function hgetBatch(conn: RespConnection, keys: string[], t0: number, result: Ana
     };
     for (const k of keys) conn.send('*3\r\n$4\r\nHGET\r\n$' + k.length + '\r\n' + k + '\r\n$6\r\nfield0\r\n', handler, ParseMode.Dots);
   });
+}
+
+/** A literal for a SCAN MATCH pattern: glob characters escaped. */
+export function globEscape(s: string): string {
+  return s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }

@@ -71,17 +71,23 @@ export class KeyPartition {
   }
 }
 
-const PREFIX = 'memtier-';
 /**
- * `*2\r\n$3\r\nGET\r\n$<len>\r\nmemtier-` (and SET's) for each digit count of
- * the key number: one copy per request instead of a byte loop over the text.
+ * `*2\r\n$3\r\nGET\r\n$<len>\r\n<keyPrefix>memtier-` (and SET's) for each digit count
+ * of the key number: one copy per request instead of a byte loop over the text.
  */
-const templates = (cmd: string, argc: number): Uint8Array[] =>
-  Array.from({ length: 17 }, (_, digits) => Buffer.from(`*${argc}\r\n$3\r\n${cmd}\r\n$${PREFIX.length + digits}\r\n${PREFIX}`, 'latin1'));
-const GET_TEMPLATES = templates('GET', 2);
-const SET_TEMPLATES = templates('SET', 3);
-/** Bytes of the longest request: headers, a 16-digit key, the value and its header. */
-const fixedBytes = 64;
+export interface GetsetTemplates {
+  get: Uint8Array[];
+  set: Uint8Array[];
+  /** Bytes of the longest request: headers, the key prefix, a 16-digit key, the value's header. */
+  fixedBytes: number;
+}
+
+export function getsetTemplates(keyPrefix: string): GetsetTemplates {
+  const prefix = `${keyPrefix}memtier-`;
+  const templates = (cmd: string, argc: number): Uint8Array[] =>
+    Array.from({ length: 17 }, (_, digits) => Buffer.from(`*${argc}\r\n$3\r\n${cmd}\r\n$${prefix.length + digits}\r\n${prefix}`, 'latin1'));
+  return { get: templates('GET', 2), set: templates('SET', 3), fixedBytes: 56 + prefix.length };
+}
 
 
 /** One socket's batches: encodes a batch in one pass and takes its replies in order. */
@@ -104,6 +110,7 @@ export class GetSetBatch implements Encodable, ReplyHandler {
     /** a request is a SET when rng.nextU32() < setBelow */
     private readonly setBelow: number,
     private readonly values: ValuePool,
+    private readonly templates: GetsetTemplates = getsetTemplates(''),
   ) {
     this.keys = new Int32Array(pipeline);
     this.isSet = new Uint8Array(pipeline);
@@ -124,7 +131,7 @@ export class GetSetBatch implements Encodable, ReplyHandler {
     }
     this.n = p;
     this.replies = 0;
-    this.maxBytes = p * (fixedBytes + this.values.length);
+    this.maxBytes = p * (this.templates.fixedBytes + this.values.length);
     this.sentAt = now;
     this.host.started(p);
     this.conn.sendBatch(this, this, p);
@@ -137,7 +144,7 @@ export class GetSetBatch implements Encodable, ReplyHandler {
       const k = this.keys[i]!;
       const set = this.isSet[i] === 1;
       const digits = decimalDigits(k);
-      const tpl = (set ? SET_TEMPLATES : GET_TEMPLATES)[digits]!;
+      const tpl = (set ? this.templates.set : this.templates.get)[digits]!;
       buf.set(tpl, off);
       off += tpl.length;
       off = writeDigits(buf, off, k, digits);

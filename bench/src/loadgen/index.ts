@@ -5,3 +5,4 @@ export { keySlot } from './key-slot';
 export { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 export type { OpCounts } from './protocol';
 export { mergeOpCounts } from '../merge';
+export { countKeys, removeKeys, currentPrimaries } from './key-space';

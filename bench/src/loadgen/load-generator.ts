@@ -118,6 +118,7 @@ export class LoadGenerator {
         valueSize: this.o.valueSize,
         ratio: this.o.ratio,
         keyPattern: this.o.keyPattern,
+        keyPrefix: this.o.keyPrefix,
       };
       if (binary) {
         const nw = new NativeWorker(binary, cfg);

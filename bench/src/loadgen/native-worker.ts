@@ -96,6 +96,7 @@ export class NativeWorker {
   constructor(binary: string, cfg: WorkerConfig) {
     const args = ['-w', WORKLOAD_LETTER[cfg.workload]!, '-r', String(cfg.recordCount), '-c', String(cfg.clients), '-p', String(cfg.pipeline)];
     args.push('-S', String(cfg.seed), '-i', String(cfg.workerIndex), '-n', String(cfg.workerCount), ...cfg.seeds.flatMap((s) => ['-s', s]));
+    if (cfg.keyPrefix) args.push('-K', cfg.keyPrefix);
     // credentials through the environment: argv is visible to every user of the host
     // (and nothing else of this process's environment: the worker needs none)
     const env: Record<string, string> = cfg.auth ? { STRATA_AUTH_USER: cfg.auth.username, STRATA_AUTH_PASS: cfg.auth.password } : {};

@@ -15,7 +15,7 @@ import { bulkBytes, decimalDigits, writeAscii, writeBulkAscii, writeBulkView, wr
 import { SlotMap, parseClusterSlots, parseRedirect } from './slot-map';
 import { keySlot } from './key-slot';
 import type { OpCounts, WorkerConfig, FromWorker } from './protocol';
-import { GetSetBatch, KeyPartition, type BatchHost } from './getset-batches';
+import { GetSetBatch, KeyPartition, getsetTemplates, type BatchHost, type GetsetTemplates } from './getset-batches';
 import { Rng } from '../random';
 import { parseRatio } from '../workloads';
 
@@ -65,8 +65,7 @@ const HDR_SET = '*3\r\n$3\r\nSET\r\n';
 const HDR_HGETALL = '*2\r\n$7\r\nHGETALL\r\n';
 const HDR_HSET_ONE = '*4\r\n$4\r\nHSET\r\n';
 const HDR_HSET_ALL = '*22\r\n$4\r\nHSET\r\n';
-/** getset keys are `memtier-<keynum>` (getsetKey): written as digits straight into the buffer. */
-const GETSET_PREFIX = 'memtier-';
+/** getset keys are `<keyPrefix>memtier-<keynum>` (getsetKey): written as digits straight into the buffer. */
 const UNKNOWN_SLOT = 0xffff;
 /** Index of each op kind in OP_KINDS (stats), without a search per op. */
 const KIND_INDEX = Object.fromEntries(OP_KINDS.map((k, i) => [k, i])) as Record<Op['kind'], number>;
@@ -95,15 +94,16 @@ class InFlight implements ReplyHandler, Encodable {
   onFailure(err: Error): void {
     this.runner.onFailure(this, err);
   }
-  /** `$<len>\r\nmemtier-<keynum>\r\n` */
+  /** `$<len>\r\n<keyPrefix>memtier-<keynum>\r\n` */
   private writeGetsetKey(buf: Buffer, off: number): number {
     const k = this.op.keynum;
     const digits = decimalDigits(k);
     buf[off] = 36;
-    off = writeUint(buf, off + 1, GETSET_PREFIX.length + digits);
+    const prefix = this.runner.getsetPrefix;
+    off = writeUint(buf, off + 1, prefix.length + digits);
     buf[off] = 13;
     buf[off + 1] = 10;
-    off = writeDigits(buf, writeAscii(buf, off + 2, GETSET_PREFIX), k, digits);
+    off = writeDigits(buf, writeAscii(buf, off + 2, prefix), k, digits);
     buf[off] = 13;
     buf[off + 1] = 10;
     return off + 2;
@@ -182,6 +182,10 @@ export class OpsRunner {
   private slots = 0;
   readonly pool: ValuePool;
   readonly getsetPool: ValuePool;
+  /** Prepended to every key: the run's own key space (empty: YCSB's and memtier's own names). */
+  readonly keyPrefix: string;
+  readonly getsetPrefix: string;
+  private readonly getsetTemplates: GetsetTemplates;
   private source: OpSource | undefined;
   private readonly stats: OpStats[];
   private phase: Phase = 'idle';
@@ -225,6 +229,9 @@ export class OpsRunner {
     private readonly cfg: WorkerConfig,
     private readonly post: (m: FromWorker) => void,
   ) {
+    this.keyPrefix = cfg.keyPrefix ?? '';
+    this.getsetPrefix = this.keyPrefix + 'memtier-';
+    this.getsetTemplates = getsetTemplates(this.keyPrefix);
     this.openLoop = cfg.targetOpsPerSec !== undefined;
     this.pool = new ValuePool(cfg.seed, FIELD_LENGTH);
     this.getsetPool = new ValuePool(cfg.seed, cfg.valueSize, Math.max(1, Math.min(256, Math.floor(16_000_000 / cfg.valueSize))));
@@ -418,9 +425,9 @@ export class OpsRunner {
 
   /** Slot of getset key `k` (cached for keys within the cache). */
   private getsetSlot(k: number): number {
-    if (k >= this.slotCache.length) return keySlot(getsetKey(k));
+    if (k >= this.slotCache.length) return keySlot(getsetKey(k, this.keyPrefix));
     let slot = this.slotCache[k]!;
-    if (slot === UNKNOWN_SLOT) slot = this.slotCache[k] = keySlot(getsetKey(k));
+    if (slot === UNKNOWN_SLOT) slot = this.slotCache[k] = keySlot(getsetKey(k, this.keyPrefix));
     return slot;
   }
 
@@ -433,7 +440,7 @@ export class OpsRunner {
     this.pools.forEach((pool, idx) => {
       for (const conn of pool ?? []) {
         if (conn.isClosed || this.batches.has(conn)) continue;
-        const b = new GetSetBatch(conn, idx, this.cfg.pipeline, this.batchHost, this.partition!, this.batchRng!, setBelow, this.getsetPool);
+        const b = new GetSetBatch(conn, idx, this.cfg.pipeline, this.batchHost, this.partition!, this.batchRng!, setBelow, this.getsetPool, this.getsetTemplates);
         this.batches.set(conn, b);
         b.fill(now);
       }
@@ -529,20 +536,20 @@ export class OpsRunner {
     if (getset) {
       // Only the slot is cached (2 bytes a key): fetching a cached string per op missed the CPU cache on most ops.
       f.key = '';
-      keyBytes = GETSET_PREFIX.length + 16;
+      keyBytes = this.getsetPrefix.length + 16;
       f.slot = this.getsetSlot(k);
     } else {
       if (k < this.keyCache.length) {
         let key = this.keyCache[k];
         if (key === undefined) {
-          key = ycsbKey(k);
+          key = this.keyPrefix + ycsbKey(k);
           this.keyCache[k] = key;
           this.slotCache[k] = keySlot(key);
         }
         f.key = key;
         f.slot = this.slotCache[k]!;
       } else {
-        f.key = ycsbKey(k);
+        f.key = this.keyPrefix + ycsbKey(k);
         f.slot = keySlot(f.key);
       }
       keyBytes = f.key.length;

@@ -18,6 +18,8 @@ export interface WorkerConfig {
   valueSize: number;
   ratio: string;
   keyPattern: 'uniform' | 'gaussian';
+  /** Prepended to every key (`benchKeyPrefix`): a run on a customer's cluster stays in its own key space. Empty: YCSB's own names. */
+  keyPrefix?: string;
 }
 
 export type ToWorker =

@@ -22,7 +22,7 @@ async function handle(m: ToWorker): Promise<void> {
       await runner.run(m.startAtMs, m.warmupSec, m.durationSec, m.operationCount, m.watchEndpoint);
       return;
     case 'analytic': {
-      const results = await Promise.all(m.primaries.map((e) => scanNode(e, cfg.auth)));
+      const results = await Promise.all(m.primaries.map((e) => scanNode(e, cfg.auth, undefined, cfg.keyPrefix)));
       post({
         type: 'analytic-done',
         records: results.reduce((a, r) => a + r.records, 0),

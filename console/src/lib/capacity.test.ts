@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Capacity } from '@strata/api';
-import { checkCapacity, formatRoomLike, formatRoomMb, offeredSizes, suggestName } from './capacity';
+import { checkCapacity, formatRoomLike, formatRoomMb, offeredSizes, shapeBounds, shardsHint, suggestName } from './capacity';
 
 const MENU = [32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
 
@@ -82,5 +82,22 @@ describe('formatRoomMb', () => {
     expect(formatRoomMb(2016)).toBe('1.9 GB');
     expect(formatRoomMb(2048)).toBe('2 GB');
     expect(formatRoomMb(768)).toBe('768 MB');
+  });
+});
+
+describe('shapeBounds (the wizard and Settings)', () => {
+  it('offers memory up to the bound, keeps the current choice marked, and bounds shards for the shape asked', () => {
+    const c = cap({ replicasPerShard: 0, memoryMbPerShard: 256, maxMemoryMbPerShard: 1500, maxShards: 7 });
+    const b = shapeBounds(c, { shards: 9, replicasPerShard: 0, memoryMbPerShard: 256 }, 0, 256, MENU);
+    expect(b.memoryOptions).toEqual([32, 64, 128, 256, 512, 1024]);
+    expect(b.shardsMax).toBe(7);
+    expect(b.check?.problem).toEqual({ field: 'shards', message: '9 instances of 256 MB do not fit on the nodes now. At most 7 shards of this size fit.' });
+    expect(shardsHint(b.shardsMax)).toBe('1–7 fit now.');
+    expect(shapeBounds(c, null, 0, 4096, MENU).memoryOptions.at(-1)).toBe(4096);
+  });
+  it('without bounds on hand offers the whole menu and the limits', () => {
+    const b = shapeBounds(undefined, { shards: 3, replicasPerShard: 1, memoryMbPerShard: 256 }, 1, 256, MENU);
+    expect(b.memoryOptions).toEqual(MENU);
+    expect(b.check).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * no per-node free memory (that follows other organizations' usage). The
  * wizard and the API agree; messages speak in the units the user chose.
  */
-import type { Capacity } from '@strata/api';
+import { LIMITS, type Capacity } from '@strata/api';
 import { formatMemoryMb, plural } from './format';
 import { instanceCount, type ClusterShape } from './cluster-math';
 
@@ -90,6 +90,50 @@ export function checkCapacity(c: Capacity, s: ClusterShape, options: readonly nu
     };
   }
   return { ...base, ok: true, problem: null, nodesUsed: c.nodesUsed };
+}
+
+/** What a form may offer for a shape, from the bounds on hand: the wizard's and the Settings tab's one source. */
+export interface ShapeBounds {
+  /** Whether it fits, with the field at fault and why (null while the bounds on hand are for another shape). */
+  check: CapacityCheck | null;
+  shardsMax: number;
+  replicasMax: number;
+  /** Most memory per shard for the replicas asked, when known. */
+  memoryMax: number | undefined;
+  /** The memory menu: sizes that fit, and the current choice even when it does not (marked by the caller). */
+  memoryOptions: number[];
+}
+
+/**
+ * `askReplicas`: the replicas the bounds were asked for (the choice, capped
+ * at the most placeable so the memory menu stays meaningful).
+ */
+export function shapeBounds(c: Capacity | undefined, shape: ClusterShape | null, askReplicas: number, memoryMb: number, options: readonly number[]): ShapeBounds {
+  const check = shape && c ? checkCapacity(c, shape, options) : null;
+  const forReplicas = c && c.replicasPerShard === askReplicas ? c : undefined;
+  const memoryMax = forReplicas?.maxMemoryMbPerShard;
+  const shardsMax = shape && c && boundsMatch(c, shape) && memoryMb <= c.maxMemoryMbPerShard ? Math.max(1, c.maxShards) : LIMITS.shards.max;
+  const replicasMax = c ? c.maxReplicasPerShard : LIMITS.replicasPerShard.max;
+  const offered = memoryMax === undefined ? [...options] : offeredSizes(options, memoryMax);
+  const memoryOptions = offered.includes(memoryMb) ? offered : [...offered, memoryMb].sort((a, b) => a - b);
+  return { check, shardsMax, replicasMax, memoryMax, memoryOptions };
+}
+
+/** The shards field's hint: "1–12 fit now." */
+export function shardsHint(max: number): string {
+  return `${LIMITS.shards.min}–${max}${max < LIMITS.shards.max ? ' fit now' : ''}.`;
+}
+
+/** The replicas field's hint: "0–2 (one node per copy)." */
+export function replicasHint(max: number): string {
+  return `${LIMITS.replicasPerShard.min}–${max}${max < LIMITS.replicasPerShard.max ? ' (one node per copy)' : ''}.`;
+}
+
+/** The memory field's hint. */
+export function memoryHint(memoryMax: number | undefined, replicas: number): string {
+  return memoryMax !== undefined
+    ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(memoryMax)} per shard fits now with ${plural(replicas, 'replica')}.`
+    : 'maxmemory of each instance; replicas get the same.';
 }
 
 /** A valid cluster name close to what was typed: "My Cluster" -> "my-cluster". Null when nothing usable remains. */

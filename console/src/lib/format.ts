@@ -1,12 +1,6 @@
 /** Small, dependency-free formatters shared by every page. */
 
-export function formatMemoryMb(mb: number): string {
-  if (mb >= 1024) {
-    const gb = mb / 1024;
-    return `${Number.isInteger(gb) ? gb : gb.toFixed(1)} GB`;
-  }
-  return `${mb} MB`;
-}
+export { formatMemoryMb } from '@strata/api';
 
 /** "12s", "5m", "3h", "2d" — compact age for tables. */
 export function formatAge(iso: string | null | undefined, now: number = Date.now()): string {

@@ -11,7 +11,7 @@ import { publicBenchmark, type BenchmarkStore } from '../stores/benchmark.store'
 import type { BenchmarkService } from './benchmark.service';
 import type { BenchmarkCoordinator } from './benchmark-coordinator';
 import { exportCsv, exportJson } from './benchmark-export';
-import { BENCHMARK_PRESETS, presetRequest } from '@strata/api';
+import { BENCHMARK_PRESETS, presetImpact, presetRequest } from '@strata/api';
 import type { ClusterStore } from '../stores/cluster.store';
 
 export interface BenchmarkRoutesDeps {
@@ -30,7 +30,12 @@ export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
   mountOperation(r, BASE, 'listBenchmarkPresets', async ({ req }) => {
     const cluster = await d.clusters.get(parseUuid(req.params.id, 'Cluster'), req.principal!.organizationId);
     if (!cluster) throw notFound('Cluster');
-    return { items: BENCHMARK_PRESETS.map((p) => ({ ...p, request: BenchmarkRequest.parse(presetRequest(p.id, cluster.spec)) })) };
+    return {
+      items: BENCHMARK_PRESETS.map((p) => {
+        const request = presetRequest(p.id, cluster.spec);
+        return { ...p, request: BenchmarkRequest.parse(request), ...presetImpact(request) };
+      }),
+    };
   });
 
   mountOperation(r, BASE, 'startBenchmark', async (input) => {

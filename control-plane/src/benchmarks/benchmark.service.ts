@@ -15,6 +15,7 @@ import { BenchmarkRun, type RunFault } from './benchmark-run';
 import type { BenchmarkCoordinator } from './benchmark-coordinator';
 import { taskKey } from '../reconciler/dedupe-keys';
 import { shardLabel, shardName } from '@strata/api';
+import { benchKeyPrefix } from '@strata/bench';
 
 export interface BenchmarkServiceDeps {
   clusters: ClusterStore;
@@ -103,6 +104,7 @@ export class BenchmarkService {
           seeds,
           workerIndexBase: base,
           workerCountTotal: threadsTotal,
+          keyPrefix: benchKeyPrefix(id),
         },
       });
       base += h.threads;

@@ -81,7 +81,10 @@ export function createApp(d: AppDeps): Express {
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));
-  app.use('/v1/capacity', capacityRoutes({ placementNodes: () => d.service.placementNodes(d.pool) }));
+  app.use('/v1/capacity', capacityRoutes({
+    placementNodes: () => d.service.placementNodes(d.pool),
+    changeCapacity: (org, clusterId, q, admin) => d.topology.changeCapacity(org, clusterId, q, admin),
+  }));
   mountRaw(app, '', 'streamEvents', ({ req, res }) => d.live.open(req, res, req.principal!.organizationId));
   app.use('/v1/users', userRoutes(d));
   app.use('/v1/tokens', tokenRoutes(d));

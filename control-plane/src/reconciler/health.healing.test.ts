@@ -55,7 +55,7 @@ describe('evaluateHealth: the Healing condition', () => {
     });
     const h = evaluateHealth(c, planFor(c, null));
     expect(h.phase).toBe('degraded');
-    expect(h.conditions.find((x) => x.type === 'InstancesRunning')).toMatchObject({ status: 'false', message: expect.stringMatching(/node-1:7000 \(crashed, primary\)/) });
+    expect(h.conditions.find((x) => x.type === 'InstancesRunning')).toMatchObject({ status: 'false', message: expect.stringMatching(/Shard 1's primary on node-1:7000 \(crashed\)/) });
     expect(healing(c)).toMatchObject({ status: 'true', reason: 'Acting', message: 'shard 1: primary stopped; promoting its in-sync replica (takeover)' });
   });
 

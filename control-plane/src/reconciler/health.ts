@@ -2,7 +2,7 @@ import type { Condition } from '@strata/api';
 import { describeHealAction, type HealPlan } from '@strata/engine';
 import { healthyMembersOf, type ClusterContext } from './cluster-context';
 import { condition } from './condition';
-import { shardNames } from '@strata/api';
+import { shardLabel, shardNames } from '@strata/api';
 
 /**
  * Phase and conditions of a provisioned cluster from what agents observe,
@@ -15,6 +15,7 @@ export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: '
   // and the status says so instead of keeping what was true before.
   if (ctx.instances.some((i) => ctx.awaitingFirstReport(i.nodeId))) return { phase: 'unknown', conditions: [] };
   const name = (i: (typeof ctx.instances)[number]) => `${ctx.nodes.get(i.nodeId)?.name ?? i.nodeId}:${i.port}`;
+  const member = (i: (typeof ctx.instances)[number]) => `${shardLabel(i.shardIndex)}'s ${i.role} on ${name(i)}`;
   // What a silent node last said does not count: its instances are unknown.
   const unknown = ctx.instances.filter((i) => !ctx.observe(i.id));
   const silentNodes = [...new Set(unknown.map((i) => i.nodeId))].map((id) => ctx.nodes.get(id)?.name ?? id);
@@ -30,13 +31,13 @@ export function evaluateHealth(ctx: ClusterContext, plan?: HealPlan): { phase: '
       ? condition('NodesReporting', 'false', 'NodeSilent', `not reporting: ${silentNodes.join(', ')}; ${unknown.length} instance(s) unknown (${unknown.map(name).join(', ')})`)
       : condition('NodesReporting', 'true', 'AllReporting', 'every node holding an instance reports'),
     down.length
-      ? condition('InstancesRunning', 'false', 'InstanceDown', `not running: ${down.map((i) => `${name(i)} (${ctx.observe(i.id)?.state ?? 'unknown'}, ${i.role})`).join(', ')}`)
+      ? condition('InstancesRunning', 'false', 'InstanceDown', `not running: ${down.map((i) => `${shardLabel(i.shardIndex)}'s ${i.role} on ${name(i)} (${ctx.observe(i.id)?.state ?? 'unknown'})`).join(', ')}`)
       : condition('InstancesRunning', unknown.length ? 'unknown' : 'true', unknown.length ? 'SomeUnknown' : 'AllRunning', `${running} of ${ctx.instances.length} instances running${unknown.length ? `; ${unknown.length} unknown` : ''}`),
     unformed.length
       ? condition('ClusterHealthy', 'false', shardsWithoutPrimary.length ? 'ShardWithoutPrimary' : 'MembersDisagree',
         shardsWithoutPrimary.length
-          ? `${shardNames(shardsWithoutPrimary.map((s) => s.shardIndex))} has no running primary; not healthy: ${unformed.map(name).join(', ')}`
-          : `not a healthy member yet: ${unformed.map(name).join(', ')}`)
+          ? `${shardNames(shardsWithoutPrimary.map((s) => s.shardIndex))} has no running primary: writes to it fail until a replica takes over; not yet healthy: ${unformed.map(member).join(', ')}`
+          : `not yet a healthy member (starting, joining or catching up): ${unformed.map(member).join(', ')}`)
       : condition('ClusterHealthy', 'true', 'AllAgree', 'cluster_state ok on every node; replicas in sync'),
   ];
   if (ctx.endpointServed !== null) {

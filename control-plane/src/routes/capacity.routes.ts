@@ -7,6 +7,8 @@ import { mountOperation } from '../http/operation-router';
 export interface CapacityRoutesDeps {
   /** Nodes as placement sees them (online = takes new instances). */
   placementNodes: () => Promise<PlacementNode[]>;
+  /** Bounds for changing one of the organization's clusters (404 when it is not theirs). */
+  changeCapacity: (organizationId: string, clusterId: string, q: CapacityQuery, platformAdmin: boolean) => Promise<Capacity>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function capacityRoutes(d: CapacityRoutesDeps): Router {
   const r = Router();
   mountOperation(r, '/v1/capacity', 'getCapacity', async ({ req, res, query }) => {
     res.set('Cache-Control', 'no-store');
+    if (query.clusterId) return d.changeCapacity(req.principal!.organizationId, query.clusterId, query, req.principal!.isPlatformAdmin);
     return capacityOf(await d.placementNodes(), query, req.principal!.isPlatformAdmin);
   });
   return r;

@@ -13,7 +13,7 @@ export interface Shape {
 }
 
 /** The largest n in [lo, hi] for which `ok(n)` holds (ok is monotone: true then false), or lo - 1 when none. */
-function largest(lo: number, hi: number, ok: (n: number) => boolean): number {
+export function largest(lo: number, hi: number, ok: (n: number) => boolean): number {
   if (hi < lo || !ok(lo)) return lo - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);

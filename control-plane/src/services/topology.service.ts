@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { ClusterSpec, OperationStep, SwitchoverRequest, TopologyPlan, UpdateClusterRequest } from '@strata/api';
-import { planTopologyChange, restartOrder, type TopologyInstance } from '@strata/engine';
+import { LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { planTopologyChange, restartOrder, type PlacementNode, type TopologyInstance } from '@strata/engine';
+import { largest } from './placement-bounds';
 import { inTransaction, type Db } from '../db/tx';
 import { AppError, conflict, doesNotFit, notFound, operationInProgress, unplaceable, validationFailed } from '../errors';
 import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
@@ -51,21 +52,61 @@ export class TopologyService {
     return cluster;
   }
 
+  /** What the change planner needs besides the two specs: instances, slots, nodes as placement sees them, each shard's data. */
+  private async planInputs(db: Db, clusterId: string) {
+    const [instances, shards, nodes] = await Promise.all([
+      this.d.clusters.instances(clusterId, db), this.d.clusters.shards(clusterId, db), this.d.placement.placementNodes(db),
+    ]);
+    const shardSlots = shards.map((s) => s.slots);
+    const data = shardSlots.map((_, shard) => {
+      const primary = instances.find((i) => i.shardIndex === shard && i.role === 'primary');
+      return primary ? this.d.liveData(primary.id) : null;
+    });
+    const topoInstances: TopologyInstance[] = instances.map((i) => ({ id: i.id, shard: i.shardIndex, role: i.role, replicaIndex: i.replicaIndex, nodeId: i.nodeId, port: i.port }));
+    return { instances, shards, shardSlots, nodes, data, topoInstances };
+  }
+
+  /**
+   * GET /v1/capacity?clusterId=: the wizard's bounds for the Settings tab,
+   * asked of the change planner itself (what PATCH accepts), one field at a
+   * time from the cluster's spec with the replicas and memory asked: the
+   * most replicas, the most memory per shard, the most shards. The
+   * cluster's own instances count as room; data that would not fit in less
+   * memory or fewer shards is the dry run's to say.
+   */
+  async changeCapacity(organizationId: string, clusterId: string, q: CapacityQuery, platformAdmin: boolean): Promise<Capacity> {
+    const cluster = await this.d.clusters.get(clusterId, organizationId);
+    if (!cluster) throw notFound('Cluster');
+    const { shardSlots, nodes, data, topoInstances } = await this.planInputs(this.d.pool, clusterId);
+    const spec = cluster.spec;
+    const online = nodes.filter((n) => n.online);
+    const fits = (change: Partial<ClusterSpec>): boolean => {
+      const desired = { ...spec, ...change };
+      const plan = planTopologyChange({ current: spec, desired, shardSlots, instances: topoInstances, nodes: nodes.map(copyNode), data });
+      return plan.ok || plan.code === 'unchanged' || plan.code === 'does_not_fit';
+    };
+    const { replicasPerShard, memoryMbPerShard } = q;
+    const maxMemory = largest(LIMITS.memoryMbPerShard.min, LIMITS.memoryMbPerShard.max, (mb) => fits({ replicasPerShard, memoryMbPerShard: mb }));
+    const maxShards = largest(LIMITS.shards.min, LIMITS.shards.max, (n) => fits({ replicasPerShard, memoryMbPerShard, shards: n }));
+    return {
+      onlineNodes: online.length,
+      replicasPerShard,
+      memoryMbPerShard,
+      maxReplicasPerShard: Math.min(LIMITS.replicasPerShard.max, Math.max(0, online.length - 1)),
+      maxMemoryMbPerShard: Math.max(0, maxMemory),
+      maxShards: Math.max(0, maxShards),
+      nodesUsed: null,
+      ...(platformAdmin ? { nodeFreeMemoryMb: online.map((n) => Math.max(0, n.memoryMb - n.usedMemoryMb)).sort((a, b) => b - a) } : {}),
+    };
+  }
+
   /** PATCH /v1/clusters/{id}: the plan, and unless `dryRun`, the change started. */
   async update(organizationId: string, clusterId: string, req: UpdateClusterRequest, dryRun: boolean): Promise<{ plan: TopologyPlan; cluster: ClusterRow; operation: OperationRow | null }> {
     const result = await inTransaction(this.d.pool, async (db) => {
       const cluster = await this.lockCluster(db, organizationId, clusterId);
       const from = cluster.spec;
       const to: ClusterSpec = { ...from, ...Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined)) };
-      const [instances, shards, nodes, nodeRows] = await Promise.all([
-        this.d.clusters.instances(clusterId, db), this.d.clusters.shards(clusterId, db), this.d.placement.placementNodes(db), this.d.nodes.list(db),
-      ]);
-      const shardSlots = shards.map((s) => s.slots);
-      const data = shardSlots.map((_, shard) => {
-        const primary = instances.find((i) => i.shardIndex === shard && i.role === 'primary');
-        return primary ? this.d.liveData(primary.id) : null;
-      });
-      const topoInstances: TopologyInstance[] = instances.map((i) => ({ id: i.id, shard: i.shardIndex, role: i.role, replicaIndex: i.replicaIndex, nodeId: i.nodeId, port: i.port }));
+      const [{ instances, shards, shardSlots, nodes, data, topoInstances }, nodeRows] = await Promise.all([this.planInputs(db, clusterId), this.d.nodes.list(db)]);
       const plan = planTopologyChange({ current: from, desired: to, shardSlots, instances: topoInstances, nodes, data });
       if (!plan.ok) {
         const errors = [{ field: plan.field, message: plan.reason }];
@@ -171,3 +212,5 @@ export class TopologyService {
     return result;
   }
 }
+
+const copyNode = (n: PlacementNode): PlacementNode => ({ ...n, usedPorts: [...n.usedPorts], sparePorts: [...(n.sparePorts ?? [])] });

@@ -5,6 +5,8 @@ export class SettingsTab {
   readonly form: Locator;
   readonly shards: Locator;
   readonly replicas: Locator;
+  readonly memory: Locator;
+  readonly error: Locator;
   readonly previewButton: Locator;
   readonly plan: Locator;
   readonly planSlotBar: Locator;
@@ -12,6 +14,8 @@ export class SettingsTab {
   readonly planInstances: Locator;
   readonly planSteps: Locator;
   readonly applyButton: Locator;
+  readonly applyDialog: Locator;
+  readonly confirmApplyButton: Locator;
   readonly migration: Locator;
   readonly percent: Locator;
   readonly stats: Locator;
@@ -20,13 +24,17 @@ export class SettingsTab {
     this.form = page.getByTestId('settings-form');
     this.shards = this.form.getByLabel('Shards');
     this.replicas = this.form.getByLabel('Replicas per shard');
+    this.memory = this.form.getByLabel('Memory per shard');
+    this.error = page.getByTestId('settings-error');
     this.previewButton = page.getByRole('button', { name: 'Preview plan' });
     this.plan = page.getByTestId('plan-preview');
     this.planSlotBar = page.getByTestId('plan-slotbar');
     this.planMoves = page.getByTestId('plan-moves');
     this.planInstances = page.getByTestId('plan-instances');
     this.planSteps = page.getByTestId('plan-steps');
-    this.applyButton = page.getByRole('button', { name: 'Apply' });
+    this.applyButton = page.getByRole('button', { name: 'Apply', exact: true });
+    this.applyDialog = page.getByTestId('apply-confirm');
+    this.confirmApplyButton = page.getByRole('button', { name: 'Apply the change' });
     this.migration = page.getByTestId('migration-progress');
     this.percent = page.getByTestId('migration-percent');
     this.stats = page.getByTestId('migration-stats');

@@ -6,6 +6,7 @@
  * shard to which. The same function answers a dry run and drives the change.
  */
 import type { Durability, EvictionPolicy, MigrationPriority, SlotRange } from '../domain';
+import { formatMemoryMb } from '../memory-label';
 import { planPlacement, placeReplacement, type PlacementNode } from '../placement.planner';
 import { DEFAULT_MIGRATION_PRIORITY, migrationCosts, type MigrationCost } from './migration-pace';
 import { SLOT_COUNT } from './slots.planner';
@@ -234,7 +235,7 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
   });
   if (delta > 0) {
     const over = nodes.find((n) => n.usedMemoryMb > n.memoryMb && input.instances.some((i) => i.nodeId === n.id));
-    if (over) return fail('unplaceable', 'memoryMbPerShard', `node ${over.name} would need ${over.usedMemoryMb} MB for its instances at ${want.memoryMbPerShard} MB per shard; it has ${over.memoryMb} MB`);
+    if (over) return fail('unplaceable', 'memoryMbPerShard', `No room for ${formatMemoryMb(want.memoryMbPerShard)} per shard: ${over.name} would need ${formatMemoryMb(over.usedMemoryMb)} for its instances and has ${formatMemoryMb(over.memoryMb)}.`);
   }
 
   const add: NewInstance[] = [];

@@ -3,6 +3,7 @@ import type { Session } from '@strata/api';
 import { Link, navigate, useLocation } from '../../lib/router';
 import { useSignOutMutation } from '../../data/session/sign-out-mutation';
 import { Icon, type IconName } from '../ui/Icon';
+import { Toaster } from '../ui/Toaster';
 import { useLiveUpdates } from '../../data/live/useLiveUpdates';
 
 const NAV: { href: string; title: string; icon: IconName }[] = [
@@ -83,6 +84,7 @@ export function AppShell({ session, children }: { session: Session; children: Re
           {children}
         </main>
       </div>
+      <Toaster />
     </div>
   );
 }

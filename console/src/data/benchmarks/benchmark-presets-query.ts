@@ -8,6 +8,10 @@ export interface SizedPreset {
   title: string;
   description: string;
   request: BenchmarkRequest;
+  /** What a run does to the cluster, in plain words. */
+  impact: string;
+  /** It interrupts service (a killed primary): asked before it runs. */
+  disruptive: boolean;
 }
 
 /** GET /v1/clusters/{id}/benchmark-presets — presets sized to the cluster. */

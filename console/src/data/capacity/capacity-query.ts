@@ -7,11 +7,13 @@ export interface CapacityAsk {
   replicasPerShard: number;
   memoryMbPerShard: number;
   shards?: number;
+  /** Bounds for changing this cluster (Settings): its own instances count as room. */
+  clusterId?: string;
 }
 
 export const capacityKeys = {
   all: () => ['capacity'] as const,
-  forShape: (a: CapacityAsk) => ['capacity', a.replicasPerShard, a.memoryMbPerShard, a.shards ?? null] as const,
+  forShape: (a: CapacityAsk) => ['capacity', a.replicasPerShard, a.memoryMbPerShard, a.shards ?? null, a.clusterId ?? null] as const,
 };
 
 /** GET /v1/capacity: bounds the placement planner allows for this shape (no per-node free memory for tenants). */

@@ -10,11 +10,11 @@ export function getClusterEvents(id: string, signal?: AbortSignal): Promise<Clus
   return apiCall(api.GET('/v1/clusters/{id}/events', { params: { path: { id }, query: { limit: 50 } }, signal }));
 }
 
-export function useClusterEventsQuery(id: string, opts: { fast?: boolean } = {}) {
+export function useClusterEventsQuery(id: string, opts: { fast?: boolean; enabled?: boolean } = {}) {
   return useQuery({
     queryKey: clusterKeys.events(id),
     queryFn: ({ signal }) => getClusterEvents(id, signal),
-    enabled: !isClusterDeleted(id),
+    enabled: (opts.enabled ?? true) && !isClusterDeleted(id),
     refetchInterval: (q) => (q.state.error?.status === 404 || isClusterDeleted(id) ? false : pollMs(opts.fast ? FAST_POLL_MS : SLOW_POLL_MS)),
   });
 }

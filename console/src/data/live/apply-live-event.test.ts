@@ -32,6 +32,14 @@ describe('applyLiveEvent', () => {
     expect(qc.getQueryData(clusterKeys.connection('a'))).toBeUndefined();
   });
 
+  it('a topology change (a failover, a shard removed) makes the seeds and snippets stale along with the topology', () => {
+    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: ['h:7996'], username: 'u', password: 'p', endpoint: null });
+    qc.setQueryData(clusterKeys.topology('a'), { shards: [] });
+    applyLiveEvent(qc, { type: 'topology', clusterId: 'a' }, { reconnected: false });
+    expect(qc.getQueryState(clusterKeys.connection('a'))?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(clusterKeys.topology('a'))?.isInvalidated).toBe(true);
+  });
+
   it('a new cluster from another tab joins the list, newest first', () => {
     qc.setQueryData<ClusterList>(clusterKeys.list(), { items: [cluster('a', 'ready', '2026-01-01T00:00:00Z')] });
     applyLiveEvent(qc, { type: 'cluster', cluster: cluster('n', 'provisioning', '2026-02-01T00:00:00Z') }, { reconnected: false });

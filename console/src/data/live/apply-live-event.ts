@@ -55,8 +55,9 @@ function applyToCache(qc: QueryClient, e: LiveEvent, opts: { reconnected: boolea
         void qc.cancelQueries({ queryKey: clusterKeys.connection(c.id) });
         qc.removeQueries({ queryKey: clusterKeys.connection(c.id) });
       } else {
-        // Health, roles and the reason come with the phase: re-read the instances once.
+        // Health, roles and the reason come with the phase: re-read the instances, and the seeds that name the primaries.
         void qc.invalidateQueries({ queryKey: clusterKeys.topology(c.id) });
+        void qc.invalidateQueries({ queryKey: clusterKeys.connection(c.id) });
       }
       return;
     }
@@ -80,7 +81,9 @@ function applyToCache(qc: QueryClient, e: LiveEvent, opts: { reconnected: boolea
       void qc.invalidateQueries({ queryKey: clusterKeys.events(e.clusterId) });
       return;
     case 'topology':
+      // Roles, instances and slots changed: the topology, and the connection's seeds (the primaries) and snippets with it.
       void qc.invalidateQueries({ queryKey: clusterKeys.topology(e.clusterId) });
+      void qc.invalidateQueries({ queryKey: clusterKeys.connection(e.clusterId) });
       return;
     case 'resync':
       // The stream is subscribed from here on. A read answered (or still on its way) before that may miss a change

@@ -1,12 +1,31 @@
 import type { Cluster } from '@strata/api';
+import { useClusterTopologyQuery } from '../../data/clusters/cluster-topology-query';
+import { useClusterEventsQuery } from '../../data/clusters/cluster-events-query';
+import { degradedSummary } from '../../lib/degraded-summary';
+import { useNow } from '../../lib/hooks';
+
+/** The condition reasons in plain words (the code stays on the line as data-reason, and in Activity's table). */
+const REASON_TEXT: Record<string, string> = {
+  NodeSilent: 'A node stopped reporting',
+  InstanceDown: 'An instance is not running',
+  ShardWithoutPrimary: 'A shard has no primary',
+  MembersDisagree: 'Not every instance is a healthy member yet',
+  NotServed: 'The stable endpoint is not served',
+};
 
 /**
- * Why a cluster is not ready, from its conditions (what is wrong, then what
- * Strata is doing about it). Updated live with the phase.
+ * Why a cluster is not ready: first what happened, in plain words per shard
+ * (from the topology and the recent events), then what Strata is doing about
+ * it; the conditions themselves under "Details". Updated live with the phase.
  */
 export function ClusterHealthAlert({ cluster }: { cluster: Cluster }) {
   const { phase, conditions } = cluster.status;
-  if (phase !== 'degraded' && phase !== 'failed') return null;
+  const troubled = phase === 'degraded' || phase === 'failed';
+  const topology = useClusterTopologyQuery(cluster.id, { fast: troubled });
+  const events = useClusterEventsQuery(cluster.id, { fast: troubled, enabled: troubled });
+  const now = useNow(1000);
+  if (!troubled) return null;
+  const story = degradedSummary(topology.data, events.data?.items, phase, now);
   const wrong = conditions.filter((c) => c.status === 'false');
   const doing = conditions.filter((c) => c.type === 'Healing' && c.status === 'true');
   const tone = phase === 'failed' ? 'danger' : 'warning';
@@ -15,10 +34,13 @@ export function ClusterHealthAlert({ cluster }: { cluster: Cluster }) {
       <div>
         <strong className="alert-title">{phase === 'failed' ? 'The cluster failed' : 'The cluster is degraded'}</strong>
         <ul className="alert-body health-reasons">
-          {wrong.length === 0 && <li>Strata is checking the instances.</li>}
-          {wrong.map((c) => (
+          {story.map((line) => (
+            <li key={line} data-testid="degraded-story">{line}</li>
+          ))}
+          {story.length === 0 && wrong.length === 0 && <li>Strata is checking the instances.</li>}
+          {story.length === 0 && wrong.map((c) => (
             <li key={c.type} data-reason={c.reason}>
-              <span className="strong">{c.reason}</span>: {c.message}
+              {REASON_TEXT[c.reason] ?? c.reason}: {c.message}
             </li>
           ))}
           {doing.map((c) => (
@@ -27,6 +49,18 @@ export function ClusterHealthAlert({ cluster }: { cluster: Cluster }) {
             </li>
           ))}
         </ul>
+        {story.length > 0 && wrong.length > 0 && (
+          <details className="health-details small">
+            <summary>Details</summary>
+            <ul className="health-reasons">
+              {wrong.map((c) => (
+                <li key={c.type} data-reason={c.reason}>
+                  {REASON_TEXT[c.reason] ?? c.reason}: {c.message}
+                </li>
+              ))}
+            </ul>
+          </details>
+        )}
       </div>
     </div>
   );

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Cluster } from '@strata/api';
 import { useClusterDeleteMutation } from '../../data/clusters/cluster-delete-mutation';
 import { navigate } from '../../lib/router';
+import { toast } from '../../lib/toast';
 import { Dialog } from '../../components/ui/Dialog';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
@@ -11,6 +12,7 @@ export function DeleteClusterDialog({ cluster, open, onClose }: { cluster: Clust
   const del = useClusterDeleteMutation();
   const [typed, setTyped] = useState('');
   const matches = typed === cluster.name;
+  const instances = cluster.spec.shards * (1 + cluster.spec.replicasPerShard);
 
   function close() {
     setTyped('');
@@ -26,6 +28,7 @@ export function DeleteClusterDialog({ cluster, open, onClose }: { cluster: Clust
     del.mutateAsync(cluster.id).then(
       () => {
         close();
+        toast(`${cluster.name} is being deleted: its instances stop and its data is removed.`, 'info');
         navigate('/clusters');
       },
       () => undefined, // shown from del.error
@@ -36,8 +39,8 @@ export function DeleteClusterDialog({ cluster, open, onClose }: { cluster: Clust
     <Dialog open={open} onClose={close} title={`Delete ${cluster.name}?`} labelledBy="delete-title">
       <form onSubmit={onSubmit} className="stack">
         <p>
-          This stops all {cluster.spec.shards * (1 + cluster.spec.replicasPerShard)} instances and deletes their data. Clients
-          using this cluster will be disconnected. This cannot be undone.
+          This stops {instances === 1 ? 'the cluster\'s only instance' : `all ${instances} of the cluster's instances`} and deletes their data. Clients
+          using this cluster are disconnected. This cannot be undone.
         </p>
         {del.error && (
           <InlineAlert tone="danger" title="The cluster was not deleted">

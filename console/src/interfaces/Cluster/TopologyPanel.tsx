@@ -8,6 +8,7 @@ import { ErrorState } from '../../components/ui/States';
 import { SlotBar, shardColor, slotCount } from './SlotBar';
 import { InstanceSync } from './InstanceSync';
 import { shardRebuild } from '../../lib/shard-rebuild';
+import { shownRole } from '../../lib/instance-role';
 
 export function TopologyPanel({ clusterId, phase }: { clusterId: string; phase: ClusterPhase }) {
   const topology = useClusterTopologyQuery(clusterId, { fast: isTransitional(phase) });
@@ -32,12 +33,15 @@ export function TopologyPanel({ clusterId, phase }: { clusterId: string; phase: 
   );
 }
 
+const ROLE_ORDER = { Primary: 0, Replica: 1, Starting: 2, Down: 3 } as const;
+
 function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterPhase }) {
   const shards = [...topology.shards].sort((a, b) => a.index - b.index);
   return (
     <ol className="shards" aria-label="Shards">
       {shards.map((shard) => {
-        const instances = [...shard.instances].sort((a, b) => (a.role === b.role ? a.address.localeCompare(b.address) : a.role === 'primary' ? -1 : 1));
+        const order = (i: (typeof shard.instances)[number]) => ROLE_ORDER[shownRole(i, phase).label];
+        const instances = [...shard.instances].sort((a, b) => order(a) - order(b) || a.address.localeCompare(b.address));
         const rebuilding = shardRebuild(shard, phase);
         return (
           <li key={shard.index} className="shard" data-testid="shard-row">
@@ -62,24 +66,23 @@ function TopologyRows({ topology, phase }: { topology: Topology; phase: ClusterP
             </div>
             <ul className="instances" aria-label={`${shardLabel(shard.index)} instances`}>
               {instances.length === 0 && <li className="muted small">Placing instances…</li>}
-              {instances.map((inst) => (
-                <li key={inst.id} className="instance" data-testid="instance">
-                  <HealthDot health={inst.health} />
-                  <Badge tone={inst.role === 'primary' ? 'info' : 'neutral'}>{inst.role === 'primary' ? 'Primary' : 'Replica'}</Badge>
-                  <span className="instance-node">{inst.nodeName}</span>
-                  <code className="instance-addr">{inst.address}</code>
-                  <InstanceSync instance={inst} />
-                  {/* Before replicas attach, every fresh instance is a primary: only flag a role change (e.g. a failover) later. */}
-                  {phase !== 'provisioning' && inst.observedRole && inst.observedRole !== inst.role && (
-                    <span className="small warning-text">observed as {inst.observedRole}</span>
-                  )}
-                  {phase !== 'provisioning' && inst.preferredRole === 'primary' && inst.role === 'replica' && (
-                    <span className="small muted" data-testid="preferred-primary">
-                      placed as primary; Strata moves it back once the cluster is stable
-                    </span>
-                  )}
-                </li>
-              ))}
+              {instances.map((inst) => {
+                const shown = shownRole(inst, phase);
+                return (
+                  <li key={inst.id} className="instance" data-testid="instance" data-role={shown.label.toLowerCase()}>
+                    <HealthDot health={inst.health} />
+                    <Badge tone={shown.tone} testId="instance-role">{shown.label}</Badge>
+                    <span className="instance-node">{inst.nodeName}</span>
+                    <code className="instance-addr" data-testid="instance-address">{inst.address}</code>
+                    <InstanceSync instance={inst} />
+                    {shown.note && (
+                      <span className={`instance-note small ${shown.tone === 'danger' || shown.tone === 'warning' ? 'warning-text' : 'muted'}`} data-testid={shown.label === 'Replica' ? 'preferred-primary' : 'instance-note'}>
+                        {shown.note}
+                      </span>
+                    )}
+                  </li>
+                );
+              })}
             </ul>
           </li>
         );

@@ -6,7 +6,7 @@ import { Link, navigate } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { formatMemoryMb } from '../../lib/format';
 import type { ClusterShape } from '../../lib/cluster-math';
-import { boundsMatch, checkCapacity, formatRoomMb, offeredSizes, suggestName } from '../../lib/capacity';
+import { memoryHint, replicasHint, shapeBounds, shardsHint, suggestName } from '../../lib/capacity';
 import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
@@ -49,19 +49,7 @@ export default function CreateClusterPage() {
   const askReplicas = Math.min(replicas, maxReplicasKnown.current);
   const capacity = useCapacityQuery({ replicasPerShard: askReplicas, memoryMbPerShard: values.memoryMbPerShard, shards: shape?.shards });
   if (capacity.data) maxReplicasKnown.current = capacity.data.maxReplicasPerShard;
-  const check = shape && capacity.data ? checkCapacity(capacity.data, shape, MEMORY_OPTIONS_MB) : null;
-  // What placement allows: replicas by online nodes, memory by the chosen replicas (every copy on its own node),
-  // shards by replicas and memory. The current choice stays listed (and marked) if the room went away.
-  const forReplicas = capacity.data && capacity.data.replicasPerShard === askReplicas ? capacity.data : undefined;
-  const memoryMax = forReplicas?.maxMemoryMbPerShard;
-  const shardsMax = shape && capacity.data && boundsMatch(capacity.data, shape) && values.memoryMbPerShard <= capacity.data.maxMemoryMbPerShard
-    ? Math.max(1, capacity.data.maxShards)
-    : LIMITS.shards.max;
-  const replicasMax = capacity.data ? capacity.data.maxReplicasPerShard : LIMITS.replicasPerShard.max;
-  const memoryOptions = useMemo(() => {
-    const offered = memoryMax === undefined ? [...MEMORY_OPTIONS_MB] : offeredSizes(MEMORY_OPTIONS_MB, memoryMax);
-    return offered.includes(values.memoryMbPerShard) ? offered : [...offered, values.memoryMbPerShard].sort((a, b) => a - b);
-  }, [memoryMax, values.memoryMbPerShard]);
+  const { check, shardsMax, replicasMax, memoryMax, memoryOptions } = shapeBounds(capacity.data, shape, askReplicas, values.memoryMbPerShard, MEMORY_OPTIONS_MB);
   const nameSuggestion = clientErrors.name && values.name.trim() ? suggestName(values.name) : null;
 
   function errorFor(f: FormField): string | undefined {
@@ -164,7 +152,7 @@ export default function CreateClusterPage() {
               <span className="step-num" aria-hidden="true">2</span> Shape
             </h2>
             <div className="grid-2">
-              <Field label="Shards" error={errorFor('shards')} hint={`${LIMITS.shards.min}–${shardsMax}${shardsMax < LIMITS.shards.max ? ' fit now' : ''}. Hash slots are split evenly between shards.`}>
+              <Field label="Shards" error={errorFor('shards')} hint={`${shardsHint(shardsMax)} Hash slots are split evenly between shards.`}>
                 <input
                   className="input"
                   type="number"
@@ -181,7 +169,7 @@ export default function CreateClusterPage() {
               <Field
                 label="Replicas per shard"
                 error={errorFor('replicasPerShard')}
-                hint={`${LIMITS.replicasPerShard.min}–${replicasMax}${replicasMax < LIMITS.replicasPerShard.max ? ' (one node per copy)' : ''}. Replicas take over if a primary fails.`}
+                hint={`${replicasHint(replicasMax)} Replicas take over if a primary fails.`}
               >
                 <input
                   className="input"
@@ -197,11 +185,7 @@ export default function CreateClusterPage() {
                 />
               </Field>
             </div>
-            <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint={
-                memoryMax !== undefined
-                  ? `maxmemory of each instance; replicas get the same. Up to ${formatRoomMb(memoryMax)} per shard fits now with ${replicas} ${replicas === 1 ? 'replica' : 'replicas'}.`
-                  : 'maxmemory of each instance; replicas get the same.'
-              }
+            <Field label="Memory per shard" error={errorFor('memoryMbPerShard')} hint={memoryHint(memoryMax, replicas)}
             >
               <select
                 className="input"

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { BenchmarkRequestInput } from '@strata/api';
 import { useBenchmarksQuery } from '../../../data/benchmarks/benchmarks-query';
-import { useBenchmarkPresetsQuery } from '../../../data/benchmarks/benchmark-presets-query';
+import { useBenchmarkPresetsQuery, type SizedPreset as Preset } from '../../../data/benchmarks/benchmark-presets-query';
 import { useBenchmarkStartMutation } from '../../../data/benchmarks/benchmark-start-mutation';
 import { isBenchmarkActive } from '../../../data/benchmarks/keys';
 import { Link, navigate, useLocation } from '../../../lib/router';
@@ -9,6 +9,8 @@ import { formatAgo } from '../../../lib/format';
 import { useNow } from '../../../lib/hooks';
 import { ErrorState, InlineAlert, LoadingState } from '../../../components/ui/States';
 import { Badge } from '../../../components/ui/Badge';
+import { toast } from '../../../lib/toast';
+import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { AdvancedForm } from './AdvancedForm';
 import { RunView } from './RunView';
 import { CompareView } from './CompareView';
@@ -35,8 +37,15 @@ function Launcher({ clusterId, base }: { clusterId: string; base: string }) {
   const now = useNow(5000);
   const active = list.data?.items.find((b) => isBenchmarkActive(b.state));
 
-  const launch = (request: BenchmarkRequestInput) =>
-    start.mutate(request, { onSuccess: (b) => navigate(`${base}?run=${b.id}`) });
+  const [confirming, setConfirming] = useState<Preset | null>(null);
+  const launch = (request: BenchmarkRequestInput, title = 'Benchmark') =>
+    start.mutate(request, {
+      onSuccess: (b) => {
+        setConfirming(null);
+        toast(`${title} started.`);
+        navigate(`${base}?run=${b.id}`);
+      },
+    });
 
   return (
     <div className="bench">
@@ -45,7 +54,7 @@ function Launcher({ clusterId, base }: { clusterId: string; base: string }) {
           <Link to={`${base}?run=${active.id}`}>Follow its progress</Link>. Only one runs at a time.
         </InlineAlert>
       )}
-      {start.isError && <InlineAlert tone="danger" title="Could not start the benchmark">{start.error.summary}</InlineAlert>}
+      {start.isError && !confirming && <InlineAlert tone="danger" title="Could not start the benchmark">{start.error.summary}</InlineAlert>}
       <section aria-labelledby="presets-title">
         <h2 id="presets-title" className="section-title">One-click presets</h2>
         {presets.isPending ? <LoadingState label="Loading presets…" /> : presets.isError ? <ErrorState error={presets.error} title="Could not load presets" onRetry={() => void presets.refetch()} /> : (
@@ -55,7 +64,17 @@ function Launcher({ clusterId, base }: { clusterId: string; base: string }) {
                 <h3 className="card-title">{p.title}</h3>
                 <p className="muted">{p.description}</p>
                 <p className="bench-preset-size">{p.request.recordCount.toLocaleString('en')} records · {p.request.connections} connections{p.request.pipeline > 1 ? ` · pipeline ${p.request.pipeline}` : ''}</p>
-                <button type="button" className="btn btn-primary" disabled={!!active || start.isPending} onClick={() => launch(p.request)} aria-label={`Run ${p.title}`}>
+                <p className={p.disruptive ? 'bench-preset-impact disruptive' : 'bench-preset-impact'} data-testid="preset-impact">
+                  <strong>{p.disruptive ? 'Disrupts service: ' : 'What it does: '}</strong>
+                  {p.impact}
+                </p>
+                <button
+                  type="button"
+                  className={p.disruptive ? 'btn btn-danger-outline' : 'btn btn-primary'}
+                  disabled={!!active || start.isPending}
+                  onClick={() => (p.disruptive ? setConfirming(p) : launch(p.request, p.title))}
+                  aria-label={`Run ${p.title}`}
+                >
                   Run
                 </button>
               </article>
@@ -63,6 +82,21 @@ function Launcher({ clusterId, base }: { clusterId: string; base: string }) {
           </div>
         )}
       </section>
+      <ConfirmDialog
+        open={confirming !== null}
+        testId="preset-confirm"
+        title={confirming ? `Run "${confirming.title}"?` : ''}
+        confirmLabel="Run and kill the primary"
+        pendingLabel="Starting…"
+        pending={start.isPending}
+        error={start.error?.summary ?? null}
+        onClose={() => {
+          setConfirming(null);
+          start.reset();
+        }}
+        onConfirm={() => confirming && launch(confirming.request, confirming.title)}
+        impact={confirming && <p>{confirming.impact}</p>}
+      />
       <details className="card bench-advanced">
         <summary>Advanced: choose every parameter</summary>
         <AdvancedForm disabled={!!active || start.isPending} onSubmit={launch} error={start.error} />

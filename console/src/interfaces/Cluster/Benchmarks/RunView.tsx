@@ -5,6 +5,7 @@ import { useBenchmarkCancelMutation } from '../../../data/benchmarks/benchmark-c
 import { useBenchmarkStream } from '../../../data/benchmarks/benchmark-stream';
 import { isBenchmarkActive } from '../../../data/benchmarks/keys';
 import { Link } from '../../../lib/router';
+import { toast } from '../../../lib/toast';
 import { ProgressBar } from '../../../components/ui/ProgressBar';
 import { ErrorState, InlineAlert, LoadingState } from '../../../components/ui/States';
 import { BenchChart } from './BenchChart';
@@ -31,18 +32,18 @@ export function RunView({ id, back }: { id: string; back: string }) {
       {active ? (
         <section className="card bench-live" aria-live="polite" data-testid="bench-progress">
           <div className="bench-live-head">
-            <strong>{b.state === 'pending' ? 'Starting workers' : b.state === 'loading' ? 'Loading records' : b.state === 'warmup' ? 'Warming up' : 'Running'}</strong>
+            <strong>{b.state === 'pending' ? 'Starting workers on the nodes' : b.state === 'loading' ? 'Loading records' : b.state === 'warmup' ? 'Warming up' : 'Running'}</strong>
             <span>{Math.round(b.progress * 100)}%</span>
           </div>
           <ProgressBar value={b.progress} label="Benchmark progress" />
-          <p className="muted">{b.detail}</p>
+          <p className="muted">{b.detail || (b.state === 'pending' ? 'Each node starts its load generator and connects to every primary; this takes a few seconds.' : '')}</p>
           {points.length > 0 && (
             <>
               <p className="bench-live-now">Last second: <strong>{formatOps(points[points.length - 1]!.ops)} ops/s</strong>, p99 {formatUs(points[points.length - 1]!.p99)}</p>
               <BenchChart testId="bench-live-chart" label="Live throughput and latency" data={[data[0], data[1]]} series={[{ label: 'ops/s', color: '#3b5bdb' }]} yFormat={formatOps} xValues={(v) => `${v}s`} />
             </>
           )}
-          <button type="button" className="btn btn-danger-outline" disabled={cancel.isPending} onClick={() => cancel.mutate(b.id)}>Cancel</button>
+          <button type="button" className="btn btn-danger-outline" disabled={cancel.isPending} onClick={() => cancel.mutate(b.id, { onSuccess: () => toast('Benchmark cancelled: its workers stop and its keys are removed.', 'info') })}>Cancel</button>
           {cancel.isError && <InlineAlert tone="danger" title="Could not cancel">{cancel.error.summary}</InlineAlert>}
         </section>
       ) : b.result ? (

@@ -2,6 +2,7 @@ import { shardLabel, shardName } from '@strata/api';
 import type { TopologyPlan } from '@strata/api';
 import { TOTAL_SLOTS, formatMemoryMb, formatSlotRange, plural } from '../../../lib/format';
 import { shardColor } from '../SlotBar';
+import { changeLabel, changeValue } from './ApplyConfirm';
 
 /** The dry-run plan: slot ranges moving on the 0..16383 bar, instances added or removed per node, the ordered steps. */
 export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
@@ -14,12 +15,12 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
     <section className="card settings-card" aria-labelledby="plan-title" data-testid="plan-preview">
       <h2 id="plan-title" className="card-title">Plan</h2>
       <p className="small">
-        {plan.changes.map((c) => `${c.field}: ${c.from} → ${c.to}`).join(' · ')}{' '}
+        {plan.changes.map((c) => `${changeLabel(c.field)}: ${changeValue(c.field, c.from)} → ${changeValue(c.field, c.to)}`).join(' · ')}{' '}
         <span className={plan.online ? 'badge badge-success' : 'badge badge-warning'}>{plan.online ? 'online' : 'needs downtime'}</span>
       </p>
       {plan.slotMoves.length > 0 && (
         <>
-          <h3 className="field-label">Slots moving ({plan.totals.slots.toLocaleString()} slots, ~{plan.totals.keys.toLocaleString()} keys, ~{formatMemoryMb(Math.round(plan.totals.bytes / 1048576))})</h3>
+          <h3 className="field-label">Slots moving: {plan.totals.slots.toLocaleString()} slots, about {plan.totals.keys.toLocaleString()} keys and {formatMemoryMb(Math.round(plan.totals.bytes / 1048576))} (estimated from the data now)</h3>
           <div className="slotbar" role="img" aria-label={`${plan.totals.slots} slots move: ${plan.slotMoves.map((m) => `${shardName(m.fromShard)} to ${shardName(m.toShard)}`).join(', ')}`} data-testid="plan-slotbar">
             <div className="slotbar-track">
               {plan.slotMoves.flatMap((m) => m.slots.map((r) => (

@@ -1,19 +1,23 @@
-import { useState } from 'react';
-import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest, shardLabel, shardName } from '@strata/api';
+import { useEffect, useRef, useState } from 'react';
+import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
 import { useClusterPlanMutation, useClusterUpdateMutation } from '../../../data/clusters/cluster-update-mutation';
-import { useOperationControlMutation } from '../../../data/clusters/operation-control-mutation';
-import { useShardSwitchoverMutation } from '../../../data/clusters/shard-switchover-mutation';
-import { useClusterTopologyQuery } from '../../../data/clusters/cluster-topology-query';
+import { useCapacityQuery } from '../../../data/capacity/capacity-query';
 import { isApiError } from '../../../data/fetcher';
 import { isOperationActive } from '../../../data/polling';
-import { formatMemoryMb, plural } from '../../../lib/format';
+import { formatMemoryMb } from '../../../lib/format';
+import { memoryHint, replicasHint, shapeBounds, shardsHint, type CapacityField } from '../../../lib/capacity';
+import type { ClusterShape } from '../../../lib/cluster-math';
+import { toast } from '../../../lib/toast';
 import { Field } from '../../../components/ui/Field';
-import { ProgressBar } from '../../../components/ui/ProgressBar';
 import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from '../../ClusterCreate/options';
 import { DurabilityAdvice } from '../../Nodes/DurabilityAdvice';
 import { PlanPreview } from './PlanPreview';
+import { SwitchoverPanel } from './SwitchoverPanel';
+import { MigrationPanel } from './MigrationPanel';
+import { ApplyConfirm } from './ApplyConfirm';
 
 type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy; migrationPriority: MigrationPriority };
+type FormField = keyof Form;
 
 const PRIORITY_HINTS: Record<MigrationPriority, string> = {
   gentle: 'Smallest steps, one source shard at a time, pausing whenever a primary is busy: slowest, least felt by your application.',
@@ -38,47 +42,97 @@ function changes(c: Cluster, f: Form): UpdateClusterRequest {
   return out;
 }
 
-/** Settings tab: change the topology with the plan previewed first, follow the migration, switch primaries over. */
+function shapeOf(f: Form): ClusterShape | null {
+  const s = Number(f.shards);
+  const r = Number(f.replicasPerShard);
+  if (!Number.isInteger(s) || !Number.isInteger(r) || s < LIMITS.shards.min || s > LIMITS.shards.max) return null;
+  if (r < LIMITS.replicasPerShard.min || r > LIMITS.replicasPerShard.max) return null;
+  return { shards: s, replicasPerShard: r, memoryMbPerShard: f.memoryMbPerShard };
+}
+
+/**
+ * Settings tab: change the topology with the plan previewed first, follow the
+ * migration, switch primaries over. What the nodes can hold bounds the form
+ * exactly as in the wizard (lib/capacity.ts), asked for this cluster's change;
+ * the server's refusal shows once, at the field it names.
+ */
 export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Operation | undefined }) {
   const [form, setForm] = useState<Form>(() => fromSpec(cluster));
   const [plan, setPlan] = useState<{ body: UpdateClusterRequest; plan: TopologyPlan } | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const preview = useClusterPlanMutation(cluster.id);
   const apply = useClusterUpdateMutation(cluster.id);
   const running = latest && isOperationActive(latest.state) ? latest : undefined;
   const body = changes(cluster, form);
   const changed = Object.keys(body).length > 0;
   const error = preview.error ?? apply.error;
-  const fieldError = (f: string) => (isApiError(error) ? error.fieldErrors.find((e) => e.field === f)?.message : undefined);
+
+  const shape = shapeOf(form);
+  const maxReplicasKnown = useRef<number>(LIMITS.replicasPerShard.max);
+  const askReplicas = Math.min(shape?.replicasPerShard ?? cluster.spec.replicasPerShard, maxReplicasKnown.current);
+  const capacity = useCapacityQuery({ replicasPerShard: askReplicas, memoryMbPerShard: form.memoryMbPerShard, clusterId: cluster.id });
+  if (capacity.data) maxReplicasKnown.current = capacity.data.maxReplicasPerShard;
+  const { check, shardsMax, replicasMax, memoryMax, memoryOptions } = shapeBounds(capacity.data, shape, askReplicas, form.memoryMbPerShard, MEMORY_OPTIONS_MB);
+  const menu = [...new Set([...memoryOptions, cluster.spec.memoryMbPerShard])].sort((a, b) => a - b);
+
+  const serverFieldError = (f: string) => (isApiError(error) ? error.fieldErrors.find((e) => e.field === f)?.message : undefined);
+  const FIELDS: FormField[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'migrationPriority'];
+  /** One message per field: the server's refusal, else what the nodes cannot hold (said at once, as in the wizard). */
+  const fieldError = (f: FormField) => serverFieldError(f) ?? (changed && check?.problem?.field === (f as CapacityField) ? check.problem.message : undefined);
+  // The summary only for what no field shows.
+  const unplaced = isApiError(error) ? error.fieldErrors.filter((e) => !FIELDS.includes(e.field as FormField)) : [];
+  const summary = error && (!isApiError(error) || unplaced.length > 0 || error.fieldErrors.length === 0)
+    ? (isApiError(error) ? (unplaced.length ? unplaced.map((e) => `${e.field}: ${e.message}`).join('; ') : error.summary) : String(error))
+    : null;
+
   const set = <K extends keyof Form>(k: K, v: Form[K]) => {
     setForm((p) => ({ ...p, [k]: v }));
     setPlan(null);
     preview.reset();
+    apply.reset();
   };
+
+  // After Apply the progress panel is where the eye goes.
+  const progressRef = useRef<HTMLDivElement>(null);
+  const [scrollTo, setScrollTo] = useState<string | null>(null);
+  useEffect(() => {
+    if (scrollTo && latest?.id === scrollTo) {
+      progressRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      setScrollTo(null);
+    }
+  }, [scrollTo, latest?.id]);
 
   return (
     <div className="stack-lg">
-      {latest?.kind === 'update-cluster' && (running || Date.now() - Date.parse(latest.finishedAt ?? latest.updatedAt) < 10 * 60_000) && (
-        <MigrationPanel clusterId={cluster.id} operation={latest} />
-      )}
+      <div ref={progressRef} className="scroll-target">
+        {latest?.kind === 'update-cluster' && (running || Date.now() - Date.parse(latest.finishedAt ?? latest.updatedAt) < 10 * 60_000) && (
+          <MigrationPanel clusterId={cluster.id} operation={latest} />
+        )}
+      </div>
       <section className="card form-section" aria-labelledby="settings-title" data-testid="settings-form">
         <h2 id="settings-title" className="card-title">Change the cluster</h2>
         <p className="muted small">Changes run online: slots move with live migration, settings apply without restarts. You see the plan before anything changes.</p>
         <div className="grid-2">
-          <Field label="Shards" error={fieldError('shards')} hint={`${LIMITS.shards.min}–${LIMITS.shards.max}. Now ${cluster.spec.shards}.`}>
-            <input className="input" type="number" name="shards" min={LIMITS.shards.min} max={LIMITS.shards.max} value={form.shards} onChange={(e) => set('shards', e.target.value)} />
+          <Field label="Shards" error={fieldError('shards')} hint={`${shardsHint(shardsMax)} Now ${cluster.spec.shards}.`}>
+            <input className="input" type="number" inputMode="numeric" name="shards" min={LIMITS.shards.min} max={shardsMax} value={form.shards} onChange={(e) => set('shards', e.target.value)} />
           </Field>
-          <Field label="Replicas per shard" error={fieldError('replicasPerShard')} hint={`${LIMITS.replicasPerShard.min}–${LIMITS.replicasPerShard.max}. Now ${cluster.spec.replicasPerShard}.`}>
-            <input className="input" type="number" name="replicasPerShard" min={LIMITS.replicasPerShard.min} max={LIMITS.replicasPerShard.max} value={form.replicasPerShard} onChange={(e) => set('replicasPerShard', e.target.value)} />
+          <Field label="Replicas per shard" error={fieldError('replicasPerShard')} hint={`${replicasHint(replicasMax)} Now ${cluster.spec.replicasPerShard}.`}>
+            <input className="input" type="number" inputMode="numeric" name="replicasPerShard" min={LIMITS.replicasPerShard.min} max={replicasMax} value={form.replicasPerShard} onChange={(e) => set('replicasPerShard', e.target.value)} />
           </Field>
         </div>
         <div className="grid-2">
-          <Field label="Memory per shard" error={fieldError('memoryMbPerShard')}>
+          <Field label="Memory per shard" error={fieldError('memoryMbPerShard')} hint={`${memoryHint(memoryMax, askReplicas)} Now ${formatMemoryMb(cluster.spec.memoryMbPerShard)}.`}>
             <select className="input" name="memoryMbPerShard" value={form.memoryMbPerShard} onChange={(e) => set('memoryMbPerShard', Number(e.target.value))}>
-              {[...new Set([...MEMORY_OPTIONS_MB, cluster.spec.memoryMbPerShard])].sort((a, b) => a - b).map((mb) => <option key={mb} value={mb}>{formatMemoryMb(mb)}</option>)}
+              {menu.map((mb) => (
+                <option key={mb} value={mb}>
+                  {formatMemoryMb(mb)}
+                  {memoryMax !== undefined && mb > memoryMax ? ' (no room)' : ''}
+                </option>
+              ))}
             </select>
           </Field>
           <div>
-          <Field label="Durability" error={fieldError('durability')}>
+          <Field label="Durability" error={fieldError('durability')} hint={DURABILITY_OPTIONS[form.durability].description}>
             <select className="input" name="durability" value={form.durability} onChange={(e) => set('durability', e.target.value as Durability)}>
               {(Object.keys(DURABILITY_OPTIONS) as Durability[]).map((d) => <option key={d} value={d}>{DURABILITY_OPTIONS[d].title}</option>)}
             </select>
@@ -96,9 +150,9 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
             {(Object.keys(PRIORITY_HINTS) as MigrationPriority[]).map((p) => <option key={p} value={p}>{p}</option>)}
           </select>
         </Field>
-        {error && (
+        {summary && (
           <p className="field-error" role="alert" data-testid="settings-error">
-            {isApiError(error) ? error.summary : String(error)}
+            {summary}
             {isApiError(error) && error.problem?.operationId ? ` (operation ${error.problem.operationId})` : ''}
           </p>
         )}
@@ -107,7 +161,7 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
           <button
             type="button"
             className="btn btn-primary"
-            disabled={!changed || preview.isPending || !!running}
+            disabled={!changed || preview.isPending || !!running || !!check?.problem}
             onClick={() => preview.mutate(body, { onSuccess: (r) => setPlan({ body, plan: r.plan }) })}
           >
             {preview.isPending ? 'Planning…' : 'Preview plan'}
@@ -119,84 +173,31 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
           plan={plan.plan}
           shards={Math.max(cluster.spec.shards, Number(form.shards))}
           applying={apply.isPending}
-          onApply={() => apply.mutate(plan.body, { onSuccess: () => setPlan(null) })}
+          onApply={() => setConfirming(true)}
           onDiscard={() => setPlan(null)}
+        />
+      )}
+      {plan && (
+        <ApplyConfirm
+          open={confirming}
+          cluster={cluster}
+          plan={plan.plan}
+          pending={apply.isPending}
+          error={apply.error ? (isApiError(apply.error) ? apply.error.summary : String(apply.error)) : null}
+          onClose={() => setConfirming(false)}
+          onConfirm={() =>
+            apply.mutate(plan.body, {
+              onSuccess: (r) => {
+                setConfirming(false);
+                setPlan(null);
+                setScrollTo(r.operation.id);
+                toast('Change started: follow its progress at the top of this tab.');
+              },
+            })
+          }
         />
       )}
       <SwitchoverPanel cluster={cluster} busy={!!running} />
     </div>
-  );
-}
-
-/** The running change: overall progress, per-slot progress, rate and ETA, with pause / resume / cancel. */
-function MigrationPanel({ clusterId, operation }: { clusterId: string; operation: Operation }) {
-  const control = useOperationControlMutation(clusterId);
-  const m = operation.migration;
-  const step = operation.steps.find((s) => s.state === 'running') ?? operation.steps.find((s) => s.state === 'pending');
-  return (
-    <section className="card settings-card" aria-labelledby="migration-title" data-testid="migration-progress">
-      <div className="op-head">
-        <h2 id="migration-title" className="card-title">
-          {operation.state === 'succeeded' ? 'Change complete' : operation.state === 'cancelled' ? 'Change cancelled; the cluster is back as it was'
-            : operation.state === 'failed' ? `Change failed: ${operation.error?.message ?? ''}`
-            : operation.cancelRequested ? 'Cancelling: moving back' : operation.paused ? 'Change paused' : 'Changing the topology'}
-        </h2>
-        <span className="mono" data-testid="migration-percent">{Math.round(operation.progress * 100)}%</span>
-      </div>
-      <ProgressBar value={operation.progress} label="Change progress" tone={operation.state === 'failed' ? 'danger' : 'info'} />
-      {step && <p className="small">{step.title}{step.detail ? ` — ${step.detail}` : ''}</p>}
-      {m && (
-        <>
-          <ProgressBar value={m.slotsTotal ? m.slotsDone / m.slotsTotal : 0} label="Slots moved" />
-          <dl className="stats" data-testid="migration-stats">
-            <div><dt>Slots</dt><dd>{m.slotsDone} / {m.slotsTotal}</dd></div>
-            <div><dt>Keys moved</dt><dd>{m.keysMoved.toLocaleString()}</dd></div>
-            <div><dt>Data moved</dt><dd>{formatMemoryMb(Math.round(m.bytesMoved / 1048576))}</dd></div>
-            <div><dt>Rate</dt><dd>{m.keysPerSec.toLocaleString()} keys/s</dd></div>
-            <div><dt>ETA</dt><dd>{m.etaSeconds === null ? '—' : `${m.etaSeconds} s`}</dd></div>
-          </dl>
-        </>
-      )}
-      {isOperationActive(operation.state) && <div className="form-actions">
-        {operation.paused
-          ? <button type="button" className="btn btn-secondary" onClick={() => control.mutate({ id: operation.id, action: 'resume' })}>Resume</button>
-          : <button type="button" className="btn btn-secondary" disabled={operation.cancelRequested} onClick={() => control.mutate({ id: operation.id, action: 'pause' })}>Pause</button>}
-        <button type="button" className="btn btn-danger-outline" disabled={operation.cancelRequested} onClick={() => control.mutate({ id: operation.id, action: 'cancel' })}>Cancel change</button>
-      </div>}
-      {control.error && <p className="field-error" role="alert">{isApiError(control.error) ? control.error.summary : String(control.error)}</p>}
-    </section>
-  );
-}
-
-/** One button per shard: promote its replica without losing acknowledged writes. */
-function SwitchoverPanel({ cluster, busy }: { cluster: Cluster; busy: boolean }) {
-  const topology = useClusterTopologyQuery(cluster.id, { fast: busy });
-  const switchover = useShardSwitchoverMutation(cluster.id);
-  return (
-    <section className="card settings-card" aria-labelledby="switchover-title">
-      <h2 id="switchover-title" className="card-title">Switchover</h2>
-      <p className="muted small">Promotes a shard's replica once it has caught up (CLUSTER FAILOVER): the primary pauses writes for a moment, no acknowledged write is lost.</p>
-      <ul className="list-plain" data-testid="switchover-list">
-        {topology.data?.shards.map((s) => {
-          const primary = s.instances.find((i) => i.role === 'primary');
-          const replicas = s.instances.filter((i) => i.role === 'replica');
-          return (
-            <li key={s.index} className="row-between">
-              <span><span data-testid="shard-label">{shardLabel(s.index)}</span>: primary {primary?.address ?? '—'} ({plural(replicas.length, 'replica')})</span>
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
-                disabled={busy || replicas.length === 0 || switchover.isPending}
-                onClick={() => switchover.mutate({ shard: s.index })}
-                aria-label={`Switch over ${shardName(s.index)}`}
-              >
-                Switch over
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-      {switchover.error && <p className="field-error" role="alert">{isApiError(switchover.error) ? switchover.error.summary : String(switchover.error)}</p>}
-    </section>
   );
 }
