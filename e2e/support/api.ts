@@ -74,6 +74,11 @@ export class StrataApi {
     return this.ok(this.api.PATCH('/v1/clusters/{id}', { params: { path: { id } }, body }));
   }
 
+  /** The cluster's operations, newest first. */
+  clusterOperations(id: string) {
+    return this.ok(this.api.GET('/v1/clusters/{id}/operations', { params: { path: { id } } })).then((l) => l.items);
+  }
+
   /** The cluster's events, newest first. */
   events(id: string): Promise<StrataComponents['schemas']['ClusterEventList']['items']> {
     return this.ok(this.api.GET('/v1/clusters/{id}/events', { params: { path: { id } } })).then((l) => l.items);

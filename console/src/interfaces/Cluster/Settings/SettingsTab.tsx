@@ -13,6 +13,7 @@ import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from '../../C
 import { DurabilityAdvice } from '../../Nodes/DurabilityAdvice';
 import { PlanPreview } from './PlanPreview';
 import { SwitchoverPanel } from './SwitchoverPanel';
+import { RestartPanel } from './RestartPanel';
 import { MigrationPanel } from './MigrationPanel';
 import { ApplyConfirm } from './ApplyConfirm';
 
@@ -198,6 +199,7 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
         />
       )}
       <SwitchoverPanel cluster={cluster} busy={!!running} />
+      <RestartPanel cluster={cluster} busy={!!running} />
     </div>
   );
 }
