@@ -1,0 +1,3 @@
+/** Backups: where they are stored, and what an RDB file says about itself. */
+export * from './backup-storage';
+export * from './rdb-header';
