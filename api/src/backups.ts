@@ -3,12 +3,12 @@
  * what agents are asked to do for them (snapshot a shard; seed a restored
  * primary from its shard's file).
  */
-import { z, Id, Timestamp } from './common';
+import { z, Id, Timestamp, safeString } from './common';
 import { ClusterSpec, SlotRange } from './clusters';
 
 /** Where a backup's objects are (never with secrets). */
 export const StorageRef = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('local'), root: z.string().describe("a directory on the control plane's host") }),
+  z.object({ kind: z.literal('local'), root: safeString().describe("a directory on the control plane's host") }),
 ]).openapi('BackupStorageRef');
 export type StorageRef = z.infer<typeof StorageRef>;
 
@@ -101,11 +101,11 @@ export type BackupShardTaskSpec = z.infer<typeof BackupShardTaskSpec>;
 export const BackupShardResult = z.object({
   kind: z.literal('backup-shard'),
   bytes: z.number().int(),
-  sha256: z.string(),
+  sha256: safeString(),
   keys: z.number().int(),
   keysWithExpiry: z.number().int(),
   usedMemoryBytes: z.number().int(),
-  engineVersion: z.string(),
+  engineVersion: safeString(),
   snapshotAt: Timestamp,
   finishedAt: Timestamp,
 });

@@ -8,7 +8,7 @@
 import { createReadStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { Transform } from 'node:stream';
 import type { Redis } from 'ioredis';
 import type { BackupShardResult, BackupShardTaskSpec } from '@strata/api';
 import { openStorage, readRdbCounts, type RdbCounts } from '@strata/engine/backup';
@@ -78,19 +78,24 @@ export async function backupShard(p: BackupShardTaskSpec, d: BackupShardDeps): P
   try {
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
-    const tap = new PassThrough();
-    tap.on('data', (c: Buffer) => {
-      if (counts || head.length > 1 << 20) return;
-      head = Buffer.concat([head, c]);
-      try {
-        counts = readRdbCounts(head);
-      } catch (err) {
-        tap.destroy(err as Error);
-      }
+    // Reads the header on the way through; no listener of its own, so nothing flows before the storage reads it.
+    const tap = new Transform({
+      transform(c: Buffer, _enc, cb) {
+        if (!counts && head.length <= 1 << 20) {
+          head = Buffer.concat([head, c]);
+          try {
+            counts = readRdbCounts(head);
+          } catch (err) {
+            cb(err as Error);
+            return;
+          }
+        }
+        cb(null, c);
+      },
     });
     const src = createReadStream(mine);
-    src.pipe(tap);
     src.on('error', (err) => tap.destroy(err));
+    src.pipe(tap);
     const stored = await openStorage(p.storage).put(p.key, tap);
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);
