@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { EngineCredentials, InstanceSpec, ObservedInstanceState } from '@strata/api';
+import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
 import { renderRedisConfig } from '@strata/engine';
-import { applyInstanceSettings, SPARE_USERS } from '@strata/engine/redis-admin';
+import { applyInstanceSettings, connectAdmin, reconfigureInstance, SPARE_USERS } from '@strata/engine/redis-admin';
+import { awaitSeedLoaded, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
 import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
@@ -166,10 +167,12 @@ export class EngineSupervisor {
   }
 
   /** Idempotent: write the config and make sure the engine runs. */
-  async ensure(spec: InstanceSpec, credentials: EngineCredentials): Promise<void> {
+  async ensure(spec: InstanceSpec, credentials: EngineCredentials, seed?: InstanceSeed): Promise<void> {
     if (this.closing) throw new Error('the agent is stopping: not starting engines');
     const dir = this.d.registry.instanceDir(spec.instanceId);
-    if (!this.d.registry.get(spec.instanceId) && !existsSync(dir) && (await this.claimSpare(spec, credentials))) return;
+    const firstStart = !this.d.registry.get(spec.instanceId) && !existsSync(dir);
+    if (firstStart && seed) return this.startSeeded(spec, credentials, seed);
+    if (firstStart && (await this.claimSpare(spec, credentials))) return;
     this.d.registry.put({ spec, credentials });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.writeConfig(spec, credentials);
@@ -184,6 +187,49 @@ export class EngineSupervisor {
     if (rt?.held) this.d.log.info({ instanceId: spec.instanceId }, 'control plane released the held engine; restarting it');
     if (rt) rt.held = false;
     await this.start(spec.instanceId);
+  }
+
+  /** The instance's data directory (its engine's working directory). */
+  instanceDir(instanceId: string): string {
+    return this.d.registry.instanceDir(instanceId);
+  }
+
+  /**
+   * A restored primary's first start: its backup file becomes the RDB it
+   * loads (never a warm spare: a spare on its port is stopped). It starts
+   * without an append-only file, which would hide the RDB, and gets its
+   * persistence once every key is loaded and checked against the manifest.
+   * The file is then deleted, so a later restart never loads the backup
+   * again. Any failure removes the instance, so a retry starts over.
+   */
+  private async startSeeded(spec: InstanceSpec, credentials: EngineCredentials, seed: InstanceSeed): Promise<void> {
+    const id = spec.instanceId;
+    const dir = this.d.registry.instanceDir(id);
+    const spare = this.d.spares?.take(spec.port);
+    if (spare) {
+      await this.kill(spare.pid);
+      rmSync(spare.dir, { recursive: true, force: true });
+    }
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const { bytes } = await copySeed(seed, dir);
+      this.d.registry.put({ spec, credentials });
+      this.writeConfig({ ...spec, durability: 'none' }, credentials);
+      await this.start(id);
+      const client = await connectAdmin({ host: this.d.address, port: spec.port, username: credentials.internalUser, password: credentials.internalPassword }, 5000);
+      try {
+        const loaded = await awaitSeedLoaded(client, seed, 30 * 60_000);
+        await reconfigureInstance(client, spec);
+        this.d.log.info({ instanceId: id, bytes, keys: loaded }, 'restored engine loaded its backup file');
+      } finally {
+        client.disconnect();
+      }
+      this.writeConfig(spec, credentials);
+      rmSync(path.join(dir, 'dump.rdb'), { force: true });
+    } catch (err) {
+      await this.remove(id).catch(() => {});
+      throw err;
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
 import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
 import { runDiskProfile } from './disk-profile/disk-profile-runner';
+import { backupShard } from './backup/backup-shard';
 
 /** What a running task can use besides its payload. */
 interface TaskContext {
@@ -123,7 +124,11 @@ export class TaskRunner {
     'disk-profile': (p, log, t) => runDiskProfile(p, {
       dataDir: this.d.dataDir ?? '.', fio: this.d.fio, report: (r) => this.d.client.diskProfileReport(t.taskId, r), log, attempt: t.attempt, stopping: this.abort.signal,
     }),
-    'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials),
+    'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials, p.seed),
+    'backup-shard': async (p, log, t) => backupShard(p, {
+      client: await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword }),
+      instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg),
+    }),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'restart-instance': (p) => this.d.supervisor.restart(p.instanceId),
     'form-cluster': (p, log) => formCluster({
@@ -192,6 +197,8 @@ const lockKey = (p: TaskPayload): string => {
       return `benchmark:${p.benchmarkId}`;
     case 'disk-profile':
       return `disk-profile:${p.profileId}`;
+    case 'backup-shard':
+      return `backup:${p.backupId}:${p.shard}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':

@@ -7,6 +7,7 @@ import { Durability, EvictionPolicy, InstanceRole, MigrationPriority, SlotRange 
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
+import { BackupShardResult, BackupShardTaskSpec, InstanceSeed } from './backups';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -77,7 +78,7 @@ export type FormClusterShard = z.infer<typeof FormClusterShard>;
  * request plus the cluster's engine credentials where it needs them.
  */
 export const TaskRequest = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec }),
+  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, seed: InstanceSeed.optional().describe("a restored primary: its data, loaded at its first start") }),
   z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
   z.object({ kind: z.literal('restart-instance'), instanceId: Id, clusterId: Id }).describe('stop the running engine gracefully and start it again with its data and config (a rolling restart)'),
   z.object({ kind: z.literal('form-cluster'), clusterId: Id, shards: z.array(FormClusterShard) }),
@@ -122,6 +123,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
+  BackupShardTaskSpec.extend({ kind: z.literal('backup-shard') }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -130,7 +132,7 @@ export type TaskKind = TaskRequest['kind'];
 export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'restart-instance', 'disk-profile'] as const satisfies readonly TaskKind[];
 
 export const TaskPayload = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, seed: InstanceSeed.optional(), credentials: EngineCredentials }),
   z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
   z.object({ kind: z.literal('restart-instance'), instanceId: Id, clusterId: Id }),
   z.object({ kind: z.literal('form-cluster'), clusterId: Id, shards: z.array(FormClusterShard), credentials: EngineCredentials }),
@@ -149,6 +151,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
+  BackupShardTaskSpec.extend({ kind: z.literal('backup-shard'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -165,6 +168,7 @@ export const TaskResult = z.discriminatedUnion('kind', [
     final: z.array(z.object({ instanceId: Id, slotsOwned: z.number().int(), openSlots: z.number().int() })).optional()
       .describe('complete runs: each primary\'s own slot count and open slots, read after the last slot closed'),
   }),
+  BackupShardResult,
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 

@@ -36,6 +36,11 @@ export const ClusterName = safeString()
   .max(LIMITS.name.max)
   .regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lowercase letters, digits and dashes; starts with a letter, ends with a letter or digit');
 
+export const RestoreFrom = z.strictObject({
+  backupId: Id.describe('a completed backup with as many shards as the new cluster'),
+}).openapi('RestoreFrom');
+export type RestoreFrom = z.infer<typeof RestoreFrom>;
+
 /** What the user asks for. Defaults are applied by the server and returned in `spec`. */
 export const CreateClusterRequest = z
   .strictObject({
@@ -52,6 +57,7 @@ export const CreateClusterRequest = z
     evictionPolicy: EvictionPolicy.optional(),
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
+    restoreFrom: RestoreFrom.optional().describe('start with the data of a backup (same shard count as the backup)'),
   })
   .openapi('CreateClusterRequest');
 export type CreateClusterRequest = z.infer<typeof CreateClusterRequest>;

@@ -60,6 +60,12 @@ export const ErrorCode = z.enum([
   'insufficient_space',
   'node_busy',
   'would_lose_data',
+  'backup_in_progress',
+  'backup_not_completed',
+  'backup_corrupted',
+  'restore_layout_unsupported',
+  'restore_memory_too_small',
+  'not_yet_supported',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

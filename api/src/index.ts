@@ -17,3 +17,4 @@ export * from './disk-profiles';
 export * from './disk-profile-presets';
 export * from './shard-label';
 export * from './memory-label';
+export * from './backups';

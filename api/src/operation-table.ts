@@ -16,6 +16,7 @@ import {
 } from './auth';
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
+import { BackupList, BackupResponse, CreateBackupRequest } from './backups';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
@@ -109,7 +110,7 @@ export const OPERATION_TABLE = {
   createCluster: op({
     method: 'post', path: '/v1/clusters', summary: 'Create a cluster', scope: 'clusters:write', body: CreateClusterRequest, errors: ALL,
     success: accepted(),
-    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable)' },
+    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_layout_unsupported, restore_memory_too_small, backup_corrupted)' },
   }),
   listClusters: op({ method: 'get', path: '/v1/clusters', summary: 'List clusters', scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: ClusterList } }),
   getCluster: op({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Cluster } }),
@@ -154,6 +155,16 @@ export const OPERATION_TABLE = {
     method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged",
     scope: 'clusters:read', query: ClusterEventQuery, errors: ALL, success: { status: 200, schema: ClusterEventList },
   }),
+  startBackup: op({
+    method: 'post', path: '/v1/clusters/{id}/backups', summary: 'Back up a cluster now: one snapshot per shard (from an in-sync replica where there is one) and a manifest',
+    scope: 'clusters:write', body: CreateBackupRequest, errors: ALL,
+    success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 409: 'The cluster is not ready, or a backup of it is already running', 422: 'consistent: not available yet' },
+  }),
+  listClusterBackups: op({
+    method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },
+  }),
+  getBackup: op({ method: 'get', path: '/v1/backups/{id}', summary: 'Get a backup: status, progress per shard, manifest, failure reason', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupResponse } }),
   getOperation: op({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Operation } }),
   // Nodes, capacity, live changes, organizations
   listNodes: op({

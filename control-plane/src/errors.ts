@@ -29,3 +29,6 @@ export const operationInProgress = (operationId: string, kind: string) =>
   new AppError(409, 'operation_in_progress', 'Another change is running', `Operation ${operationId} (${kind}) is still running on this cluster; wait for it, or pause/cancel it, then try again.`, undefined, { operationId });
 export const doesNotFit = (detail: string, errors: FieldError[]) =>
   new AppError(422, 'does_not_fit', 'The change does not fit', detail, errors);
+/** A request the API accepts in shape but cannot do (yet, or with this input): 422 with the field named. */
+export const unprocessable = (code: ErrorCode, title: string, detail: string, errors: FieldError[]) =>
+  new AppError(422, code, title, detail, errors);

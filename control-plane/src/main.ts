@@ -34,6 +34,7 @@ import { EndpointDirectory } from './services/endpoint-directory';
 import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
+import { createBackupModule } from './backups/backup.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -68,6 +69,9 @@ async function main(): Promise<void> {
   const broker = new TaskBroker({ tasks, clusters, box });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
+  const backups = createBackupModule({
+    pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
+  });
   const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
@@ -77,6 +81,7 @@ async function main(): Promise<void> {
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
+    restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({
@@ -119,6 +124,9 @@ async function main(): Promise<void> {
     live,
     benchmarks: benchmarks.app,
     diskProfiles: diskProfiles.app,
+    backups,
+    restores: backups.service,
+    backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
     onNodeChanged: () => {
@@ -127,7 +135,10 @@ async function main(): Promise<void> {
     },
     // A task's outcome asks for a pass (stored), not just a look: the pass that saw its effect may have run before
     // it completed and found nothing to do, and what the outcome records (a repair's event) would wait for a recheck.
-    onTaskDone: (id) => void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass')),
+    onTaskDone: (id) => {
+      void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
+      void backups.coordinator.tick();
+    },
     authDeps,
   });
 
@@ -151,6 +162,7 @@ async function main(): Promise<void> {
   await metrics.start();
   await benchmarks.start();
   diskProfiles.start();
+  backups.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -170,6 +182,7 @@ async function main(): Promise<void> {
     janitor.stop();
     orphans.stop();
     benchmarks.stop();
+    backups.stop();
     diskProfiles.stop();
     await reconciler.stop();
     await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));

@@ -280,7 +280,12 @@ describe('scoped tokens and roles', () => {
     await api.waitForPhase(clusterId, 'ready');
     const bench = await api.call<{ id: string }>('POST', `/v1/clusters/${clusterId}/benchmarks`, BENCH);
     expect(bench.status, JSON.stringify(bench.body)).toBe(202);
-    const ids: Record<string, string> = { '/v1/clusters': clusterId, '/v1/operations': operationId, '/v1/users': user.id, '/v1/tokens': token.id, '/v1/benchmarks': bench.body.id };
+    // And a backup of it.
+    const backup = await api.call<{ backup: { id: string } }>('POST', `/v1/clusters/${clusterId}/backups`, {});
+    expect(backup.status, JSON.stringify(backup.body)).toBe(202);
+    const ids: Record<string, string> = {
+      '/v1/clusters': clusterId, '/v1/operations': operationId, '/v1/users': user.id, '/v1/tokens': token.id, '/v1/benchmarks': bench.body.id, '/v1/backups': backup.body.backup.id,
+    };
     const checked: string[] = [];
     for (const op of await operations()) {
       // Nodes and their disk profiles are the platform's, not an organization's.

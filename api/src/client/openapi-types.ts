@@ -110,7 +110,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The spec cannot be placed on the available nodes (code unplaceable) */
+                /** @description The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_layout_unsupported, restore_memory_too_small, backup_corrupted) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1049,6 +1049,235 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ClusterEventList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's backups, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Back up a cluster now: one snapshot per shard (from an in-sync replica where there is one) and a manifest */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateBackupRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted; follow the backup at Location */
+                202: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is not ready, or a backup of it is already running */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description consistent: not available yet */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a backup: status, progress per shard, manifest, failure reason */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupResponse"];
                     };
                 };
                 /** @description Invalid request (code validation_failed) */
@@ -4730,7 +4959,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -4763,6 +4992,15 @@ export interface components {
             migrationPriority?: "gentle" | "balanced" | "fast";
             /** @enum {string} */
             engineVersion?: "7";
+            restoreFrom?: components["schemas"]["RestoreFrom"];
+        };
+        /** @description start with the data of a backup (same shard count as the backup) */
+        RestoreFrom: {
+            /**
+             * Format: uuid
+             * @description a completed backup with as many shards as the new cluster
+             */
+            backupId: string;
         };
         ClusterList: {
             items: components["schemas"]["Cluster"][];
@@ -5107,6 +5345,96 @@ export interface components {
                 nodeName: string;
             };
         };
+        BackupResponse: {
+            backup: components["schemas"]["Backup"];
+        };
+        Backup: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            clusterName: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            consistent: boolean;
+            /** @enum {string} */
+            storage: "local";
+            shards: {
+                shard: number;
+                /** @enum {string} */
+                state: "pending" | "running" | "completed" | "failed";
+                /** @description bytes stored so far (known once the shard completes) */
+                bytes: number | null;
+                /** @description host:port of the instance the snapshot is taken on */
+                source: string | null;
+            }[];
+            manifest: components["schemas"]["BackupManifest"];
+            /** @description why it failed */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt: string | null;
+        };
+        /** @description present once completed */
+        BackupManifest: {
+            /** @enum {number} */
+            formatVersion: 1;
+            /** Format: uuid */
+            backupId: string;
+            cluster: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                spec: components["schemas"]["ClusterSpec"];
+            };
+            /** @description redis_version of the sources */
+            engineVersion: string;
+            /** @description false: each shard has its own point in time */
+            consistent: boolean;
+            /** @description RFC 3339 timestamp */
+            startedAt: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt: string;
+            /** @description time between the first and the last shard's snapshot */
+            skewMs: number;
+            shards: components["schemas"]["BackupShardFile"][];
+        } | null;
+        BackupShardFile: {
+            shard: number;
+            slots: components["schemas"]["SlotRange"][];
+            /** @description object key under the backup */
+            file: string;
+            bytes: number;
+            sha256: string;
+            /** @description keys in the snapshot */
+            keys: number;
+            /** @description of which with a TTL (those that expire before a restore are not loaded) */
+            keysWithExpiry: number;
+            /** @description memory the source used when it took the snapshot */
+            usedMemoryBytes: number;
+            source: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @enum {string} */
+                role: "primary" | "replica";
+                address: string;
+            };
+            /** @description when the snapshot started (its point in time) */
+            snapshotAt: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt: string;
+        };
+        CreateBackupRequest: {
+            /** @description one point in time across every shard (not available yet: 422) */
+            consistent?: boolean;
+        };
+        BackupList: {
+            items: components["schemas"]["Backup"][];
+        };
         NodeList: {
             /**
              * @description fleet: every node (platform admins); organization: only nodes running instances of the caller's clusters
@@ -5409,6 +5737,13 @@ export interface components {
                     /** @enum {string} */
                     evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
                 };
+                seed?: {
+                    storage: components["schemas"]["BackupStorageRef"];
+                    key: string;
+                    sha256: string;
+                    keys: number;
+                    keysWithExpiry: number;
+                };
                 credentials: {
                     customerUser: string;
                     customerPassword: string;
@@ -5647,8 +5982,33 @@ export interface components {
                 timeLimitSec: number;
                 /** @enum {string} */
                 kind: "disk-profile";
+            } | {
+                /** Format: uuid */
+                backupId: string;
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                port: number;
+                shard: number;
+                storage: components["schemas"]["BackupStorageRef"];
+                key: string;
+                /** @enum {string} */
+                kind: "backup-shard";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                };
             };
         } | null;
+        BackupStorageRef: {
+            /** @enum {string} */
+            kind: "local";
+            /** @description a directory on the control plane's host */
+            root: string;
+        };
         HeartbeatResponse: {
             /** @description the task should stop early at a safe point (its operation was paused or cancelled) */
             stop: boolean;
@@ -5691,6 +6051,19 @@ export interface components {
                     slotsOwned: number;
                     openSlots: number;
                 }[];
+            } | {
+                /** @enum {string} */
+                kind: "backup-shard";
+                bytes: number;
+                sha256: string;
+                keys: number;
+                keysWithExpiry: number;
+                usedMemoryBytes: number;
+                engineVersion: string;
+                /** @description RFC 3339 timestamp */
+                snapshotAt: string;
+                /** @description RFC 3339 timestamp */
+                finishedAt: string;
             };
         };
         MetricsResult: {

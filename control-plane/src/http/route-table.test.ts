@@ -10,6 +10,7 @@ import { mountedRoutes } from './route-list';
 import { loadConfig } from '../config';
 import { createMetricsModule } from '../metrics/metrics.module';
 import { createBenchmarkModule } from '../benchmarks/benchmark.module';
+import { createBackupModule } from '../backups/backup.module';
 import { createDiskProfileModule } from '../disk-profiles/disk-profile.module';
 
 /** Routes that are deliberately not API operations. */
@@ -22,10 +23,11 @@ function buildApp() {
   const log = pino({ level: 'silent' });
   const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake, observed: fake });
   const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {} });
+  const backups = createBackupModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, storage: { kind: 'local', root: home } });
   const diskProfiles = createDiskProfileModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, current: fake, notifyNode: () => {} });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({
-    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app,
+    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups,
     nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake },
   });
   rmSync(home, { recursive: true, force: true });

@@ -103,11 +103,16 @@ const running = (ctx: ClusterContext, i: InstanceRow) => ctx.observe(i.id)?.stat
 
 // ---- instances
 
-/** Start an instance (or keep it running) as planned. */
-export function startInstance(ctx: ClusterContext, inst: InstanceRow, settings?: InstanceSettings): Promise<Submitted> {
+/**
+ * Start an instance (or keep it running) as planned. A restored cluster's
+ * primaries are created with their shard's backup file (loaded at their
+ * first start only: the agent ignores it for an instance it already has).
+ */
+export async function startInstance(ctx: ClusterContext, inst: InstanceRow, settings?: InstanceSettings): Promise<Submitted> {
+  const seed = ctx.operation?.kind === 'create-cluster' && inst.role === 'primary' ? await ctx.deps.restoreSeed?.(ctx.cluster.id, inst.shardIndex) : null;
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'start', instanceId: inst.id }, settleMs: SETTLE_MS.start,
-    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst, settings) },
+    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst, settings), ...(seed ? { seed } : {}) },
   });
 }
 

@@ -1,4 +1,4 @@
-import type { ObservedInstance } from '@strata/api';
+import type { InstanceSeed, ObservedInstance } from '@strata/api';
 import type { ClusterRow, ClusterStore, InstanceRow, LostInstanceRow, ShardRow } from '../stores/cluster.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
@@ -46,6 +46,8 @@ export interface ReconcileDeps {
    * copies off draining nodes. The draining copy stays until it is in sync.
    */
   addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
+  /** A cluster restored from a backup: the file its shard's primary starts from (null: it starts empty). */
+  restoreSeed?: (clusterId: string, shard: number) => Promise<InstanceSeed | null>;
 }
 
 export interface HealingSettings {

@@ -44,7 +44,9 @@ export type TaskId =
   /** One host's share of a benchmark run. */
   | { kind: 'benchmark'; benchmarkId: string; host: number }
   /** A node's disk profile (fio, run by its agent). */
-  | { kind: 'disk-profile'; profileId: string };
+  | { kind: 'disk-profile'; profileId: string }
+  /** One shard's snapshot of a backup (a retry reuses the key: failed runs are counted). */
+  | { kind: 'backup-shard'; backupId: string; shard: number };
 
 export type TaskKind = TaskId['kind'];
 
@@ -68,6 +70,7 @@ export function taskKey(t: TaskId): string {
     case 'orphan': return `orphan:${t.instanceId}`;
     case 'benchmark': return `benchmark:${t.benchmarkId}:${t.host}`;
     case 'disk-profile': return `disk-profile:${t.profileId}`;
+    case 'backup-shard': return `backup:${t.backupId}:${t.shard}`;
   }
 }
 

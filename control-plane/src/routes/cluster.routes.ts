@@ -5,7 +5,8 @@ import {
 import { planSlots } from '@strata/engine';
 import { parseUuid } from '../http/validate';
 import { mountOperation, mountRaw } from '../http/operation-router';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound, validationFailed } from '../errors';
+import type { Db } from '../db/tx';
 import type { ClusterService } from '../services/cluster.service';
 import type { TopologyService } from '../services/topology.service';
 import { openSecrets } from '../services/cluster-secrets';
@@ -17,6 +18,9 @@ import type { ObservedState } from '../observed/observed-state';
 import { healthyMembers } from '../observed/instance-health';
 import type { SecretBox } from '../crypto/secret-box';
 import type { EndpointDirectory } from '../services/endpoint-directory';
+import type { BackupService } from '../backups/backup.service';
+import type { BackupStore } from '../backups/backup.store';
+import { withDefaults } from '../services/cluster.service';
 
 export interface ClusterRoutesDeps {
   service: ClusterService;
@@ -28,6 +32,9 @@ export interface ClusterRoutesDeps {
   observed: ObservedState;
   box: SecretBox;
   endpoints: EndpointDirectory;
+  /** Checks a backup before a cluster is restored from it (absent: restoreFrom is refused). */
+  restores?: Pick<BackupService, 'prepareRestore'>;
+  backupStore?: Pick<BackupStore, 'insertRestore'>;
 }
 
 const BASE = '/v1/clusters';
@@ -42,7 +49,16 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
   };
 
   mountOperation(r, BASE, 'createCluster', async ({ req, res, body }) => {
-    const { cluster, operation } = await d.service.create(req.principal!.organizationId, body);
+    const orgId = req.principal!.organizationId;
+    let restore: ((clusterId: string, db: Db) => Promise<void>) | undefined;
+    if (body.restoreFrom) {
+      if (!d.restores || !d.backupStore) throw validationFailed([{ field: 'restoreFrom', message: 'restores are not available on this control plane' }]);
+      // Every check (the backup's files included) before anything is created.
+      const r = await d.restores.prepareRestore(orgId, { ...body, restoreFrom: body.restoreFrom }, withDefaults(body).memoryMbPerShard);
+      const store = d.backupStore;
+      restore = (clusterId, db) => store.insertRestore(clusterId, r.backupId, r.seeds, db);
+    }
+    const { cluster, operation } = await d.service.create(orgId, body, restore);
     const out: ClusterWithOperation = { cluster: publicCluster(cluster), operation: publicOperation(operation) };
     res.location(`/v1/operations/${operation.id}`);
     return out;

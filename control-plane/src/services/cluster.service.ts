@@ -73,7 +73,8 @@ export class ClusterService {
     });
   }
 
-  async create(organizationId: string, req: CreateClusterRequest): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+  /** `restore`: records, in the same transaction, what a cluster restored from a backup starts from. */
+  async create(organizationId: string, req: CreateClusterRequest, restore?: (clusterId: string, db: Db) => Promise<void>): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
     const spec = withDefaults(req);
     const id = randomUUID();
     try {
@@ -109,6 +110,7 @@ export class ClusterService {
           nodeId: p.nodeId, port: p.port, memoryMb: spec.memoryMbPerShard,
         }));
         await this.d.clusters.insertInstances(rows, db);
+        await restore?.(id, db);
         await this.d.clusters.insertShards(planSlots(spec.shards).map((range, shardIndex) => ({ clusterId: id, shardIndex, slots: [range] })), db);
         const operation = await this.d.operations.create({ clusterId: id, organizationId, kind: 'create-cluster', steps: pending(CREATE_STEPS) }, db);
         return { cluster, operation };

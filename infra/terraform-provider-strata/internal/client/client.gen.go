@@ -503,30 +503,42 @@ func (e PlannedInstanceChangeRole) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
-	Conflict             ProblemCode = "conflict"
-	CsrfFailed           ProblemCode = "csrf_failed"
-	DoesNotFit           ProblemCode = "does_not_fit"
-	Forbidden            ProblemCode = "forbidden"
-	InsufficientSpace    ProblemCode = "insufficient_space"
-	Internal             ProblemCode = "internal"
-	InvalidCredentials   ProblemCode = "invalid_credentials"
-	InvalidState         ProblemCode = "invalid_state"
-	JoinTokenInvalid     ProblemCode = "join_token_invalid"
-	NameTaken            ProblemCode = "name_taken"
-	NodeBusy             ProblemCode = "node_busy"
-	NotFound             ProblemCode = "not_found"
-	OperationInProgress  ProblemCode = "operation_in_progress"
-	PayloadTooLarge      ProblemCode = "payload_too_large"
-	Unauthorized         ProblemCode = "unauthorized"
-	Unplaceable          ProblemCode = "unplaceable"
-	UnsupportedMediaType ProblemCode = "unsupported_media_type"
-	ValidationFailed     ProblemCode = "validation_failed"
-	WouldLoseData        ProblemCode = "would_lose_data"
+	BackupCorrupted          ProblemCode = "backup_corrupted"
+	BackupInProgress         ProblemCode = "backup_in_progress"
+	BackupNotCompleted       ProblemCode = "backup_not_completed"
+	Conflict                 ProblemCode = "conflict"
+	CsrfFailed               ProblemCode = "csrf_failed"
+	DoesNotFit               ProblemCode = "does_not_fit"
+	Forbidden                ProblemCode = "forbidden"
+	InsufficientSpace        ProblemCode = "insufficient_space"
+	Internal                 ProblemCode = "internal"
+	InvalidCredentials       ProblemCode = "invalid_credentials"
+	InvalidState             ProblemCode = "invalid_state"
+	JoinTokenInvalid         ProblemCode = "join_token_invalid"
+	NameTaken                ProblemCode = "name_taken"
+	NodeBusy                 ProblemCode = "node_busy"
+	NotFound                 ProblemCode = "not_found"
+	NotYetSupported          ProblemCode = "not_yet_supported"
+	OperationInProgress      ProblemCode = "operation_in_progress"
+	PayloadTooLarge          ProblemCode = "payload_too_large"
+	RestoreLayoutUnsupported ProblemCode = "restore_layout_unsupported"
+	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
+	Unauthorized             ProblemCode = "unauthorized"
+	Unplaceable              ProblemCode = "unplaceable"
+	UnsupportedMediaType     ProblemCode = "unsupported_media_type"
+	ValidationFailed         ProblemCode = "validation_failed"
+	WouldLoseData            ProblemCode = "would_lose_data"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
 func (e ProblemCode) Valid() bool {
 	switch e {
+	case BackupCorrupted:
+		return true
+	case BackupInProgress:
+		return true
+	case BackupNotCompleted:
+		return true
 	case Conflict:
 		return true
 	case CsrfFailed:
@@ -551,9 +563,15 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case NotFound:
 		return true
+	case NotYetSupported:
+		return true
 	case OperationInProgress:
 		return true
 	case PayloadTooLarge:
+		return true
+	case RestoreLayoutUnsupported:
+		return true
+	case RestoreMemoryTooSmall:
 		return true
 	case Unauthorized:
 		return true
@@ -956,7 +974,10 @@ type CreateClusterRequest struct {
 	MigrationPriority *CreateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
 	Name              string                                 `json:"name"`
 	ReplicasPerShard  int                                    `json:"replicasPerShard"`
-	Shards            int                                    `json:"shards"`
+
+	// RestoreFrom start with the data of a backup (same shard count as the backup)
+	RestoreFrom *RestoreFrom `json:"restoreFrom,omitempty"`
+	Shards      int          `json:"shards"`
 }
 
 // CreateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -1188,6 +1209,12 @@ type Problem struct {
 
 // ProblemCode defines model for Problem.Code.
 type ProblemCode string
+
+// RestoreFrom start with the data of a backup (same shard count as the backup)
+type RestoreFrom struct {
+	// BackupId a completed backup with as many shards as the new cluster
+	BackupId openapi_types.UUID `json:"backupId"`
+}
 
 // SlotRange defines model for SlotRange.
 type SlotRange struct {

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "b405903465d053f9e4b3fecef47a0f79402f79d3cae3213ad99c5861d5d675b6"
+const SpecSHA256 = "efb8bf7ba3f0bc8c0affed9b3562ab0184a65e5aa2ed656ffe8a81ce42149b4f"

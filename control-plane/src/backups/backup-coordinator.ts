@@ -1,0 +1,155 @@
+/**
+ * Drives running backups, level-triggered from what is stored (a restarted
+ * control plane picks up where the last one was): each shard's snapshot is
+ * a `backup-shard` task on the agent of the instance chosen for it
+ * (`planBackupSources`: an in-sync replica, else the primary); a failed
+ * task is tried again, on the instance chosen then, up to `maxAttempts`;
+ * once every shard's file is stored the manifest is written, last, and the
+ * backup is completed. A backup that cannot finish fails with the reason,
+ * its files are removed and no manifest is ever written.
+ */
+import { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import type { BackupManifest, BackupShardResult } from '@strata/api';
+import { openStorage, planBackupSources } from '@strata/engine/backup';
+import type { ClusterStore } from '../stores/cluster.store';
+import type { NodeStore } from '../stores/node.store';
+import type { TaskRow, TaskStore } from '../stores/task.store';
+import type { ObservedState } from '../observed/observed-state';
+import { memberObservation } from '../observed/instance-health';
+import { taskKey } from '../reconciler/dedupe-keys';
+import type { BackupRow, BackupStore } from './backup.store';
+
+export interface BackupCoordinatorDeps {
+  store: BackupStore;
+  clusters: ClusterStore;
+  nodes: NodeStore;
+  tasks: TaskStore;
+  observed: ObservedState;
+  notifyNode: (nodeId: string) => void;
+  log: Logger;
+  /** Runs of one shard's task before the backup fails. */
+  maxAttempts?: number;
+  intervalMs?: number;
+}
+
+export const manifestKey = (backupId: string) => `${backupId}/manifest.json`;
+export const shardKey = (backupId: string, shard: number) => `${backupId}/shard-${shard}.rdb`;
+
+export class BackupCoordinator {
+  private timer: NodeJS.Timeout | undefined;
+  private busy = false;
+
+  constructor(private readonly d: BackupCoordinatorDeps) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), this.d.intervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** One pass over every running backup (also called right after a backup starts and when a task ends). */
+  async tick(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      for (const b of await this.d.store.running()) {
+        await this.drive(b).catch((err) => this.d.log.error({ err, backupId: b.id }, 'backup pass failed'));
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The newest task of each shard of a backup. */
+  async shardTasks(b: BackupRow): Promise<Map<number, TaskRow>> {
+    const all = await this.d.tasks.latestByKey(b.clusterId, null);
+    const out = new Map<number, TaskRow>();
+    for (const s of b.shards) {
+      const t = all.get(taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }));
+      if (t) out.set(s.shard, t);
+    }
+    return out;
+  }
+
+  private async drive(b: BackupRow): Promise<void> {
+    const cluster = await this.d.clusters.get(b.clusterId);
+    if (!cluster) return this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
+    const tasks = await this.shardTasks(b);
+    const done: { shard: number; task: TaskRow; result: BackupShardResult }[] = [];
+    const todo: number[] = [];
+    for (const s of b.shards) {
+      const t = tasks.get(s.shard);
+      if (t?.state === 'succeeded' && t.result?.kind === 'backup-shard') { done.push({ shard: s.shard, task: t, result: t.result }); continue; }
+      if (t && (t.state === 'pending' || t.state === 'leased')) continue;
+      if (t?.state === 'failed') {
+        const failures = await this.d.tasks.countFailures(b.clusterId, null, taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }));
+        if (failures >= (this.d.maxAttempts ?? 3)) return this.fail(b, 'snapshot_failed', `shard ${s.shard + 1}: ${t.error ?? 'the snapshot failed'} (${failures} attempts)`);
+      }
+      todo.push(s.shard);
+    }
+    if (todo.length) return this.enqueue(b, todo);
+    if (done.length === b.shards.length) await this.complete(b, done);
+  }
+
+  private async enqueue(b: BackupRow, shards: number[]): Promise<void> {
+    const [instances, nodes] = await Promise.all([this.d.clusters.instances(b.clusterId), this.d.nodes.list()]);
+    const members = instances.map((i) => ({
+      id: i.id, shard: i.shardIndex, role: i.role, engineId: i.engineId ?? null, obs: memberObservation(this.d.observed.instance(i.id, i.nodeId)),
+    }));
+    const sources = planBackupSources(members, Math.max(...b.shards.map((s) => s.shard)) + 1);
+    for (const shard of shards) {
+      const src = sources[shard]!;
+      if (src.instanceId === null) return this.fail(b, 'no_source', src.reason);
+      const inst = instances.find((i) => i.id === src.instanceId)!;
+      if (!nodes.some((n) => n.id === inst.nodeId)) return this.fail(b, 'no_source', `shard ${shard + 1}: the node of its instance is unknown`);
+      const inserted = await this.d.tasks.enqueue({
+        nodeId: inst.nodeId, clusterId: b.clusterId, operationId: null, dedupeKey: taskKey({ kind: 'backup-shard', backupId: b.id, shard }),
+        request: {
+          kind: 'backup-shard', backupId: b.id, clusterId: b.clusterId, instanceId: inst.id, port: inst.port, shard,
+          storage: b.storage, key: b.shards.find((s) => s.shard === shard)!.key,
+        },
+      });
+      if (inserted) this.d.notifyNode(inst.nodeId);
+    }
+  }
+
+  private async complete(b: BackupRow, done: { shard: number; task: TaskRow; result: BackupShardResult }[]): Promise<void> {
+    const [cluster, shardRows, instances, nodes] = await Promise.all([
+      this.d.clusters.get(b.clusterId), this.d.clusters.shards(b.clusterId), this.d.clusters.instances(b.clusterId), this.d.nodes.list(),
+    ]);
+    if (!cluster) return this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
+    const snapshots = done.map((x) => Date.parse(x.result.snapshotAt));
+    const shards = done.sort((x, y) => x.shard - y.shard).map(({ shard, task, result: r }) => {
+      const instanceId = String((task.payload as { instanceId: string }).instanceId);
+      const inst = instances.find((i) => i.id === instanceId);
+      const node = nodes.find((n) => n.id === task.nodeId);
+      return {
+        shard, slots: shardRows.find((s) => s.shardIndex === shard)?.slots ?? [], file: b.shards.find((s) => s.shard === shard)!.key,
+        bytes: r.bytes, sha256: r.sha256, keys: r.keys, keysWithExpiry: r.keysWithExpiry, usedMemoryBytes: r.usedMemoryBytes,
+        source: { instanceId, role: inst?.role ?? 'primary', address: `${node?.address ?? 'unknown'}:${inst?.port ?? 0}` },
+        snapshotAt: r.snapshotAt, finishedAt: r.finishedAt,
+      };
+    });
+    const manifest: BackupManifest = {
+      formatVersion: 1, backupId: b.id, cluster: { id: cluster.id, name: cluster.name, spec: cluster.spec },
+      engineVersion: done[0]?.result.engineVersion ?? 'unknown', consistent: b.consistent,
+      startedAt: b.createdAt.toISOString(), finishedAt: new Date().toISOString(),
+      skewMs: snapshots.length ? Math.max(...snapshots) - Math.min(...snapshots) : 0, shards,
+    };
+    // The manifest last: a backup without one is never complete.
+    await openStorage(b.storage).put(manifestKey(b.id), Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
+    if (await this.d.store.finish(b.id, { status: 'completed', manifest })) {
+      this.d.log.info({ backupId: b.id, clusterId: b.clusterId, bytes: shards.reduce((s, x) => s + x.bytes, 0), skewMs: manifest.skewMs }, 'backup completed');
+    }
+  }
+
+  private async fail(b: BackupRow, code: string, message: string): Promise<void> {
+    if (!(await this.d.store.finish(b.id, { status: 'failed', error: { code, message } }))) return;
+    this.d.log.warn({ backupId: b.id, clusterId: b.clusterId, code, message }, 'backup failed');
+    await openStorage(b.storage).deletePrefix(b.id).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files'));
+  }
+}

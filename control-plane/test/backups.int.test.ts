@@ -1,0 +1,187 @@
+/**
+ * Backups to the local directory and restore into a new cluster of the same
+ * layout, on the real stack (PostgreSQL, agents, redis-server): a 2x1
+ * cluster with keys of every type (some with TTLs, some over 1 MB) is backed
+ * up under a writer; each shard's snapshot comes from its in-sync replica;
+ * the manifest describes every file. A restore checks the backup first
+ * (unknown, not completed, other shard count, too little memory, a flipped
+ * byte), then the new 2x1 holds every key written before the backup
+ * started, with its type, value and TTL.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Cluster as RedisCluster } from 'ioredis';
+import type { Backup, BackupResponse, BackupList, Problem } from '@strata/api';
+import type { Stack } from '@strata/local';
+import { testStack } from './helpers/test-stack';
+import type { TestApi } from './helpers/api-client';
+import { appClient, DurableWriter } from './helpers/workload';
+
+let stack: Stack;
+let api: TestApi;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ stack, api, cleanup } = await testStack('127.0.46', { nodes: 2 }));
+});
+afterAll(async () => cleanup?.());
+
+const N = 60;
+const BIG = 24;
+const MB = 1024 * 1024;
+
+/** Keys of every type, a third of them with a TTL, plus BIG strings of 1 MB (compressible: small files, much memory). */
+async function load(c: RedisCluster): Promise<string[]> {
+  const keys: string[] = [];
+  const ops: Promise<unknown>[] = [];
+  for (let i = 0; i < N; i++) {
+    ops.push(c.set(`str:${i}`, `v${i}`), c.hset(`hash:${i}`, { a: `${i}`, b: 'x' }), c.rpush(`list:${i}`, 'a', `${i}`, 'c'), c.sadd(`set:${i}`, 'm1', `m${i}`),
+      c.zadd(`zset:${i}`, 1, 'one', i, `s${i}`), c.xadd(`stream:${i}`, '*', 'f', `${i}`));
+    keys.push(`str:${i}`, `hash:${i}`, `list:${i}`, `set:${i}`, `zset:${i}`, `stream:${i}`);
+    if (i % 3 === 0) for (const k of keys.slice(-6)) ops.push(c.expire(k, 600));
+  }
+  for (let i = 0; i < BIG; i++) {
+    ops.push(c.set(`big:${i}`, `${i}`.padEnd(MB + 10, 'x')));
+    keys.push(`big:${i}`);
+  }
+  await Promise.all(ops);
+  for (const node of c.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
+  return keys;
+}
+
+/** A key's type, value in a canonical form, and remaining TTL (ms; -1 none). */
+async function read(c: RedisCluster, key: string): Promise<{ type: string; value: unknown; pttl: number }> {
+  const type = await c.type(key);
+  const value = type === 'string' ? await c.get(key)
+    : type === 'hash' ? Object.entries(await c.hgetall(key)).sort()
+    : type === 'list' ? await c.lrange(key, 0, -1)
+    : type === 'set' ? (await c.smembers(key)).sort()
+    : type === 'zset' ? await c.zrange(key, 0, -1, 'WITHSCORES')
+    : type === 'stream' ? await c.xrange(key, '-', '+')
+    : null;
+  return { type, value, pttl: await c.pttl(key) };
+}
+
+const backupOf = async (id: string) => (await api.call<BackupResponse>('GET', `/v1/backups/${id}`)).body.backup;
+
+async function waitForBackup(id: string): Promise<Backup> {
+  return api.pollUntil(async () => {
+    const b = await backupOf(id);
+    if (b.status === 'failed') throw new Error(`backup failed: ${JSON.stringify(b.error)}`);
+    return b.status === 'completed' ? b : undefined;
+  }, 60_000, () => `backup ${id} did not complete`);
+}
+
+describe('backups and restore', () => {
+  it('backs a 2x1 cluster up from its replicas under a writer and restores every key, type, value and TTL into a new 2x1; refuses what cannot be restored', async () => {
+    const created = await api.createCluster({ name: 'source', shards: 2, replicasPerShard: 1, memoryMbPerShard: 64 });
+    const srcId = created.body.cluster.id;
+    const topo = await api.waitForHealthy(srcId);
+    const uri = (await api.connection(srcId)).body.uri;
+    const src = appClient(uri);
+    const keys = await load(src);
+
+    // Input checks.
+    const consistent = await api.call<Problem>('POST', `/v1/clusters/${srcId}/backups`, { consistent: true });
+    expect(consistent.status).toBe(422);
+    expect(consistent.body).toMatchObject({ code: 'not_yet_supported', errors: [{ field: 'consistent' }] });
+    expect((await api.call<Problem>('POST', `/v1/clusters/${srcId}/backups`, { retention: 3 })).status).toBe(400);
+
+    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
+    await new Promise((r) => setTimeout(r, 300));
+    const ackedBefore = [...writer.acked];
+    const started = await api.call<BackupResponse>('POST', `/v1/clusters/${srcId}/backups`, {});
+    expect(started.status).toBe(202);
+    expect(started.body.backup).toMatchObject({ status: 'running', clusterId: srcId, consistent: false, storage: 'local', manifest: null });
+    expect(started.headers.get('location')).toBe(`/v1/backups/${started.body.backup.id}`);
+    const again = await api.call<Problem>('POST', `/v1/clusters/${srcId}/backups`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('backup_in_progress');
+
+    const backup = await waitForBackup(started.body.backup.id);
+    await writer.stop();
+    writer['client'].disconnect();
+    const m = backup.manifest!;
+    expect(m.cluster).toMatchObject({ id: srcId, name: 'source', spec: { shards: 2, replicasPerShard: 1 } });
+    expect(m.engineVersion).toMatch(/^7\./);
+    expect(m.skewMs).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(m.finishedAt)).toBeGreaterThanOrEqual(Date.parse(m.startedAt));
+    expect(m.shards.map((s) => s.shard)).toEqual([0, 1]);
+    expect(backup.shards).toEqual(m.shards.map((s) => ({ shard: s.shard, state: 'completed', bytes: s.bytes, source: s.source.address })));
+    const dir = path.join(stack.dir, 'backups');
+    for (const s of m.shards) {
+      // From the in-sync replica of its shard: the primary never forked.
+      const replica = topo.shards[s.shard]!.instances.find((i) => i.role === 'replica')!;
+      expect(s.source).toMatchObject({ role: 'replica', instanceId: replica.id, address: replica.address });
+      expect(s.slots).toEqual(topo.shards[s.shard]!.slots);
+      const file = readFileSync(path.join(dir, s.file));
+      expect(file.length).toBe(s.bytes);
+      expect(createHash('sha256').update(file).digest('hex')).toBe(s.sha256);
+    }
+    // Every key loaded before (the writer's keys come on top).
+    expect(m.shards.reduce((n, s) => n + s.keys, 0)).toBeGreaterThanOrEqual(keys.length + ackedBefore.length);
+    expect(m.shards.reduce((n, s) => n + s.keysWithExpiry, 0)).toBe(N / 3 * 6);
+    // The manifest is in the storage too, written last.
+    expect(JSON.parse(readFileSync(path.join(dir, backup.id, 'manifest.json'), 'utf8'))).toEqual(m);
+    const listed = await api.call<BackupList>('GET', `/v1/clusters/${srcId}/backups`);
+    expect(listed.body.items.map((b) => b.id)).toEqual([backup.id]);
+
+    // Refusals: nothing is created for any of them.
+    const restore = (over: Record<string, unknown>) => api.createCluster({ name: 'restored', shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, restoreFrom: { backupId: backup.id }, ...over });
+    const unknown = await restore({ restoreFrom: { backupId: '00000000-0000-4000-8000-000000000000' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors).toEqual([expect.objectContaining({ field: 'restoreFrom.backupId' })]);
+    const layout = await restore({ shards: 3 });
+    expect(layout.status).toBe(422);
+    expect(layout.body).toMatchObject({ code: 'restore_layout_unsupported', errors: [{ field: 'shards' }] });
+    const small = await restore({ memoryMbPerShard: 16 });
+    expect(small.status).toBe(422);
+    expect(small.body.code).toBe('restore_memory_too_small');
+    expect(small.body.errors![0]).toMatchObject({ field: 'memoryMbPerShard', message: expect.stringMatching(/at least \d+ MB/) });
+    const neededMb = Number(/at least (\d+) MB/.exec(small.body.errors![0]!.message)![1]);
+    expect(neededMb).toBeGreaterThan(16);
+    // One flipped byte: refused naming the file, before anything is created.
+    const victim = path.join(dir, m.shards[1]!.file);
+    const good = readFileSync(victim);
+    const bad = Buffer.from(good);
+    bad[Math.floor(bad.length / 2)]! ^= 0xff;
+    writeFileSync(victim, bad);
+    const corrupted = await restore({});
+    writeFileSync(victim, good);
+    expect(corrupted.status).toBe(422);
+    expect(corrupted.body).toMatchObject({ code: 'backup_corrupted', errors: [{ field: 'restoreFrom.backupId', message: expect.stringContaining(m.shards[1]!.file) }] });
+    // A backup still running cannot be restored.
+    const second = await api.call<BackupResponse>('POST', `/v1/clusters/${srcId}/backups`, {});
+    const running = await restore({ restoreFrom: { backupId: second.body.backup.id } });
+    expect(running.status).toBe(422);
+    expect(running.body.code).toBe('backup_not_completed');
+    await waitForBackup(second.body.backup.id);
+    expect((await api.listClusters()).body.items.map((c) => c.name)).toEqual(['source']);
+
+    // The restore: ready only once every key is in.
+    const t0 = Date.now();
+    const restored = await restore({});
+    expect(restored.status).toBe(202);
+    const newId = restored.body.cluster.id;
+    await api.waitForHealthy(newId, 90_000);
+    const restoreMs = Date.now() - t0;
+    const dst = appClient((await api.connection(newId)).body.uri);
+    try {
+      for (const key of keys) {
+        const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
+        expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
+        if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
+        else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
+      }
+      for (const key of ackedBefore) expect(await dst.get(key), key).toBe(await src.get(key));
+      // Replicas synced the restored data.
+      for (const node of dst.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
+      console.log(`backup of ${keys.length + writer.acked.length} keys (${m.shards.reduce((n, s) => n + s.bytes, 0)} bytes, skew ${m.skewMs} ms) in ${Date.parse(m.finishedAt) - Date.parse(m.startedAt)} ms; restore to healthy in ${restoreMs} ms`);
+    } finally {
+      src.disconnect();
+      dst.disconnect();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,4 @@
+/** Backups: where they are stored, and what an RDB file says about itself. */
+export * from './backup-storage';
+export * from './rdb-header';
+export * from './backup-source.planner';

@@ -1,0 +1,80 @@
+/**
+ * Reads the key counts an RDB file states about itself: the RESIZEDB opcode
+ * after each SELECTDB holds the number of keys (and of keys with a TTL) the
+ * database had when the snapshot was taken. Only the header is parsed: aux
+ * fields are skipped until the first database, so a few kilobytes suffice.
+ */
+
+export interface RdbCounts {
+  /** RDB format version (REDIS0010 -> 10). */
+  version: number;
+  keys: number;
+  keysWithExpiry: number;
+}
+
+const OP_AUX = 0xfa;
+const OP_RESIZEDB = 0xfb;
+const OP_SELECTDB = 0xfe;
+const OP_EOF = 0xff;
+const OP_FUNCTION = 0xf5;
+const OP_MODULE_AUX = 0xf7;
+
+class NeedMore extends Error {}
+
+/**
+ * Counts from the start of an RDB file (`head`: its first bytes, enough to
+ * reach the first RESIZEDB; null: more bytes are needed). An empty database
+ * (no SELECTDB before EOF) counts 0.
+ */
+export function readRdbCounts(head: Buffer): RdbCounts | null {
+  if (head.length < 9) return null;
+  const magic = head.subarray(0, 5).toString('latin1');
+  if (magic !== 'REDIS') throw new Error('not an RDB file (no REDIS magic)');
+  const version = Number(head.subarray(5, 9).toString('latin1'));
+  if (!Number.isInteger(version)) throw new Error('not an RDB file (bad version)');
+  let pos = 9;
+  const byte = () => {
+    if (pos >= head.length) throw new NeedMore();
+    return head[pos++]!;
+  };
+  const need = (n: number) => { if (pos + n > head.length) throw new NeedMore(); };
+  /** A length; `encoded` tells a special string encoding apart. */
+  const length = (): { len: number; encoded: boolean } => {
+    const b = byte();
+    const type = b >> 6;
+    if (type === 0) return { len: b & 0x3f, encoded: false };
+    if (type === 1) return { len: ((b & 0x3f) << 8) | byte(), encoded: false };
+    if (type === 3) return { len: b & 0x3f, encoded: true };
+    if (b === 0x80) { need(4); const v = head.readUInt32BE(pos); pos += 4; return { len: v, encoded: false }; }
+    if (b === 0x81) { need(8); const v = Number(head.readBigUInt64BE(pos)); pos += 8; return { len: v, encoded: false }; }
+    throw new Error(`unknown RDB length encoding 0x${b.toString(16)}`);
+  };
+  const skipString = () => {
+    const { len, encoded } = length();
+    if (!encoded) { need(len); pos += len; return; }
+    if (len === 0) { need(1); pos += 1; return; }
+    if (len === 1) { need(2); pos += 2; return; }
+    if (len === 2) { need(4); pos += 4; return; }
+    if (len === 3) { const clen = length().len; length(); need(clen); pos += clen; return; }
+    throw new Error(`unknown RDB string encoding ${len}`);
+  };
+  try {
+    for (;;) {
+      const op = byte();
+      if (op === OP_AUX) { skipString(); skipString(); continue; }
+      if (op === OP_EOF) return { version, keys: 0, keysWithExpiry: 0 };
+      if (op === OP_SELECTDB) {
+        length();
+        if (byte() !== OP_RESIZEDB) throw new Error('RDB without RESIZEDB after SELECTDB');
+        const keys = length().len;
+        const keysWithExpiry = length().len;
+        return { version, keys, keysWithExpiry };
+      }
+      if (op === OP_FUNCTION || op === OP_MODULE_AUX) throw new Error(`RDB with functions or module data before the first database is not supported (opcode 0x${op.toString(16)})`);
+      throw new Error(`unexpected RDB opcode 0x${op.toString(16)} before the first database`);
+    }
+  } catch (err) {
+    if (err instanceof NeedMore) return null;
+    throw err;
+  }
+}
