@@ -79,6 +79,25 @@ async function introduce(members: Member[], known: Map<Member, Set<string>>, log
   }
 }
 
+const CLUSTER_OK_WAIT_MS = 10_000;
+
+async function untilClusterOk(members: Member[], waitMs: number, log: (msg: string) => void): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  const started = Date.now();
+  for (;;) {
+    const states = await Promise.all(members.map(async (m) => /cluster_state:ok/.test(String(await m.client.call('CLUSTER', 'INFO')))));
+    if (states.every(Boolean)) {
+      if (Date.now() - started > 50) log(`every member says cluster_state:ok after ${Date.now() - started} ms`);
+      return;
+    }
+    if (Date.now() > deadline) {
+      log(`${members.filter((_, i) => !states[i]).map((m) => `${m.host}:${m.port}`).join(', ')} still not cluster_state:ok after ${waitMs} ms; moving on`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSlotsResult> {
   const log = opts.log ?? (() => {});
   const pace: MigrationPace = { ...MIGRATION_PACES[opts.priority ?? DEFAULT_MIGRATION_PRIORITY], ...opts.pace };
@@ -151,6 +170,9 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       for (const s of orphans) owner[s] = to;
       log(`${orphans.length} slot(s) claimed only by a dead former primary of ${to.host}:${to.port}'s shard: now its own`);
     }
+    // Keyed commands fail with CLUSTERDOWN on a member that still sees a slot uncovered (a failover, a claim that
+    // gossip has not spread yet): wait a while for every member to say ok (then try anyway: the caller retries).
+    await untilClusterOk([...members.values()], CLUSTER_OK_WAIT_MS, log);
     const pairs = new Map<string, { from: Member; to: Member; slots: number[] }>();
     for (const t of opts.targets) {
       const to = members.get(key(t))!;
