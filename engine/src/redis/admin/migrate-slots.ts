@@ -13,7 +13,7 @@ import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type Migration
 import { AdminConnectionPool } from './admin-connection';
 import { BulkRestoreConnection } from './bulk-restore.connection';
 import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
-import { repairOpenSlots } from './repair-slots';
+import { repairOpenSlots, untilClusterOk } from './repair-slots';
 import { exec, movePair, type PairContext, type Phase } from './slot-move';
 import { loadSlotMoveScripts } from './slot-move.scripts';
 
@@ -76,25 +76,6 @@ async function introduce(members: Member[], known: Map<Member, Set<string>>, log
       if (Date.now() > deadline) throw new Error(`${a.host}:${a.port} still does not know ${b.host}:${b.port} ${INTRODUCE_WAIT_MS / 1000} s after CLUSTER MEET`);
       await new Promise((r) => setTimeout(r, 50));
     }
-  }
-}
-
-const CLUSTER_OK_WAIT_MS = 10_000;
-
-async function untilClusterOk(members: Member[], waitMs: number, log: (msg: string) => void): Promise<void> {
-  const deadline = Date.now() + waitMs;
-  const started = Date.now();
-  for (;;) {
-    const states = await Promise.all(members.map(async (m) => /cluster_state:ok/.test(String(await m.client.call('CLUSTER', 'INFO')))));
-    if (states.every(Boolean)) {
-      if (Date.now() - started > 50) log(`every member says cluster_state:ok after ${Date.now() - started} ms`);
-      return;
-    }
-    if (Date.now() > deadline) {
-      log(`${members.filter((_, i) => !states[i]).map((m) => `${m.host}:${m.port}`).join(', ')} still not cluster_state:ok after ${waitMs} ms; moving on`);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -172,7 +153,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     }
     // Keyed commands fail with CLUSTERDOWN on a member that still sees a slot uncovered (a failover, a claim that
     // gossip has not spread yet): wait a while for every member to say ok (then try anyway: the caller retries).
-    await untilClusterOk([...members.values()], CLUSTER_OK_WAIT_MS, log);
+    await untilClusterOk([...members.values()], log);
     const pairs = new Map<string, { from: Member; to: Member; slots: number[] }>();
     for (const t of opts.targets) {
       const to = members.get(key(t))!;
