@@ -6,6 +6,10 @@
  * target's replica confirming the copies, then an atomic handover on the
  * source), in rounds paced to the migration priority. It stops early only
  * between rounds, so every slot always has exactly one owner.
+ *
+ * A primary must not give and take slots in the same run (Strata's plans
+ * never ask it): its epoch bump when it claims a slot could win back, in
+ * everyone's view, slots it is handing over at that moment.
  */
 import type { Redis } from 'ioredis';
 import type { MigrationPriority, MigrationProgress, SlotRange } from '@strata/api';
