@@ -26,7 +26,8 @@
  *
  * Each call on a primary is sized by a BatchPacer to the priority's time
  * budget; a probe (PING on its own connection) tells when a source is busy,
- * and the pair then rests and shrinks its batches.
+ * and the pair then rests. Up to `inFlightPerSource` rounds of a pair run at
+ * once, and no more calls than that are in flight on a source.
  */
 import type { Redis } from 'ioredis';
 import { BatchPacer, type MigrationPace } from '../migration-pace';
@@ -74,7 +75,7 @@ export type Phase = 'open' | 'copy' | 'wait' | 'handover' | 'close' | 'classic' 
 export const HANDOVER_ATTEMPTS = 4;
 /** Keys listed per GETKEYSINSLOT in the classic path and when clearing copies. */
 const LIST_KEYS = 1000;
-/** Keys a slot may hold to be listed whole for the copy. */
+/** Keys a slot may hold to be listed whole for the copy (its HANDOVER checks them all in one atomic call). */
 const MAX_SLOT_KEYS = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
