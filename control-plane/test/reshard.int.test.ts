@@ -61,6 +61,9 @@ describe('resharding under load', () => {
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.errors?.[0]?.field).toBe('replicasPerShard');
     expect((await api.updateCluster('00000000-0000-4000-8000-000000000000', { shards: 4 })).status).toBe(404);
+    const badPriority = await patch(id, { shards: 4, migrationPriority: 'turbo' });
+    expect(badPriority.status).toBe(400);
+    expect(badPriority.body.errors?.[0]?.field).toBe('migrationPriority');
 
     // Dry run: the plan, with live estimates; nothing changes.
     const dry = await patch(id, { shards: 4 }, true);
@@ -70,6 +73,12 @@ describe('resharding under load', () => {
     expect(dry.body.plan.addInstances.map((a) => a.role).sort()).toEqual(['primary', 'replica']);
     expect(dry.body.plan.online).toBe(true);
     expect(dry.body.plan.steps.map((s) => s.name)).toContain('migrate-slots');
+    // What the move costs at each priority; the cluster's (default balanced) is the one it runs at.
+    expect(dry.body.plan.migrationPriority).toBe('balanced');
+    const costs = dry.body.plan.migrationCosts;
+    expect(costs.map((c) => c.priority)).toEqual(['gentle', 'balanced', 'fast']);
+    expect(costs[0]!.estimatedSeconds).toBeGreaterThan(costs[2]!.estimatedSeconds);
+    expect(costs[0]!.maxBlockMs).toBeLessThan(costs[2]!.maxBlockMs);
     const after = (await api.getCluster(id)).body as Cluster;
     expect(after.generation).toBe(before.generation);
     expect(after.spec).toEqual(before.spec);
@@ -109,10 +118,12 @@ describe('resharding under load', () => {
     expect(slots).toEqual({ owned: 16384, open: [], assigned: 16384 });
     expect((await api.getCluster(id)).body.observedGeneration).toBe(before.generation + 1);
 
-    // 4 -> 3 under the same load.
-    const down = await patch(id, { shards: 3 });
+    // 4 -> 3 under the same load, at gentle priority (kept for later changes).
+    const down = await patch(id, { shards: 3, migrationPriority: 'gentle' });
     expect(down.status, JSON.stringify(down.body)).toBe(202);
     expect(down.body.plan.removeInstances).toHaveLength(2);
+    expect(down.body.plan.migrationPriority).toBe('gentle');
+    expect(down.body.cluster.spec.migrationPriority).toBe('gentle');
     const op2 = await waitOp(down.body.operation.id);
     expect(op2.state, JSON.stringify(op2)).toBe('succeeded');
     await load.stop();

@@ -28,6 +28,8 @@ test('Settings tab: 3 -> 4 shards, the plan drawn before anything changes, apply
   await expect(settings.planMoves.locator('tbody tr')).toHaveCount(3);
   await expect(settings.planInstances).toContainText('+ shard 4 primary');
   await expect(settings.planSteps.locator('li')).toHaveText([/Start 1 new instance/, /New primaries meet/, /Move 4096 slots/, /Record the new topology/]);
+  // What the move costs at each migration priority, the default one marked.
+  await expect(page.getByTestId('plan-costs').locator('li')).toHaveText([/^gentle: about [\d.]+ s/, /^balanced \(chosen\): about [\d.]+ s/, /^fast: about [\d.]+ s/]);
   await saveScreenshot(page, 'settings-plan-3-to-4', testInfo);
   // A dry run changed nothing.
   expect((await api.getCluster(cluster.id)).spec.shards).toBe(3);

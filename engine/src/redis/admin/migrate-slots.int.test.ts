@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
 import type { FormClusterShard } from '../../domain';
 import { planSlots } from '../slots.planner';
+import { planSlotTargets } from '../topology.planner';
 import { formCluster } from './form-cluster';
 import { migrateSlots } from './migrate-slots';
 import { connectAdmin } from './admin-connection';
@@ -136,7 +137,32 @@ async function settled(live: { host: string; port: number }[]): Promise<{ owned:
   return { owned, open, keys };
 }
 
+/** 6 primaries (no replicas) on the same hosts, ports 7210 and 7211: a 6 -> 3 scale-in moves every slot of the last three to the first three. */
+const SIX = [7210, 7211].flatMap((port) => HOSTS.map((host) => ({ host, port })));
+const sixSlots = planSlots(6);
+/** As Strata plans it: the kept primaries only take slots, the removed ones only give (a primary both giving and taking at once can lose a claim to its own epoch bump). */
+const threeSlots = planSlotTargets(sixSlots.map((r) => [r]), 3).target;
+
 describe('migrateSlots on real redis-server processes', () => {
+  it('6 -> 3 primaries: the last three give every slot to the first three under a writer, no key lost, the sources end empty', async () => {
+    fleet = await startRedisFleet(SIX);
+    await formCluster({ shards: SIX.map((p, i) => ({ slots: [sixSlots[i]!], primary: { instanceId: `00000000-0000-4000-8000-00000000002${i}`, ...p }, replicas: [] })), ...internal });
+    const c = new Cluster(SIX, { redisOptions: { username: creds.customerUser, password: creds.customerPassword }, retryDelayOnMoved: 0, retryDelayOnTryAgain: 20, maxRedirections: 64 });
+    c.on('error', () => {});
+    closers.push(() => c.disconnect());
+    for (let start = 0; start < KEYS; start += 1000) await Promise.all(Array.from({ length: 1000 }, (_, k) => c.set(`k:${start + k}`, `v${start + k}`)));
+    // Without replicas WAIT 1 never confirms: every write counts as "either value", the key count must still hold.
+    const writer = new AckedWriter(c).start();
+    const r = await migrateSlots({ targets: SIX.slice(0, 3).map((p, i) => ({ ...p, slots: threeSlots[i]! })), primaries: SIX, ...internal });
+    await writer.stop();
+    expect(r.complete).toBe(true);
+    expect(await writer.wrong(c)).toEqual([]);
+    expect(await settled(SIX)).toEqual({ owned: 16384, open: 0, keys: KEYS });
+    for (const p of SIX.slice(3)) expect(Number(await (await admin(p.host, p.port)).dbsize())).toBe(0);
+    expect(r.final!.filter((f) => SIX.slice(3).some((p) => p.port === f.port && p.host === f.host)).map((f) => f.slotsOwned)).toEqual([0, 0, 0]);
+  }, 60_000);
+
+
   it('moves slots under a WAIT 1 writer: every acknowledged write kept, nothing left on the source', async () => {
     await formed();
     const writer = new AckedWriter(appClient()).start();

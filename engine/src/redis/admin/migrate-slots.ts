@@ -6,6 +6,10 @@
  * target's replica confirming the copies, then an atomic handover on the
  * source), in rounds paced to the migration priority. It stops early only
  * between rounds, so every slot always has exactly one owner.
+ *
+ * A primary must not give and take slots in the same run (Strata's plans
+ * never ask it): its epoch bump when it claims a slot could win back, in
+ * everyone's view, slots it is handing over at that moment.
  */
 import type { Redis } from 'ioredis';
 import type { MigrationPriority, MigrationProgress, SlotRange } from '../../domain';
@@ -13,7 +17,7 @@ import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type Migration
 import { AdminConnectionPool } from './admin-connection';
 import { BulkRestoreConnection } from './bulk-restore.connection';
 import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
-import { repairOpenSlots } from './repair-slots';
+import { repairOpenSlots, untilClusterOk } from './repair-slots';
 import { exec, movePair, type PairContext, type Phase } from './slot-move';
 import { loadSlotMoveScripts } from './slot-move.scripts';
 
@@ -151,6 +155,9 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       for (const s of orphans) owner[s] = to;
       log(`${orphans.length} slot(s) claimed only by a dead former primary of ${to.host}:${to.port}'s shard: now its own`);
     }
+    // Keyed commands fail with CLUSTERDOWN on a member that still sees a slot uncovered (a failover, a claim that
+    // gossip has not spread yet): wait a while for every member to say ok (then try anyway: the caller retries).
+    await untilClusterOk([...members.values()], log);
     const pairs = new Map<string, { from: Member; to: Member; slots: number[] }>();
     for (const t of opts.targets) {
       const to = members.get(key(t))!;

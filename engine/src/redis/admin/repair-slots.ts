@@ -51,6 +51,7 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     for (const slot of openSlots) await dropCopies(slot, ownerOf(slot), views, log);
     // Every open slot first: a member naming a dead owner for any slot is in cluster_state:fail and refuses MIGRATE.
     for (const slot of openSlots) await adoptImporters(slot, ownerOf(slot), views, log);
+    await untilClusterOk(views, log);
     for (const slot of openSlots) {
       const owner = ownerOf(slot);
       const dest = opts.movingTo?.(slot);
@@ -99,6 +100,31 @@ async function dropCopies(slot: number, owner: View, views: View[], log: (m: str
     await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
     v.open = v.open.filter((o) => o.slot !== slot);
     log(`slot ${slot}: ${v.host}:${v.port} was copying it from its owner ${owner.host}:${owner.port}; ${dropped} copied key(s) dropped`);
+  }
+}
+
+const CLUSTER_OK_WAIT_MS = 10_000;
+
+/**
+ * Waits (bounded) until every member says cluster_state:ok: keyed commands
+ * (MIGRATE, scripts) fail with CLUSTERDOWN on a member that still sees a
+ * slot uncovered (a failover or a claim gossip has not spread yet). Then
+ * returns either way: the caller's next command says what is wrong.
+ */
+export async function untilClusterOk(members: { host: string; port: number; client: Redis }[], log: (msg: string) => void, waitMs = CLUSTER_OK_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  const started = Date.now();
+  for (;;) {
+    const states = await Promise.all(members.map(async (m) => /cluster_state:ok/.test(String(await m.client.call('CLUSTER', 'INFO')))));
+    if (states.every(Boolean)) {
+      if (Date.now() - started > 50) log(`every member says cluster_state:ok after ${Date.now() - started} ms`);
+      return;
+    }
+    if (Date.now() > deadline) {
+      log(`${members.filter((_, i) => !states[i]).map((m) => `${m.host}:${m.port}`).join(', ')} still not cluster_state:ok after ${waitMs} ms; moving on`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

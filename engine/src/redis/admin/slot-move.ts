@@ -26,7 +26,8 @@
  *
  * Each call on a primary is sized by a BatchPacer to the priority's time
  * budget; a probe (PING on its own connection) tells when a source is busy,
- * and the pair then rests and shrinks its batches.
+ * and the pair then rests. Up to `inFlightPerSource` rounds of a pair run at
+ * once, and no more calls than that are in flight on a source.
  */
 import type { Redis } from 'ioredis';
 import { BatchPacer, type MigrationPace } from '../migration-pace';
@@ -74,7 +75,7 @@ export type Phase = 'open' | 'copy' | 'wait' | 'handover' | 'close' | 'classic' 
 export const HANDOVER_ATTEMPTS = 4;
 /** Keys listed per GETKEYSINSLOT in the classic path and when clearing copies. */
 const LIST_KEYS = 1000;
-/** Keys a slot may hold to be listed whole for the copy. */
+/** Keys a slot may hold to be listed whole for the copy (its HANDOVER checks them all in one atomic call). */
 const MAX_SLOT_KEYS = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -150,9 +151,8 @@ async function copySlots(p: PairMove, slots: number[], ctx: PairContext): Promis
     await paceCall(from, ctx);
     const batch = listed.slice(i, i + pacer.batchKeys());
     i += batch.length;
-    const t0 = performance.now();
-    const reply = (await ctx.timed('copy', () => ctx.onSource(from, () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key))))) as Buffer;
-    pacer.observe(batch.length, performance.now() - t0);
+    // Timed once the source's turn came: waiting for other calls to it is not what these keys cost.
+    const reply = (await ctx.timed('copy', () => ctx.onSource(from, () => measured(pacer, batch.length, () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key)))))) as Buffer;
     const rows = parseCopyReply(reply, batch.length);
     const restores = rows.flatMap((row, j) => {
       if (!row) return []; // gone since it was listed: nothing to copy
@@ -184,12 +184,10 @@ async function handOver(p: PairMove, slots: number[], copied: Map<number, SlotCo
       keys += copied.get(slots[i]!)!.keys.length;
       group.push(slots[i++]!);
     }
-    const t0 = performance.now();
-    const res = await ctx.timed('handover', () => ctx.onSource(from, () => exec(from.client, group.map((s) => {
+    const res = await ctx.timed('handover', () => ctx.onSource(from, () => measured(pacer, Math.max(1, keys), () => exec(from.client, group.map((s) => {
       const c = copied.get(s)!;
       return ['EVALSHA', HANDOVER_SHA, String(c.keys.length), ...c.keys, String(s), to.id, ...c.fps];
-    }))));
-    pacer.observe(Math.max(1, keys), performance.now() - t0);
+    })))));
     group.forEach((s, j) => { if (Number(res[j]) === 1) handed.push(s); });
   }
   return handed;
@@ -237,14 +235,20 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
       await paceCall(from, ctx);
       const keys = (await from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(pacer.batchKeys()))) as Buffer[];
       if (!keys.length) break;
-      const t0 = performance.now();
-      await ctx.timed('classic', () => ctx.onSource(from, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys)));
-      pacer.observe(keys.length, performance.now() - t0);
+      await ctx.timed('classic', () => ctx.onSource(from, () => measured(pacer, keys.length, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys))));
       ctx.onKeys(from, keys.length);
     }
   }
   await close(p, slots, ctx);
   ctx.onSlotsDone(slots.length);
+}
+
+/** Runs a call on a source and tells the pacer what its keys cost. */
+async function measured<T>(pacer: BatchPacer, keys: number, call: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  const out = await call();
+  pacer.observe(keys, performance.now() - t0);
+  return out;
 }
 
 /** Probes of one source are at least this far apart (ms): a probe per call would double the round trips. */
