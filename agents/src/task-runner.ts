@@ -94,7 +94,7 @@ export class TaskRunner {
       log.info({ ms: Date.now() - started }, 'task succeeded');
     } catch (err) {
       outcome = { outcome: 'failed', error: (err as Error).message };
-      log.warn({ error: outcome.error }, 'task failed');
+      log.warn({ error: outcome.error, stack: (err as Error).stack?.split('\n').slice(1, 6).join(' | '), command: (err as { command?: { name?: string; args?: unknown[] } }).command?.name }, 'task failed');
     } finally {
       clearInterval(hb);
     }

@@ -21,7 +21,8 @@ let api: TestApi;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ api, cleanup } = await testStack('127.0.64', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '4' } }));
+  // Removing instances waits 10 s (not 60) for a member that is down: the cancel case's dead source stays down.
+  ({ api, cleanup } = await testStack('127.0.64', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '4' }, extraEnv: { STRATA_UPDATE_FORGET_WAIT_MS: '10000' } }));
 });
 afterAll(async () => cleanup?.());
 

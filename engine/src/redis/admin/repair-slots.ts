@@ -47,11 +47,14 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     };
     // A slot its live owner still serves alone (not MIGRATING) while another member imports it from that owner:
     // a move stopped while copying keys. The importer's keys are copies nobody reads (a key deleted on the owner
-    // since would come back through them): removed, and the mark dropped.
-    for (const slot of openSlots) await dropCopies(slot, ownerOf(slot), views, log);
-    // Every open slot first: a member naming a dead owner for any slot is in cluster_state:fail and refuses MIGRATE.
+    // since would come back through them): removed, and the mark dropped. Decided now, before importers from a
+    // dead owner are re-pointed below: those hold keys handed over to them (the only copies), never dropped.
+    const copies = openSlots.map((slot) => ({ slot, owner: ownerOf(slot), importers: copyHolders(slot, ownerOf(slot), views) }));
+    // Every open slot first: a member naming a dead owner for any slot is in cluster_state:fail and refuses keyed
+    // commands (MIGRATE, and the DEL of copies) until it names the live owner.
     for (const slot of openSlots) await adoptImporters(slot, ownerOf(slot), views, log);
     await untilClusterOk(views, log);
+    for (const c of copies) for (const v of c.importers) await dropCopies(c.slot, c.owner, v, log);
     for (const slot of openSlots) {
       const owner = ownerOf(slot);
       const dest = opts.movingTo?.(slot);
@@ -83,24 +86,26 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
   }
 }
 
-/** See the caller: importers from an owner that does not migrate the slot hold copies only. */
-async function dropCopies(slot: number, owner: View, views: View[], log: (m: string) => void): Promise<void> {
-  if (owner.open.some((o) => o.slot === slot && o.state === 'migrating')) return;
-  for (const v of views) {
-    if (v === owner || !v.open.some((o) => o.slot === slot && o.state === 'importing' && o.peerId === owner.myself.id)) continue;
-    let dropped = 0;
-    for (;;) {
-      const keys = (await v.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as Buffer[];
-      if (!keys.length) break;
-      const pl = v.client.pipeline();
-      for (const k of keys) pl.call('ASKING').call('DEL', k);
-      for (const [err] of (await pl.exec()) ?? []) if (err) throw err;
-      dropped += keys.length;
-    }
-    await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
-    v.open = v.open.filter((o) => o.slot !== slot);
-    log(`slot ${slot}: ${v.host}:${v.port} was copying it from its owner ${owner.host}:${owner.port}; ${dropped} copied key(s) dropped`);
+/** See the caller: members importing the slot from its owner while the owner does not migrate it hold copies only. */
+function copyHolders(slot: number, owner: View, views: View[]): View[] {
+  if (owner.open.some((o) => o.slot === slot && o.state === 'migrating')) return [];
+  return views.filter((v) => v !== owner && v.open.some((o) => o.slot === slot && o.state === 'importing' && o.peerId === owner.myself.id));
+}
+
+/** Removes an importer's copies of `slot` and its mark (see copyHolders). */
+async function dropCopies(slot: number, owner: View, v: View, log: (m: string) => void): Promise<void> {
+  let dropped = 0;
+  for (;;) {
+    const keys = (await v.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as Buffer[];
+    if (!keys.length) break;
+    const pl = v.client.pipeline();
+    for (const k of keys) pl.call('ASKING').call('DEL', k);
+    for (const [err] of (await pl.exec()) ?? []) if (err) throw err;
+    dropped += keys.length;
   }
+  await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+  v.open = v.open.filter((o) => o.slot !== slot);
+  log(`slot ${slot}: ${v.host}:${v.port} was copying it from its owner ${owner.host}:${owner.port}; ${dropped} copied key(s) dropped`);
 }
 
 const CLUSTER_OK_WAIT_MS = 10_000;
