@@ -15,3 +15,4 @@ export * from './benchmarks';
 export * from './benchmark-presets';
 export * from './shard-label';
 export * from './memory-label';
+export * from './audit-actions';
