@@ -1,4 +1,7 @@
 import { z, Id, Timestamp, safeString } from './common';
+import { AUDIT_KINDS, AUDIT_RESOURCE_TYPES } from './audit-actions';
+
+const AUDIT_KIND_FILTERS = [...new Set([...AUDIT_RESOURCE_TYPES, ...AUDIT_KINDS.map(([k]) => k)])] as [string, ...string[]];
 
 /**
  * What an API token may do. `admin` implies every other scope.
@@ -101,7 +104,15 @@ export const AuditEntry = z
       id: z.string().nullable(),
       name: z.string().describe('user email, or token name'),
     }),
-    action: z.string().describe('METHOD and route, e.g. "DELETE /v1/clusters/:id"'),
+    action: z.string().describe('METHOD and route, e.g. "DELETE /v1/clusters/:id"; SIGN-IN, SIGN-IN-FAILED or SIGN-OUT for the console\'s sessions'),
+    kind: z.string().describe('the action as a stable kind, e.g. "cluster.delete", "session.sign-in-failed"'),
+    summary: z.string().describe('what happened in words, e.g. "Deleted cluster orders-cache", "Changed cluster orders-cache (dry run: nothing changed)"'),
+    resource: z.object({
+      type: z.enum(AUDIT_RESOURCE_TYPES),
+      id: z.string().nullable(),
+      name: z.string().nullable().describe('as it was when the entry was written'),
+    }),
+    dryRun: z.boolean().describe('a previewed change (?dryRun=true): nothing was changed'),
     targetId: z.string().nullable(),
     status: z.number().int().describe('HTTP status of the change'),
     detail: z.record(z.string(), z.unknown()).describe('the request body without secrets'),
@@ -115,4 +126,10 @@ export type AuditList = z.infer<typeof AuditList>;
 export const AuditQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   before: safeString().regex(/^\d{1,18}$/, 'a cursor from nextCursor').optional(),
+  actor: safeString().max(200).optional().describe('entries whose actor name (email or token name) contains this, any case'),
+  kind: z.enum(AUDIT_KIND_FILTERS).optional().describe('a kind ("cluster.delete") or every kind under a prefix ("cluster", "session")'),
+  resource: safeString().max(200).optional().describe("entries whose resource id or name contains this, any case"),
+  from: Timestamp.optional().describe('entries at or after this time'),
+  to: Timestamp.optional().describe('entries before this time'),
 });
+export type AuditQuery = z.infer<typeof AuditQuery>;

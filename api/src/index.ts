@@ -18,3 +18,4 @@ export * from './disk-profile-presets';
 export * from './shard-label';
 export * from './memory-label';
 export * from './backups';
+export * from './audit-actions';

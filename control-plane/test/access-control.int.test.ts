@@ -382,13 +382,49 @@ describe('scoped tokens and roles', () => {
     expect(JSON.stringify(createUser.detail)).not.toContain('secret-password-1');
     expect(entries.find((e) => e.action === 'POST /v1/clusters' && e.targetId === clusterId)).toMatchObject({ actor: { type: 'token', name: 'admin (first start)' }, status: 202 });
     expect(JSON.stringify(entries.find((e) => e.targetId === tok.body.id && e.action === 'POST /v1/tokens')!.detail)).not.toContain('stk_');
-    // Refused requests change nothing, so they are not in the log.
-    expect(entries.every((e) => e.status < 400)).toBe(true);
+    // Refused requests change nothing, so they are not in the log (a failed sign-in is an event of its own).
+    expect(entries.filter((e) => e.status >= 400).every((e) => e.action === 'SIGN-IN-FAILED')).toBe(true);
+    // Readable: the action in words, the resource by its name as it was.
+    expect(createUser).toMatchObject({ kind: 'user.create', summary: 'Added user audited@matrix.test', resource: { type: 'user', id: u.body.id, name: 'audited@matrix.test' }, dryRun: false });
+    expect(entries.find((e) => e.action === 'PATCH /v1/clusters/:id' && e.targetId === clusterId)).toMatchObject({ summary: 'Changed cluster matrix', dryRun: false });
+    expect(entries.find((e) => e.action === 'DELETE /v1/tokens/:id')).toMatchObject({ kind: 'token.revoke', summary: 'Revoked API token audited-token' });
     // Paging.
     const page = (await api.audit({ limit: 2 })).body;
     expect(page.items).toHaveLength(2);
     const next = (await api.audit({ limit: 2, before: page.nextCursor! })).body;
     expect(Number(next.items[0]!.id)).toBeLessThan(Number(page.items[1]!.id));
+  });
+});
+
+describe('the audit log: dry runs, sign-ins, filters', () => {
+  it('marks a dry run; records sign-ins, failed sign-ins of a known email and sign-outs; filters by actor, kind, resource and time', async () => {
+    const dry = await api.call('PATCH', `/v1/clusters/${clusterId}?dryRun=true`, { evictionPolicy: 'allkeys-lfu' });
+    expect(dry.status).toBe(200);
+    const wrong = await fetch(`${url}/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@matrix.test', password: 'not-the-password' }) });
+    expect(wrong.status).toBe(401);
+    const nobody = await fetch(`${url}/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@matrix.test', password: 'whatever-it-is' }) });
+    expect(nobody.status).toBe(401);
+    const before = new Date().toISOString();
+    const s = await SessionClient.signIn('admin@matrix.test', 'correct-horse-battery');
+    expect((await s.call('DELETE', '/v1/session')).status).toBeLessThan(300);
+
+    const entries = (await api.audit({ limit: 500 })).body.items;
+    expect(entries.find((e) => e.action === 'PATCH /v1/clusters/:id' && e.dryRun)).toMatchObject({ summary: 'Changed cluster matrix (dry run: nothing changed)', status: 200, detail: { evictionPolicy: 'allkeys-lfu' } });
+    const session = (await api.audit({ kind: 'session', limit: 500 })).body.items;
+    expect(session.every((e) => e.kind.startsWith('session.'))).toBe(true);
+    expect(session.find((e) => e.kind === 'session.sign-in-failed')).toMatchObject({ actor: { name: 'admin@matrix.test' }, status: 401, summary: 'Failed to sign in' });
+    expect(session.some((e) => e.actor.name === 'nobody@matrix.test')).toBe(false);
+    expect(session.filter((e) => e.at >= before.slice(0, 19)).map((e) => e.kind)).toEqual(expect.arrayContaining(['session.sign-in', 'session.sign-out']));
+
+    const byActor = (await api.audit({ actor: 'ADMIN@MATRIX', limit: 500 })).body.items;
+    expect(byActor.length).toBeGreaterThan(0);
+    expect(byActor.every((e) => e.actor.name === 'admin@matrix.test')).toBe(true);
+    const byResource = (await api.audit({ resource: 'matrix', kind: 'cluster', limit: 500 })).body.items;
+    expect(byResource.length).toBeGreaterThanOrEqual(2);
+    expect(byResource.every((e) => e.resource.name === 'matrix' && e.kind.startsWith('cluster.'))).toBe(true);
+    expect((await api.audit({ from: new Date(Date.now() + 60_000).toISOString() })).body.items).toEqual([]);
+    expect((await api.audit({ to: '2000-01-01T00:00:00Z' })).body.items).toEqual([]);
+    expect(expectProblem(await api.call('GET', '/v1/audit?kind=nonsense'), 400, 'validation_failed').errors?.map((e) => e.field)).toContain('kind');
   });
 });
 

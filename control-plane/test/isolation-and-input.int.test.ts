@@ -34,6 +34,7 @@ describe('organization isolation', () => {
     for (const [method, path] of [
       ['GET', `/v1/clusters/${id}`], ['DELETE', `/v1/clusters/${id}`], ['GET', `/v1/clusters/${id}/topology`],
       ['GET', `/v1/clusters/${id}/connection`], ['GET', `/v1/clusters/${id}/operations`], ['GET', `/v1/operations/${mine.body.operation.id}`],
+      ['GET', `/v1/capacity?clusterId=${id}`],
     ] as const) {
       expectProblem(await other.call(method, path), 404, 'not_found');
     }

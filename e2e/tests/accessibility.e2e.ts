@@ -36,6 +36,23 @@ test.describe('accessibility and screenshots', () => {
     await expectAccessible(page, 'cluster-activity', testInfo);
     await saveScreenshot(page, 'cluster-activity', testInfo);
 
+    for (const [tab, ready] of [
+      ['monitoring', page.getByTestId('chart-cpu')],
+      ['benchmarks', page.getByTestId('preset-failover-under-load')],
+      ['settings', page.getByTestId('switchover-list').getByRole('button').first()],
+    ] as const) {
+      await page.goto(`/clusters/${cluster.id}/${tab}`);
+      await expect(ready).toBeVisible();
+      await expectAccessible(page, `cluster-${tab}`, testInfo);
+      await saveScreenshot(page, `cluster-${tab}`, testInfo);
+    }
+    // A confirmation, with its impact.
+    await page.getByTestId('switchover-list').getByRole('button').first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectAccessible(page, 'switchover-dialog', testInfo);
+    await page.keyboard.press('Escape');
+    await clusterPage.goto(cluster.id);
+
     await clusterPage.deleteButton.click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectAccessible(page, 'delete-dialog', testInfo);
@@ -51,6 +68,11 @@ test.describe('accessibility and screenshots', () => {
     await expect(nodesPage.rows).toHaveCount(3);
     await expectAccessible(page, 'nodes', testInfo);
     await saveScreenshot(page, 'nodes', testInfo);
+
+    await page.goto('/settings/access');
+    await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1)).toBeVisible();
+    await expectAccessible(page, 'access', testInfo);
+    await saveScreenshot(page, 'access', testInfo);
   });
 
   test('empty clusters list (new organization)', async ({ page, api, stack, clustersPage }, testInfo) => {

@@ -33,10 +33,21 @@ test.describe('live monitoring', () => {
       expect(elapsed).toBeLessThanOrEqual(3000);
       await expect(monitoring.opsNow).toHaveText(/[1-9]/);
       await expect(monitoring.shardCells).toHaveCount(2);
-      await expect(monitoring.hottestShard).toContainText(/Hottest: shard [01]/);
+      await expect(monitoring.hottestShard).toContainText(/Hottest: shard [12] /);
       // The chart keeps moving: its newest second advances.
       const last = Number(await monitoring.opsChart.getAttribute('data-last-ts'));
       await expect.poll(async () => Number(await monitoring.opsChart.getAttribute('data-last-ts')), { timeout: 5000 }).toBeGreaterThan(last);
+      // Keys, hit ratio, evictions, network, CPU and replication lag beside ops and latency, each with its latest value.
+      // The load writes k0..k199 with a last digit of 0, 3, 6 or 9 (80 keys), besides 'warm'.
+      await expect.poll(async () => Number(await page.getByTestId('chart-keys').getAttribute('data-latest')), { timeout: 5000 }).toBe(81);
+      await expect(page.getByTestId('keys-now')).toHaveText('81');
+      // Every GET is of a key the load never sets (last digit 1, 2, 4, 5, 7 or 8): lookups, all missed.
+      await expect(page.getByTestId('chart-hit-ratio')).toHaveAttribute('data-latest', '0', { timeout: 5000 });
+      await expect(page.getByTestId('chart-hit-ratio').getByRole('list', { name: 'Legend' })).toContainText('0%');
+      await expect.poll(async () => Number(await page.getByTestId('chart-network').getAttribute('data-latest')), { timeout: 5000 }).toBeGreaterThan(0);
+      await expect.poll(async () => Number(await page.getByTestId('chart-cpu').getAttribute('data-latest')), { timeout: 5000 }).toBeGreaterThan(0);
+      for (const id of ['chart-evictions', 'chart-repl-lag']) await expect(page.getByTestId(id)).toBeVisible();
+      await expect(page.getByTestId('chart-ops').getByRole('list', { name: 'Legend' })).toContainText(/total[\d.,k ]+ops\/s/);
       await saveScreenshot(page, 'monitoring-live', testInfo);
       await expectAccessible(page, 'monitoring', testInfo);
 

@@ -38,6 +38,47 @@ async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> 
   expect(widest, `${where}: an element sticks out of the ${viewport} px viewport`).toBe('');
 }
 
+/**
+ * No text touches a card's border: every visible line of text inside a card
+ * starts and ends at least 8 px inside its left and right edges (the card's
+ * own padding or its parts' padding, whichever gives the room).
+ */
+async function expectCardPadding(page: Page, where: string): Promise<void> {
+  const touching = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const card of Array.from(document.querySelectorAll('.card'))) {
+      const c = card.getBoundingClientRect();
+      if (c.width === 0 || c.height === 0) continue;
+      const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const text = (n.textContent ?? '').trim();
+        const parent = n.parentElement;
+        if (!text || !parent) continue;
+        // Text in a box that scrolls sideways (code) or is visually hidden does not count.
+        if (parent.closest('pre, .visually-hidden, .sr-only, [aria-hidden="true"], dialog:not([open]), details:not([open]) > :not(summary)')) continue;
+        // Clipped away by a box between the text and the card (a visually hidden table head, a sideways-scrolling box): not seen.
+        const clips: DOMRect[] = [];
+        for (let a: Element | null = parent; a && a !== card; a = a.parentElement) {
+          const o = getComputedStyle(a);
+          if (o.overflowX !== 'visible' || o.overflowY !== 'visible') clips.push(a.getBoundingClientRect());
+        }
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        for (const r of Array.from(range.getClientRects())) {
+          if (r.width === 0 || r.height === 0) continue;
+          if (clips.some((k) => r.right <= k.left + 1 || r.left >= k.right - 1 || k.width <= 1 || k.height <= 1)) continue;
+          if (r.left < c.left + 8 - 0.5 || r.right > c.right - 8 + 0.5) {
+            out.push(`"${text.slice(0, 40)}" in ${card.className} (${Math.round(r.left - c.left)} px from the left, ${Math.round(c.right - r.right)} px from the right)`);
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  });
+  expect(touching.slice(0, 8), `${where}: text touching a card's border`).toEqual([]);
+}
+
 /** Every item (tab, link) is wholly inside the viewport and its container does not scroll sideways. */
 async function expectAllInView(page: Page, container: Locator, items: Locator, where: string): Promise<void> {
   const width = page.viewportSize()!.width;
@@ -63,12 +104,14 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await clustersPage.goto();
       await expect(page.getByTestId('cluster-row').first()).toBeVisible();
       await expectNoSidewaysScroll(page, 'clusters list');
+      await expectCardPadding(page, 'clusters list');
       await saveScreenshot(page, `responsive-${vp.width}-clusters`, testInfo);
 
       await wizard.goto();
       await wizard.fill({ name: 'My Cluster', shards: 2, replicasPerShard: 1 });
       await expect(wizard.summaryValue('nodes')).toContainText('of');
       await expectNoSidewaysScroll(page, 'create wizard');
+      await expectCardPadding(page, 'create wizard');
       await saveScreenshot(page, `responsive-${vp.width}-wizard`, testInfo);
 
       await clusterPage.goto(cluster.id);
@@ -76,6 +119,7 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await expect(clusterPage.uri).toBeVisible();
       await expect(clusterPage.topology.getByTestId('instance')).toHaveCount(4);
       await expectNoSidewaysScroll(page, 'cluster page');
+      await expectCardPadding(page, 'cluster page');
       for (const panel of [clusterPage.topology, clusterPage.connection]) {
         const box = (await panel.boundingBox())!;
         expect(box.x + box.width).toBeLessThanOrEqual(vp.width);
@@ -98,17 +142,20 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
         await page.goto(`/clusters/${cluster.id}/${section}`);
         await expect(ready).toBeVisible();
         await expectNoSidewaysScroll(page, `cluster ${section}`);
+        await expectCardPadding(page, `cluster ${section}`);
         await saveScreenshot(page, `responsive-${vp.width}-cluster-${section}`, testInfo);
       }
 
       await page.goto('/settings/access');
       await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').nth(1)).toBeVisible();
       await expectNoSidewaysScroll(page, 'access settings');
+      await expectCardPadding(page, 'access settings');
       await saveScreenshot(page, `responsive-${vp.width}-access`, testInfo);
 
       await nodesPage.goto();
       await expect(nodesPage.rows.first()).toBeVisible();
       await expectNoSidewaysScroll(page, 'nodes page');
+      await expectCardPadding(page, 'nodes page');
       await saveScreenshot(page, `responsive-${vp.width}-nodes`, testInfo);
 
       // Signed out: the sign-in page.
@@ -118,6 +165,7 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await signIn.goto('/sign-in');
       await expect(signIn.getByRole('button', { name: 'Sign in' })).toBeVisible();
       await expectNoSidewaysScroll(signIn, 'sign-in');
+      await expectCardPadding(signIn, 'sign-in');
       await saveScreenshot(signIn, `responsive-${vp.width}-sign-in`, testInfo);
       await signedOut.close();
 

@@ -2357,6 +2357,16 @@ export interface paths {
                 query?: {
                     limit?: number;
                     before?: string;
+                    /** @description entries whose actor name (email or token name) contains this, any case */
+                    actor?: string;
+                    /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "node.drain" | "node.undrain" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    /** @description entries whose resource id or name contains this, any case */
+                    resource?: string;
+                    /** @description entries at or after this time */
+                    from?: string;
+                    /** @description entries before this time */
+                    to?: string;
                 };
                 header?: never;
                 path?: never;
@@ -5604,8 +5614,21 @@ export interface components {
                 /** @description user email, or token name */
                 name: string;
             };
-            /** @description METHOD and route, e.g. "DELETE /v1/clusters/:id" */
+            /** @description METHOD and route, e.g. "DELETE /v1/clusters/:id"; SIGN-IN, SIGN-IN-FAILED or SIGN-OUT for the console's sessions */
             action: string;
+            /** @description the action as a stable kind, e.g. "cluster.delete", "session.sign-in-failed" */
+            kind: string;
+            /** @description what happened in words, e.g. "Deleted cluster orders-cache", "Changed cluster orders-cache (dry run: nothing changed)" */
+            summary: string;
+            resource: {
+                /** @enum {string} */
+                type: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session";
+                id: string | null;
+                /** @description as it was when the entry was written */
+                name: string | null;
+            };
+            /** @description a previewed change (?dryRun=true): nothing was changed */
+            dryRun: boolean;
             targetId: string | null;
             /** @description HTTP status of the change */
             status: number;

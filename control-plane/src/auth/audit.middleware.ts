@@ -42,7 +42,11 @@ export const auditChanges = (audit: AuditStore, log: Logger): RequestHandler => 
     recorded = true;
     const route = req.route?.path ? `${req.baseUrl}${req.route.path === '/' ? '' : req.route.path}` : req.originalUrl.split('?')[0];
     const targetId = (req.params as Record<string, string | undefined>)?.id ?? createdId(responseBody);
-    audit.record(p, { action: `${req.method} ${route}`, targetId, status: res.statusCode, detail: redact(req.body) }).then(
+    const body = redact(req.body);
+    // A create names its resource in the body ({"name": ...}) before any row holds it under that id.
+    const createdName = req.method === 'POST' && typeof body.name === 'string' && !(req.params as Record<string, string | undefined>)?.id ? body.name : undefined;
+    const dryRun = req.query?.dryRun === 'true';
+    audit.record(p, { action: `${req.method} ${route}`, targetId, status: res.statusCode, detail: body, targetName: createdName, dryRun }).then(
       () => end(...args),
       (err) => {
         log.error({ err, path: req.originalUrl }, 'audit record failed; answering 500');

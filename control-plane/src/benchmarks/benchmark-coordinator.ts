@@ -81,10 +81,13 @@ export class BenchmarkCoordinator {
       case 'failed':
         await this.finish(run, 'failed', { code: 'worker_failed', message: `worker on ${h.address}: ${r.message}` });
         return { action: 'exit' };
-      case 'ready':
+      case 'ready': {
         h.primaries = r.primaries;
         h.stepDone = Math.max(h.stepDone, 0);
+        const ready = run.live().filter((x) => x.stepDone >= 0).length;
+        if (run.current.kind === 'start') this.setState(run, 'pending', 0.01, `load generators ready on ${ready} of ${run.live().length} nodes`);
         break;
+      }
       case 'load-progress':
         h.loadDone = Math.max(h.loadDone, r.done);
         // A progress report sent before 'loaded' can arrive after it: it must not take the run back to 'loading'.

@@ -70,7 +70,7 @@ export function createApp(d: AppDeps): Express {
   });
   app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
 
-  app.use('/v1/session', sessionRoutes({ auth: d.auth, secureCookies: false }));
+  app.use('/v1/session', sessionRoutes({ auth: d.auth, audit: d.audit, secureCookies: false }));
   if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);
   if (d.benchmarks) app.use('/v1/agent', d.benchmarks.agentRouter);
   if (d.diskProfiles) app.use('/v1/agent', d.diskProfiles.agentRouter);

@@ -74,7 +74,7 @@ export class TestApi {
   listUsers() { return this.typed<{ items: User[] }>(this.client.GET('/v1/users')); }
   createUser(body: unknown) { return this.typed<User & Problem>(this.client.POST('/v1/users', { body: body as never })); }
   setRole(id: string, role: User['role']) { return this.typed<User & Problem>(this.client.PATCH('/v1/users/{id}', { params: { path: { id } }, body: { role } })); }
-  audit(query: { limit?: number; before?: string } = {}) { return this.typed<AuditList & Problem>(this.client.GET('/v1/audit', { params: { query: query as never } })); }
+  audit(query: { limit?: number; before?: string; actor?: string; kind?: string; resource?: string; from?: string; to?: string } = {}) { return this.typed<AuditList & Problem>(this.client.GET('/v1/audit', { params: { query: query as never } })); }
   createOrganization(name: string) { return this.typed<CreateOrganizationResponse & Problem>(this.client.POST('/v1/organizations', { body: { name } })); }
 
   /** Waits for an event of this type matching `where`, newest first. */

@@ -56,11 +56,11 @@ export function AppShell({ session, children }: { session: Session; children: Re
       </div>
       <div className="app-body">
         <header className="topbar">
-          <div className="org" data-testid="current-org">
+          <Link to="/settings/access" className="org" data-testid="current-org" title="Your organization: its users, API tokens and audit log">
             <Icon name="building" size={16} />
             <span className="visually-hidden">Organization: </span>
             <span className="org-name">{session.organization.name}</span>
-          </div>
+          </Link>
           <div className="topbar-right">
             <div className="user" data-testid="current-user">
               <span className="avatar" aria-hidden="true">

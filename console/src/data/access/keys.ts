@@ -2,5 +2,5 @@ export const accessKeys = {
   all: ['access'] as const,
   tokens: () => [...accessKeys.all, 'tokens'] as const,
   users: () => [...accessKeys.all, 'users'] as const,
-  audit: () => [...accessKeys.all, 'audit'] as const,
+  audit: (filters: object = {}) => [...accessKeys.all, 'audit', filters] as const,
 };

@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BenchmarkRequest } from '@strata/api';
 import { api, apiCall } from '../fetcher';
 import { benchmarkKeys } from './keys';
@@ -21,4 +22,12 @@ export function getBenchmarkPresets(clusterId: string, signal?: AbortSignal): Pr
 
 export function useBenchmarkPresetsQuery(clusterId: string) {
   return useQuery({ queryKey: benchmarkKeys.presets(clusterId), queryFn: ({ signal }) => getBenchmarkPresets(clusterId, signal), staleTime: 60_000 });
+}
+
+/** Starts the presets' read before the component that shows them has loaded (a lazy chunk). */
+export function usePrefetchBenchmarkPresets(clusterId: string, enabled: boolean) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (enabled) void qc.prefetchQuery({ queryKey: benchmarkKeys.presets(clusterId), queryFn: ({ signal }) => getBenchmarkPresets(clusterId, signal), staleTime: 60_000 });
+  }, [qc, clusterId, enabled]);
 }

@@ -30,6 +30,18 @@ describe('LiveWindow', () => {
     expect(w.timestamps).toEqual([12, 13, 14]);
   });
 
+  it('the newest second waits for every shard that reported the second before (no half sums at the right edge)', () => {
+    const w = new LiveWindow(300);
+    const p = (ts: number, shard: number, value: number) => ({ ts, series: [{ metric: 'keys', scope: 'shard' as const, shard, instanceId: null, role: null, value }] });
+    w.push(p(10, 0, 100));
+    w.push(p(10, 1, 120));
+    w.push(p(11, 0, 101));
+    expect(w.columns.get('keys')).toEqual([220, null]);
+    expect(w.latest('keys')).toBe(220);
+    w.push(p(11, 1, 121));
+    expect(w.columns.get('keys')).toEqual([220, 222]);
+  });
+
   it('combines shards: sums, the worst latency, nothing when no shard has a value', () => {
     expect(combineShards('ops', [1, null, 2])).toBe(3);
     expect(combineShards('latency_p50', [7, 3])).toBe(7);

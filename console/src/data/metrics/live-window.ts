@@ -58,7 +58,13 @@ export class LiveWindow {
     for (const m of metrics) {
       const shardCols = [...this.columns.entries()].filter(([k]) => k.startsWith(`${m}@`)).map(([, c]) => c);
       const total = this.column(m);
-      for (let i = from; i < this.timestamps.length; i++) total[i] = combineShards(m, shardCols.map((c) => c[i] ?? null));
+      const last = this.timestamps.length - 1;
+      for (let i = from; i <= last; i++) {
+        // The newest second while its shards' points still arrive (one node's push before another's): a partial sum
+        // would show a dip (or half the keys) at the right edge. It is filled once every shard that had a value has one.
+        const arriving = i === last && i > 0 && shardCols.some((c) => (c[i] ?? null) === null && (c[i - 1] ?? null) !== null);
+        total[i] = arriving ? null : combineShards(m, shardCols.map((c) => c[i] ?? null));
+      }
     }
   }
 

@@ -1,11 +1,12 @@
 import type { Cluster, Operation } from '@strata/api';
 import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
-import { formatAgo, formatDateTime, formatDuration } from '../../lib/format';
+import { formatDuration } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { Badge, OperationStateBadge } from '../../components/ui/Badge';
 import { EmptyState, ErrorState, LoadingState } from '../../components/ui/States';
 import { OPERATION_TITLES, StepList } from './OperationProgress';
 import { EventsTimeline } from './EventsTimeline';
+import { TimeAgo } from '../../components/ui/TimeAgo';
 
 /** Operations (newest first) and the cluster's condition transitions. */
 export function ActivityTimeline({ cluster }: { cluster: Cluster }) {
@@ -65,9 +66,7 @@ export function ActivityTimeline({ cluster }: { cluster: Cluster }) {
                   <td data-label="Reason" className="mono small">{c.reason}</td>
                   <td data-label="Message" className="small">{c.message}</td>
                   <td data-label="Changed">
-                    <time dateTime={c.lastTransitionAt} title={formatDateTime(c.lastTransitionAt)} className="small">
-                      {formatAgo(c.lastTransitionAt, now)}
-                    </time>
+                    <TimeAgo at={c.lastTransitionAt} now={now} className="small" />
                   </td>
                 </tr>
               ))}
@@ -89,9 +88,7 @@ function TimelineItem({ op, now }: { op: Operation; now: number }) {
           <span className="timeline-title">{OPERATION_TITLES[op.kind]}</span>
           <OperationStateBadge state={op.state} />
           <span className="muted small">
-            <time dateTime={op.createdAt} title={formatDateTime(op.createdAt)}>
-              {formatAgo(op.createdAt, now)}
-            </time>
+            <TimeAgo at={op.createdAt} now={now} />
             {' · '}
             {formatDuration(op.createdAt, op.finishedAt, now)}
           </span>

@@ -4,6 +4,7 @@ import { useClusterQuery } from '../../data/clusters/cluster-query';
 import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
 import { isOperationActive } from '../../data/polling';
 import { useClusterDeleted } from '../../data/live/live-store';
+import { usePrefetchBenchmarkPresets } from '../../data/benchmarks/benchmark-presets-query';
 import { Link } from '../../lib/router';
 import { useDocumentTitle, useNow } from '../../lib/hooks';
 import { formatAgo, formatDateTime, formatMemoryMb, plural } from '../../lib/format';
@@ -17,7 +18,7 @@ import { DURABILITY_LABELS } from './labels';
 import { ActivityTimeline } from './ActivityTimeline';
 import { ConnectionPanel } from './ConnectionPanel';
 import { DeleteClusterDialog } from './DeleteClusterDialog';
-import { OperationProgress } from './OperationProgress';
+import { OPERATION_TITLES, OperationProgress } from './OperationProgress';
 import { TopologyPanel } from './TopologyPanel';
 import { SettingsTab } from './Settings/SettingsTab';
 import { ClusterHealthAlert } from './ClusterHealthAlert';
@@ -40,6 +41,8 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
   // Asked only once the cluster is known: for a cluster that is not there, one 404 is enough.
   const ops = useClusterOperationsQuery(id, { enabled: cluster.isSuccess });
   const deleted = useClusterDeleted(id);
+  // The Benchmarks tab's code loads on demand: ask for its presets at once, not after the chunk arrived.
+  usePrefetchBenchmarkPresets(id, tab === 'benchmarks' && cluster.isSuccess);
   useDocumentTitle(cluster.data?.name ?? 'Cluster');
 
   if (deleted) return <ClusterGone />;
@@ -159,9 +162,9 @@ function Overview({ cluster, latest }: { cluster: Cluster; latest: Operation | u
             <dd>{instanceCount(s)}</dd>
           </div>
           <div>
-            <dt>Shards × replicas</dt>
+            <dt>Shards</dt>
             <dd>
-              {s.shards} × {s.replicasPerShard}
+              {plural(s.shards, 'shard')}, {plural(s.replicasPerShard, 'replica')} each
             </dd>
           </div>
           <div>
@@ -187,7 +190,7 @@ function Overview({ cluster, latest }: { cluster: Cluster; latest: Operation | u
         </dl>
         {latest && !isOperationActive(latest.state) && (
           <p className="stats-foot muted small">
-            Last operation: {latest.kind.replace('-', ' ')} {latest.state} {formatAgo(latest.finishedAt ?? latest.updatedAt, now)}.{' '}
+            Last operation: {OPERATION_TITLES[latest.kind]} {latest.state} {formatAgo(latest.finishedAt ?? latest.updatedAt, now)}.{' '}
             <Link to={`/clusters/${cluster.id}/activity`}>See activity</Link>
           </p>
         )}

@@ -1,8 +1,8 @@
 import type { ClusterEvent } from '@strata/api';
 import { useClusterEventsQuery } from '../../data/clusters/cluster-events-query';
-import { formatAgo, formatDateTime } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
 import { Badge } from '../../components/ui/Badge';
+import { TimeAgo } from '../../components/ui/TimeAgo';
 import { EmptyState, ErrorState, LoadingState } from '../../components/ui/States';
 
 const TITLES: Record<ClusterEvent['type'], string> = {
@@ -57,9 +57,7 @@ export function EventsTimeline({ clusterId, fast }: { clusterId: string; fast?: 
                       {e.writeUnavailableMs.toLocaleString()} ms without writes
                     </span>
                   )}
-                  <time className="muted small" dateTime={e.at} title={formatDateTime(e.at)}>
-                    {formatAgo(e.at, now)}
-                  </time>
+                  <TimeAgo at={e.at} now={now} className="muted small" />
                 </div>
                 <p className="small">{e.message}</p>
               </div>

@@ -50,7 +50,7 @@ export default function ClustersPage() {
                 <th scope="col">Name</th>
                 <th scope="col">Status</th>
                 <th scope="col">
-                  Shards × replicas
+                  Shape
                 </th>
                 <th scope="col">Memory</th>
                 <th scope="col">Ops/s</th>
@@ -73,12 +73,8 @@ export default function ClustersPage() {
                       <ClusterStatusBadge phase={c.status.phase} />
                     </td>
                     <td data-label="Shape">
-                      <span className="tabular">
-                        {c.spec.shards} × {c.spec.replicasPerShard}
-                      </span>
-                      <div className="cell-sub">
-                        {plural(c.spec.shards, 'shard')}, {plural(c.spec.replicasPerShard, 'replica')} each
-                      </div>
+                      <span>{plural(c.spec.shards, 'shard')}</span>
+                      <div className="cell-sub">{plural(c.spec.replicasPerShard, 'replica')} each</div>
                     </td>
                     <td data-label="Memory">
                       <span className="tabular">{formatMemoryMb(datasetMemoryMb(c.spec))}</span>

@@ -12,7 +12,7 @@ import { useTokensQuery } from '../../data/access/tokens-query';
 import { useTokenCreateMutation, useTokenRevokeMutation } from '../../data/access/token-mutations';
 import { useUsersQuery } from '../../data/access/users-query';
 import { useUserCreateMutation, useUserRoleMutation } from '../../data/access/user-mutations';
-import { useAuditQuery } from '../../data/access/audit-query';
+import { AuditSection } from './AuditSection';
 import { SCOPE_LABELS, grantableScopes, validateTokenForm, type TokenForm } from './token-form';
 
 const ROLES: Role[] = ['viewer', 'member', 'admin'];
@@ -161,41 +161,6 @@ function UsersSection({ session }: { session: Session }) {
         {create.isError && isApiError(create.error) && !create.error.fieldErrors.length && <InlineAlert tone="danger" title={create.error.summary} />}
         <button type="submit" className="btn btn-secondary" disabled={create.isPending}>Add user</button>
       </form>
-    </section>
-  );
-}
-
-function AuditSection() {
-  const audit = useAuditQuery(true);
-  const now = useNow(10_000);
-  const items = audit.data?.pages.flatMap((p) => p.items) ?? [];
-  return (
-    <section className="card" aria-labelledby="audit-title" style={{ padding: 20 }}>
-      <h2 id="audit-title">Audit log</h2>
-      {audit.isError ? <ErrorState error={audit.error} title="Could not load the audit log" onRetry={() => void audit.refetch()} /> : (
-        <>
-          <table className="table table-cards" aria-label="Audit log" aria-busy={audit.isPending}>
-            <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Resource</th><th scope="col">Status</th><th scope="col">Detail</th></tr></thead>
-            <tbody>
-              {audit.isPending ? <SkeletonRows cols={6} /> : items.map((e) => (
-                <tr key={e.id}>
-                  <td data-label="When" title={formatDateTime(e.at)}>{formatAgo(e.at, now)}</td>
-                  <td data-label="Who">{e.actor.name} <span className="muted">({e.actor.type})</span></td>
-                  <td data-label="What"><code>{e.action}</code></td>
-                  <td data-label="Resource"><code>{e.targetId ?? ''}</code></td>
-                  <td data-label="Status">{e.status}</td>
-                  <td data-label="Detail"><code style={{ wordBreak: 'break-all' }}>{Object.keys(e.detail).length ? JSON.stringify(e.detail) : ''}</code></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {audit.hasNextPage && (
-            <button type="button" className="btn btn-secondary" style={{ marginTop: 12 }} disabled={audit.isFetchingNextPage} onClick={() => void audit.fetchNextPage()}>
-              {audit.isFetchingNextPage ? 'Loading…' : 'Show older entries'}
-            </button>
-          )}
-        </>
-      )}
     </section>
   );
 }

@@ -33,24 +33,24 @@ export function AdvancedForm({ onSubmit, disabled, error }: { onSubmit: (r: Benc
   return (
     <form className="bench-form" onSubmit={submit} noValidate>
       <Field label="Workload" error={fieldError('workload')}>
-        <select value={v.workload} onChange={set('workload')}>
+        <select className="input" value={v.workload} onChange={set('workload')}>
           {WORKLOADS.map((w) => <option key={w} value={w}>{WORKLOAD_LABELS[w]}</option>)}
         </select>
       </Field>
-      <Field label="Records" hint="Loaded before the run; key range for GET/SET" error={fieldError('recordCount')}><input inputMode="numeric" value={v.recordCount} onChange={set('recordCount')} /></Field>
-      <Field label="Steady phase (s)" error={fieldError('durationSec')}><input inputMode="numeric" value={v.durationSec} onChange={set('durationSec')} /></Field>
-      <Field label="Warm-up (s)" hint="Measured but discarded" error={fieldError('warmupSec')}><input inputMode="numeric" value={v.warmupSec} onChange={set('warmupSec')} /></Field>
-      <Field label="Connections" error={fieldError('connections')}><input inputMode="numeric" value={v.connections} onChange={set('connections')} /></Field>
-      <Field label="Pipeline depth" error={fieldError('pipeline')}><input inputMode="numeric" value={v.pipeline} onChange={set('pipeline')} /></Field>
-      <Field label="Target ops/s" hint="Empty: capacity run (closed loop)" error={fieldError('targetOpsPerSec')}><input inputMode="numeric" value={v.targetOpsPerSec} onChange={set('targetOpsPerSec')} /></Field>
-      <Field label="Worker threads" hint="Empty: one per node" error={fieldError('workers')}><input inputMode="numeric" value={v.workers} onChange={set('workers')} /></Field>
+      <Field label="Records" hint="Loaded before the run; key range for GET/SET" error={fieldError('recordCount')}><input className="input" inputMode="numeric" value={v.recordCount} onChange={set('recordCount')} /></Field>
+      <Field label="Steady phase (s)" error={fieldError('durationSec')}><input className="input" inputMode="numeric" value={v.durationSec} onChange={set('durationSec')} /></Field>
+      <Field label="Warm-up (s)" hint="Measured but discarded" error={fieldError('warmupSec')}><input className="input" inputMode="numeric" value={v.warmupSec} onChange={set('warmupSec')} /></Field>
+      <Field label="Connections" error={fieldError('connections')}><input className="input" inputMode="numeric" value={v.connections} onChange={set('connections')} /></Field>
+      <Field label="Pipeline depth" error={fieldError('pipeline')}><input className="input" inputMode="numeric" value={v.pipeline} onChange={set('pipeline')} /></Field>
+      <Field label="Target ops/s" hint="Empty: capacity run (closed loop)" error={fieldError('targetOpsPerSec')}><input className="input" inputMode="numeric" value={v.targetOpsPerSec} onChange={set('targetOpsPerSec')} /></Field>
+      <Field label="Worker threads" hint="Empty: one per node" error={fieldError('workers')}><input className="input" inputMode="numeric" value={v.workers} onChange={set('workers')} /></Field>
       {v.workload === 'getset' && (
         <>
-          <Field label="Value size (bytes)" error={fieldError('valueSize')}><input inputMode="numeric" value={v.valueSize} onChange={set('valueSize')} /></Field>
-          <Field label="SET:GET ratio" error={fieldError('ratio')}><input value={v.ratio} onChange={set('ratio')} /></Field>
+          <Field label="Value size (bytes)" error={fieldError('valueSize')}><input className="input" inputMode="numeric" value={v.valueSize} onChange={set('valueSize')} /></Field>
+          <Field label="SET:GET ratio" error={fieldError('ratio')}><input className="input" value={v.ratio} onChange={set('ratio')} /></Field>
         </>
       )}
-      <Field label="Seed" hint="Empty: random; stored with the result" error={fieldError('seed')}><input inputMode="numeric" value={v.seed} onChange={set('seed')} /></Field>
+      <Field label="Seed" hint="Empty: random; stored with the result" error={fieldError('seed')}><input className="input" inputMode="numeric" value={v.seed} onChange={set('seed')} /></Field>
       <div className="bench-form-actions">
         <button type="submit" className="btn btn-primary" disabled={disabled}>Start benchmark</button>
       </div>

@@ -1,10 +1,13 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { ChartLegend } from '../../../components/charts/ChartLegend';
+import { SECOND_INCRS, formatSecondsTick, tickSpace } from '../../../components/charts/axis';
 
 export interface BenchSeries {
   label: string;
   color: string;
+  dashed?: boolean;
 }
 
 /** A vertical marker (an event) or a shaded span (e.g. the time without writes) on the x axis. */
@@ -16,7 +19,11 @@ export interface BenchMark {
   color: string;
 }
 
-/** Draws marks on the plot area: spans shaded, events as dashed lines with their label at the top. */
+/**
+ * Draws marks on the plot area: spans shaded, events as dashed lines, each
+ * with its number at the top (its words are in the legend below, so labels
+ * of marks a fraction of a second apart never overlap).
+ */
 function drawMarks(u: uPlot, marks: BenchMark[]): void {
   const ctx = u.ctx;
   const { top, height } = u.bbox;
@@ -40,14 +47,14 @@ function drawMarks(u: uPlot, marks: BenchMark[]): void {
       ctx.setLineDash([]);
     }
     ctx.fillStyle = m.color;
-    ctx.font = `${11 * devicePixelRatio}px sans-serif`;
-    ctx.fillText(m.label, x0 + 4 * devicePixelRatio, top + 12 * devicePixelRatio * (1 + marks.indexOf(m)));
+    ctx.font = `bold ${11 * devicePixelRatio}px sans-serif`;
+    ctx.fillText(String(marks.indexOf(m) + 1), x0 + 4 * devicePixelRatio, top + 12 * devicePixelRatio * (1 + marks.indexOf(m)));
   }
   ctx.restore();
 }
 
 /** A small uPlot line chart over a numeric x axis (seconds, or percentile positions). */
-export function BenchChart({ data, series, label, xValues, xSplits, yFormat, testId, height = 200, marks }: {
+export function BenchChart({ data, series, label, xValues, xSplits, yFormat, testId, height = 200, marks, seconds }: {
   data: uPlot.AlignedData;
   series: BenchSeries[];
   label: string;
@@ -59,6 +66,8 @@ export function BenchChart({ data, series, label, xValues, xSplits, yFormat, tes
   height?: number;
   /** events and spans drawn over the series (listed in the accessible label too) */
   marks?: BenchMark[];
+  /** x is seconds: ticks on whole seconds, labelled "5 s" */
+  seconds?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -68,17 +77,24 @@ export function BenchChart({ data, series, label, xValues, xSplits, yFormat, tes
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    const width = Math.max(240, el.clientWidth);
+    const xFormat = seconds ? formatSecondsTick : xValues;
     const u = new uPlot(
       {
-        width: Math.max(240, el.clientWidth),
+        width,
         height,
-        legend: { show: true },
+        legend: { show: false },
         scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, Math.max(1, max ?? 1) * 1.1] } },
         axes: [
-          { stroke: '#5b6372', grid: { stroke: '#eef0f3' }, values: xValues ? (_u, vals) => vals.map((v) => xValues(v)) : undefined, ...(xSplits ? { splits: () => xSplits } : {}) },
+          {
+            stroke: '#5b6372', grid: { stroke: '#eef0f3' }, space: tickSpace(width),
+            ...(seconds ? { incrs: SECOND_INCRS } : {}),
+            values: xFormat ? (_u, vals) => vals.map((v) => xFormat(v)) : undefined,
+            ...(xSplits ? { splits: () => xSplits } : {}),
+          },
           { stroke: '#5b6372', grid: { stroke: '#eef0f3' }, size: 70, values: (_u, vals) => vals.map((v) => yFormat(v)) },
         ],
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, points: { show: true, size: 4 } }))],
+        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: s.dashed ? 1.5 : 2, dash: s.dashed ? [6, 4] : undefined, points: { show: !s.dashed, size: 4 } }))],
         hooks: { draw: [(u: uPlot) => drawMarks(u, marksRef.current)] },
       },
       data,
@@ -101,5 +117,21 @@ export function BenchChart({ data, series, label, xValues, xSplits, yFormat, tes
     plot.current?.redraw(false);
   }, [marks]);
   const described = marks?.length ? `${label}; marked: ${marks.map((m) => (m.to !== undefined ? `${m.label} from ${m.x} s to ${m.to} s` : `${m.label} at ${m.x} s`)).join(', ')}` : label;
-  return <div ref={box} className="uplot-box" role="img" aria-label={described} data-testid={testId} />;
+  const at = (v: number) => (seconds ? `${v.toFixed(1)} s` : String(v));
+  return (
+    <div className="bench-chart">
+      <div ref={box} className="uplot-box" role="img" aria-label={described} data-testid={testId} />
+      <ChartLegend items={series.map((s) => ({ label: s.label, color: s.color, dashed: s.dashed }))} />
+      {marks && marks.length > 0 && (
+        <ol className="chart-marks small" aria-label="Marked on the chart">
+          {marks.map((m, i) => (
+            <li key={`${m.label}-${m.x}`} style={{ ['--swatch' as string]: m.color }}>
+              <span className="chart-mark-num" aria-hidden="true">{i + 1}</span>
+              {m.label}: {m.to !== undefined ? `${at(m.x)} to ${at(m.to)}` : `at ${at(m.x)}`}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
 }

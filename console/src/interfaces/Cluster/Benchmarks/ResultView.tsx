@@ -1,9 +1,11 @@
 import { shardName } from '@strata/api';
 import { useMemo } from 'react';
-import type { Benchmark } from '@strata/api';
+import type { Durability, Benchmark } from '@strata/api';
 import { InlineAlert } from '../../../components/ui/States';
 import { Badge } from '../../../components/ui/Badge';
 import { BenchChart } from './BenchChart';
+import { plural } from '../../../lib/format';
+import { DURABILITY_LABELS } from '../labels';
 import { PERCENTILES, faultMarks, formatOps, formatUs, headline, percentileLabel, seriesData } from './bench-format';
 
 const COLORS = ['#3b5bdb', '#d93a32', '#1f8a4c', '#d98b06', '#7048e8', '#0c8599'];
@@ -73,11 +75,13 @@ export function ResultView({ b }: { b: Benchmark }) {
           <h3 className="card-title">Time series (second 0 = start of the steady phase)</h3>
           <BenchChart
             testId="bench-series-chart" label="Throughput per second" marks={marks}
-            data={hasWrites ? [series[0], series[1], series[4]] : [series[0], series[1]]}
-            series={hasWrites ? [{ label: 'ops/s', color: '#3b5bdb' }, { label: 'writes/s', color: '#7048e8' }] : [{ label: 'ops/s', color: '#3b5bdb' }]}
-            xValues={(v) => `${v}s`} yFormat={formatOps}
+            data={hasWrites ? [series[0], series[1], series[1].map((ops, i) => (series[4][i] === null ? null : ops - series[4][i]!)), series[4]] : [series[0], series[1]]}
+            series={hasWrites
+              ? [{ label: 'total ops/s', color: '#1b2a4a', dashed: true }, { label: 'reads/s', color: '#3b5bdb' }, { label: 'writes/s', color: '#d93a32' }]
+              : [{ label: 'ops/s', color: '#3b5bdb' }]}
+            seconds yFormat={formatOps}
           />
-          <BenchChart testId="bench-latency-series-chart" label="Latency per second" marks={marks} data={[series[0], series[2], series[3]]} series={[{ label: 'p50', color: '#1f8a4c' }, { label: 'p99', color: '#d98b06' }]} xValues={(v) => `${v}s`} yFormat={formatUs} height={160} />
+          <BenchChart testId="bench-latency-series-chart" label="Latency per second" marks={marks} data={[series[0], series[2], series[3]]} series={[{ label: 'p50', color: '#1f8a4c' }, { label: 'p99', color: '#d98b06' }]} seconds yFormat={formatUs} height={160} />
         </section>
       )}
       {r.shards.length > 0 && (
@@ -98,7 +102,7 @@ export function ResultView({ b }: { b: Benchmark }) {
       )}
       <section className="card">
         <h3 className="card-title">Reproduce and export</h3>
-        <p className="muted">Engine {r.environment.engineVersion}, {r.environment.shards} shards × {r.environment.replicasPerShard} replicas, durability {r.environment.durability}, seed {r.environment.seed}, {b.request.connections} connections, pipeline {b.request.pipeline}.</p>
+        <p className="muted">Engine {r.environment.engineVersion}, {plural(r.environment.shards, 'shard')} with {plural(r.environment.replicasPerShard, 'replica')} each, durability {DURABILITY_LABELS[r.environment.durability as Durability] ?? r.environment.durability}, seed {r.environment.seed}, {b.request.connections} connections, pipeline {b.request.pipeline}.</p>
         <a className="btn btn-secondary" href={`/v1/benchmarks/${b.id}/export`} download>Export JSON (with HDR logs)</a>{' '}
         <a className="btn btn-secondary" href={`/v1/benchmarks/${b.id}/export?format=csv`} download>Export CSV</a>
       </section>

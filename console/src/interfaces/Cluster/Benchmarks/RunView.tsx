@@ -40,7 +40,7 @@ export function RunView({ id, back }: { id: string; back: string }) {
           {points.length > 0 && (
             <>
               <p className="bench-live-now">Last second: <strong>{formatOps(points[points.length - 1]!.ops)} ops/s</strong>, p99 {formatUs(points[points.length - 1]!.p99)}</p>
-              <BenchChart testId="bench-live-chart" label="Live throughput and latency" data={[data[0], data[1]]} series={[{ label: 'ops/s', color: '#3b5bdb' }]} yFormat={formatOps} xValues={(v) => `${v}s`} />
+              <BenchChart testId="bench-live-chart" label="Live throughput and latency" data={[data[0], data[1]]} series={[{ label: 'ops/s', color: '#3b5bdb' }]} yFormat={formatOps} seconds />
             </>
           )}
           <button type="button" className="btn btn-danger-outline" disabled={cancel.isPending} onClick={() => cancel.mutate(b.id, { onSuccess: () => toast('Benchmark cancelled: its workers stop and its keys are removed.', 'info') })}>Cancel</button>

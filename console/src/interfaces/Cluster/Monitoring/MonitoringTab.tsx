@@ -7,7 +7,7 @@ import { LiveWindow } from '../../../data/metrics/live-window';
 import { ErrorState } from '../../../components/ui/States';
 import { UPlotChart, type ChartSeries } from './UPlotChart';
 import { ShardStrip } from './ShardStrip';
-import { formatBytes, formatMicros, formatRate } from './format';
+import { formatBytes, formatMicros, formatPercent, formatRate } from './format';
 import './monitoring.css';
 
 const RANGES = [
@@ -18,23 +18,52 @@ const RANGES = [
 ] as const;
 type RangeKey = (typeof RANGES)[number]['key'];
 
-const METRICS: ClusterMetric[] = ['ops', 'ops_read', 'ops_write', 'latency_p50', 'latency_p99', 'memory_used', 'clients'];
+const METRICS: ClusterMetric[] = [
+  'ops', 'ops_read', 'ops_write', 'latency_p50', 'latency_p99', 'memory_used', 'clients',
+  'keys', 'hits', 'misses', 'evictions', 'expirations', 'net_in', 'net_out', 'cpu', 'repl_lag',
+];
+
+type Column = (m: ClusterMetric) => (number | null)[];
 
 interface ChartDef {
   key: string;
   title: string;
-  series: (ChartSeries & { metric: ClusterMetric })[];
+  /** Each series is a metric's column, or computed from several (a ratio). */
+  series: (ChartSeries & { metric: ClusterMetric | ((col: Column) => (number | null)[]) })[];
+  /** The legend's value, with its unit. */
   format: (v: number | null) => string;
+  /** The y axis' ticks, short (the unit is in the title or the legend); defaults to `format`. */
+  axis?: (v: number | null) => string;
   testId: string;
 }
 
+const count = (v: number | null) => (v === null ? '—' : Math.round(v).toLocaleString('en-US'));
+/** hits / (hits + misses) per point; no lookups: no ratio. */
+const hitRatio = (col: Column) => {
+  const hits = col('hits');
+  const misses = col('misses');
+  return hits.map((h, i) => {
+    const m = misses[i];
+    return h === null || m === null || m === undefined || h + m === 0 ? null : h / (h + m);
+  });
+};
+
 const CHARTS: ChartDef[] = [
-  { key: 'ops', title: 'Operations per second', testId: 'chart-ops', format: (v) => formatRate(v, ''), series: [
+  { key: 'ops', title: 'Operations per second', testId: 'chart-ops', format: (v) => formatRate(v), axis: (v) => formatRate(v, ''), series: [
+    { metric: 'ops', label: 'total', color: '#1b2a4a', dashed: true },
     { metric: 'ops_read', label: 'reads', color: '#3b5bdb' }, { metric: 'ops_write', label: 'writes', color: '#d93a32' }] },
   { key: 'latency', title: 'Server latency', testId: 'chart-latency', format: formatMicros, series: [
     { metric: 'latency_p50', label: 'p50', color: '#1f8a4c' }, { metric: 'latency_p99', label: 'p99 (slowest instance)', color: '#d98b06' }] },
   { key: 'memory', title: 'Memory used', testId: 'chart-memory', format: formatBytes, series: [{ metric: 'memory_used', label: 'used', color: '#7048e8' }] },
-  { key: 'clients', title: 'Connected clients', testId: 'chart-clients', format: (v) => (v === null ? '—' : String(Math.round(v))), series: [{ metric: 'clients', label: 'clients', color: '#0c8599' }] },
+  { key: 'keys', title: 'Keys', testId: 'chart-keys', format: count, series: [{ metric: 'keys', label: 'keys', color: '#364fc7' }] },
+  { key: 'hits', title: 'Cache hit ratio', testId: 'chart-hit-ratio', format: formatPercent, series: [{ metric: hitRatio, label: 'hits / lookups', color: '#2b8a3e' }] },
+  { key: 'evictions', title: 'Evictions and expirations (keys/s)', testId: 'chart-evictions', format: (v) => formatRate(v, 'keys/s'), axis: (v) => formatRate(v, ''), series: [
+    { metric: 'evictions', label: 'evicted', color: '#c92a2a' }, { metric: 'expirations', label: 'expired', color: '#868e96' }] },
+  { key: 'network', title: 'Network (per second)', testId: 'chart-network', format: (v) => (v === null ? '—' : `${formatBytes(v)}/s`), axis: formatBytes, series: [
+    { metric: 'net_in', label: 'in', color: '#1971c2' }, { metric: 'net_out', label: 'out', color: '#e8590c' }] },
+  { key: 'cpu', title: 'CPU (% of one core)', testId: 'chart-cpu', format: (v) => (v === null ? '—' : `${Math.round(v * 100)}% of a core`), axis: (v) => (v === null ? '—' : `${Math.round(v * 100)}%`), series: [{ metric: 'cpu', label: 'all instances', color: '#5f3dc4' }] },
+  { key: 'lag', title: 'Replication lag', testId: 'chart-repl-lag', format: formatBytes, series: [{ metric: 'repl_lag', label: 'furthest replica behind', color: '#e67700' }] },
+  { key: 'clients', title: 'Connected clients', testId: 'chart-clients', format: count, series: [{ metric: 'clients', label: 'clients', color: '#0c8599' }] },
 ];
 
 /** Charts of a cluster's live and historical metrics, with a per-shard strip. */
@@ -120,9 +149,9 @@ function sourceNote(r: MetricsResult): string {
   return `One point per ${step}, ${r.source === 'rollup' ? 'from 1-minute rollups' : r.source === 'raw' ? 'from 1-second history' : 'from the live window'}.`;
 }
 
-function chartData(timestamps: number[], column: (m: ClusterMetric) => (number | null)[]): Record<string, uPlot.AlignedData> {
+function chartData(timestamps: number[], column: Column): Record<string, uPlot.AlignedData> {
   const out: Record<string, uPlot.AlignedData> = {};
-  for (const c of CHARTS) out[c.key] = [timestamps, ...c.series.map((s) => column(s.metric))] as uPlot.AlignedData;
+  for (const c of CHARTS) out[c.key] = [timestamps, ...c.series.map((s) => (typeof s.metric === 'function' ? s.metric(column) : column(s.metric)))] as uPlot.AlignedData;
   return out;
 }
 
@@ -130,18 +159,18 @@ function Charts({ data }: { data: Record<string, uPlot.AlignedData> }) {
   return (
     <div className="chart-grid">
       {CHARTS.map((c) => (
-        <section key={c.key} className="card chart-card" data-testid={c.testId} data-points={data[c.key]![0].length} data-last-ts={data[c.key]![0].at(-1) ?? ""} data-latest={latestSum(data[c.key]!)} aria-labelledby={`${c.key}-title`}>
+        <section key={c.key} className="card chart-card" data-testid={c.testId} data-points={data[c.key]![0].length} data-last-ts={data[c.key]![0].at(-1) ?? ""} data-latest={latestSum(c.series.some((x) => x.dashed) ? [data[c.key]![0], data[c.key]![1 + c.series.findIndex((x) => x.dashed)]!] as uPlot.AlignedData : data[c.key]!)} aria-labelledby={`${c.key}-title`}>
           <div className="card-head">
             <h3 id={`${c.key}-title`} className="card-title">{c.title}</h3>
           </div>
-          <UPlotChart label={c.title} data={data[c.key]!} series={c.series} format={c.format} />
+          <UPlotChart label={c.title} data={data[c.key]!} series={c.series} format={c.format} axisFormat={c.axis} />
         </section>
       ))}
     </div>
   );
 }
 
-/** Sum of the series' newest values (what the chart's right edge shows), for tests and screen readers. */
+/** Sum of the series' newest values (what the chart's right edge shows; the total line alone when there is one), for tests and screen readers. */
 function latestSum(d: uPlot.AlignedData): string {
   let total: number | null = null;
   for (const col of d.slice(1)) {
@@ -176,6 +205,10 @@ function Readouts({ now, stream }: { now: (m: ClusterMetric) => number | null; s
       <div>
         <dt>Memory</dt>
         <dd className="tabular">{formatBytes(now('memory_used'))}</dd>
+      </div>
+      <div>
+        <dt>Keys</dt>
+        <dd className="tabular" data-testid="keys-now">{count(now('keys'))}</dd>
       </div>
       <div>
         <dt>Stream</dt>

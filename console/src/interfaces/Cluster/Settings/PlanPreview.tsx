@@ -39,8 +39,8 @@ export function PlanPreview({ plan, shards, applying, onApply, onDiscard }: {
             <tbody>
               {plan.slotMoves.map((m) => (
                 <tr key={`${m.fromShard}-${m.toShard}`}>
-                  <td data-label="From"><span className="swatch" style={{ background: shardColor(m.fromShard) }} /> <span data-testid="shard-label">{shardLabel(m.fromShard)}</span></td>
-                  <td data-label="To"><span className="swatch" style={{ background: shardColor(m.toShard) }} /> <span data-testid="shard-label">{shardLabel(m.toShard)}</span></td>
+                  <td data-label="From"><span className="shard-chip"><span className="swatch" style={{ background: shardColor(m.fromShard) }} /> <span data-testid="shard-label">{shardLabel(m.fromShard)}</span></span></td>
+                  <td data-label="To"><span className="shard-chip"><span className="swatch" style={{ background: shardColor(m.toShard) }} /> <span data-testid="shard-label">{shardLabel(m.toShard)}</span></span></td>
                   <td data-label="Slots">{m.slotCount} ({m.slots.slice(0, 2).map(formatSlotRange).join(', ')}{m.slots.length > 2 ? '…' : ''})</td>
                   <td data-label="Est. keys">{m.estimatedKeys.toLocaleString()}</td>
                   <td data-label="Est. data">{formatMemoryMb(Math.round(m.estimatedBytes / 1048576))}</td>
