@@ -143,6 +143,11 @@ export class StrataApi {
   }
 
   /** A user in this token's organization. */
+  /** A node join token (platform admin): a cheap change the audit log records. */
+  createJoinToken(): Promise<unknown> {
+    return this.ok(this.api.POST('/v1/nodes/join-tokens', { body: {} }));
+  }
+
   createUser(email: string, password: string): Promise<User> {
     return this.ok(this.api.POST('/v1/users', { body: { email, password } as UserBody }));
   }

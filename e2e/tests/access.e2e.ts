@@ -71,10 +71,10 @@ test.describe('access page', () => {
   test('the audit log pages: older entries load on demand', async ({ page, stack, signedInPage }) => {
     void signedInPage;
     const api = new StrataApi(stack.url, stack.adminToken);
-    // More changes than one page (50): 55 users, the oldest created first.
+    // More changes than one page (50): a user, then 55 node join tokens (cheap: no password to hash).
     const first = `${uniqueName('paged')}@example.test`;
     await api.createUser(first, 'correct-horse-battery');
-    for (let i = 0; i < 55; i++) await api.createUser(`${uniqueName(`paged${i}`)}@example.test`, 'correct-horse-battery');
+    await Promise.all(Array.from({ length: 55 }, () => api.createJoinToken()));
 
     await page.goto('/settings/access');
     const audit = page.getByRole('table', { name: 'Audit log' });
