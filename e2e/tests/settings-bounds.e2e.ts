@@ -4,7 +4,9 @@ import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
 import { SettingsTab } from '../support/pages/SettingsTab';
 
 test.describe('Settings offers what the nodes can hold, as the wizard does', () => {
-  test('memory, replicas and shards bounded by the change planner, with the wizard\'s messages at the fields', async ({ signedInPage: page, api, createCluster, clusterPage }, testInfo) => {
+  for (const vp of [{ width: 390, height: 844 }, { width: 768, height: 1024 }, { width: 1440, height: 900 }]) {
+  test(`memory, replicas and shards bounded by the change planner, with the wizard's messages at the fields, at ${vp.width} px`, async ({ signedInPage: page, api, createCluster, clusterPage }, testInfo) => {
+    await page.setViewportSize(vp);
     const cluster = await createCluster({ name: uniqueName('e2e-bounds'), shards: 2, replicasPerShard: 0, memoryMbPerShard: 256 }, { waitReady: true });
     const bounds = await api.capacity({ clusterId: cluster.id, replicasPerShard: 0, memoryMbPerShard: 256 });
     await clusterPage.goto(cluster.id);
@@ -27,7 +29,7 @@ test.describe('Settings offers what the nodes can hold, as the wizard does', () 
     const max = Number(await settings.shards.getAttribute('max'));
     expect(max).toBeLessThan(64);
     expect(max).toBe((await api.capacity({ clusterId: cluster.id, replicasPerShard: 0, memoryMbPerShard: 256 })).maxShards);
-    await saveScreenshot(page, 'settings-bounds', testInfo);
+    await saveScreenshot(page, `settings-bounds-${vp.width}`, testInfo);
     await expect(page.getByTestId('settings-error')).toHaveCount(0);
 
     // The server speaks in the user's unit: 64 GB, not 65536 MB.
@@ -38,6 +40,7 @@ test.describe('Settings offers what the nodes can hold, as the wizard does', () 
     expect(problem.errors?.[0]?.message).toMatch(/64 GB/);
     expect(problem.errors?.[0]?.message).not.toMatch(/65536/);
   });
+  }
 
   test("the server's refusal shows once, at the field it names", async ({ signedInPage: page, api, createCluster, clusterPage, consoleGuard }) => {
     const cluster = await createCluster({ name: uniqueName('e2e-full'), shards: 1, replicasPerShard: 0, memoryMbPerShard: 64 }, { waitReady: true });
