@@ -27,7 +27,7 @@ interface Served {
 }
 
 /**
- * Serves the stable per-cluster endpoints (issue 7): a TCP forwarder on the
+ * Serves the stable per-cluster endpoints: a TCP forwarder on the
  * endpoint host, one port per cluster, that hands each client connection to
  * the first live instance of the cluster (primaries first). A Redis Cluster
  * client only bootstraps through it (CLUSTER SLOTS) and then talks to the
