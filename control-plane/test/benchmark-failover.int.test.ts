@@ -56,8 +56,11 @@ describe('benchmarks with replicas, run by the agents', () => {
     for (const s of shards) {
       const l = s.serverLatency!;
       expect(l).toBeDefined();
-      // HGETALL calls the node executed in the window vs what the client sent there
-      expect(Math.abs(l.calls - s.clientOps) / s.clientOps).toBeLessThan(0.05);
+      // HGETALL calls the node executed in the window vs what the client sent there. The server's window is made of
+      // its agent's 1 s samples, the client's is its own 3 s steady window: on a loaded machine their edges differ by
+      // up to a few hundred ms (10 % was seen), so the bound is 15 %; a miscount (another node's calls, a missed
+      // sample) is off by a third or more.
+      expect(Math.abs(l.calls - s.clientOps) / s.clientOps).toBeLessThan(0.15);
       expect(l.buckets.reduce((a, b) => a + b.count, 0)).toBe(l.calls);
       expect(l.p50).toBeGreaterThan(0);
       expect(l.p99).toBeGreaterThanOrEqual(l.p50);
