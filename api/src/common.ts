@@ -66,6 +66,9 @@ export const ErrorCode = z.enum([
   'restore_layout_unsupported',
   'restore_memory_too_small',
   'not_yet_supported',
+  'rate_limited',
+  'too_many_streams',
+  'sign_in_locked',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

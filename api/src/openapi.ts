@@ -7,6 +7,11 @@ const problem = (description: string) => ({
   description,
   content: { 'application/problem+json': { schema: Problem } },
 });
+/** 429: the rate limits every user-facing operation has (docs/api.md, "Limits"). */
+const tooMany = (also?: string) => ({
+  ...problem(`Too many requests from this caller or address (code rate_limited)${also ? `; ${also}` : ''}. Retry-After says when to ask again.`),
+  headers: { 'Retry-After': { description: 'Seconds until a new request can succeed', schema: { type: 'integer' as const, minimum: 1 } } },
+});
 const idParam = z.object({ id: z.string().uuid() });
 const errors = {
   400: problem('Invalid request (code validation_failed)'),
@@ -60,7 +65,7 @@ export function buildOpenApiDocument(): object {
    */
   const scope = (s: Scope | 'self') => [{ bearer: [s] }];
 
-  for (const o of Object.values(OPERATION_TABLE) as OperationDef[]) {
+  for (const [operationId, o] of Object.entries(OPERATION_TABLE) as [string, OperationDef][]) {
     const auth = o.auth ?? 'user';
     const hasId = o.path.includes('{id}');
     const query = o.queryDoc ?? o.query;
@@ -77,6 +82,11 @@ export function buildOpenApiDocument(): object {
         401: errors[401], 403: problem(o.scope === 'self' ? 'A token without the admin scope, or a scope beyond your role' : `Needs the ${o.scope} scope`),
         ...(hasId ? { 404: errors[404] } : {}),
       };
+    // Agents' routes are not rate limited; every other operation can answer 429.
+    const limited = auth === 'node' || !o.path.startsWith('/v1/') ? {} : {
+      429: tooMany(o.success.events ? 'or too_many_streams: the caller holds the most event streams allowed'
+        : operationId === 'createSession' ? 'or sign_in_locked: too many wrong passwords for this email in a row' : undefined),
+    };
     r.registerPath({
       method: o.method, path: o.path, summary: o.summary,
       ...(auth === 'user' ? { security: scope(o.scope!) } : auth === 'none' ? {} : { security: [{ bearer: [] }] }),
@@ -85,6 +95,7 @@ export function buildOpenApiDocument(): object {
         [o.success.status]: response(r, o.success),
         ...(o.also ? { [o.also.status]: response(r, o.also) } : {}),
         ...standard,
+        ...limited,
         ...Object.fromEntries(Object.entries(o.problems ?? {}).map(([k, v]) => [k, problem(v)])),
       },
     });

@@ -42,6 +42,13 @@ const Env = z.object({
   STRATA_CREATE_REFORM_AFTER_MS: ms(T.reformAfterMs),
   /** Tests only: a file naming a fault point where the control plane kills itself (reconciler/fault-point.ts). */
   STRATA_TEST_FAULT_FILE: z.string().min(1).optional(),
+  STRATA_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(6000),
+  STRATA_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(12_000),
+  STRATA_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
+  STRATA_MAX_STREAMS_PER_USER: z.coerce.number().int().min(1).default(20),
+  STRATA_STREAM_MAX_BUFFER_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  STRATA_SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  STRATA_SIGN_IN_LOCK_MS: z.coerce.number().int().min(100).default(15 * 60_000),
 });
 
 export interface Config {
@@ -64,6 +71,23 @@ export interface Config {
   reconciler: ReconcilerTimings;
   /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
   testFaultFile: string | null;
+  limits: ApiLimits;
+}
+
+/** What one caller may ask of the API (docs/api.md, "Limits"). */
+export interface ApiLimits {
+  /** Requests per window per token or signed-in user (0: no limit). */
+  perToken: number;
+  /** Requests per window per client address (0: no limit). */
+  perIp: number;
+  windowMs: number;
+  /** Open event streams per user (or per token without a user). */
+  streamsPerUser: number;
+  /** Bytes an event stream may hold for a reader that does not keep up before it is dropped. */
+  streamMaxBufferBytes: number;
+  /** Failed sign-ins of one email in a row before it is locked, and for how long. */
+  signInMaxFailures: number;
+  signInLockMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -115,5 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reformAfterMs: e.STRATA_CREATE_REFORM_AFTER_MS,
     },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
+    limits: {
+      perToken: e.STRATA_RATE_LIMIT_PER_TOKEN, perIp: e.STRATA_RATE_LIMIT_PER_IP, windowMs: e.STRATA_RATE_LIMIT_WINDOW_MS,
+      streamsPerUser: e.STRATA_MAX_STREAMS_PER_USER, streamMaxBufferBytes: e.STRATA_STREAM_MAX_BUFFER_BYTES,
+      signInMaxFailures: e.STRATA_SIGN_IN_MAX_FAILURES, signInLockMs: e.STRATA_SIGN_IN_LOCK_MS,
+    },
   };
 }

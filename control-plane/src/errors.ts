@@ -2,6 +2,9 @@ import type { ErrorCode, FieldError } from '@strata/api';
 
 /** Business code throws these; one middleware maps them to problem+json. */
 export class AppError extends Error {
+  /** Sent as `Retry-After` (429, 503): when asking again can succeed. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
@@ -13,6 +16,13 @@ export class AppError extends Error {
   ) {
     super(detail ?? title);
   }
+}
+
+/** 429: the caller asked too often; `Retry-After` says when it may ask again. */
+export function tooManyRequests(code: ErrorCode, title: string, detail: string, retryAfterSeconds?: number): AppError {
+  const e = new AppError(429, code, title, detail);
+  if (retryAfterSeconds !== undefined) e.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return e;
 }
 
 export const validationFailed = (errors: FieldError[], detail = 'The request is invalid; see errors for each field.') =>

@@ -25,6 +25,7 @@ import { currentPrincipal, type AuthDeps } from './auth/auth.middleware';
 import { allows } from './auth/permissions';
 import http from 'node:http';
 import { createApp } from './http/app';
+import { EventStreams } from './http/event-streams';
 import { agentFastLane } from './http/agent-fast-lane';
 import { acceptStatusReport } from './services/agent-status';
 import { Janitor } from './services/janitor';
@@ -67,12 +68,13 @@ async function main(): Promise<void> {
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   const broker = new TaskBroker({ tasks, clusters, box });
-  const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed });
-  const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
+  const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
+  const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
+  const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
     pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
   });
-  const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id) });
+  const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id), eventStreams });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
 
   // An open event stream ends once its session or token no longer holds (sign-out, expiry, revocation, lost scope).
   const live = new LiveFeed({
-    pool, clusters, operations, log,
+    pool, clusters, operations, log, streams: eventStreams,
     revalidate: async (req) => {
       const p = await currentPrincipal(authDeps, req);
       return p && allows(p, 'clusters:read') ? p : null;
@@ -125,6 +127,7 @@ async function main(): Promise<void> {
     benchmarks: benchmarks.app,
     diskProfiles: diskProfiles.app,
     backups,
+    limits: config.limits,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
@@ -177,6 +180,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal }, 'shutting down');
     await live.stop();
+    eventStreams.endAll();
     server.closeAllConnections();
     server.close();
     janitor.stop();

@@ -38,6 +38,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -119,6 +130,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -191,6 +213,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -246,6 +279,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -347,6 +391,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -434,6 +489,17 @@ export interface paths {
                 /** @description No in-sync replica */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -532,6 +598,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -609,6 +686,17 @@ export interface paths {
                 /** @description Not an unfinished update, or past its point of no return */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -698,6 +786,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -781,6 +880,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -847,6 +957,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -936,6 +1057,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1004,6 +1136,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1087,6 +1230,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1155,6 +1309,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1244,6 +1409,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1310,6 +1486,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1390,6 +1577,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1429,6 +1627,17 @@ export interface paths {
                 /** @description Missing or invalid credentials */
                 401: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1492,6 +1701,17 @@ export interface paths {
                 /** @description Missing or invalid credentials */
                 401: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1597,6 +1817,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited); or too_many_streams: the caller holds the most event streams allowed. Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1671,6 +1902,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1755,6 +1997,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1825,6 +2078,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1916,6 +2180,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1962,6 +2237,17 @@ export interface paths {
                 /** @description Needs the admin scope */
                 403: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2024,6 +2310,17 @@ export interface paths {
                 /** @description Email taken */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2121,6 +2418,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -2163,6 +2471,17 @@ export interface paths {
                 /** @description A token without the admin scope, or a scope beyond your role */
                 403: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2216,6 +2535,17 @@ export interface paths {
                 /** @description A token without the admin scope, or a scope beyond your role */
                 403: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2285,6 +2615,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2331,6 +2672,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2410,6 +2762,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2451,6 +2814,17 @@ export interface paths {
                 /** @description Missing or invalid credentials */
                 401: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2501,6 +2875,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited); or sign_in_locked: too many wrong passwords for this email in a row. Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /** Sign out */
@@ -2519,6 +2904,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
             };
         };
@@ -2571,6 +2967,17 @@ export interface paths {
                 /** @description Join token invalid, used or expired (code join_token_invalid) */
                 401: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3051,6 +3458,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3137,6 +3555,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited); or too_many_streams: the caller holds the most event streams allowed. Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3217,6 +3646,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3262,6 +3702,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3301,6 +3752,17 @@ export interface paths {
                 /** @description Missing or invalid credentials */
                 401: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3487,6 +3949,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3554,6 +4027,17 @@ export interface paths {
                 /** @description A benchmark is already running, or the cluster is not ready */
                 409: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3643,6 +4127,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3711,6 +4206,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3809,6 +4315,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited); or too_many_streams: the caller holds the most event streams allowed. Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -3894,6 +4411,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -3963,6 +4491,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4121,6 +4660,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -4204,6 +4754,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4270,6 +4831,17 @@ export interface paths {
                 /** @description Not found (also for resources of another organization) */
                 404: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4368,6 +4940,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited); or too_many_streams: the caller holds the most event streams allowed. Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -4453,6 +5036,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -4490,6 +5084,17 @@ export interface paths {
                 /** @description Missing or invalid credentials */
                 401: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4969,7 +5574,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "internal";
             detail?: string;
             instance?: string;
             errors?: {

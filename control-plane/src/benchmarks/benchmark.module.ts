@@ -11,6 +11,7 @@ import type { ObservedState } from '../observed/observed-state';
 import { BenchmarkCoordinator } from './benchmark-coordinator';
 import { BenchmarkService } from './benchmark.service';
 import { agentBenchmarkRoutes, benchmarkRoutes } from './benchmark.routes';
+import type { EventStreams } from '../http/event-streams';
 
 export function createBenchmarkModule(d: {
   pool: pg.Pool;
@@ -20,6 +21,7 @@ export function createBenchmarkModule(d: {
   tasks: TaskStore;
   observed: ObservedState;
   notifyNode: (nodeId: string) => void;
+  eventStreams: EventStreams;
 }) {
   const benchmarks = new BenchmarkStore(d.pool);
   const events = new EventStore(d.pool);
@@ -47,7 +49,7 @@ export function createBenchmarkModule(d: {
     coordinator,
     service: benchmarkService,
     app: {
-      router: benchmarkRoutes({ benchmarks, benchmarkService, coordinator, clusters: d.clusters }),
+      router: benchmarkRoutes({ benchmarks, benchmarkService, coordinator, clusters: d.clusters, eventStreams: d.eventStreams }),
       agentRouter: agentBenchmarkRoutes({ coordinator, benchmarks }),
     },
     /** Runs a previous process left active cannot resume: fail them, then watch workers. */

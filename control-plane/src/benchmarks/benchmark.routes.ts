@@ -2,7 +2,7 @@
  * Benchmark API: start on a cluster, list, get, live stream (SSE), cancel,
  * export. And the agent side: workers report and get their next command.
  */
-import { Router, type Request, type Response, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { BenchmarkRequest, type BenchmarkList, type BenchmarkProgressEvent, type BenchmarkStreamEnd } from '@strata/api';
 import { parseUuid } from '../http/validate';
 import { mountOperation, mountRaw } from '../http/operation-router';
@@ -13,8 +13,10 @@ import type { BenchmarkCoordinator } from './benchmark-coordinator';
 import { exportCsv, exportJson } from './benchmark-export';
 import { BENCHMARK_PRESETS, presetImpact, presetRequest } from '@strata/api';
 import type { ClusterStore } from '../stores/cluster.store';
+import type { EventStreams } from '../http/event-streams';
 
 export interface BenchmarkRoutesDeps {
+  eventStreams: EventStreams;
   benchmarks: BenchmarkStore;
   benchmarkService: BenchmarkService;
   coordinator: BenchmarkCoordinator;
@@ -80,8 +82,8 @@ export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
 
   mountRaw(r, BASE, 'streamBenchmark', async ({ req, res }) => {
     const b = await load(req);
-    openStream(req, res);
-    const send = (e: BenchmarkProgressEvent) => res.write(`event: progress\ndata: ${JSON.stringify(e)}\n\n`);
+    const stream = d.eventStreams.start(req, res, { retryMs: 2000 });
+    const send = (e: BenchmarkProgressEvent) => stream.send('progress', e);
     send({ state: b.state, progress: b.progress, detail: b.detail });
     const run = d.coordinator.get(b.id);
     for (const point of run?.points ?? []) send({ state: run!.state, progress: run!.progress, point });
@@ -92,20 +94,14 @@ export function benchmarkRoutes(d: BenchmarkRoutesDeps): Router {
     const end = () => {
       unsubscribe?.();
       const last: BenchmarkStreamEnd = {};
-      res.write(`event: end\ndata: ${JSON.stringify(last)}\n\n`);
-      res.end();
+      stream.send('end', last);
+      stream.end();
     };
     if (!unsubscribe) end();
-    req.on('close', () => unsubscribe?.());
+    stream.onClose(() => unsubscribe?.());
   });
 
   return r;
-}
-
-function openStream(req: Request, res: Response): void {
-  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-  res.write('retry: 2000\n\n');
-  req.socket.setNoDelay(true);
 }
 
 /** Mounted at /v1/agent (node auth from the table): a benchmark worker's report, answered with its next command. */

@@ -8,6 +8,7 @@ import type { TaskStore } from '../stores/task.store';
 import type { ObservedState } from '../observed/observed-state';
 import { DiskProfileService } from './disk-profile.service';
 import { agentDiskProfileRoutes, diskProfileRoutes } from './disk-profile.routes';
+import type { EventStreams } from '../http/event-streams';
 
 export function createDiskProfileModule(d: {
   pool: pg.Pool;
@@ -18,6 +19,7 @@ export function createDiskProfileModule(d: {
   /** The metrics hot window's newest second. */
   current: { clusters: (ids: string[]) => ClusterCurrentMetrics[]; nodes: (ids: string[]) => NodeCurrentMetrics[] };
   notifyNode: (nodeId: string) => void;
+  eventStreams: EventStreams;
 }) {
   const profiles = new DiskProfileStore(d.pool);
   const service = new DiskProfileService({
@@ -37,7 +39,7 @@ export function createDiskProfileModule(d: {
   });
   return {
     service,
-    app: { router: diskProfileRoutes({ service, profiles, nodes: d.nodes }), agentRouter: agentDiskProfileRoutes({ service, profiles }) },
+    app: { router: diskProfileRoutes({ service, profiles, nodes: d.nodes, eventStreams: d.eventStreams }), agentRouter: agentDiskProfileRoutes({ service, profiles }) },
     start: () => service.watch(),
     stop: () => service.unwatch(),
   };

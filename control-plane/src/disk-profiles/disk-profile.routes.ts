@@ -2,7 +2,7 @@
  * Disk profile API: start on a node, list a node's runs, get, live stream
  * (SSE), cancel, the durability advice; and the agent's report route.
  */
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request } from 'express';
 import type { DiskProfileProgressEvent } from '@strata/api';
 import { parseUuid } from '../http/validate';
 import { mountOperation, mountRaw } from '../http/operation-router';
@@ -10,11 +10,12 @@ import { notFound } from '../errors';
 import type { NodeStore } from '../stores/node.store';
 import type { DiskProfileStore } from '../stores/disk-profile.store';
 import type { DiskProfileService } from './disk-profile.service';
+import type { EventStreams } from '../http/event-streams';
 
 const BASE = '/v1';
 
 /** Mounted at /v1 (user auth and platform-admin checks from the table). */
-export function diskProfileRoutes(d: { service: DiskProfileService; profiles: DiskProfileStore; nodes: NodeStore }): Router {
+export function diskProfileRoutes(d: { service: DiskProfileService; profiles: DiskProfileStore; nodes: NodeStore; eventStreams: EventStreams }): Router {
   const r = Router();
 
   mountOperation(r, BASE, 'startDiskProfile', async (input) => {
@@ -38,13 +39,13 @@ export function diskProfileRoutes(d: { service: DiskProfileService; profiles: Di
 
   mountRaw(r, BASE, 'streamDiskProfile', async ({ req, res }) => {
     const p = await d.service.get(id(req));
-    openStream(req, res);
-    const send = (e: DiskProfileProgressEvent) => res.write(`event: progress\ndata: ${JSON.stringify(e)}\n\n`);
+    const stream = d.eventStreams.start(req, res, { retryMs: 2000 });
+    const send = (e: DiskProfileProgressEvent) => stream.send('progress', e);
     let unsubscribe: (() => void) | undefined;
     const end = (status: DiskProfileProgressEvent['status']) => {
       unsubscribe?.();
-      res.write(`event: end\ndata: ${JSON.stringify({ status })}\n\n`);
-      res.end();
+      stream.send('end', { status });
+      stream.end();
     };
     send({ status: p.status, progress: p.progress, detail: p.detail, clusters: p.clusters });
     if (p.status !== 'running') return end(p.status);
@@ -52,19 +53,13 @@ export function diskProfileRoutes(d: { service: DiskProfileService; profiles: Di
       send(e);
       if (e.status !== 'running') end(e.status);
     });
-    req.on('close', () => unsubscribe?.());
+    stream.onClose(() => unsubscribe?.());
     // A run that ended between the read and the subscription.
     const now = await d.profiles.get(p.id);
     if (now && now.status !== 'running') end(now.status);
   });
 
   return r;
-}
-
-function openStream(req: Request, res: Response): void {
-  res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-  res.write('retry: 2000\n\n');
-  req.socket.setNoDelay(true);
 }
 
 /** Mounted at /v1/agent (node auth from the table): the agent's report on the profile its task runs. */

@@ -22,6 +22,9 @@ import { agentRoutes, type AgentRoutesDeps } from '../routes/agent.routes';
 import { capacityRoutes } from '../routes/capacity.routes';
 import type { LiveFeed } from '../live/live-feed';
 import type { Router, RequestHandler } from 'express';
+import type { ApiLimits } from '../config';
+import { addressLimit, callerLimit } from './rate-limits';
+import { SignInThrottle } from '../auth/sign-in-throttle';
 
 export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesDeps {
   pool: pg.Pool;
@@ -40,6 +43,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   /** Node disk profiles: user routes under /v1 and the agents' report route under /v1/agent. */
   diskProfiles?: { router: Router; agentRouter: Router };
   backups?: { router: Router };
+  /** Request rates, event streams and sign-in failures one caller is allowed. */
+  limits: ApiLimits;
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -50,6 +55,7 @@ export function createApp(d: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   if (d.metrics) app.use(d.metrics.httpMiddleware);
+  app.use(addressLimit(d.limits));
   // Bigger bodies are answered 413 payload_too_large before any handler runs.
   app.use(express.json({ limit: BODY_LIMIT }));
   app.use(cookieParser());
@@ -58,8 +64,10 @@ export function createApp(d: AppDeps): Express {
   // only for routes that exist, so an unknown path is a 404 whoever asks.
   const authenticateUser = requireUser(d.authDeps);
   const audit = auditChanges(d.audit, d.log);
+  const perCaller = callerLimit(d.limits);
   useAuthenticators(app, {
-    user: (req, res, next) => authenticateUser(req, res, (err?: unknown) => (err ? next(err) : audit(req, res, next))),
+    user: (req, res, next) => authenticateUser(req, res, (err?: unknown) => (err ? next(err)
+      : perCaller(req, res, (err2?: unknown) => (err2 ? next(err2) : audit(req, res, next))))),
     node: requireNode(d.nodes),
   });
 
@@ -70,7 +78,10 @@ export function createApp(d: AppDeps): Express {
   });
   app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
 
-  app.use('/v1/session', sessionRoutes({ auth: d.auth, audit: d.audit, secureCookies: false }));
+  app.use('/v1/session', sessionRoutes({
+    auth: d.auth, audit: d.audit, secureCookies: false,
+    throttle: new SignInThrottle(d.pool, { maxFailures: d.limits.signInMaxFailures, lockMs: d.limits.signInLockMs }),
+  }));
   if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);
   if (d.benchmarks) app.use('/v1/agent', d.benchmarks.agentRouter);
   if (d.diskProfiles) app.use('/v1/agent', d.diskProfiles.agentRouter);

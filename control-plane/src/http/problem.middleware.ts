@@ -47,6 +47,7 @@ export function problemFromError(err: unknown, instance?: string): Problem {
 export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
   const p = problemFromError(err, req.originalUrl);
   if (p.status >= 500) log.error({ err, path: req.originalUrl }, 'request failed');
+  if (err instanceof AppError && err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(err.retryAfterSeconds));
   send(res, p);
 };
 

@@ -21,14 +21,14 @@ function buildApp() {
   const config = loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:1/x', STRATA_HOME: home, STRATA_METRICS_TOKEN: 'route-table-test-token' });
   const fake = {} as any;
   const log = pino({ level: 'silent' });
-  const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake, observed: fake });
-  const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {} });
+  const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake, observed: fake, eventStreams: fake });
+  const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, eventStreams: fake });
   const backups = createBackupModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, storage: { kind: 'local', root: home } });
-  const diskProfiles = createDiskProfileModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, current: fake, notifyNode: () => {} });
+  const diskProfiles = createDiskProfileModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, current: fake, notifyNode: () => {}, eventStreams: fake });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({
     ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups,
-    nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake },
+    nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake }, limits: config.limits,
   });
   rmSync(home, { recursive: true, force: true });
   return app;

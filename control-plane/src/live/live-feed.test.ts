@@ -7,13 +7,20 @@ import type { LiveEvent } from '@strata/api';
 import type { ClusterRow } from '../stores/cluster.store';
 import type { OperationRow } from '../stores/operation.store';
 import { LiveFeed, parseNotice } from './live-feed';
+import { EventStreams } from '../http/event-streams';
+
+const streams = new EventStreams({ limits: { perPrincipal: 1000, maxBufferedBytes: 1 << 20 }, log: pino({ level: 'silent' }) });
+let nextUser = 0;
 
 /** A response that records SSE frames. */
 function fakeStream() {
   const frames: string[] = [];
   const closers: (() => void)[] = [];
-  const res = { writeHead: () => res, write: (f: string) => (frames.push(f), true), end: () => {} } as unknown as Response;
-  const req = { on: (ev: string, fn: () => void) => ev === 'close' && closers.push(fn) } as unknown as Request;
+  const res = { writeHead: () => res, write: (f: string) => (frames.push(f), true), end: () => {}, writableLength: 0, destroy: () => {} } as unknown as Response;
+  const req = {
+    on: (ev: string, fn: () => void) => ev === 'close' && closers.push(fn),
+    principal: { userId: `u${nextUser++}`, actor: { type: 'user', name: 'u' } }, socket: { setNoDelay: () => {} }, originalUrl: '/v1/events/stream',
+  } as unknown as Request;
   const events = () => frames.flatMap((f) => f.split('\n\n')).filter((f) => f.includes('data: ')).map((f) => JSON.parse(f.slice(f.indexOf('data: ') + 6)) as LiveEvent);
   return { res, req, events, close: () => closers.forEach((c) => c()) };
 }
@@ -30,6 +37,7 @@ function feed(rows: Map<string, ClusterRow>, reads: string[]) {
     log: pino({ level: 'silent' }),
     clusters: { get: async (id: string, org?: string) => { reads.push(id); await new Promise((r) => setTimeout(r, 5)); const c = rows.get(id); return c && c.organizationId === org ? c : null; } },
     operations: { get: async () => null as OperationRow | null },
+    streams,
   });
 }
 
@@ -86,7 +94,7 @@ describe('LiveFeed', () => {
         return c;
       },
     } as unknown as pg.Pool;
-    const f = new LiveFeed({ pool, log: pino({ level: 'silent' }), clusters: { get: async () => null }, operations: { get: async () => null }, reconnectMs: 5 });
+    const f = new LiveFeed({ pool, log: pino({ level: 'silent' }), clusters: { get: async () => null }, operations: { get: async () => null }, reconnectMs: 5, streams });
     const seen: (string | null)[] = [];
     f.onChange((n) => seen.push(n ? `${n.k}:${n.cluster ?? n.id}` : null));
     await f.start();
@@ -112,7 +120,7 @@ describe('LiveFeed', () => {
     const valid = new Set(['good']);
     const f = new LiveFeed({
       pool: {} as pg.Pool, log: pino({ level: 'silent' }),
-      clusters: { get: async () => null }, operations: { get: async () => null },
+      clusters: { get: async () => null }, operations: { get: async () => null }, streams,
       revalidate: async (req) => (valid.has((req as unknown as { who: string }).who) ? { organizationId: 'org-1' } : null),
     });
     const ended: string[] = [];

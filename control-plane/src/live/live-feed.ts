@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { LiveEvent } from '@strata/api';
 import { publicCluster, type ClusterStore } from '../stores/cluster.store';
 import { publicOperation, type OperationStore } from '../stores/operation.store';
+import type { EventStream, EventStreams } from '../http/event-streams';
 
 export const LIVE_CHANNEL = 'strata_live';
 
@@ -29,6 +30,8 @@ export interface LiveFeedDeps {
   clusters: Pick<ClusterStore, 'get'>;
   operations: Pick<OperationStore, 'get'>;
   log: Logger;
+  /** Opens each stream (headers, the per-user cap, dropping slow readers). */
+  streams: EventStreams;
   /** Keep-alive comment interval for idle streams. */
   pingMs?: number;
   reconnectMs?: number;
@@ -44,7 +47,7 @@ export interface LiveFeedDeps {
 
 interface Subscriber {
   req: Request;
-  res: Response;
+  stream: EventStream;
   organizationId: string;
 }
 
@@ -92,7 +95,7 @@ export class LiveFeed {
     clearInterval(this.pingTimer);
     clearInterval(this.revalidateTimer);
     clearTimeout(this.retryTimer);
-    for (const s of this.subs) s.res.end();
+    for (const s of this.subs) s.stream.end();
     this.subs.clear();
     const c = this.client;
     this.client = undefined;
@@ -123,17 +126,12 @@ export class LiveFeed {
 
   /** Opens an event stream for one organization (the route has authenticated the caller). */
   open(req: Request, res: Response, organizationId: string): void {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    // `ready` tells the client the stream is live: it re-reads what it shows once, then relies on events.
-    res.write('retry: 1000\n\nevent: resync\ndata: {"type":"resync"}\n\n');
-    const sub: Subscriber = { req, res, organizationId };
+    const stream = this.d.streams.start(req, res, { retryMs: 1000 });
+    // `resync` tells the client the stream is live: it re-reads what it shows once, then relies on events.
+    stream.write('event: resync\ndata: {"type":"resync"}\n\n');
+    const sub: Subscriber = { req, stream, organizationId };
     this.subs.add(sub);
-    req.on('close', () => this.subs.delete(sub));
+    stream.onClose(() => this.subs.delete(sub));
   }
 
   /**
@@ -153,7 +151,7 @@ export class LiveFeed {
       }
       if (now?.organizationId === s.organizationId || !this.subs.has(s)) return;
       this.subs.delete(s);
-      s.res.end();
+      s.stream.end();
     }));
   }
 
@@ -223,12 +221,7 @@ export class LiveFeed {
   }
 
   private write(s: Subscriber, frame: string): void {
-    try {
-      s.res.write(frame);
-    } catch {
-      this.subs.delete(s);
-      s.res.end();
-    }
+    if (!s.stream.write(frame)) this.subs.delete(s);
   }
 
   private async listen(): Promise<void> {

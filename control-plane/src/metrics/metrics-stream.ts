@@ -8,9 +8,10 @@
 import type { Request, Response } from 'express';
 import type { ClusterMetric, MetricsGrouping } from '@strata/api';
 import type { MetricsQuery } from './metrics-query';
+import type { EventStream, EventStreams } from '../http/event-streams';
 
 interface Subscriber {
-  res: Response;
+  stream: EventStream;
   clusterId: string;
   metrics: ClusterMetric[];
   by: MetricsGrouping;
@@ -21,30 +22,24 @@ export class MetricsStreams {
   private timer?: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(private readonly query: MetricsQuery, private readonly delayMs = 950) {}
+  constructor(private readonly query: MetricsQuery, private readonly streams: EventStreams, private readonly delayMs = 950) {}
 
   get size(): number {
     return this.subs.size;
   }
 
-  open(req: Request, res: Response, s: Omit<Subscriber, 'res'>): void {
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    res.write('retry: 2000\n\n');
-    const sub: Subscriber = { ...s, res };
+  open(req: Request, res: Response, s: Omit<Subscriber, 'stream'>): void {
+    const stream = this.streams.start(req, res, { retryMs: 2000 });
+    const sub: Subscriber = { ...s, stream };
     this.subs.add(sub);
-    req.on('close', () => this.subs.delete(sub));
+    stream.onClose(() => this.subs.delete(sub));
     if (this.subs.size === 1) this.schedule();
   }
 
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    for (const s of this.subs) s.res.end();
+    for (const s of this.subs) s.stream.end();
     this.subs.clear();
   }
 
@@ -58,11 +53,10 @@ export class MetricsStreams {
     const sec = Math.floor(Date.now() / 1000);
     for (const s of this.subs) {
       try {
-        const event = this.query.streamPoint(s.clusterId, s.metrics, s.by, sec);
-        s.res.write(`id: ${sec}\nevent: sample\ndata: ${JSON.stringify(event)}\n\n`);
+        s.stream.send('sample', this.query.streamPoint(s.clusterId, s.metrics, s.by, sec), sec);
       } catch {
         this.subs.delete(s);
-        s.res.end();
+        s.stream.end();
       }
     }
     this.schedule();

@@ -19,6 +19,7 @@ import { metricsRoutes } from '../routes/metrics.routes';
 import { agentMetricsRoutes, pushMetricsHandler } from '../routes/agent-metrics.routes';
 import type { ObservedState } from '../observed/observed-state';
 import type { LiveNotice } from '../live/live-feed';
+import type { EventStreams } from '../http/event-streams';
 
 /** The scrape token: STRATA_METRICS_TOKEN, else `<home>/metrics-token` (created once, 0600). */
 function scrapeToken(home: string, configured?: string): { token: string; file?: string } {
@@ -31,13 +32,13 @@ function scrapeToken(home: string, configured?: string): { token: string; file?:
   return { token, file };
 }
 
-export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Config; clusters: ClusterStore; nodes: NodeStore; observed: ObservedState }) {
+export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Config; clusters: ClusterStore; nodes: NodeStore; observed: ObservedState; eventStreams: EventStreams }) {
   const m = d.config.metrics;
   const directory = new InstanceDirectory(d.pool);
   const store = new MetricsStore(d.pool, { rawRetentionHours: m.rawRetentionHours, rollupRetentionDays: m.rollupRetentionDays });
   const ingest = new MetricsIngest({ directory, store, log: d.log, hotSeconds: m.hotSeconds });
   const query = new MetricsQuery({ hot: ingest.hot, directory, store, hotSeconds: m.hotSeconds, rawRetentionSec: m.rawRetentionHours * 3600 });
-  const streams = new MetricsStreams(query);
+  const streams = new MetricsStreams(query, d.eventStreams);
   const cpMetrics = createControlPlaneMetrics({ pool: d.pool, ingest });
   const token = scrapeToken(d.config.home, m.scrapeToken);
   const pushMetrics = pushMetricsHandler({ nodes: d.nodes, ingest, observed: d.observed });
