@@ -18,6 +18,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode | ClientErrorCode,
     message: string,
     readonly problem?: Problem,
+    /** From `Retry-After` (429): seconds until asking again can succeed. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -48,9 +50,15 @@ function isProblem(v: unknown): v is Problem {
   return typeof v === 'object' && v !== null && 'status' in v && 'code' in v && 'title' in v;
 }
 
-function problemError(status: number, body: unknown): ApiError {
-  if (isProblem(body)) return new ApiError(status, body.code, body.detail ?? body.title, body);
+function problemError(status: number, body: unknown, retryAfterSeconds?: number): ApiError {
+  if (isProblem(body)) return new ApiError(status, body.code, body.detail ?? body.title, body, retryAfterSeconds);
   return new ApiError(status, 'bad_response', `Unexpected response from the API (HTTP ${status}).`);
+}
+
+/** `Retry-After` in seconds (429), when the answer has one. */
+function retryAfterOf(res: Response): number | undefined {
+  const s = Number(res.headers.get('retry-after'));
+  return Number.isFinite(s) && s > 0 ? s : undefined;
 }
 
 async function toError(res: Response): Promise<ApiError> {
@@ -60,7 +68,7 @@ async function toError(res: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  return problemError(res.status, body);
+  return problemError(res.status, body, retryAfterOf(res));
 }
 
 /**
@@ -121,6 +129,6 @@ export async function apiCall<T>(call: Promise<{ data?: T; error?: unknown; resp
     throw e;
   }
   const { data, error, response } = result;
-  if (!response.ok) throw problemError(response.status, error);
+  if (!response.ok) throw problemError(response.status, error, retryAfterOf(response));
   return data as T;
 }

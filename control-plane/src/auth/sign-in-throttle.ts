@@ -57,5 +57,5 @@ export class SignInThrottle {
 function locked(leftMs: number): AppError {
   const seconds = Math.max(1, Math.ceil(leftMs / 1000));
   return tooManyRequests('sign_in_locked', 'Sign-in locked',
-    `Too many wrong passwords for this email in a row; sign-in is locked for ${seconds} s more (Retry-After), whatever the password.`, seconds);
+    `Too many wrong passwords for this email in a row; sign-in is locked for ${seconds} s more, whatever the password.`, seconds);
 }

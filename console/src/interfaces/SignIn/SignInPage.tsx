@@ -29,7 +29,9 @@ export default function SignInPage() {
       ? 'The email or password is incorrect.'
       : error?.code === 'validation_failed'
         ? 'Enter your email and password.'
-        : error?.summary;
+        : error?.code === 'sign_in_locked'
+          ? `Too many wrong passwords in a row: sign-in for this email is locked${error.retryAfterSeconds ? ` for ${waitText(error.retryAfterSeconds)}` : ''}. Wait and try again.`
+          : error?.summary;
 
   return (
     <div className="auth">
@@ -75,4 +77,10 @@ export default function SignInPage() {
       </main>
     </div>
   );
+}
+
+/** "40 seconds", "15 minutes". */
+function waitText(seconds: number): string {
+  if (seconds < 90) return `${seconds} seconds`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }
