@@ -83,7 +83,7 @@ export function buildOpenApiDocument(): object {
         ...(hasId ? { 404: errors[404] } : {}),
       };
     // Agents' routes are not rate limited; every other operation can answer 429.
-    const limited = auth === 'node' || !o.path.startsWith('/v1/') ? {} : {
+    const limited: Record<string, ReturnType<typeof tooMany>> = auth === 'node' || !o.path.startsWith('/v1/') ? {} : {
       429: tooMany(o.success.events ? 'or too_many_streams: the caller holds the most event streams allowed'
         : operationId === 'createSession' ? 'or sign_in_locked: too many wrong passwords for this email in a row' : undefined),
     };
