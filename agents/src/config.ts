@@ -7,6 +7,10 @@ import type { LoadGeneratorEngine } from '@strata/bench/loadgen';
 const Env = z.object({
   STRATA_URL: z.string().url(),
   STRATA_JOIN_TOKEN: z.string().optional(),
+  /** HTTPS control plane: the SHA-256 of its CA to pin at the first start (the join token's controlPlaneCaSha256). */
+  STRATA_CA_SHA256: z.string().regex(/^([0-9a-fA-F]{2}:?){32}$/, 'must be a SHA-256 fingerprint (64 hex digits, colons allowed)').optional(),
+  /** HTTPS control plane: a CA certificate (PEM) to trust instead of pinning. */
+  STRATA_CA_FILE: z.string().min(1).optional(),
   STRATA_AGENT_DIR: z.string().default('/var/lib/strata-agent'),
   STRATA_AGENT_NAME: z.string().min(1).default(os.hostname()),
   STRATA_AGENT_ADDRESS: z.ipv4().default('127.0.0.1'),
@@ -29,6 +33,9 @@ const Env = z.object({
 export interface AgentConfig {
   controlPlaneUrl: string;
   joinToken?: string;
+  /** The control plane's CA: its pin (first start) or a file (see control-plane-trust.ts). */
+  caSha256?: string;
+  caFile?: string;
   dataDir: string;
   name: string;
   address: string;
@@ -63,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   return {
     controlPlaneUrl: e.STRATA_URL.replace(/\/$/, ''),
     joinToken: e.STRATA_JOIN_TOKEN,
+    caSha256: e.STRATA_CA_SHA256,
+    caFile: e.STRATA_CA_FILE ? path.resolve(e.STRATA_CA_FILE) : undefined,
     dataDir: path.resolve(e.STRATA_AGENT_DIR),
     name: e.STRATA_AGENT_NAME,
     address: e.STRATA_AGENT_ADDRESS,

@@ -30,11 +30,15 @@ export class ControlPlaneClient {
   /** When this node last had a change the endpoint list may follow: a task's outcome, or a status report sent on its own. */
   private changedAt = 0;
 
-  constructor(private readonly baseUrl: string, private credential?: string, opts: { now?: () => number } = {}) {
+  /** `ca`: the certificate an HTTPS control plane is verified with (control-plane-trust.ts); default the system's CAs. */
+  constructor(private readonly baseUrl: string, private credential?: string, opts: { now?: () => number; ca?: string } = {}) {
     this.now = opts.now ?? Date.now;
-    this.transport = new URL(baseUrl).protocol === 'https:' ? https : http;
+    const secure = new URL(baseUrl).protocol === 'https:';
+    this.transport = secure ? https : http;
     // Free sockets are closed after 60 s, before the control plane's 65 s keep-alive timeout closes them under a request.
-    this.agent = new this.transport.Agent({ keepAlive: true, timeout: 60_000 });
+    this.agent = secure
+      ? new https.Agent({ keepAlive: true, timeout: 60_000, ...(opts.ca ? { ca: opts.ca } : {}) })
+      : new http.Agent({ keepAlive: true, timeout: 60_000 });
   }
 
   setCredential(credential: string): void {

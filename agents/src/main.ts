@@ -10,6 +10,7 @@ import { TaskRunner } from './task-runner';
 import { SparePool } from './spare-pool';
 import { InstanceConnections } from './instance-connections';
 import { MetricsSampler, PUSH_SPREAD_MS } from './metrics/metrics-sampler';
+import { controlPlaneTrust } from './control-plane-trust';
 import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 import { EndpointServer } from './endpoint-server';
 import { redisProcessesUnder, stopProcesses } from './process-utils';
@@ -25,7 +26,8 @@ const STOP_DEADLINE_MS = 7000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = pino({ level: config.logLevel, name: `agent:${config.name}`, redact: ['*.password', '*.credentials', '*.credential'] });
-  const client = new ControlPlaneClient(config.controlPlaneUrl);
+  const ca = await controlPlaneTrust({ ...config, log });
+  const client = new ControlPlaneClient(config.controlPlaneUrl, undefined, { ca });
 
   let identity;
   for (let attempt = 1; ; attempt++) {

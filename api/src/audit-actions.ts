@@ -34,6 +34,7 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'POST /v1/operations/:id/cancel': { kind: 'operation.cancel', label: 'Cancelled a change', resource: 'operation' },
   'POST /v1/nodes/:id/drain': { kind: 'node.drain', label: 'Drained node', resource: 'node' },
   'POST /v1/nodes/:id/undrain': { kind: 'node.undrain', label: 'Undrained node', resource: 'node' },
+  'POST /v1/nodes/:id/revoke-credential': { kind: 'node.revoke-credential', label: "Revoked node's credential", resource: 'node' },
   'POST /v1/nodes/:id/profiles': { kind: 'node.profile', label: 'Started a disk profile of node', resource: 'node' },
   'POST /v1/profiles/:id/cancel': { kind: 'node.profile-cancel', label: 'Cancelled a disk profile', resource: 'node' },
   'POST /v1/nodes/join-tokens': { kind: 'node.join-token', label: 'Created a node join token', resource: 'node' },

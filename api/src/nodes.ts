@@ -28,6 +28,7 @@ export const Node = z
       .describe("the node's size and memory in use by every organization; platform admins only (null for others)"),
     lastHeartbeatAt: Timestamp.nullable(),
     agentVersion: z.string().nullable(),
+    credentialRevokedAt: Timestamp.nullable().describe("when the agent's credential was revoked (its requests are refused since); null while valid"),
     instances: z.array(NodeInstanceSummary).describe("fleet view: every organization's instances on the node; otherwise only the caller's"),
     createdAt: Timestamp,
   })
@@ -46,6 +47,16 @@ export const CreateJoinTokenRequest = z
   .strictObject({ ttlSeconds: z.number().int().min(60).max(7 * 24 * 3600).optional() })
   .openapi('CreateJoinTokenRequest');
 export const JoinToken = z
-  .object({ token: z.string(), expiresAt: Timestamp })
+  .object({
+    token: z.string(),
+    expiresAt: Timestamp,
+    controlPlaneCaSha256: z.string().nullable()
+      .describe("SHA-256 of the certificate an agent pins when the control plane serves HTTPS (STRATA_CA_SHA256 of the agent); null over plain HTTP"),
+  })
   .openapi('JoinToken');
+
+export const NodeCredentialRevoked = z
+  .object({ id: Id, name: z.string(), credentialRevokedAt: Timestamp })
+  .openapi('NodeCredentialRevoked');
+export type NodeCredentialRevoked = z.infer<typeof NodeCredentialRevoked>;
 export type JoinToken = z.infer<typeof JoinToken>;

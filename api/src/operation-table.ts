@@ -19,7 +19,7 @@ import { Operation, OperationList } from './operations';
 import { BackupList, BackupResponse, CreateBackupRequest } from './backups';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
-import { CreateJoinTokenRequest, JoinToken, NodeList } from './nodes';
+import { CreateJoinTokenRequest, JoinToken, NodeCredentialRevoked, NodeList } from './nodes';
 import {
   LiveClusterActivityEvent, LiveClusterDeletedEvent, LiveClusterEvent, LiveOperationEvent, LiveResyncEvent, LiveTopologyEvent,
 } from './live';
@@ -194,6 +194,11 @@ export const OPERATION_TABLE = {
   undrainNode: op({
     method: 'post', path: '/v1/nodes/{id}/undrain', summary: 'Return a drained node to placement (platform admin)',
     scope: 'admin', platformAdmin: true, errors: ALL, success: { status: 200, schema: NodeDrainState }, problems: { 403: 'Not a platform admin' },
+  }),
+  revokeNodeCredential: op({
+    method: 'post', path: '/v1/nodes/{id}/revoke-credential',
+    summary: "Revoke a node agent's credential (platform admin): its requests are refused from now on; the node goes silent and its copies are rebuilt elsewhere",
+    scope: 'admin', platformAdmin: true, errors: ALL, success: { status: 200, schema: NodeCredentialRevoked }, problems: { 403: 'Not a platform admin' },
   }),
   createJoinToken: op({
     method: 'post', path: '/v1/nodes/join-tokens', summary: 'Create a one-time join token for a new node (platform admin)',

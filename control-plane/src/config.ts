@@ -42,6 +42,8 @@ const Env = z.object({
   STRATA_CREATE_REFORM_AFTER_MS: ms(T.reformAfterMs),
   /** Tests only: a file naming a fault point where the control plane kills itself (reconciler/fault-point.ts). */
   STRATA_TEST_FAULT_FILE: z.string().min(1).optional(),
+  STRATA_TLS_CERT: z.string().min(1).optional(),
+  STRATA_TLS_KEY: z.string().min(1).optional(),
   STRATA_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(6000),
   STRATA_RATE_LIMIT_PER_IP: z.coerce.number().int().min(0).default(12_000),
   STRATA_RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(100).default(60_000),
@@ -72,6 +74,8 @@ export interface Config {
   /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
   testFaultFile: string | null;
   limits: ApiLimits;
+  /** HTTPS: the PEM certificate chain and key files (null: plain HTTP). */
+  tls: { certFile: string; keyFile: string } | null;
 }
 
 /** What one caller may ask of the API (docs/api.md, "Limits"). */
@@ -97,6 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (!e.STRATA_TLS_CERT !== !e.STRATA_TLS_KEY) {
+    throw new Error('invalid configuration:\n  STRATA_TLS_CERT and STRATA_TLS_KEY go together (a PEM certificate chain and its key): set both for HTTPS, neither for HTTP');
+  }
   if (e.STRATA_NODE_DOWN_AFTER_MS <= e.STRATA_NODE_OFFLINE_AFTER_MS) {
     throw new Error('invalid configuration:\n  STRATA_NODE_DOWN_AFTER_MS must be greater than STRATA_NODE_OFFLINE_AFTER_MS (a node is offline before it is down)');
   }
@@ -139,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reformAfterMs: e.STRATA_CREATE_REFORM_AFTER_MS,
     },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
+    tls: e.STRATA_TLS_CERT && e.STRATA_TLS_KEY ? { certFile: path.resolve(e.STRATA_TLS_CERT), keyFile: path.resolve(e.STRATA_TLS_KEY) } : null,
     limits: {
       perToken: e.STRATA_RATE_LIMIT_PER_TOKEN, perIp: e.STRATA_RATE_LIMIT_PER_IP, windowMs: e.STRATA_RATE_LIMIT_WINDOW_MS,
       streamsPerUser: e.STRATA_MAX_STREAMS_PER_USER, streamMaxBufferBytes: e.STRATA_STREAM_MAX_BUFFER_BYTES,

@@ -24,6 +24,8 @@ import { bootstrapAdmin } from './auth/bootstrap-admin';
 import { currentPrincipal, type AuthDeps } from './auth/auth.middleware';
 import { allows } from './auth/permissions';
 import http from 'node:http';
+import https from 'node:https';
+import { loadServerTls } from './http/server-tls';
 import { createApp } from './http/app';
 import { EventStreams } from './http/event-streams';
 import { agentFastLane } from './http/agent-fast-lane';
@@ -53,6 +55,8 @@ async function main(): Promise<void> {
   // Idle connections are kept 5 minutes, not pg's 10 s: the once-a-second work (passes, task polls, metric writes)
   // needs a few at once every few seconds, and reopening one costs PostgreSQL ~4.5 ms of CPU (fork, authentication,
   // catalog caches) plus ~1 ms here: 0.1-0.3 new sessions a second on an idle stack.
+  // A bad certificate or key stops the start here, before anything else runs.
+  const tls = config.tls ? loadServerTls(config.tls.certFile, config.tls.keyFile) : null;
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20, idleTimeoutMillis: 300_000 });
   pool.on('error', (err) => log.error({ err }, 'idle database client failed'));
 
@@ -128,6 +132,8 @@ async function main(): Promise<void> {
     diskProfiles: diskProfiles.app,
     backups,
     limits: config.limits,
+    secureCookies: tls !== null,
+    controlPlaneCaSha256: tls?.caSha256 ?? null,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
@@ -146,13 +152,14 @@ async function main(): Promise<void> {
   });
 
   // The agents' once-a-second requests skip Express (see agent-fast-lane.ts); everything else goes to the app.
-  const server = http.createServer(agentFastLane(app, {
+  const handler = agentFastLane(app, {
     nodes, log, observe: metrics.cpMetrics.observeHttp,
     handlers: {
       pushAgentMetrics: metrics.pushMetrics, reportAgentStatus: (nodeId, report) => acceptStatusReport({ nodes, observed }, nodeId, report),
       getAgentEndpoints: () => endpoints.forAgents(),
     },
-  }));
+  });
+  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }, handler) : http.createServer(handler);
   // Agents keep one connection and use it every second: idle connections are closed after 65 s (like common load
   // balancers), not Node's 5 s, which raced with a client sending on a connection the server was closing.
   server.keepAliveTimeout = 65_000;
@@ -170,7 +177,10 @@ async function main(): Promise<void> {
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
   orphans.start();
-  log.info({ url: `http://${config.host}:${port}`, adminTokenFile: admin.tokenFile }, 'control plane listening');
+  log.info({
+    url: `${tls ? 'https' : 'http'}://${config.host}:${port}`, adminTokenFile: admin.tokenFile,
+    ...(tls ? { certificate: { names: tls.subjectAltName, validTo: tls.validTo }, agentPinSha256: tls.caSha256 } : {}),
+  }, 'control plane listening');
   // Machine-readable line for launchers that pass STRATA_PORT=0.
   process.stdout.write(`STRATA_LISTENING ${port}\n`);
 

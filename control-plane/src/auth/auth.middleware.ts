@@ -90,7 +90,7 @@ export async function authenticateNode(req: Pick<Request, 'headers'>, nodes: Nod
   const token = bearer(req);
   if (!token) throw unauthorized('Agents must send their node credential as a Bearer token.');
   const node = await nodes.byCredential(hashToken(token));
-  if (!node) throw unauthorized('Unknown node credential; re-register the agent with a new join token.');
+  if (!node) throw unauthorized('Unknown or revoked node credential; register the agent again with a new join token.');
   return node;
 }
 

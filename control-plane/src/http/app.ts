@@ -45,6 +45,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   backups?: { router: Router };
   /** Request rates, event streams and sign-in failures one caller is allowed. */
   limits: ApiLimits;
+  /** Served over HTTPS: the session cookie is `Secure`. */
+  secureCookies?: boolean;
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -79,7 +81,7 @@ export function createApp(d: AppDeps): Express {
   app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
 
   app.use('/v1/session', sessionRoutes({
-    auth: d.auth, audit: d.audit, secureCookies: false,
+    auth: d.auth, audit: d.audit, secureCookies: d.secureCookies ?? false,
     throttle: new SignInThrottle(d.pool, { maxFailures: d.limits.signInMaxFailures, lockMs: d.limits.signInLockMs }),
   }));
   if (d.metrics) app.use('/v1/agent/metrics', d.metrics.agentRouter);

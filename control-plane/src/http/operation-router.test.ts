@@ -46,7 +46,7 @@ beforeAll(async () => {
   mountRaw(clusters, '/v1/clusters', 'streamClusterMetrics', ({ res }) => void res.type('text/plain').send('raw answer'));
   app.use('/v1/clusters', clusters);
   const nodes = Router();
-  mountOperation(nodes, '/v1/nodes', 'createJoinToken', async ({ body }) => ({ token: `ttl ${body.ttlSeconds ?? 'default'}`, expiresAt: 'x' }));
+  mountOperation(nodes, '/v1/nodes', 'createJoinToken', async ({ body }) => ({ token: `ttl ${body.ttlSeconds ?? 'default'}`, expiresAt: 'x', controlPlaneCaSha256: null }));
   app.use('/v1/nodes', nodes);
   const session = Router();
   mountOperation(session, '/v1/session', 'deleteSession', async () => {

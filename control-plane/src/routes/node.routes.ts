@@ -18,6 +18,8 @@ export interface NodeRoutesDeps {
   nodeDownAfterMs: number;
   /** A node's placement changed (drain): every cluster on it needs a pass. */
   onNodeChanged?: (nodeId: string) => void;
+  /** SHA-256 of the certificate agents pin when the API serves HTTPS (null: plain HTTP). */
+  controlPlaneCaSha256?: string | null;
 }
 
 const BASE = '/v1/nodes';
@@ -48,6 +50,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         draining: n.draining,
         capacity: fleet ? { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) } : null,
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
+        credentialRevokedAt: n.credentialRevokedAt?.toISOString() ?? null,
         agentVersion: fleet ? n.agentVersion : null,
         instances: own.map((i) => ({
           id: i.id, clusterId: i.clusterId, clusterName: i.clusterName, organizationName: i.organizationName, port: i.port, role: i.role, memoryMb: i.memoryMb,
@@ -71,10 +74,16 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
   mountOperation(r, BASE, 'drainNode', drain(true));
   mountOperation(r, BASE, 'undrainNode', drain(false));
 
+  mountOperation(r, BASE, 'revokeNodeCredential', async ({ req }) => {
+    const node = await d.nodes.revokeCredential(parseUuid(String(req.params.id), 'Node'));
+    if (!node) throw notFound('Node');
+    return { id: node.id, name: node.name, credentialRevokedAt: node.credentialRevokedAt!.toISOString() };
+  });
+
   mountOperation(r, BASE, 'createJoinToken', async ({ body }) => {
     const token = newToken('sjt');
     const expiresAt = await d.auth.createJoinToken(hashToken(token), body.ttlSeconds ?? 3600);
-    const out: JoinToken = { token, expiresAt: expiresAt.toISOString() };
+    const out: JoinToken = { token, expiresAt: expiresAt.toISOString(), controlPlaneCaSha256: d.controlPlaneCaSha256 ?? null };
     return out;
   });
 

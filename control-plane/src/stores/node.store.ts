@@ -12,14 +12,16 @@ export interface NodeRow {
   /** Taken out of placement; its instances move to other nodes. */
   draining: boolean;
   createdAt: Date;
+  /** Set once the agent's credential is revoked: its requests are refused. */
+  credentialRevokedAt: Date | null;
 }
 
 const toNode = (r: any): NodeRow => ({
   id: r.id, name: r.name, address: r.address, memoryMb: r.memory_mb, agentVersion: r.agent_version,
-  lastHeartbeatAt: r.last_heartbeat_at, draining: r.draining, createdAt: r.created_at,
+  lastHeartbeatAt: r.last_heartbeat_at, draining: r.draining, createdAt: r.created_at, credentialRevokedAt: r.credential_revoked_at ?? null,
 });
 
-/** How long a node credential lookup is reused (credentials never change; a node re-registers as a new node). */
+/** How long a node credential lookup is reused (a credential only ever ends by `revokeCredential`, which drops it here). */
 const CREDENTIAL_CACHE_MS = 30_000;
 /** A heartbeat is written to PostgreSQL at most this often per node (memory and version changes at once). */
 const HEARTBEAT_PERSIST_MS = 15_000;
@@ -56,13 +58,24 @@ export class NodeStore {
       const n = this.cachedRows.get(hit.id);
       if (n) return { ...n, ...this.beatOf(n) };
     }
-    const r = await this.pool.query('SELECT * FROM nodes WHERE credential_hash = $1', [credentialHash]);
+    const r = await this.pool.query('SELECT * FROM nodes WHERE credential_hash = $1 AND credential_revoked_at IS NULL', [credentialHash]);
     if (!r.rows[0]) return null;
     const n = this.fresh(r.rows[0]);
     if (this.byHash.size > 100_000) this.byHash.clear();
     this.byHash.set(credentialHash, { id: n.id, until: Date.now() + CREDENTIAL_CACHE_MS });
     this.cachedRows.set(n.id, n);
     return n;
+  }
+
+  /**
+   * Revokes a node's credential: from now on its agent's requests are refused (401). The row stays,
+   * marked; the node goes silent, then down, and its copies are rebuilt elsewhere. Null: no such node.
+   */
+  async revokeCredential(id: string): Promise<NodeRow | null> {
+    const r = await this.pool.query('UPDATE nodes SET credential_revoked_at = COALESCE(credential_revoked_at, now()) WHERE id = $1 RETURNING *', [id]);
+    for (const [hash, hit] of this.byHash) if (hit.id === id) this.byHash.delete(hash);
+    this.cachedRows.delete(id);
+    return r.rows[0] ? this.fresh(r.rows[0]) : null;
   }
 
   private readonly cachedRows = new Map<string, NodeRow>();

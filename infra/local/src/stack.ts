@@ -6,6 +6,7 @@ import { describePid, isWildcard, portHolders, redisProcessesUnder, stopLeftover
 import { RestartBackoff } from './restart-backoff';
 import { loopbackPrefix } from './loopback';
 import { createStrataClient, unwrap } from '@strata/api/client';
+import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici';
 
 export interface StackOptions {
   /** State directory (PostgreSQL data, admin token, node data). Default: <repo>/.strata */
@@ -49,6 +50,8 @@ export interface AgentHandle {
 
 export interface Stack {
   url: string;
+  /** With STRATA_TLS_CERT (HTTPS): the certificate the API is verified with (PEM) and a fetch that trusts it. */
+  tls?: { ca: string; fetch: typeof fetch };
   /** The address the clusters' stable endpoints listen on. */
   endpointHost: string;
   port: number;
@@ -122,7 +125,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     cancelled();
     await startControlPlane();
     cancelled();
-    const url = `http://127.0.0.1:${port}`;
+    // HTTPS when the control plane is given a certificate: the launcher and the agents verify it (agents by its pin).
+    const tls = cpEnv.STRATA_TLS_CERT ? launcherTls(cpEnv.STRATA_TLS_CERT) : undefined;
+    const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
     const adminToken = readFileSync(path.join(dir, 'admin-token'), 'utf8').trim();
     const adminPassword = readFileSync(path.join(dir, 'admin-password'), 'utf8').trim();
 
@@ -132,7 +137,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         ...process.env, ...opts.agentEnv, STRATA_URL: url, STRATA_AGENT_DIR: a.dir, STRATA_AGENT_NAME: a.name, STRATA_AGENT_ADDRESS: a.address,
         STRATA_AGENT_MEMORY_MB: String(opts.nodeMemoryMb ?? 2048), STRATA_AGENT_STOP_ENGINES_ON_EXIT: 'true',
       };
-      if (!existsSync(path.join(a.dir, 'agent.json'))) env.STRATA_JOIN_TOKEN = await joinToken(url, adminToken);
+      if (!existsSync(path.join(a.dir, 'agent.json'))) {
+        const join = await joinToken(url, adminToken, tls?.fetch);
+        env.STRATA_JOIN_TOKEN = join.token;
+        if (join.controlPlaneCaSha256) env.STRATA_CA_SHA256 = join.controlPlaneCaSha256;
+      }
       a.stopping = false;
       const proc = await startTs({ entry: AGENT_ENTRY, env, logFile: path.join(logs, `${a.name}.log`), readyPrefix: 'STRATA_AGENT_READY', echo: opts.echo });
       if (shuttingDown) {
@@ -166,11 +175,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       });
     };
     await Promise.all(agents.map((_, i) => startAgent(i)));
-    await waitForNodesOnline(url, adminToken, nodeCount, opts.signal);
+    await waitForNodesOnline(url, adminToken, nodeCount, opts.signal, tls?.fetch);
 
     let stopped: Promise<{ leftoverPids: number[] }> | undefined;
     const stack: Stack = {
-      url, endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
+      url, ...(tls ? { tls } : {}), endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
       stopControlPlane: (signal = 'SIGTERM') => stopProcess(cp, signal),
       startControlPlane,
       stopAgent: (i, signal = 'SIGTERM') => {
@@ -261,17 +270,36 @@ function instancePorts(nodeDir: string): number[] {
   }
 }
 
-async function joinToken(url: string, adminToken: string): Promise<string> {
-  const { data, error, response } = await createStrataClient({ baseUrl: url, token: adminToken }).POST('/v1/nodes/join-tokens', { body: {} });
-  if (!data) throw new Error(`could not create a join token: ${response.status} ${JSON.stringify(error)}`);
-  return data.token;
+/** The CA of the control plane's certificate file (its last certificate) and a fetch that trusts it. */
+function launcherTls(certFile: string): { ca: string; fetch: typeof fetch } {
+  const pems = readFileSync(certFile, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (!pems.length) throw new Error(`STRATA_TLS_CERT: ${certFile} holds no PEM certificate`);
+  const ca = `${pems[pems.length - 1]}\n`;
+  const dispatcher = new UndiciAgent({ connect: { ca } });
+  // undici's fetch takes its own dispatcher; a global Request (openapi-fetch sends those) is passed as its parts.
+  const trusted = (async (input: string | URL | Request, init?: RequestInit) => {
+    if (input instanceof Request) {
+      const body = input.body ? await input.arrayBuffer() : undefined;
+      const headers: Record<string, string> = {};
+      input.headers.forEach((v, k) => { headers[k] = v; });
+      return undiciFetch(input.url, { method: input.method, headers, body, signal: input.signal, dispatcher });
+    }
+    return undiciFetch(input, { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher });
+  }) as unknown as typeof fetch;
+  return { ca, fetch: trusted };
 }
 
-async function waitForNodesOnline(url: string, token: string, count: number, signal?: AbortSignal): Promise<void> {
+async function joinToken(url: string, adminToken: string, fetchImpl?: typeof fetch) {
+  const { data, error, response } = await createStrataClient({ baseUrl: url, token: adminToken, ...(fetchImpl ? { fetch: fetchImpl } : {}) }).POST('/v1/nodes/join-tokens', { body: {} });
+  if (!data) throw new Error(`could not create a join token: ${response.status} ${JSON.stringify(error)}`);
+  return data;
+}
+
+async function waitForNodesOnline(url: string, token: string, count: number, signal?: AbortSignal, fetchImpl?: typeof fetch): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (signal?.aborted) throw new Error('start cancelled');
-    const body = await unwrap(createStrataClient({ baseUrl: url, token }).GET('/v1/nodes'));
+    const body = await unwrap(createStrataClient({ baseUrl: url, token, ...(fetchImpl ? { fetch: fetchImpl } : {}) }).GET('/v1/nodes'));
     if (body.items.filter((n) => n.status === 'online').length >= count) return;
     if (Date.now() > deadline) throw new Error(`only ${body.items.filter((n) => n.status === 'online').length} of ${count} nodes came online`);
     await new Promise((r) => setTimeout(r, 50));

@@ -1059,6 +1059,9 @@ type Node struct {
 	// CreatedAt RFC 3339 timestamp
 	CreatedAt string `json:"createdAt"`
 
+	// CredentialRevokedAt when the agent's credential was revoked (its requests are refused since); null while valid
+	CredentialRevokedAt *string `json:"credentialRevokedAt"`
+
 	// Draining taken out of placement; its instances are moving to other nodes
 	Draining bool               `json:"draining"`
 	Id       openapi_types.UUID `json:"id"`

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "00a06e95854fd4b6af2bceec078e482742b92bb61a82c60d236ec50021da561a"
+const SpecSHA256 = "11ec516e5a744dfe71055d367007d44c3255fec903ef56f88a7a11ee86f12ff1"
