@@ -49,9 +49,18 @@ export function existingNamespaces(tag: string): string[] {
   return out.split('\n').map((l) => l.split(' ')[0]!).filter((n) => n.startsWith(`strata-${tag}-`));
 }
 
-/** Removes the bridge and every namespace (and so its veth pair) of this tag. */
+/**
+ * Removes the bridge, every namespace and every veth pair of this tag (a
+ * namespace a process still holds outlives its name, and its pair with it,
+ * unless the pair is deleted too).
+ */
 export function removeHostNetwork(tag: string): void {
   for (const ns of existingNamespaces(tag)) tryIp('netns', 'del', ns);
+  let links = '';
+  try {
+    links = ip('-br', 'link', 'show');
+  } catch { /* none */ }
+  for (const name of links.split('\n').map((l) => l.split(/[\s@]/)[0]!).filter((n) => n.startsWith(`stv${tag}n`))) tryIp('link', 'del', name);
   tryIp('link', 'del', `stb${tag}`);
 }
 
@@ -73,7 +82,9 @@ export function ensureHostNetwork(tag: string, subnet: string, count: number): H
     ip('link', 'set', net.bridge, 'up');
     for (const h of net.hosts) {
       if (!nsNow.has(h.ns)) ip('netns', 'add', h.ns);
-      if (!exists('link', 'show', h.veth)) {
+      // A pair whose other end is not this namespace's eth0 (left by a namespace that is gone) is made again.
+      if (!exists('-n', h.ns, 'link', 'show', 'eth0')) {
+        if (exists('link', 'show', h.veth)) ip('link', 'del', h.veth);
         ip('link', 'add', h.veth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', h.ns);
         ip('-n', h.ns, 'addr', 'add', `${h.address}/24`, 'dev', 'eth0');
       }
