@@ -66,6 +66,7 @@ export const ErrorCode = z.enum([
   'restore_layout_unsupported',
   'restore_memory_too_small',
   'not_yet_supported',
+  'smtp_not_configured',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -35,6 +35,7 @@ import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 import { createBackupModule } from './backups/backup.module';
+import { createAlertModule } from './alerts/alert.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -71,6 +72,9 @@ async function main(): Promise<void> {
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
   const backups = createBackupModule({
     pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
+  });
+  const alerts = createAlertModule({
+    pool, log, box, clusters, latest: (id) => metrics.latestClusterSecond(id), evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: config.alerts.smtp,
   });
   const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
     benchmarks: benchmarks.app,
     diskProfiles: diskProfiles.app,
     backups,
+    alerts,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
@@ -163,6 +168,7 @@ async function main(): Promise<void> {
   await benchmarks.start();
   diskProfiles.start();
   backups.start();
+  alerts.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -183,6 +189,7 @@ async function main(): Promise<void> {
     orphans.stop();
     benchmarks.stop();
     backups.stop();
+    alerts.stop();
     diskProfiles.stop();
     await reconciler.stop();
     await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));

@@ -523,6 +523,7 @@ const (
 	PayloadTooLarge          ProblemCode = "payload_too_large"
 	RestoreLayoutUnsupported ProblemCode = "restore_layout_unsupported"
 	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
+	SmtpNotConfigured        ProblemCode = "smtp_not_configured"
 	Unauthorized             ProblemCode = "unauthorized"
 	Unplaceable              ProblemCode = "unplaceable"
 	UnsupportedMediaType     ProblemCode = "unsupported_media_type"
@@ -572,6 +573,8 @@ func (e ProblemCode) Valid() bool {
 	case RestoreLayoutUnsupported:
 		return true
 	case RestoreMemoryTooSmall:
+		return true
+	case SmtpNotConfigured:
 		return true
 	case Unauthorized:
 		return true

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "efb8bf7ba3f0bc8c0affed9b3562ab0184a65e5aa2ed656ffe8a81ce42149b4f"
+const SpecSHA256 = "44a3ac69f9660d554126f9150756b070a5194879cdc5e9de93ccf5761e288e63"
