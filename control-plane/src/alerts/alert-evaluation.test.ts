@@ -6,11 +6,11 @@ import { F, INSTANCE_SLOT_WIDTH, PRIMARY_SLOT } from '../metrics/fields';
 const gauge = { threshold: 80, forSeconds: 3, kind: 'gauge' as const };
 
 describe('evaluate', () => {
-  it('fires once the breach covers forSeconds of samples, and resolves at the first sample below', () => {
+  it('fires at the first sample forSeconds after the first one above, and resolves at the first sample below', () => {
     const b: Breach = { since: null };
-    const steps: [number | null, number, boolean][] = [[50, 100, false], [85, 101, false], [90, 102, false], [91, 103, false]];
+    const steps: [number | null, number, boolean][] = [[50, 100, false], [85, 101, false], [90, 102, false], [91, 103, false], [91, 104, false]];
     const out = steps.map(([value, sec, firing]) => evaluate(gauge, b, firing, { value, sec }).action);
-    expect(out).toEqual(['none', 'none', 'none', 'fire']);
+    expect(out).toEqual(['none', 'none', 'none', 'none', 'fire']);
     expect(evaluate(gauge, b, true, { value: 95, sec: 104 }).action).toBe('none');
     expect(evaluate(gauge, b, true, { value: null, sec: 105 }).action).toBe('none');
     expect(evaluate(gauge, b, true, { value: 80, sec: 106 })).toEqual({ action: 'resolve', value: 80 });
@@ -24,7 +24,8 @@ describe('evaluate', () => {
     expect(evaluate(gauge, b, false, { value: 90, sec: 13 }).action).toBe('none');
     expect(evaluate(gauge, b, false, { value: 90, sec: 14 }).action).toBe('none');
     expect(evaluate(gauge, b, false, { value: 90, sec: 14 }).action).toBe('none');
-    expect(evaluate(gauge, b, false, { value: 90, sec: 15 }).action).toBe('fire');
+    expect(evaluate(gauge, b, false, { value: 90, sec: 15 }).action).toBe('none');
+    expect(evaluate(gauge, b, false, { value: 90, sec: 16 }).action).toBe('fire');
   });
   it('events fire while the window holds more than the threshold and resolve when it empties', () => {
     const ev = { threshold: 0, forSeconds: 60, kind: 'event' as const };

@@ -3,9 +3,11 @@
  * resolves or neither.
  *
  * A gauge or state is breached while its value is above the threshold; the
- * alert fires once the breach has covered `forSeconds` seconds of samples
- * (timed by the samples' own seconds, so a late push does not delay it) and
- * resolves at the first sample that is not above. Events count happenings in
+ * alert fires at the first sample taken `forSeconds` or more after the first
+ * sample above (timed by the samples' own seconds, so a late push neither
+ * delays nor hastens it): the value crossed before that first sample, so it
+ * has been above for at least `forSeconds`. It resolves at the first sample
+ * that is not above. Events count happenings in
  * the last `forSeconds`: the alert fires while there are more than the
  * threshold and resolves when the window holds no more. No value (a cluster
  * with no fresh sample) changes nothing.
@@ -33,6 +35,5 @@ export function evaluate(rule: { threshold: number; forSeconds: number; kind: 'g
   }
   if (rule.kind === 'event') return firing ? { action: 'none' } : { action: 'fire', value: o.value };
   if (breach.since === null || o.sec < breach.since) breach.since = o.sec;
-  const covered = o.sec - breach.since + 1;
-  return !firing && covered >= rule.forSeconds ? { action: 'fire', value: o.value } : { action: 'none' };
+  return !firing && o.sec - breach.since >= rule.forSeconds ? { action: 'fire', value: o.value } : { action: 'none' };
 }
