@@ -26,7 +26,7 @@ export function alertText(event: 'firing' | 'resolved', a: Alert): string {
       : `${m.label} ${fmt(a.value)}${unit} > ${fmt(a.threshold)}${unit} for ${a.forSeconds} s`;
   return event === 'firing'
     ? `FIRING: ${a.ruleName} on ${a.clusterName}: ${cond}`
-    : `RESOLVED: ${a.ruleName} on ${a.clusterName} (${m.label}${m.kind === 'gauge' ? ` now ${fmt(a.value)}${unit}` : ''})`;
+    : `RESOLVED: ${a.ruleName} on ${a.clusterName}`;
 }
 
 export function notification(deliveryId: string, event: 'firing' | 'resolved' | 'test', alert: Alert | null, sentAt: Date): AlertNotification {
