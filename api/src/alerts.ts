@@ -164,6 +164,20 @@ export type Delivery = z.infer<typeof Delivery>;
 export const DeliveryList = z.object({ items: z.array(Delivery) }).openapi('NotificationDeliveryList');
 export type DeliveryList = z.infer<typeof DeliveryList>;
 
+/** The Prometheus rule file Strata exports (served as YAML; this is its structure). */
+export const PrometheusRuleFile = z.object({
+  groups: z.array(z.object({
+    name: z.string(),
+    rules: z.array(z.object({
+      alert: z.string(),
+      expr: z.string().describe('PromQL over the series of /metrics'),
+      for: z.string().describe('e.g. 60s'),
+      labels: z.object({ strata_rule_id: z.string(), metric: AlertMetric }),
+      annotations: z.object({ summary: z.string() }),
+    })),
+  })),
+}).openapi('PrometheusRuleFile');
+
 /** The JSON a webhook receives (format json). */
 export const AlertNotification = z.object({
   version: z.literal(1),

@@ -34,7 +34,7 @@ import {
   DiskProfile, DiskProfileAccepted, DiskProfileCommand, DiskProfileList, DiskProfileProgressEvent, DiskProfileReport, DiskProfileRequest, DiskProfileStreamEnd, DurabilityAdviceList,
 } from './disk-profiles';
 import {
-  AlertList, AlertQuery, AlertRule, AlertRuleList, CreateAlertRuleRequest, CreateNotificationChannelRequest, DeliveryList, Delivery, NotificationChannel,
+  AlertList, AlertQuery, AlertRule, AlertRuleList, PrometheusRuleFile, CreateAlertRuleRequest, CreateNotificationChannelRequest, DeliveryList, Delivery, NotificationChannel,
   NotificationChannelList, UpdateAlertRuleRequest,
 } from './alerts';
 import { Benchmark, BenchmarkList, BenchmarkProgressEvent, BenchmarkRequest, BenchmarkStreamEnd, BenchmarkWorkerCommand, BenchmarkWorkerReport } from './benchmarks';
@@ -393,7 +393,7 @@ export const OPERATION_TABLE = {
   }),
   clusterPrometheusRules: op({
     method: 'get', path: '/v1/clusters/{id}/alert-rules/prometheus', summary: "A cluster's alert rules as a Prometheus rule file (YAML) over Strata's /metrics names", scope: 'clusters:read', errors: ALL,
-    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': z.string() } },
+    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': PrometheusRuleFile } },
   }),
   createAlertRule: op({
     method: 'post', path: '/v1/alert-rules', summary: 'Add an organization alert rule (evaluated for each of its clusters)', scope: 'clusters:write', body: CreateAlertRuleRequest, errors: ALL,
@@ -403,7 +403,7 @@ export const OPERATION_TABLE = {
   listAlertRules: op({ method: 'get', path: '/v1/alert-rules', summary: "Every alert rule of the organization", scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: AlertRuleList } }),
   prometheusRules: op({
     method: 'get', path: '/v1/alert-rules/prometheus', summary: "Every alert rule of the organization as a Prometheus rule file (YAML)", scope: 'clusters:read', errors: SIGNED_IN,
-    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': z.string() } },
+    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': PrometheusRuleFile } },
   }),
   getAlertRule: op({ method: 'get', path: '/v1/alert-rules/{id}', summary: 'Get an alert rule', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: AlertRule } }),
   updateAlertRule: op({

@@ -4755,7 +4755,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/yaml": string;
+                        "application/yaml": components["schemas"]["PrometheusRuleFile"];
                     };
                 };
                 /** @description Invalid request (code validation_failed) */
@@ -4942,7 +4942,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/yaml": string;
+                        "application/yaml": components["schemas"]["PrometheusRuleFile"];
                     };
                 };
                 /** @description Missing or invalid credentials */
@@ -7668,6 +7668,29 @@ export interface components {
         };
         AlertRuleList: {
             items: components["schemas"]["AlertRule"][];
+        };
+        PrometheusRuleFile: {
+            groups: {
+                name: string;
+                rules: {
+                    alert: string;
+                    /** @description PromQL over the series of /metrics */
+                    expr: string;
+                    /** @description e.g. 60s */
+                    for: string;
+                    labels: {
+                        strata_rule_id: string;
+                        /**
+                         * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+                         * @enum {string}
+                         */
+                        metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+                    };
+                    annotations: {
+                        summary: string;
+                    };
+                }[];
+            }[];
         };
         UpdateAlertRuleRequest: {
             name?: string;
