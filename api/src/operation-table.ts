@@ -428,6 +428,10 @@ export const OPERATION_TABLE = {
     method: 'get', path: '/v1/notification-channels', summary: "The organization's notification channels (secrets never shown)", scope: 'clusters:read', errors: SIGNED_IN,
     success: { status: 200, schema: NotificationChannelList },
   }),
+  getNotificationChannel: op({
+    method: 'get', path: '/v1/notification-channels/{id}', summary: 'Get a notification channel (its secret is never shown)', scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: NotificationChannel },
+  }),
   deleteNotificationChannel: op({
     method: 'delete', path: '/v1/notification-channels/{id}', summary: 'Delete a notification channel (rules stop naming it)', scope: 'clusters:write', errors: ALL, success: { status: 204 },
   }),

@@ -110,6 +110,11 @@ export function alertRoutes(d: {
     return publicChannel(row);
   });
   mountOperation(r, BASE, 'listNotificationChannels', async ({ req }) => ({ items: (await d.store.listChannels(org(req))).map(publicChannel) }));
+  mountOperation(r, BASE, 'getNotificationChannel', async ({ req, id }) => {
+    const row = await d.store.getChannel(id, org(req));
+    if (!row) throw notFound('Notification channel');
+    return publicChannel(row);
+  });
   mountOperation(r, BASE, 'deleteNotificationChannel', async ({ req, id }) => {
     if (!(await d.store.deleteChannel(id, org(req)))) throw notFound('Notification channel');
     d.rulesChanged();

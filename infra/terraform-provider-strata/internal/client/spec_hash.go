@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "44a3ac69f9660d554126f9150756b070a5194879cdc5e9de93ccf5761e288e63"
+const SpecSHA256 = "3f618b2e61b1f25f8ebfa8f82d3c5e8219762c1b412bedfd07888d8baec18c45"
