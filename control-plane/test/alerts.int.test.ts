@@ -32,7 +32,7 @@ const MAX_ATTEMPTS = 3;
 beforeAll(async () => {
   hooks = await startWebhookReceiver();
   smtp = await startSmtpReceiver();
-  ({ stack, api, cleanup } = await testStack('127.0.53', {
+  ({ stack, api, cleanup } = await testStack('127.0.56', {
     nodes: 1,
     extraEnv: {
       STRATA_SMTP_URL: smtp.url, STRATA_ALERT_EVAL_MS: '250', STRATA_NOTIFY_TIMEOUT_MS: '400', STRATA_NOTIFY_RETRY_BASE_MS: '100', STRATA_NOTIFY_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
