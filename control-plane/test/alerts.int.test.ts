@@ -5,7 +5,10 @@
  * Slack-format webhook and a real local SMTP server; webhooks that answer 500
  * or never answer are retried, then marked failed, while the others deliver.
  * Nonsense is refused naming the field; secrets are write-only; the
- * Prometheus export of the rules passes `promtool check rules`.
+ * Prometheus export of the rules passes `promtool check rules`. Event rules
+ * (failover, backup_failed), one of them the organization's, fire on rows
+ * in PostgreSQL as the reconciler and the backup coordinator write them and
+ * resolve when those leave the window; a switchover is no failover.
  */
 import { createHmac } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -13,6 +16,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import type { Alert, AlertNotification, AlertRule, DeliveryList, NotificationChannel, Problem } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from '@strata/local/notification-receivers';
@@ -179,5 +183,54 @@ describe('alerts and notifications', () => {
     // Deleting the rule keeps its history.
     expect((await api.call('DELETE', `/v1/alert-rules/${rule.body.id}`)).status).toBe(204);
     expect((await api.call<{ items: Alert[] }>('GET', `/v1/alerts?clusterId=${clusterId}`)).body.items).toHaveLength(1);
+  });
+
+  it('event rules fire on a failover and a failed backup (not a switchover), per cluster for an organization rule, and resolve when the window empties', async () => {
+    const created = await api.createCluster({ name: 'events', shards: 1, replicasPerShard: 0, memoryMbPerShard: 16 });
+    const clusterId = created.body.cluster.id;
+    const hook = (await api.call<NotificationChannel>('POST', '/v1/notification-channels', { type: 'webhook', url: `${hooks.url}/ok-events`, secret: SECRET })).body;
+    const WINDOW = 4;
+    const org = await api.call<AlertRule>('POST', '/v1/alert-rules', { name: 'any failover', metric: 'failover', forSeconds: WINDOW, channelIds: [hook.id] });
+    expect(org.status, JSON.stringify(org.body)).toBe(201);
+    expect(org.body.clusterId).toBeNull();
+    const backup = await api.call<AlertRule>('POST', `/v1/clusters/${clusterId}/alert-rules`, { metric: 'backup_failed', forSeconds: WINDOW, channelIds: [hook.id] });
+    expect(backup.status).toBe(201);
+    expect((await api.call<{ items: AlertRule[] }>('GET', `/v1/clusters/${clusterId}/alert-rules`)).body.items.map((r) => r.id).sort()).toEqual([org.body.id, backup.body.id].sort());
+
+    const db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const orgId = (await db.query('SELECT organization_id FROM clusters WHERE id = $1', [clusterId])).rows[0].organization_id as string;
+      const ref = (n: number) => ({ instanceId: crypto.randomUUID(), address: `127.0.0.1:${7000 + n}`, nodeName: 'node-1' });
+      const failover = async (cause: string) => {
+        const id = crypto.randomUUID();
+        const at = new Date().toISOString();
+        const body = { id, clusterId, at, message: 'test', type: 'failover', shard: 0, cause, oldPrimary: ref(1), newPrimary: ref(2), detectedAt: at, promotedAt: at, clusterOkAt: at, writeUnavailableMs: 0 };
+        await db.query('INSERT INTO cluster_events (id, cluster_id, organization_id, type, at, body) VALUES ($1, $2, $3, $4, $5, $6)', [id, clusterId, orgId, 'failover', at, JSON.stringify(body)]);
+      };
+      const events = (e: string) => hooks.received.filter((r) => r.path === '/ok-events' && JSON.parse(r.body).event === e).map((r) => JSON.parse(r.body) as AlertNotification);
+
+      await failover('switchover');
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(events('firing')).toEqual([]);
+
+      const t0 = Date.now();
+      await failover('process-crash');
+      await db.query(
+        `INSERT INTO backups (id, organization_id, cluster_id, cluster_name, status, storage, shards, error, finished_at) VALUES ($1, $2, $3, 'events', 'failed', '{"kind":"local","root":"/x"}', '[]', '{"code":"x","message":"disk full"}', now())`,
+        [crypto.randomUUID(), orgId, clusterId],
+      );
+      const fired = await api.pollUntil(async () => (events('firing').length === 2 ? events('firing') : undefined), 5000, () => `firing: ${JSON.stringify(events('firing'))}`);
+      expect(Date.now() - t0).toBeLessThan(3000);
+      expect(fired.map((n) => [n.alert!.metric, n.alert!.clusterName, n.alert!.value]).sort()).toEqual([['backup_failed', 'events', 1], ['failover', 'events', 1]]);
+      // The organization rule is evaluated for the other cluster too, which had no failover.
+      const firing = (await api.call<{ items: Alert[] }>('GET', '/v1/alerts?state=firing')).body.items;
+      expect(firing.filter((a) => a.ruleId === org.body.id).map((a) => a.clusterId)).toEqual([clusterId]);
+
+      const resolved = await api.pollUntil(async () => (events('resolved').length === 2 ? events('resolved') : undefined), (WINDOW + 5) * 1000, () => 'not resolved');
+      for (const n of resolved) expect(Date.parse(n.alert!.resolvedAt!) - Date.parse(n.alert!.startedAt)).toBeGreaterThanOrEqual((WINDOW - 1.5) * 1000);
+    } finally {
+      await db.end();
+    }
   });
 });
