@@ -91,22 +91,25 @@ export class NotificationDispatcher {
     }
   }
 
+  /** One attempt on the channel's transport. */
+  private async send(ch: ChannelRow, n: AlertNotification): Promise<AttemptResult> {
+    if (ch.type === 'email') {
+      return this.email ? this.email.send(ch.to ?? [], n) : { ok: false, statusCode: null, error: 'no SMTP server configured (STRATA_SMTP_URL)' };
+    }
+    let secret: string | null;
+    try {
+      secret = ch.secretEnc ? this.d.box.open(ch.secretEnc) : null;
+    } catch {
+      return { ok: false, statusCode: null, error: 'the channel secret cannot be decrypted (master key changed?)' };
+    }
+    return postWebhook(ch.url!, ch.format ?? 'json', secret, n, this.d.timings.timeoutMs);
+  }
+
   private async deliver(d: DeliveryRow, ch: ChannelRow): Promise<void> {
     const t = this.d.timings;
     const n = { ...(d.payload as AlertNotification), sentAt: new Date().toISOString() };
     const started = Date.now();
-    let r: AttemptResult;
-    if (ch.type === 'webhook') {
-      let secret: string | null = null;
-      try {
-        secret = ch.secretEnc ? this.d.box.open(ch.secretEnc) : null;
-      } catch {
-        r = { ok: false, statusCode: null, error: 'the channel secret cannot be decrypted (master key changed?)' };
-      }
-      r ??= await postWebhook(ch.url!, ch.format ?? 'json', secret, n, t.timeoutMs);
-    } else {
-      r = this.email ? await this.email.send(ch.to ?? [], n) : { ok: false, statusCode: null, error: 'no SMTP server configured (STRATA_SMTP_URL)' };
-    }
+    const r = await this.send(ch, n);
     const attempt = d.attempts.length + 1;
     const record = { attempt, at: new Date(started).toISOString(), statusCode: r.statusCode, error: r.error, durationMs: Date.now() - started };
     const retryAt = !r.ok && attempt < t.maxAttempts ? new Date(Date.now() + backoffMs(t, attempt)) : null;
