@@ -201,6 +201,10 @@ describe('alerts and notifications', () => {
     await db.connect();
     try {
       const orgId = (await db.query('SELECT organization_id FROM clusters WHERE id = $1', [clusterId])).rows[0].organization_id as string;
+      // Webhook secrets are sealed at rest (AES-256-GCM with the master key), never stored as given.
+      const sealed = (await db.query('SELECT secret_enc FROM notification_channels WHERE id = $1', [hook.id])).rows[0].secret_enc as string;
+      expect(sealed).toMatch(/^v1\./);
+      expect(sealed).not.toContain(SECRET);
       const ref = (n: number) => ({ instanceId: crypto.randomUUID(), address: `127.0.0.1:${7000 + n}`, nodeName: 'node-1' });
       const failover = async (cause: string) => {
         const id = crypto.randomUUID();
