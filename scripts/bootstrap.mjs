@@ -93,7 +93,7 @@ const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'],
 // Node disk profiles: the agent runs fio (JSON+ output) under setpriv (util-linux) and sets O_NOATIME's attribute with chattr (e2fsprogs).
 const fio = { what: 'fio (node disk profiles)', packages: ['fio'], present: () => onPath('fio') };
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
-const prometheus = { what: 'Prometheus and promtool (metrics tests)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
+const prometheus = { what: 'Prometheus and promtool (metrics tests, the alert rule export)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
 // Nodes as hosts (STRATA_LOCAL_NETWORK=netns) and the network faults of its tests: ip (iproute2) and nft (nftables).
 const hostNetwork = { what: 'ip and nft (nodes as hosts, network faults)', packages: ['iproute2', 'nftables'], present: () => onPath('ip') && onPath('nft') };
 const canRun = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;

@@ -5,7 +5,7 @@
  * the session routes under their own actions. One place names them all: the
  * API's `kind`, `summary` and filters, and the console, read it.
  */
-export const AUDIT_RESOURCE_TYPES = ['cluster', 'node', 'user', 'token', 'organization', 'benchmark', 'operation', 'session'] as const;
+export const AUDIT_RESOURCE_TYPES = ['cluster', 'node', 'user', 'token', 'organization', 'benchmark', 'operation', 'session', 'alert-rule', 'notification-channel'] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 export interface AuditActionInfo {
@@ -32,6 +32,13 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'POST /v1/operations/:id/pause': { kind: 'operation.pause', label: 'Paused a change', resource: 'operation' },
   'POST /v1/operations/:id/resume': { kind: 'operation.resume', label: 'Resumed a change', resource: 'operation' },
   'POST /v1/operations/:id/cancel': { kind: 'operation.cancel', label: 'Cancelled a change', resource: 'operation' },
+  'POST /v1/clusters/:id/alert-rules': { kind: 'alert-rule.create', label: 'Added an alert rule to cluster', resource: 'cluster' },
+  'POST /v1/alert-rules': { kind: 'alert-rule.create-org', label: 'Added an organization alert rule', resource: 'alert-rule' },
+  'PATCH /v1/alert-rules/:id': { kind: 'alert-rule.change', label: 'Changed alert rule', resource: 'alert-rule' },
+  'DELETE /v1/alert-rules/:id': { kind: 'alert-rule.delete', label: 'Deleted alert rule', resource: 'alert-rule' },
+  'POST /v1/notification-channels': { kind: 'notification-channel.create', label: 'Added notification channel', resource: 'notification-channel' },
+  'DELETE /v1/notification-channels/:id': { kind: 'notification-channel.delete', label: 'Deleted notification channel', resource: 'notification-channel' },
+  'POST /v1/notification-channels/:id/test': { kind: 'notification-channel.test', label: 'Sent a test notification to channel', resource: 'notification-channel' },
   'POST /v1/nodes/:id/drain': { kind: 'node.drain', label: 'Drained node', resource: 'node' },
   'POST /v1/nodes/:id/undrain': { kind: 'node.undrain', label: 'Undrained node', resource: 'node' },
   'POST /v1/nodes/:id/revoke-credential': { kind: 'node.revoke-credential', label: "Revoked node's credential", resource: 'node' },

@@ -69,6 +69,7 @@ export const ErrorCode = z.enum([
   'rate_limited',
   'too_many_streams',
   'sign_in_locked',
+  'smtp_not_configured',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -33,6 +33,10 @@ import {
 import {
   DiskProfile, DiskProfileAccepted, DiskProfileCommand, DiskProfileList, DiskProfileProgressEvent, DiskProfileReport, DiskProfileRequest, DiskProfileStreamEnd, DurabilityAdviceList,
 } from './disk-profiles';
+import {
+  AlertList, AlertQuery, AlertRule, AlertRuleList, PrometheusRuleFile, CreateAlertRuleRequest, CreateNotificationChannelRequest, DeliveryList, Delivery, NotificationChannel,
+  NotificationChannelList, UpdateAlertRuleRequest,
+} from './alerts';
 import { Benchmark, BenchmarkList, BenchmarkProgressEvent, BenchmarkRequest, BenchmarkStreamEnd, BenchmarkWorkerCommand, BenchmarkWorkerReport } from './benchmarks';
 
 type StandardError = 400 | 401 | 403 | 404;
@@ -381,6 +385,68 @@ export const OPERATION_TABLE = {
   reportDiskProfile: op({
     method: 'post', path: '/v1/agent/tasks/{id}/disk-profile', summary: "Agent: a disk profile's progress, facts and results, answered with whether to stop", auth: 'node', body: DiskProfileReport,
     errors: ALL, success: { status: 200, schema: DiskProfileCommand },
+  }),
+  // Alerts and notification channels
+  createClusterAlertRule: op({
+    method: 'post', path: '/v1/clusters/{id}/alert-rules', summary: 'Add an alert rule to a cluster', scope: 'clusters:write', body: CreateAlertRuleRequest, errors: ALL,
+    success: { status: 201, schema: AlertRule, headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 422: 'channelIds names a channel that does not exist (code validation_failed, field channelIds)' },
+  }),
+  listClusterAlertRules: op({
+    method: 'get', path: '/v1/clusters/{id}/alert-rules', summary: "A cluster's alert rules (and the organization's, which apply to it)", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: AlertRuleList },
+  }),
+  clusterPrometheusRules: op({
+    method: 'get', path: '/v1/clusters/{id}/alert-rules/prometheus', summary: "A cluster's alert rules as a Prometheus rule file (YAML) over Strata's /metrics names", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': PrometheusRuleFile } },
+  }),
+  createAlertRule: op({
+    method: 'post', path: '/v1/alert-rules', summary: 'Add an organization alert rule (evaluated for each of its clusters)', scope: 'clusters:write', body: CreateAlertRuleRequest, errors: ALL,
+    success: { status: 201, schema: AlertRule, headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 422: 'channelIds names a channel that does not exist (code validation_failed, field channelIds)' },
+  }),
+  listAlertRules: op({ method: 'get', path: '/v1/alert-rules', summary: "Every alert rule of the organization", scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: AlertRuleList } }),
+  prometheusRules: op({
+    method: 'get', path: '/v1/alert-rules/prometheus', summary: "Every alert rule of the organization as a Prometheus rule file (YAML)", scope: 'clusters:read', errors: SIGNED_IN,
+    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': PrometheusRuleFile } },
+  }),
+  getAlertRule: op({ method: 'get', path: '/v1/alert-rules/{id}', summary: 'Get an alert rule', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: AlertRule } }),
+  updateAlertRule: op({
+    method: 'patch', path: '/v1/alert-rules/{id}', summary: "Change an alert rule's name, threshold, duration, channels or whether it is enabled", scope: 'clusters:write',
+    body: UpdateAlertRuleRequest, errors: ALL, success: { status: 200, schema: AlertRule },
+  }),
+  deleteAlertRule: op({
+    method: 'delete', path: '/v1/alert-rules/{id}', summary: 'Delete an alert rule (its firing alerts resolve, its history stays)', scope: 'clusters:write', errors: ALL,
+    success: { status: 204 },
+  }),
+  listAlerts: op({
+    method: 'get', path: '/v1/alerts', summary: 'Alerts of the organization, newest first: firing and resolved (history)', scope: 'clusters:read', query: AlertQuery,
+    errors: [400, 401], success: { status: 200, schema: AlertList },
+  }),
+  createNotificationChannel: op({
+    method: 'post', path: '/v1/notification-channels', summary: 'Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail', scope: 'clusters:write',
+    body: CreateNotificationChannelRequest, errors: ALL,
+    success: { status: 201, schema: NotificationChannel, headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 422: 'e-mail while the operator has configured no SMTP server (code smtp_not_configured, field type)' },
+  }),
+  listNotificationChannels: op({
+    method: 'get', path: '/v1/notification-channels', summary: "The organization's notification channels (secrets never shown)", scope: 'clusters:read', errors: SIGNED_IN,
+    success: { status: 200, schema: NotificationChannelList },
+  }),
+  getNotificationChannel: op({
+    method: 'get', path: '/v1/notification-channels/{id}', summary: 'Get a notification channel (its secret is never shown)', scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: NotificationChannel },
+  }),
+  deleteNotificationChannel: op({
+    method: 'delete', path: '/v1/notification-channels/{id}', summary: 'Delete a notification channel (rules stop naming it)', scope: 'clusters:write', errors: ALL, success: { status: 204 },
+  }),
+  testNotificationChannel: op({
+    method: 'post', path: '/v1/notification-channels/{id}/test', summary: 'Send a test notification; follow it in the delivery log', scope: 'clusters:write', errors: ALL,
+    success: { status: 202, schema: Delivery, description: 'Queued' },
+  }),
+  listNotificationDeliveries: op({
+    method: 'get', path: '/v1/notification-channels/{id}/deliveries', summary: "A channel's delivery log, newest first: every attempt with its status code or error", scope: 'clusters:read',
+    errors: ALL, success: { status: 200, schema: DeliveryList },
   }),
   health: op({
     method: 'get', path: '/healthz', summary: 'Liveness and database reachability', auth: 'none', errors: [], success: { status: 200, schema: z.object({ status: z.literal('ok') }) },

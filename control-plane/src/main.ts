@@ -38,6 +38,7 @@ import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 import { createBackupModule } from './backups/backup.module';
+import { createAlertModule } from './alerts/alert.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -77,6 +78,9 @@ async function main(): Promise<void> {
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
     pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
+  });
+  const alerts = createAlertModule({
+    pool, log, box, clusters, latest: (id) => metrics.latestClusterSecond(id), evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: config.alerts.smtp,
   });
   const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id), eventStreams });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
     limits: config.limits,
     secureCookies: tls !== null,
     controlPlaneCaSha256: tls?.caSha256 ?? null,
+    alerts,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
@@ -173,6 +178,7 @@ async function main(): Promise<void> {
   await benchmarks.start();
   diskProfiles.start();
   backups.start();
+  alerts.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -197,6 +203,7 @@ async function main(): Promise<void> {
     orphans.stop();
     benchmarks.stop();
     backups.stop();
+    alerts.stop();
     diskProfiles.stop();
     await reconciler.stop();
     await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));

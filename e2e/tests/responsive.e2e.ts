@@ -158,6 +158,12 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await expectCardPadding(page, 'nodes page');
       await saveScreenshot(page, `responsive-${vp.width}-nodes`, testInfo);
 
+      await page.goto('/alerts');
+      await expect(page.getByRole('form', { name: 'Add alert rule' })).toBeVisible();
+      await expectNoSidewaysScroll(page, 'alerts page');
+      await expectCardPadding(page, 'alerts page');
+      await saveScreenshot(page, `responsive-${vp.width}-alerts`, testInfo);
+
       // Signed out: the sign-in page.
       const signedOut = await browser.newContext({ baseURL: stack.url, viewport: { width: vp.width, height: vp.height } });
       const signIn = await signedOut.newPage();

@@ -2797,7 +2797,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "backup.start" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "backup.start" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -5274,6 +5274,1205 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's alert rules (and the organization's, which apply to it) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRuleList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an alert rule to a cluster */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateAlertRuleRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description channelIds names a channel that does not exist (code validation_failed, field channelIds) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/alert-rules/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's alert rules as a Prometheus rule file (YAML) over Strata's /metrics names */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/yaml */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/yaml": components["schemas"]["PrometheusRuleFile"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every alert rule of the organization */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRuleList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an organization alert rule (evaluated for each of its clusters) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateAlertRuleRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description channelIds names a channel that does not exist (code validation_failed, field channelIds) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every alert rule of the organization as a Prometheus rule file (YAML) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/yaml */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/yaml": components["schemas"]["PrometheusRuleFile"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an alert rule */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an alert rule (its firing alerts resolve, its history stays) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an alert rule's name, threshold, duration, channels or whether it is enabled */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateAlertRuleRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alerts of the organization, newest first: firing and resolved (history) */
+        get: {
+            parameters: {
+                query?: {
+                    state?: "firing" | "resolved";
+                    clusterId?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's notification channels (secrets never shown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationChannelList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateNotificationChannelRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationChannel"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description e-mail while the operator has configured no SMTP server (code smtp_not_configured, field type) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a notification channel (its secret is never shown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationChannel"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a notification channel (rules stop naming it) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notification; follow it in the delivery log */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationDelivery"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A channel's delivery log, newest first: every attempt with its status code or error */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationDeliveryList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -5659,7 +6858,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -6323,7 +7522,7 @@ export interface components {
             summary: string;
             resource: {
                 /** @enum {string} */
-                type: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session";
+                type: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel";
                 id: string | null;
                 /** @description as it was when the entry was written */
                 name: string | null;
@@ -7355,6 +8554,185 @@ export interface components {
                 code?: string;
                 message?: string;
             };
+        };
+        AlertRule: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description null: an organization rule, evaluated for each of its clusters
+             */
+            clusterId: string | null;
+            name: string;
+            /**
+             * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+             * @enum {string}
+             */
+            metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+            threshold: number;
+            forSeconds: number;
+            channelIds: string[];
+            enabled: boolean;
+            /** @description alerts of this rule firing now */
+            firing: number;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+        };
+        CreateAlertRuleRequest: {
+            /** @description default: the metric and threshold in words */
+            name?: string;
+            /**
+             * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+             * @enum {string}
+             */
+            metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+            /**
+             * @description fires while the value is above it (for events: more than this many in the window); default 0
+             * @default 0
+             */
+            threshold: number;
+            /** @description how long the value must stay above the threshold before the alert fires (events: the window counted) */
+            forSeconds: number;
+            /**
+             * @description notification channels told when an alert fires and resolves
+             * @default []
+             */
+            channelIds: string[];
+            /** @default true */
+            enabled: boolean;
+        };
+        AlertRuleList: {
+            items: components["schemas"]["AlertRule"][];
+        };
+        PrometheusRuleFile: {
+            groups: {
+                name: string;
+                rules: {
+                    alert: string;
+                    /** @description PromQL over the series of /metrics */
+                    expr: string;
+                    /** @description e.g. 60s */
+                    for: string;
+                    labels: {
+                        strata_rule_id: string;
+                        /**
+                         * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+                         * @enum {string}
+                         */
+                        metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+                    };
+                    annotations: {
+                        summary: string;
+                    };
+                }[];
+            }[];
+        };
+        UpdateAlertRuleRequest: {
+            name?: string;
+            threshold?: number;
+            forSeconds?: number;
+            /** @description notification channels told when an alert fires and resolves */
+            channelIds?: string[];
+            enabled?: boolean;
+        };
+        AlertList: {
+            items: components["schemas"]["Alert"][];
+        };
+        Alert: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            ruleId: string;
+            ruleName: string;
+            /**
+             * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+             * @enum {string}
+             */
+            metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+            threshold: number;
+            forSeconds: number;
+            /** Format: uuid */
+            clusterId: string;
+            clusterName: string;
+            /** @enum {string} */
+            state: "firing" | "resolved";
+            /** @description the value when it fired */
+            value: number;
+            unit: string;
+            /** @description when it fired */
+            startedAt: string;
+            /** @description RFC 3339 timestamp */
+            resolvedAt: string | null;
+        };
+        NotificationChannel: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "webhook" | "email";
+            name: string;
+            url: string | null;
+            /** @enum {string|null} */
+            format: "json" | "slack" | null;
+            to: string[] | null;
+            /** @description the secret itself is never shown */
+            hasSecret: boolean;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+        };
+        CreateNotificationChannelRequest: {
+            /** @enum {string} */
+            type: "webhook";
+            name?: string;
+            /** @description http(s) URL that receives a POST per notification */
+            url: string;
+            /** @description HMAC-SHA256 key for X-Strata-Signature (write-only) */
+            secret: string;
+            /**
+             * @description slack: a Slack incoming-webhook body ({"text": ...})
+             * @default json
+             * @enum {string}
+             */
+            format: "json" | "slack";
+        } | {
+            /** @enum {string} */
+            type: "email";
+            name?: string;
+            /** @description recipients */
+            to: string[];
+        };
+        NotificationChannelList: {
+            items: components["schemas"]["NotificationChannel"][];
+        };
+        NotificationDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            /**
+             * Format: uuid
+             * @description null: a test
+             */
+            alertId: string | null;
+            /** @enum {string} */
+            event: "firing" | "resolved" | "test";
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: {
+                attempt: number;
+                /** @description RFC 3339 timestamp */
+                at: string;
+                /** @description HTTP status (webhooks), 250 for an accepted e-mail; null when no answer */
+                statusCode: number | null;
+                error: string | null;
+                durationMs: number;
+            }[];
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            deliveredAt: string | null;
+        };
+        NotificationDeliveryList: {
+            items: components["schemas"]["NotificationDelivery"][];
         };
     };
     responses: never;

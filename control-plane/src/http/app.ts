@@ -47,6 +47,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   limits: ApiLimits;
   /** Served over HTTPS: the session cookie is `Secure`. */
   secureCookies?: boolean;
+  /** Alert rules, alerts and notification channels under /v1. */
+  alerts?: { router: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -93,6 +95,7 @@ export function createApp(d: AppDeps): Express {
   if (d.benchmarks) app.use('/v1', d.benchmarks.router);
   if (d.diskProfiles) app.use('/v1', d.diskProfiles.router);
   if (d.backups) app.use('/v1', d.backups.router);
+  if (d.alerts) app.use('/v1', d.alerts.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));

@@ -25,7 +25,7 @@ export class TestApi {
       body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
+    return { status: res.status, body: (text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text || null) as T, headers: res.headers };
   }
 
   /** A typed call's outcome as status, body (the data, or the problem+json) and headers. */

@@ -77,6 +77,55 @@ export class StrataApiToken extends BoundResource<StrataApiTokenConfig> {
   get createdBy(): string { return this.getStringAttribute('created_by'); }
 }
 
+export interface StrataNotificationChannelConfig {
+  type: 'webhook' | 'email';
+  name?: string;
+  /** webhook: the http(s) URL. */
+  url?: string;
+  /** webhook: the HMAC-SHA256 key of X-Strata-Signature (write-only in the API). */
+  secret?: string;
+  /** webhook: json (default) or slack. */
+  format?: 'json' | 'slack';
+  /** email: the recipients. */
+  to?: string[];
+}
+
+/** strata_notification_channel: any change creates a new channel. */
+export class StrataNotificationChannel extends BoundResource<StrataNotificationChannelConfig> {
+  static readonly tfResourceType = 'strata_notification_channel';
+  static readonly tfAttributes = ['type', 'name', 'url', 'secret', 'format', 'to', 'id', 'created_at'] as const;
+  constructor(scope: Construct, id: string, config: StrataNotificationChannelConfig & TerraformMetaArguments) {
+    super(scope, id, StrataNotificationChannel.tfResourceType, 'strata', config);
+  }
+  get channelId(): string { return this.getStringAttribute('id'); }
+  get createdAt(): string { return this.getStringAttribute('created_at'); }
+}
+
+export type AlertMetric = 'memory_used_percent' | 'ops_per_sec' | 'latency_p99_ms' | 'replication_lag_bytes' | 'connected_clients' | 'evictions'
+  | 'cluster_degraded' | 'failover' | 'node_down' | 'backup_failed';
+
+export interface StrataAlertRuleConfig {
+  /** Omit for an organization rule (every cluster). */
+  clusterId?: string;
+  name?: string;
+  metric: AlertMetric;
+  threshold: number;
+  forSeconds: number;
+  channelIds?: string[];
+  enabled?: boolean;
+}
+
+/** strata_alert_rule: threshold, for_seconds, channels, name and enabled change in place. */
+export class StrataAlertRule extends BoundResource<StrataAlertRuleConfig> {
+  static readonly tfResourceType = 'strata_alert_rule';
+  static readonly tfAttributes = ['cluster_id', 'name', 'metric', 'threshold', 'for_seconds', 'channel_ids', 'enabled', 'id', 'created_at'] as const;
+  constructor(scope: Construct, id: string, config: StrataAlertRuleConfig & TerraformMetaArguments) {
+    super(scope, id, StrataAlertRule.tfResourceType, 'strata', config);
+  }
+  get ruleId(): string { return this.getStringAttribute('id'); }
+  get ruleName(): string { return this.getStringAttribute('name'); }
+}
+
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';

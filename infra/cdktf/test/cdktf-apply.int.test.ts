@@ -16,7 +16,7 @@ import { App } from 'cdktf';
 import { createStrataClient } from '@strata/api/client';
 import { startStack, type Stack } from '@strata/local';
 import { ExampleAppStack } from '../src/stacks/example-app';
-import { DataStrataCluster, DataStrataNodes, StrataApiToken, StrataCluster } from '../src/strata';
+import { DataStrataCluster, DataStrataNodes, StrataAlertRule, StrataApiToken, StrataCluster, StrataNotificationChannel } from '../src/strata';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const providerDir = path.join(repo, 'infra/terraform-provider-strata');
@@ -166,6 +166,8 @@ resource "strata_cluster" "c" {
     const names = (b: Block) => Object.keys(b.attributes).sort();
     expect([...StrataCluster.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_cluster!.block));
     expect([...StrataApiToken.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_api_token!.block));
+    expect([...StrataNotificationChannel.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_notification_channel!.block));
+    expect([...StrataAlertRule.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_alert_rule!.block));
     expect([...DataStrataCluster.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_cluster!.block));
     const nodes = schema.data_source_schemas.strata_nodes!.block;
     expect([...DataStrataNodes.tfAttributes].sort()).toEqual(names(nodes));

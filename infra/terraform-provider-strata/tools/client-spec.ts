@@ -18,6 +18,14 @@ export const OPERATIONS: Record<string, string> = {
   'get /v1/tokens': 'ListTokens',
   'get /v1/tokens/{id}': 'GetToken',
   'delete /v1/tokens/{id}': 'RevokeToken',
+  'post /v1/notification-channels': 'CreateNotificationChannel',
+  'get /v1/notification-channels/{id}': 'GetNotificationChannel',
+  'delete /v1/notification-channels/{id}': 'DeleteNotificationChannel',
+  'post /v1/clusters/{id}/alert-rules': 'CreateClusterAlertRule',
+  'post /v1/alert-rules': 'CreateAlertRule',
+  'get /v1/alert-rules/{id}': 'GetAlertRule',
+  'patch /v1/alert-rules/{id}': 'UpdateAlertRule',
+  'delete /v1/alert-rules/{id}': 'DeleteAlertRule',
 };
 
 /** 3.1 -> 3.0: `type: [T, "null"]` -> `nullable`, `const` -> one-value `enum`, numeric exclusive bounds. */

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "11ec516e5a744dfe71055d367007d44c3255fec903ef56f88a7a11ee86f12ff1"
+const SpecSHA256 = "85f76a8f611c6400df4b00a8684495a3d5f8719bb287a6e9a2dff9461e1790d9"
