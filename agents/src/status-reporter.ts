@@ -176,6 +176,7 @@ export class StatusReporter {
         instanceId: rec.spec.instanceId, clusterId: rec.spec.clusterId, port: rec.spec.port, pid: rt?.pid ?? null,
         state, restarts: rt?.restarts ?? 0, lastError: rt?.lastError ?? null, cluster,
         held: rt?.held ?? false, crashedAt: rt?.crashedAt ? new Date(rt.crashedAt).toISOString() : null,
+        usersDigest: rec.usersDigest ?? null,
       };
     }));
     return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [], endpointPorts: this.d.endpointPorts?.() ?? [] };

@@ -19,3 +19,4 @@ export * from './shard-label';
 export * from './memory-label';
 export * from './backups';
 export * from './audit-actions';
+export * from './database-users';

@@ -40,6 +40,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   /** Node disk profiles: user routes under /v1 and the agents' report route under /v1/agent. */
   diskProfiles?: { router: Router; agentRouter: Router };
   backups?: { router: Router };
+  /** Database users of clusters: routes under /v1/clusters/{id}/users. */
+  databaseUsers?: { router: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -80,6 +82,7 @@ export function createApp(d: AppDeps): Express {
   if (d.benchmarks) app.use('/v1', d.benchmarks.router);
   if (d.diskProfiles) app.use('/v1', d.diskProfiles.router);
   if (d.backups) app.use('/v1', d.backups.router);
+  if (d.databaseUsers) app.use('/v1', d.databaseUsers.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));
