@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
-    databaseUsers: (clusterId) => databaseUsers.store.list(clusterId),
+    databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({

@@ -206,7 +206,8 @@ describe('database users', () => {
     expect(del.status).toBe(204);
     const t0 = Date.now();
     await closed;
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    console.log(`worker's connection closed ${Date.now() - t0} ms after the DELETE answered`);
+    expect(Date.now() - t0).toBeLessThan(5_000);
     expect(c.status).toBe('end');
     await onEvery('worker gone', async (a) => !(await aclUsers(a)).includes('worker'));
     expect((await api.call('DELETE', `${usersPath()}/worker`)).status).toBe(404);

@@ -54,8 +54,11 @@ export function databaseUserRoutes(d: {
     return name;
   };
 
-  mountOperation(r, BASE, 'createDatabaseUser', async ({ req, res, id, body }) => {
-    const c = await clusterOf(id, req.principal!.organizationId, true);
+  // The cluster is looked up before the body is read: another organization's cluster is a 404 whatever the body.
+  mountOperation(r, BASE, 'createDatabaseUser', async (input) => {
+    const { req, res } = input;
+    const c = await clusterOf(input.id, req.principal!.organizationId, true);
+    const body = input.body;
     const secrets = openSecrets(d.box, c.secretsEnc);
     if (isReservedDatabaseUserName(body.name, [secrets.customerUser, secrets.internalUser])) {
       throw validationFailed([{ field: 'name', message: `"${body.name}" is reserved by Strata (the cluster's own users, "default" and names starting with "strata")` }]);
@@ -80,9 +83,11 @@ export function databaseUserRoutes(d: {
     return out;
   });
 
-  mountOperation(r, BASE, 'rotateDatabaseUser', async ({ req, id, body }) => {
-    const c = await clusterOf(id, req.principal!.organizationId, true);
+  mountOperation(r, BASE, 'rotateDatabaseUser', async (input) => {
+    const { req } = input;
+    const c = await clusterOf(input.id, req.principal!.organizationId, true);
     const name = userName(req.params.name);
+    const body = input.body;
     const password = body.password ?? newPassword();
     const graceMs = (body.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS) * 1000;
     const row = await d.store.rotate(c.id, name, sha256Hex(password), new Date(Date.now() + graceMs));

@@ -40,6 +40,7 @@ export function nextExpiry(rows: readonly DatabaseUserRow[], now = Date.now()): 
   return ends.length ? Math.min(...ends) : null;
 }
 
+/** Every change bumps the cluster's users generation in the same statement. */
 export class DatabaseUserStore {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -48,10 +49,20 @@ export class DatabaseUserStore {
     return r.rows.map(toRow);
   }
 
+  /** The users and the generation of their last change (0: never changed; null: no such cluster). */
+  async desired(clusterId: string): Promise<{ generation: number; users: DatabaseUserRow[] } | null> {
+    const r = await this.pool.query(
+      `SELECT c.users_generation, u.* FROM clusters c LEFT JOIN database_users u ON u.cluster_id = c.id WHERE c.id = $1 ORDER BY u.name`, [clusterId],
+    );
+    if (!r.rows.length) return null;
+    return { generation: Number(r.rows[0].users_generation), users: r.rows.filter((x) => x.name !== null).map(toRow) };
+  }
+
   /** False when the cluster already has a user of this name. */
   async insert(u: Pick<DatabaseUserRow, 'clusterId' | 'name' | 'preset' | 'keyPatterns' | 'channelPatterns' | 'passwordSha256'>): Promise<DatabaseUserRow | null> {
     const r = await this.pool.query(
-      `INSERT INTO database_users (cluster_id, name, preset, key_patterns, channel_patterns, password_sha256)
+      `WITH bump AS (UPDATE clusters SET users_generation = users_generation + 1 WHERE id = $1)
+       INSERT INTO database_users (cluster_id, name, preset, key_patterns, channel_patterns, password_sha256)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (cluster_id, name) DO NOTHING RETURNING *`,
       [u.clusterId, u.name, u.preset, u.keyPatterns, u.channelPatterns, u.passwordSha256],
     );
@@ -61,7 +72,8 @@ export class DatabaseUserStore {
   /** The new hash becomes the password; the current one stays valid until `previousExpiresAt` (a grace of 0 drops it). Null: no such user. */
   async rotate(clusterId: string, name: string, passwordSha256: string, previousExpiresAt: Date): Promise<DatabaseUserRow | null> {
     const r = await this.pool.query(
-      `UPDATE database_users SET previous_password_sha256 = password_sha256, previous_expires_at = $4, password_sha256 = $3, password_rotated_at = now()
+      `WITH bump AS (UPDATE clusters SET users_generation = users_generation + 1 WHERE id = $1)
+       UPDATE database_users SET previous_password_sha256 = password_sha256, previous_expires_at = $4, password_sha256 = $3, password_rotated_at = now()
        WHERE cluster_id = $1 AND name = $2 RETURNING *`,
       [clusterId, name, passwordSha256, previousExpiresAt],
     );
@@ -69,7 +81,10 @@ export class DatabaseUserStore {
   }
 
   async delete(clusterId: string, name: string): Promise<boolean> {
-    const r = await this.pool.query('DELETE FROM database_users WHERE cluster_id = $1 AND name = $2', [clusterId, name]);
+    const r = await this.pool.query(
+      `WITH bump AS (UPDATE clusters SET users_generation = users_generation + 1 WHERE id = $1)
+       DELETE FROM database_users WHERE cluster_id = $1 AND name = $2`, [clusterId, name],
+    );
     return r.rowCount === 1;
   }
 }

@@ -169,9 +169,9 @@ export function reconfigureInstance(ctx: ClusterContext, inst: InstanceRow, sett
 }
 
 /** A running instance's database users brought to the desired set (ACL SETUSER/DELUSER; the agent rewrites its config too). */
-export function syncUsers(ctx: ClusterContext, inst: InstanceRow, digest: string): Promise<Submitted> {
+export function syncUsers(ctx: ClusterContext, inst: InstanceRow, generation: number, digest: string): Promise<Submitted> {
   return submitTask(ctx, {
-    nodeId: inst.nodeId, id: { kind: 'sync-users', instanceId: inst.id, digest }, settleMs: SETTLE_MS['sync-users'],
+    nodeId: inst.nodeId, id: { kind: 'sync-users', instanceId: inst.id, generation, digest }, settleMs: SETTLE_MS['sync-users'],
     request: { kind: 'sync-users', clusterId: ctx.cluster.id, instanceId: inst.id },
   });
 }

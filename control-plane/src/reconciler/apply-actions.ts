@@ -49,7 +49,7 @@ export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promis
     case 'record-topology': await recordTopology(ctx, a.slots, a.spec as ClusterSpec | undefined); return null;
     case 'record-progress': await ctx.deps.operations.setMigration(ctx.operationId!, a.stats); return null;
     case 'migrate': await migrateSlots(ctx, a); return null;
-    case 'sync-users': return syncUsers(ctx, byId(ctx, a.instanceId), a.digest);
+    case 'sync-users': return syncUsers(ctx, byId(ctx, a.instanceId), a.generation, a.digest);
   }
 }
 

@@ -49,8 +49,8 @@ export interface ReconcileDeps {
   addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
   /** A cluster restored from a backup: the file its shard's primary starts from (null: it starts empty). */
   restoreSeed?: (clusterId: string, shard: number) => Promise<InstanceSeed | null>;
-  /** The cluster's database users as stored (none when absent, e.g. in unit tests). */
-  databaseUsers?: (clusterId: string) => Promise<DatabaseUserRow[]>;
+  /** The cluster's database users as stored and the generation of their last change (none when absent, e.g. in unit tests). */
+  databaseUsers?: (clusterId: string) => Promise<{ generation: number; users: DatabaseUserRow[] } | null>;
 }
 
 export interface HealingSettings {
@@ -83,8 +83,8 @@ export interface ClusterContext {
   awaitingFirstReport(nodeId: string): boolean;
   /** Does a reporting agent serve the cluster's stable endpoint? null: the cluster has none. */
   endpointServed: boolean | null;
-  /** The cluster's database users as stored (absent: none). */
-  databaseUsers?: DatabaseUserRow[];
+  /** The cluster's database users as stored and the generation of their last change (absent: none). */
+  databaseUsers?: { generation: number; users: DatabaseUserRow[] };
 }
 
 /**
@@ -100,7 +100,7 @@ export async function loadContext(
     deps.clusters.shards(cluster.id),
     opts.nodes ?? deps.nodes.list(),
     deps.tasks.latestByKey(cluster.id, operationId),
-    deps.databaseUsers?.(cluster.id) ?? Promise.resolve([]),
+    deps.databaseUsers?.(cluster.id) ?? Promise.resolve(null),
   ]);
   const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
   return {
@@ -117,7 +117,7 @@ export async function loadContext(
     awaitingFirstReport: (id) => deps.observed.awaitingFirstReport(id),
     endpointServed: cluster.endpointPort === null || cluster.endpointPort === undefined ? null
       : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
-    databaseUsers,
+    databaseUsers: databaseUsers ?? undefined,
   };
 }
 

@@ -14,15 +14,16 @@ export type SyncUsersAction = Extract<ClusterAction, { kind: 'sync-users' }>;
 
 /** What the users need: the instances to sync, and when a grace period ends (a pass is needed then). */
 export function planUsersFor(ctx: ClusterContext, now = Date.now()): { actions: SyncUsersAction[]; expiresAt: number | null } {
-  const desiredDigest = databaseUsersDigest(desiredAcls(ctx.databaseUsers ?? [], now));
+  const users = ctx.databaseUsers?.users ?? [];
+  const desiredDigest = databaseUsersDigest(desiredAcls(users, now));
   const actions = planUserSync({
-    desiredDigest,
+    desiredDigest, generation: ctx.databaseUsers?.generation ?? 0,
     instances: ctx.instances.map((i) => {
       const o = ctx.observe(i.id);
       return { id: i.id, running: o?.state === 'running', usersDigest: o?.usersDigest ?? null };
     }),
   });
-  return { actions, expiresAt: nextExpiry(ctx.databaseUsers ?? [], now) };
+  return { actions, expiresAt: nextExpiry(users, now) };
 }
 
 /** Plans and applies. `pending`: users still to sync or a grace period still running (the cluster is not settled). */

@@ -90,7 +90,7 @@ describe('databaseUsersDigest and planUserSync', () => {
   it('syncs every running instance whose digest differs (unknown included), never a stopped one', () => {
     const desiredDigest = databaseUsersDigest([reader]);
     const actions = planUserSync({
-      desiredDigest,
+      desiredDigest, generation: 7,
       instances: [
         { id: 'a', running: true, usersDigest: desiredDigest },
         { id: 'b', running: true, usersDigest: databaseUsersDigest([]) },
@@ -99,8 +99,8 @@ describe('databaseUsersDigest and planUserSync', () => {
       ],
     });
     expect(actions).toEqual([
-      { kind: 'sync-users', instanceId: 'b', digest: desiredDigest },
-      { kind: 'sync-users', instanceId: 'c', digest: desiredDigest },
+      { kind: 'sync-users', instanceId: 'b', generation: 7, digest: desiredDigest },
+      { kind: 'sync-users', instanceId: 'c', generation: 7, digest: desiredDigest },
     ]);
   });
 });

@@ -111,8 +111,13 @@ export interface UserSyncInstance {
  * gets a `sync-users` (ACL SETUSER/DELUSER at runtime, redis.conf rewritten).
  * Instances started later carry the users in the config they start with.
  */
-export function planUserSync(input: { desiredDigest: string; instances: readonly UserSyncInstance[] }): { kind: 'sync-users'; instanceId: string; digest: string }[] {
+export function planUserSync(input: {
+  desiredDigest: string;
+  /** The users' change counter: with the digest, the identity of one sync (the same users again after a change are a new sync). */
+  generation: number;
+  instances: readonly UserSyncInstance[];
+}): { kind: 'sync-users'; instanceId: string; generation: number; digest: string }[] {
   return input.instances
     .filter((i) => i.running && i.usersDigest !== input.desiredDigest)
-    .map((i) => ({ kind: 'sync-users' as const, instanceId: i.id, digest: input.desiredDigest }));
+    .map((i) => ({ kind: 'sync-users' as const, instanceId: i.id, generation: input.generation, digest: input.desiredDigest }));
 }

@@ -14,3 +14,6 @@ CREATE TABLE database_users (
   password_rotated_at timestamptz,
   PRIMARY KEY (cluster_id, name)
 );
+
+-- Bumped by every change of a cluster's users: the identity of the sync it asks of every instance.
+ALTER TABLE clusters ADD COLUMN users_generation bigint NOT NULL DEFAULT 0;
