@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "efb8bf7ba3f0bc8c0affed9b3562ab0184a65e5aa2ed656ffe8a81ce42149b4f"
+const SpecSHA256 = "b8b9f715bb1afcdbe87c6533a99cee87d3e13b450f80385cbee532e6aa41ef9f"
