@@ -318,6 +318,8 @@ export class Reconciler {
     // So does a plan whose every action is a placement that found no room: the
     // sweep (every 2 s) tries again, not a worker every 250 ms under the placement lock.
     const onlyBlockedPlacements = plan.actions.every((a) => a.kind === 'replace' || a.kind === 'add-replica') && blocked === plan.actions.length;
-    return (!plan.actions.length || onlyBlockedPlacements) && !users.actions;
+    // Users to sync need no worker either: the task's end and the report showing the new users each bring a pass,
+    // and an unsettled cluster is swept every 2 s (an instance that keeps failing to sync is retried with backoff).
+    return !plan.actions.length || onlyBlockedPlacements;
   }
 }

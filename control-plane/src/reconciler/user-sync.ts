@@ -27,8 +27,8 @@ export function planUsersFor(ctx: ClusterContext, now = Date.now()): { actions: 
 }
 
 /** Plans and applies. `pending`: users still to sync or a grace period still running (the cluster is not settled). */
-export async function syncDatabaseUsers(ctx: ClusterContext, now = Date.now()): Promise<{ actions: number; pending: boolean }> {
+export async function syncDatabaseUsers(ctx: ClusterContext, now = Date.now()): Promise<{ pending: boolean }> {
   const plan = planUsersFor(ctx, now);
   for (const a of plan.actions) await applyAction(ctx, a);
-  return { actions: plan.actions.length, pending: plan.actions.length > 0 || plan.expiresAt !== null };
+  return { pending: plan.actions.length > 0 || plan.expiresAt !== null };
 }
