@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
+import { test, expect, expectAccessible, saveScreenshot, uniqueName } from '../support/fixtures';
 
 test('Users: create a read-only user, see its password once, connect with it, pick it in the snippets, delete it', async ({
   signedInPage: page, api, createCluster, clusterPage,
@@ -31,6 +31,7 @@ test('Users: create a read-only user, see its password once, connect with it, pi
     await expect(row).toContainText('orders:*');
     await expect(row).toContainText('active', { timeout: 20_000 });
     await saveScreenshot(page, 'database-users', testInfo);
+    await expectAccessible(page, 'cluster-users', testInfo);
     return (await shown.textContent())!;
   });
 
@@ -60,6 +61,7 @@ test('Users: create a read-only user, see its password once, connect with it, pi
     await page.getByRole('button', { name: 'Delete reader' }).click();
     const dialog = page.getByTestId('delete-database-user');
     await expect(dialog).toContainText('closes its open connections');
+    await expectAccessible(page, 'delete-database-user-dialog', testInfo);
     await dialog.getByRole('button', { name: 'Delete user' }).click();
     await expect(page.getByTestId('database-user-reader')).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'No database users yet' })).toBeVisible();
