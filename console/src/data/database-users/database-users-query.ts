@@ -8,12 +8,15 @@ export function getDatabaseUsers(clusterId: string, signal?: AbortSignal): Promi
   return apiCall(api.GET('/v1/clusters/{id}/users', { params: { path: { id: clusterId } }, signal }));
 }
 
-/** Polls while a change is not yet on every instance. */
+/** Polls every 2 s while a change is not yet on every instance, every 30 s while a rotation's grace period runs. */
 export function useDatabaseUsersQuery(clusterId: string, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: databaseUserKeys.list(clusterId),
     queryFn: ({ signal }) => getDatabaseUsers(clusterId, signal),
     enabled: opts.enabled ?? true,
-    refetchInterval: (q) => (q.state.data?.items.some((u) => !u.applied || u.previousPasswordExpiresAt) ? 2000 : false),
+    refetchInterval: (q) => {
+      const items = q.state.data?.items ?? [];
+      return items.some((u) => !u.applied) ? 2000 : items.some((u) => u.previousPasswordExpiresAt) ? 30_000 : false;
+    },
   });
 }
