@@ -30,6 +30,7 @@ export {
   planUserSync,
   sha256Hex,
   type DatabaseUserAcl,
+  NO_USERS_DIGEST,
   type UserSyncInstance,
 } from './redis/database-users';
 export {

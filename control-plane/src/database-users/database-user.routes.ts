@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { DEFAULT_ROTATION_GRACE_SECONDS, type DatabaseUser, type DatabaseUserList, type DatabaseUserWithPassword } from '@strata/api';
-import { DATABASE_USER_NAME, databaseUsersDigest, isReservedDatabaseUserName, sha256Hex } from '@strata/engine';
+import { DATABASE_USER_NAME, databaseUsersDigest, isReservedDatabaseUserName, NO_USERS_DIGEST, sha256Hex } from '@strata/engine';
 import { mountOperation } from '../http/operation-router';
 import { AppError, conflict, notFound, validationFailed } from '../errors';
 import type { ClusterRow, ClusterStore } from '../stores/cluster.store';
@@ -37,7 +37,7 @@ export function databaseUserRoutes(d: {
     const instances = await d.clusters.instances(c.id);
     return instances.every((i) => {
       const o = d.observed.instance(i.id, i.nodeId);
-      return !o || o.state !== 'running' || o.usersDigest === digest;
+      return !o || o.state !== 'running' || (o.usersDigest ?? NO_USERS_DIGEST) === digest;
     });
   };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  databaseUserConfigLines, databaseUserRules, databaseUsersDigest, planUserSync, sha256Hex, type DatabaseUserAcl,
+  databaseUserConfigLines, databaseUserRules, databaseUsersDigest, NO_USERS_DIGEST, planUserSync, sha256Hex, type DatabaseUserAcl,
 } from './database-users';
 import { DATABASE_USER_PATTERN, isReservedDatabaseUserName } from '../database-user-names';
 import { renderRedisConfig } from './config.renderer';
@@ -87,7 +87,13 @@ describe('databaseUsersDigest and planUserSync', () => {
     expect(databaseUsersDigest([{ ...reader, passwordHashes: [h1, h2] }])).toBe(databaseUsersDigest([{ ...reader, passwordHashes: [h2, h1] }]));
   });
 
-  it('syncs every running instance whose digest differs (unknown included), never a stopped one', () => {
+  it('an engine that reports no digest has no database users: nothing to sync while none are wanted', () => {
+    const instances = [{ id: 'a', running: true, usersDigest: null }, { id: 'b', running: true, usersDigest: NO_USERS_DIGEST }];
+    expect(planUserSync({ desiredDigest: databaseUsersDigest([]), generation: 0, instances })).toEqual([]);
+    expect(planUserSync({ desiredDigest: databaseUsersDigest([reader]), generation: 1, instances }).map((a) => a.instanceId)).toEqual(['a', 'b']);
+  });
+
+  it('syncs every running instance whose digest differs (none reported included), never a stopped one', () => {
     const desiredDigest = databaseUsersDigest([reader]);
     const actions = planUserSync({
       desiredDigest, generation: 7,

@@ -102,9 +102,12 @@ export interface UserSyncInstance {
   id: string;
   /** Its process runs (a stopped one gets the users from its config when it starts). */
   running: boolean;
-  /** The digest of the users its agent says it applied (null: unknown, e.g. an older agent). */
+  /** The digest of the users its agent says it gave it; null: none (an engine started before Strata had database users, or an agent that predates them). */
   usersDigest: string | null;
 }
+
+/** The digest of no database users: what an engine that never got any has. */
+export const NO_USERS_DIGEST = databaseUsersDigest([]);
 
 /**
  * Every running instance whose applied users differ from the desired ones
@@ -118,6 +121,6 @@ export function planUserSync(input: {
   instances: readonly UserSyncInstance[];
 }): { kind: 'sync-users'; instanceId: string; generation: number; digest: string }[] {
   return input.instances
-    .filter((i) => i.running && i.usersDigest !== input.desiredDigest)
+    .filter((i) => i.running && (i.usersDigest ?? NO_USERS_DIGEST) !== input.desiredDigest)
     .map((i) => ({ kind: 'sync-users' as const, instanceId: i.id, generation: input.generation, digest: input.desiredDigest }));
 }
