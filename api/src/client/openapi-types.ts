@@ -1454,7 +1454,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description A user of this name exists on the cluster (code name_taken) */
+                /** @description A user of this name exists on the cluster (code name_taken), or the cluster is being deleted or failed (code invalid_state) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1542,6 +1542,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description The cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -1609,6 +1618,15 @@ export interface paths {
                 };
                 /** @description Not found (also for resources of another organization) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is being deleted or failed (code invalid_state) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

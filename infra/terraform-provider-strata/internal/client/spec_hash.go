@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "b8b9f715bb1afcdbe87c6533a99cee87d3e13b450f80385cbee532e6aa41ef9f"
+const SpecSHA256 = "e89c2f51ab5a628459b2a2f57293066419d4c7b43271029e209611e5e682fc6a"
