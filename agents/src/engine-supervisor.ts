@@ -3,8 +3,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, r
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
-import { renderRedisConfig } from '@strata/engine';
-import { applyInstanceSettings, connectAdmin, reconfigureInstance, SPARE_USERS } from '@strata/engine/redis-admin';
+import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
+import { applyInstanceSettings, connectAdmin, reconfigureInstance, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
@@ -186,6 +186,7 @@ export class EngineSupervisor {
     // The control plane asked for this instance to run: that ends any hold.
     if (rt?.held) this.d.log.info({ instanceId: spec.instanceId }, 'control plane released the held engine; restarting it');
     if (rt) rt.held = false;
+    this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, usersDigest: usersDigestOf(credentials) });
     await this.start(spec.instanceId);
   }
 
@@ -213,7 +214,7 @@ export class EngineSupervisor {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const { bytes } = await copySeed(seed, dir);
-      this.d.registry.put({ spec, credentials });
+      this.d.registry.put({ spec, credentials, usersDigest: usersDigestOf(credentials) });
       this.writeConfig({ ...spec, durability: 'none' }, credentials);
       await this.start(id);
       const client = await connectAdmin({ host: this.d.address, port: spec.port, username: credentials.internalUser, password: credentials.internalPassword }, 5000);
@@ -243,6 +244,25 @@ export class EngineSupervisor {
     this.writeConfig(spec, credentials);
   }
 
+  /**
+   * The cluster's database users on a running instance: set at runtime
+   * (ACL SETUSER/DELUSER; a deleted user's connections close at once) and
+   * written into its redis.conf, so a restart keeps them.
+   */
+  async syncUsers(instanceId: string, credentials: EngineCredentials): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
+    const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, username: credentials.internalUser, password: credentials.internalPassword }, 5000);
+    try {
+      const deleted = await syncDatabaseUsers(client, credentials.databaseUsers ?? [], [credentials.internalUser, credentials.customerUser]);
+      if (deleted.length) this.d.log.info({ instanceId, deleted }, 'deleted database users');
+    } finally {
+      client.disconnect();
+    }
+    this.d.registry.put({ ...rec, credentials, usersDigest: usersDigestOf(credentials) });
+    this.writeConfig(rec.spec, credentials);
+  }
+
   /** Paths in the config are relative: the engine runs with its directory as working directory. */
   private writeConfig(spec: InstanceSpec, credentials: EngineCredentials): void {
     writeFileSync(path.join(this.d.registry.instanceDir(spec.instanceId), 'redis.conf'), renderRedisConfig({
@@ -270,7 +290,7 @@ export class EngineSupervisor {
       });
       if (this.closing) throw new Error('the agent is stopping');
       rmSync(path.join(dir, 'spare.json'), { force: true });
-      this.d.registry.put({ spec, credentials });
+      this.d.registry.put({ spec, credentials, usersDigest: usersDigestOf(credentials) });
       this.writeConfig(spec, credentials);
       this.runtime.set(spec.instanceId, fresh(spare.pid, 'running'));
       this.d.log.info({ instanceId: spec.instanceId, pid: spare.pid, port: spec.port }, 'claimed warm spare');
@@ -492,3 +512,6 @@ export class EngineSupervisor {
     clearInterval(this.timer);
   }
 }
+
+/** Which database users an engine started with or was given (the digest the control plane compares). */
+const usersDigestOf = (c: EngineCredentials): string => databaseUsersDigest(c.databaseUsers ?? []);

@@ -145,6 +145,7 @@ export class TaskRunner {
       await joinAsReplica(client, p.primary);
     },
     'forget-nodes': (p) => forgetNodes({ members: p.members, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
+    'sync-users': (p) => this.d.supervisor.syncUsers(p.instanceId, p.credentials),
     'configure-instance': async (p) => {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
       const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
@@ -208,6 +209,7 @@ const lockKey = (p: TaskPayload): string => {
     case 'configure-instance':
       return `instance:${p.instance.instanceId}`;
     case 'meet-primary':
+    case 'sync-users':
     case 'remove-instance':
     case 'restart-instance':
     case 'failover':

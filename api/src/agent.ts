@@ -8,6 +8,7 @@ import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
 import { BackupShardResult, BackupShardTaskSpec, InstanceSeed } from './backups';
+import { DatabaseUserAcl } from './database-users';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -30,6 +31,7 @@ export const EngineCredentials = z.object({
   customerPassword: z.string(),
   internalUser: z.string(),
   internalPassword: z.string(),
+  databaseUsers: z.array(DatabaseUserAcl).optional().describe("the cluster's database users as desired when the task was handed out (password hashes only)"),
 });
 export type EngineCredentials = z.infer<typeof EngineCredentials>;
 
@@ -107,6 +109,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     members: z.array(ForgetMember).describe("every member of the cluster: each running one forgets every node it knows that has neither a member's Redis id nor a member's address"),
   }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec.describe('new memory, durability, eviction: CONFIG SET live, config file rewritten') }),
+  z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id }).describe("the database users in the credentials, set with ACL SETUSER/DELUSER and written into the instance's config"),
   z.object({
     kind: z.literal('meet-primary'),
     clusterId: Id,
@@ -144,6 +147,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('join-replica'), clusterId: Id, instanceId: Id, port: z.number().int(), primary: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ForgetMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({
     kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember),
@@ -251,6 +255,8 @@ export const ObservedInstance = z.object({
   held: z.boolean().default(false),
   /** When the agent saw the process exit. */
   crashedAt: Timestamp.nullable().default(null),
+  /** Digest of the database users the engine was last given (at its start or by sync-users); null: unknown. */
+  usersDigest: safeString().max(64).nullish(),
 });
 export type ObservedInstance = z.infer<typeof ObservedInstance>;
 

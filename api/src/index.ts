@@ -20,3 +20,4 @@ export * from './memory-label';
 export * from './backups';
 export * from './audit-actions';
 export * from './alerts';
+export * from './database-users';

@@ -17,6 +17,7 @@ import {
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
 import { BackupList, BackupResponse, CreateBackupRequest } from './backups';
+import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { CreateJoinTokenRequest, JoinToken, NodeCredentialRevoked, NodeList } from './nodes';
@@ -169,6 +170,26 @@ export const OPERATION_TABLE = {
     method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },
   }),
   getBackup: op({ method: 'get', path: '/v1/backups/{id}', summary: 'Get a backup: status, progress per shard, manifest, failure reason', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupResponse } }),
+  // Database users of a cluster
+  createDatabaseUser: op({
+    method: 'post', path: '/v1/clusters/{id}/users', summary: 'Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once',
+    scope: 'clusters:write', body: CreateDatabaseUserRequest, errors: ALL,
+    success: { status: 201, schema: DatabaseUserWithPassword, description: 'Created; every instance gets the user within seconds (applied: true once they have)' },
+    problems: { 409: 'A user of this name exists on the cluster (code name_taken), or the cluster is being deleted or failed (code invalid_state)' },
+  }),
+  listDatabaseUsers: op({
+    method: 'get', path: '/v1/clusters/{id}/users', summary: "A cluster's database users (never their passwords)", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: DatabaseUserList },
+  }),
+  rotateDatabaseUser: op({
+    method: 'post', path: '/v1/clusters/{id}/users/{name}/rotate', summary: 'New password for a database user (shown once); the previous one keeps working for graceSeconds',
+    scope: 'clusters:write', params: z.object({ id: z.string(), name: z.string() }), body: RotateDatabaseUserRequest, errors: ALL,
+    success: { status: 200, schema: DatabaseUserWithPassword }, problems: { 409: 'The cluster is being deleted or failed (code invalid_state)' },
+  }),
+  deleteDatabaseUser: op({
+    method: 'delete', path: '/v1/clusters/{id}/users/{name}', summary: "Delete a database user: removed from every instance, its open connections closed",
+    scope: 'clusters:write', params: z.object({ id: z.string(), name: z.string() }), errors: ALL, success: { status: 204, description: 'Deleted' },
+    problems: { 409: 'The cluster is being deleted or failed (code invalid_state)' },
+  }),
   getOperation: op({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Operation } }),
   // Nodes, capacity, live changes, organizations
   listNodes: op({

@@ -39,6 +39,8 @@ import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 import { createBackupModule } from './backups/backup.module';
 import { createAlertModule } from './alerts/alert.module';
+import { createDatabaseUserModule } from './database-users/database-user.module';
+import { desiredAcls } from './database-users/database-user.store';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -72,7 +74,9 @@ async function main(): Promise<void> {
   const tasks = new TaskStore(pool);
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
-  const broker = new TaskBroker({ tasks, clusters, box });
+  // Database users change through the API and ask the reconciler (created below) for a pass.
+  const databaseUsers = createDatabaseUserModule({ pool, clusters, observed, box, requestPass: (id) => reconciler.request(id) });
+  const broker = new TaskBroker({ tasks, clusters, box, databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)) });
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
+    databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({
@@ -139,6 +144,7 @@ async function main(): Promise<void> {
     secureCookies: tls !== null,
     controlPlaneCaSha256: tls?.caSha256 ?? null,
     alerts,
+    databaseUsers,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,

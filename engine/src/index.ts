@@ -21,6 +21,18 @@ export {
 } from './placement.planner';
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
+export * from './database-user-names';
+export {
+  PRESET_COMMAND_RULES,
+  databaseUserRules,
+  databaseUserConfigLines,
+  databaseUsersDigest,
+  planUserSync,
+  sha256Hex,
+  type DatabaseUserAcl,
+  NO_USERS_DIGEST,
+  type UserSyncInstance,
+} from './redis/database-users';
 export {
   isHealthyMember,
   isInSyncReplica,

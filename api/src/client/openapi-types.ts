@@ -1513,6 +1513,365 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's database users (never their passwords) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DatabaseUserList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateDatabaseUserRequest"];
+                };
+            };
+            responses: {
+                /** @description Created; every instance gets the user within seconds (applied: true once they have) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DatabaseUserWithPassword"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A user of this name exists on the cluster (code name_taken), or the cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/users/{name}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New password for a database user (shown once); the previous one keeps working for graceSeconds */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RotateDatabaseUserRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DatabaseUserWithPassword"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/users/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a database user: removed from every instance, its open connections closed */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/operations/{id}": {
         parameters: {
             query?: never;
@@ -2797,7 +3156,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "backup.start" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "backup.start" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -7334,6 +7693,55 @@ export interface components {
         BackupList: {
             items: components["schemas"]["Backup"][];
         };
+        DatabaseUserWithPassword: {
+            user: components["schemas"]["DatabaseUser"];
+            /** @description shown once: Strata keeps only its SHA-256 hash */
+            password: string;
+        };
+        DatabaseUser: {
+            name: string;
+            /**
+             * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+             * @enum {string}
+             */
+            preset: "read-only" | "read-write" | "read-write-safe";
+            /** @description empty: every key */
+            keyPatterns: string[];
+            /** @description empty: every channel */
+            channelPatterns: string[];
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            passwordRotatedAt: string | null;
+            /** @description while a rotation's grace period runs: when the previous password stops working */
+            previousPasswordExpiresAt: string | null;
+            /** @description every running instance has this user as it is now */
+            applied: boolean;
+        };
+        CreateDatabaseUserRequest: {
+            /** @description the Redis user name clients AUTH with */
+            name: string;
+            /**
+             * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+             * @enum {string}
+             */
+            preset: "read-only" | "read-write" | "read-write-safe";
+            /** @description key globs the user may touch (e.g. "orders:*"); every key when absent */
+            keyPatterns?: string[];
+            /** @description Pub/Sub channel globs; every channel when absent */
+            channelPatterns?: string[];
+            /** @description at least 16 characters; when absent, Strata generates one (64 hex characters) */
+            password?: string;
+        };
+        DatabaseUserList: {
+            items: components["schemas"]["DatabaseUser"][];
+        };
+        RotateDatabaseUserRequest: {
+            /** @description how long the previous password keeps working (default 3600; 0: at once) */
+            graceSeconds?: number;
+            /** @description at least 16 characters; when absent, Strata generates one (64 hex characters) */
+            password?: string;
+        };
         NodeList: {
             /**
              * @description fleet: every node (platform admins); organization: only nodes running instances of the caller's clusters
@@ -7615,6 +8023,7 @@ export interface components {
                  * @default null
                  */
                 crashedAt: string | null;
+                usersDigest?: string | null;
             }[];
             /** @description ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries */
             sparePorts?: number[];
@@ -7672,6 +8081,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7712,6 +8133,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7728,6 +8161,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7745,6 +8190,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7765,6 +8222,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7786,6 +8255,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7810,6 +8291,43 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** @enum {string} */
+                kind: "sync-users";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7830,6 +8348,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -7865,6 +8395,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** Format: uuid */
@@ -7896,6 +8438,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** Format: uuid */
@@ -7923,6 +8477,18 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             };
         } | null;

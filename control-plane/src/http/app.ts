@@ -49,6 +49,8 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   secureCookies?: boolean;
   /** Alert rules, alerts and notification channels under /v1. */
   alerts?: { router: Router };
+  /** Database users of clusters: routes under /v1/clusters/{id}/users. */
+  databaseUsers?: { router: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -96,6 +98,7 @@ export function createApp(d: AppDeps): Express {
   if (d.diskProfiles) app.use('/v1', d.diskProfiles.router);
   if (d.backups) app.use('/v1', d.backups.router);
   if (d.alerts) app.use('/v1', d.alerts.router);
+  if (d.databaseUsers) app.use('/v1', d.databaseUsers.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));

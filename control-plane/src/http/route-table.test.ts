@@ -13,6 +13,7 @@ import { createBenchmarkModule } from '../benchmarks/benchmark.module';
 import { createBackupModule } from '../backups/backup.module';
 import { createDiskProfileModule } from '../disk-profiles/disk-profile.module';
 import { createAlertModule } from '../alerts/alert.module';
+import { createDatabaseUserModule } from '../database-users/database-user.module';
 
 /** Routes that are deliberately not API operations. */
 const UNDOCUMENTED = new Set(['GET /v1/openapi.json']);
@@ -29,9 +30,10 @@ function buildApp() {
   const alerts = createAlertModule({
     pool: fake, log, box: fake, clusters: fake, latest: () => null, evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: null,
   });
+  const databaseUsers = createDatabaseUserModule({ pool: fake, clusters: fake, observed: fake, box: fake, requestPass: async () => {} });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({
-    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups, alerts,
+    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups, alerts, databaseUsers,
     nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake }, limits: config.limits,
   });
   rmSync(home, { recursive: true, force: true });

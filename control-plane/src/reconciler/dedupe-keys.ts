@@ -31,6 +31,8 @@ export type TaskId =
   | { kind: 'restart-running'; instanceId: string }
   /** Every member forgets every node that is no member (`scope`: healing, or the operation step that removed instances). */
   | { kind: 'forget'; scope: 'heal' | 'remove-instances' | 'rollback-remove' }
+  /** An instance's database users brought to one desired set (`digest`) after the users' change `generation`. */
+  | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
   /** Memory, durability and eviction of one instance, in place (forward, or back after a cancel). */
   | { kind: 'configure'; instanceId: string; rollback: boolean }
   /** Form a new cluster. */
@@ -63,6 +65,7 @@ export function taskKey(t: TaskId): string {
     case 'remove': return `remove:${t.instanceId}`;
     case 'restart-running': return `restart-running:${t.instanceId}`;
     case 'forget': return `forget:${t.scope}`;
+    case 'sync-users': return `sync-users:${t.instanceId}:${t.generation}:${t.digest}`;
     case 'configure': return `${t.rollback ? 'rollback-configure' : 'configure'}:${t.instanceId}`;
     case 'form': return `form:${t.clusterId}`;
     case 'migrate': return t.rollback ? 'migrate:rollback' : 'migrate:forward';

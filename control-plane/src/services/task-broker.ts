@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest } from '@strata/api';
+import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type DatabaseUserAcl } from '@strata/api';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
@@ -10,13 +10,18 @@ export const TASK_LEASE_MS = 6_000;
 
 /**
  * Hands tasks to agents: long-polls wait on an in-process signal (or a short
- * re-check interval, for tasks enqueued by another process) and secrets are
- * added to the payload only on the way out.
+ * re-check interval, for tasks enqueued by another process) and secrets (with
+ * the cluster's database users as they are now) are added to the payload only
+ * on the way out.
  */
 export class TaskBroker {
   private readonly signal = new EventEmitter().setMaxListeners(0);
 
-  constructor(private readonly d: { tasks: TaskStore; clusters: ClusterStore; box: SecretBox }) {}
+  constructor(private readonly d: {
+    tasks: TaskStore; clusters: ClusterStore; box: SecretBox;
+    /** The cluster's database users as every instance must have them now (added to the credentials). */
+    databaseUsers?: (clusterId: string) => Promise<DatabaseUserAcl[]>;
+  }) {}
 
   notify(nodeId: string): void {
     this.signal.emit(nodeId);
@@ -53,6 +58,7 @@ export class TaskBroker {
     if ((TASKS_WITHOUT_CREDENTIALS as readonly string[]).includes(request.kind)) return TaskPayload.parse(request);
     const cluster = await this.d.clusters.get(row.clusterId);
     if (!cluster) return null;
-    return TaskPayload.parse({ ...request, credentials: openSecrets(this.d.box, cluster.secretsEnc) });
+    const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
+    return TaskPayload.parse({ ...request, credentials: { ...openSecrets(this.d.box, cluster.secretsEnc), databaseUsers } });
   }
 }

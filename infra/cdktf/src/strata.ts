@@ -126,6 +126,32 @@ export class StrataAlertRule extends BoundResource<StrataAlertRuleConfig> {
   get ruleName(): string { return this.getStringAttribute('name'); }
 }
 
+export type DatabaseUserPreset = 'read-only' | 'read-write' | 'read-write-safe';
+
+export interface StrataDatabaseUserConfig {
+  clusterId: string;
+  name: string;
+  preset: DatabaseUserPreset;
+  /** Key globs (e.g. orders:*); every key when absent. */
+  keyPatterns?: string[];
+  /** Pub/Sub channel globs; every channel when absent. */
+  channelPatterns?: string[];
+  /** At least 16 characters; generated when absent. */
+  password?: string;
+}
+
+/** strata_database_user: a Redis ACL user on every instance of a cluster; the password is `password` (sensitive). */
+export class StrataDatabaseUser extends BoundResource<StrataDatabaseUserConfig> {
+  static readonly tfResourceType = 'strata_database_user';
+  static readonly tfAttributes = ['cluster_id', 'name', 'preset', 'key_patterns', 'channel_patterns', 'password', 'id', 'created_at'] as const;
+  constructor(scope: Construct, id: string, config: StrataDatabaseUserConfig & TerraformMetaArguments) {
+    super(scope, id, StrataDatabaseUser.tfResourceType, 'strata', config);
+  }
+  get userId(): string { return this.getStringAttribute('id'); }
+  get password(): string { return this.getStringAttribute('password'); }
+  get createdAt(): string { return this.getStringAttribute('created_at'); }
+}
+
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';

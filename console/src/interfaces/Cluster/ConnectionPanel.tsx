@@ -5,7 +5,8 @@ import { CopyButton } from '../../components/ui/CopyButton';
 import { Icon } from '../../components/ui/Icon';
 import { ErrorState } from '../../components/ui/States';
 import { Tabs } from '../../components/ui/Tabs';
-import { CLIENTS, MASK, buildSnippet, maskUri, type ClientKey } from './snippets';
+import { useDatabaseUsersQuery } from '../../data/database-users/database-users-query';
+import { CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
   provisioning: false,
@@ -46,16 +47,20 @@ export function ConnectionPanel({ clusterId, phase }: { clusterId: string; phase
           <ErrorState error={conn.error} title="Could not load connection details" onRetry={() => void conn.refetch()} />
         )
       ) : (
-        <ConnectionDetails conn={conn.data} />
+        <ConnectionDetails clusterId={clusterId} conn={conn.data} />
       )}
     </section>
   );
 }
 
-function ConnectionDetails({ conn }: { conn: Connection }) {
+function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Connection }) {
   const [reveal, setReveal] = useState(false);
   const [client, setClient] = useState<ClientKey>('redis-cli');
-  const snippet = buildSnippet(client, conn, reveal);
+  const [as, setAs] = useState<string>(conn.username);
+  const users = useDatabaseUsersQuery(clusterId).data?.items ?? [];
+  // A database user's password was shown once: its snippets carry a placeholder for it.
+  const chosen = as !== conn.username && users.some((u) => u.name === as) ? asDatabaseUser(conn, as) : conn;
+  const snippet = buildSnippet(client, chosen, reveal || chosen !== conn);
   return (
     <div className="connection">
       <div className="kv-grid">
@@ -111,11 +116,20 @@ function ConnectionDetails({ conn }: { conn: Connection }) {
           </div>
         </div>
       </div>
+      {users.length > 0 && (
+        <label className="field-label" style={{ display: 'block', marginTop: 12 }}>
+          Connect as{' '}
+          <select className="input" style={{ width: 'auto', display: 'inline-block' }} value={chosen.username} onChange={(e) => setAs(e.target.value)} data-testid="snippet-user">
+            <option value={conn.username}>{conn.username} (the cluster&apos;s own user)</option>
+            {users.map((u) => <option key={u.name} value={u.name}>{u.name}</option>)}
+          </select>
+        </label>
+      )}
       <Tabs label="Client snippets" tabs={CLIENTS} selected={client} onSelect={setClient}>
         <div className="code-block">
           <div className="code-block-bar">
             <span className="muted small">{CLIENTS.find((c) => c.key === client)?.language}</span>
-            <CopyButton text={buildSnippet(client, conn, true)} label={`Copy ${client} snippet`} />
+            <CopyButton text={buildSnippet(client, chosen, true)} label={`Copy ${client} snippet`} />
           </div>
           <pre tabIndex={0} role="region" aria-label={`${client} snippet`}>
             <code>{snippet}</code>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '@strata/api';
-import { CLIENTS, JEDIS_DEPENDENCY, MASK, buildSnippet, maskUri, parseHostPort } from './snippets';
+import { CLIENTS, JEDIS_DEPENDENCY, MASK, asDatabaseUser, buildSnippet, maskUri, parseHostPort } from './snippets';
 
 const conn: Connection = {
   uri: 'redis://default:s3cr%2Ft@127.0.0.1:7001',
@@ -70,5 +70,15 @@ describe('buildSnippet', () => {
     expect(java).toMatch(/^public class Main \{$/m);
     expect(java).toContain('public static void main(String[] args)');
     expect(java).toContain('java -cp "lib/*" Main.java');
+  });
+});
+
+describe('as a database user', () => {
+  it('keeps the addresses, names the user and stands in for its password', () => {
+    const reader = asDatabaseUser(conn, 'reader');
+    expect(reader).toMatchObject({ username: 'reader', password: '<password of reader>', seeds: conn.seeds, uri: 'redis://reader:<password of reader>@127.0.0.1:7001' });
+    const cli = buildSnippet('redis-cli', reader, true);
+    expect(cli).toContain("--user reader --pass '<password of reader>'");
+    expect(cli).not.toContain('s3cr');
   });
 });

@@ -1,6 +1,7 @@
 import type { Durability, EngineCredentials, EvictionPolicy } from '../../domain';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, specSettings } from '../config.renderer';
 import { connectAdmin } from './admin-connection';
+import { syncDatabaseUsers } from './database-users';
 
 export interface InstanceSettings {
   memoryMb: number;
@@ -15,7 +16,7 @@ export const SPARE_USERS = { internalUser: 'strata-spare', customerUser: 'strata
 /**
  * Turns a running, never-clustered spare into a cluster's instance at runtime:
  * the cluster's users, replication credentials, memory, eviction and
- * persistence, then removes the spare's own users. The same settings are in
+ * persistence, then removes the spare's own users and sets its database users. The same settings are in
  * the redis.conf the agent writes beside it, so a restart keeps them.
  */
 export async function applyInstanceSettings(opts: {
@@ -38,6 +39,7 @@ export async function applyInstanceSettings(opts: {
     const leftovers = [opts.current.username, SPARE_USERS.internalUser, SPARE_USERS.customerUser]
       .filter((u, i, all) => all.indexOf(u) === i && u !== c.internalUser && u !== c.customerUser);
     if (leftovers.length) await internal.call('ACL', 'DELUSER', ...leftovers);
+    await syncDatabaseUsers(internal, c.databaseUsers ?? [], [c.internalUser, c.customerUser]);
   } finally {
     internal.disconnect();
   }

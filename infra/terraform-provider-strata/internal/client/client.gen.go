@@ -387,6 +387,27 @@ func (e CreateClusterRequestMigrationPriority) Valid() bool {
 	}
 }
 
+// Defines values for CreateDatabaseUserRequestPreset.
+const (
+	CreateDatabaseUserRequestPresetReadOnly      CreateDatabaseUserRequestPreset = "read-only"
+	CreateDatabaseUserRequestPresetReadWrite     CreateDatabaseUserRequestPreset = "read-write"
+	CreateDatabaseUserRequestPresetReadWriteSafe CreateDatabaseUserRequestPreset = "read-write-safe"
+)
+
+// Valid indicates whether the value is a known member of the CreateDatabaseUserRequestPreset enum.
+func (e CreateDatabaseUserRequestPreset) Valid() bool {
+	switch e {
+	case CreateDatabaseUserRequestPresetReadOnly:
+		return true
+	case CreateDatabaseUserRequestPresetReadWrite:
+		return true
+	case CreateDatabaseUserRequestPresetReadWriteSafe:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateNotificationChannelRequest0Format.
 const (
 	CreateNotificationChannelRequest0FormatJson  CreateNotificationChannelRequest0Format = "json"
@@ -453,6 +474,27 @@ func (e CreateTokenRequestScopes) Valid() bool {
 	case CreateTokenRequestScopesClustersRead:
 		return true
 	case CreateTokenRequestScopesClustersWrite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DatabaseUserPreset.
+const (
+	DatabaseUserPresetReadOnly      DatabaseUserPreset = "read-only"
+	DatabaseUserPresetReadWrite     DatabaseUserPreset = "read-write"
+	DatabaseUserPresetReadWriteSafe DatabaseUserPreset = "read-write-safe"
+)
+
+// Valid indicates whether the value is a known member of the DatabaseUserPreset enum.
+func (e DatabaseUserPreset) Valid() bool {
+	switch e {
+	case DatabaseUserPresetReadOnly:
+		return true
+	case DatabaseUserPresetReadWrite:
+		return true
+	case DatabaseUserPresetReadWriteSafe:
 		return true
 	default:
 		return false
@@ -1222,6 +1264,27 @@ type CreateClusterRequestEvictionPolicy string
 // CreateClusterRequestMigrationPriority default balanced
 type CreateClusterRequestMigrationPriority string
 
+// CreateDatabaseUserRequest defines model for CreateDatabaseUserRequest.
+type CreateDatabaseUserRequest struct {
+	// ChannelPatterns Pub/Sub channel globs; every channel when absent
+	ChannelPatterns *[]string `json:"channelPatterns,omitempty"`
+
+	// KeyPatterns key globs the user may touch (e.g. "orders:*"); every key when absent
+	KeyPatterns *[]string `json:"keyPatterns,omitempty"`
+
+	// Name the Redis user name clients AUTH with
+	Name string `json:"name"`
+
+	// Password at least 16 characters; when absent, Strata generates one (64 hex characters)
+	Password *string `json:"password,omitempty"`
+
+	// Preset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+	Preset CreateDatabaseUserRequestPreset `json:"preset"`
+}
+
+// CreateDatabaseUserRequestPreset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+type CreateDatabaseUserRequestPreset string
+
 // CreateNotificationChannelRequest defines model for CreateNotificationChannelRequest.
 type CreateNotificationChannelRequest struct {
 	union json.RawMessage
@@ -1271,6 +1334,46 @@ type CreateTokenRequest struct {
 
 // CreateTokenRequestScopes defines model for CreateTokenRequest.Scopes.
 type CreateTokenRequestScopes string
+
+// DatabaseUser defines model for DatabaseUser.
+type DatabaseUser struct {
+	// Applied every running instance has this user as it is now
+	Applied bool `json:"applied"`
+
+	// ChannelPatterns empty: every channel
+	ChannelPatterns []string `json:"channelPatterns"`
+
+	// CreatedAt RFC 3339 timestamp
+	CreatedAt string `json:"createdAt"`
+
+	// KeyPatterns empty: every key
+	KeyPatterns []string `json:"keyPatterns"`
+	Name        string   `json:"name"`
+
+	// PasswordRotatedAt RFC 3339 timestamp
+	PasswordRotatedAt *string `json:"passwordRotatedAt"`
+
+	// Preset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+	Preset DatabaseUserPreset `json:"preset"`
+
+	// PreviousPasswordExpiresAt while a rotation's grace period runs: when the previous password stops working
+	PreviousPasswordExpiresAt *string `json:"previousPasswordExpiresAt"`
+}
+
+// DatabaseUserPreset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+type DatabaseUserPreset string
+
+// DatabaseUserList defines model for DatabaseUserList.
+type DatabaseUserList struct {
+	Items []DatabaseUser `json:"items"`
+}
+
+// DatabaseUserWithPassword defines model for DatabaseUserWithPassword.
+type DatabaseUserWithPassword struct {
+	// Password shown once: Strata keeps only its SHA-256 hash
+	Password string       `json:"password"`
+	User     DatabaseUser `json:"user"`
+}
 
 // MigrationCost defines model for MigrationCost.
 type MigrationCost struct {
@@ -1683,6 +1786,9 @@ type UpdateClusterJSONRequestBody = UpdateClusterRequest
 // CreateClusterAlertRuleJSONRequestBody defines body for CreateClusterAlertRule for application/json ContentType.
 type CreateClusterAlertRuleJSONRequestBody = CreateAlertRuleRequest
 
+// CreateDatabaseUserJSONRequestBody defines body for CreateDatabaseUser for application/json ContentType.
+type CreateDatabaseUserJSONRequestBody = CreateDatabaseUserRequest
+
 // CreateNotificationChannelJSONRequestBody defines body for CreateNotificationChannel for application/json ContentType.
 type CreateNotificationChannelJSONRequestBody = CreateNotificationChannelRequest
 
@@ -2054,6 +2160,30 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/clusters/{id}/topology (the `GetTopology` operationId).
 	GetTopology(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListDatabaseUsers A cluster's database users (never their passwords)
+	//
+	// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+	ListDatabaseUsers(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDatabaseUserWithBody Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUserWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDatabaseUser Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUser(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteDatabaseUser Delete a database user: removed from every instance, its open connections closed
+	//
+	// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+	DeleteDatabaseUser(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListNodes List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 	//
 	// Corresponds with GET /v1/nodes (the `ListNodes` operationId).
@@ -2383,6 +2513,70 @@ func (c *Client) GetConnection(ctx context.Context, id openapi_types.UUID, reqEd
 // Corresponds with GET /v1/clusters/{id}/topology (the `GetTopology` operationId).
 func (c *Client) GetTopology(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetTopologyRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListDatabaseUsers A cluster's database users (never their passwords)
+//
+// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+func (c *Client) ListDatabaseUsers(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDatabaseUsersRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDatabaseUserWithBody Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *Client) CreateDatabaseUserWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDatabaseUserRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDatabaseUser Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *Client) CreateDatabaseUser(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDatabaseUserRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteDatabaseUser Delete a database user: removed from every instance, its open connections closed
+//
+// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+func (c *Client) DeleteDatabaseUser(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteDatabaseUserRequest(c.Server, id, name)
 	if err != nil {
 		return nil, err
 	}
@@ -3045,6 +3239,128 @@ func NewGetTopologyRequest(server string, id openapi_types.UUID) (*http.Request,
 	return req, nil
 }
 
+// NewListDatabaseUsersRequest constructs an http.Request for the ListDatabaseUsers method
+func NewListDatabaseUsersRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/users", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateDatabaseUserRequest calls the generic CreateDatabaseUser builder with application/json body
+func NewCreateDatabaseUserRequest(server string, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateDatabaseUserRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateDatabaseUserRequestWithBody constructs an http.Request for the CreateDatabaseUser method, with any body, and a specified content type
+func NewCreateDatabaseUserRequestWithBody(server string, id openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/users", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteDatabaseUserRequest constructs an http.Request for the DeleteDatabaseUser method
+func NewDeleteDatabaseUserRequest(server string, id string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/users/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListNodesRequest constructs an http.Request for the ListNodes method
 func NewListNodesRequest(server string) (*http.Request, error) {
 	var err error
@@ -3511,6 +3827,34 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/clusters/{id}/topology (the `GetTopology` operationId).
 	GetTopologyWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetTopologyResponse, error)
+
+	// ListDatabaseUsersWithResponse A cluster's database users (never their passwords)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+	ListDatabaseUsersWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ListDatabaseUsersResponse, error)
+
+	// CreateDatabaseUserWithBodyWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUserWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error)
+
+	// CreateDatabaseUserWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUserWithResponse(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error)
+
+	// DeleteDatabaseUserWithResponse Delete a database user: removed from every instance, its open connections closed
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+	DeleteDatabaseUserWithResponse(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*DeleteDatabaseUserResponse, error)
 
 	// ListNodesWithResponse List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 	//
@@ -4635,6 +4979,262 @@ func (r GetTopologyResponse) ContentType() string {
 	return ""
 }
 
+// ListDatabaseUsersResponse429Headers the declared response headers of an HTTP 429 response for ListDatabaseUsers
+type ListDatabaseUsersResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListDatabaseUsersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DatabaseUserList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListDatabaseUsersResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDatabaseUsersResponse) GetJSON200() *DatabaseUserList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDatabaseUsersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDatabaseUsersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDatabaseUsersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDatabaseUsersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateDatabaseUserResponse429Headers the declared response headers of an HTTP 429 response for CreateDatabaseUser
+type CreateDatabaseUserResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateDatabaseUserResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *DatabaseUserWithPassword
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateDatabaseUserResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateDatabaseUserResponse) GetJSON201() *DatabaseUserWithPassword {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateDatabaseUserResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateDatabaseUserResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateDatabaseUserResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateDatabaseUserResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteDatabaseUserResponse429Headers the declared response headers of an HTTP 429 response for DeleteDatabaseUser
+type DeleteDatabaseUserResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DeleteDatabaseUserResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteDatabaseUserResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteDatabaseUserResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteDatabaseUserResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteDatabaseUserResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteDatabaseUserResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListNodesResponse429Headers the declared response headers of an HTTP 429 response for ListNodes
 type ListNodesResponse429Headers struct {
 	RetryAfter *int
@@ -5552,6 +6152,58 @@ func (c *ClientWithResponses) GetTopologyWithResponse(ctx context.Context, id op
 		return nil, err
 	}
 	return ParseGetTopologyResponse(rsp)
+}
+
+// ListDatabaseUsersWithResponse A cluster's database users (never their passwords)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+func (c *ClientWithResponses) ListDatabaseUsersWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ListDatabaseUsersResponse, error) {
+	rsp, err := c.ListDatabaseUsers(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDatabaseUsersResponse(rsp)
+}
+
+// CreateDatabaseUserWithBodyWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *ClientWithResponses) CreateDatabaseUserWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error) {
+	rsp, err := c.CreateDatabaseUserWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDatabaseUserResponse(rsp)
+}
+
+// CreateDatabaseUserWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *ClientWithResponses) CreateDatabaseUserWithResponse(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error) {
+	rsp, err := c.CreateDatabaseUser(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDatabaseUserResponse(rsp)
+}
+
+// DeleteDatabaseUserWithResponse Delete a database user: removed from every instance, its open connections closed
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+func (c *ClientWithResponses) DeleteDatabaseUserWithResponse(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*DeleteDatabaseUserResponse, error) {
+	rsp, err := c.DeleteDatabaseUser(ctx, id, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteDatabaseUserResponse(rsp)
 }
 
 // ListNodesWithResponse List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
@@ -6633,6 +7285,238 @@ func ParseGetTopologyResponse(rsp *http.Response) (*GetTopologyResponse, error) 
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetTopologyResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListDatabaseUsersResponse parses an HTTP response from a ListDatabaseUsersWithResponse call
+func ParseListDatabaseUsersResponse(rsp *http.Response) (*ListDatabaseUsersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDatabaseUsersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DatabaseUserList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListDatabaseUsersResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateDatabaseUserResponse parses an HTTP response from a CreateDatabaseUserWithResponse call
+func ParseCreateDatabaseUserResponse(rsp *http.Response) (*CreateDatabaseUserResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateDatabaseUserResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest DatabaseUserWithPassword
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateDatabaseUserResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteDatabaseUserResponse parses an HTTP response from a DeleteDatabaseUserWithResponse call
+func ParseDeleteDatabaseUserResponse(rsp *http.Response) (*DeleteDatabaseUserResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteDatabaseUserResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteDatabaseUserResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "85f76a8f611c6400df4b00a8684495a3d5f8719bb287a6e9a2dff9461e1790d9"
+const SpecSHA256 = "69d84e649e78192e1cefbeba34b9914b535dd93140d41e9e298fe3c617f195fa"

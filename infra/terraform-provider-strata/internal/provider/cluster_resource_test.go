@@ -49,12 +49,17 @@ func patchSupported(t *testing.T) bool {
 	return !(res.StatusCode == 404 && strings.Contains(string(buf[:n]), "No route for"))
 }
 
-// addressPrefix is where the test stack's nodes and endpoint listen (testdata/stack.ts).
+// addressPrefix is where the test stack's nodes and endpoint listen (testdata/stack.ts): STRATA_TEST_NET=127.N
+// moves 127.0.x to 127.N.x, as startStack does.
 func addressPrefix() string {
-	if p := os.Getenv("STRATA_TEST_ADDRESS_PREFIX"); p != "" {
-		return p
+	p := os.Getenv("STRATA_TEST_ADDRESS_PREFIX")
+	if p == "" {
+		p = "127.0.52"
 	}
-	return "127.0.52"
+	if n := os.Getenv("STRATA_TEST_NET"); n != "" && strings.HasPrefix(p, "127.0.") {
+		p = n + strings.TrimPrefix(p, "127.0")
+	}
+	return p
 }
 
 func clusterConfig(name string, memory int, wait bool) string {
