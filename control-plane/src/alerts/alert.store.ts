@@ -276,6 +276,12 @@ export class AlertStore {
     }));
   }
 
+  /** When the next pending delivery falls due (ms since the epoch), or null when nothing is pending. */
+  async nextDueAt(): Promise<number | null> {
+    const q = await this.pool.query<{ at: Date | null }>(`SELECT min(next_attempt_at) AS at FROM notification_deliveries WHERE status = 'pending'`);
+    return q.rows[0]?.at ? q.rows[0].at.getTime() : null;
+  }
+
   /** Records an attempt: delivered, retried at `retryAt`, or failed for good (retryAt null). */
   async recordAttempt(id: string, attempt: Delivery['attempts'][number], outcome: { delivered: true } | { delivered: false; retryAt: Date | null }): Promise<void> {
     const status = outcome.delivered ? 'delivered' : outcome.retryAt ? 'pending' : 'failed';

@@ -12,7 +12,7 @@ import type { AlertStore, ChannelRow, DeliveryRow } from './alert.store';
 import { EmailSender, postWebhook, type AttemptResult, type SmtpSettings } from './notification-senders';
 
 export interface DispatchTimings {
-  /** How often due retries are looked for (new deliveries wake it at once). */
+  /** Fallback: how often the queue is looked at unasked (new deliveries wake it at once, the next retry schedules its own wake). */
   pollMs: number;
   /** One attempt's limit (connect, send, answer). */
   timeoutMs: number;
@@ -28,7 +28,7 @@ export interface DispatchTimings {
 }
 
 export const DEFAULT_DISPATCH: DispatchTimings = {
-  pollMs: 1000, timeoutMs: 5000, maxAttempts: 4, backoffBaseMs: 1000, backoffMaxMs: 60_000, concurrency: 32, maxPendingPerChannel: 100,
+  pollMs: 15_000, timeoutMs: 5000, maxAttempts: 4, backoffBaseMs: 1000, backoffMaxMs: 60_000, concurrency: 32, maxPendingPerChannel: 100,
 };
 
 export const backoffMs = (t: DispatchTimings, attempt: number) => Math.min(t.backoffMaxMs, t.backoffBaseMs * 2 ** (attempt - 1));
@@ -39,6 +39,7 @@ export class NotificationDispatcher {
   private running = false;
   private again = false;
   private stopped = true;
+  private dueTimer?: NodeJS.Timeout;
   private readonly email: EmailSender | null;
 
   constructor(private readonly d: { store: AlertStore; box: SecretBox; log: Logger; timings: DispatchTimings; smtp: SmtpSettings | null }) {
@@ -59,6 +60,7 @@ export class NotificationDispatcher {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.dueTimer);
     this.email?.close();
   }
 
@@ -82,6 +84,16 @@ export class NotificationDispatcher {
   private async pass(): Promise<void> {
     const t = this.d.timings;
     const claimed = await this.d.store.claimDue(t.concurrency - this.inFlight.size, [...this.inFlight], t.timeoutMs + 30_000);
+    if (!claimed.length && !this.inFlight.size) {
+      // Idle: wake when the next retry falls due instead of asking the database every poll (the poll stays as
+      // the fallback for deliveries another process queued).
+      const next = await this.d.store.nextDueAt();
+      clearTimeout(this.dueTimer);
+      if (next !== null && !this.stopped) {
+        this.dueTimer = setTimeout(() => this.wake(), Math.max(0, next - Date.now()) + 5);
+        this.dueTimer.unref();
+      }
+    }
     for (const c of claimed) {
       this.inFlight.add(c.channelId);
       void this.deliver(c, c.channel).catch((err) => this.d.log.error({ err, deliveryId: c.id }, 'recording a delivery attempt failed')).finally(() => {
