@@ -24,6 +24,8 @@ const Env = z.object({
   STRATA_ENDPOINT_PORT_BASE: z.coerce.number().int().min(1).max(65000).default(6379),
   STRATA_METRICS_TOKEN: z.string().min(16).optional(),
   STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
+  /** How often scheduled backups and retention are looked at. */
+  STRATA_BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
   STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Reconciler timings (reconciler/timings.ts says what each is).
@@ -64,6 +66,7 @@ export interface Config {
   reconciler: ReconcilerTimings;
   /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
   testFaultFile: string | null;
+  backups: { schedulerIntervalMs: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -115,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       reformAfterMs: e.STRATA_CREATE_REFORM_AFTER_MS,
     },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
+    backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS },
   };
 }

@@ -1,4 +1,5 @@
 /** Composition root of the control plane: config once, then everything passed in. */
+import type { StorageCredentials, StorageRef } from '@strata/api';
 import pg from 'pg';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
@@ -66,12 +67,16 @@ async function main(): Promise<void> {
   const tasks = new TaskStore(pool);
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
-  const broker = new TaskBroker({ tasks, clusters, box });
+  // The broker adds backup storage credentials to agents' tasks; the backup module owns them.
+  let storageCredentials: ((ref: StorageRef) => Promise<StorageCredentials | undefined>) | undefined;
+  const broker = new TaskBroker({ tasks, clusters, box, storageCredentials: (ref) => storageCredentials!(ref) });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
   const backups = createBackupModule({
-    pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
+    pool, log, box, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
+    schedulerIntervalMs: config.backups.schedulerIntervalMs,
   });
+  storageCredentials = (ref) => backups.storage.credentials(ref);
   const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;

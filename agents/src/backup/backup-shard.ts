@@ -1,17 +1,24 @@
 /**
  * One shard's part of a backup, on the agent that runs the chosen instance
  * (an in-sync replica where the shard has one, so its primary never forks):
- * BGSAVE there, wait for that very snapshot to finish, then stream the file
- * to the backup's storage, hashing it on the way. The key counts come from
- * the RDB's own header (the database size when the snapshot was taken).
+ * BGSAVE there (or, for a consistent backup, wait for the snapshot started
+ * during the write pause), then stream the file to the backup's storage,
+ * hashing it on the way. The key counts come from the RDB's own header (the
+ * database size when the snapshot was taken).
+ *
+ * The snapshot is moved to a name of its own (`backup-<id>.rdb`, with its
+ * time in `backup-<id>.json`) before it streams: a task run again after the
+ * agent died mid-upload streams that file again instead of taking another
+ * snapshot. Files of other backups found there are removed (one backup of a
+ * cluster runs at a time, so they belong to backups that ended).
  */
 import { createReadStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import type { Redis } from 'ioredis';
-import type { BackupShardResult, BackupShardTaskSpec } from '@strata/api';
-import { openStorage, readRdbCounts, type RdbCounts } from '@strata/engine/backup';
+import type { BackupShardResult, BackupShardTaskSpec, StorageCredentials } from '@strata/api';
+import { openStorage, readRdbCounts, type RdbCounts, type StoredObject } from '@strata/engine/backup';
 
 const POLL_MS = 50;
 
@@ -23,6 +30,9 @@ export interface BackupShardDeps {
   log: (msg: string) => void;
   /** Longest wait for the snapshot itself. */
   snapshotTimeoutMs?: number;
+  /** Bytes stored so far of the file's total (called at most every `progressEveryMs`). */
+  progress?: (bytes: number, total: number) => void;
+  progressEveryMs?: number;
 }
 
 const field = (info: string, name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
@@ -63,18 +73,70 @@ async function snapshot(d: BackupShardDeps): Promise<Date> {
   }
 }
 
-export async function backupShard(p: BackupShardTaskSpec, d: BackupShardDeps): Promise<BackupShardResult> {
+/** Waits for the snapshot a consistent backup started during its write pause; it must be the only save since. */
+async function awaitSnapshot(d: BackupShardDeps, savesBefore: number): Promise<void> {
+  const deadline = Date.now() + (d.snapshotTimeoutMs ?? 30 * 60_000);
+  for (;;) {
+    if (d.stop.aborted) throw new Error('stopped');
+    if (Date.now() > deadline) throw new Error('the snapshot did not finish in time');
+    const p = await persistence(d.client);
+    if (!p.inProgress && p.saves > savesBefore) {
+      if (p.saves > savesBefore + 1) throw new Error('another snapshot replaced the one taken during the write pause; the consistent backup must start again');
+      if (p.status !== 'ok') throw new Error(`BGSAVE failed on the instance (rdb_last_bgsave_status:${p.status}); see its redis.log`);
+      return;
+    }
+    if (!p.inProgress && p.saves === savesBefore) throw new Error('the snapshot started during the write pause is not running on this instance');
+    await sleep(POLL_MS);
+  }
+}
+
+/** Removes what earlier backups left in the instance's directory (they ended: one backup of a cluster runs at a time). */
+async function removeOthers(dir: string, backupId: string): Promise<void> {
+  for (const f of await readdir(dir).catch(() => [] as string[])) {
+    if (/^backup-[0-9a-f-]{36}\.(rdb|json)$/.test(f) && !f.startsWith(`backup-${backupId}.`)) await rm(path.join(dir, f), { force: true });
+  }
+}
+
+/** This backup's snapshot in the instance's directory: taken now, or left by an earlier run of this task. */
+async function ownSnapshot(p: BackupShardTaskSpec, d: BackupShardDeps, mine: string): Promise<Date> {
+  const meta = mine.replace(/\.rdb$/, '.json');
+  const kept = await stat(mine).catch(() => null);
+  if (kept) {
+    const at = await readFile(meta, 'utf8').then((t) => new Date(JSON.parse(t).snapshotAt as string), () => kept.mtime);
+    d.log(`shard ${p.shard}: resuming with the snapshot taken at ${at.toISOString()}`);
+    return at;
+  }
+  const dbfilename = String(((await d.client.call('CONFIG', 'GET', 'dbfilename')) as string[])[1] ?? 'dump.rdb');
+  let snapshotAt: Date;
+  if (p.awaitSave) {
+    await awaitSnapshot(d, p.awaitSave.savesBefore);
+    snapshotAt = new Date(p.awaitSave.snapshotAt);
+  } else {
+    snapshotAt = await snapshot(d);
+  }
+  // A private name for this snapshot: a later save (a replica's full sync) may replace dump.rdb while it streams.
+  // Moved, not copied: no RDB is left behind for a later restart to load (with durability none it would bring back this old data).
+  await rename(path.join(d.instanceDir, dbfilename), mine);
+  await writeFile(meta, JSON.stringify({ snapshotAt: snapshotAt.toISOString() }));
+  return snapshotAt;
+}
+
+export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?: StorageCredentials }, d: BackupShardDeps): Promise<BackupShardResult> {
   const server = String(await d.client.call('INFO', 'server'));
   const memory = String(await d.client.call('INFO', 'memory'));
   const engineVersion = field(server, 'redis_version') ?? 'unknown';
   const usedMemoryBytes = Number(field(memory, 'used_memory') ?? 0);
-  const dbfilename = String(((await d.client.call('CONFIG', 'GET', 'dbfilename')) as string[])[1] ?? 'dump.rdb');
-  const snapshotAt = await snapshot(d);
-  // A private name for this snapshot: a later save (a replica's full sync) may replace dump.rdb while it streams.
+  await removeOthers(d.instanceDir, p.backupId);
   const mine = path.join(d.instanceDir, `backup-${p.backupId}.rdb`);
-  // Moved, not copied: no RDB is left behind for a later restart to load (with durability none it would bring back this old data).
-  await rm(mine, { force: true });
-  await rename(path.join(d.instanceDir, dbfilename), mine);
+  const snapshotAt = await ownSnapshot(p, d, mine);
+  const total = (await stat(mine)).size;
+  let lastReport = 0;
+  const onProgress = (bytes: number) => {
+    const now = Date.now();
+    if (now - lastReport < (d.progressEveryMs ?? 1000) && bytes < total) return;
+    lastReport = now;
+    d.progress?.(bytes, total);
+  };
   try {
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
@@ -96,15 +158,23 @@ export async function backupShard(p: BackupShardTaskSpec, d: BackupShardDeps): P
     const src = createReadStream(mine);
     src.on('error', (err) => tap.destroy(err));
     src.pipe(tap);
-    const stored = await openStorage(p.storage).put(p.key, tap);
+    const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress });
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);
     d.log(`shard ${p.shard}: ${stored.bytes} bytes, ${c.keys} keys stored as ${p.key}`);
+    await removeSnapshot(mine);
     return {
       kind: 'backup-shard', bytes: stored.bytes, sha256: stored.sha256, keys: c.keys, keysWithExpiry: c.keysWithExpiry, usedMemoryBytes, engineVersion,
       snapshotAt: snapshotAt.toISOString(), finishedAt: new Date().toISOString(),
     };
-  } finally {
-    await rm(mine, { force: true });
+  } catch (err) {
+    // Cancelled: nothing to resume. Otherwise (the storage refused, the agent dies) the file stays for the task's next run.
+    if (d.stop.aborted) await removeSnapshot(mine);
+    throw err;
   }
 }
+
+const removeSnapshot = async (mine: string) => {
+  await rm(mine, { force: true });
+  await rm(mine.replace(/\.rdb$/, '.json'), { force: true });
+};

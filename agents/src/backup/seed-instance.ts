@@ -17,7 +17,7 @@ export async function copySeed(seed: InstanceSeed, dir: string, dbfilename = 'du
   const tmp = `${file}.restoring`;
   const d = digestStream();
   try {
-    await pipeline(openStorage(seed.storage).get(seed.key), d, createWriteStream(tmp, { mode: 0o600 }));
+    await pipeline(openStorage(seed.storage, seed.storageCredentials).get(seed.key), d, createWriteStream(tmp, { mode: 0o600 }));
   } catch (err) {
     await rm(tmp, { force: true });
     throw new Error(`could not copy ${seed.key} from the backup: ${(err as Error).message}`);

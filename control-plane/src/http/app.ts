@@ -39,7 +39,7 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   benchmarks?: { router: Router; agentRouter: Router };
   /** Node disk profiles: user routes under /v1 and the agents' report route under /v1/agent. */
   diskProfiles?: { router: Router; agentRouter: Router };
-  backups?: { router: Router };
+  backups?: { router: Router; taskShouldStop?: (taskId: string) => Promise<boolean> };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */

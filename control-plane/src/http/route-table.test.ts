@@ -23,7 +23,7 @@ function buildApp() {
   const log = pino({ level: 'silent' });
   const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake, observed: fake });
   const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {} });
-  const backups = createBackupModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, storage: { kind: 'local', root: home } });
+  const backups = createBackupModule({ pool: fake, log, box: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, localStorage: { kind: 'local', root: home } });
   const diskProfiles = createDiskProfileModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, current: fake, notifyNode: () => {} });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest } from '@strata/api';
+import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type StorageCredentials, type StorageRef } from '@strata/api';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
@@ -16,7 +16,11 @@ export const TASK_LEASE_MS = 6_000;
 export class TaskBroker {
   private readonly signal = new EventEmitter().setMaxListeners(0);
 
-  constructor(private readonly d: { tasks: TaskStore; clusters: ClusterStore; box: SecretBox }) {}
+  constructor(private readonly d: {
+    tasks: TaskStore; clusters: ClusterStore; box: SecretBox;
+    /** The access key pair of a backup's S3 storage (undefined for the local directory). */
+    storageCredentials?: (ref: StorageRef) => Promise<StorageCredentials | undefined>;
+  }) {}
 
   notify(nodeId: string): void {
     this.signal.emit(nodeId);
@@ -53,6 +57,13 @@ export class TaskBroker {
     if ((TASKS_WITHOUT_CREDENTIALS as readonly string[]).includes(request.kind)) return TaskPayload.parse(request);
     const cluster = await this.d.clusters.get(row.clusterId);
     if (!cluster) return null;
-    return TaskPayload.parse({ ...request, credentials: openSecrets(this.d.box, cluster.secretsEnc) });
+    const credentials = openSecrets(this.d.box, cluster.secretsEnc);
+    // Backup storage credentials travel only inside the task on its way to the agent.
+    const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
+    if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });
+    if (request.kind === 'ensure-instance' && request.seed) {
+      return TaskPayload.parse({ ...request, seed: { ...request.seed, storageCredentials: await storage(request.seed.storage) }, credentials });
+    }
+    return TaskPayload.parse({ ...request, credentials });
   }
 }

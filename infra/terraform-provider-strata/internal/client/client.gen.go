@@ -506,6 +506,7 @@ const (
 	BackupCorrupted          ProblemCode = "backup_corrupted"
 	BackupInProgress         ProblemCode = "backup_in_progress"
 	BackupNotCompleted       ProblemCode = "backup_not_completed"
+	BackupRunning            ProblemCode = "backup_running"
 	Conflict                 ProblemCode = "conflict"
 	CsrfFailed               ProblemCode = "csrf_failed"
 	DoesNotFit               ProblemCode = "does_not_fit"
@@ -523,6 +524,8 @@ const (
 	PayloadTooLarge          ProblemCode = "payload_too_large"
 	RestoreLayoutUnsupported ProblemCode = "restore_layout_unsupported"
 	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
+	StorageInvalid           ProblemCode = "storage_invalid"
+	StorageUnavailable       ProblemCode = "storage_unavailable"
 	Unauthorized             ProblemCode = "unauthorized"
 	Unplaceable              ProblemCode = "unplaceable"
 	UnsupportedMediaType     ProblemCode = "unsupported_media_type"
@@ -538,6 +541,8 @@ func (e ProblemCode) Valid() bool {
 	case BackupInProgress:
 		return true
 	case BackupNotCompleted:
+		return true
+	case BackupRunning:
 		return true
 	case Conflict:
 		return true
@@ -572,6 +577,10 @@ func (e ProblemCode) Valid() bool {
 	case RestoreLayoutUnsupported:
 		return true
 	case RestoreMemoryTooSmall:
+		return true
+	case StorageInvalid:
+		return true
+	case StorageUnavailable:
 		return true
 	case Unauthorized:
 		return true

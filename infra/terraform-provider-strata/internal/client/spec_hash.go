@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "efb8bf7ba3f0bc8c0affed9b3562ab0184a65e5aa2ed656ffe8a81ce42149b4f"
+const SpecSHA256 = "8f41fa53b8660d9aa36ff37d8c2dc353f95d3aa6c360478091fcd1114a335fd8"
