@@ -42,7 +42,7 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string; backupMaxBytesPerSec?: number },
   ) {}
 
   async run(): Promise<void> {
@@ -132,7 +132,7 @@ export class TaskRunner {
       let last = Promise.resolve();
       return backupShard(p, {
         client: await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword }),
-        instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg),
+        instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
         progress: (bytes, total) => {
           last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 1, detail: backupProgressDetail(bytes, total) }))
             .catch((err) => log.warn({ err: (err as Error).message }, 'could not report backup progress'));

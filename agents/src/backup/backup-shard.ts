@@ -33,6 +33,22 @@ export interface BackupShardDeps {
   /** Bytes stored so far of the file's total (called at most every `progressEveryMs`). */
   progress?: (bytes: number, total: number) => void;
   progressEveryMs?: number;
+  /** Upload rate limit (bytes a second; 0 or absent: none). */
+  maxBytesPerSec?: number;
+}
+
+/** Holds chunks back so that no more than `rate` bytes a second pass. */
+function throttle(rate: number): Transform {
+  const started = Date.now();
+  let passed = 0;
+  return new Transform({
+    transform(c: Buffer, _enc, cb) {
+      passed += c.length;
+      const due = started + (passed / rate) * 1000 - Date.now();
+      if (due > 0) setTimeout(() => cb(null, c), due);
+      else cb(null, c);
+    },
+  });
 }
 
 const field = (info: string, name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
@@ -155,9 +171,15 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
         cb(null, c);
       },
     });
-    const src = createReadStream(mine);
+    const src = createReadStream(mine, { highWaterMark: 256 * 1024 });
     src.on('error', (err) => tap.destroy(err));
-    src.pipe(tap);
+    if (d.maxBytesPerSec) {
+      const slow = throttle(d.maxBytesPerSec);
+      slow.on('error', (err) => tap.destroy(err));
+      src.pipe(slow).pipe(tap);
+    } else {
+      src.pipe(tap);
+    }
     const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress });
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);
@@ -168,8 +190,8 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
       snapshotAt: snapshotAt.toISOString(), finishedAt: new Date().toISOString(),
     };
   } catch (err) {
-    // Cancelled: nothing to resume. Otherwise (the storage refused, the agent dies) the file stays for the task's next run.
-    if (d.stop.aborted) await removeSnapshot(mine);
+    // A failed run leaves nothing behind (only an agent killed mid-upload leaves the file, for the task's next run).
+    await removeSnapshot(mine);
     throw err;
   }
 }

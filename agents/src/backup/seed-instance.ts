@@ -54,3 +54,16 @@ export async function awaitSeedLoaded(client: Redis, seed: InstanceSeed, timeout
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Connects to an engine that may still be loading its file (it answers LOADING until done). */
+export async function connectWhileLoading(connect: () => Promise<Redis>, timeoutMs: number): Promise<Redis> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await connect();
+    } catch (err) {
+      if (!/LOADING/.test((err as Error).message) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}

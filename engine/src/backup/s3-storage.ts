@@ -29,19 +29,19 @@ export const isStorageError = (message: string) => message.startsWith('storage: 
 
 function storageReason(err: unknown, ref: Pick<S3Ref, 'endpoint' | 'bucket'>): string {
   const e = err as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
-  const name = e.name ?? e.code ?? 'Error';
   const status = e.$metadata?.httpStatusCode;
+  const name = e.name && e.name !== 'Unknown' ? e.name : e.code ?? (status ? `HTTP ${status}` : 'Error');
   const where = `${ref.endpoint}, bucket ${ref.bucket}`;
   if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden'].includes(name) || status === 403) {
-    return `the storage refused the credentials (${name}) at ${where}`;
+    return `the credentials were refused (${name}) at ${where}`;
   }
   if (name === 'NoSuchBucket' || (name === 'NotFound' && status === 404)) return `no bucket ${ref.bucket} at ${ref.endpoint}`;
-  if (name === 'EntityTooLarge' || name === 'QuotaExceeded' || status === 507) return `the storage is full or refused the size (${name}) at ${where}`;
+  if (name === 'EntityTooLarge' || name === 'QuotaExceeded' || status === 507) return `full, or the object too large (${name}) at ${where}`;
   const msg = e.message ?? String(err);
   if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|socket hang up|timed? ?out/i.test(`${name} ${msg} ${e.code ?? ''}`)) {
-    return `the storage is unreachable at ${ref.endpoint} (${msg})`;
+    return `unreachable at ${ref.endpoint} (${msg})`;
   }
-  return `storage error at ${where}: ${name}${msg && msg !== name ? `: ${msg}` : ''}`;
+  return `${name}${msg && msg !== name ? ` (${msg})` : ''} at ${where}`;
 }
 
 export class S3Storage implements BackupStorage {
@@ -74,6 +74,8 @@ export class S3Storage implements BackupStorage {
   }
 
   async put(key: string, data: Readable, opts: PutOptions = {}): Promise<StoredObject> {
+    // An earlier writer of this key that died mid-upload left its parts: abort them (one writer per key at a time).
+    await this.abortUploadsUnder(this.key(key)).catch((err) => { throw this.wrap(err); });
     const d = digestStream(opts.onProgress);
     const body = new PassThrough({ highWaterMark: 1024 * 1024 });
     const upload = new Upload({

@@ -2,3 +2,4 @@ export { startStack, type Stack, type StackOptions, type AgentHandle } from './s
 export { startPostgres, findPostgresBin, freePort } from './postgres.runner';
 export { readSse } from './sse-reader';
 export { loopbackPrefix, loopbackAddress } from './loopback';
+export { startSeaweedFs, findWeed, type SeaweedFs } from './seaweedfs.runner';
