@@ -107,7 +107,7 @@ describe('backups and restore', () => {
     expect(m.skewMs).toBeGreaterThanOrEqual(0);
     expect(Date.parse(m.finishedAt)).toBeGreaterThanOrEqual(Date.parse(m.startedAt));
     expect(m.shards.map((s) => s.shard)).toEqual([0, 1]);
-    expect(backup.shards).toEqual(m.shards.map((s) => ({ shard: s.shard, state: 'completed', bytes: s.bytes, source: s.source.address })));
+    expect(backup.shards).toEqual(m.shards.map((s) => ({ shard: s.shard, state: 'completed', bytes: s.bytes, totalBytes: s.bytes, source: s.source.address })));
     const dir = path.join(stack.dir, 'backups');
     for (const s of m.shards) {
       // From the in-sync replica of its shard: the primary never forked.
