@@ -9,6 +9,7 @@ import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
 import { runDiskProfile } from './disk-profile/disk-profile-runner';
 import { backupShard } from './backup/backup-shard';
 import { consistentStart } from './backup/consistent-start';
+import { openRdbSync } from '@strata/engine/backup';
 import { backupProgressDetail } from '@strata/api';
 
 /** What a running task can use besides its payload. */
@@ -130,11 +131,13 @@ export class TaskRunner {
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials, p.seed),
     'backup-shard': async (p, log, t) => {
       let last = Promise.resolve();
+      const client = await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
       return backupShard(p, {
-        client: await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword }),
+        client,
+        openSync: () => openRdbSync({ host: client.options.host!, port: p.port, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
         instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
         progress: (bytes, total) => {
-          last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 1, detail: backupProgressDetail(bytes, total) }))
+          last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 0, detail: backupProgressDetail(bytes, total) }))
             .catch((err) => log.warn({ err: (err as Error).message }, 'could not report backup progress'));
         },
       });

@@ -86,7 +86,7 @@ export const BackupShardProgress = z.object({
   shard: z.number().int(),
   state: z.enum(['pending', 'running', 'completed', 'failed']),
   bytes: z.number().int().nullable().describe('bytes stored so far'),
-  totalBytes: z.number().int().nullable().describe("the snapshot's size, once it is on the source's disk"),
+  totalBytes: z.number().int().nullable().describe("the snapshot's size when known (a snapshot streamed as it is produced: once stored)"),
   source: z.string().nullable().describe('host:port of the instance the snapshot is taken on'),
 });
 
@@ -200,9 +200,9 @@ export const BackupShardResult = z.object({
 });
 export type BackupShardResult = z.infer<typeof BackupShardResult>;
 
-/** A backup task's progress detail ("12345 of 67890 bytes"): written by the agent, read back by the API's view. */
-export const backupProgressDetail = (bytes: number, total: number) => `${bytes} of ${total} bytes`;
-export function parseBackupProgressDetail(detail: string | null | undefined): { bytes: number; total: number } | null {
-  const m = /^(\d+) of (\d+) bytes$/.exec(detail ?? '');
-  return m ? { bytes: Number(m[1]), total: Number(m[2]) } : null;
+/** A backup task's progress detail ("12345 of 67890 bytes", or "12345 bytes" while the total is unknown): written by the agent, read back by the API's view. */
+export const backupProgressDetail = (bytes: number, total: number | null) => (total === null ? `${bytes} bytes` : `${bytes} of ${total} bytes`);
+export function parseBackupProgressDetail(detail: string | null | undefined): { bytes: number; total: number | null } | null {
+  const m = /^(\d+)(?: of (\d+))? bytes$/.exec(detail ?? '');
+  return m ? { bytes: Number(m[1]), total: m[2] === undefined ? null : Number(m[2]) } : null;
 }

@@ -1,26 +1,27 @@
 /**
  * One shard's part of a backup, on the agent that runs the chosen instance
- * (an in-sync replica where the shard has one, so its primary never forks):
- * BGSAVE there (or, for a consistent backup, wait for the snapshot started
- * during the write pause), then stream the file to the backup's storage,
- * hashing it on the way. The key counts come from the RDB's own header (the
- * database size when the snapshot was taken).
- *
- * The snapshot is moved to a name of its own (`backup-<id>.rdb`, with its
- * time in `backup-<id>.json`) before it streams: a task run again after the
- * agent died mid-upload streams that file again instead of taking another
- * snapshot. Files of other backups found there are removed (one backup of a
- * cluster runs at a time, so they belong to backups that ended).
+ * (an in-sync replica where the shard has one, so its primary never forks).
+ * By default the instance forks and streams a fresh snapshot over the
+ * replication protocol (as `redis-cli --rdb`: diskless, nothing written to
+ * its disk) straight into the backup's storage, hashed on the way; a run
+ * interrupted by the agent's death simply starts again. A consistent
+ * backup's snapshot was started by BGSAVE during the write pause: the task
+ * waits for that file, moves it to a name of its own (`backup-<id>.rdb`,
+ * its time in `backup-<id>.json`) and streams it; a run after the agent died
+ * mid-upload streams that file again. Files of other backups found there
+ * are removed (one backup of a cluster runs at a time, so they belong to
+ * backups that ended). The key counts come from the RDB's own header.
  */
 import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import type { BackupShardResult, BackupShardTaskSpec, StorageCredentials } from '@strata/api';
-import { openStorage, readRdbCounts, type RdbCounts, type StoredObject } from '@strata/engine/backup';
+import { openStorage, readRdbCounts, type RdbCounts, type RdbSync, type StoredObject } from '@strata/engine/backup';
 
-const POLL_MS = 50;
+/** How often a running snapshot is looked at (INFO persistence on the local instance: cheap). */
+const POLL_MS = 10;
 
 export interface BackupShardDeps {
   client: Redis;
@@ -30,8 +31,10 @@ export interface BackupShardDeps {
   log: (msg: string) => void;
   /** Longest wait for the snapshot itself. */
   snapshotTimeoutMs?: number;
-  /** Bytes stored so far of the file's total (called at most every `progressEveryMs`). */
-  progress?: (bytes: number, total: number) => void;
+  /** Bytes stored so far, of the total when known (called at most every `progressEveryMs`, and once at the end). */
+  progress?: (bytes: number, total: number | null) => void;
+  /** A fresh snapshot of the instance, streamed over the replication protocol (openRdbSync). */
+  openSync: () => Promise<RdbSync>;
   progressEveryMs?: number;
   /** Upload rate limit (bytes a second; 0 or absent: none). */
   maxBytesPerSec?: number;
@@ -59,35 +62,6 @@ async function persistence(client: Redis): Promise<{ inProgress: boolean; saves:
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Starts a snapshot of our own and waits until it is on disk. Returns when it started. */
-async function snapshot(d: BackupShardDeps): Promise<Date> {
-  const deadline = Date.now() + (d.snapshotTimeoutMs ?? 30 * 60_000);
-  for (;;) {
-    if (d.stop.aborted) throw new Error('stopped');
-    if (Date.now() > deadline) throw new Error('the snapshot did not finish in time');
-    const before = await persistence(d.client);
-    if (before.inProgress) { await sleep(POLL_MS); continue; }
-    const startedAt = new Date();
-    try {
-      // SCHEDULE: during an AOF rewrite the save runs right after it instead of failing.
-      await d.client.call('BGSAVE', 'SCHEDULE');
-    } catch (err) {
-      // Another save (e.g. for a replica's full sync) started in between: wait for it, then ours.
-      if (/in progress/i.test((err as Error).message)) { await sleep(POLL_MS); continue; }
-      throw err;
-    }
-    for (;;) {
-      if (Date.now() > deadline) throw new Error('the snapshot did not finish in time');
-      const p = await persistence(d.client);
-      if (!p.inProgress && p.saves > before.saves) {
-        if (p.status !== 'ok') throw new Error(`BGSAVE failed on the instance (rdb_last_bgsave_status:${p.status}); see its redis.log`);
-        return startedAt;
-      }
-      await sleep(POLL_MS);
-    }
-  }
-}
 
 /** Waits for the snapshot a consistent backup started during its write pause; it must be the only save since. */
 async function awaitSnapshot(d: BackupShardDeps, savesBefore: number): Promise<void> {
@@ -123,18 +97,28 @@ async function ownSnapshot(p: BackupShardTaskSpec, d: BackupShardDeps, mine: str
     return at;
   }
   const dbfilename = String(((await d.client.call('CONFIG', 'GET', 'dbfilename')) as string[])[1] ?? 'dump.rdb');
-  let snapshotAt: Date;
-  if (p.awaitSave) {
-    await awaitSnapshot(d, p.awaitSave.savesBefore);
-    snapshotAt = new Date(p.awaitSave.snapshotAt);
-  } else {
-    snapshotAt = await snapshot(d);
-  }
+  if (!p.awaitSave) throw new Error('no snapshot to wait for');
+  await awaitSnapshot(d, p.awaitSave.savesBefore);
+  const snapshotAt = new Date(p.awaitSave.snapshotAt);
   // A private name for this snapshot: a later save (a replica's full sync) may replace dump.rdb while it streams.
   // Moved, not copied: no RDB is left behind for a later restart to load (with durability none it would bring back this old data).
   await rename(path.join(d.instanceDir, dbfilename), mine);
   await writeFile(meta, JSON.stringify({ snapshotAt: snapshotAt.toISOString() }));
   return snapshotAt;
+}
+
+/** Where a shard's bytes come from: the instance streaming a fresh snapshot, or this backup's file on disk. */
+async function openSource(p: BackupShardTaskSpec, d: BackupShardDeps, mine: string): Promise<{ stream: Readable; snapshotAt: Date; total: number | null; close: () => void }> {
+  const kept = await stat(mine).catch(() => null);
+  if (p.awaitSave || kept) {
+    const snapshotAt = await ownSnapshot(p, d, mine);
+    const stream = createReadStream(mine, { highWaterMark: 256 * 1024 });
+    return { stream, snapshotAt, total: (await stat(mine)).size, close: () => stream.destroy() };
+  }
+  // Streamed as it is produced (diskless, over the replication protocol): nothing written to the instance's disk.
+  const sync = await d.openSync();
+  d.stop.addEventListener('abort', () => sync.close(), { once: true });
+  return { stream: sync.rdb, snapshotAt: sync.startedAt, total: sync.length, close: () => sync.close() };
 }
 
 export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?: StorageCredentials }, d: BackupShardDeps): Promise<BackupShardResult> {
@@ -144,16 +128,18 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
   const usedMemoryBytes = Number(field(memory, 'used_memory') ?? 0);
   await removeOthers(d.instanceDir, p.backupId);
   const mine = path.join(d.instanceDir, `backup-${p.backupId}.rdb`);
-  const snapshotAt = await ownSnapshot(p, d, mine);
-  const total = (await stat(mine)).size;
   let lastReport = 0;
+  let total: number | null = null;
   const onProgress = (bytes: number) => {
     const now = Date.now();
-    if (now - lastReport < (d.progressEveryMs ?? 1000) && bytes < total) return;
+    if (now - lastReport < (d.progressEveryMs ?? 1000)) return;
     lastReport = now;
     d.progress?.(bytes, total);
   };
+  let src: Awaited<ReturnType<typeof openSource>> | undefined;
   try {
+    src = await openSource(p, d, mine);
+    total = src.total;
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
     // Reads the header on the way through; no listener of its own, so nothing flows before the storage reads it.
@@ -171,26 +157,30 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
         cb(null, c);
       },
     });
-    const src = createReadStream(mine, { highWaterMark: 256 * 1024 });
-    src.on('error', (err) => tap.destroy(err));
+    // The storage's pipeline reports the tap's errors while it runs; before it started (or after it failed) they are ours already.
+    tap.on('error', () => {});
+    src.stream.on('error', (err) => tap.destroy(err));
     if (d.maxBytesPerSec) {
       const slow = throttle(d.maxBytesPerSec);
       slow.on('error', (err) => tap.destroy(err));
-      src.pipe(slow).pipe(tap);
+      src.stream.pipe(slow).pipe(tap);
     } else {
-      src.pipe(tap);
+      src.stream.pipe(tap);
     }
     const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress });
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);
+    d.progress?.(stored.bytes, stored.bytes);
     d.log(`shard ${p.shard}: ${stored.bytes} bytes, ${c.keys} keys stored as ${p.key}`);
     await removeSnapshot(mine);
     return {
       kind: 'backup-shard', bytes: stored.bytes, sha256: stored.sha256, keys: c.keys, keysWithExpiry: c.keysWithExpiry, usedMemoryBytes, engineVersion,
-      snapshotAt: snapshotAt.toISOString(), finishedAt: new Date().toISOString(),
+      snapshotAt: src.snapshotAt.toISOString(), finishedAt: new Date().toISOString(),
     };
   } catch (err) {
-    // A failed run leaves nothing behind (only an agent killed mid-upload leaves the file, for the task's next run).
+    // A failed run leaves nothing behind (only an agent killed mid-upload leaves a file, for the task's next run);
+    // closing the transfer stops the instance's fork.
+    src?.close();
     await removeSnapshot(mine);
     throw err;
   }

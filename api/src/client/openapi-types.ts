@@ -5862,7 +5862,7 @@ export interface components {
                 state: "pending" | "running" | "completed" | "failed";
                 /** @description bytes stored so far */
                 bytes: number | null;
-                /** @description the snapshot's size, once it is on the source's disk */
+                /** @description the snapshot's size when known (a snapshot streamed as it is produced: once stored) */
                 totalBytes: number | null;
                 /** @description host:port of the instance the snapshot is taken on */
                 source: string | null;

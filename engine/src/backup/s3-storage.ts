@@ -1,7 +1,7 @@
 /**
  * S3-compatible object storage (AWS S3, SeaweedFS, MinIO, ...). Objects are
  * written with a streaming multipart upload (parts of `PART_BYTES`, at most
- * `QUEUE` in memory): never a whole file. An upload that fails or is
+ * `QUEUE` of them in memory): never a whole file. An upload that fails or is
  * cancelled is aborted, so no parts are left behind; an object becomes
  * visible only when its upload completes.
  */
@@ -14,8 +14,9 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertSafeKey, digestStream, type BackupStorage, type PutOptions, type StorageCredentials, type StorageRef, type StoredObject } from './backup-storage';
 
-const PART_BYTES = 8 * 1024 * 1024;
-const QUEUE = 2;
+// S3's smallest part: the upload of a snapshot streamed as it is produced starts after its first 5 MB.
+const PART_BYTES = 5 * 1024 * 1024;
+const QUEUE = 4;
 
 type S3Ref = Extract<StorageRef, { kind: 's3' }>;
 

@@ -141,12 +141,17 @@ async function main(): Promise<void> {
       await api('DELETE', `/v1/backups/${s.backup.id}`);
       const r = await redisCliRdb();
       ref.push(r.ms);
+      const m = s.backup.manifest!;
+      const t = (iso: string) => Date.parse(iso);
+      const phases = `start to first snapshot ${Math.min(...m.shards.map((x) => t(x.snapshotAt))) - t(m.startedAt)} ms, snapshot+upload per shard ${m.shards.map((x) => t(x.finishedAt) - t(x.snapshotAt)).join('/')} ms, last shard to completed ${t(s.backup.finishedAt!) - Math.max(...m.shards.map((x) => t(x.finishedAt)))} ms`;
+      console.log(`run ${run}: ${phases}`);
       console.log(`run ${run}: Strata to S3 ${(s.ms / 1000).toFixed(2)} s (${(bytes / MB).toFixed(1)} MB, ${(bytes / MB / (s.ms / 1000)).toFixed(1)} MB/s, skew ${s.backup.manifest!.skewMs} ms); redis-cli --rdb x3 to local files ${(r.ms / 1000).toFixed(2)} s (${(r.bytes / MB).toFixed(1)} MB)`);
     }
     const ratio = median(ref) / median(strata);
     console.log(`backup of ${KEYS} keys on 3 shards, median of ${RUNS}: Strata to SeaweedFS ${(median(strata) / 1000).toFixed(2)} s, redis-cli --rdb ${(median(ref) / 1000).toFixed(2)} s: ${ratio.toFixed(2)}x (goal >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
 
     // Consistent mode under a writer: the pause each manifest records, and the longest write meanwhile.
+    if (PAUSES < 1) return;
     const writer = new Cluster(nodes, { redisOptions: auth });
     writer.on('error', () => {});
     clients.push(writer);
