@@ -201,6 +201,14 @@ describe('backups to S3-compatible storage', () => {
         else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
       }
       for (const key of ackedBefore) expect(await dst.get(key), key).toBe(await src.get(key));
+      // One point in time: the writer wrote w:0, w:1, ... one after the other, spread over every shard, so a
+      // consistent cut holds exactly a prefix of them (a gap would be a shard cut later than another).
+      const present: number[] = [];
+      for (let i = 0; i < writer.acked.length; i++) if ((await dst.exists(`w:${i}`)) === 1) present.push(i);
+      expect(present.length).toBeGreaterThanOrEqual(ackedBefore.length);
+      expect(present.length).toBeLessThan(writer.acked.length); // the writer went on after the cut
+      expect(present).toEqual(present.map((_, i) => i));
+      console.log(`consistent cut: w:0..w:${present.length - 1} of ${writer.acked.length} acknowledged writes`);
     } finally {
       dst.disconnect();
     }
