@@ -5,8 +5,10 @@
  * checked first (credentials never shown again, sealed at rest); a 3x1
  * cluster with keys of every type, TTLs and incompressible 1 MB values is
  * backed up under a writer, consistently (one point in time: the write pause
- * is in the manifest), and restored key by key. The failure paths: an agent
- * killed mid-upload (the backup still completes, nothing left behind), a
+ * is in the manifest; the restore holds a prefix of a sequential writer's
+ * keys), and restored key by key. The failure paths: an agent killed
+ * mid-upload (the backup still completes, nothing left behind), a primary
+ * killed mid-backup (complete, or failed with a reason, never short), a
  * flipped byte in the stored object (restore refuses, naming the file),
  * the storage down and the credentials refused (the backup fails with the
  * reason, no manifest, no unfinished multipart upload, the cluster keeps
@@ -14,7 +16,7 @@
  * age, of a deleted cluster's backups too).
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import pg from 'pg';
@@ -23,7 +25,7 @@ import type { Cluster as RedisCluster } from 'ioredis';
 import type { Backup, BackupList, BackupResponse, BackupScheduleResponse, BackupStorage, Problem } from '@strata/api';
 import { S3Storage } from '@strata/engine/backup';
 import { loopbackAddress, startSeaweedFs, type SeaweedFs, type Stack } from '@strata/local';
-import { testStack } from './helpers/test-stack';
+import { redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, DurableWriter } from './helpers/workload';
 
@@ -229,6 +231,29 @@ describe('backups to S3-compatible storage', () => {
     expect(await objectsOf(b.id)).toHaveLength(4);
     expect(await bucket.openUploads()).toEqual([]);
     await api.pollUntil(async () => (leftoverSnapshots().length === 0 ? true : undefined), 15_000, () => `left behind: ${leftoverSnapshots().join(', ')}`);
+  }, 180_000);
+
+  it('a primary killed during a backup: the backup completes from the shard\'s copies or fails with a reason, never short', async () => {
+    const topo = await api.waitForHealthy(srcId);
+    const primary = topo.shards[0]!.instances.find((i) => i.role === 'primary')!;
+    // Each shard's key count in the last completed backup: keys are only added since, so a complete backup holds at least these.
+    const last = (await api.call<BackupList>('GET', `/v1/clusters/${srcId}/backups`)).body.items.find((x) => x.status === 'completed')!;
+    const before = new Map(last.manifest!.shards.map((x) => [x.shard, x.keys]));
+    const b = await startBackup(srcId);
+    await api.pollUntil(async () => ((await backupOf(b.id)).shards.some((x) => (x.bytes ?? 0) > 0) ? true : undefined), 30_000, () => 'no upload started');
+    const [pid] = redisPidsOn([primary.address.split(':')[0]!]).filter((p) => readlinkSync(`/proc/${p}/cwd`).endsWith(primary.id));
+    expect(pid, 'the primary\'s process').toBeTruthy();
+    process.kill(pid!, 'SIGKILL');
+    const ended = await waitEnded(b.id, 120_000);
+    if (ended.status === 'completed') {
+      for (const sh of ended.manifest!.shards) expect(sh.keys, `shard ${sh.shard}`).toBeGreaterThanOrEqual(before.get(sh.shard)!);
+    } else {
+      expect(ended.manifest).toBeNull();
+      expect(ended.error!.message.length).toBeGreaterThan(0);
+    }
+    console.log(`primary killed during a backup: ${ended.status}${ended.error ? ` (${ended.error.code}: ${ended.error.message})` : ''}`);
+    await api.waitForHealthy(srcId, 90_000);
+    await api.pollUntil(async () => ((await bucket.openUploads()).length === 0 ? true : undefined), 20_000, () => 'an upload was left open');
   }, 180_000);
 
   it('fails cleanly when the storage is down or refuses the credentials: a reason, no manifest, no upload left, the cluster serving', async () => {
