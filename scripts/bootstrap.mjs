@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installSeaweedFs } from './install-seaweedfs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2];
@@ -150,6 +151,8 @@ if (mode === 'start') {
   ensureRedisPy();
   ensureSchemathesis();
   ensureAutomationTools();
+  // The S3-compatible object store the backup tests run against (SeaweedFS, built with Go).
+  try { installSeaweedFs(); } catch (err) { fail(err.message); }
   ensureNodeModules();
   ensureNativeWorker({ optional: false });
   // Types, unit tests and the console build first (the e2e suite serves the

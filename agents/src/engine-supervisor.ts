@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
 import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
 import { applyInstanceSettings, connectAdmin, reconfigureInstance, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
-import { awaitSeedLoaded, copySeed } from './backup/seed-instance';
+import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
 import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
@@ -217,7 +217,7 @@ export class EngineSupervisor {
       this.d.registry.put({ spec, credentials, usersDigest: usersDigestOf(credentials) });
       this.writeConfig({ ...spec, durability: 'none' }, credentials);
       await this.start(id);
-      const client = await connectAdmin({ host: this.d.address, port: spec.port, username: credentials.internalUser, password: credentials.internalPassword }, 5000);
+      const client = await connectWhileLoading(() => connectAdmin({ host: this.d.address, port: spec.port, username: credentials.internalUser, password: credentials.internalPassword }, 5000), 30 * 60_000);
       try {
         const loaded = await awaitSeedLoaded(client, seed, 30 * 60_000);
         await reconfigureInstance(client, spec);

@@ -7,7 +7,7 @@ import { Durability, EvictionPolicy, InstanceRole, MigrationPriority, SlotRange 
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
-import { BackupShardResult, BackupShardTaskSpec, InstanceSeed } from './backups';
+import { BackupConsistentStartResult, BackupConsistentStartTaskSpec, BackupShardResult, BackupShardTaskSpec, InstanceSeed, StorageCredentials } from './backups';
 import { DatabaseUserAcl } from './database-users';
 
 export const RegisterAgentRequest = z
@@ -127,6 +127,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
   BackupShardTaskSpec.extend({ kind: z.literal('backup-shard') }),
+  BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start') }),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -155,7 +156,8 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
-  BackupShardTaskSpec.extend({ kind: z.literal('backup-shard'), credentials: EngineCredentials }),
+  BackupShardTaskSpec.extend({ kind: z.literal('backup-shard'), credentials: EngineCredentials, storageCredentials: StorageCredentials.optional() }),
+  BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -173,6 +175,7 @@ export const TaskResult = z.discriminatedUnion('kind', [
       .describe('complete runs: each primary\'s own slot count and open slots, read after the last slot closed'),
   }),
   BackupShardResult,
+  BackupConsistentStartResult,
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 

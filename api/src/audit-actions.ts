@@ -5,7 +5,7 @@
  * the session routes under their own actions. One place names them all: the
  * API's `kind`, `summary` and filters, and the console, read it.
  */
-export const AUDIT_RESOURCE_TYPES = ['cluster', 'node', 'user', 'token', 'organization', 'benchmark', 'operation', 'session', 'alert-rule', 'notification-channel'] as const;
+export const AUDIT_RESOURCE_TYPES = ['cluster', 'node', 'user', 'token', 'organization', 'benchmark', 'operation', 'session', 'alert-rule', 'notification-channel', 'backup'] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 export interface AuditActionInfo {
@@ -30,6 +30,12 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'POST /v1/clusters/:id/users/:name/rotate': { kind: 'database-user.rotate', label: 'Rotated the password of a database user of cluster', resource: 'cluster' },
   'DELETE /v1/clusters/:id/users/:name': { kind: 'database-user.delete', label: 'Deleted a database user of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/backups': { kind: 'backup.start', label: 'Started a backup of cluster', resource: 'cluster' },
+  'PUT /v1/clusters/:id/backup-schedule': { kind: 'backup.schedule', label: 'Set the backup schedule of cluster', resource: 'cluster' },
+  'DELETE /v1/clusters/:id/backup-schedule': { kind: 'backup.unschedule', label: 'Removed the backup schedule of cluster', resource: 'cluster' },
+  'POST /v1/backups/:id/cancel': { kind: 'backup.cancel', label: 'Cancelled a backup', resource: 'backup' },
+  'DELETE /v1/backups/:id': { kind: 'backup.delete', label: 'Deleted a backup', resource: 'backup' },
+  'PUT /v1/backup-storage': { kind: 'backup.storage-set', label: 'Set the backup storage', resource: 'organization' },
+  'DELETE /v1/backup-storage': { kind: 'backup.storage-reset', label: 'Reset the backup storage to the local directory', resource: 'organization' },
   'POST /v1/clusters/:id/benchmarks': { kind: 'benchmark.start', label: 'Started a benchmark on cluster', resource: 'cluster' },
   'POST /v1/benchmarks/:id/cancel': { kind: 'benchmark.cancel', label: 'Cancelled benchmark', resource: 'benchmark' },
   'POST /v1/operations/:id/pause': { kind: 'operation.pause', label: 'Paused a change', resource: 'operation' },

@@ -16,7 +16,7 @@ import {
 } from './auth';
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
-import { BackupList, BackupResponse, CreateBackupRequest } from './backups';
+import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, SetBackupStorageRequest } from './backups';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
@@ -60,7 +60,7 @@ export interface ResponseDef {
 }
 
 export interface OperationDef {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI style, e.g. /v1/tokens/{id}; `{id}` is a UUID. */
   path: string;
   summary: string;
@@ -164,12 +164,45 @@ export const OPERATION_TABLE = {
     method: 'post', path: '/v1/clusters/{id}/backups', summary: 'Back up a cluster now: one snapshot per shard (from an in-sync replica where there is one) and a manifest',
     scope: 'clusters:write', body: CreateBackupRequest, errors: ALL,
     success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
-    problems: { 409: 'The cluster is not ready, or a backup of it is already running', 422: 'consistent: not available yet' },
+    problems: { 409: 'The cluster is not ready, or a backup of it is already running (code backup_in_progress)' },
   }),
   listClusterBackups: op({
-    method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },
+    method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first (a deleted cluster's too, until their retention ends)", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },
+  }),
+  getBackupSchedule: op({
+    method: 'get', path: '/v1/clusters/{id}/backup-schedule', summary: "A cluster's backup schedule and retention, and when the next scheduled backup starts", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: BackupScheduleResponse },
+  }),
+  setBackupSchedule: op({
+    method: 'put', path: '/v1/clusters/{id}/backup-schedule', summary: "Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)",
+    scope: 'clusters:write', body: BackupSchedule, errors: ALL, success: { status: 200, schema: BackupScheduleResponse },
+  }),
+  deleteBackupSchedule: op({
+    method: 'delete', path: '/v1/clusters/{id}/backup-schedule', summary: 'Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted)', scope: 'clusters:write', errors: ALL,
+    success: { status: 204, description: 'Removed (or there was none)' },
   }),
   getBackup: op({ method: 'get', path: '/v1/backups/{id}', summary: 'Get a backup: status, progress per shard, manifest, failure reason', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupResponse } }),
+  cancelBackup: op({
+    method: 'post', path: '/v1/backups/{id}/cancel', summary: 'Cancel a running backup: it fails as cancelled and its files are removed', scope: 'clusters:write', errors: ALL,
+    success: { status: 200, schema: BackupResponse }, problems: { 409: 'The backup is not running (code invalid_state)' },
+  }),
+  deleteBackup: op({
+    method: 'delete', path: '/v1/backups/{id}', summary: "Delete a backup and its files in the storage", scope: 'clusters:write', errors: ALL,
+    success: { status: 204, description: 'Deleted' }, problems: { 409: 'The backup is still running (code backup_running)', 502: 'The storage could not delete its files (code storage_unavailable)' },
+  }),
+  getBackupStorage: op({
+    method: 'get', path: '/v1/backup-storage', summary: "Where the organization's backups go: the control plane's directory (default) or S3-compatible storage (the secret is never shown)",
+    scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: BackupStorage },
+  }),
+  setBackupStorage: op({
+    method: 'put', path: '/v1/backup-storage', summary: "Send the organization's backups to S3-compatible storage; the bucket and credentials are checked first (a probe object is written and deleted)",
+    scope: 'admin', body: SetBackupStorageRequest, errors: [400, 401, 403] as const, success: { status: 200, schema: BackupStorage },
+    problems: { 422: 'The storage cannot be used: unreachable, no such bucket, or the credentials refused (code storage_invalid, field named)' },
+  }),
+  deleteBackupStorage: op({
+    method: 'delete', path: '/v1/backup-storage', summary: "Send new backups to the control plane's directory again (existing backups stay where they are)",
+    scope: 'admin', errors: [401, 403] as const, success: { status: 204, description: 'Done' },
+  }),
   // Database users of a cluster
   createDatabaseUser: op({
     method: 'post', path: '/v1/clusters/{id}/users', summary: 'Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once',

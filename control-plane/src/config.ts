@@ -26,6 +26,8 @@ const Env = z.object({
   STRATA_ENDPOINT_PORT_BASE: z.coerce.number().int().min(1).max(65000).default(6379),
   STRATA_METRICS_TOKEN: z.string().min(16).optional(),
   STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
+  /** How often scheduled backups and retention are looked at. */
+  STRATA_BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
   STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Reconciler timings (reconciler/timings.ts says what each is).
@@ -87,6 +89,7 @@ export interface Config {
   alerts: { evaluation: EvaluatorTimings; dispatch: DispatchTimings; smtp: { url: string; from: string } | null };
   /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
   testFaultFile: string | null;
+  backups: { schedulerIntervalMs: number };
   limits: ApiLimits;
   /** HTTPS: the PEM certificate chain and key files (null: plain HTTP). */
   tls: { certFile: string; keyFile: string } | null;
@@ -168,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtp: e.STRATA_SMTP_URL ? { url: e.STRATA_SMTP_URL, from: e.STRATA_SMTP_FROM } : null,
     },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
+    backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS },
     tls: e.STRATA_TLS_CERT && e.STRATA_TLS_KEY ? { certFile: path.resolve(e.STRATA_TLS_CERT), keyFile: path.resolve(e.STRATA_TLS_KEY) } : null,
     limits: {
       perToken: e.STRATA_RATE_LIMIT_PER_TOKEN, perIp: e.STRATA_RATE_LIMIT_PER_IP, windowMs: e.STRATA_RATE_LIMIT_WINDOW_MS,

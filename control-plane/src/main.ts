@@ -1,4 +1,5 @@
 /** Composition root of the control plane: config once, then everything passed in. */
+import type { StorageCredentials, StorageRef } from '@strata/api';
 import pg from 'pg';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
@@ -76,13 +77,19 @@ async function main(): Promise<void> {
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   // Database users change through the API and ask the reconciler (created below) for a pass.
   const databaseUsers = createDatabaseUserModule({ pool, clusters, observed, box, requestPass: (id) => reconciler.request(id) });
-  const broker = new TaskBroker({ tasks, clusters, box, databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)) });
+  // The broker adds backup storage credentials to agents' tasks; the backup module owns them.
+  let storageCredentials: ((ref: StorageRef) => Promise<StorageCredentials | undefined>) | undefined;
+  const broker = new TaskBroker({
+    tasks, clusters, box, databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
+  });
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
-    pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
+    pool, log, box, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
+    schedulerIntervalMs: config.backups.schedulerIntervalMs,
   });
+  storageCredentials = (ref) => backups.storage.credentials(ref);
   const alerts = createAlertModule({
     pool, log, box, clusters, latest: (id) => metrics.latestClusterSecond(id), evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: config.alerts.smtp,
   });

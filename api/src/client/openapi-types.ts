@@ -1258,7 +1258,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A cluster's backups, newest first */
+        /** A cluster's backups, newest first (a deleted cluster's too, until their retention ends) */
         get: {
             parameters: {
                 query?: never;
@@ -1391,17 +1391,8 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The cluster is not ready, or a backup of it is already running */
+                /** @description The cluster is not ready, or a backup of it is already running (code backup_in_progress) */
                 409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description consistent: not available yet */
-                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1423,6 +1414,231 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/backup-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's backup schedule and retention, and when the next scheduled backup starts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupScheduleResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BackupSchedule"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupScheduleResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed (or there was none) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -1507,7 +1723,360 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        /** Delete a backup and its files in the storage */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The backup is still running (code backup_running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The storage could not delete its files (code storage_unavailable) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running backup: it fails as cancelled and its files are removed */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The backup is not running (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backup-storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the organization's backups go: the control plane's directory (default) or S3-compatible storage (the secret is never shown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupStorage"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Send the organization's backups to S3-compatible storage; the bucket and credentials are checked first (a probe object is written and deleted) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetBackupStorageRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupStorage"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The storage cannot be used: unreachable, no such bucket, or the credentials refused (code storage_invalid, field named) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Send new backups to the control plane's directory again (existing backups stay where they are) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3156,7 +3725,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "backup.start" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -7217,7 +7786,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -7616,13 +8185,21 @@ export interface components {
             status: "running" | "completed" | "failed";
             consistent: boolean;
             /** @enum {string} */
-            storage: "local";
+            storage: "local" | "s3";
+            /** @enum {string} */
+            trigger: "manual" | "schedule";
+            /** @description the cluster is gone; the backup is kept until its retention ends */
+            clusterDeleted: boolean;
+            /** @description when retention deletes it (keepDays); null: kept until deleted or pushed out by keepLast */
+            expiresAt: string | null;
             shards: {
                 shard: number;
                 /** @enum {string} */
                 state: "pending" | "running" | "completed" | "failed";
-                /** @description bytes stored so far (known once the shard completes) */
+                /** @description bytes stored so far */
                 bytes: number | null;
+                /** @description the snapshot's size when known (a snapshot streamed as it is produced: once stored) */
+                totalBytes: number | null;
                 /** @description host:port of the instance the snapshot is taken on */
                 source: string | null;
             }[];
@@ -7659,6 +8236,8 @@ export interface components {
             finishedAt: string;
             /** @description time between the first and the last shard's snapshot */
             skewMs: number;
+            /** @description consistent backups: how long writes were paused on the primaries */
+            writePauseMs: number | null;
             shards: components["schemas"]["BackupShardFile"][];
         } | null;
         BackupShardFile: {
@@ -7687,11 +8266,73 @@ export interface components {
             finishedAt: string;
         };
         CreateBackupRequest: {
-            /** @description one point in time across every shard (not available yet: 422) */
+            /** @description one point in time across every shard: writes pause on every primary while each shard's snapshot starts */
             consistent?: boolean;
         };
         BackupList: {
             items: components["schemas"]["Backup"][];
+        };
+        BackupScheduleResponse: {
+            schedule: components["schemas"]["BackupSchedule"];
+            /** @description when the next scheduled backup starts */
+            nextAt: string | null;
+        };
+        /** @description null: no schedule */
+        BackupSchedule: {
+            /**
+             * @description back up every N hours
+             * @default null
+             */
+            intervalHours: number | null;
+            /**
+             * @description back up once a day at HH:MM UTC
+             * @default null
+             */
+            dailyAt: string | null;
+            /**
+             * @description keep the newest N completed backups of the cluster
+             * @default null
+             */
+            keepLast: number | null;
+            /**
+             * @description keep completed backups N days
+             * @default null
+             */
+            keepDays: number | null;
+            /** @default false */
+            consistent: boolean;
+        } | null;
+        BackupStorage: {
+            /**
+             * @description local: the control plane's directory (the default)
+             * @enum {string}
+             */
+            kind: "local" | "s3";
+            endpoint: string | null;
+            bucket: string | null;
+            region: string | null;
+            prefix: string | null;
+            /** @description the last 4 characters only; the secret is never shown */
+            accessKeyId: string | null;
+            /** @description RFC 3339 timestamp */
+            updatedAt: string | null;
+        };
+        SetBackupStorageRequest: {
+            /** @enum {string} */
+            kind: "s3";
+            /**
+             * Format: uri
+             * @description e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:8333
+             */
+            endpoint: string;
+            bucket: string;
+            /** @default us-east-1 */
+            region: string;
+            /** @default  */
+            prefix: string;
+            accessKeyId: string;
+            /** @description write-only: never shown again */
+            secretAccessKey: string;
         };
         DatabaseUserWithPassword: {
             user: components["schemas"]["DatabaseUser"];
@@ -7930,7 +8571,7 @@ export interface components {
             summary: string;
             resource: {
                 /** @enum {string} */
-                type: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel";
+                type: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup";
                 id: string | null;
                 /** @description as it was when the entry was written */
                 name: string | null;
@@ -8071,6 +8712,11 @@ export interface components {
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
+                    /** @description added on the way to the agent for S3 storage */
+                    storageCredentials?: {
+                        accessKeyId: string;
+                        secretAccessKey: string;
+                    };
                     key: string;
                     sha256: string;
                     keys: number;
@@ -8470,8 +9116,60 @@ export interface components {
                 shard: number;
                 storage: components["schemas"]["BackupStorageRef"];
                 key: string;
+                /** @description consistent backups: the snapshot was started during the write pause; wait for that one (rdb_saves past savesBefore) instead of starting one */
+                awaitSave?: {
+                    savesBefore: number;
+                    /** @description RFC 3339 timestamp */
+                    snapshotAt: string;
+                };
                 /** @enum {string} */
                 kind: "backup-shard";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+                storageCredentials?: {
+                    accessKeyId: string;
+                    secretAccessKey: string;
+                };
+            } | {
+                /** Format: uuid */
+                backupId: string;
+                /** Format: uuid */
+                clusterId: string;
+                /** @description the pause ends by itself after this, should the agent die holding it */
+                pauseTimeoutMs: number;
+                shards: {
+                    shard: number;
+                    primary: {
+                        host: string;
+                        port: number;
+                    };
+                    source: {
+                        host: string;
+                        port: number;
+                        /** Format: uuid */
+                        instanceId: string;
+                        /** @enum {string} */
+                        role: "primary" | "replica";
+                    };
+                }[];
+                /** @enum {string} */
+                kind: "backup-consistent-start";
                 credentials: {
                     customerUser: string;
                     customerPassword: string;
@@ -8497,6 +9195,19 @@ export interface components {
             kind: "local";
             /** @description a directory on the control plane's host */
             root: string;
+        } | {
+            /** @enum {string} */
+            kind: "s3";
+            endpoint: string;
+            bucket: string;
+            region: string;
+            /** @description key prefix inside the bucket (empty or ending in /) */
+            prefix: string;
+            /**
+             * Format: uuid
+             * @description the sealed access key pair, added to an agent's task on the way out
+             */
+            credentialsId: string;
         };
         HeartbeatResponse: {
             /** @description the task should stop early at a safe point (its operation was paused or cancelled) */
@@ -8553,6 +9264,19 @@ export interface components {
                 snapshotAt: string;
                 /** @description RFC 3339 timestamp */
                 finishedAt: string;
+            } | {
+                /** @enum {string} */
+                kind: "backup-consistent-start";
+                /** @description from the first CLIENT PAUSE sent to the last CLIENT UNPAUSE answered */
+                writePauseMs: number;
+                shards: {
+                    shard: number;
+                    /** Format: uuid */
+                    instanceId: string;
+                    savesBefore: number;
+                    /** @description RFC 3339 timestamp */
+                    snapshotAt: string;
+                }[];
             };
         };
         MetricsResult: {

@@ -42,7 +42,7 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   benchmarks?: { router: Router; agentRouter: Router };
   /** Node disk profiles: user routes under /v1 and the agents' report route under /v1/agent. */
   diskProfiles?: { router: Router; agentRouter: Router };
-  backups?: { router: Router };
+  backups?: { router: Router; taskShouldStop?: (taskId: string) => Promise<boolean> };
   /** Request rates, event streams and sign-in failures one caller is allowed. */
   limits: ApiLimits;
   /** Served over HTTPS: the session cookie is `Secure`. */

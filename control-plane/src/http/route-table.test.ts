@@ -25,7 +25,7 @@ function buildApp() {
   const log = pino({ level: 'silent' });
   const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake, observed: fake, eventStreams: fake });
   const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, eventStreams: fake });
-  const backups = createBackupModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, storage: { kind: 'local', root: home } });
+  const backups = createBackupModule({ pool: fake, log, box: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, localStorage: { kind: 'local', root: home } });
   const diskProfiles = createDiskProfileModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, current: fake, notifyNode: () => {}, eventStreams: fake });
   const alerts = createAlertModule({
     pool: fake, log, box: fake, clusters: fake, latest: () => null, evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: null,

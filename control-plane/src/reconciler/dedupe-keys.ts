@@ -48,7 +48,9 @@ export type TaskId =
   /** A node's disk profile (fio, run by its agent). */
   | { kind: 'disk-profile'; profileId: string }
   /** One shard's snapshot of a backup (a retry reuses the key: failed runs are counted). */
-  | { kind: 'backup-shard'; backupId: string; shard: number };
+  | { kind: 'backup-shard'; backupId: string; shard: number }
+  /** A consistent backup's start (the write pause and every shard's BGSAVE). */
+  | { kind: 'backup-consistent-start'; backupId: string };
 
 export type TaskKind = TaskId['kind'];
 
@@ -74,6 +76,7 @@ export function taskKey(t: TaskId): string {
     case 'benchmark': return `benchmark:${t.benchmarkId}:${t.host}`;
     case 'disk-profile': return `disk-profile:${t.profileId}`;
     case 'backup-shard': return `backup:${t.backupId}:${t.shard}`;
+    case 'backup-consistent-start': return `backup:${t.backupId}:start`;
   }
 }
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type DatabaseUserAcl } from '@strata/api';
+import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type DatabaseUserAcl, type StorageCredentials, type StorageRef } from '@strata/api';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
@@ -21,6 +21,8 @@ export class TaskBroker {
     tasks: TaskStore; clusters: ClusterStore; box: SecretBox;
     /** The cluster's database users as every instance must have them now (added to the credentials). */
     databaseUsers?: (clusterId: string) => Promise<DatabaseUserAcl[]>;
+    /** The access key pair of a backup's S3 storage (undefined for the local directory). */
+    storageCredentials?: (ref: StorageRef) => Promise<StorageCredentials | undefined>;
   }) {}
 
   notify(nodeId: string): void {
@@ -59,6 +61,13 @@ export class TaskBroker {
     const cluster = await this.d.clusters.get(row.clusterId);
     if (!cluster) return null;
     const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
-    return TaskPayload.parse({ ...request, credentials: { ...openSecrets(this.d.box, cluster.secretsEnc), databaseUsers } });
+    const credentials = { ...openSecrets(this.d.box, cluster.secretsEnc), databaseUsers };
+    // Backup storage credentials travel only inside the task on its way to the agent.
+    const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
+    if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });
+    if (request.kind === 'ensure-instance' && request.seed) {
+      return TaskPayload.parse({ ...request, seed: { ...request.seed, storageCredentials: await storage(request.seed.storage) }, credentials });
+    }
+    return TaskPayload.parse({ ...request, credentials });
   }
 }

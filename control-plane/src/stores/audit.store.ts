@@ -28,6 +28,7 @@ const NAME_OF: Partial<Record<AuditResourceType, string>> = {
   operation: "SELECT o.kind || ' of ' || c.name AS name FROM operations o JOIN clusters c ON c.id = o.cluster_id WHERE o.id::text = $1",
   'alert-rule': 'SELECT name FROM alert_rules WHERE id::text = $1',
   'notification-channel': 'SELECT name FROM notification_channels WHERE id::text = $1',
+  backup: "SELECT 'backup of ' || cluster_name || ' at ' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS name FROM backups WHERE id::text = $1",
 };
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

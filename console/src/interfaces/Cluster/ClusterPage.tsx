@@ -27,6 +27,7 @@ import { ClusterHealthAlert } from './ClusterHealthAlert';
 const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
 const UsersTab = lazy(() => import('./Users/UsersTab').then((m) => ({ default: m.UsersTab })));
 const BenchmarksTab = lazy(() => import('./Benchmarks/BenchmarksTab').then((m) => ({ default: m.BenchmarksTab })));
+const BackupsTab = lazy(() => import('./Backups/BackupsTab').then((m) => ({ default: m.BackupsTab })));
 
 // Later issues add monitoring, benchmark and topology-change tabs here.
 const TABS = [
@@ -34,6 +35,7 @@ const TABS = [
   { key: 'monitoring', title: 'Monitoring', path: '/monitoring' },
   { key: 'users', title: 'Users', path: '/users' },
   { key: 'benchmarks', title: 'Benchmarks', path: '/benchmarks' },
+  { key: 'backups', title: 'Backups', path: '/backups' },
   { key: 'activity', title: 'Activity', path: '/activity' },
   { key: 'settings', title: 'Settings', path: '/settings' },
 ] as const;
@@ -92,6 +94,7 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
           : current.key === 'settings' ? <SettingsTab cluster={c} latest={latest} />
           : current.key === 'users' ? <Suspense fallback={<LoadingState label="Loading users…" />}><UsersTab clusterId={c.id} /></Suspense>
           : current.key === 'benchmarks' ? <Suspense fallback={<LoadingState label="Loading benchmarks…" />}><BenchmarksTab clusterId={c.id} /></Suspense>
+          : current.key === 'backups' ? <Suspense fallback={<LoadingState label="Loading backups…" />}><BackupsTab clusterId={c.id} /></Suspense>
           : <ActivityTimeline cluster={c} />}
       </div>
     </>

@@ -719,6 +719,7 @@ const (
 	BackupCorrupted          ProblemCode = "backup_corrupted"
 	BackupInProgress         ProblemCode = "backup_in_progress"
 	BackupNotCompleted       ProblemCode = "backup_not_completed"
+	BackupRunning            ProblemCode = "backup_running"
 	Conflict                 ProblemCode = "conflict"
 	CsrfFailed               ProblemCode = "csrf_failed"
 	DoesNotFit               ProblemCode = "does_not_fit"
@@ -739,6 +740,8 @@ const (
 	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
 	SignInLocked             ProblemCode = "sign_in_locked"
 	SmtpNotConfigured        ProblemCode = "smtp_not_configured"
+	StorageInvalid           ProblemCode = "storage_invalid"
+	StorageUnavailable       ProblemCode = "storage_unavailable"
 	TooManyStreams           ProblemCode = "too_many_streams"
 	Unauthorized             ProblemCode = "unauthorized"
 	Unplaceable              ProblemCode = "unplaceable"
@@ -755,6 +758,8 @@ func (e ProblemCode) Valid() bool {
 	case BackupInProgress:
 		return true
 	case BackupNotCompleted:
+		return true
+	case BackupRunning:
 		return true
 	case Conflict:
 		return true
@@ -795,6 +800,10 @@ func (e ProblemCode) Valid() bool {
 	case SignInLocked:
 		return true
 	case SmtpNotConfigured:
+		return true
+	case StorageInvalid:
+		return true
+	case StorageUnavailable:
 		return true
 	case TooManyStreams:
 		return true

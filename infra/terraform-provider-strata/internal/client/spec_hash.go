@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "69d84e649e78192e1cefbeba34b9914b535dd93140d41e9e298fe3c617f195fa"
+const SpecSHA256 = "646f56950b7fd8871b2d7ec1718e6ef8743fff471c92acda83ebfda5c896713a"
