@@ -7,6 +7,7 @@ import type { InstanceConnections } from './instance-connections';
 import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
 import { runDiskProfile } from './disk-profile/disk-profile-runner';
 import { backupShard } from './backup/backup-shard';
+import { runKeyScan, runSlowLog } from './diagnostics';
 
 /** What a running task can use besides its payload. */
 interface TaskContext {
@@ -129,6 +130,11 @@ export class TaskRunner {
       client: await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword }),
       instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg),
     }),
+    slowlog: (p) => runSlowLog(p, { connections: this.d.connections }),
+    'key-scan': (p, log, t) => runKeyScan(p, {
+      connections: this.d.connections, stop: t.stop, log,
+      progress: (r) => this.d.client.progress(t.taskId, r),
+    }),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'restart-instance': (p) => this.d.supervisor.restart(p.instanceId),
     'form-cluster': (p, log) => formCluster({
@@ -199,6 +205,11 @@ const lockKey = (p: TaskPayload): string => {
       return `disk-profile:${p.profileId}`;
     case 'backup-shard':
       return `backup:${p.backupId}:${p.shard}`;
+    case 'slowlog':
+      // Reads beside anything else (a migration holds the cluster's key for minutes).
+      return `slowlog:${p.clusterId}`;
+    case 'key-scan':
+      return `key-scan:${p.scanId}:${p.shard}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':

@@ -8,6 +8,7 @@ import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
 import { BackupShardResult, BackupShardTaskSpec, InstanceSeed } from './backups';
+import { KeyScanShardResult, KeyScanTaskSpec, SlowLogTaskResult, SlowLogTaskSpec } from './diagnostics';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -124,6 +125,8 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
   BackupShardTaskSpec.extend({ kind: z.literal('backup-shard') }),
+  SlowLogTaskSpec.extend({ kind: z.literal('slowlog') }).describe("read (or reset) the slow log of the cluster's instances on this node"),
+  KeyScanTaskSpec.extend({ kind: z.literal('key-scan') }).describe('scan one shard for its biggest (and, under LFU, hottest) keys, throttled'),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -152,6 +155,8 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
   BackupShardTaskSpec.extend({ kind: z.literal('backup-shard'), credentials: EngineCredentials }),
+  SlowLogTaskSpec.extend({ kind: z.literal('slowlog'), credentials: EngineCredentials }),
+  KeyScanTaskSpec.extend({ kind: z.literal('key-scan'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -169,6 +174,8 @@ export const TaskResult = z.discriminatedUnion('kind', [
       .describe('complete runs: each primary\'s own slot count and open slots, read after the last slot closed'),
   }),
   BackupShardResult,
+  SlowLogTaskResult,
+  KeyScanShardResult,
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 

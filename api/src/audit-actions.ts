@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'POST /v1/clusters/:id/shards/:index/switchover': { kind: 'cluster.switchover', label: 'Switched over a shard of cluster', resource: 'cluster' },
   'DELETE /v1/clusters/:id': { kind: 'cluster.delete', label: 'Deleted cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/restart': { kind: 'cluster.restart', label: 'Started a rolling restart of cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/diagnostics/slowlog/reset': { kind: 'cluster.slowlog-reset', label: 'Emptied the slow log of cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/diagnostics/key-scans': { kind: 'cluster.key-scan', label: 'Started a key scan of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/backups': { kind: 'backup.start', label: 'Started a backup of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/benchmarks': { kind: 'benchmark.start', label: 'Started a benchmark on cluster', resource: 'cluster' },
   'POST /v1/benchmarks/:id/cancel': { kind: 'benchmark.cancel', label: 'Cancelled benchmark', resource: 'benchmark' },

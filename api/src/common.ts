@@ -66,6 +66,8 @@ export const ErrorCode = z.enum([
   'restore_layout_unsupported',
   'restore_memory_too_small',
   'not_yet_supported',
+  'no_maintenance_window',
+  'scan_in_progress',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -19,3 +19,5 @@ export * from './shard-label';
 export * from './memory-label';
 export * from './backups';
 export * from './audit-actions';
+export * from './maintenance-window';
+export * from './diagnostics';

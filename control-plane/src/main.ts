@@ -35,6 +35,7 @@ import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 import { createBackupModule } from './backups/backup.module';
+import { createDiagnosticsModule } from './diagnostics/diagnostics.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -71,6 +72,9 @@ async function main(): Promise<void> {
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id) });
   const backups = createBackupModule({
     pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
+  });
+  const diagnostics = createDiagnosticsModule({
+    pool, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), shardLoad: (id, windowSec) => metrics.shardLoad(id, windowSec),
   });
   const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id) });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
     benchmarks: benchmarks.app,
     diskProfiles: diskProfiles.app,
     backups,
+    diagnostics,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
@@ -138,6 +143,7 @@ async function main(): Promise<void> {
     onTaskDone: (id) => {
       void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
       void backups.coordinator.tick();
+      void diagnostics.service.settle(id).catch((err) => log.error({ err, clusterId: id }, 'could not settle key scans'));
     },
     authDeps,
   });

@@ -40,6 +40,7 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   /** Node disk profiles: user routes under /v1 and the agents' report route under /v1/agent. */
   diskProfiles?: { router: Router; agentRouter: Router };
   backups?: { router: Router };
+  diagnostics?: { router: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -80,6 +81,7 @@ export function createApp(d: AppDeps): Express {
   if (d.benchmarks) app.use('/v1', d.benchmarks.router);
   if (d.diskProfiles) app.use('/v1', d.diskProfiles.router);
   if (d.backups) app.use('/v1', d.backups.router);
+  if (d.diagnostics) app.use('/v1', d.diagnostics.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));

@@ -12,6 +12,7 @@ import { createMetricsModule } from '../metrics/metrics.module';
 import { createBenchmarkModule } from '../benchmarks/benchmark.module';
 import { createBackupModule } from '../backups/backup.module';
 import { createDiskProfileModule } from '../disk-profiles/disk-profile.module';
+import { createDiagnosticsModule } from '../diagnostics/diagnostics.module';
 
 /** Routes that are deliberately not API operations. */
 const UNDOCUMENTED = new Set(['GET /v1/openapi.json']);
@@ -25,9 +26,10 @@ function buildApp() {
   const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {} });
   const backups = createBackupModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, storage: { kind: 'local', root: home } });
   const diskProfiles = createDiskProfileModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, current: fake, notifyNode: () => {} });
+  const diagnostics = createDiagnosticsModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, shardLoad: fake });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({
-    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups,
+    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups, diagnostics,
     nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake },
   });
   rmSync(home, { recursive: true, force: true });

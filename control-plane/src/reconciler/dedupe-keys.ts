@@ -46,7 +46,11 @@ export type TaskId =
   /** A node's disk profile (fio, run by its agent). */
   | { kind: 'disk-profile'; profileId: string }
   /** One shard's snapshot of a backup (a retry reuses the key: failed runs are counted). */
-  | { kind: 'backup-shard'; backupId: string; shard: number };
+  | { kind: 'backup-shard'; backupId: string; shard: number }
+  /** One read (or reset) of the slow logs on one node: every request its own. */
+  | { kind: 'slowlog'; requestId: string; nodeId: string }
+  /** One shard's part of a key scan. */
+  | { kind: 'key-scan'; scanId: string; shard: number };
 
 export type TaskKind = TaskId['kind'];
 
@@ -71,6 +75,8 @@ export function taskKey(t: TaskId): string {
     case 'benchmark': return `benchmark:${t.benchmarkId}:${t.host}`;
     case 'disk-profile': return `disk-profile:${t.profileId}`;
     case 'backup-shard': return `backup:${t.backupId}:${t.shard}`;
+    case 'slowlog': return `slowlog:${t.requestId}:${t.nodeId}`;
+    case 'key-scan': return `key-scan:${t.scanId}:${t.shard}`;
   }
 }
 

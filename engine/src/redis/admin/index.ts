@@ -13,3 +13,4 @@ export { connectAdmin, type AdminTarget } from './admin-connection';
 export { joinAsReplica, forgetNodes } from './membership';
 export { migrateSlots, type MigrateSlotsOptions, type MigrateSlotsResult } from './migrate-slots';
 export { meetAsPrimary, reconfigureInstance } from './topology-admin';
+export { readSlowLog, resetSlowLog, scanKeys, type SlowLogReading, type KeyScanOptions, type KeyScanOutcome } from './diagnostics';

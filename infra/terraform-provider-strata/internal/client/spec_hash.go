@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "efb8bf7ba3f0bc8c0affed9b3562ab0184a65e5aa2ed656ffe8a81ce42149b4f"
+const SpecSHA256 = "4d03e22b3beca2d9b04d2566ba3c05e4b46bccc7a61ce3b5501a2b86de73a78c"

@@ -44,7 +44,7 @@ export function RestartPanel({ cluster, busy }: { cluster: Cluster; busy: boolea
         pending={restart.isPending}
         error={restart.error ? (isApiError(restart.error) ? restart.error.summary : String(restart.error)) : null}
         onClose={close}
-        onConfirm={() => restart.mutate(undefined, {
+        onConfirm={() => restart.mutate({}, {
           onSuccess: () => {
             close();
             toast('Rolling restart started: its progress shows at the top of the cluster page.');
