@@ -149,7 +149,8 @@ export class MetricsQuery {
    * primary's used and maximum memory and keys. `at`: the newest second seen.
    */
   shardLoad(clusterId: string, windowSec: number): { at: number | null; shards: { shard: number; ops: number | null; memoryUsed: number | null; memoryMax: number | null; keys: number | null; latencyP99: number | null }[] } {
-    const to = this.nowSec();
+    // Whole seconds every agent has pushed by now (a push lands up to ~0.7 s after its second).
+    const to = this.nowSec() - 1;
     const from = to - windowSec;
     let at: number | null = null;
     const byShard = new Map<number, ArrayLike<number>[]>();
