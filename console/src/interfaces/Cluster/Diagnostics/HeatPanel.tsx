@@ -11,13 +11,14 @@ export function HeatPanel({ clusterId }: { clusterId: string }) {
   const h = heat.data;
   const maxOps = Math.max(0, ...h.shards.map((s) => s.opsPerSec ?? 0));
   const maxMem = Math.max(0, ...h.shards.map((s) => s.memoryUsedBytes ?? 0));
-  const skew = (x: number | null, what: string) => (x === null ? `${what}: no data yet` : `${what}: busiest shard ${x.toFixed(2)}× the mean`);
+  const skew = (x: number | null, what: string, known: boolean) =>
+    (x !== null ? `${what}: busiest shard ${x.toFixed(2)}× the mean` : known ? `${what}: none` : `${what}: no samples yet`);
   return (
     <section className="card" aria-labelledby="heat-title" data-testid="heat-panel">
       <div className="diag-head">
         <h2 id="heat-title" className="card-title">Load and memory by shard</h2>
         <p className="muted small" data-testid="heat-skew">
-          {skew(h.skew.ops, 'Ops')} · {skew(h.skew.memory, 'Memory').replace('busiest', 'fullest')} (last {h.windowSeconds} s)
+          {skew(h.skew.ops, 'Ops', h.shards.some((s) => s.opsPerSec !== null))} · {skew(h.skew.memory, 'Memory', h.shards.some((s) => s.memoryUsedBytes !== null)).replace('busiest', 'fullest')} (last {h.windowSeconds} s)
         </p>
       </div>
       <div className="heat-grid" style={{ ['--shards' as string]: h.shards.length }} role="table" aria-label="Ops and memory by shard">
