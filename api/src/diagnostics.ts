@@ -71,7 +71,7 @@ export const KEY_SCAN_LIMITS = {
   topN: { min: 1, max: 100, default: 10 },
   budgetMs: { min: 500, max: 600_000, default: 60_000 },
   batchSize: { min: 10, max: 1000, default: 100 },
-  pauseMs: { min: 0, max: 1000, default: 5 },
+  pauseMs: { min: 0, max: 1000, default: 20 },
 } as const;
 
 export const KeyScanRequest = z
@@ -83,7 +83,7 @@ export const KeyScanRequest = z
     batchSize: z.number().int().min(KEY_SCAN_LIMITS.batchSize.min).max(KEY_SCAN_LIMITS.batchSize.max).optional()
       .describe(`keys per SCAN call and per pipelined batch of MEMORY USAGE (default ${KEY_SCAN_LIMITS.batchSize.default})`),
     pauseMs: z.number().int().min(KEY_SCAN_LIMITS.pauseMs.min).max(KEY_SCAN_LIMITS.pauseMs.max).optional()
-      .describe(`rest between batches, so the primary serves its clients in between (default ${KEY_SCAN_LIMITS.pauseMs.default})`),
+      .describe(`least rest between batches, so the primary serves its clients in between (default ${KEY_SCAN_LIMITS.pauseMs.default}); the scan also rests at least four times as long as its last batch took`),
   })
   .openapi('KeyScanRequest');
 export type KeyScanRequest = z.infer<typeof KeyScanRequest>;

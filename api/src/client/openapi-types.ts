@@ -5991,7 +5991,7 @@ export interface components {
             budgetMs?: number;
             /** @description keys per SCAN call and per pipelined batch of MEMORY USAGE (default 100) */
             batchSize?: number;
-            /** @description rest between batches, so the primary serves its clients in between (default 5) */
+            /** @description least rest between batches, so the primary serves its clients in between (default 20); the scan also rests at least four times as long as its last batch took */
             pauseMs?: number;
         };
         KeyScanList: {

@@ -7,7 +7,9 @@
  * /v1/clusters/{id}/diagnostics/key-scans with its defaults), between, and
  * during the reference tool, `redis-cli --memkeys` (the same SCAN + MEMORY
  * USAGE, run on every primary at once, no pause), each followed by a quiet
- * window. It prints p50/p99/p99.9 and ops/s per window, each scan's time,
+ * window. It prints p50/p99/p99.9 and ops/s per window, the servers' own
+ * p99 of GET and SET in each window (LATENCY HISTOGRAM deltas summed over the
+ * primaries: what Redis itself spent, apart from the client's host), each scan's time,
  * whether each found the planted keys, and the p99 change against the
  * windows around it (goal: Strata's scan < 10 %). Prints the load average at
  * start and end (other work on the machine moves every figure). Asserts
@@ -19,8 +21,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Cluster } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Connection, KeyScan, Topology } from '@strata/api';
+import { latencyDelta, parseLatencyHistogram, summarizeBuckets, type CommandLatency } from '@strata/bench';
 import { startStack } from '../src/stack';
 
 const KEYS = Number(process.env.KEYS ?? 300_000);
@@ -66,6 +69,26 @@ class Load {
       }
     })());
     return this;
+  }
+  /** The primaries' LATENCY HISTOGRAM of get and set at each window's start (for the servers' own p99 per window). */
+  readonly server = new Map<string, CommandLatency[]>();
+  probes: Redis[] = [];
+  async enterWithServer(name: string): Promise<void> {
+    this.server.set(name, await Promise.all(this.probes.map(async (p) => parseLatencyHistogram(await p.call('LATENCY', 'HISTOGRAM', 'get', 'set')))));
+    this.enter(name);
+  }
+  serverP99(name: string, next: string): number {
+    const a = this.server.get(name);
+    const b = this.server.get(next);
+    if (!a || !b) return NaN;
+    const merged = new Map<number, number>();
+    let calls = 0;
+    a.forEach((start, i) => {
+      const d = latencyDelta(start, b[i]!, ['get', 'set']);
+      calls += d.calls;
+      for (const [le, n] of d.buckets) merged.set(le, (merged.get(le) ?? 0) + n);
+    });
+    return summarizeBuckets({ calls, buckets: [...merged.entries()].sort((x, y) => x[0] - y[0]) }).p99;
   }
   enter(name: string): void {
     const now = performance.now();
@@ -149,11 +172,12 @@ try {
 
   const loadClient = client(conn.seeds, auth);
   const lg = new Load(loadClient).start();
+  lg.probes = primaries.map((a) => new Redis({ host: a.slice(0, a.lastIndexOf(':')), port: Number(a.slice(a.lastIndexOf(':') + 1)), ...auth }));
   await sleep(3000);
-  lg.enter('before');
+  await lg.enterWithServer('before');
   await sleep(WINDOW_S * 1000);
 
-  lg.enter('strata scan');
+  await lg.enterWithServer('strata scan');
   t = performance.now();
   const started = await api<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, {});
   let scan = started;
@@ -162,22 +186,25 @@ try {
     scan = await api<KeyScan>('GET', `/v1/clusters/${id}/diagnostics/key-scans/${started.id}`);
   }
   const strataMs = performance.now() - t;
-  lg.enter('between');
+  await lg.enterWithServer('between');
   await sleep(WINDOW_S * 1000);
 
-  lg.enter('redis-cli --memkeys');
+  await lg.enterWithServer('redis-cli --memkeys');
   t = performance.now();
   const cli = await Promise.all(primaries.map((a) => memkeys(a, auth)));
   const cliMs = performance.now() - t;
-  lg.enter('after');
+  await lg.enterWithServer('after');
   await sleep(WINDOW_S * 1000);
+  await lg.enterWithServer('end');
   await lg.end();
   loadClient.disconnect();
+  for (const p of lg.probes) p.disconnect();
 
-  const rows = ['before', 'strata scan', 'between', 'redis-cli --memkeys', 'after'].map((w) => ({ w, ...lg.stats(w) }));
-  console.log('\nwindow                  ops      ops/s    p50 ms   p99 ms  p99.9 ms');
+  const order = ['before', 'strata scan', 'between', 'redis-cli --memkeys', 'after', 'end'];
+  const rows = order.slice(0, -1).map((w, i) => ({ w, ...lg.stats(w), server: lg.serverP99(w, order[i + 1]!) }));
+  console.log('\nwindow                  ops      ops/s    p50 ms   p99 ms  p99.9 ms   server p99 (GET/SET, µs, at most)');
   for (const r of rows) {
-    console.log(`${r.w.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)}`);
+    console.log(`${r.w.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)}   ${r.server}`);
   }
   const quiet = (a: string, b: string) => Math.max(lg.stats(a).p99, lg.stats(b).p99);
   const change = (w: string, around: [string, string]) => (lg.stats(w).p99 / quiet(...around) - 1) * 100;

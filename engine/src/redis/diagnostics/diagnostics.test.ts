@@ -40,9 +40,9 @@ describe('parseSlowLogEntry', () => {
 });
 
 describe('restAfter', () => {
-  it('rests at least the pause and at least as long as the batch took', () => {
-    expect(restAfter(0.4, 5)).toBe(5);
-    expect(restAfter(12.2, 5)).toBe(13);
+  it('rests at least the pause and at least four times as long as the batch took', () => {
+    expect(restAfter(0.4, 20)).toBe(20);
+    expect(restAfter(12.2, 20)).toBe(49);
   });
 });
 

@@ -80,11 +80,15 @@ export function parseSlowLogEntry(raw: unknown, limits: { args: number; argChars
   };
 }
 
+/** A scan is busy at most this part of its time: it rests RESTS_PER_BATCH times as long as a batch took. */
+export const RESTS_PER_BATCH = 4;
+
 /**
- * How long a scan rests after a batch: at least `pauseMs`, and at least as
- * long as the batch itself held the engine, so the scan never takes more
- * than about half of its time.
+ * How long a scan rests after a batch: at least `pauseMs`, and at least
+ * RESTS_PER_BATCH times as long as the batch took (its round trips, as the
+ * scanner saw them: on a busy host they take longer, so the scan backs off
+ * by itself), so it is busy at most a fifth of its time.
  */
 export function restAfter(batchMs: number, pauseMs: number): number {
-  return Math.max(pauseMs, Math.ceil(batchMs));
+  return Math.max(pauseMs, Math.ceil(batchMs * RESTS_PER_BATCH));
 }
