@@ -1,21 +1,22 @@
 /**
  * Big-key scan benchmark: a 3-shard cluster holding KEYS small keys (default
- * 300,000) and 3 big strings (1, 2.5 and 5 MB) per shard, under a client
+ * 150,000) and 3 big strings (1, 2.5 and 5 MB) per shard, under a client
  * load (WORKERS loops, default 8, each a GET or SET of a random key at a
- * time). It measures the client's latency in windows of WINDOW_S seconds
- * (default 10): before, during Strata's key scan (POST
- * /v1/clusters/{id}/diagnostics/key-scans with its defaults), between, and
- * during the reference tool, `redis-cli --memkeys` (the same SCAN + MEMORY
- * USAGE, run on every primary at once, no pause), each followed by a quiet
- * window. It prints p50/p99/p99.9 and ops/s per window, the servers' own
+ * time). It measures the client's latency in windows, ROUNDS times (default
+ * 3): quiet (WINDOW_S seconds, default 10, or as long as the scan before it),
+ * during Strata's key scan (POST /v1/clusters/{id}/diagnostics/key-scans with
+ * its defaults), quiet, during the reference tool, `redis-cli --memkeys` (the
+ * same SCAN + MEMORY USAGE, on every primary at once, no pause); and pools
+ * the windows of each kind over the rounds (alternating cancels much of the
+ * machine's drift). It prints p50/p99/p99.9 and ops/s per window, the servers' own
  * p99 of GET and SET in each window (LATENCY HISTOGRAM deltas summed over the
  * primaries: what Redis itself spent, apart from the client's host), each scan's time,
  * whether each found the planted keys, and the p99 change against the
- * windows around it (goal: Strata's scan < 10 %). Prints the load average at
+ * pooled quiet windows (goal: Strata's scan < 10 %). Prints the load average at
  * start and end (other work on the machine moves every figure). Asserts
  * nothing.
  *
- *   npm run bench:bigkeys            (KEYS=300000 WORKERS=8 WINDOW_S=10)
+ *   npm run bench:bigkeys            (KEYS=150000 ROUNDS=3 WORKERS=8 WINDOW_S=10)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +27,8 @@ import type { Connection, KeyScan, Topology } from '@strata/api';
 import { latencyDelta, parseLatencyHistogram, summarizeBuckets, type CommandLatency } from '@strata/bench';
 import { startStack } from '../src/stack';
 
-const KEYS = Number(process.env.KEYS ?? 300_000);
+const KEYS = Number(process.env.KEYS ?? 150_000);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WORKERS = Number(process.env.WORKERS ?? 8);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
 const PREFIX = '127.0.67';
@@ -152,7 +154,7 @@ const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => 
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 };
-console.log(`load average at start (1 / 5 / 15 min): ${loadAverage()}; ${os.cpus().length} cores; ${KEYS.toLocaleString()} keys + 3 big per shard; ${WORKERS} client loops; ${WINDOW_S} s windows`);
+console.log(`load average at start (1 / 5 / 15 min): ${loadAverage()}; ${os.cpus().length} cores; ${KEYS.toLocaleString()} keys + 3 big per shard; ${WORKERS} client loops; ${ROUNDS} rounds; ${WINDOW_S} s quiet windows`);
 try {
   const { cluster } = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: 'bigkeys', shards: 3, replicasPerShard: 0, memoryMbPerShard: 512 });
   const id = cluster.id;
@@ -174,46 +176,66 @@ try {
   const lg = new Load(loadClient).start();
   lg.probes = primaries.map((a) => new Redis({ host: a.slice(0, a.lastIndexOf(':')), port: Number(a.slice(a.lastIndexOf(':') + 1)), ...auth }));
   await sleep(3000);
-  await lg.enterWithServer('before');
-  await sleep(WINDOW_S * 1000);
 
-  await lg.enterWithServer('strata scan');
-  t = performance.now();
-  const started = await api<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, {});
-  let scan = started;
-  while (scan.status === 'running') {
-    await sleep(250);
-    scan = await api<KeyScan>('GET', `/v1/clusters/${id}/diagnostics/key-scans/${started.id}`);
+  // ROUNDS of: quiet, Strata's scan, quiet, redis-cli --memkeys; each quiet window as long as the scan before it.
+  // Pooling the rounds cancels much of the machine's own drift (other work starts and stops).
+  const windows: { name: string; kind: 'quiet' | 'strata' | 'cli' }[] = [];
+  const enter = async (name: string, kind: 'quiet' | 'strata' | 'cli') => { windows.push({ name, kind }); await lg.enterWithServer(name); };
+  const scans: { ms: number; scan: KeyScan }[] = [];
+  const clis: { ms: number; found: boolean }[] = [];
+  await enter('quiet 0', 'quiet');
+  await sleep(WINDOW_S * 1000);
+  for (let round = 1; round <= ROUNDS; round++) {
+    await enter(`strata scan ${round}`, 'strata');
+    t = performance.now();
+    const started = await api<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, {});
+    let scan = started;
+    while (scan.status === 'running') {
+      await sleep(250);
+      scan = await api<KeyScan>('GET', `/v1/clusters/${id}/diagnostics/key-scans/${started.id}`);
+    }
+    scans.push({ ms: performance.now() - t, scan });
+    await enter(`quiet ${round}a`, 'quiet');
+    await sleep(Math.max(WINDOW_S * 1000, scans.at(-1)!.ms));
+    await enter(`redis-cli ${round}`, 'cli');
+    t = performance.now();
+    const cli = await Promise.all(primaries.map((a) => memkeys(a, auth)));
+    clis.push({ ms: performance.now() - t, found: cli.every((c, i) => c.biggest === big[i]![2]) });
+    await enter(`quiet ${round}b`, 'quiet');
+    await sleep(WINDOW_S * 1000);
   }
-  const strataMs = performance.now() - t;
-  await lg.enterWithServer('between');
-  await sleep(WINDOW_S * 1000);
-
-  await lg.enterWithServer('redis-cli --memkeys');
-  t = performance.now();
-  const cli = await Promise.all(primaries.map((a) => memkeys(a, auth)));
-  const cliMs = performance.now() - t;
-  await lg.enterWithServer('after');
-  await sleep(WINDOW_S * 1000);
   await lg.enterWithServer('end');
   await lg.end();
   loadClient.disconnect();
   for (const p of lg.probes) p.disconnect();
 
-  const order = ['before', 'strata scan', 'between', 'redis-cli --memkeys', 'after', 'end'];
-  const rows = order.slice(0, -1).map((w, i) => ({ w, ...lg.stats(w), server: lg.serverP99(w, order[i + 1]!) }));
+  const rows = windows.map((w, i) => ({ ...w, ...lg.stats(w.name), server: lg.serverP99(w.name, windows[i + 1]?.name ?? 'end') }));
   console.log('\nwindow                  ops      ops/s    p50 ms   p99 ms  p99.9 ms   server p99 (GET/SET, µs, at most)');
-  for (const r of rows) {
-    console.log(`${r.w.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)}   ${r.server}`);
-  }
-  const quiet = (a: string, b: string) => Math.max(lg.stats(a).p99, lg.stats(b).p99);
-  const change = (w: string, around: [string, string]) => (lg.stats(w).p99 / quiet(...around) - 1) * 100;
-  const strataFound = scan.shards.every((s) => JSON.stringify(s.result?.bigKeys.slice(0, 3).map((k) => k.key)) === JSON.stringify([...big[s.shard]!].reverse()));
-  const cliFound = cli.every((c, i) => c.biggest === big[i]![2]);
-  console.log(`\nstrata scan: ${(strataMs / 1000).toFixed(1)} s (${scan.shards.map((s) => `shard ${s.shard + 1}: ${s.result?.keysScanned ?? '?'} keys in ${((s.result?.elapsedMs ?? 0) / 1000).toFixed(1)} s, ${s.result?.batches ?? '?'} batches`).join('; ')}); found every planted key in order: ${strataFound}`);
-  console.log(`redis-cli --memkeys (3 primaries at once): ${(cliMs / 1000).toFixed(1)} s; named each shard's 5 MB key: ${cliFound}`);
-  console.log(`client p99 during strata scan vs the worse quiet window around it: ${change('strata scan', ['before', 'between']) >= 0 ? '+' : ''}${change('strata scan', ['before', 'between']).toFixed(1)} % (goal < 10 %): ${change('strata scan', ['before', 'between']) < 10 ? 'met' : 'NOT met'}`);
-  console.log(`client p99 during redis-cli --memkeys vs the worse quiet window around it: ${change('redis-cli --memkeys', ['between', 'after']) >= 0 ? '+' : ''}${change('redis-cli --memkeys', ['between', 'after']).toFixed(1)} %`);
+  const line = (name: string, r: { n: number; opsPerSec: number; p50: number; p99: number; p999: number }, server: string) =>
+    console.log(`${name.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)}   ${server}`);
+  for (const r of rows) line(r.name, r, String(r.server));
+  const pooled = (kind: string) => {
+    const names = windows.filter((w) => w.kind === kind).map((w) => w.name);
+    const xs = names.flatMap((n) => lg.lat.get(n) ?? []);
+    const secs = names.reduce((a, n) => { const sp = lg.spans.get(n)!; return a + (sp.to - sp.from) / 1000; }, 0);
+    return { n: xs.length, opsPerSec: xs.length / secs, p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999) };
+  };
+  const quiet = pooled('quiet');
+  const strata = pooled('strata');
+  const cliPooled = pooled('cli');
+  console.log('');
+  line('all quiet windows', quiet, '');
+  line('all strata scans', strata, '');
+  line('all redis-cli runs', cliPooled, '');
+  const change = (x: number) => (x / quiet.p99 - 1) * 100;
+  const pctText = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(1)} %`;
+  const found = scans.every(({ scan }) => scan.shards.every((s) => JSON.stringify(s.result?.bigKeys.slice(0, 3).map((k) => k.key)) === JSON.stringify([...big[s.shard]!].reverse())));
+  const last = scans.at(-1)!.scan;
+  console.log(`\nstrata scan: ${scans.map((x) => `${(x.ms / 1000).toFixed(1)} s`).join(', ')} (last: ${last.shards.map((s) => `shard ${s.shard + 1} ${s.result?.keysScanned ?? '?'} keys in ${((s.result?.elapsedMs ?? 0) / 1000).toFixed(1)} s, ${s.result?.batches ?? '?'} batches`).join('; ')}); found every planted key in order: ${found}`);
+  console.log(`redis-cli --memkeys (3 primaries at once): ${clis.map((x) => `${(x.ms / 1000).toFixed(1)} s`).join(', ')}; named each shard's 5 MB key: ${clis.every((x) => x.found)}`);
+  console.log(`client p99, pooled over ${ROUNDS} rounds: quiet ${quiet.p99.toFixed(3)} ms, during strata's scan ${strata.p99.toFixed(3)} ms (${pctText(change(strata.p99))}; goal < 10 %: ${change(strata.p99) < 10 ? 'met' : 'NOT met'}), during redis-cli --memkeys ${cliPooled.p99.toFixed(3)} ms (${pctText(change(cliPooled.p99))})`);
+  const spread = windows.filter((w) => w.kind === 'quiet').map((w) => lg.stats(w.name).p99);
+  console.log(`quiet windows' own p99 range (the machine's noise): ${Math.min(...spread).toFixed(3)}-${Math.max(...spread).toFixed(3)} ms; server p99 (GET/SET) ${Math.min(...rows.map((r) => r.server))}-${Math.max(...rows.map((r) => r.server))} µs in every window`);
   console.log(`client errors: ${lg.errors}; load average at end: ${loadAverage()}`);
 } finally {
   await stack.stop();
