@@ -11,6 +11,7 @@ import { backupShard } from './backup/backup-shard';
 import { consistentStart } from './backup/consistent-start';
 import { openRdbSync } from '@strata/engine/backup';
 import { backupProgressDetail } from '@strata/api';
+import { runKeyScan, runSlowLog } from './diagnostics';
 
 /** What a running task can use besides its payload. */
 interface TaskContext {
@@ -156,6 +157,11 @@ export class TaskRunner {
         for (const c of conns) c.disconnect();
       }
     },
+    slowlog: (p) => runSlowLog(p, { connections: this.d.connections }),
+    'key-scan': (p, log, t) => runKeyScan(p, {
+      connections: this.d.connections, stop: t.stop, log,
+      progress: (r) => this.d.client.progress(t.taskId, r),
+    }),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'restart-instance': (p) => this.d.supervisor.restart(p.instanceId),
     'form-cluster': (p, log) => formCluster({
@@ -229,6 +235,11 @@ const lockKey = (p: TaskPayload): string => {
       return `backup:${p.backupId}:${p.shard}`;
     case 'backup-consistent-start':
       return `backup:${p.backupId}`;
+    case 'slowlog':
+      // Reads beside anything else (a migration holds the cluster's key for minutes).
+      return `slowlog:${p.clusterId}`;
+    case 'key-scan':
+      return `key-scan:${p.scanId}:${p.shard}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':

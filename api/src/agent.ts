@@ -9,6 +9,7 @@ import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
 import { BackupConsistentStartResult, BackupConsistentStartTaskSpec, BackupShardResult, BackupShardTaskSpec, InstanceSeed, StorageCredentials } from './backups';
 import { DatabaseUserAcl } from './database-users';
+import { KeyScanShardResult, KeyScanTaskSpec, SlowLogTaskResult, SlowLogTaskSpec } from './diagnostics';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -128,6 +129,8 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
   BackupShardTaskSpec.extend({ kind: z.literal('backup-shard') }),
   BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start') }),
+  SlowLogTaskSpec.extend({ kind: z.literal('slowlog') }).describe("read (or reset) the slow log of the cluster's instances on this node"),
+  KeyScanTaskSpec.extend({ kind: z.literal('key-scan') }).describe('scan one shard for its biggest (and, under LFU, hottest) keys, throttled'),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -158,6 +161,8 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
   BackupShardTaskSpec.extend({ kind: z.literal('backup-shard'), credentials: EngineCredentials, storageCredentials: StorageCredentials.optional() }),
   BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start'), credentials: EngineCredentials }),
+  SlowLogTaskSpec.extend({ kind: z.literal('slowlog'), credentials: EngineCredentials }),
+  KeyScanTaskSpec.extend({ kind: z.literal('key-scan'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -176,6 +181,8 @@ export const TaskResult = z.discriminatedUnion('kind', [
   }),
   BackupShardResult,
   BackupConsistentStartResult,
+  SlowLogTaskResult,
+  KeyScanShardResult,
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 

@@ -1,5 +1,6 @@
 import { z, Id, Timestamp, safeString } from './common';
 import { Operation } from './operations';
+import { MaintenanceWindow } from './maintenance-window';
 
 export const Durability = z
   .enum(['none', 'aof-everysec', 'aof-always'])
@@ -58,6 +59,7 @@ export const CreateClusterRequest = z
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
     restoreFrom: RestoreFrom.optional().describe('start with the data of a backup (same shard count as the backup)'),
+    maintenanceWindow: MaintenanceWindow.nullable().optional().describe('weekly window (UTC) in which changes that restart engines run; default none'),
   })
   .openapi('CreateClusterRequest');
 export type CreateClusterRequest = z.infer<typeof CreateClusterRequest>;
@@ -71,6 +73,7 @@ export const ClusterSpec = z
     evictionPolicy: EvictionPolicy,
     migrationPriority: MigrationPriority,
     engineVersion: z.enum(ENGINE_VERSIONS),
+    maintenanceWindow: MaintenanceWindow.nullable().describe('weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)'),
   })
   .openapi('ClusterSpec');
 export type ClusterSpec = z.infer<typeof ClusterSpec>;

@@ -73,6 +73,8 @@ export const ErrorCode = z.enum([
   'too_many_streams',
   'sign_in_locked',
   'smtp_not_configured',
+  'no_maintenance_window',
+  'scan_in_progress',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -21,3 +21,5 @@ export * from './backups';
 export * from './audit-actions';
 export * from './alerts';
 export * from './database-users';
+export * from './maintenance-window';
+export * from './diagnostics';

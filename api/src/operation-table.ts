@@ -19,7 +19,8 @@ import { Operation, OperationList } from './operations';
 import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, SetBackupStorageRequest } from './backups';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
-import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
+import { ClusterUpdateAccepted, RestartClusterRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
+import { Heat, HeatQuery, KeyScan, KeyScanList, KeyScanParamsPath, KeyScanRequest, SlowLog, SlowLogQuery, SlowLogReset } from './diagnostics';
 import { CreateJoinTokenRequest, JoinToken, NodeCredentialRevoked, NodeList } from './nodes';
 import {
   LiveClusterActivityEvent, LiveClusterDeletedEvent, LiveClusterEvent, LiveOperationEvent, LiveResyncEvent, LiveTopologyEvent,
@@ -98,7 +99,7 @@ const accepted = () => ({
 }) as const satisfies ResponseDef;
 const NodeDrainState = z.object({ id: z.string(), name: z.string(), draining: z.boolean() });
 const operationControl = (action: 'pause' | 'resume' | 'cancel') => op({
-  method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)`,
+  method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)${action === 'cancel' ? ', or a rolling restart still waiting for the maintenance window' : ''}`,
   scope: 'clusters:write', errors: ALL, success: { status: 200, schema: Operation }, problems: { 409: 'Not an unfinished update, or past its point of no return' },
 });
 const metricsQueryDoc = z.object({
@@ -123,7 +124,7 @@ export const OPERATION_TABLE = {
     method: 'patch', path: '/v1/clusters/{id}', summary: 'Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing',
     scope: 'clusters:write', query: UpdateClusterQuery, body: UpdateClusterRequest, errors: ALL,
     success: { status: 202, schema: ClusterUpdateAccepted, description: 'Accepted: the change runs as an operation' },
-    also: { status: 200, schema: UpdateClusterDryRun, description: 'Dry run: the plan' },
+    also: { status: 200, schema: z.union([UpdateClusterDryRun, UpdateClusterApplied]), description: 'Dry run: the plan; or maintenanceWindow alone: applied at once' },
     problems: {
       409: 'Another change is running (code operation_in_progress, with operationId), or the cluster is not ready',
       422: 'The nodes cannot hold it (code unplaceable) or the data would not fit (code does_not_fit)',
@@ -138,8 +139,11 @@ export const OPERATION_TABLE = {
     // Per shard, its replicas first (each waited for until back in sync), then its primary hands its role to an in-sync replica
     // (data-safe CLUSTER FAILOVER) and restarts as a replica; the roll pauses while any member is unhealthy.
     method: 'post', path: '/v1/clusters/{id}/restart', summary: 'Rolling restart: every instance once, replicas first, primaries after a data-safe switchover', scope: 'clusters:write',
-    errors: ALL, success: { status: 202, schema: ClusterWithOperation, description: 'Accepted: the restart-cluster operation' },
-    problems: { 409: 'Another change is running (code operation_in_progress), or the cluster is not ready', 422: 'A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data)' },
+    body: RestartClusterRequest, errors: ALL, success: { status: 202, schema: ClusterWithOperation, description: "Accepted: the restart-cluster operation (pending with startsAt while it waits for the cluster's maintenance window)" },
+    problems: {
+      409: 'Another change is running or waiting for the maintenance window (code operation_in_progress), or the cluster is not ready',
+      422: 'A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data); when is maintenance_window but the cluster has none (code no_maintenance_window)',
+    },
   }),
   pauseOperation: operationControl('pause'),
   resumeOperation: operationControl('resume'),
@@ -159,6 +163,34 @@ export const OPERATION_TABLE = {
   listClusterEvents: op({
     method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged",
     scope: 'clusters:read', query: ClusterEventQuery, errors: ALL, success: { status: 200, schema: ClusterEventList },
+  }),
+  // Diagnostics
+  getSlowLog: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/slowlog', summary: 'The slow log of every instance, merged: newest first', scope: 'clusters:read',
+    query: SlowLogQuery, errors: ALL, success: { status: 200, schema: SlowLog },
+  }),
+  resetSlowLog: op({
+    method: 'post', path: '/v1/clusters/{id}/diagnostics/slowlog/reset', summary: 'Empty the slow log of every instance (SLOWLOG RESET)', scope: 'clusters:write',
+    errors: ALL, success: { status: 200, schema: SlowLogReset },
+  }),
+  startKeyScan: op({
+    method: 'post', path: '/v1/clusters/{id}/diagnostics/key-scans',
+    summary: "Find each shard's biggest keys (SCAN + MEMORY USAGE) and, under an LFU eviction policy, its hottest (OBJECT FREQ): throttled, bounded in time",
+    scope: 'clusters:write', body: KeyScanRequest, errors: ALL,
+    success: { status: 202, schema: KeyScan, description: 'Accepted; follow the scan at Location', headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 409: 'The cluster is not ready or a scan of it is running (code scan_in_progress)' },
+  }),
+  listKeyScans: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/key-scans', summary: "A cluster's key scans, newest first (the last 20)", scope: 'clusters:read',
+    errors: ALL, success: { status: 200, schema: KeyScanList },
+  }),
+  getKeyScan: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/key-scans/{scanId}', summary: 'A key scan: progress per shard, then its big and hot keys', scope: 'clusters:read',
+    params: KeyScanParamsPath, errors: ALL, success: { status: 200, schema: KeyScan },
+  }),
+  getHeat: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/heat', summary: 'Ops/s and memory per shard side by side, with how uneven they are', scope: 'clusters:read',
+    query: HeatQuery, errors: ALL, success: { status: 200, schema: Heat },
   }),
   startBackup: op({
     method: 'post', path: '/v1/clusters/{id}/backups', summary: 'Back up a cluster now: one snapshot per shard (from an in-sync replica where there is one) and a manifest',

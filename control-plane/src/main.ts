@@ -42,6 +42,7 @@ import { createBackupModule } from './backups/backup.module';
 import { createAlertModule } from './alerts/alert.module';
 import { createDatabaseUserModule } from './database-users/database-user.module';
 import { desiredAcls } from './database-users/database-user.store';
+import { createDiagnosticsModule } from './diagnostics/diagnostics.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -94,6 +95,9 @@ async function main(): Promise<void> {
     pool, log, box, clusters, latest: (id) => metrics.latestClusterSecond(id), evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: config.alerts.smtp,
   });
   const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id), eventStreams });
+  const diagnostics = createDiagnosticsModule({
+    pool, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), shardLoad: (id, windowSec) => metrics.shardLoad(id, windowSec),
+  });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
@@ -152,6 +156,7 @@ async function main(): Promise<void> {
     controlPlaneCaSha256: tls?.caSha256 ?? null,
     alerts,
     databaseUsers,
+    diagnostics,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
@@ -165,6 +170,7 @@ async function main(): Promise<void> {
     onTaskDone: (id) => {
       void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
       void backups.coordinator.tick();
+      void diagnostics.service.settle(id).catch((err) => log.error({ err, clusterId: id }, 'could not settle key scans'));
     },
     authDeps,
   });

@@ -129,13 +129,14 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await expectAllInView(page, clientTabs, clientTabs.getByRole('tab'), 'client tabs');
       await expect(clientTabs.getByRole('tab')).toHaveCount(6);
       await expectAllInView(page, clusterPage.tabs, clusterPage.tabs.getByRole('link'), 'cluster sections');
-      await expect(clusterPage.tabs.getByRole('link')).toHaveCount(5);
+      await expect(clusterPage.tabs.getByRole('link')).toHaveCount(8);
       await saveScreenshot(page, `responsive-${vp.width}-cluster`, testInfo);
 
       // The other sections of the cluster page.
       for (const [section, ready] of [
         ['monitoring', page.getByTestId('chart-ops')],
         ['benchmarks', page.getByRole('heading', { name: 'One-click presets' })],
+        ['diagnostics', page.getByTestId('slowlog-panel').getByRole('table', { name: 'Slow log' })],
         ['activity', page.getByRole('table', { name: 'Conditions' })],
         ['settings', page.getByRole('heading', { name: 'Change the cluster' })],
       ] as const) {

@@ -105,3 +105,5 @@ export {
   type ShardData,
 } from './redis/topology.planner';
 export { MIGRATION_PACES, DEFAULT_MIGRATION_PRIORITY, BatchPacer, migrationCosts, type MigrationPace, type MigrationCost } from './redis/migration-pace';
+export { mergeSlowLogs, type Mergeable } from './redis/diagnostics/merge-slowlog';
+export { TopN, printable, parseSlowLogEntry, restAfter, type SlowRecord } from './redis/diagnostics/key-rank';

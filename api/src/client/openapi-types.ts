@@ -319,13 +319,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Dry run: the plan */
+                /** @description Dry run: the plan; or maintenanceWindow alone: applied at once */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["UpdateClusterDryRun"];
+                        "application/json": components["schemas"]["UpdateClusterDryRun"] | components["schemas"]["UpdateClusterApplied"];
                     };
                 };
                 /** @description Accepted: the change runs as an operation */
@@ -533,9 +533,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RestartClusterRequest"];
+                };
+            };
             responses: {
-                /** @description Accepted: the restart-cluster operation */
+                /** @description Accepted: the restart-cluster operation (pending with startsAt while it waits for the cluster's maintenance window) */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -580,7 +584,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Another change is running (code operation_in_progress), or the cluster is not ready */
+                /** @description Another change is running or waiting for the maintenance window (code operation_in_progress), or the cluster is not ready */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -589,7 +593,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data) */
+                /** @description A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data); when is maintenance_window but the cluster has none (code no_maintenance_window) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -814,7 +818,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a running topology change (update-cluster) */
+        /** Cancel a running topology change (update-cluster), or a rolling restart still waiting for the maintenance window */
         post: {
             parameters: {
                 query?: never;
@@ -1192,6 +1196,521 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ClusterEventList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/slowlog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The slow log of every instance, merged: newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description newest entries read from each instance (default 128) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SlowLog"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/slowlog/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empty the slow log of every instance (SLOWLOG RESET) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SlowLogReset"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/key-scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's key scans, newest first (the last 20) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyScanList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Find each shard's biggest keys (SCAN + MEMORY USAGE) and, under an LFU eviction policy, its hottest (OBJECT FREQ): throttled, bounded in time */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["KeyScanRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted; follow the scan at Location */
+                202: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyScan"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is not ready or a scan of it is running (code scan_in_progress) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/key-scans/{scanId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A key scan: progress per shard, then its big and hot keys */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    scanId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyScan"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/heat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ops/s and memory per shard side by side, with how uneven they are */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description seconds averaged (default 10) */
+                    window?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Heat"];
                     };
                 };
                 /** @description Invalid request (code validation_failed) */
@@ -3725,7 +4244,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -7488,7 +8007,20 @@ export interface components {
             migrationPriority: "gentle" | "balanced" | "fast";
             /** @enum {string} */
             engineVersion: "7";
+            maintenanceWindow: components["schemas"]["MaintenanceWindow"];
         };
+        /** @description weekly window (UTC) in which changes that restart engines run (null: none; they run when asked) */
+        MaintenanceWindow: {
+            /**
+             * @description the day (UTC) the window starts on
+             * @enum {string}
+             */
+            dayOfWeek: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+            /** @description when it starts, HH:MM UTC */
+            startTime: string;
+            /** @description how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday) */
+            durationMinutes: number;
+        } | null;
         Condition: {
             /** @description e.g. InstancesRunning, ClusterFormed, Healthy */
             type: string;
@@ -7530,6 +8062,8 @@ export interface components {
             paused?: boolean;
             /** @description update-cluster: cancel asked; slots move back, added instances are removed */
             cancelRequested?: boolean;
+            /** @description an operation waiting for the cluster's maintenance window (state pending): when that window opens */
+            startsAt?: string;
             /** @description RFC 3339 timestamp */
             createdAt: string;
             /** @description RFC 3339 timestamp */
@@ -7786,7 +8320,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -7820,6 +8354,18 @@ export interface components {
             /** @enum {string} */
             engineVersion?: "7";
             restoreFrom?: components["schemas"]["RestoreFrom"];
+            /** @description weekly window (UTC) in which changes that restart engines run; default none */
+            maintenanceWindow?: {
+                /**
+                 * @description the day (UTC) the window starts on
+                 * @enum {string}
+                 */
+                dayOfWeek: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                /** @description when it starts, HH:MM UTC */
+                startTime: string;
+                /** @description how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday) */
+                durationMinutes: number;
+            } | null;
         };
         /** @description start with the data of a backup (same shard count as the backup) */
         RestoreFrom: {
@@ -7908,6 +8454,11 @@ export interface components {
             maxBlockMs: number;
             summary: string;
         };
+        UpdateClusterApplied: {
+            cluster: components["schemas"]["Cluster"];
+            /** @description a change of settings that restart no engine (maintenanceWindow alone) applies at once, without an operation */
+            operation: null;
+        };
         ClusterUpdateAccepted: {
             cluster: components["schemas"]["Cluster"];
             operation: components["schemas"]["Operation"];
@@ -7929,6 +8480,18 @@ export interface components {
              * @enum {string}
              */
             migrationPriority?: "gentle" | "balanced" | "fast";
+            /** @description set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation */
+            maintenanceWindow?: {
+                /**
+                 * @description the day (UTC) the window starts on
+                 * @enum {string}
+                 */
+                dayOfWeek: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                /** @description when it starts, HH:MM UTC */
+                startTime: string;
+                /** @description how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday) */
+                durationMinutes: number;
+            } | null;
         };
         SwitchoverRequest: {
             /**
@@ -7936,6 +8499,15 @@ export interface components {
              * @description the replica to promote; default: the most caught-up in-sync replica
              */
             targetInstanceId?: string;
+        };
+        RestartClusterRequest: {
+            /**
+             * @description now: start at once; maintenance_window: wait for the cluster's next window (default when the cluster has one)
+             * @enum {string}
+             */
+            when?: "now" | "maintenance_window";
+            /** @description true: start now even though the cluster has a maintenance window */
+            force?: boolean;
         };
         Topology: {
             /** Format: uuid */
@@ -8171,6 +8743,171 @@ export interface components {
                 address: string;
                 nodeName: string;
             };
+        };
+        SlowLog: {
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            readAt: string;
+            /** @description every instance's entries merged: newest first, the slowest first within a second */
+            entries: components["schemas"]["SlowLogEntry"][];
+            /** @description each instance read, and whether it answered */
+            sources: components["schemas"]["SlowLogSource"][];
+        };
+        SlowLogEntry: {
+            /** @description the entry's id on its instance */
+            id: number;
+            /** @description when the command ran (second resolution) */
+            at: string;
+            durationMicros: number;
+            /** @description the command name, upper case */
+            command: string;
+            /** @description its arguments, each cut to 64 characters, at most 16; bytes that are not printable shown as \xHH */
+            args: string[];
+            /** @description arguments left out (by Redis or here) */
+            argsOmitted: number;
+            /** @description client address (host:port) */
+            client: string;
+            /** @description CLIENT SETNAME of the client, or empty */
+            clientName: string;
+            /** Format: uuid */
+            instanceId: string;
+            shard: number;
+            /**
+             * @description its role when read
+             * @enum {string|null}
+             */
+            role: "primary" | "replica" | null;
+            /** @description host:port of the instance */
+            address: string;
+            nodeName: string;
+        };
+        SlowLogSource: {
+            /** Format: uuid */
+            instanceId: string;
+            shard: number;
+            address: string;
+            ok: boolean;
+            /** @description why it could not be read (node offline, engine down, no answer in time) */
+            error?: string;
+            /** @description entries the instance holds (SLOWLOG LEN) */
+            length: number | null;
+            /** @description slowlog-log-slower-than on the instance */
+            slowerThanMicros: number | null;
+            /** @description slowlog-max-len on the instance */
+            maxLen: number | null;
+        };
+        SlowLogReset: {
+            /** @description instances whose slow log was emptied */
+            reset: number;
+            sources: components["schemas"]["SlowLogSource"][];
+        };
+        KeyScan: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            params: {
+                topN: number;
+                budgetMs: number;
+                batchSize: number;
+                pauseMs: number;
+                /** @description OBJECT FREQ is read too (the eviction policy is an LFU one) */
+                hotKeys: boolean;
+            };
+            hotKeys: components["schemas"]["HotKeysAvailability"];
+            shards: components["schemas"]["KeyScanShard"][];
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt: string | null;
+        };
+        HotKeysAvailability: {
+            available: boolean;
+            evictionPolicy: string;
+            /** @description why hot keys are or are not reported */
+            reason: string;
+        };
+        KeyScanShard: {
+            shard: number;
+            /** Format: uuid */
+            instanceId: string;
+            address: string;
+            /** @enum {string} */
+            state: "pending" | "running" | "completed" | "failed";
+            /** @description keys scanned over the shard's keys (SCAN may visit a key twice, so it is an estimate) */
+            progress: number;
+            detail: string | null;
+            error: string | null;
+            result: {
+                keysScanned: number;
+                /** @description DBSIZE when the scan began */
+                keysInShard: number;
+                /** @description false: the time budget ran out (or it was stopped) before SCAN went round */
+                complete: boolean;
+                elapsedMs: number;
+                batches: number;
+                bigKeys: components["schemas"]["BigKey"][];
+                hotKeys: components["schemas"]["HotKey"][] | null;
+            } | null;
+        };
+        BigKey: {
+            /** @description bytes that are not printable shown as \xHH; cut to 200 characters */
+            key: string;
+            /** @description string, list, set, zset, hash, stream */
+            type: string;
+            /** @description MEMORY USAGE (nested values sampled) */
+            bytes: number;
+        };
+        HotKey: {
+            key: string;
+            type: string;
+            /** @description OBJECT FREQ: the logarithmic LFU access counter (0-255), decayed over time */
+            freq: number;
+        };
+        KeyScanRequest: {
+            /** @description keys kept per shard and list (default 10) */
+            topN?: number;
+            /** @description longest a shard's scan may take; it stops there and says how far it got (default 60000) */
+            budgetMs?: number;
+            /** @description keys per SCAN call and per pipelined batch of MEMORY USAGE (default 100) */
+            batchSize?: number;
+            /** @description least rest between batches, so the primary serves its clients in between (default 20); the scan also rests at least four times as long as its last batch took */
+            pauseMs?: number;
+        };
+        KeyScanList: {
+            items: components["schemas"]["KeyScan"][];
+        };
+        Heat: {
+            /** Format: uuid */
+            clusterId: string;
+            windowSeconds: number;
+            /** @description unix seconds of the newest sample (null: no samples yet) */
+            at: number | null;
+            shards: components["schemas"]["HeatShard"][];
+            skew: {
+                /** @description busiest shard over the mean (1 = even) */
+                ops: number | null;
+                /** @description fullest shard over the mean (1 = even) */
+                memory: number | null;
+            };
+        };
+        HeatShard: {
+            shard: number;
+            /** @description reads + writes per second on the shard, averaged over the window */
+            opsPerSec: number | null;
+            /** @description the shard's primary */
+            memoryUsedBytes: number | null;
+            memoryMaxBytes: number | null;
+            keys: number | null;
+            /** @description slowest member's server-side p99, µs */
+            latencyP99Micros: number | null;
+            /** @description the shard's part of the cluster's ops (0-1) */
+            opsShare: number | null;
+            /** @description the shard's part of the cluster's used memory (0-1) */
+            memoryShare: number | null;
         };
         BackupResponse: {
             backup: components["schemas"]["Backup"];
@@ -9188,6 +9925,75 @@ export interface components {
                         passwordHashes: string[];
                     }[];
                 };
+            } | {
+                /** Format: uuid */
+                clusterId: string;
+                /** @description the cluster's instances on the agent's node */
+                instances: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    port: number;
+                }[];
+                limit: number;
+                /** @description true: empty the slow log (SLOWLOG RESET) instead of reading it */
+                reset: boolean;
+                /** @enum {string} */
+                kind: "slowlog";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** Format: uuid */
+                scanId: string;
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                port: number;
+                shard: number;
+                params: {
+                    topN: number;
+                    budgetMs: number;
+                    batchSize: number;
+                    pauseMs: number;
+                    /** @description OBJECT FREQ is read too (the eviction policy is an LFU one) */
+                    hotKeys: boolean;
+                };
+                /** @enum {string} */
+                kind: "key-scan";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
             };
         } | null;
         BackupStorageRef: {
@@ -9277,6 +10083,49 @@ export interface components {
                     /** @description RFC 3339 timestamp */
                     snapshotAt: string;
                 }[];
+            } | {
+                /** @enum {string} */
+                kind: "slowlog";
+                instances: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    ok: boolean;
+                    error?: string;
+                    length: number | null;
+                    slowerThanMicros: number | null;
+                    maxLen: number | null;
+                    /** @enum {string|null} */
+                    role: "primary" | "replica" | null;
+                    entries: {
+                        /** @description the entry's id on its instance */
+                        id: number;
+                        /** @description when the command ran (second resolution) */
+                        at: string;
+                        durationMicros: number;
+                        /** @description the command name, upper case */
+                        command: string;
+                        /** @description its arguments, each cut to 64 characters, at most 16; bytes that are not printable shown as \xHH */
+                        args: string[];
+                        /** @description arguments left out (by Redis or here) */
+                        argsOmitted: number;
+                        /** @description client address (host:port) */
+                        client: string;
+                        /** @description CLIENT SETNAME of the client, or empty */
+                        clientName: string;
+                    }[];
+                }[];
+            } | {
+                /** @enum {string} */
+                kind: "key-scan";
+                keysScanned: number;
+                /** @description DBSIZE when the scan began */
+                keysInShard: number;
+                /** @description false: the time budget ran out (or it was stopped) before SCAN went round */
+                complete: boolean;
+                elapsedMs: number;
+                batches: number;
+                bigKeys: components["schemas"]["BigKey"][];
+                hotKeys: components["schemas"]["HotKey"][] | null;
             };
         };
         MetricsResult: {

@@ -51,6 +51,7 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   alerts?: { router: Router };
   /** Database users of clusters: routes under /v1/clusters/{id}/users. */
   databaseUsers?: { router: Router };
+  diagnostics?: { router: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -99,6 +100,7 @@ export function createApp(d: AppDeps): Express {
   if (d.backups) app.use('/v1', d.backups.router);
   if (d.alerts) app.use('/v1', d.alerts.router);
   if (d.databaseUsers) app.use('/v1', d.databaseUsers.router);
+  if (d.diagnostics) app.use('/v1', d.diagnostics.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));

@@ -75,6 +75,8 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
       }
       return best;
     },
+    /** Per-shard load and memory over the last seconds (diagnostics' heat view). */
+    shardLoad: (clusterId: string, windowSec: number) => query.shardLoad(clusterId, windowSec),
     /** The newest second of clusters and nodes (hot window). */
     current: { clusters: (ids: string[]) => query.currentClusters(ids), nodes: (ids: string[]) => query.currentNodes(ids) },
     cpMetrics,

@@ -28,6 +28,8 @@ export interface ReconcileDeps {
   nodeDownAfterMs: number;
   /** Every wait the reconciler and the steps make (DEFAULT_TIMINGS when absent, e.g. in unit tests). */
   timings?: Partial<ReconcilerTimings>;
+  /** The wall clock (maintenance windows); Date.now when absent. */
+  now?: () => number;
   /** Tests only: the fault-point file (see fault-point.ts). */
   faultFile?: string | null;
   /**

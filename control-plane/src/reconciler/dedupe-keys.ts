@@ -50,7 +50,11 @@ export type TaskId =
   /** One shard's snapshot of a backup (a retry reuses the key: failed runs are counted). */
   | { kind: 'backup-shard'; backupId: string; shard: number }
   /** A consistent backup's start (the write pause and every shard's BGSAVE). */
-  | { kind: 'backup-consistent-start'; backupId: string };
+  | { kind: 'backup-consistent-start'; backupId: string }
+  /** One read (or reset) of the slow logs on one node: every request its own. */
+  | { kind: 'slowlog'; requestId: string; nodeId: string }
+  /** One shard's part of a key scan. */
+  | { kind: 'key-scan'; scanId: string; shard: number };
 
 export type TaskKind = TaskId['kind'];
 
@@ -77,6 +81,8 @@ export function taskKey(t: TaskId): string {
     case 'disk-profile': return `disk-profile:${t.profileId}`;
     case 'backup-shard': return `backup:${t.backupId}:${t.shard}`;
     case 'backup-consistent-start': return `backup:${t.backupId}:start`;
+    case 'slowlog': return `slowlog:${t.requestId}:${t.nodeId}`;
+    case 'key-scan': return `key-scan:${t.scanId}:${t.shard}`;
   }
 }
 

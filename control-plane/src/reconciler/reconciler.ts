@@ -231,6 +231,9 @@ export class Reconciler {
         this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
         return { done: true, seen };
       }
+      const waiting = op.state === 'pending' ? handler.waitsUntil?.(ctx, this.deps.now?.() ?? Date.now()) : null;
+      if (waiting) return { done: await this.waitForStart(ctx, op, waiting), seen };
+      if (op.startsAt) delete op.startsAt;
       const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : op.kind === 'restart-cluster' ? 'restart' as const : undefined;
       const healCtx = op.kind !== 'delete-cluster' ? await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() }) : null;
       if (during && healCtx) {
@@ -270,6 +273,24 @@ export class Reconciler {
       return { done: true, seen };
     }
     return { done: await this.heal(clusterId), seen };
+  }
+
+  /**
+   * An operation that may not start yet (a restart waiting for the
+   * maintenance window): it stays pending and says when it starts; the
+   * cluster is healed meanwhile as if nothing were asked, but never counts
+   * as settled, so the 2 s sweep notices the window opening.
+   */
+  private async waitForStart(ctx: ClusterContext, op: OperationRow, waiting: { startsAt: string; detail: string }): Promise<boolean> {
+    const first = op.steps[0];
+    if (op.startsAt !== waiting.startsAt || (first && first.detail !== waiting.detail)) {
+      op.startsAt = waiting.startsAt;
+      if (first) first.detail = waiting.detail;
+      await this.deps.operations.save(op);
+    }
+    const done = PROVISIONED.includes(ctx.cluster.status.phase) ? await this.heal(ctx.cluster.id) : true;
+    this.settled.delete(ctx.cluster.id);
+    return done;
   }
 
   /** Phase and conditions from the operation this pass drove (or none) and what agents observe: the one status writer. */

@@ -43,6 +43,7 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
     evictionPolicy: req.evictionPolicy ?? 'noeviction',
     migrationPriority: req.migrationPriority ?? 'balanced',
     engineVersion: req.engineVersion ?? '7',
+    maintenanceWindow: req.maintenanceWindow ?? null,
   };
 }
 

@@ -33,17 +33,19 @@ export interface StrataClusterConfig {
   evictionPolicy?: EvictionPolicy;
   /** How hard slot moves press on the primaries (default balanced). */
   migrationPriority?: MigrationPriority;
+  /** Weekly window (UTC) in which rolling restarts run unless forced; unset: none. */
+  maintenanceWindow?: { dayOfWeek: 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'; startTime: string; durationMinutes: number };
   engineVersion?: '7';
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
 
-/** strata_cluster: shards, replicas, memory, durability, eviction and migration priority change in place. */
+/** strata_cluster: shards, replicas, memory, durability, eviction, migration priority and maintenance window change in place. */
 export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
-  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version',
-    'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
+  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'maintenance_window',
+    'engine_version', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }

@@ -28,6 +28,7 @@ const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) =
 const UsersTab = lazy(() => import('./Users/UsersTab').then((m) => ({ default: m.UsersTab })));
 const BenchmarksTab = lazy(() => import('./Benchmarks/BenchmarksTab').then((m) => ({ default: m.BenchmarksTab })));
 const BackupsTab = lazy(() => import('./Backups/BackupsTab').then((m) => ({ default: m.BackupsTab })));
+const DiagnosticsTab = lazy(() => import('./Diagnostics/DiagnosticsTab').then((m) => ({ default: m.DiagnosticsTab })));
 
 // Later issues add monitoring, benchmark and topology-change tabs here.
 const TABS = [
@@ -36,6 +37,7 @@ const TABS = [
   { key: 'users', title: 'Users', path: '/users' },
   { key: 'benchmarks', title: 'Benchmarks', path: '/benchmarks' },
   { key: 'backups', title: 'Backups', path: '/backups' },
+  { key: 'diagnostics', title: 'Diagnostics', path: '/diagnostics' },
   { key: 'activity', title: 'Activity', path: '/activity' },
   { key: 'settings', title: 'Settings', path: '/settings' },
 ] as const;
@@ -95,6 +97,7 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
           : current.key === 'users' ? <Suspense fallback={<LoadingState label="Loading users…" />}><UsersTab clusterId={c.id} /></Suspense>
           : current.key === 'benchmarks' ? <Suspense fallback={<LoadingState label="Loading benchmarks…" />}><BenchmarksTab clusterId={c.id} /></Suspense>
           : current.key === 'backups' ? <Suspense fallback={<LoadingState label="Loading backups…" />}><BackupsTab clusterId={c.id} /></Suspense>
+          : current.key === 'diagnostics' ? <Suspense fallback={<LoadingState label="Loading diagnostics…" />}><DiagnosticsTab cluster={c} /></Suspense>
           : <ActivityTimeline cluster={c} />}
       </div>
     </>

@@ -14,3 +14,4 @@ export { joinAsReplica, forgetNodes } from './membership';
 export { migrateSlots, type MigrateSlotsOptions, type MigrateSlotsResult } from './migrate-slots';
 export { meetAsPrimary, reconfigureInstance } from './topology-admin';
 export { syncDatabaseUsers } from './database-users';
+export { readSlowLog, resetSlowLog, scanKeys, type SlowLogReading, type KeyScanOptions, type KeyScanOutcome } from './diagnostics';

@@ -366,6 +366,39 @@ func (e CreateClusterRequestEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for CreateClusterRequestMaintenanceWindowDayOfWeek.
+const (
+	CreateClusterRequestMaintenanceWindowDayOfWeekFriday    CreateClusterRequestMaintenanceWindowDayOfWeek = "friday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekMonday    CreateClusterRequestMaintenanceWindowDayOfWeek = "monday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekSaturday  CreateClusterRequestMaintenanceWindowDayOfWeek = "saturday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekSunday    CreateClusterRequestMaintenanceWindowDayOfWeek = "sunday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekThursday  CreateClusterRequestMaintenanceWindowDayOfWeek = "thursday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekTuesday   CreateClusterRequestMaintenanceWindowDayOfWeek = "tuesday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekWednesday CreateClusterRequestMaintenanceWindowDayOfWeek = "wednesday"
+)
+
+// Valid indicates whether the value is a known member of the CreateClusterRequestMaintenanceWindowDayOfWeek enum.
+func (e CreateClusterRequestMaintenanceWindowDayOfWeek) Valid() bool {
+	switch e {
+	case CreateClusterRequestMaintenanceWindowDayOfWeekFriday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekMonday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekSaturday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekSunday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekThursday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekTuesday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekWednesday:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateClusterRequestMigrationPriority.
 const (
 	CreateClusterRequestMigrationPriorityBalanced CreateClusterRequestMigrationPriority = "balanced"
@@ -495,6 +528,39 @@ func (e DatabaseUserPreset) Valid() bool {
 	case DatabaseUserPresetReadWrite:
 		return true
 	case DatabaseUserPresetReadWriteSafe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MaintenanceWindowDayOfWeek.
+const (
+	MaintenanceWindowDayOfWeekFriday    MaintenanceWindowDayOfWeek = "friday"
+	MaintenanceWindowDayOfWeekMonday    MaintenanceWindowDayOfWeek = "monday"
+	MaintenanceWindowDayOfWeekSaturday  MaintenanceWindowDayOfWeek = "saturday"
+	MaintenanceWindowDayOfWeekSunday    MaintenanceWindowDayOfWeek = "sunday"
+	MaintenanceWindowDayOfWeekThursday  MaintenanceWindowDayOfWeek = "thursday"
+	MaintenanceWindowDayOfWeekTuesday   MaintenanceWindowDayOfWeek = "tuesday"
+	MaintenanceWindowDayOfWeekWednesday MaintenanceWindowDayOfWeek = "wednesday"
+)
+
+// Valid indicates whether the value is a known member of the MaintenanceWindowDayOfWeek enum.
+func (e MaintenanceWindowDayOfWeek) Valid() bool {
+	switch e {
+	case MaintenanceWindowDayOfWeekFriday:
+		return true
+	case MaintenanceWindowDayOfWeekMonday:
+		return true
+	case MaintenanceWindowDayOfWeekSaturday:
+		return true
+	case MaintenanceWindowDayOfWeekSunday:
+		return true
+	case MaintenanceWindowDayOfWeekThursday:
+		return true
+	case MaintenanceWindowDayOfWeekTuesday:
+		return true
+	case MaintenanceWindowDayOfWeekWednesday:
 		return true
 	default:
 		return false
@@ -730,6 +796,7 @@ const (
 	InvalidState             ProblemCode = "invalid_state"
 	JoinTokenInvalid         ProblemCode = "join_token_invalid"
 	NameTaken                ProblemCode = "name_taken"
+	NoMaintenanceWindow      ProblemCode = "no_maintenance_window"
 	NodeBusy                 ProblemCode = "node_busy"
 	NotFound                 ProblemCode = "not_found"
 	NotYetSupported          ProblemCode = "not_yet_supported"
@@ -738,6 +805,7 @@ const (
 	RateLimited              ProblemCode = "rate_limited"
 	RestoreLayoutUnsupported ProblemCode = "restore_layout_unsupported"
 	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
+	ScanInProgress           ProblemCode = "scan_in_progress"
 	SignInLocked             ProblemCode = "sign_in_locked"
 	SmtpNotConfigured        ProblemCode = "smtp_not_configured"
 	StorageInvalid           ProblemCode = "storage_invalid"
@@ -781,6 +849,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case NameTaken:
 		return true
+	case NoMaintenanceWindow:
+		return true
 	case NodeBusy:
 		return true
 	case NotFound:
@@ -796,6 +866,8 @@ func (e ProblemCode) Valid() bool {
 	case RestoreLayoutUnsupported:
 		return true
 	case RestoreMemoryTooSmall:
+		return true
+	case ScanInProgress:
 		return true
 	case SignInLocked:
 		return true
@@ -996,6 +1068,39 @@ func (e UpdateClusterRequestEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for UpdateClusterRequestMaintenanceWindowDayOfWeek.
+const (
+	UpdateClusterRequestMaintenanceWindowDayOfWeekFriday    UpdateClusterRequestMaintenanceWindowDayOfWeek = "friday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekMonday    UpdateClusterRequestMaintenanceWindowDayOfWeek = "monday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekSaturday  UpdateClusterRequestMaintenanceWindowDayOfWeek = "saturday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekSunday    UpdateClusterRequestMaintenanceWindowDayOfWeek = "sunday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekThursday  UpdateClusterRequestMaintenanceWindowDayOfWeek = "thursday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekTuesday   UpdateClusterRequestMaintenanceWindowDayOfWeek = "tuesday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekWednesday UpdateClusterRequestMaintenanceWindowDayOfWeek = "wednesday"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestMaintenanceWindowDayOfWeek enum.
+func (e UpdateClusterRequestMaintenanceWindowDayOfWeek) Valid() bool {
+	switch e {
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekFriday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekMonday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekSaturday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekSunday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekThursday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekTuesday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekWednesday:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateClusterRequestMigrationPriority.
 const (
 	UpdateClusterRequestMigrationPriorityBalanced UpdateClusterRequestMigrationPriority = "balanced"
@@ -1150,10 +1255,13 @@ type ClusterList struct {
 // ClusterSpec defines model for ClusterSpec.
 type ClusterSpec struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability       ClusterSpecDurability     `json:"durability"`
-	EngineVersion    ClusterSpecEngineVersion  `json:"engineVersion"`
-	EvictionPolicy   ClusterSpecEvictionPolicy `json:"evictionPolicy"`
-	MemoryMbPerShard int                       `json:"memoryMbPerShard"`
+	Durability     ClusterSpecDurability     `json:"durability"`
+	EngineVersion  ClusterSpecEngineVersion  `json:"engineVersion"`
+	EvictionPolicy ClusterSpecEvictionPolicy `json:"evictionPolicy"`
+
+	// MaintenanceWindow weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)
+	MaintenanceWindow *MaintenanceWindow `json:"maintenanceWindow"`
+	MemoryMbPerShard  int                `json:"memoryMbPerShard"`
 
 	// MigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
 	MigrationPriority ClusterSpecMigrationPriority `json:"migrationPriority"`
@@ -1246,10 +1354,22 @@ type CreateAlertRuleRequestMetric string
 // CreateClusterRequest defines model for CreateClusterRequest.
 type CreateClusterRequest struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability       *CreateClusterRequestDurability     `json:"durability,omitempty"`
-	EngineVersion    *CreateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
-	EvictionPolicy   *CreateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
-	MemoryMbPerShard *int                                `json:"memoryMbPerShard,omitempty"`
+	Durability     *CreateClusterRequestDurability     `json:"durability,omitempty"`
+	EngineVersion  *CreateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
+	EvictionPolicy *CreateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
+
+	// MaintenanceWindow weekly window (UTC) in which changes that restart engines run; default none
+	MaintenanceWindow *struct {
+		// DayOfWeek the day (UTC) the window starts on
+		DayOfWeek CreateClusterRequestMaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+
+		// DurationMinutes how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday)
+		DurationMinutes int `json:"durationMinutes"`
+
+		// StartTime when it starts, HH:MM UTC
+		StartTime string `json:"startTime"`
+	} `json:"maintenanceWindow,omitempty"`
+	MemoryMbPerShard *int `json:"memoryMbPerShard,omitempty"`
 
 	// MigrationPriority default balanced
 	MigrationPriority *CreateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
@@ -1269,6 +1389,9 @@ type CreateClusterRequestEngineVersion string
 
 // CreateClusterRequestEvictionPolicy defines model for CreateClusterRequest.EvictionPolicy.
 type CreateClusterRequestEvictionPolicy string
+
+// CreateClusterRequestMaintenanceWindowDayOfWeek the day (UTC) the window starts on
+type CreateClusterRequestMaintenanceWindowDayOfWeek string
 
 // CreateClusterRequestMigrationPriority default balanced
 type CreateClusterRequestMigrationPriority string
@@ -1383,6 +1506,21 @@ type DatabaseUserWithPassword struct {
 	Password string       `json:"password"`
 	User     DatabaseUser `json:"user"`
 }
+
+// MaintenanceWindow weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)
+type MaintenanceWindow struct {
+	// DayOfWeek the day (UTC) the window starts on
+	DayOfWeek MaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+
+	// DurationMinutes how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday)
+	DurationMinutes int `json:"durationMinutes"`
+
+	// StartTime when it starts, HH:MM UTC
+	StartTime string `json:"startTime"`
+}
+
+// MaintenanceWindowDayOfWeek the day (UTC) the window starts on
+type MaintenanceWindowDayOfWeek string
 
 // MigrationCost defines model for MigrationCost.
 type MigrationCost struct {
@@ -1523,8 +1661,11 @@ type Operation struct {
 	Migration *MigrationProgress `json:"migration,omitempty"`
 
 	// Paused update-cluster: paused by the user (every slot has one owner meanwhile)
-	Paused   *bool           `json:"paused,omitempty"`
-	Progress float32         `json:"progress"`
+	Paused   *bool   `json:"paused,omitempty"`
+	Progress float32 `json:"progress"`
+
+	// StartsAt an operation waiting for the cluster's maintenance window (state pending): when that window opens
+	StartsAt *string         `json:"startsAt,omitempty"`
 	State    OperationState  `json:"state"`
 	Steps    []OperationStep `json:"steps"`
 
@@ -1740,6 +1881,14 @@ type UpdateAlertRuleRequest struct {
 	Threshold  *float32              `json:"threshold,omitempty"`
 }
 
+// UpdateClusterApplied defines model for UpdateClusterApplied.
+type UpdateClusterApplied struct {
+	Cluster Cluster `json:"cluster"`
+
+	// Operation a change of settings that restart no engine (maintenanceWindow alone) applies at once, without an operation
+	Operation any `json:"operation"`
+}
+
 // UpdateClusterDryRun defines model for UpdateClusterDryRun.
 type UpdateClusterDryRun struct {
 	DryRun UpdateClusterDryRunDryRun `json:"dryRun"`
@@ -1752,9 +1901,21 @@ type UpdateClusterDryRunDryRun bool
 // UpdateClusterRequest defines model for UpdateClusterRequest.
 type UpdateClusterRequest struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability       *UpdateClusterRequestDurability     `json:"durability,omitempty"`
-	EvictionPolicy   *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
-	MemoryMbPerShard *int                                `json:"memoryMbPerShard,omitempty"`
+	Durability     *UpdateClusterRequestDurability     `json:"durability,omitempty"`
+	EvictionPolicy *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
+
+	// MaintenanceWindow set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation
+	MaintenanceWindow *struct {
+		// DayOfWeek the day (UTC) the window starts on
+		DayOfWeek UpdateClusterRequestMaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+
+		// DurationMinutes how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday)
+		DurationMinutes int `json:"durationMinutes"`
+
+		// StartTime when it starts, HH:MM UTC
+		StartTime string `json:"startTime"`
+	} `json:"maintenanceWindow,omitempty"`
+	MemoryMbPerShard *int `json:"memoryMbPerShard,omitempty"`
 
 	// MigrationPriority applies to this change's slot moves and every later one
 	MigrationPriority *UpdateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
@@ -1768,6 +1929,9 @@ type UpdateClusterRequestDurability string
 // UpdateClusterRequestEvictionPolicy defines model for UpdateClusterRequest.EvictionPolicy.
 type UpdateClusterRequestEvictionPolicy string
 
+// UpdateClusterRequestMaintenanceWindowDayOfWeek the day (UTC) the window starts on
+type UpdateClusterRequestMaintenanceWindowDayOfWeek string
+
 // UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
 type UpdateClusterRequestMigrationPriority string
 
@@ -1779,6 +1943,11 @@ type UpdateClusterParams struct {
 
 // UpdateClusterParamsDryRun defines parameters for UpdateCluster.
 type UpdateClusterParamsDryRun string
+
+// UpdateCluster200JSONResponseBody defines parameters for UpdateCluster.
+type UpdateCluster200JSONResponseBody struct {
+	union json.RawMessage
+}
 
 // CreateAlertRuleJSONRequestBody defines body for CreateAlertRule for application/json ContentType.
 type CreateAlertRuleJSONRequestBody = CreateAlertRuleRequest
@@ -1986,6 +2155,68 @@ func (t TopologyPlan_Changes_To) MarshalJSON() ([]byte, error) {
 }
 
 func (t *TopologyPlan_Changes_To) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsUpdateClusterDryRun returns the union data inside the UpdateCluster200JSONResponseBody as a UpdateClusterDryRun
+func (t UpdateCluster200JSONResponseBody) AsUpdateClusterDryRun() (UpdateClusterDryRun, error) {
+	var body UpdateClusterDryRun
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateClusterDryRun overwrites any union data inside the UpdateCluster200JSONResponseBody as the provided UpdateClusterDryRun
+func (t *UpdateCluster200JSONResponseBody) FromUpdateClusterDryRun(v UpdateClusterDryRun) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeUpdateClusterDryRun performs a merge with any union data inside the UpdateCluster200JSONResponseBody, using the provided UpdateClusterDryRun
+func (t *UpdateCluster200JSONResponseBody) MergeUpdateClusterDryRun(v UpdateClusterDryRun) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsUpdateClusterApplied returns the union data inside the UpdateCluster200JSONResponseBody as a UpdateClusterApplied
+func (t UpdateCluster200JSONResponseBody) AsUpdateClusterApplied() (UpdateClusterApplied, error) {
+	var body UpdateClusterApplied
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateClusterApplied overwrites any union data inside the UpdateCluster200JSONResponseBody as the provided UpdateClusterApplied
+func (t *UpdateCluster200JSONResponseBody) FromUpdateClusterApplied(v UpdateClusterApplied) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeUpdateClusterApplied performs a merge with any union data inside the UpdateCluster200JSONResponseBody, using the provided UpdateClusterApplied
+func (t *UpdateCluster200JSONResponseBody) MergeUpdateClusterApplied(v UpdateClusterApplied) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t UpdateCluster200JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateCluster200JSONResponseBody) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -4623,7 +4854,7 @@ type UpdateClusterResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *UpdateClusterDryRun
+	JSON200 *UpdateCluster200JSONResponseBody
 	// JSON202 the response for an HTTP 202 `application/json` response
 	JSON202 *ClusterUpdateAccepted
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
@@ -4645,7 +4876,7 @@ type UpdateClusterResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r UpdateClusterResponse) GetJSON200() *UpdateClusterDryRun {
+func (r UpdateClusterResponse) GetJSON200() *UpdateCluster200JSONResponseBody {
 	return r.JSON200
 }
 
@@ -6981,7 +7212,7 @@ func ParseUpdateClusterResponse(rsp *http.Response) (*UpdateClusterResponse, err
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest UpdateClusterDryRun
+		var dest UpdateCluster200JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

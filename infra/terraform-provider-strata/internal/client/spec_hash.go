@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "646f56950b7fd8871b2d7ec1718e6ef8743fff471c92acda83ebfda5c896713a"
+const SpecSHA256 = "b6d36d6f3fdbcfd81818846f6cc2cced615baf553792ef621acf0c5cb9b70a6b"

@@ -244,6 +244,22 @@ func (a *API) UpdateCluster(ctx context.Context, id string, patch ClusterPatch) 
 	}
 }
 
+// RemoveMaintenanceWindow sends PATCH {"maintenanceWindow": null} (applied at once, without an operation).
+func (a *API) RemoveMaintenanceWindow(ctx context.Context, id string) error {
+	u, err := parseID(id)
+	if err != nil {
+		return err
+	}
+	r, err := a.c.UpdateClusterWithBodyWithResponse(ctx, u, nil, "application/json", strings.NewReader(`{"maintenanceWindow":null}`))
+	if err != nil {
+		return err
+	}
+	if r.StatusCode() == http.StatusOK {
+		return nil
+	}
+	return problem(r.StatusCode(), r.Body)
+}
+
 func (a *API) DeleteCluster(ctx context.Context, id string) error {
 	u, err := parseID(id)
 	if err != nil {
