@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type InstanceSeed } from '@strata/api';
-import { checksumOf } from '@strata/engine/backup';
+import { checksumOf, restoreLayoutMismatch } from '@strata/engine/backup';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
@@ -114,6 +114,15 @@ export class BackupService {
       throw unprocessable('restore_layout_unsupported', 'Restore layout not supported yet',
         `The backup has ${m.shards.length} shard(s); restoring into a different shard count (${req.shards}) is not supported yet. Create the cluster with shards: ${m.shards.length}, then change its shape.`,
         [{ field: 'shards', message: `must be ${m.shards.length}, the backup's shard count (other layouts are not supported yet)` }]);
+    }
+    // Each file seeds the new shard of its index: only sound when the backup's shards owned a new cluster's even split.
+    const mismatch = restoreLayoutMismatch(m.shards);
+    if (mismatch) {
+      const show = (r: { start: number; end: number }) => `${r.start}-${r.end}`;
+      throw unprocessable('restore_layout_unsupported', 'Restore layout not supported yet',
+        `Shard ${mismatch.shard} of the backup owned slots ${mismatch.backup.map(show).join(', ')} (the cluster had been resharded), but a new cluster's shard ${mismatch.shard} owns ${show(mismatch.fresh)}; `
+        + 'restoring a resharded layout is not supported yet, and loading it would leave keys unreachable. Nothing was created.',
+        [{ field, message: 'the backup was taken after a reshard: its slot layout differs from a new cluster\'s' }]);
     }
     const neededMb = Math.ceil(Math.max(0, ...m.shards.map((s) => s.usedMemoryBytes)) / MiB);
     if (memoryMbPerShard < neededMb) {

@@ -4,3 +4,4 @@ export * from './rdb-header';
 export * from './backup-source.planner';
 export * from './s3-storage';
 export * from './rdb-sync';
+export * from './restore-layout';
