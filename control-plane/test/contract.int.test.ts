@@ -28,7 +28,7 @@ import { TestApi } from './helpers/api-client';
 const MIN_VERSION = '4.32.5';
 const INSTALL = `pip install 'schemathesis>=${MIN_VERSION},<5'`;
 const SCRAPE_TOKEN = 'contract-scrape-token-0123456789';
-const FUZZ_TIMEOUT_MS = 100_000;
+const FUZZ_TIMEOUT_MS = 200_000;
 
 /** The installed Schemathesis version, or why it cannot be used. */
 function schemathesisVersion(): { version?: string; problem?: string } {
@@ -134,7 +134,7 @@ describe.runIf(found.version || ci)('the contract as served (Schemathesis agains
     const args = [
       '-m', 'schemathesis.cli', '--config-file', path.join(dir, 'schemathesis.toml'), '--no-color',
       'run', `${stack.url}/v1/openapi.json`, '--checks', 'response_schema_conformance',
-      '--phases', 'coverage,fuzzing', '--max-examples', '5', '--seed', '1', '--workers', '1',
+      '--phases', 'coverage,fuzzing', '--max-examples', '5', '--seed', '1', '--workers', '4',
       '--report', 'har,json', '--report-har-path', path.join(dir, 'run.har'), '--report-json-path', path.join(dir, 'run.json'),
     ];
     const t0 = Date.now();
@@ -149,7 +149,7 @@ describe.runIf(found.version || ci)('the contract as served (Schemathesis agains
     // A killed run can also leave its HAR half written: its requests then count as unread, and the timeout is named.
     run = { code, output, report, exchanges: code !== null && readdirSync(dir).includes('run.har') ? readHar(path.join(dir, 'run.har')) : [] };
     console.log(`schemathesis ${found.version}: ${report.test_cases.generated} test cases, ${run.exchanges.length} requests in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }, 180_000);
+  }, 280_000);
 
   afterAll(async () => {
     await cleanup?.();
