@@ -50,7 +50,9 @@ export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
       if (done || state === 'failed') return;
       socket.destroy();
       if (state === 'handshake') reject(err);
-      else rdb.destroy(err);
+      // A reader gets the error; a transfer nobody reads (closed unread) just ends, raising nothing unhandled.
+      else if (rdb.listenerCount('error') > 0) rdb.destroy(err);
+      else rdb.destroy();
       state = 'failed';
     };
     socket.on('error', (err) => fail(new Error(`${t.host}:${t.port}: ${err.message}`)));
