@@ -1,31 +1,6 @@
 /** ACL rules of the two users every engine has (database users' presets are in database-users.ts). */
 
 /**
- * Commands Redis Cluster clients and tools need to find their way, allowed to
- * the customer user and to every database-user preset: topology (CLUSTER
- * SLOTS/SHARDS/NODES/INFO), INFO, COMMAND, naming their connection,
- * READONLY/READWRITE for replica reads.
- */
-export const CLIENT_ESSENTIALS: readonly string[] = [
-  '+info',
-  '+cluster|info',
-  '+cluster|nodes',
-  '+cluster|slots',
-  '+cluster|shards',
-  '+cluster|myid',
-  '+cluster|keyslot',
-  '+client|setname',
-  '+client|getname',
-  '+client|id',
-  '+client|info',
-  '+readonly',
-  '+readwrite',
-  '+command',
-  '+command|docs',
-  '+command|count',
-];
-
-/**
  * ACL rules of the customer user: everything on data, minus admin and
  * dangerous commands, plus the read-only introspection and housekeeping
  * commands Redis Cluster clients and tools need. Each re-allowed command is
@@ -38,7 +13,13 @@ export const CUSTOMER_ACL_RULES: readonly string[] = [
   '+@all',
   '-@admin',
   '-@dangerous',
-  ...CLIENT_ESSENTIALS,
+  '+info',
+  '+cluster|info',
+  '+cluster|nodes',
+  '+cluster|slots',
+  '+cluster|shards',
+  '+cluster|myid',
+  '+cluster|keyslot',
   '+cluster|countkeysinslot',
   '+cluster|getkeysinslot',
   '+keys',
@@ -48,6 +29,15 @@ export const CUSTOMER_ACL_RULES: readonly string[] = [
   '+sort_ro',
   '+latency|histogram',
   '+slowlog|get',
+  '+client|setname',
+  '+client|getname',
+  '+client|id',
+  '+client|info',
+  '+readonly',
+  '+readwrite',
+  '+command',
+  '+command|docs',
+  '+command|count',
 ];
 
 /** Rules of the internal user (agents, replication): everything. */

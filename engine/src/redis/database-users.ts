@@ -6,7 +6,7 @@
  * says which set of users an instance has applied.
  */
 import { createHash } from 'node:crypto';
-import { CLIENT_ESSENTIALS, CUSTOMER_ACL_RULES } from './acl-rules';
+import { CUSTOMER_ACL_RULES } from './acl-rules';
 
 import { DATABASE_USER_NAME, DATABASE_USER_PATTERN, type DatabaseUserPreset } from '../database-user-names';
 
@@ -21,6 +21,30 @@ export interface DatabaseUserAcl {
   /** SHA-256 hex of each password that opens the user (two while a rotation's grace period runs). */
   passwordHashes: string[];
 }
+
+/**
+ * Commands Redis Cluster clients and tools need to find their way, allowed
+ * to every preset: topology (CLUSTER SLOTS/SHARDS/NODES/INFO), INFO,
+ * COMMAND, naming their connection, READONLY/READWRITE for replica reads.
+ */
+const CLIENT_ESSENTIALS: readonly string[] = [
+  '+info',
+  '+cluster|info',
+  '+cluster|nodes',
+  '+cluster|slots',
+  '+cluster|shards',
+  '+cluster|myid',
+  '+cluster|keyslot',
+  '+client|setname',
+  '+client|getname',
+  '+client|id',
+  '+client|info',
+  '+readonly',
+  '+readwrite',
+  '+command',
+  '+command|docs',
+  '+command|count',
+];
 
 /** Command rules per preset (after the key and channel patterns). */
 export const PRESET_COMMAND_RULES: Record<DatabaseUserPreset, readonly string[]> = {
