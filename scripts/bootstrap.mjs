@@ -155,14 +155,16 @@ if (mode === 'start') {
   try { installSeaweedFs(); } catch (err) { fail(err.message); }
   ensureNodeModules();
   ensureNativeWorker({ optional: false });
-  // Types, unit tests and the console build first (the e2e suite serves the
-  // built console); then the integration files and the Playwright suite run
-  // side by side: each starts its own stacks on its own loopback range, and
-  // most of their time is spent waiting on clusters, not on the CPU.
+  // Types, unit tests and the console build first, side by side (the e2e
+  // suite serves the built console); then the integration files and the
+  // Playwright suite run side by side: each starts its own stacks on its own
+  // loopback range, and most of their time is spent waiting on clusters.
   const stages = [
-    [['types', 'npm', ['run', 'typecheck']]],
-    [['unit', 'npm', ['run', 'test:unit']]],
-    [['console build', 'npm', ['run', 'build', '--workspace', '@strata/console']]],
+    [
+      ['types', 'npm', ['run', 'typecheck'], 'types'],
+      ['unit', 'npm', ['run', 'test:unit'], 'unit'],
+      ['console build', 'npm', ['run', 'build', '--workspace', '@strata/console'], 'build'],
+    ],
     [
       ['integration (real PostgreSQL, agents, redis-server)', 'npm', ['run', 'test:integration']],
       ['e2e (Playwright in Chromium against a real stack)', 'npm', ['run', 'test:e2e'], 'e2e'],

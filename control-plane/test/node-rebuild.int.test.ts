@@ -148,6 +148,16 @@ describe('a node lost with its engines', () => {
       }
     };
     const members = healed.shards.flatMap((s) => s.instances).map((i) => i.address);
+    // Ready does not wait for every member to have forgotten the lost copies (their entries are
+    // flagged failed and serve nothing); the return is judged from the moment they all have.
+    const knowsVictim = async () => {
+      for (const address of members) {
+        const out = await member(address).call('CLUSTER', 'NODES').catch(() => '');
+        if (String(out).includes(`${agent.address}:`)) return true;
+      }
+      return false;
+    };
+    await api.pollUntil(async () => !(await knowsVictim()) || undefined, 30_000, () => 'members still know the lost copies');
     await stack.startAgent(index);
     // At least 12 s (the agent's recovery and two orphan sweeps), and while any engine is left there.
     const started = Date.now();

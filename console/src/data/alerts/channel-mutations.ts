@@ -23,11 +23,16 @@ export function useChannelCreateMutation() {
   return useMutation({ mutationFn: createChannel, onSuccess: () => void qc.invalidateQueries({ queryKey: alertKeys.all }) });
 }
 
-/** The deleted channel leaves the list at once, so its delivery log stops asking about it (a 404). */
+/**
+ * A channel being deleted stops its delivery log asking about it: the poll in
+ * flight is cancelled before the DELETE goes out (the row stops polling while
+ * the mutation is pending), and the deleted channel leaves the list at once.
+ */
 export function useChannelDeleteMutation() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: deleteChannel,
+    onMutate: (id) => qc.cancelQueries({ queryKey: alertKeys.deliveries(id) }),
     onSuccess: (_, id) => {
       qc.setQueryData<NotificationChannelList>(alertKeys.channels(), (l) => (l ? { items: l.items.filter((c) => c.id !== id) } : l));
       qc.removeQueries({ queryKey: alertKeys.deliveries(id) });

@@ -85,7 +85,7 @@ function ChannelItem({ channel }: { channel: NotificationChannel }) {
   const test = useChannelTestMutation();
   const remove = useChannelDeleteMutation();
   const [open, setOpen] = useState(false);
-  const deliveries = useDeliveriesQuery(channel.id, open);
+  const deliveries = useDeliveriesQuery(channel.id, open && !remove.isPending && !remove.isSuccess);
   const now = useNow(5000);
   return (
     <li className="card" style={{ padding: 12, marginTop: 12 }} data-testid={`channel-${channel.id}`}>
