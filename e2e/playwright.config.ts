@@ -6,7 +6,7 @@ const CHROMIUM = process.env.STRATA_E2E_CHROMIUM ?? '/usr/bin/chromium';
 export default defineConfig({
   testDir: './tests',
   testMatch: '**/*.e2e.ts',
-  outputDir: './artifacts/test-results',
+  outputDir: process.env.STRATA_E2E_OUTPUT ?? './artifacts/test-results',
   globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   fullyParallel: false,
@@ -14,7 +14,7 @@ export default defineConfig({
   retries: 0,
   timeout: 180_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list'], ['html', { outputFolder: './artifacts/report', open: 'never' }]] : [['list']],
+  reporter: process.env.CI ? [['list'], ['html', { outputFolder: process.env.STRATA_E2E_REPORT ?? './artifacts/report', open: 'never' }]] : [['list']],
   use: {
     browserName: 'chromium',
     headless: true,

@@ -10,7 +10,8 @@ export interface StackInfo {
   nodes: number;
 }
 
-export const STACK_FILE = path.join(import.meta.dirname, '..', '.tmp', 'stack.json');
+/** Where global-setup writes the stack's details (one file per shard when the suite runs sharded). */
+export const STACK_FILE = process.env.STRATA_E2E_STACK_FILE ?? path.join(import.meta.dirname, '..', '.tmp', 'stack.json');
 
 export function stackInfo(): StackInfo {
   const e = process.env;

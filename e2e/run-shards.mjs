@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+/**
+ * Runs the Playwright suite as N shards side by side (STRATA_E2E_SHARDS,
+ * default 2), each against a stack of its own: its own loopback range,
+ * PostgreSQL, control plane and agents, its own results folder. No test can
+ * see another shard's clusters or nodes, so files that count capacity or
+ * drain a node stay exact. Extra arguments go to every `playwright test`.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+
+const here = import.meta.dirname;
+const shards = Math.max(1, Number(process.env.STRATA_E2E_SHARDS ?? 2));
+const extra = process.argv.slice(2);
+const children = new Set();
+
+function runShard(i) {
+  const tag = shards > 1 ? `[${i}/${shards}] ` : '';
+  const env = {
+    ...process.env,
+    STRATA_E2E_ADDRESS_PREFIX: `127.0.${76 + i}`,
+    STRATA_E2E_OUTPUT: path.join('artifacts', shards > 1 ? `test-results-${i}` : 'test-results'),
+    STRATA_E2E_REPORT: path.join('artifacts', shards > 1 ? `report-${i}` : 'report'),
+    STRATA_E2E_STACK_FILE: path.join(here, '.tmp', shards > 1 ? `stack-${i}.json` : 'stack.json'),
+  };
+  const args = ['playwright', 'test', '-c', 'playwright.config.ts', ...(shards > 1 ? [`--shard=${i}/${shards}`] : []), ...extra];
+  return new Promise((resolve) => {
+    const child = spawn('npx', args, { cwd: here, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on('line', (l) => console.log(`${tag}${l}`));
+    child.on('close', (code) => { children.delete(child); resolve(code ?? 1); });
+  });
+}
+
+// Ctrl-C or a parent's SIGTERM reaches every shard, whose teardown stops its stack.
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { for (const c of children) c.kill(sig); });
+
+const codes = await Promise.all(Array.from({ length: shards }, (_, k) => runShard(k + 1)));
+const failed = codes.filter((c) => c !== 0).length;
+console.log(`e2e: ${shards - failed} of ${shards} shard(s) passed`);
+process.exit(failed ? 1 : 0);
