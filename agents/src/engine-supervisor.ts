@@ -267,7 +267,7 @@ export class EngineSupervisor {
   private writeConfig(spec: InstanceSpec, credentials: EngineCredentials): void {
     writeFileSync(path.join(this.d.registry.instanceDir(spec.instanceId), 'redis.conf'), renderRedisConfig({
       address: this.d.address, port: spec.port, dataDir: '.', memoryMb: spec.memoryMb,
-      durability: spec.durability, evictionPolicy: spec.evictionPolicy, credentials,
+      durability: spec.durability, evictionPolicy: spec.evictionPolicy, fencing: spec.fencing, credentials,
     }), { mode: 0o600 });
   }
 
@@ -286,7 +286,7 @@ export class EngineSupervisor {
       renameSync(spare.dir, dir);
       await applyInstanceSettings({
         host: this.d.address, port: spec.port, current: { username: SPARE_USERS.internalUser, password: spare.password },
-        settings: { memoryMb: spec.memoryMb, durability: spec.durability, evictionPolicy: spec.evictionPolicy, credentials },
+        settings: { memoryMb: spec.memoryMb, durability: spec.durability, evictionPolicy: spec.evictionPolicy, fencing: spec.fencing, credentials },
       });
       if (this.closing) throw new Error('the agent is stopping');
       rmSync(path.join(dir, 'spare.json'), { force: true });

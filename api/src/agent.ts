@@ -3,7 +3,7 @@
  * leases tasks. Agents and the control plane meet only over these types.
  */
 import { z, Id, Timestamp, safeString, freeText } from './common';
-import { Durability, EvictionPolicy, InstanceRole, MigrationPriority, SlotRange } from './clusters';
+import { Durability, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, SlotRange } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
@@ -44,6 +44,7 @@ export const InstanceSpec = z.object({
   memoryMb: z.number().int(),
   durability: Durability,
   evictionPolicy: EvictionPolicy,
+  fencing: Fencing.optional().describe('absent: off'),
 });
 export type InstanceSpec = z.infer<typeof InstanceSpec>;
 

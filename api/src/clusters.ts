@@ -7,6 +7,11 @@ export const Durability = z
   .describe('none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write');
 export type Durability = z.infer<typeof Durability>;
 
+export const Fencing = z
+  .enum(['off', 'on'])
+  .describe('write fencing. on: a primary accepts a write only while one of its replicas acknowledged the replication stream within the last 2 s (min-replicas-to-write 1, min-replicas-max-lag 2), so a primary cut off from its replicas refuses writes (NOREPLICAS) within about 3 s instead of acknowledging writes a failover on the other side would discard; needs replicasPerShard >= 1, and a shard refuses writes while none of its replicas is connected (after a failover, until the replica is rebuilt). off: Redis defaults');
+export type Fencing = z.infer<typeof Fencing>;
+
 export const EvictionPolicy = z.enum([
   'noeviction',
   'allkeys-lru',
@@ -56,6 +61,7 @@ export const CreateClusterRequest = z
       .optional(),
     durability: Durability.optional(),
     evictionPolicy: EvictionPolicy.optional(),
+    fencing: Fencing.optional().describe('default off; on needs replicasPerShard >= 1'),
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
     restoreFrom: RestoreFrom.optional().describe('start with the data of a backup (same shard count as the backup)'),
@@ -71,6 +77,7 @@ export const ClusterSpec = z
     memoryMbPerShard: z.number().int(),
     durability: Durability,
     evictionPolicy: EvictionPolicy,
+    fencing: Fencing,
     migrationPriority: MigrationPriority,
     engineVersion: z.enum(ENGINE_VERSIONS),
     maintenanceWindow: MaintenanceWindow.nullable().describe('weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)'),

@@ -15,6 +15,7 @@ type Assert<T extends true> = T;
 export type DomainConformance = [
   Assert<Same<Api.Durability, Engine.Durability>>,
   Assert<Same<Api.EvictionPolicy, Engine.EvictionPolicy>>,
+  Assert<Same<Api.Fencing, Engine.Fencing>>,
   Assert<Same<Api.InstanceRole, Engine.InstanceRole>>,
   Assert<Same<Api.MigrationPriority, Engine.MigrationPriority>>,
   Assert<Same<Api.SlotRange, Engine.SlotRange>>,

@@ -23,6 +23,15 @@ export const EVICTION_POLICIES = [
 ] as const;
 export type EvictionPolicy = (typeof EVICTION_POLICIES)[number];
 
+/**
+ * Write fencing of a primary: `on` accepts a write only while a replica has
+ * acknowledged the stream lately (Redis's min-replicas-to-write), so a
+ * primary cut off from its replicas stops acknowledging writes the other
+ * side of a partition would discard; `off` keeps Redis's defaults.
+ */
+export const FENCINGS = ['off', 'on'] as const;
+export type Fencing = (typeof FENCINGS)[number];
+
 export type InstanceRole = 'primary' | 'replica';
 
 /** How hard a slot migration may press on the primaries: time budget per batch, parallel pairs, rests. */

@@ -100,6 +100,7 @@ export {
   rollbackStepNames,
   movedSlots,
   isVertical,
+  specProblem,
   type NewInstance,
   type SlotMove,
   type ShardData,

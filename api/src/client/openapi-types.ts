@@ -8001,6 +8001,11 @@ export interface components {
             /** @enum {string} */
             evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
             /**
+             * @description write fencing. on: a primary accepts a write only while one of its replicas acknowledged the replication stream within the last 2 s (min-replicas-to-write 1, min-replicas-max-lag 2), so a primary cut off from its replicas refuses writes (NOREPLICAS) within about 3 s instead of acknowledging writes a failover on the other side would discard; needs replicasPerShard >= 1, and a shard refuses writes while none of its replicas is connected (after a failover, until the replica is rebuilt). off: Redis defaults
+             * @enum {string}
+             */
+            fencing: "off" | "on";
+            /**
              * @description how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
              * @enum {string}
              */
@@ -8347,6 +8352,11 @@ export interface components {
             /** @enum {string} */
             evictionPolicy?: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
             /**
+             * @description default off; on needs replicasPerShard >= 1
+             * @enum {string}
+             */
+            fencing?: "off" | "on";
+            /**
              * @description default balanced
              * @enum {string}
              */
@@ -8475,6 +8485,11 @@ export interface components {
             durability?: "none" | "aof-everysec" | "aof-always";
             /** @enum {string} */
             evictionPolicy?: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+            /**
+             * @description turned on or off in place on every instance (CONFIG SET, no restart); on needs replicasPerShard >= 1
+             * @enum {string}
+             */
+            fencing?: "off" | "on";
             /**
              * @description applies to this change's slot moves and every later one
              * @enum {string}
@@ -9446,6 +9461,11 @@ export interface components {
                     durability: "none" | "aof-everysec" | "aof-always";
                     /** @enum {string} */
                     evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+                    /**
+                     * @description absent: off
+                     * @enum {string}
+                     */
+                    fencing?: "off" | "on";
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
@@ -9668,6 +9688,11 @@ export interface components {
                     durability: "none" | "aof-everysec" | "aof-always";
                     /** @enum {string} */
                     evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+                    /**
+                     * @description absent: off
+                     * @enum {string}
+                     */
+                    fencing?: "off" | "on";
                 };
                 credentials: {
                     customerUser: string;

@@ -123,8 +123,8 @@ describe('one function per act, whoever asks', () => {
     await applyAction(heal.ctx, { kind: 'start', shard: 0, instanceId: 'r1' });
     const op = fake({ operationId: 'op' });
     await startInstance(op.ctx, op.byId('r1'), { memoryMbPerShard: 128, durability: 'none', evictionPolicy: 'allkeys-lru' });
-    expect(heal.enqueued[0]!.request).toEqual({ kind: 'ensure-instance', instance: { instanceId: 'r1', clusterId: 'c', port: 7001, memoryMb: 64, durability: 'aof-everysec', evictionPolicy: 'noeviction' } });
-    expect(op.enqueued[0]!.request).toEqual({ kind: 'ensure-instance', instance: { instanceId: 'r1', clusterId: 'c', port: 7001, memoryMb: 128, durability: 'none', evictionPolicy: 'allkeys-lru' } });
+    expect(heal.enqueued[0]!.request).toEqual({ kind: 'ensure-instance', instance: { instanceId: 'r1', clusterId: 'c', port: 7001, memoryMb: 64, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off' } });
+    expect(op.enqueued[0]!.request).toEqual({ kind: 'ensure-instance', instance: { instanceId: 'r1', clusterId: 'c', port: 7001, memoryMb: 128, durability: 'none', evictionPolicy: 'allkeys-lru', fencing: 'off' } });
     expect(heal.enqueued.map((t) => t.dedupeKey)).toEqual([taskKey({ kind: 'start', instanceId: 'r1' }), taskKey({ kind: 'start', instanceId: 'r1' })]);
   });
 

@@ -85,15 +85,15 @@ export async function enqueue(
   return inserted;
 }
 
-/** Memory, durability and eviction an instance runs with. */
-export type InstanceSettings = Pick<ClusterSpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'>;
+/** Memory, durability, eviction and write fencing an instance runs with. */
+export type InstanceSettings = Pick<ClusterSpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'> & Partial<Pick<ClusterSpec, 'fencing'>>;
 
 /** What an agent needs to run an instance: the cluster's settings (or `settings`), the instance's memory unless `settings` say otherwise. */
 export function instanceSpec(ctx: ClusterContext, inst: InstanceRow, settings?: InstanceSettings): InstanceSpec {
   const s = settings ?? ctx.cluster.spec;
   return {
     instanceId: inst.id, clusterId: ctx.cluster.id, port: inst.port, memoryMb: settings?.memoryMbPerShard ?? inst.memoryMb,
-    durability: s.durability, evictionPolicy: s.evictionPolicy,
+    durability: s.durability, evictionPolicy: s.evictionPolicy, fencing: s.fencing ?? 'off',
   };
 }
 

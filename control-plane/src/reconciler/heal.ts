@@ -34,7 +34,7 @@ export function planFor(ctx: ClusterContext, healthySince: number | null, during
   const s = ctx.deps.healing;
   return planHealing({
     during,
-    now, shards: ctx.cluster.spec.shards, durability: ctx.cluster.spec.durability, instances: healInstances(ctx),
+    now, shards: ctx.cluster.spec.shards, durability: ctx.cluster.spec.durability, fencing: ctx.cluster.spec.fencing, instances: healInstances(ctx),
     fastFailover: s.fastFailover, failoverGraceMs: s.failoverGraceMs, rebalanceAfterMs: s.rebalanceAfterMs, healthySince,
     lost: ctx.lost.map((l) => ({ id: l.id, shard: l.shardIndex, engineId: l.engineId ?? null, forgotten: !!l.forgottenAt })),
     replicasPerShard: ctx.cluster.spec.replicasPerShard,

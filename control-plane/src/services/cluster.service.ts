@@ -3,10 +3,10 @@ import type pg from 'pg';
 import {
   type ClusterSpec, type CreateClusterRequest, type OperationStep, LIMITS,
 } from '@strata/api';
-import { placeReplacement, planPlacement, planSlots, type PlacementNode } from '@strata/engine';
+import { placeReplacement, planPlacement, planSlots, specProblem, type PlacementNode } from '@strata/engine';
 import { inTransaction, type Db } from '../db/tx';
 import { isUniqueViolation } from '../db/pg-errors';
-import { conflict, notFound, unplaceable } from '../errors';
+import { conflict, notFound, unplaceable, validationFailed } from '../errors';
 import { placementProblem } from './placement-bounds';
 import type { SecretBox } from '../crypto/secret-box';
 import { newPassword } from '../crypto/tokens';
@@ -41,6 +41,7 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
     memoryMbPerShard: req.memoryMbPerShard ?? LIMITS.memoryMbPerShard.default,
     durability: req.durability ?? 'none',
     evictionPolicy: req.evictionPolicy ?? 'noeviction',
+    fencing: req.fencing ?? 'off',
     migrationPriority: req.migrationPriority ?? 'balanced',
     engineVersion: req.engineVersion ?? '7',
     maintenanceWindow: req.maintenanceWindow ?? null,
@@ -77,6 +78,8 @@ export class ClusterService {
   /** `restore`: records, in the same transaction, what a cluster restored from a backup starts from. */
   async create(organizationId: string, req: CreateClusterRequest, restore?: (clusterId: string, db: Db) => Promise<void>): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
     const spec = withDefaults(req);
+    const problem = specProblem(spec);
+    if (problem) throw validationFailed([{ field: problem.field, message: problem.reason }], `${problem.reason[0]!.toUpperCase()}${problem.reason.slice(1)}.`);
     const id = randomUUID();
     try {
       const result = await inTransaction(this.d.pool, async (db) => {

@@ -83,7 +83,7 @@ export class TopologyService {
     const fits = (change: Partial<ClusterSpec>): boolean => {
       const desired = { ...spec, ...change };
       const plan = planTopologyChange({ current: spec, desired, shardSlots, instances: topoInstances, nodes: nodes.map(copyNode), data });
-      return plan.ok || plan.code === 'unchanged' || plan.code === 'does_not_fit';
+      return plan.ok || plan.code === 'unchanged' || plan.code === 'invalid' || plan.code === 'does_not_fit';
     };
     const { replicasPerShard, memoryMbPerShard } = q;
     const maxMemory = largest(LIMITS.memoryMbPerShard.min, LIMITS.memoryMbPerShard.max, (mb) => fits({ replicasPerShard, memoryMbPerShard: mb }));
@@ -133,6 +133,7 @@ export class TopologyService {
       if (!plan.ok) {
         const errors = [{ field: plan.field, message: plan.reason }];
         if (plan.code === 'unchanged') throw validationFailed(errors, 'Nothing to change: the cluster already has this spec.');
+        if (plan.code === 'invalid') throw validationFailed(errors, `${plan.reason[0]!.toUpperCase()}${plan.reason.slice(1)}.`);
         if (plan.code === 'does_not_fit') throw doesNotFit(plan.reason, errors);
         throw unplaceable(plan.reason, errors);
       }

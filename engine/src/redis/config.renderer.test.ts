@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Durability, EngineCredentials, EvictionPolicy } from '../domain';
-import { CUSTOMER_ACL_RULES, renderRedisConfig, type RedisConfigInput } from './config.renderer';
+import type { Durability, EngineCredentials, EvictionPolicy, Fencing } from '../domain';
+import { CUSTOMER_ACL_RULES, FENCING_MAX_LAG_S, renderRedisConfig, specSettings, type RedisConfigInput } from './config.renderer';
 import { quoteConfigArg } from './config.quoting';
 
 const credentials: EngineCredentials = {
@@ -38,6 +38,19 @@ describe('renderRedisConfig', () => {
     const out = lines({ evictionPolicy, memoryMb: 128 });
     expect(out).toContain(`maxmemory-policy ${evictionPolicy}`);
     expect(out).toContain('maxmemory 128mb');
+  });
+
+  it.each<[Fencing | undefined, string[]]>([
+    [undefined, ['min-replicas-to-write 0', 'min-replicas-max-lag 10']],
+    ['off', ['min-replicas-to-write 0', 'min-replicas-max-lag 10']],
+    ['on', ['min-replicas-to-write 1', `min-replicas-max-lag ${FENCING_MAX_LAG_S}`]],
+  ])('write fencing %s', (fencing, present) => {
+    const out = lines({ fencing });
+    for (const line of present) expect(out).toContain(line);
+    expect(out.filter((l) => l.startsWith('min-replicas-to-write'))).toHaveLength(1);
+    // The same pairs as a live CONFIG SET applies.
+    const live = specSettings({ memoryMb: 64, durability: 'none', evictionPolicy: 'noeviction', fencing }).map(([k, v]) => `${k} ${v}`);
+    for (const line of present) expect(live).toContain(line);
   });
 
   it('binds, announces and runs in cluster mode with fast replication', () => {

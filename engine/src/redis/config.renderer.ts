@@ -1,4 +1,4 @@
-import type { Durability, EngineCredentials, EvictionPolicy } from '../domain';
+import type { Durability, EngineCredentials, EvictionPolicy, Fencing } from '../domain';
 import { assertSafeUsername, quoteConfigArg } from './config.quoting';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES } from './acl-rules';
 import { databaseUserConfigLines } from './database-users';
@@ -13,6 +13,8 @@ export interface RedisConfigInput {
   memoryMb: number;
   durability: Durability;
   evictionPolicy: EvictionPolicy;
+  /** Absent: off. */
+  fencing?: Fencing;
   credentials: EngineCredentials;
 }
 
@@ -28,6 +30,26 @@ export const PERSISTENCE_SETTINGS: Record<Durability, readonly (readonly [string
   'aof-always': [['save', ''], ['appendonly', 'yes'], ['appendfsync', 'always']],
 };
 
+/** Seconds within which a replica must have acknowledged (REPLCONF ACK, sent every second) for a fenced primary to accept a write. */
+export const FENCING_MAX_LAG_S = 2;
+
+/**
+ * Write fencing: `on` refuses writes (NOREPLICAS) on a primary none of whose
+ * replicas acknowledged within FENCING_MAX_LAG_S; `off` is Redis's default.
+ */
+export const FENCING_SETTINGS: Record<Fencing, readonly (readonly [string, string])[]> = {
+  off: [['min-replicas-to-write', '0'], ['min-replicas-max-lag', '10']],
+  on: [['min-replicas-to-write', '1'], ['min-replicas-max-lag', String(FENCING_MAX_LAG_S)]],
+};
+
+/** The settings an instance runs with: memory, eviction, persistence and write fencing (absent: off). */
+export interface EngineSettings {
+  memoryMb: number;
+  durability: Durability;
+  evictionPolicy: EvictionPolicy;
+  fencing?: Fencing;
+}
+
 /** What an instance's spec sets: memory limit and eviction policy. */
 export function memorySettings(s: { memoryMb: number; evictionPolicy: EvictionPolicy }): readonly (readonly [string, string])[] {
   return [['maxmemory', `${s.memoryMb}mb`], ['maxmemory-policy', s.evictionPolicy]];
@@ -35,12 +57,12 @@ export function memorySettings(s: { memoryMb: number; evictionPolicy: EvictionPo
 
 /**
  * Every setting that follows an instance's spec (memory, eviction,
- * persistence), as [name, value] pairs: the one translation of a spec into
- * Redis settings, rendered into redis.conf and applied at runtime with
- * CONFIG SET (a claimed spare, an in-place reconfigure).
+ * persistence, write fencing), as [name, value] pairs: the one translation
+ * of a spec into Redis settings, rendered into redis.conf and applied at
+ * runtime with CONFIG SET (a claimed spare, an in-place reconfigure).
  */
-export function specSettings(s: { memoryMb: number; durability: Durability; evictionPolicy: EvictionPolicy }): readonly (readonly [string, string])[] {
-  return [...memorySettings(s), ...PERSISTENCE_SETTINGS[s.durability]];
+export function specSettings(s: EngineSettings): readonly (readonly [string, string])[] {
+  return [...memorySettings(s), ...PERSISTENCE_SETTINGS[s.durability], ...FENCING_SETTINGS[s.fencing ?? 'off']];
 }
 
 const directive = ([name, value]: readonly [string, string]) => `${name} ${/^[a-z0-9-]+$/.test(value) ? value : quoteConfigArg(value)}`;
@@ -48,6 +70,7 @@ const directive = ([name, value]: readonly [string, string]) => `${name} ${/^[a-
 /** Renders a complete redis.conf for one Redis Cluster instance. */
 export function renderRedisConfig(input: RedisConfigInput): string {
   const { address, port, dataDir, memoryMb, durability, evictionPolicy, credentials } = input;
+  const fencing = input.fencing ?? 'off';
   if (!Number.isInteger(port) || port < 1 || port + 10000 > 65535) {
     throw new RangeError(`port must be an integer in 1..55535 (cluster bus uses port+10000), got ${port}`);
   }
@@ -86,6 +109,8 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     'repl-diskless-sync-delay 0',
     `masteruser ${q(credentials.internalUser)}`,
     `masterauth ${q(credentials.internalPassword)}`,
+    `# Write fencing: ${fencing}`,
+    ...FENCING_SETTINGS[fencing].map(directive),
     '',
     `# Persistence: ${durability}`,
     ...PERSISTENCE_SETTINGS[durability].map(directive),

@@ -232,6 +232,43 @@ describe('planHealing', () => {
       ],
     },
     {
+      name: 'with write fencing, a replica whose link went down only just waits: the cut-off primary may still accept writes for the fencing lag',
+      build: () => {
+        const l = healthy();
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        set(l, 'r1', linkDown(1));
+        return l;
+      },
+      over: { fencing: 'on' },
+      expect: [{ kind: 'replace', shard: 0, instanceId: 'r0' }],
+    },
+    {
+      name: 'with write fencing, a replica whose link has been down past the fencing lag takes over',
+      build: () => {
+        const l = healthy();
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        set(l, 'r1', linkDown(4));
+        return l;
+      },
+      over: { fencing: 'on' },
+      expect: [
+        { kind: 'promote', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', mode: 'takeover', crashedAt: null },
+        { kind: 'replace', shard: 0, instanceId: 'r0' },
+      ],
+    },
+    {
+      name: 'a primary whose node is down but to which another copy is still linked serves: no copy takes over',
+      build: () => {
+        const l = healthy();
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        set(l, 'r1', linkDown(30));
+        l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1B', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R1B', role: 'replica', primaryId: 'P1', primaryLinkUp: true }) } });
+        return l;
+      },
+      expect: [{ kind: 'replace', shard: 0, instanceId: 'r0' }],
+    },
+    {
       name: 'drain: the primary on a draining node switches over to its in-sync replica; replicas there are rebuilt elsewhere',
       build: () => {
         const l = healthy();

@@ -12,7 +12,8 @@
  * without such a replica restarts its primary (AOF reloads; with durability
  * `none` the shard's data is gone, and the plan says so).
  */
-import type { Durability, InstanceRole, ObservedClusterView, ObservedInstanceState } from '../domain';
+import type { Durability, Fencing, InstanceRole, ObservedClusterView, ObservedInstanceState } from '../domain';
+import { FENCING_MAX_LAG_S } from './config.renderer';
 import { followsNode, isInSyncReplica, primaryNodeId } from './member-health';
 import type { HealAction, SwitchoverReason } from './cluster-action';
 import { shardName } from '../shard-label';
@@ -59,6 +60,13 @@ export interface HealInput {
   now: number;
   shards: number;
   durability: Durability;
+  /**
+   * Write fencing (absent: off). On, a takeover of a primary whose node
+   * stopped reporting waits until its heir's link has been down longer than
+   * the fencing lag: by then the old primary, if it still runs cut off from
+   * its replicas, refuses writes, so no two primaries acknowledge writes.
+   */
+  fencing?: Fencing;
   instances: HealInstance[];
   /** Promote a replica as soon as an agent sees its primary's process exit. */
   fastFailover: boolean;
@@ -168,10 +176,18 @@ export function planHealing(input: HealInput): HealPlan {
       // furthest takes over without an election. Only when its link to the
       // old primary is down: a link still up means the engine lives (only its
       // agent died), and 2b hands over by a data-safe switchover instead.
-      const heir = primary.nodeDown ? members
+      // No copy may still be linked to it (it serves), and with fencing the
+      // heir's link must have been down past the fencing lag (see HealInput).
+      const linkedToOld = members.some((m) => m !== primary && !m.nodeSilent && isRunning(m)
+        && m.obs!.view!.primaryLinkUp === true && followsNode(m.obs!.view, primaryNodeId(primary)));
+      const heir = primary.nodeDown && !linkedToOld ? members
         .filter((m) => m !== primary && !m.nodeSilent && isRunning(m) && !m.obs!.view!.syncInProgress
           && !m.obs!.view!.primaryLinkUp && followsNode(m.obs!.view, primaryNodeId(primary)))
         .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0))[0] : undefined;
+      if (heir && input.fencing === 'on' && (heir.obs!.view!.linkDownSinceSec ?? 0) <= FENCING_MAX_LAG_S + 1) {
+        waiting.push(`${shardName(shard)}: the primary's node is not reporting; with write fencing its replica takes over once the old primary has stopped accepting writes (link down over ${FENCING_MAX_LAG_S + 1} s)`);
+        continue;
+      }
       if (heir) {
         actions.push({ kind: 'promote', shard, instanceId: heir.id, fromInstanceId: primary.id, mode: 'takeover', crashedAt: null });
         continue;

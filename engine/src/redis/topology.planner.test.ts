@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlacementNode } from '../placement.planner';
 import {
-  compressSlots, evenCounts, expandRanges, movedSlots, planSlotTargets, planTopologyChange, rollbackStepNames, updateStepNames, type TopologyInstance, type TopologySpec, type UpdateDesired,
+  compressSlots, evenCounts, expandRanges, movedSlots, planSlotTargets, planTopologyChange, rollbackStepNames, specProblem, updateStepNames, type TopologyInstance, type TopologySpec, type UpdateDesired,
 } from './topology.planner';
 import { planSlots } from './slots.planner';
 
@@ -144,6 +144,24 @@ describe('planTopologyChange', () => {
     expect(r.vertical).toBe(true);
     expect(r.steps.map((s) => s.name)).toEqual(['configure', 'finish']);
     expect(r.changes.map((c) => c.field)).toEqual(['memoryMbPerShard', 'durability', 'evictionPolicy']);
+  });
+
+  it('write fencing is turned on in place, like the other settings', () => {
+    const r = planTopologyChange({ current: spec(), desired: spec({ fencing: 'on' }), ...cluster(), data: [] });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.vertical).toBe(true);
+    expect(r.steps.map((s) => s.name)).toEqual(['configure', 'finish']);
+    expect(r.changes).toEqual([{ field: 'fencing', from: 'off', to: 'on' }]);
+    expect(r.steps[0]!.title).toContain('fencing off → on');
+  });
+
+  it('write fencing without a replica per shard is refused, naming the field the change touched', () => {
+    expect(planTopologyChange({ current: spec({ replicasPerShard: 0 }), desired: spec({ replicasPerShard: 0, fencing: 'on' }), ...cluster(3, 0), data: [] }))
+      .toMatchObject({ ok: false, code: 'invalid', field: 'fencing' });
+    expect(planTopologyChange({ current: spec({ fencing: 'on' }), desired: spec({ fencing: 'on', replicasPerShard: 0 }), ...cluster(), data: [] }))
+      .toMatchObject({ ok: false, code: 'invalid', field: 'replicasPerShard' });
+    expect(specProblem({ replicasPerShard: 1, fencing: 'on' })).toBeNull();
+    expect(specProblem({ replicasPerShard: 0 })).toBeNull();
   });
 
   it('an unchanged spec is reported as such', () => {

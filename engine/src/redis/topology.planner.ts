@@ -5,7 +5,7 @@
  * (placed with anti-affinity) or removed, and which slots move from which
  * shard to which. The same function answers a dry run and drives the change.
  */
-import type { Durability, EvictionPolicy, MigrationPriority, SlotRange } from '../domain';
+import type { Durability, EvictionPolicy, Fencing, MigrationPriority, SlotRange } from '../domain';
 import { formatMemoryMb } from '../memory-label';
 import { planPlacement, placeReplacement, type PlacementNode } from '../placement.planner';
 import { DEFAULT_MIGRATION_PRIORITY, migrationCosts, type MigrationCost } from './migration-pace';
@@ -18,6 +18,8 @@ export interface TopologySpec {
   memoryMbPerShard: number;
   durability: Durability;
   evictionPolicy: EvictionPolicy;
+  /** Write fencing (absent: off). */
+  fencing?: Fencing;
   /** How hard slot moves press on the primaries (absent: the default). */
   migrationPriority?: MigrationPriority;
 }
@@ -89,9 +91,23 @@ export interface UpdateDesired {
   removed: readonly unknown[];
 }
 
-/** Memory, durability or eviction change in place on every instance. */
+/** Memory, durability, eviction or fencing change in place on every instance. */
 export const isVertical = (from: TopologySpec, to: TopologySpec): boolean =>
-  from.memoryMbPerShard !== to.memoryMbPerShard || from.durability !== to.durability || from.evictionPolicy !== to.evictionPolicy;
+  from.memoryMbPerShard !== to.memoryMbPerShard || from.durability !== to.durability || from.evictionPolicy !== to.evictionPolicy || (from.fencing ?? 'off') !== (to.fencing ?? 'off');
+
+/**
+ * Why a spec cannot run, naming the field at fault (null: it can): the one
+ * rule a create and a change both ask. Fencing refuses every write of a
+ * primary without a replica, so it needs one per shard. `changed`: the
+ * fields a change touches (the one it names; a create names fencing).
+ */
+export function specProblem(spec: Pick<TopologySpec, 'replicasPerShard' | 'fencing'>, changed?: readonly (keyof TopologySpec)[]): { field: 'fencing' | 'replicasPerShard'; reason: string } | null {
+  if ((spec.fencing ?? 'off') === 'on' && spec.replicasPerShard < 1) {
+    const field = !changed || changed.includes('fencing') ? 'fencing' : 'replicasPerShard';
+    return { field, reason: 'write fencing needs at least one replica per shard: a fenced primary without a replica refuses every write' };
+  }
+  return null;
+}
 
 /** How many slots end on another shard than where they are now. */
 export function movedSlots(original: SlotRange[][], target: SlotRange[][]): number {
@@ -142,7 +158,7 @@ export interface TopologyChangePlan {
   migrationCosts: MigrationCost[];
 }
 
-export type TopologyFailure = { ok: false; code: 'unchanged' | 'does_not_fit' | 'unplaceable'; field: keyof TopologySpec; reason: string };
+export type TopologyFailure = { ok: false; code: 'unchanged' | 'invalid' | 'does_not_fit' | 'unplaceable'; field: keyof TopologySpec; reason: string };
 export type TopologyPlanResult = ({ ok: true } & TopologyChangePlan) | TopologyFailure;
 
 /** A shard's data must stay under this share of its maxmemory after a change. */
@@ -208,10 +224,13 @@ export function planSlotTargets(current: SlotRange[][], shards: number): { targe
 
 export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult {
   const { current: cur, desired: want } = input;
-  const fields: (keyof TopologySpec)[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'migrationPriority'];
-  const valueOf = (spec: TopologySpec, f: keyof TopologySpec) => (f === 'migrationPriority' ? spec.migrationPriority ?? DEFAULT_MIGRATION_PRIORITY : spec[f]!);
+  const fields: (keyof TopologySpec)[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'migrationPriority'];
+  const valueOf = (spec: TopologySpec, f: keyof TopologySpec) =>
+    (f === 'migrationPriority' ? spec.migrationPriority ?? DEFAULT_MIGRATION_PRIORITY : f === 'fencing' ? spec.fencing ?? 'off' : spec[f]!);
   const changes = fields.filter((f) => valueOf(cur, f) !== valueOf(want, f)).map((f) => ({ field: f, from: valueOf(cur, f), to: valueOf(want, f) }));
   if (!changes.length) return fail('unchanged', 'shards', 'the cluster already has this spec');
+  const problem = specProblem(want, changes.map((c) => c.field));
+  if (problem) return fail('invalid', problem.field, problem.reason);
   const notes: string[] = [];
   const dataOf = (shard: number) => input.data[shard] ?? { keys: 0, bytes: 0 };
   const slotsOf = (shard: number) => expandRanges(input.shardSlots[shard] ?? []).length;
@@ -293,7 +312,7 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
   const totals = moves.reduce((t, m) => ({ slots: t.slots + m.slotCount, keys: t.keys + m.estimatedKeys, bytes: t.bytes + m.estimatedBytes }), { slots: 0, keys: 0, bytes: 0 });
 
   const vertical = isVertical(cur, want);
-  const what = changes.filter((c) => ['memoryMbPerShard', 'durability', 'evictionPolicy'].includes(c.field)).map((c) => `${c.field} ${c.from} → ${c.to}`).join(', ');
+  const what = changes.filter((c) => ['memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing'].includes(c.field)).map((c) => `${c.field} ${c.from} → ${c.to}`).join(', ');
   const primaries = add.filter((a) => a.role === 'primary').length;
   const titles: Record<TopologyStepName, string> = {
     configure: `Apply ${what} in place on every instance (CONFIG SET, config files rewritten; no restart)`,

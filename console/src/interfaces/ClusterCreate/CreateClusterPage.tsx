@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Durability, EvictionPolicy, LIMITS } from '@strata/api';
+import { Durability, EvictionPolicy, Fencing, LIMITS } from '@strata/api';
 import { useClusterCreateMutation } from '../../data/clusters/cluster-create-mutation';
 import { useCapacityQuery } from '../../data/capacity/capacity-query';
 import { Link, navigate } from '../../lib/router';
@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
 import { ClusterSummary } from './ClusterSummary';
-import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from './options';
+import { DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
 import { DurabilityAdvice } from '../Nodes/DurabilityAdvice';
 import {
   INITIAL_VALUES,
@@ -238,6 +238,15 @@ export default function CreateClusterPage() {
                 {EvictionPolicy.options.map((p) => (
                   <option key={p} value={p}>
                     {p}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Write fencing" error={errorFor('fencing')} hint={FENCING_OPTIONS[values.fencing].description}>
+              <select className="input" name="fencing" value={values.fencing} onChange={(e) => set('fencing', e.target.value as Fencing)}>
+                {Fencing.options.map((f) => (
+                  <option key={f} value={f}>
+                    {FENCING_OPTIONS[f].title}
                   </option>
                 ))}
               </select>

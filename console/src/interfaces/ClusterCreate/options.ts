@@ -1,4 +1,4 @@
-import { LIMITS, type Durability, type EvictionPolicy } from '@strata/api';
+import { LIMITS, type Durability, type EvictionPolicy, type Fencing } from '@strata/api';
 
 /** One line per durability mode, shown in the wizard. Keys are checked against the schema's enum. */
 export const DURABILITY_OPTIONS: Record<Durability, { title: string; description: string }> = {
@@ -13,6 +13,18 @@ export const DURABILITY_OPTIONS: Record<Durability, { title: string; description
   'aof-always': {
     title: 'AOF, every write',
     description: 'fsync before every write is acknowledged: no acknowledged write is lost, at the cost of throughput.',
+  },
+};
+
+/** Write fencing, as the wizard and Settings offer it. */
+export const FENCING_OPTIONS: Record<Fencing, { title: string; description: string }> = {
+  off: {
+    title: 'Off',
+    description: 'Redis defaults: a primary cut off from the other side of a network split keeps accepting writes until it notices (about 2 s), and those writes are lost when a replica took over.',
+  },
+  on: {
+    title: 'On (needs a replica)',
+    description: 'A primary accepts writes only while a replica acknowledged it within 2 s: cut off from its replicas it refuses writes, so it cannot acknowledge writes a failover would throw away. A shard also refuses writes while it has no replica connected (a replica restarting or being rebuilt): two replicas per shard avoid that.',
   },
 };
 

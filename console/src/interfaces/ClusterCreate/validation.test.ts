@@ -8,7 +8,7 @@ describe('validateClusterForm (mirrors the server schema)', () => {
     const r = validateClusterForm(valid);
     expect(r).toEqual({
       ok: true,
-      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction' },
+      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off' },
     });
   });
 
@@ -28,6 +28,13 @@ describe('validateClusterForm (mirrors the server schema)', () => {
     const r = validateClusterForm({ ...valid, ...patch });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors[field]).toEqual(message);
+  });
+
+  it('write fencing without a replica is refused at the fencing field, with the server\'s reason', () => {
+    const r = validateClusterForm({ ...valid, replicasPerShard: '0', fencing: 'on' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors.fencing).toMatch(/^Write fencing needs at least one replica per shard/);
+    expect(validateClusterForm({ ...valid, replicasPerShard: '1', fencing: 'on' }).ok).toBe(true);
   });
 
   it('trims the name', () => {

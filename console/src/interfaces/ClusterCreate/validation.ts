@@ -1,4 +1,5 @@
-import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type FieldError } from '@strata/api';
+import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type Fencing, type FieldError } from '@strata/api';
+import { specProblem } from '@strata/engine';
 
 /** What the form holds: numbers stay strings until validated, exactly as typed. */
 export interface ClusterFormValues {
@@ -8,12 +9,13 @@ export interface ClusterFormValues {
   memoryMbPerShard: number;
   durability: Durability;
   evictionPolicy: EvictionPolicy;
+  fencing: Fencing;
 }
 
 export type FormField = keyof ClusterFormValues;
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy'];
+export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing'];
 
 export const INITIAL_VALUES: ClusterFormValues = {
   name: '',
@@ -22,6 +24,7 @@ export const INITIAL_VALUES: ClusterFormValues = {
   memoryMbPerShard: LIMITS.memoryMbPerShard.default,
   durability: 'aof-everysec',
   evictionPolicy: 'noeviction',
+  fencing: 'off',
 };
 
 function toNumber(s: string): number {
@@ -37,6 +40,7 @@ export function toRequestBody(v: ClusterFormValues): Record<string, unknown> {
     memoryMbPerShard: v.memoryMbPerShard,
     durability: v.durability,
     evictionPolicy: v.evictionPolicy,
+    fencing: v.fencing,
   };
 }
 
@@ -69,8 +73,12 @@ export type ValidationResult = { ok: true; body: CreateClusterRequest } | { ok: 
 export function validateClusterForm(v: ClusterFormValues): ValidationResult {
   const body = toRequestBody(v);
   const parsed = CreateClusterRequest.safeParse(body);
-  if (parsed.success) return { ok: true, body: parsed.data };
+  // The server's own rule for a spec that cannot run (fencing without replicas).
+  const problem = parsed.success ? specProblem(parsed.data) : null;
+  if (parsed.success && !problem) return { ok: true, body: parsed.data };
   const errors: FieldErrors = {};
+  if (problem) errors[problem.field] = sentence(problem.reason);
+  if (parsed.success) return { ok: false, errors };
   for (const issue of parsed.error.issues) {
     const field = issue.path[0];
     if (typeof field !== 'string' || !(FORM_FIELDS as readonly string[]).includes(field)) continue;

@@ -1,12 +1,9 @@
-import type { Durability, EngineCredentials, EvictionPolicy } from '../../domain';
-import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, specSettings } from '../config.renderer';
+import type { EngineCredentials } from '../../domain';
+import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, specSettings, type EngineSettings } from '../config.renderer';
 import { connectAdmin } from './admin-connection';
 import { syncDatabaseUsers } from './database-users';
 
-export interface InstanceSettings {
-  memoryMb: number;
-  durability: Durability;
-  evictionPolicy: EvictionPolicy;
+export interface InstanceSettings extends EngineSettings {
   credentials: EngineCredentials;
 }
 
@@ -15,14 +12,14 @@ export const SPARE_USERS = { internalUser: 'strata-spare', customerUser: 'strata
 
 /**
  * Turns a running, never-clustered spare into a cluster's instance at runtime:
- * the cluster's users, replication credentials, memory, eviction and
- * persistence, then removes the spare's own users and sets its database users. The same settings are in
+ * the cluster's users, replication credentials, memory, eviction,
+ * persistence and write fencing, then removes the spare's own users and sets its database users. The same settings are in
  * the redis.conf the agent writes beside it, so a restart keeps them.
  */
 export async function applyInstanceSettings(opts: {
   host: string; port: number; current: { username: string; password: string }; settings: InstanceSettings; timeoutMs?: number;
 }): Promise<void> {
-  const { credentials: c, memoryMb, durability, evictionPolicy } = opts.settings;
+  const { credentials: c, ...engine } = opts.settings;
   const timeoutMs = opts.timeoutMs ?? 2000;
   const spare = await connectAdmin({ host: opts.host, port: opts.port, ...opts.current }, timeoutMs);
   try {
@@ -30,7 +27,7 @@ export async function applyInstanceSettings(opts: {
     await spare.call('ACL', 'SETUSER', c.customerUser, 'reset', 'on', `>${c.customerPassword}`, ...CUSTOMER_ACL_RULES);
     await spare.call('CONFIG', 'SET',
       'masteruser', c.internalUser, 'masterauth', c.internalPassword,
-      ...specSettings({ memoryMb, durability, evictionPolicy }).flat());
+      ...specSettings(engine).flat());
   } finally {
     spare.disconnect();
   }

@@ -4,8 +4,7 @@
  * change at runtime (CONFIG SET), without a restart.
  */
 import type { Redis } from 'ioredis';
-import type { Durability, EvictionPolicy } from '../../domain';
-import { CLUSTER_NODE_TIMEOUT_MS, specSettings } from '../config.renderer';
+import { CLUSTER_NODE_TIMEOUT_MS, specSettings, type EngineSettings } from '../config.renderer';
 import { parseClusterNodes, parseInfo } from './cluster-reply.parser';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -51,12 +50,12 @@ export async function meetAsPrimary(
 }
 
 /**
- * Memory limit, eviction policy and persistence at runtime. Persistence
+ * Memory limit, eviction policy, persistence and write fencing at runtime. Persistence
  * turned on starts an AOF rewrite in the background (Redis does it on
  * `appendonly yes`); nothing restarts. Refuses a limit below what the
  * instance holds now.
  */
-export async function reconfigureInstance(client: Redis, s: { memoryMb: number; durability: Durability; evictionPolicy: EvictionPolicy }): Promise<void> {
+export async function reconfigureInstance(client: Redis, s: EngineSettings): Promise<void> {
   const used = Number(parseInfo(String(await client.call('INFO', 'memory'))).used_memory ?? 0);
   if (used > s.memoryMb * 1024 * 1024) throw new Error(`instance holds ${Math.ceil(used / 1048576)} MB; maxmemory ${s.memoryMb} MB would not fit`);
   await client.call('CONFIG', 'SET', ...specSettings(s).flat());

@@ -210,6 +210,24 @@ func (e ClusterSpecEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for ClusterSpecFencing.
+const (
+	ClusterSpecFencingOff ClusterSpecFencing = "off"
+	ClusterSpecFencingOn  ClusterSpecFencing = "on"
+)
+
+// Valid indicates whether the value is a known member of the ClusterSpecFencing enum.
+func (e ClusterSpecFencing) Valid() bool {
+	switch e {
+	case ClusterSpecFencingOff:
+		return true
+	case ClusterSpecFencingOn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ClusterSpecMigrationPriority.
 const (
 	ClusterSpecMigrationPriorityBalanced ClusterSpecMigrationPriority = "balanced"
@@ -360,6 +378,24 @@ func (e CreateClusterRequestEvictionPolicy) Valid() bool {
 	case CreateClusterRequestEvictionPolicyVolatileRandom:
 		return true
 	case CreateClusterRequestEvictionPolicyVolatileTtl:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateClusterRequestFencing.
+const (
+	CreateClusterRequestFencingOff CreateClusterRequestFencing = "off"
+	CreateClusterRequestFencingOn  CreateClusterRequestFencing = "on"
+)
+
+// Valid indicates whether the value is a known member of the CreateClusterRequestFencing enum.
+func (e CreateClusterRequestFencing) Valid() bool {
+	switch e {
+	case CreateClusterRequestFencingOff:
+		return true
+	case CreateClusterRequestFencingOn:
 		return true
 	default:
 		return false
@@ -1068,6 +1104,24 @@ func (e UpdateClusterRequestEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for UpdateClusterRequestFencing.
+const (
+	UpdateClusterRequestFencingOff UpdateClusterRequestFencing = "off"
+	UpdateClusterRequestFencingOn  UpdateClusterRequestFencing = "on"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestFencing enum.
+func (e UpdateClusterRequestFencing) Valid() bool {
+	switch e {
+	case UpdateClusterRequestFencingOff:
+		return true
+	case UpdateClusterRequestFencingOn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateClusterRequestMaintenanceWindowDayOfWeek.
 const (
 	UpdateClusterRequestMaintenanceWindowDayOfWeekFriday    UpdateClusterRequestMaintenanceWindowDayOfWeek = "friday"
@@ -1259,6 +1313,9 @@ type ClusterSpec struct {
 	EngineVersion  ClusterSpecEngineVersion  `json:"engineVersion"`
 	EvictionPolicy ClusterSpecEvictionPolicy `json:"evictionPolicy"`
 
+	// Fencing write fencing. on: a primary accepts a write only while one of its replicas acknowledged the replication stream within the last 2 s (min-replicas-to-write 1, min-replicas-max-lag 2), so a primary cut off from its replicas refuses writes (NOREPLICAS) within about 3 s instead of acknowledging writes a failover on the other side would discard; needs replicasPerShard >= 1, and a shard refuses writes while none of its replicas is connected (after a failover, until the replica is rebuilt). off: Redis defaults
+	Fencing ClusterSpecFencing `json:"fencing"`
+
 	// MaintenanceWindow weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)
 	MaintenanceWindow *MaintenanceWindow `json:"maintenanceWindow"`
 	MemoryMbPerShard  int                `json:"memoryMbPerShard"`
@@ -1277,6 +1334,9 @@ type ClusterSpecEngineVersion string
 
 // ClusterSpecEvictionPolicy defines model for ClusterSpec.EvictionPolicy.
 type ClusterSpecEvictionPolicy string
+
+// ClusterSpecFencing write fencing. on: a primary accepts a write only while one of its replicas acknowledged the replication stream within the last 2 s (min-replicas-to-write 1, min-replicas-max-lag 2), so a primary cut off from its replicas refuses writes (NOREPLICAS) within about 3 s instead of acknowledging writes a failover on the other side would discard; needs replicasPerShard >= 1, and a shard refuses writes while none of its replicas is connected (after a failover, until the replica is rebuilt). off: Redis defaults
+type ClusterSpecFencing string
 
 // ClusterSpecMigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
 type ClusterSpecMigrationPriority string
@@ -1358,6 +1418,9 @@ type CreateClusterRequest struct {
 	EngineVersion  *CreateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
 	EvictionPolicy *CreateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
 
+	// Fencing default off; on needs replicasPerShard >= 1
+	Fencing *CreateClusterRequestFencing `json:"fencing,omitempty"`
+
 	// MaintenanceWindow weekly window (UTC) in which changes that restart engines run; default none
 	MaintenanceWindow *struct {
 		// DayOfWeek the day (UTC) the window starts on
@@ -1389,6 +1452,9 @@ type CreateClusterRequestEngineVersion string
 
 // CreateClusterRequestEvictionPolicy defines model for CreateClusterRequest.EvictionPolicy.
 type CreateClusterRequestEvictionPolicy string
+
+// CreateClusterRequestFencing default off; on needs replicasPerShard >= 1
+type CreateClusterRequestFencing string
 
 // CreateClusterRequestMaintenanceWindowDayOfWeek the day (UTC) the window starts on
 type CreateClusterRequestMaintenanceWindowDayOfWeek string
@@ -1904,6 +1970,9 @@ type UpdateClusterRequest struct {
 	Durability     *UpdateClusterRequestDurability     `json:"durability,omitempty"`
 	EvictionPolicy *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
 
+	// Fencing turned on or off in place on every instance (CONFIG SET, no restart); on needs replicasPerShard >= 1
+	Fencing *UpdateClusterRequestFencing `json:"fencing,omitempty"`
+
 	// MaintenanceWindow set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation
 	MaintenanceWindow *struct {
 		// DayOfWeek the day (UTC) the window starts on
@@ -1928,6 +1997,9 @@ type UpdateClusterRequestDurability string
 
 // UpdateClusterRequestEvictionPolicy defines model for UpdateClusterRequest.EvictionPolicy.
 type UpdateClusterRequestEvictionPolicy string
+
+// UpdateClusterRequestFencing turned on or off in place on every instance (CONFIG SET, no restart); on needs replicasPerShard >= 1
+type UpdateClusterRequestFencing string
 
 // UpdateClusterRequestMaintenanceWindowDayOfWeek the day (UTC) the window starts on
 type UpdateClusterRequestMaintenanceWindowDayOfWeek string

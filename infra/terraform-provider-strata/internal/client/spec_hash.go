@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "b6d36d6f3fdbcfd81818846f6cc2cced615baf553792ef621acf0c5cb9b70a6b"
+const SpecSHA256 = "0faea70429f48c12b8ba024032c6853504f06048d5935d6853205c02728d912f"

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type Fencing, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
 import { useClusterPlanMutation, useClusterUpdateMutation } from '../../../data/clusters/cluster-update-mutation';
 import { useCapacityQuery } from '../../../data/capacity/capacity-query';
 import { isApiError } from '../../../data/fetcher';
@@ -9,7 +9,7 @@ import { memoryHint, replicasHint, shapeBounds, shardsHint, type CapacityField }
 import type { ClusterShape } from '../../../lib/cluster-math';
 import { toast } from '../../../lib/toast';
 import { Field } from '../../../components/ui/Field';
-import { DURABILITY_OPTIONS, EVICTION_OPTIONS, MEMORY_OPTIONS_MB } from '../../ClusterCreate/options';
+import { DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from '../../ClusterCreate/options';
 import { DurabilityAdvice } from '../../Nodes/DurabilityAdvice';
 import { PlanPreview } from './PlanPreview';
 import { SwitchoverPanel } from './SwitchoverPanel';
@@ -18,7 +18,7 @@ import { MaintenanceWindowPanel } from './MaintenanceWindowPanel';
 import { MigrationPanel } from './MigrationPanel';
 import { ApplyConfirm } from './ApplyConfirm';
 
-type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy; migrationPriority: MigrationPriority };
+type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy; fencing: Fencing; migrationPriority: MigrationPriority };
 type FormField = keyof Form;
 
 const PRIORITY_HINTS: Record<MigrationPriority, string> = {
@@ -29,7 +29,7 @@ const PRIORITY_HINTS: Record<MigrationPriority, string> = {
 
 const fromSpec = (c: Cluster): Form => ({
   shards: String(c.spec.shards), replicasPerShard: String(c.spec.replicasPerShard), memoryMbPerShard: c.spec.memoryMbPerShard,
-  durability: c.spec.durability, evictionPolicy: c.spec.evictionPolicy, migrationPriority: c.spec.migrationPriority,
+  durability: c.spec.durability, evictionPolicy: c.spec.evictionPolicy, fencing: c.spec.fencing, migrationPriority: c.spec.migrationPriority,
 });
 
 /** Only the fields that differ from the cluster's spec. */
@@ -40,6 +40,7 @@ function changes(c: Cluster, f: Form): UpdateClusterRequest {
   if (f.memoryMbPerShard !== c.spec.memoryMbPerShard) out.memoryMbPerShard = f.memoryMbPerShard;
   if (f.durability !== c.spec.durability) out.durability = f.durability;
   if (f.evictionPolicy !== c.spec.evictionPolicy) out.evictionPolicy = f.evictionPolicy;
+  if (f.fencing !== c.spec.fencing) out.fencing = f.fencing;
   if (f.migrationPriority !== c.spec.migrationPriority) out.migrationPriority = f.migrationPriority;
   return out;
 }
@@ -78,7 +79,7 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
   const menu = [...new Set([...memoryOptions, cluster.spec.memoryMbPerShard])].sort((a, b) => a - b);
 
   const serverFieldError = (f: string) => (isApiError(error) ? error.fieldErrors.find((e) => e.field === f)?.message : undefined);
-  const FIELDS: FormField[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'migrationPriority'];
+  const FIELDS: FormField[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'migrationPriority'];
   /** One message per field: the server's refusal, else what the nodes cannot hold (said at once, as in the wizard). */
   const fieldError = (f: FormField) => serverFieldError(f) ?? (changed && check?.problem?.field === (f as CapacityField) ? check.problem.message : undefined);
   // The summary only for what no field shows.
@@ -145,6 +146,11 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
         <Field label="Eviction policy" error={fieldError('evictionPolicy')} hint={EVICTION_OPTIONS[form.evictionPolicy]}>
           <select className="input" name="evictionPolicy" value={form.evictionPolicy} onChange={(e) => set('evictionPolicy', e.target.value as EvictionPolicy)}>
             {(Object.keys(EVICTION_OPTIONS) as EvictionPolicy[]).map((p) => <option key={p} value={p}>{p}</option>)}
+          </select>
+        </Field>
+        <Field label="Write fencing" error={fieldError('fencing')} hint={FENCING_OPTIONS[form.fencing].description}>
+          <select className="input" name="fencing" value={form.fencing} onChange={(e) => set('fencing', e.target.value as Fencing)}>
+            {(Object.keys(FENCING_OPTIONS) as Fencing[]).map((f) => <option key={f} value={f}>{FENCING_OPTIONS[f].title}</option>)}
           </select>
         </Field>
         <Field label="Migration priority" error={fieldError('migrationPriority')} hint={PRIORITY_HINTS[form.migrationPriority]}>
