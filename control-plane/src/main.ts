@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   const tasks = new TaskStore(pool);
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
-  const broker = new TaskBroker({ tasks, clusters, box });
+  const broker = new TaskBroker({ tasks, clusters, box, nodes, endpointHost: config.endpoints.host });
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });

@@ -10,6 +10,7 @@ import { conflict, notFound, unplaceable } from '../errors';
 import { placementProblem } from './placement-bounds';
 import type { SecretBox } from '../crypto/secret-box';
 import { newPassword } from '../crypto/tokens';
+import { createClusterCa } from '../crypto/cluster-ca';
 import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { OperationRow, OperationStore } from '../stores/operation.store';
@@ -43,6 +44,7 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
     evictionPolicy: req.evictionPolicy ?? 'noeviction',
     migrationPriority: req.migrationPriority ?? 'balanced',
     engineVersion: req.engineVersion ?? '7',
+    tls: req.tls ?? 'off',
   };
 }
 
@@ -77,6 +79,7 @@ export class ClusterService {
   async create(organizationId: string, req: CreateClusterRequest, restore?: (clusterId: string, db: Db) => Promise<void>): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
     const spec = withDefaults(req);
     const id = randomUUID();
+    const tlsCa = spec.tls === 'required' ? await createClusterCa(req.name) : null;
     try {
       const result = await inTransaction(this.d.pool, async (db) => {
         await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
@@ -97,6 +100,7 @@ export class ClusterService {
           customerPassword: newPassword(),
           internalUser: 'strata-internal',
           internalPassword: newPassword(),
+          ...(tlsCa ? { tlsCa } : {}),
         };
         const cluster = await this.d.clusters.insert(
           {

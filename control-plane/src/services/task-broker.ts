@@ -3,7 +3,9 @@ import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest } from '
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
-import { openSecrets } from './cluster-secrets';
+import type { NodeStore } from '../stores/node.store';
+import { issueInstanceCertificate } from '../crypto/cluster-ca';
+import { engineCredentials, openSecrets } from './cluster-secrets';
 
 /** Short leases, extended by agent heartbeats: a task leased just before a crash is handed out again within seconds. */
 export const TASK_LEASE_MS = 6_000;
@@ -16,7 +18,11 @@ export const TASK_LEASE_MS = 6_000;
 export class TaskBroker {
   private readonly signal = new EventEmitter().setMaxListeners(0);
 
-  constructor(private readonly d: { tasks: TaskStore; clusters: ClusterStore; box: SecretBox }) {}
+  constructor(private readonly d: {
+    tasks: TaskStore; clusters: ClusterStore; box: SecretBox; nodes: NodeStore;
+    /** The cluster endpoint host (null: none): instance certificates name it beside the node's address. */
+    endpointHost: string | null;
+  }) {}
 
   notify(nodeId: string): void {
     this.signal.emit(nodeId);
@@ -53,6 +59,16 @@ export class TaskBroker {
     if ((TASKS_WITHOUT_CREDENTIALS as readonly string[]).includes(request.kind)) return TaskPayload.parse(request);
     const cluster = await this.d.clusters.get(row.clusterId);
     if (!cluster) return null;
-    return TaskPayload.parse({ ...request, credentials: openSecrets(this.d.box, cluster.secretsEnc) });
+    const secrets = openSecrets(this.d.box, cluster.secretsEnc);
+    // A task that runs an instance gets a certificate for it, issued now for the node it runs on (the CA key stays here).
+    const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance';
+    const instanceCertificate = secrets.tlsCa && runsInstance ? await this.instanceCertificate(secrets.tlsCa, row.nodeId) : undefined;
+    return TaskPayload.parse({ ...request, credentials: engineCredentials(secrets, instanceCertificate) });
+  }
+
+  private async instanceCertificate(ca: { certificate: string; privateKey: string }, nodeId: string) {
+    const node = await this.d.nodes.get(nodeId);
+    if (!node) throw new Error(`node ${nodeId} is not registered`);
+    return issueInstanceCertificate(ca, [node.address, ...(this.d.endpointHost ? [this.d.endpointHost] : [])]);
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Durability, EngineCredentials, EvictionPolicy } from '../domain';
 import { CUSTOMER_ACL_RULES, renderRedisConfig, type RedisConfigInput } from './config.renderer';
 import { quoteConfigArg } from './config.quoting';
+import { TLS_FILES } from './tls-settings';
 
 const credentials: EngineCredentials = {
   customerUser: 'customer',
@@ -38,6 +39,18 @@ describe('renderRedisConfig', () => {
     const out = lines({ evictionPolicy, memoryMb: 128 });
     expect(out).toContain(`maxmemory-policy ${evictionPolicy}`);
     expect(out).toContain('maxmemory 128mb');
+  });
+
+  it('serves TLS only on the instance port, on replication and the cluster bus, when given TLS files', () => {
+    const out = lines({ tls: TLS_FILES });
+    expect(out).toContain('port 0');
+    expect(out).not.toContain('port 7001');
+    for (const line of [
+      'tls-port 7001', 'tls-cert-file "tls/instance.crt"', 'tls-key-file "tls/instance.key"', 'tls-ca-cert-file "tls/ca.crt"',
+      'tls-auth-clients no', 'tls-replication yes', 'tls-cluster yes',
+    ]) expect(out).toContain(line);
+    expect(lines().filter((l) => l.startsWith('tls-'))).toEqual([]);
+    expect(lines()).toContain('port 7001');
   });
 
   it('binds, announces and runs in cluster mode with fast replication', () => {

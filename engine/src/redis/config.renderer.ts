@@ -1,5 +1,6 @@
 import type { Durability, EngineCredentials, EvictionPolicy } from '../domain';
 import { assertSafeUsername, quoteConfigArg } from './config.quoting';
+import { tlsSettings, type TlsFiles } from './tls-settings';
 
 export interface RedisConfigInput {
   /** The one address the instance binds to and announces to the cluster. */
@@ -10,6 +11,8 @@ export interface RedisConfigInput {
   durability: Durability;
   evictionPolicy: EvictionPolicy;
   credentials: EngineCredentials;
+  /** TLS only (plain-text port closed), with these files; absent: plain text. */
+  tls?: TlsFiles;
 }
 
 /**
@@ -101,7 +104,8 @@ export function renderRedisConfig(input: RedisConfigInput): string {
   const lines = [
     '# Rendered by @strata/engine. Do not edit: the agent rewrites it.',
     `bind ${address}`,
-    `port ${port}`,
+    // A TLS instance has no plain-text port: it serves TLS on `port` (tls-port below).
+    `port ${input.tls ? 0 : port}`,
     'protected-mode no',
     'daemonize no',
     `dir ${q(dataDir)}`,
@@ -136,5 +140,6 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     `user ${credentials.internalUser} reset on ${q(`>${credentials.internalPassword}`)} ${INTERNAL_ACL_RULES.join(' ')}`,
     `user ${credentials.customerUser} reset on ${q(`>${credentials.customerPassword}`)} ${CUSTOMER_ACL_RULES.join(' ')}`,
   ];
+  if (input.tls) lines.push('', '# TLS only: client port, replication and cluster bus', ...tlsSettings(port, input.tls).map(directive));
   return `${lines.join('\n')}\n`;
 }

@@ -8,6 +8,8 @@ const conn: Connection = {
   username: 'default',
   password: 's3cr/t',
   endpoint: null,
+  tls: 'off',
+  caCertificate: null,
 };
 
 describe('with a stable endpoint', () => {

@@ -7,6 +7,7 @@
  * which on a busy host costs more than the target spends restoring a key.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 
 export interface RestoreEntry {
   key: Buffer;
@@ -68,12 +69,12 @@ export class BulkRestoreConnection {
   }
 
   /** Connects and logs in (AUTH user password); rejects on a refused login. */
-  static async connect(host: string, port: number, username: string, password: string, timeoutMs = 5000): Promise<BulkRestoreConnection> {
-    const socket = net.createConnection({ host, port });
+  static async connect(host: string, port: number, username: string, password: string, tlsLogin?: { ca: string }, timeoutMs = 5000): Promise<BulkRestoreConnection> {
+    const socket = tlsLogin ? tls.connect({ host, port, ca: tlsLogin.ca, ...(net.isIP(host) ? {} : { servername: host }) }) : net.createConnection({ host, port });
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => { socket.destroy(); reject(new Error(`connect to ${host}:${port} timed out`)); }, timeoutMs);
-      socket.once('connect', () => { clearTimeout(timer); resolve(); });
+      socket.once(tlsLogin ? 'secureConnect' : 'connect', () => { clearTimeout(timer); resolve(); });
       socket.once('error', (err) => { clearTimeout(timer); reject(err); });
     });
     const conn = new BulkRestoreConnection(socket);

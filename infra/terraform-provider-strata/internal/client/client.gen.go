@@ -189,6 +189,24 @@ func (e ClusterSpecMigrationPriority) Valid() bool {
 	}
 }
 
+// Defines values for ClusterSpecTls.
+const (
+	ClusterSpecTlsOff      ClusterSpecTls = "off"
+	ClusterSpecTlsRequired ClusterSpecTls = "required"
+)
+
+// Valid indicates whether the value is a known member of the ClusterSpecTls enum.
+func (e ClusterSpecTls) Valid() bool {
+	switch e {
+	case ClusterSpecTlsOff:
+		return true
+	case ClusterSpecTlsRequired:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConditionStatus.
 const (
 	ConditionStatusFalse   ConditionStatus = "false"
@@ -204,6 +222,24 @@ func (e ConditionStatus) Valid() bool {
 	case ConditionStatusTrue:
 		return true
 	case ConditionStatusUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectionTls.
+const (
+	ConnectionTlsOff      ConnectionTls = "off"
+	ConnectionTlsRequired ConnectionTls = "required"
+)
+
+// Valid indicates whether the value is a known member of the ConnectionTls enum.
+func (e ConnectionTls) Valid() bool {
+	switch e {
+	case ConnectionTlsOff:
+		return true
+	case ConnectionTlsRequired:
 		return true
 	default:
 		return false
@@ -297,6 +333,24 @@ func (e CreateClusterRequestMigrationPriority) Valid() bool {
 	case CreateClusterRequestMigrationPriorityFast:
 		return true
 	case CreateClusterRequestMigrationPriorityGentle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateClusterRequestTls.
+const (
+	CreateClusterRequestTlsOff      CreateClusterRequestTls = "off"
+	CreateClusterRequestTlsRequired CreateClusterRequestTls = "required"
+)
+
+// Valid indicates whether the value is a known member of the CreateClusterRequestTls enum.
+func (e CreateClusterRequestTls) Valid() bool {
+	switch e {
+	case CreateClusterRequestTlsOff:
+		return true
+	case CreateClusterRequestTlsRequired:
 		return true
 	default:
 		return false
@@ -525,6 +579,7 @@ const (
 	RestoreLayoutUnsupported ProblemCode = "restore_layout_unsupported"
 	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
 	SignInLocked             ProblemCode = "sign_in_locked"
+	TlsOff                   ProblemCode = "tls_off"
 	TooManyStreams           ProblemCode = "too_many_streams"
 	Unauthorized             ProblemCode = "unauthorized"
 	Unplaceable              ProblemCode = "unplaceable"
@@ -579,6 +634,8 @@ func (e ProblemCode) Valid() bool {
 	case RestoreMemoryTooSmall:
 		return true
 	case SignInLocked:
+		return true
+	case TlsOff:
 		return true
 	case TooManyStreams:
 		return true
@@ -909,6 +966,9 @@ type ClusterSpec struct {
 	MigrationPriority ClusterSpecMigrationPriority `json:"migrationPriority"`
 	ReplicasPerShard  int                          `json:"replicasPerShard"`
 	Shards            int                          `json:"shards"`
+
+	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+	Tls ClusterSpecTls `json:"tls"`
 }
 
 // ClusterSpecDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -922,6 +982,9 @@ type ClusterSpecEvictionPolicy string
 
 // ClusterSpecMigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
 type ClusterSpecMigrationPriority string
+
+// ClusterSpecTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+type ClusterSpecTls string
 
 // ClusterUpdateAccepted defines model for ClusterUpdateAccepted.
 type ClusterUpdateAccepted struct {
@@ -953,6 +1016,9 @@ type ConditionStatus string
 
 // Connection defines model for Connection.
 type Connection struct {
+	// CaCertificate PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off)
+	CaCertificate *string `json:"caCertificate"`
+
 	// Endpoint the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node
 	Endpoint *struct {
 		Host string `json:"host"`
@@ -966,10 +1032,16 @@ type Connection struct {
 	// Seeds host:port of every primary
 	Seeds []string `json:"seeds"`
 
-	// Uri redis://USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
+	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+	Tls ConnectionTls `json:"tls"`
+
+	// Uri redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
 	Uri      string `json:"uri"`
 	Username string `json:"username"`
 }
+
+// ConnectionTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+type ConnectionTls string
 
 // CreateClusterRequest defines model for CreateClusterRequest.
 type CreateClusterRequest struct {
@@ -987,6 +1059,9 @@ type CreateClusterRequest struct {
 	// RestoreFrom start with the data of a backup (same shard count as the backup)
 	RestoreFrom *RestoreFrom `json:"restoreFrom,omitempty"`
 	Shards      int          `json:"shards"`
+
+	// Tls default off; set at create
+	Tls *CreateClusterRequestTls `json:"tls,omitempty"`
 }
 
 // CreateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -1000,6 +1075,9 @@ type CreateClusterRequestEvictionPolicy string
 
 // CreateClusterRequestMigrationPriority default balanced
 type CreateClusterRequestMigrationPriority string
+
+// CreateClusterRequestTls default off; set at create
+type CreateClusterRequestTls string
 
 // CreateTokenRequest defines model for CreateTokenRequest.
 type CreateTokenRequest struct {

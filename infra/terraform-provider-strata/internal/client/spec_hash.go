@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "11ec516e5a744dfe71055d367007d44c3255fec903ef56f88a7a11ee86f12ff1"
+const SpecSHA256 = "5138f4f34d7d6a818abe13f2423edef798a9776edc9eec38c459b2a9f61127e8"

@@ -1,0 +1,170 @@
+/**
+ * A cluster created with `tls: "required"` serves TLS only: on the client
+ * port, on replication and on the cluster bus, with certificates from its
+ * own CA. One stack, one cluster, several checks in order: it becomes ready,
+ * plain text gets nothing (client port and bus port), a client with the CA
+ * writes and reads on every shard through the endpoint's rediss:// URI, a
+ * client without the CA is refused, and a failover and a 3 -> 4 reshard
+ * keep every acknowledged key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import tls from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { Cluster, Redis } from 'ioredis';
+import type { Topology } from '@strata/api';
+import type { Stack } from '@strata/local';
+import { testStack } from './helpers/test-stack';
+import type { TestApi } from './helpers/api-client';
+import { countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
+
+let stack: Stack;
+let api: TestApi;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ stack, api, cleanup } = await testStack('127.0.123', { nodes: 3 }));
+});
+afterAll(async () => cleanup?.());
+
+const KEYS = 3000;
+
+/** A Redis Cluster client from the connection URI and the CA, as an application configured for TLS. */
+function tlsClient(uri: string, ca: string): Cluster {
+  const u = new URL(uri);
+  expect(u.protocol).toBe('rediss:');
+  const c = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
+    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca }, connectTimeout: 1000, commandTimeout: 3000 },
+    slotsRefreshTimeout: 1000,
+    retryDelayOnFailover: 20,
+    retryDelayOnClusterDown: 50,
+    retryDelayOnTryAgain: 20,
+  });
+  c.on('error', () => {});
+  return c;
+}
+
+/** What a plain-text client gets from host:port after sending PING: the bytes received before the server closed (or 500 ms). */
+function plainPing(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    let got = '';
+    const done = () => { clearTimeout(t); s.destroy(); resolve(got); };
+    const t = setTimeout(done, 500);
+    s.on('connect', () => s.write('PING\r\n'));
+    s.on('data', (d) => { got += d.toString('latin1'); });
+    s.on('close', done);
+    s.on('error', done);
+  });
+}
+
+/** Completes a TLS handshake with host:port verified against `ca`; resolves with the peer certificate's SANs. */
+function handshake(host: string, port: number, ca?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = tls.connect({ host, port, ...(ca ? { ca } : {}) });
+    s.once('secureConnect', () => { resolve(s.getPeerX509Certificate()?.subjectAltName ?? ''); s.destroy(); });
+    s.once('error', (err) => { s.destroy(); reject(err); });
+  });
+}
+
+const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
+const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.find((i) => i.role === 'primary')!;
+
+describe('a TLS cluster', () => {
+  it('serves TLS only; a client with its CA reads and writes every shard; failover and 3 -> 4 keep every acknowledged key', async () => {
+    const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required' });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    expect(created.body.cluster.spec.tls).toBe('required');
+    const id = created.body.cluster.id;
+    const started = Date.now();
+    const topology = await api.waitForHealthy(id, 90_000);
+    console.log(`TLS cluster 3x1 healthy in ${Date.now() - started} ms`);
+
+    // Connection details: rediss:// on the endpoint, the CA in PEM, the same CA downloadable.
+    const conn = (await api.connection(id)).body;
+    expect(conn.tls).toBe('required');
+    expect(conn.uri.startsWith(`rediss://`)).toBe(true);
+    expect(new URL(conn.uri).hostname).toBe(stack.endpointHost);
+    const ca = conn.caCertificate!;
+    expect(new X509Certificate(ca).ca).toBe(true);
+    const download = await fetch(`${api.url}/v1/clusters/${id}/ca.pem`, { headers: { authorization: `Bearer ${api.token}` } });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toContain('application/x-pem-file');
+    expect(await download.text()).toBe(ca);
+
+    // Every instance: plain text on its port and on its bus port gets no reply; TLS verified by the CA names its node's address and the endpoint.
+    for (const inst of topology.shards.flatMap((s) => s.instances)) {
+      const { host, port } = split(inst.address);
+      expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
+      expect(await plainPing(host, port + 10000)).toBe('');
+      const sans = await handshake(host, port, ca);
+      expect(sans).toContain(`IP Address:${host}`);
+      expect(sans).toContain(`IP Address:${stack.endpointHost}`);
+      // The cluster bus speaks TLS too (a handshake with the CA completes there).
+      await handshake(host, port + 10000, ca);
+      // Without the cluster's CA, the certificate is not trusted.
+      await expect(handshake(host, port)).rejects.toThrow(/self[- ]signed|unable to (get|verify)/i);
+    }
+
+    // Through the endpoint (TLS passes through it) with the CA: every shard written and read; replicas acknowledge over TLS replication.
+    const app = tlsClient(conn.uri, ca);
+    await loadKeys(app, 'k', KEYS, 1);
+    expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
+    for (const node of app.nodes('master')) expect(Number(await node.dbsize())).toBeGreaterThan(KEYS / 6);
+    // The customer user over a standalone TLS connection to a replica: it holds its share (replication over TLS, the only port).
+    const replica = topology.shards[0]!.instances.find((i) => i.role === 'replica')!;
+    const r = new Redis({ ...split(replica.address), username: conn.username, password: conn.password, tls: { ca }, lazyConnect: true, maxRetriesPerRequest: 0 });
+    await r.connect();
+    expect(Number(await r.dbsize())).toBeGreaterThan(KEYS / 6);
+    expect(await r.info('replication')).toMatch(/master_link_status:up/);
+    r.disconnect();
+
+    // kill -9 of a primary with a writer running: the replica takes over over TLS, nothing acknowledged lost.
+    const writer = new DurableWriter(tlsClient(conn.uri, ca), 'w', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const victim = primaryOf(topology, 1);
+    process.kill(enginePid(victim.address), 'SIGKILL');
+    await api.waitForEvent(id, 'failover', (e) => e.shard === 1);
+    await api.waitForHealthy(id, 90_000);
+    await new Promise((res) => setTimeout(res, 300));
+    await writer.stop();
+    expect(writer.acked.length).toBeGreaterThan(10);
+    expect(await writer.lost(app)).toEqual([]);
+    expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
+    console.log(`failover over TLS: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
+
+    // 3 -> 4 shards: slots move between TLS instances (MIGRATE over tls-cluster, bulk restores over TLS).
+    const up = await api.updateCluster(id, { shards: 4 });
+    expect(up.status, JSON.stringify(up.body)).toBe(202);
+    const four = await api.pollUntil(async () => {
+      const op = (await api.operation(up.body.operation.id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, 120_000, () => '3 -> 4 did not finish');
+    expect(four.state, JSON.stringify(four)).toBe('succeeded');
+    const after = await api.waitForHealthy(id, 90_000);
+    expect(after.shards).toHaveLength(4);
+    const fresh = tlsClient(conn.uri, ca);
+    expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    expect(await writer.lost(fresh)).toEqual([]);
+    expect(fresh.nodes('master')).toHaveLength(4);
+    const { host, port } = split(primaryOf(after, 3).address);
+    expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
+    fresh.disconnect();
+    app.disconnect();
+    writer['client'].disconnect();
+  });
+
+  it('a cluster without TLS has no CA to download', async () => {
+    const created = await api.createCluster({ name: 'plain', shards: 1, replicasPerShard: 0, memoryMbPerShard: 16 });
+    expect(created.body.cluster.spec.tls).toBe('off');
+    const res = await api.call<{ code: string }>('GET', `/v1/clusters/${created.body.cluster.id}/ca.pem`);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('tls_off');
+    const conn = (await api.connection(created.body.cluster.id)).body;
+    expect(conn.uri.startsWith('redis://')).toBe(true);
+    expect(conn.caCertificate).toBeNull();
+    const bad = await api.createCluster({ name: 'bad-tls', shards: 1, replicasPerShard: 0, tls: 'sometimes' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('tls');
+  });
+});
