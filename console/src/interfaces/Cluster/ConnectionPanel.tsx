@@ -5,7 +5,7 @@ import { CopyButton } from '../../components/ui/CopyButton';
 import { Icon } from '../../components/ui/Icon';
 import { ErrorState } from '../../components/ui/States';
 import { Tabs } from '../../components/ui/Tabs';
-import { CLIENTS, MASK, buildSnippet, maskUri, type ClientKey } from './snippets';
+import { CA_FILE, CLIENTS, MASK, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
   provisioning: false,
@@ -46,13 +46,13 @@ export function ConnectionPanel({ clusterId, phase }: { clusterId: string; phase
           <ErrorState error={conn.error} title="Could not load connection details" onRetry={() => void conn.refetch()} />
         )
       ) : (
-        <ConnectionDetails conn={conn.data} />
+        <ConnectionDetails clusterId={clusterId} conn={conn.data} />
       )}
     </section>
   );
 }
 
-function ConnectionDetails({ conn }: { conn: Connection }) {
+function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Connection }) {
   const [reveal, setReveal] = useState(false);
   const [client, setClient] = useState<ClientKey>('redis-cli');
   const snippet = buildSnippet(client, conn, reveal);
@@ -97,6 +97,20 @@ function ConnectionDetails({ conn }: { conn: Connection }) {
             </div>
           </div>
         </div>
+        {conn.tls === 'required' && (
+          <div className="kv">
+            <span className="kv-key">TLS</span>
+            <div className="secret-row">
+              <span className="small">
+                Required. Clients verify the instances against the cluster&apos;s CA; the snippets read it from <code>{CA_FILE}</code>.
+              </span>
+              {/* The API serves the CA as a file (GET /v1/clusters/{id}/ca.pem); the session cookie authorizes the download. */}
+              <a className="btn btn-secondary btn-sm" href={`/v1/clusters/${clusterId}/ca.pem`} download={CA_FILE} data-testid="download-ca">
+                Download CA
+              </a>
+            </div>
+          </div>
+        )}
         <div className="kv">
           <span className="kv-key">Seeds (every primary)</span>
           <div className="seeds">

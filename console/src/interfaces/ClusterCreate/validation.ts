@@ -1,4 +1,4 @@
-import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type FieldError } from '@strata/api';
+import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type FieldError, type TlsMode } from '@strata/api';
 
 /** What the form holds: numbers stay strings until validated, exactly as typed. */
 export interface ClusterFormValues {
@@ -8,12 +8,13 @@ export interface ClusterFormValues {
   memoryMbPerShard: number;
   durability: Durability;
   evictionPolicy: EvictionPolicy;
+  tls: TlsMode;
 }
 
 export type FormField = keyof ClusterFormValues;
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy'];
+export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'tls'];
 
 export const INITIAL_VALUES: ClusterFormValues = {
   name: '',
@@ -22,6 +23,7 @@ export const INITIAL_VALUES: ClusterFormValues = {
   memoryMbPerShard: LIMITS.memoryMbPerShard.default,
   durability: 'aof-everysec',
   evictionPolicy: 'noeviction',
+  tls: 'off',
 };
 
 function toNumber(s: string): number {
@@ -37,6 +39,7 @@ export function toRequestBody(v: ClusterFormValues): Record<string, unknown> {
     memoryMbPerShard: v.memoryMbPerShard,
     durability: v.durability,
     evictionPolicy: v.evictionPolicy,
+    tls: v.tls,
   };
 }
 
