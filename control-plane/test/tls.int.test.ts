@@ -12,7 +12,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import type { Topology } from '@strata/api';
+import type { Benchmark, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -132,6 +132,23 @@ describe('a TLS cluster', () => {
     expect(await writer.lost(app)).toEqual([]);
     expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
     console.log(`failover over TLS: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
+
+    // A benchmark over TLS: the js worker threads run it (the native worker speaks plain text only) and say so.
+    const bench = await api.call<Benchmark>('POST', `/v1/clusters/${id}/benchmarks`, {
+      workload: 'ycsb-c', recordCount: 2000, durationSec: 2, warmupSec: 0, connections: 4, workers: 1, seed: 3,
+    });
+    expect(bench.status, JSON.stringify(bench.body)).toBe(202);
+    const ran = await api.pollUntil(async () => {
+      const b = (await api.call<Benchmark>('GET', `/v1/benchmarks/${bench.body.id}`)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(b.state) ? b : undefined;
+    }, 60_000, () => 'the benchmark did not finish');
+    expect(ran.state, JSON.stringify(ran)).toBe('succeeded');
+    const read = ran.result!.ops.find((o) => o.op === 'read')!;
+    expect(read.count).toBeGreaterThan(100);
+    expect(read.errors).toBe(0);
+    expect(read.misses).toBe(0);
+    expect(ran.result!.workers[0]).toMatchObject({ engine: 'js', engineNote: expect.stringContaining('TLS') });
+    console.log(`ycsb-c over TLS (js workers): ${Math.round(ran.result!.opsPerSec)} ops/s`);
 
     // 3 -> 4 shards: slots move between TLS instances (MIGRATE over tls-cluster, bulk restores over TLS).
     const up = await api.updateCluster(id, { shards: 4 });
