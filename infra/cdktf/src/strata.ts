@@ -34,6 +34,8 @@ export interface StrataClusterConfig {
   /** How hard slot moves press on the primaries (default balanced). */
   migrationPriority?: MigrationPriority;
   engineVersion?: '7';
+  /** TLS only on the client port, replication and the cluster bus (default off); set at creation. */
+  tls?: 'off' | 'required';
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
@@ -42,8 +44,8 @@ export interface StrataClusterConfig {
 export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
-  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version',
-    'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
+  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version', 'tls',
+    'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -53,6 +55,8 @@ export class StrataCluster extends BoundResource<StrataClusterConfig> {
   get username(): string { return this.getStringAttribute('username'); }
   get password(): string { return this.getStringAttribute('password'); }
   get seeds(): string[] { return this.getListAttribute('seeds'); }
+  /** PEM of the cluster's CA when tls is required. */
+  get caCertificate(): string { return this.getStringAttribute('ca_certificate'); }
 }
 
 export type Scope = 'clusters:read' | 'clusters:write' | 'benchmarks:run' | 'admin';

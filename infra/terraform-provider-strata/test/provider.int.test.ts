@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loopbackPrefix } from '@strata/local';
 
 const dir = path.resolve(import.meta.dirname, '..');
 /** Runs a command without blocking the test worker (vitest needs its event loop); resolves with status and output. */
@@ -37,7 +38,7 @@ describe('terraform-provider-strata', () => {
         cwd: dir,
         env: {
           ...process.env, TF_ACC: '1', TF_ACC_TERRAFORM_PATH: terraform, TF_CLI_CONFIG_FILE: cli, CHECKPOINT_DISABLE: '1',
-          STRATA_ENDPOINT: '', STRATA_TOKEN: '', STRATA_TEST_ADDRESS_PREFIX: '127.0.52',
+          STRATA_ENDPOINT: '', STRATA_TOKEN: '', STRATA_TEST_ADDRESS_PREFIX: loopbackPrefix('127.0.52'),
         },
       });
       const out = r.out;
