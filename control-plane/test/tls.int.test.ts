@@ -90,6 +90,7 @@ describe('a TLS cluster', () => {
     const download = await fetch(`${api.url}/v1/clusters/${id}/ca.pem`, { headers: { authorization: `Bearer ${api.token}` } });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toContain('application/x-pem-file');
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="ca.pem"');
     expect(await download.text()).toBe(ca);
 
     // Every instance: plain text on its port and on its bus port gets no reply; TLS verified by the CA names its node's address and the endpoint.

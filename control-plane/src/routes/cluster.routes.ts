@@ -178,7 +178,8 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     const ca = openSecrets(d.box, cluster.secretsEnc).tlsCa;
     if (!ca) throw conflict('tls_off', 'TLS is off for this cluster: it has no CA.');
     res.set('Content-Type', 'application/x-pem-file');
-    res.set('Content-Disposition', `attachment; filename="${cluster.name}-ca.pem"`);
+    // The name every connection snippet reads the CA from.
+    res.set('Content-Disposition', 'attachment; filename="ca.pem"');
     res.status(200).send(ca.certificate);
   });
 
