@@ -4,8 +4,8 @@
  * own CA. One stack, one cluster, several checks in order: it becomes ready,
  * plain text gets nothing (client port and bus port), a client with the CA
  * writes and reads on every shard through the endpoint's rediss:// URI, a
- * client without the CA is refused, and a failover and a 3 -> 4 reshard
- * keep every acknowledged key.
+ * client without the CA is refused, and a failover, a 3 -> 4 reshard and
+ * the loss of a node keep every acknowledged key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
@@ -23,7 +23,7 @@ let api: TestApi;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ stack, api, cleanup } = await testStack('127.0.123', { nodes: 3 }));
+  ({ stack, api, cleanup } = await testStack('127.0.123', { nodes: 3, extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '6000' } }));
 });
 afterAll(async () => cleanup?.());
 
@@ -71,7 +71,7 @@ const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf
 const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.find((i) => i.role === 'primary')!;
 
 describe('a TLS cluster', () => {
-  it('serves TLS only; a client with its CA reads and writes every shard; failover and 3 -> 4 keep every acknowledged key', async () => {
+  it('serves TLS only; a client with its CA reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key', async () => {
     const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required' });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body.cluster.spec.tls).toBe('required');
@@ -167,6 +167,24 @@ describe('a TLS cluster', () => {
     expect(fresh.nodes('master')).toHaveLength(4);
     const { host, port } = split(primaryOf(after, 3).address);
     expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
+
+    // A node goes silent (its agent killed): its copies are rebuilt on the other nodes, each with a certificate for its new node.
+    const agent = stack.agents[2]!;
+    const node = (await api.nodes()).body.items.find((n) => n.name === agent.name)!;
+    const lost = after.shards.flatMap((s) => s.instances).filter((i) => i.nodeId === node.id);
+    expect(lost.length).toBeGreaterThan(0);
+    await stack.stopAgent(2, 'SIGKILL');
+    for (const l of lost) await api.waitForEvent(id, 'replica-rebuilt', (e) => e.lost.instanceId === l.id, 60_000);
+    const away = await api.waitForHealthy(id, 60_000);
+    const rebuilt = away.shards.flatMap((s) => s.instances).filter((i) => !after.shards.some((s) => s.instances.some((x) => x.id === i.id)));
+    expect(rebuilt.length).toBe(lost.length);
+    for (const inst of rebuilt) {
+      const at = split(inst.address);
+      expect(await plainPing(at.host, at.port)).not.toMatch(/^[+-]/);
+      expect(await handshake(at.host, at.port, ca)).toContain(`IP Address:${at.host}`);
+    }
+    expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    await stack.startAgent(2);
     fresh.disconnect();
     app.disconnect();
     writer['client'].disconnect();
