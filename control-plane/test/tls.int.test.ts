@@ -5,14 +5,15 @@
  * plain text gets nothing (client port and bus port), a client with the CA
  * writes and reads on every shard through the endpoint's rediss:// URI, a
  * client without the CA is refused, and a failover, a 3 -> 4 reshard and
- * the loss of a node keep every acknowledged key.
+ * the loss of a node keep every acknowledged key; a backup restores into a
+ * new TLS cluster.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import type { Benchmark, Topology } from '@strata/api';
+import type { BackupResponse, Benchmark, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -71,7 +72,7 @@ const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf
 const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.find((i) => i.role === 'primary')!;
 
 describe('a TLS cluster', () => {
-  it('serves TLS only; a client with its CA reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key', async () => {
+  it('serves TLS only; a client with its CA reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key; a backup restores into a new TLS cluster', async () => {
     const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required' });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body.cluster.spec.tls).toBe('required');
@@ -134,6 +135,25 @@ describe('a TLS cluster', () => {
     expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
     console.log(`failover over TLS: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
 
+    // A backup over TLS (BGSAVE on a TLS connection, the file read from disk), restored into a new TLS cluster with its own CA.
+    const backupStarted = await api.call<BackupResponse>('POST', `/v1/clusters/${id}/backups`, {});
+    expect(backupStarted.status, JSON.stringify(backupStarted.body)).toBe(202);
+    const backup = await api.pollUntil(async () => {
+      const b = (await api.call<BackupResponse>('GET', `/v1/backups/${backupStarted.body.backup.id}`)).body.backup;
+      if (b.status === 'failed') throw new Error(`backup failed: ${JSON.stringify(b.error)}`);
+      return b.status === 'completed' ? b : undefined;
+    }, 60_000, () => 'the backup did not complete');
+    const restored = await api.createCluster({ name: 'secure-restored', shards: 3, replicasPerShard: 0, memoryMbPerShard: 64, tls: 'required', restoreFrom: { backupId: backup.id } });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(202);
+    await api.waitForHealthy(restored.body.cluster.id, 90_000);
+    const rconn = (await api.connection(restored.body.cluster.id)).body;
+    expect(rconn.caCertificate).not.toBe(ca);
+    const rclient = tlsClient(rconn.uri, rconn.caCertificate!);
+    expect(await countPresent(rclient, 'k', KEYS)).toBe(KEYS);
+    rclient.disconnect();
+    await api.deleteCluster(restored.body.cluster.id);
+    await api.waitForGone(restored.body.cluster.id);
+
     // A benchmark over TLS: the js worker threads run it (the native worker speaks plain text only) and say so.
     const bench = await api.call<Benchmark>('POST', `/v1/clusters/${id}/benchmarks`, {
       workload: 'ycsb-c', recordCount: 2000, durationSec: 2, warmupSec: 0, connections: 4, workers: 1, seed: 3,
@@ -168,6 +188,7 @@ describe('a TLS cluster', () => {
     const { host, port } = split(primaryOf(after, 3).address);
     expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
 
+
     // A node goes silent (its agent killed): its copies are rebuilt on the other nodes, each with a certificate for its new node.
     const agent = stack.agents[2]!;
     const node = (await api.nodes()).body.items.find((n) => n.name === agent.name)!;
@@ -185,6 +206,7 @@ describe('a TLS cluster', () => {
     }
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
     await stack.startAgent(2);
+
     fresh.disconnect();
     app.disconnect();
     writer['client'].disconnect();
