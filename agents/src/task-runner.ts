@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
-import { connectAdmin, forgetNodes, internalLogin, formCluster, joinAsReplica, meetAsPrimary, migrateSlots, promoteReplica, reconfigureInstance, repairOpenSlots } from '@strata/engine/redis-admin';
+import { connectAdmin, forgetNodes, internalLogin, formCluster, joinAsReplica, meetAsPrimary, migrateSlots, promoteReplica, reconfigureInstance, reloadTlsFiles, repairOpenSlots } from '@strata/engine/redis-admin';
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
@@ -149,6 +149,8 @@ export class TaskRunner {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
       const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, internalLogin(p.credentials));
       await reconfigureInstance(client, p.instance);
+      // The task brought a fresh certificate (written by updateSpec): the engine takes it without a restart.
+      if (p.credentials.tls?.instanceCertificate) await reloadTlsFiles(client);
     },
     'meet-primary': async (p) => {
       const creds = internalLogin(p.credentials);

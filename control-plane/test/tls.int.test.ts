@@ -6,7 +6,8 @@
  * writes and reads on every shard through the endpoint's rediss:// URI, a
  * client without the CA is refused, and a failover, a 3 -> 4 reshard and
  * the loss of a node keep every acknowledged key; a backup restores into a
- * new TLS cluster.
+ * new TLS cluster; a configuration change rotates every instance's
+ * certificate without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
@@ -61,9 +62,13 @@ function plainPing(host: string, port: number): Promise<string> {
 
 /** Completes a TLS handshake with host:port verified against `ca`; resolves with the peer certificate's SANs. */
 function handshake(host: string, port: number, ca?: string): Promise<string> {
+  return peerCertificate(host, port, ca).then((c) => c.subjectAltName ?? '');
+}
+
+function peerCertificate(host: string, port: number, ca?: string): Promise<X509Certificate> {
   return new Promise((resolve, reject) => {
     const s = tls.connect({ host, port, ...(ca ? { ca } : {}) });
-    s.once('secureConnect', () => { resolve(s.getPeerX509Certificate()?.subjectAltName ?? ''); s.destroy(); });
+    s.once('secureConnect', () => { resolve(s.getPeerX509Certificate()!); s.destroy(); });
     s.once('error', (err) => { s.destroy(); reject(err); });
   });
 }
@@ -170,6 +175,24 @@ describe('a TLS cluster', () => {
     expect(read.misses).toBe(0);
     expect(ran.result!.workers[0]).toMatchObject({ engine: 'js', engineNote: expect.stringContaining('TLS') });
     console.log(`ycsb-c over TLS (js workers): ${Math.round(ran.result!.opsPerSec)} ops/s`);
+
+    // A configuration change hands every instance a fresh certificate, which it serves without a restart.
+    const current = (await api.topology(id)).body.shards.flatMap((sh) => sh.instances);
+    const before = new Map(await Promise.all(current.map(async (i) => [i.address, {
+      serial: (await peerCertificate(split(i.address).host, split(i.address).port, ca)).serialNumber, pid: enginePid(i.address),
+    }] as const)));
+    const change = await api.updateCluster(id, { evictionPolicy: 'allkeys-lru' });
+    expect(change.status, JSON.stringify(change.body)).toBe(202);
+    const changed = await api.pollUntil(async () => {
+      const op = (await api.operation(change.body.operation.id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, 60_000, () => 'the configuration change did not finish');
+    expect(changed.state, JSON.stringify(changed)).toBe('succeeded');
+    for (const [address, was] of before) {
+      const { host: h, port: p } = split(address);
+      expect((await peerCertificate(h, p, ca)).serialNumber, address).not.toBe(was.serial);
+      expect(enginePid(address), address).toBe(was.pid);
+    }
 
     // 3 -> 4 shards: slots move between TLS instances (MIGRATE over tls-cluster, bulk restores over TLS).
     const up = await api.updateCluster(id, { shards: 4 });

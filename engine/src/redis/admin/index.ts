@@ -12,4 +12,4 @@ export { readSnapshot, CommandClassifier, SAMPLER_COMMANDS } from './metrics-rea
 export { connectAdmin, internalLogin, type AdminLogin, type AdminTarget } from './admin-connection';
 export { joinAsReplica, forgetNodes } from './membership';
 export { migrateSlots, type MigrateSlotsOptions, type MigrateSlotsResult } from './migrate-slots';
-export { meetAsPrimary, reconfigureInstance } from './topology-admin';
+export { meetAsPrimary, reconfigureInstance, reloadTlsFiles } from './topology-admin';
