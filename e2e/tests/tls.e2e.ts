@@ -15,6 +15,7 @@ test('a TLS cluster from the wizard: Download CA saves the CA, the snippets spea
   try {
     await expect(clusterPage.status).toHaveClusterStatus('Ready', { timeout: 120_000 });
     await expect(clusterPage.uri).toContainText('rediss://');
+    await expect(page.getByText('TLS only', { exact: true })).toBeVisible();
     await expect(clusterPage.connection.getByText('--tls --cacert ca.pem').first()).toBeVisible();
     await saveScreenshot(page, 'cluster-tls-connect', testInfo);
 
