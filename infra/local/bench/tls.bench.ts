@@ -7,7 +7,8 @@
  * - managed plain: a Strata cluster without TLS (same stack);
  * - hand-made TLS: six redis-server processes with TLS only (port 0,
  *   tls-port, tls-replication, tls-cluster, a CA and certificate made with
- *   the openssl CLI), formed with `redis-cli --cluster create --tls`.
+ *   the openssl CLI), formed with `redis-cli --cluster create --tls`; the
+ *   benchmark's user there has the customer user's rights.
  *
  * The reference tool drives all three: `redis-benchmark --cluster` (with
  * `--tls --cacert` for the TLS ones), SET and GET, 100-byte values, P1 and
@@ -24,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Cluster as ClusterT, Connection } from '@strata/api';
+import { CUSTOMER_ACL_RULES } from '@strata/engine';
 import { loopbackAddress } from '../src/loopback';
 import { startStack } from '../src/stack';
 
@@ -73,7 +75,8 @@ async function startHandMadeTls(dir: string): Promise<{ target: Target; stop(): 
         `bind ${HAND_HOST}`, `dir ${d}`, 'cluster-enabled yes', 'cluster-config-file nodes.conf', `cluster-announce-ip ${HAND_HOST}`, 'cluster-node-timeout 5000',
         'appendonly no', 'save ""', `maxmemory ${MEMORY_MB}mb`, 'maxmemory-policy noeviction', 'daemonize no', 'logfile redis.log',
         'repl-diskless-sync yes', 'repl-diskless-sync-delay 0',
-        `user default on nopass ~* &* +@all`, `user ${auth.username} on >${auth.password} ~* &* +@all`,
+        // The benchmark's user has the rights of a Strata cluster's customer user, so both sides run the same ACL checks.
+        `user default on nopass ~* &* +@all`, `user ${auth.username} on >${auth.password} ${CUSTOMER_ACL_RULES.join(' ')}`,
       ].join('\n');
       writeFileSync(path.join(d, 'redis.conf'), conf + '\n');
       handProcs.push(spawn('redis-server', [path.join(d, 'redis.conf')], { cwd: d, stdio: 'ignore' }));
