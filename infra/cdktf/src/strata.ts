@@ -84,8 +84,8 @@ export class StrataApiToken extends BoundResource<StrataApiTokenConfig> {
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';
-  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version',
-    'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
+  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version', 'tls',
+    'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: { id?: string; name?: string } & TerraformMetaArguments) {
     super(scope, id, DataStrataCluster.tfDataSourceType, 'strata', config);
   }
