@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installSeaweedFs } from './install-seaweedfs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2];
@@ -93,7 +94,9 @@ const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'],
 // Node disk profiles: the agent runs fio (JSON+ output) under setpriv (util-linux) and sets O_NOATIME's attribute with chattr (e2fsprogs).
 const fio = { what: 'fio (node disk profiles)', packages: ['fio'], present: () => onPath('fio') };
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
-const prometheus = { what: 'Prometheus and promtool (metrics tests)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
+const prometheus = { what: 'Prometheus and promtool (metrics tests, the alert rule export)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
+// Nodes as hosts (STRATA_LOCAL_NETWORK=netns) and the network faults of its tests: ip (iproute2) and nft (nftables).
+const hostNetwork = { what: 'ip and nft (nodes as hosts, network faults)', packages: ['iproute2', 'nftables'], present: () => onPath('ip') && onPath('nft') };
 const canRun = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 // redis-py and go-redis run against live clusters: the console's snippets (console-snippets.int.test.ts) and the stable endpoint (endpoint.int.test.ts).
 const python = { what: 'python3 (redis-py client tests)', packages: ['python3', 'python3-pip'], present: () => onPath('python3') };
@@ -138,16 +141,18 @@ function ensureAutomationTools() {
 }
 
 if (mode === 'start') {
-  ensureSystemPackages([redis, postgres, fio]);
+  ensureSystemPackages([redis, postgres, fio, ...(process.env.STRATA_LOCAL_NETWORK === 'netns' ? [hostNetwork] : [])]);
   ensureNodeModules();
   ensureNativeWorker({ optional: true });
   ensureConsoleBuilt();
   process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
 } else if (mode === 'test') {
-  ensureSystemPackages([redis, postgres, fio, cc, chromium, prometheus, python, golang]);
+  ensureSystemPackages([redis, postgres, fio, cc, chromium, prometheus, python, golang, hostNetwork]);
   ensureRedisPy();
   ensureSchemathesis();
   ensureAutomationTools();
+  // The S3-compatible object store the backup tests run against (SeaweedFS, built with Go).
+  try { installSeaweedFs(); } catch (err) { fail(err.message); }
   ensureNodeModules();
   ensureNativeWorker({ optional: false });
   // Types, unit tests and the console build first (the e2e suite serves the

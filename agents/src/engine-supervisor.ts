@@ -3,10 +3,10 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, r
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
-import { renderRedisConfig } from '@strata/engine';
+import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
 import { writeTlsFiles } from './tls-files';
-import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, SPARE_USERS } from '@strata/engine/redis-admin';
-import { awaitSeedLoaded, copySeed } from './backup/seed-instance';
+import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
+import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
 import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
@@ -197,6 +197,7 @@ export class EngineSupervisor {
     // The control plane asked for this instance to run: that ends any hold.
     if (rt?.held) this.d.log.info({ instanceId: spec.instanceId }, 'control plane released the held engine; restarting it');
     if (rt) rt.held = false;
+    this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, usersDigest: usersDigestOf(credentials) });
     await this.start(spec.instanceId);
   }
 
@@ -220,10 +221,10 @@ export class EngineSupervisor {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const { bytes } = await copySeed(seed, dir);
-      this.d.registry.put({ spec, credentials });
+      this.d.registry.put({ spec, credentials, usersDigest: usersDigestOf(credentials) });
       this.writeConfig({ ...spec, durability: 'none' }, credentials);
       await this.start(id);
-      const client = await connectAdmin({ host: this.d.address, port: spec.port, ...internalLogin(credentials) }, 5000);
+      const client = await connectWhileLoading(() => connectAdmin({ host: this.d.address, port: spec.port, ...internalLogin(credentials) }, 5000), 30 * 60_000);
       try {
         const loaded = await awaitSeedLoaded(client, seed, 30 * 60_000);
         await reconfigureInstance(client, spec);
@@ -248,6 +249,25 @@ export class EngineSupervisor {
     if (!this.d.registry.get(spec.instanceId)) throw new Error(`instance ${spec.instanceId} is not on this node`);
     this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, spec, credentials });
     this.writeConfig(spec, credentials);
+  }
+
+  /**
+   * The cluster's database users on a running instance: set at runtime
+   * (ACL SETUSER/DELUSER; a deleted user's connections close at once) and
+   * written into its redis.conf, so a restart keeps them.
+   */
+  async syncUsers(instanceId: string, credentials: EngineCredentials): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
+    const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, ...internalLogin(credentials) }, 5000);
+    try {
+      const deleted = await syncDatabaseUsers(client, credentials.databaseUsers ?? [], [credentials.internalUser, credentials.customerUser]);
+      if (deleted.length) this.d.log.info({ instanceId, deleted }, 'deleted database users');
+    } finally {
+      client.disconnect();
+    }
+    this.d.registry.put({ ...rec, credentials, usersDigest: usersDigestOf(credentials) });
+    this.writeConfig(rec.spec, credentials);
   }
 
   /** Paths in the config are relative: the engine runs with its directory as working directory. */
@@ -279,7 +299,7 @@ export class EngineSupervisor {
       });
       if (this.closing) throw new Error('the agent is stopping');
       rmSync(path.join(dir, 'spare.json'), { force: true });
-      this.d.registry.put({ spec, credentials });
+      this.d.registry.put({ spec, credentials, usersDigest: usersDigestOf(credentials) });
       this.writeConfig(spec, credentials);
       this.runtime.set(spec.instanceId, fresh(spare.pid, 'running'));
       this.d.log.info({ instanceId: spec.instanceId, pid: spare.pid, port: spec.port }, 'claimed warm spare');
@@ -501,3 +521,6 @@ export class EngineSupervisor {
     clearInterval(this.timer);
   }
 }
+
+/** Which database users an engine started with or was given (the digest the control plane compares). */
+const usersDigestOf = (c: EngineCredentials): string => databaseUsersDigest(c.databaseUsers ?? []);

@@ -34,6 +34,11 @@ export class InstanceConnections {
     return client;
   }
 
+  /** A connection of its own (a long scan's pipelines would delay the shared one); the caller disconnects it. */
+  dedicated(port: number, credentials: AdminLogin): Promise<Redis> {
+    return connectAdmin({ host: this.d.address, port, ...credentials }, this.d.timeoutMs);
+  }
+
   drop(instanceId: string): void {
     const e = this.byInstance.get(instanceId);
     this.byInstance.delete(instanceId);

@@ -8,6 +8,8 @@ export interface InstanceRecord {
   credentials: EngineCredentials;
   /** The role the instance last reported: a crashed former primary waits for the control plane before restarting. */
   lastRole?: 'primary' | 'replica';
+  /** Digest of the database users the engine was last given (at its start, or by sync-users). */
+  usersDigest?: string;
 }
 
 export class InstanceRegistry {
@@ -36,7 +38,7 @@ export class InstanceRegistry {
 
   put(record: InstanceRecord): void {
     const prev = this.records.get(record.spec.instanceId);
-    this.records.set(record.spec.instanceId, { lastRole: prev?.lastRole, ...record });
+    this.records.set(record.spec.instanceId, { lastRole: prev?.lastRole, usersDigest: prev?.usersDigest, ...record });
     this.save();
   }
 

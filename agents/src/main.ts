@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const sink = carriedMetricsSink({ client, reporter, log });
   const metrics = new MetricsSampler({ sink, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
-  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound, loadgen: config.loadgen, dataDir: config.dataDir });
+  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound, loadgen: config.loadgen, dataDir: config.dataDir, backupMaxBytesPerSec: config.backupMaxBytesPerSec });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import net from 'node:net';
-import tls from 'node:tls';
+import { openInstanceSocket } from '@strata/engine/redis-admin';
 import path from 'node:path';
 
 export function isAlive(pid: number): boolean {
@@ -45,10 +44,10 @@ export async function waitForRedis(host: string, port: number, timeoutMs: number
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       // A TLS instance: the handshake verifies its certificate against the cluster's CA.
-      const s = tlsLogin ? tls.connect({ host, port, ca: tlsLogin.ca }) : net.connect({ host, port });
+      const { socket: s, readyEvent } = openInstanceSocket(host, port, tlsLogin);
       const done = (v: boolean) => { clearTimeout(t); s.destroy(); resolve(v); };
       const t = setTimeout(() => done(false), tlsLogin ? 1000 : 200);
-      s.once(tlsLogin ? 'secureConnect' : 'connect', () => s.write('PING\r\n'));
+      s.once(readyEvent, () => s.write('PING\r\n'));
       s.once('data', (d) => done(d[0] === 0x2b /* + */ || d[0] === 0x2d /* - */));
       s.once('error', () => done(false));
     });

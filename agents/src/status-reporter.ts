@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AgentStatusReport, ObservedClusterView, ObservedInstance } from '@strata/api';
 import { internalLogin, observeWith } from '@strata/engine/redis-admin';
+import { NO_USERS_DIGEST } from '@strata/engine';
 import type { InstanceConnections } from './instance-connections';
 import type { InstanceRegistry } from './instance-registry';
 import type { EngineSupervisor } from './engine-supervisor';
@@ -176,6 +177,8 @@ export class StatusReporter {
         instanceId: rec.spec.instanceId, clusterId: rec.spec.clusterId, port: rec.spec.port, pid: rt?.pid ?? null,
         state, restarts: rt?.restarts ?? 0, lastError: rt?.lastError ?? null, cluster,
         held: rt?.held ?? false, crashedAt: rt?.crashedAt ? new Date(rt.crashedAt).toISOString() : null,
+        // An engine this agent never gave users to (started before database users existed) has none.
+        usersDigest: rec.usersDigest ?? NO_USERS_DIGEST,
       };
     }));
     return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [], endpointPorts: this.d.endpointPorts?.() ?? [] };

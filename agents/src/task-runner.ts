@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Redis } from 'ioredis';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
 import { connectAdmin, forgetNodes, internalLogin, formCluster, joinAsReplica, meetAsPrimary, migrateSlots, promoteReplica, reconfigureInstance, reloadTlsFiles, repairOpenSlots } from '@strata/engine/redis-admin';
 import type { ControlPlaneClient } from './control-plane.client';
@@ -7,6 +8,10 @@ import type { InstanceConnections } from './instance-connections';
 import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
 import { runDiskProfile } from './disk-profile/disk-profile-runner';
 import { backupShard } from './backup/backup-shard';
+import { consistentStart } from './backup/consistent-start';
+import { openRdbSync } from '@strata/engine/backup';
+import { backupProgressDetail } from '@strata/api';
+import { runKeyScan, runSlowLog } from './diagnostics';
 
 /** What a running task can use besides its payload. */
 interface TaskContext {
@@ -39,7 +44,7 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string; backupMaxBytesPerSec?: number },
   ) {}
 
   async run(): Promise<void> {
@@ -125,9 +130,38 @@ export class TaskRunner {
       dataDir: this.d.dataDir ?? '.', fio: this.d.fio, report: (r) => this.d.client.diskProfileReport(t.taskId, r), log, attempt: t.attempt, stopping: this.abort.signal,
     }),
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials, p.seed),
-    'backup-shard': async (p, log, t) => backupShard(p, {
-      client: await this.d.connections.get(p.instanceId, p.port, internalLogin(p.credentials)),
-      instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg),
+    'backup-shard': async (p, log, t) => {
+      let last = Promise.resolve();
+      const login = internalLogin(p.credentials);
+      const client = await this.d.connections.get(p.instanceId, p.port, login);
+      return backupShard(p, {
+        client,
+        openSync: () => openRdbSync({ host: client.options.host!, port: p.port, ...login }),
+        instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
+        progress: (bytes, total) => {
+          last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 0, detail: backupProgressDetail(bytes, total) }))
+            .catch((err) => log.warn({ err: (err as Error).message }, 'could not report backup progress'));
+        },
+      });
+    },
+    'backup-consistent-start': async (p) => {
+      const conns: Redis[] = [];
+      try {
+        return await consistentStart(p, {
+          connect: async (host, port) => {
+            const c = await connectAdmin({ host, port, ...internalLogin(p.credentials) }, 5000);
+            conns.push(c);
+            return c;
+          },
+        });
+      } finally {
+        for (const c of conns) c.disconnect();
+      }
+    },
+    slowlog: (p) => runSlowLog(p, { connections: this.d.connections }),
+    'key-scan': (p, log, t) => runKeyScan(p, {
+      connections: this.d.connections, stop: t.stop, log,
+      progress: (r) => this.d.client.progress(t.taskId, r),
     }),
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'restart-instance': (p) => this.d.supervisor.restart(p.instanceId),
@@ -145,6 +179,7 @@ export class TaskRunner {
       await joinAsReplica(client, p.primary);
     },
     'forget-nodes': (p) => forgetNodes({ members: p.members, ...internalLogin(p.credentials) }),
+    'sync-users': (p) => this.d.supervisor.syncUsers(p.instanceId, p.credentials),
     'configure-instance': async (p) => {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
       const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, internalLogin(p.credentials));
@@ -201,6 +236,13 @@ const lockKey = (p: TaskPayload): string => {
       return `disk-profile:${p.profileId}`;
     case 'backup-shard':
       return `backup:${p.backupId}:${p.shard}`;
+    case 'backup-consistent-start':
+      return `backup:${p.backupId}`;
+    case 'slowlog':
+      // Reads beside anything else (a migration holds the cluster's key for minutes).
+      return `slowlog:${p.clusterId}`;
+    case 'key-scan':
+      return `key-scan:${p.scanId}:${p.shard}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':
@@ -210,6 +252,7 @@ const lockKey = (p: TaskPayload): string => {
     case 'configure-instance':
       return `instance:${p.instance.instanceId}`;
     case 'meet-primary':
+    case 'sync-users':
     case 'remove-instance':
     case 'restart-instance':
     case 'failover':

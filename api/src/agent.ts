@@ -7,7 +7,9 @@ import { Durability, EvictionPolicy, InstanceRole, MigrationPriority, SlotRange 
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
-import { BackupShardResult, BackupShardTaskSpec, InstanceSeed } from './backups';
+import { BackupConsistentStartResult, BackupConsistentStartTaskSpec, BackupShardResult, BackupShardTaskSpec, InstanceSeed, StorageCredentials } from './backups';
+import { DatabaseUserAcl } from './database-users';
+import { KeyScanShardResult, KeyScanTaskSpec, SlowLogTaskResult, SlowLogTaskSpec } from './diagnostics';
 
 export const RegisterAgentRequest = z
   .strictObject({
@@ -35,6 +37,7 @@ export const EngineCredentials = z.object({
     instanceCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
       .describe('the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on'),
   }).optional().describe('present when the cluster requires TLS'),
+  databaseUsers: z.array(DatabaseUserAcl).optional().describe("the cluster's database users as desired when the task was handed out (password hashes only)"),
 });
 export type EngineCredentials = z.infer<typeof EngineCredentials>;
 
@@ -112,6 +115,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     members: z.array(ForgetMember).describe("every member of the cluster: each running one forgets every node it knows that has neither a member's Redis id nor a member's address"),
   }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec.describe('new memory, durability, eviction: CONFIG SET live, config file rewritten') }),
+  z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id }).describe("the database users in the credentials, set with ACL SETUSER/DELUSER and written into the instance's config"),
   z.object({
     kind: z.literal('meet-primary'),
     clusterId: Id,
@@ -129,6 +133,9 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark') }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
   BackupShardTaskSpec.extend({ kind: z.literal('backup-shard') }),
+  BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start') }),
+  SlowLogTaskSpec.extend({ kind: z.literal('slowlog') }).describe("read (or reset) the slow log of the cluster's instances on this node"),
+  KeyScanTaskSpec.extend({ kind: z.literal('key-scan') }).describe('scan one shard for its biggest (and, under LFU, hottest) keys, throttled'),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -149,6 +156,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('join-replica'), clusterId: Id, instanceId: Id, port: z.number().int(), primary: ClusterMember, credentials: EngineCredentials }),
   z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ForgetMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({
     kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember),
@@ -156,7 +164,10 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   }),
   BenchmarkTaskSpec.extend({ kind: z.literal('benchmark'), credentials: EngineCredentials }),
   DiskProfileTaskSpec.extend({ kind: z.literal('disk-profile') }),
-  BackupShardTaskSpec.extend({ kind: z.literal('backup-shard'), credentials: EngineCredentials }),
+  BackupShardTaskSpec.extend({ kind: z.literal('backup-shard'), credentials: EngineCredentials, storageCredentials: StorageCredentials.optional() }),
+  BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start'), credentials: EngineCredentials }),
+  SlowLogTaskSpec.extend({ kind: z.literal('slowlog'), credentials: EngineCredentials }),
+  KeyScanTaskSpec.extend({ kind: z.literal('key-scan'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -174,6 +185,9 @@ export const TaskResult = z.discriminatedUnion('kind', [
       .describe('complete runs: each primary\'s own slot count and open slots, read after the last slot closed'),
   }),
   BackupShardResult,
+  BackupConsistentStartResult,
+  SlowLogTaskResult,
+  KeyScanShardResult,
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 
@@ -256,6 +270,8 @@ export const ObservedInstance = z.object({
   held: z.boolean().default(false),
   /** When the agent saw the process exit. */
   crashedAt: Timestamp.nullable().default(null),
+  /** Digest of the database users the engine was last given (at its start or by sync-users); null: unknown. */
+  usersDigest: safeString().max(64).nullish(),
 });
 export type ObservedInstance = z.infer<typeof ObservedInstance>;
 

@@ -5,7 +5,7 @@
  * the session routes under their own actions. One place names them all: the
  * API's `kind`, `summary` and filters, and the console, read it.
  */
-export const AUDIT_RESOURCE_TYPES = ['cluster', 'node', 'user', 'token', 'organization', 'benchmark', 'operation', 'session'] as const;
+export const AUDIT_RESOURCE_TYPES = ['cluster', 'node', 'user', 'token', 'organization', 'benchmark', 'operation', 'session', 'alert-rule', 'notification-channel', 'backup'] as const;
 export type AuditResourceType = (typeof AUDIT_RESOURCE_TYPES)[number];
 
 export interface AuditActionInfo {
@@ -26,12 +26,30 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'POST /v1/clusters/:id/shards/:index/switchover': { kind: 'cluster.switchover', label: 'Switched over a shard of cluster', resource: 'cluster' },
   'DELETE /v1/clusters/:id': { kind: 'cluster.delete', label: 'Deleted cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/restart': { kind: 'cluster.restart', label: 'Started a rolling restart of cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/users': { kind: 'database-user.create', label: 'Added a database user to cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/users/:name/rotate': { kind: 'database-user.rotate', label: 'Rotated the password of a database user of cluster', resource: 'cluster' },
+  'DELETE /v1/clusters/:id/users/:name': { kind: 'database-user.delete', label: 'Deleted a database user of cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/diagnostics/slowlog/reset': { kind: 'cluster.slowlog-reset', label: 'Emptied the slow log of cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/diagnostics/key-scans': { kind: 'cluster.key-scan', label: 'Started a key scan of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/backups': { kind: 'backup.start', label: 'Started a backup of cluster', resource: 'cluster' },
+  'PUT /v1/clusters/:id/backup-schedule': { kind: 'backup.schedule', label: 'Set the backup schedule of cluster', resource: 'cluster' },
+  'DELETE /v1/clusters/:id/backup-schedule': { kind: 'backup.unschedule', label: 'Removed the backup schedule of cluster', resource: 'cluster' },
+  'POST /v1/backups/:id/cancel': { kind: 'backup.cancel', label: 'Cancelled a backup', resource: 'backup' },
+  'DELETE /v1/backups/:id': { kind: 'backup.delete', label: 'Deleted a backup', resource: 'backup' },
+  'PUT /v1/backup-storage': { kind: 'backup.storage-set', label: 'Set the backup storage', resource: 'organization' },
+  'DELETE /v1/backup-storage': { kind: 'backup.storage-reset', label: 'Reset the backup storage to the local directory', resource: 'organization' },
   'POST /v1/clusters/:id/benchmarks': { kind: 'benchmark.start', label: 'Started a benchmark on cluster', resource: 'cluster' },
   'POST /v1/benchmarks/:id/cancel': { kind: 'benchmark.cancel', label: 'Cancelled benchmark', resource: 'benchmark' },
   'POST /v1/operations/:id/pause': { kind: 'operation.pause', label: 'Paused a change', resource: 'operation' },
   'POST /v1/operations/:id/resume': { kind: 'operation.resume', label: 'Resumed a change', resource: 'operation' },
   'POST /v1/operations/:id/cancel': { kind: 'operation.cancel', label: 'Cancelled a change', resource: 'operation' },
+  'POST /v1/clusters/:id/alert-rules': { kind: 'alert-rule.create', label: 'Added an alert rule to cluster', resource: 'cluster' },
+  'POST /v1/alert-rules': { kind: 'alert-rule.create-org', label: 'Added an organization alert rule', resource: 'alert-rule' },
+  'PATCH /v1/alert-rules/:id': { kind: 'alert-rule.change', label: 'Changed alert rule', resource: 'alert-rule' },
+  'DELETE /v1/alert-rules/:id': { kind: 'alert-rule.delete', label: 'Deleted alert rule', resource: 'alert-rule' },
+  'POST /v1/notification-channels': { kind: 'notification-channel.create', label: 'Added notification channel', resource: 'notification-channel' },
+  'DELETE /v1/notification-channels/:id': { kind: 'notification-channel.delete', label: 'Deleted notification channel', resource: 'notification-channel' },
+  'POST /v1/notification-channels/:id/test': { kind: 'notification-channel.test', label: 'Sent a test notification to channel', resource: 'notification-channel' },
   'POST /v1/nodes/:id/drain': { kind: 'node.drain', label: 'Drained node', resource: 'node' },
   'POST /v1/nodes/:id/undrain': { kind: 'node.undrain', label: 'Undrained node', resource: 'node' },
   'POST /v1/nodes/:id/revoke-credential': { kind: 'node.revoke-credential', label: "Revoked node's credential", resource: 'node' },

@@ -1,5 +1,6 @@
 import { z, Id, Timestamp, safeString } from './common';
 import { Operation } from './operations';
+import { MaintenanceWindow } from './maintenance-window';
 
 export const Durability = z
   .enum(['none', 'aof-everysec', 'aof-always'])
@@ -64,6 +65,7 @@ export const CreateClusterRequest = z
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
     tls: TlsMode.optional().describe('default off; set at create'),
     restoreFrom: RestoreFrom.optional().describe('start with the data of a backup (same shard count as the backup)'),
+    maintenanceWindow: MaintenanceWindow.nullable().optional().describe('weekly window (UTC) in which changes that restart engines run; default none'),
   })
   .openapi('CreateClusterRequest');
 export type CreateClusterRequest = z.infer<typeof CreateClusterRequest>;
@@ -78,6 +80,7 @@ export const ClusterSpec = z
     migrationPriority: MigrationPriority,
     engineVersion: z.enum(ENGINE_VERSIONS),
     tls: TlsMode,
+    maintenanceWindow: MaintenanceWindow.nullable().describe('weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)'),
   })
   .openapi('ClusterSpec');
 export type ClusterSpec = z.infer<typeof ClusterSpec>;

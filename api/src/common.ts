@@ -64,12 +64,18 @@ export const ErrorCode = z.enum([
   'backup_in_progress',
   'backup_not_completed',
   'backup_corrupted',
+  'backup_running',
+  'storage_invalid',
+  'storage_unavailable',
   'restore_layout_unsupported',
   'restore_memory_too_small',
   'not_yet_supported',
   'rate_limited',
   'too_many_streams',
   'sign_in_locked',
+  'smtp_not_configured',
+  'no_maintenance_window',
+  'scan_in_progress',
   'internal',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

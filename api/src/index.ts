@@ -19,3 +19,7 @@ export * from './shard-label';
 export * from './memory-label';
 export * from './backups';
 export * from './audit-actions';
+export * from './alerts';
+export * from './database-users';
+export * from './maintenance-window';
+export * from './diagnostics';

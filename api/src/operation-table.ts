@@ -16,9 +16,11 @@ import {
 } from './auth';
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
-import { BackupList, BackupResponse, CreateBackupRequest } from './backups';
+import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, SetBackupStorageRequest } from './backups';
+import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
-import { ClusterUpdateAccepted, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
+import { ClusterUpdateAccepted, RestartClusterRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
+import { Heat, HeatQuery, KeyScan, KeyScanList, KeyScanParamsPath, KeyScanRequest, SlowLog, SlowLogQuery, SlowLogReset } from './diagnostics';
 import { CreateJoinTokenRequest, JoinToken, NodeCredentialRevoked, NodeList } from './nodes';
 import {
   LiveClusterActivityEvent, LiveClusterDeletedEvent, LiveClusterEvent, LiveOperationEvent, LiveResyncEvent, LiveTopologyEvent,
@@ -33,6 +35,10 @@ import {
 import {
   DiskProfile, DiskProfileAccepted, DiskProfileCommand, DiskProfileList, DiskProfileProgressEvent, DiskProfileReport, DiskProfileRequest, DiskProfileStreamEnd, DurabilityAdviceList,
 } from './disk-profiles';
+import {
+  AlertList, AlertQuery, AlertRule, AlertRuleList, PrometheusRuleFile, CreateAlertRuleRequest, CreateNotificationChannelRequest, DeliveryList, Delivery, NotificationChannel,
+  NotificationChannelList, UpdateAlertRuleRequest,
+} from './alerts';
 import { Benchmark, BenchmarkList, BenchmarkProgressEvent, BenchmarkRequest, BenchmarkStreamEnd, BenchmarkWorkerCommand, BenchmarkWorkerReport } from './benchmarks';
 
 type StandardError = 400 | 401 | 403 | 404;
@@ -55,7 +61,7 @@ export interface ResponseDef {
 }
 
 export interface OperationDef {
-  method: 'get' | 'post' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI style, e.g. /v1/tokens/{id}; `{id}` is a UUID. */
   path: string;
   summary: string;
@@ -93,7 +99,7 @@ const accepted = () => ({
 }) as const satisfies ResponseDef;
 const NodeDrainState = z.object({ id: z.string(), name: z.string(), draining: z.boolean() });
 const operationControl = (action: 'pause' | 'resume' | 'cancel') => op({
-  method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)`,
+  method: 'post', path: `/v1/operations/{id}/${action}`, summary: `${action[0]!.toUpperCase()}${action.slice(1)} a running topology change (update-cluster)${action === 'cancel' ? ', or a rolling restart still waiting for the maintenance window' : ''}`,
   scope: 'clusters:write', errors: ALL, success: { status: 200, schema: Operation }, problems: { 409: 'Not an unfinished update, or past its point of no return' },
 });
 const metricsQueryDoc = z.object({
@@ -118,7 +124,7 @@ export const OPERATION_TABLE = {
     method: 'patch', path: '/v1/clusters/{id}', summary: 'Change shards, replicas, memory, durability or eviction online; ?dryRun=true returns the plan and changes nothing',
     scope: 'clusters:write', query: UpdateClusterQuery, body: UpdateClusterRequest, errors: ALL,
     success: { status: 202, schema: ClusterUpdateAccepted, description: 'Accepted: the change runs as an operation' },
-    also: { status: 200, schema: UpdateClusterDryRun, description: 'Dry run: the plan' },
+    also: { status: 200, schema: z.union([UpdateClusterDryRun, UpdateClusterApplied]), description: 'Dry run: the plan; or maintenanceWindow alone: applied at once' },
     problems: {
       409: 'Another change is running (code operation_in_progress, with operationId), or the cluster is not ready',
       422: 'The nodes cannot hold it (code unplaceable) or the data would not fit (code does_not_fit)',
@@ -133,8 +139,11 @@ export const OPERATION_TABLE = {
     // Per shard, its replicas first (each waited for until back in sync), then its primary hands its role to an in-sync replica
     // (data-safe CLUSTER FAILOVER) and restarts as a replica; the roll pauses while any member is unhealthy.
     method: 'post', path: '/v1/clusters/{id}/restart', summary: 'Rolling restart: every instance once, replicas first, primaries after a data-safe switchover', scope: 'clusters:write',
-    errors: ALL, success: { status: 202, schema: ClusterWithOperation, description: 'Accepted: the restart-cluster operation' },
-    problems: { 409: 'Another change is running (code operation_in_progress), or the cluster is not ready', 422: 'A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data)' },
+    body: RestartClusterRequest, errors: ALL, success: { status: 202, schema: ClusterWithOperation, description: "Accepted: the restart-cluster operation (pending with startsAt while it waits for the cluster's maintenance window)" },
+    problems: {
+      409: 'Another change is running or waiting for the maintenance window (code operation_in_progress), or the cluster is not ready',
+      422: 'A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data); when is maintenance_window but the cluster has none (code no_maintenance_window)',
+    },
   }),
   pauseOperation: operationControl('pause'),
   resumeOperation: operationControl('resume'),
@@ -160,16 +169,97 @@ export const OPERATION_TABLE = {
     method: 'get', path: '/v1/clusters/{id}/events', summary: "A cluster's events (failovers, restarts, data loss, rebalancing, slot repair), newest first, paged",
     scope: 'clusters:read', query: ClusterEventQuery, errors: ALL, success: { status: 200, schema: ClusterEventList },
   }),
+  // Diagnostics
+  getSlowLog: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/slowlog', summary: 'The slow log of every instance, merged: newest first', scope: 'clusters:read',
+    query: SlowLogQuery, errors: ALL, success: { status: 200, schema: SlowLog },
+  }),
+  resetSlowLog: op({
+    method: 'post', path: '/v1/clusters/{id}/diagnostics/slowlog/reset', summary: 'Empty the slow log of every instance (SLOWLOG RESET)', scope: 'clusters:write',
+    errors: ALL, success: { status: 200, schema: SlowLogReset },
+  }),
+  startKeyScan: op({
+    method: 'post', path: '/v1/clusters/{id}/diagnostics/key-scans',
+    summary: "Find each shard's biggest keys (SCAN + MEMORY USAGE) and, under an LFU eviction policy, its hottest (OBJECT FREQ): throttled, bounded in time",
+    scope: 'clusters:write', body: KeyScanRequest, errors: ALL,
+    success: { status: 202, schema: KeyScan, description: 'Accepted; follow the scan at Location', headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 409: 'The cluster is not ready or a scan of it is running (code scan_in_progress)' },
+  }),
+  listKeyScans: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/key-scans', summary: "A cluster's key scans, newest first (the last 20)", scope: 'clusters:read',
+    errors: ALL, success: { status: 200, schema: KeyScanList },
+  }),
+  getKeyScan: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/key-scans/{scanId}', summary: 'A key scan: progress per shard, then its big and hot keys', scope: 'clusters:read',
+    params: KeyScanParamsPath, errors: ALL, success: { status: 200, schema: KeyScan },
+  }),
+  getHeat: op({
+    method: 'get', path: '/v1/clusters/{id}/diagnostics/heat', summary: 'Ops/s and memory per shard side by side, with how uneven they are', scope: 'clusters:read',
+    query: HeatQuery, errors: ALL, success: { status: 200, schema: Heat },
+  }),
   startBackup: op({
     method: 'post', path: '/v1/clusters/{id}/backups', summary: 'Back up a cluster now: one snapshot per shard (from an in-sync replica where there is one) and a manifest',
     scope: 'clusters:write', body: CreateBackupRequest, errors: ALL,
     success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
-    problems: { 409: 'The cluster is not ready, or a backup of it is already running', 422: 'consistent: not available yet' },
+    problems: { 409: 'The cluster is not ready, or a backup of it is already running (code backup_in_progress)' },
   }),
   listClusterBackups: op({
-    method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },
+    method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first (a deleted cluster's too, until their retention ends)", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },
+  }),
+  getBackupSchedule: op({
+    method: 'get', path: '/v1/clusters/{id}/backup-schedule', summary: "A cluster's backup schedule and retention, and when the next scheduled backup starts", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: BackupScheduleResponse },
+  }),
+  setBackupSchedule: op({
+    method: 'put', path: '/v1/clusters/{id}/backup-schedule', summary: "Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)",
+    scope: 'clusters:write', body: BackupSchedule, errors: ALL, success: { status: 200, schema: BackupScheduleResponse },
+  }),
+  deleteBackupSchedule: op({
+    method: 'delete', path: '/v1/clusters/{id}/backup-schedule', summary: 'Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted)', scope: 'clusters:write', errors: ALL,
+    success: { status: 204, description: 'Removed (or there was none)' },
   }),
   getBackup: op({ method: 'get', path: '/v1/backups/{id}', summary: 'Get a backup: status, progress per shard, manifest, failure reason', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupResponse } }),
+  cancelBackup: op({
+    method: 'post', path: '/v1/backups/{id}/cancel', summary: 'Cancel a running backup: it fails as cancelled and its files are removed', scope: 'clusters:write', errors: ALL,
+    success: { status: 200, schema: BackupResponse }, problems: { 409: 'The backup is not running (code invalid_state)' },
+  }),
+  deleteBackup: op({
+    method: 'delete', path: '/v1/backups/{id}', summary: "Delete a backup and its files in the storage", scope: 'clusters:write', errors: ALL,
+    success: { status: 204, description: 'Deleted' }, problems: { 409: 'The backup is still running (code backup_running)', 502: 'The storage could not delete its files (code storage_unavailable)' },
+  }),
+  getBackupStorage: op({
+    method: 'get', path: '/v1/backup-storage', summary: "Where the organization's backups go: the control plane's directory (default) or S3-compatible storage (the secret is never shown)",
+    scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: BackupStorage },
+  }),
+  setBackupStorage: op({
+    method: 'put', path: '/v1/backup-storage', summary: "Send the organization's backups to S3-compatible storage; the bucket and credentials are checked first (a probe object is written and deleted)",
+    scope: 'admin', body: SetBackupStorageRequest, errors: [400, 401, 403] as const, success: { status: 200, schema: BackupStorage },
+    problems: { 422: 'The storage cannot be used: unreachable, no such bucket, or the credentials refused (code storage_invalid, field named)' },
+  }),
+  deleteBackupStorage: op({
+    method: 'delete', path: '/v1/backup-storage', summary: "Send new backups to the control plane's directory again (existing backups stay where they are)",
+    scope: 'admin', errors: [401, 403] as const, success: { status: 204, description: 'Done' },
+  }),
+  // Database users of a cluster
+  createDatabaseUser: op({
+    method: 'post', path: '/v1/clusters/{id}/users', summary: 'Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once',
+    scope: 'clusters:write', body: CreateDatabaseUserRequest, errors: ALL,
+    success: { status: 201, schema: DatabaseUserWithPassword, description: 'Created; every instance gets the user within seconds (applied: true once they have)' },
+    problems: { 409: 'A user of this name exists on the cluster (code name_taken), or the cluster is being deleted or failed (code invalid_state)' },
+  }),
+  listDatabaseUsers: op({
+    method: 'get', path: '/v1/clusters/{id}/users', summary: "A cluster's database users (never their passwords)", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: DatabaseUserList },
+  }),
+  rotateDatabaseUser: op({
+    method: 'post', path: '/v1/clusters/{id}/users/{name}/rotate', summary: 'New password for a database user (shown once); the previous one keeps working for graceSeconds',
+    scope: 'clusters:write', params: z.object({ id: z.string(), name: z.string() }), body: RotateDatabaseUserRequest, errors: ALL,
+    success: { status: 200, schema: DatabaseUserWithPassword }, problems: { 409: 'The cluster is being deleted or failed (code invalid_state)' },
+  }),
+  deleteDatabaseUser: op({
+    method: 'delete', path: '/v1/clusters/{id}/users/{name}', summary: "Delete a database user: removed from every instance, its open connections closed",
+    scope: 'clusters:write', params: z.object({ id: z.string(), name: z.string() }), errors: ALL, success: { status: 204, description: 'Deleted' },
+    problems: { 409: 'The cluster is being deleted or failed (code invalid_state)' },
+  }),
   getOperation: op({ method: 'get', path: '/v1/operations/{id}', summary: 'Get an operation', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Operation } }),
   // Nodes, capacity, live changes, organizations
   listNodes: op({
@@ -386,6 +476,68 @@ export const OPERATION_TABLE = {
   reportDiskProfile: op({
     method: 'post', path: '/v1/agent/tasks/{id}/disk-profile', summary: "Agent: a disk profile's progress, facts and results, answered with whether to stop", auth: 'node', body: DiskProfileReport,
     errors: ALL, success: { status: 200, schema: DiskProfileCommand },
+  }),
+  // Alerts and notification channels
+  createClusterAlertRule: op({
+    method: 'post', path: '/v1/clusters/{id}/alert-rules', summary: 'Add an alert rule to a cluster', scope: 'clusters:write', body: CreateAlertRuleRequest, errors: ALL,
+    success: { status: 201, schema: AlertRule, headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 422: 'channelIds names a channel that does not exist (code validation_failed, field channelIds)' },
+  }),
+  listClusterAlertRules: op({
+    method: 'get', path: '/v1/clusters/{id}/alert-rules', summary: "A cluster's alert rules (and the organization's, which apply to it)", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: AlertRuleList },
+  }),
+  clusterPrometheusRules: op({
+    method: 'get', path: '/v1/clusters/{id}/alert-rules/prometheus', summary: "A cluster's alert rules as a Prometheus rule file (YAML) over Strata's /metrics names", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': PrometheusRuleFile } },
+  }),
+  createAlertRule: op({
+    method: 'post', path: '/v1/alert-rules', summary: 'Add an organization alert rule (evaluated for each of its clusters)', scope: 'clusters:write', body: CreateAlertRuleRequest, errors: ALL,
+    success: { status: 201, schema: AlertRule, headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 422: 'channelIds names a channel that does not exist (code validation_failed, field channelIds)' },
+  }),
+  listAlertRules: op({ method: 'get', path: '/v1/alert-rules', summary: "Every alert rule of the organization", scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: AlertRuleList } }),
+  prometheusRules: op({
+    method: 'get', path: '/v1/alert-rules/prometheus', summary: "Every alert rule of the organization as a Prometheus rule file (YAML)", scope: 'clusters:read', errors: SIGNED_IN,
+    success: { status: 200, description: 'application/yaml', content: { 'application/yaml': PrometheusRuleFile } },
+  }),
+  getAlertRule: op({ method: 'get', path: '/v1/alert-rules/{id}', summary: 'Get an alert rule', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: AlertRule } }),
+  updateAlertRule: op({
+    method: 'patch', path: '/v1/alert-rules/{id}', summary: "Change an alert rule's name, threshold, duration, channels or whether it is enabled", scope: 'clusters:write',
+    body: UpdateAlertRuleRequest, errors: ALL, success: { status: 200, schema: AlertRule },
+  }),
+  deleteAlertRule: op({
+    method: 'delete', path: '/v1/alert-rules/{id}', summary: 'Delete an alert rule (its firing alerts resolve, its history stays)', scope: 'clusters:write', errors: ALL,
+    success: { status: 204 },
+  }),
+  listAlerts: op({
+    method: 'get', path: '/v1/alerts', summary: 'Alerts of the organization, newest first: firing and resolved (history)', scope: 'clusters:read', query: AlertQuery,
+    errors: [400, 401], success: { status: 200, schema: AlertList },
+  }),
+  createNotificationChannel: op({
+    method: 'post', path: '/v1/notification-channels', summary: 'Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail', scope: 'clusters:write',
+    body: CreateNotificationChannelRequest, errors: ALL,
+    success: { status: 201, schema: NotificationChannel, headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 422: 'e-mail while the operator has configured no SMTP server (code smtp_not_configured, field type)' },
+  }),
+  listNotificationChannels: op({
+    method: 'get', path: '/v1/notification-channels', summary: "The organization's notification channels (secrets never shown)", scope: 'clusters:read', errors: SIGNED_IN,
+    success: { status: 200, schema: NotificationChannelList },
+  }),
+  getNotificationChannel: op({
+    method: 'get', path: '/v1/notification-channels/{id}', summary: 'Get a notification channel (its secret is never shown)', scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: NotificationChannel },
+  }),
+  deleteNotificationChannel: op({
+    method: 'delete', path: '/v1/notification-channels/{id}', summary: 'Delete a notification channel (rules stop naming it)', scope: 'clusters:write', errors: ALL, success: { status: 204 },
+  }),
+  testNotificationChannel: op({
+    method: 'post', path: '/v1/notification-channels/{id}/test', summary: 'Send a test notification; follow it in the delivery log', scope: 'clusters:write', errors: ALL,
+    success: { status: 202, schema: Delivery, description: 'Queued' },
+  }),
+  listNotificationDeliveries: op({
+    method: 'get', path: '/v1/notification-channels/{id}/deliveries', summary: "A channel's delivery log, newest first: every attempt with its status code or error", scope: 'clusters:read',
+    errors: ALL, success: { status: 200, schema: DeliveryList },
   }),
   health: op({
     method: 'get', path: '/healthz', summary: 'Liveness and database reachability', auth: 'none', errors: [], success: { status: 200, schema: z.object({ status: z.literal('ok') }) },

@@ -48,6 +48,7 @@ export const Operation = z
     migration: MigrationProgress.optional().describe('update-cluster: slot migration progress while slots move'),
     paused: z.boolean().optional().describe('update-cluster: paused by the user (every slot has one owner meanwhile)'),
     cancelRequested: z.boolean().optional().describe('update-cluster: cancel asked; slots move back, added instances are removed'),
+    startsAt: Timestamp.optional().describe("an operation waiting for the cluster's maintenance window (state pending): when that window opens"),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     finishedAt: Timestamp.optional(),

@@ -5,6 +5,7 @@
 import { z, Id } from './common';
 import { Cluster, Durability, EvictionPolicy, LIMITS, MigrationPriority, SlotRange } from './clusters';
 import { Operation } from './operations';
+import { MaintenanceWindow } from './maintenance-window';
 
 /** What PATCH /v1/clusters/{id} may change; every field optional, at least one. */
 export const UpdateClusterRequest = z
@@ -15,8 +16,9 @@ export const UpdateClusterRequest = z
     durability: Durability.optional(),
     evictionPolicy: EvictionPolicy.optional(),
     migrationPriority: MigrationPriority.optional().describe('applies to this change\'s slot moves and every later one'),
+    maintenanceWindow: MaintenanceWindow.nullable().optional().describe('set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation'),
   })
-  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, migrationPriority' })
+  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, migrationPriority, maintenanceWindow' })
   .openapi('UpdateClusterRequest');
 export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequest>;
 
@@ -91,3 +93,21 @@ export const ClusterUpdateAccepted = z
   .object({ cluster: Cluster, operation: Operation, plan: TopologyPlan })
   .openapi('ClusterUpdateAccepted');
 export type ClusterUpdateAccepted = z.infer<typeof ClusterUpdateAccepted>;
+
+export const UpdateClusterApplied = z
+  .object({
+    cluster: Cluster,
+    operation: z.null().describe('a change of settings that restart no engine (maintenanceWindow alone) applies at once, without an operation'),
+  })
+  .openapi('UpdateClusterApplied');
+export type UpdateClusterApplied = z.infer<typeof UpdateClusterApplied>;
+
+/** POST /v1/clusters/{id}/restart (the body is optional). */
+export const RestartClusterRequest = z
+  .strictObject({
+    when: z.enum(['now', 'maintenance_window']).optional()
+      .describe("now: start at once; maintenance_window: wait for the cluster's next window (default when the cluster has one)"),
+    force: z.boolean().optional().describe('true: start now even though the cluster has a maintenance window'),
+  })
+  .openapi('RestartClusterRequest');
+export type RestartClusterRequest = z.infer<typeof RestartClusterRequest>;

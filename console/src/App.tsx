@@ -11,6 +11,7 @@ const ClustersPage = lazy(() => import('./interfaces/Clusters/ClustersPage'));
 const CreateClusterPage = lazy(() => import('./interfaces/ClusterCreate/CreateClusterPage'));
 const ClusterPage = lazy(() => import('./interfaces/Cluster/ClusterPage'));
 const NodesPage = lazy(() => import('./interfaces/Nodes/NodesPage'));
+const AlertsPage = lazy(() => import('./interfaces/Alerts/AlertsPage'));
 const SettingsPage = lazy(() => import('./interfaces/Settings/SettingsPage'));
 const NotFoundPage = lazy(() => import('./interfaces/NotFoundPage'));
 
@@ -73,6 +74,7 @@ function Routes({ pathname, session }: { pathname: string; session: Session }) {
   const cluster = matchPath('/clusters/:id/:tab?', pathname);
   if (cluster) return <ClusterPage key={cluster.id} id={cluster.id!} tab={cluster.tab ?? 'overview'} />;
   if (matchPath('/nodes', pathname)) return <NodesPage />;
+  if (matchPath('/alerts', pathname)) return <AlertsPage />;
   if (matchPath('/settings/access', pathname)) return <SettingsPage session={session} />;
   return <NotFoundPage />;
 }

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { DEFAULT_TIMINGS as T, type ReconcilerTimings } from './reconciler/timings';
+import { DEFAULT_EVALUATION as AE, type EvaluatorTimings } from './alerts/alert-evaluator';
+import { DEFAULT_DISPATCH as ND, type DispatchTimings } from './alerts/notification-dispatcher';
 
 const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
@@ -24,6 +26,8 @@ const Env = z.object({
   STRATA_ENDPOINT_PORT_BASE: z.coerce.number().int().min(1).max(65000).default(6379),
   STRATA_METRICS_TOKEN: z.string().min(16).optional(),
   STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
+  /** How often scheduled backups and retention are looked at. */
+  STRATA_BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
   STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Reconciler timings (reconciler/timings.ts says what each is).
@@ -40,6 +44,17 @@ const Env = z.object({
   STRATA_UPDATE_MIGRATE_RETRY_BASE_MS: ms(T.migrateRetryBaseMs),
   STRATA_UPDATE_MIGRATE_REPORT_WAIT_MS: ms(T.migrateReportWaitMs, 0),
   STRATA_CREATE_REFORM_AFTER_MS: ms(T.reformAfterMs),
+  // Alerts and notifications (docs/alerts.md).
+  STRATA_ALERT_EVAL_MS: ms(AE.intervalMs, 50),
+  STRATA_ALERT_RELOAD_MS: ms(AE.reloadMs, 100),
+  STRATA_NOTIFY_TIMEOUT_MS: ms(ND.timeoutMs, 100),
+  STRATA_NOTIFY_MAX_ATTEMPTS: ms(ND.maxAttempts, 1),
+  STRATA_NOTIFY_RETRY_BASE_MS: ms(ND.backoffBaseMs, 10),
+  STRATA_NOTIFY_RETRY_MAX_MS: ms(ND.backoffMaxMs, 10),
+  STRATA_NOTIFY_CONCURRENCY: ms(ND.concurrency, 1),
+  STRATA_NOTIFY_MAX_PENDING: ms(ND.maxPendingPerChannel, 1),
+  STRATA_SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://[user:pass@]host[:port] or smtps://...').optional(),
+  STRATA_SMTP_FROM: z.string().min(3).default('Strata <strata@localhost>'),
   /** Tests only: a file naming a fault point where the control plane kills itself (reconciler/fault-point.ts). */
   STRATA_TEST_FAULT_FILE: z.string().min(1).optional(),
   STRATA_TLS_CERT: z.string().min(1).optional(),
@@ -71,8 +86,10 @@ export interface Config {
   endpoints: { host: string | null; portBase: number };
   metrics: { scrapeToken?: string; hotSeconds: number; rawRetentionHours: number; rollupRetentionDays: number };
   reconciler: ReconcilerTimings;
+  alerts: { evaluation: EvaluatorTimings; dispatch: DispatchTimings; smtp: { url: string; from: string } | null };
   /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
   testFaultFile: string | null;
+  backups: { schedulerIntervalMs: number };
   limits: ApiLimits;
   /** HTTPS: the PEM certificate chain and key files (null: plain HTTP). */
   tls: { certFile: string; keyFile: string } | null;
@@ -145,7 +162,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       migrateReportWaitMs: e.STRATA_UPDATE_MIGRATE_REPORT_WAIT_MS,
       reformAfterMs: e.STRATA_CREATE_REFORM_AFTER_MS,
     },
+    alerts: {
+      evaluation: { intervalMs: e.STRATA_ALERT_EVAL_MS, reloadMs: e.STRATA_ALERT_RELOAD_MS },
+      dispatch: {
+        pollMs: ND.pollMs, timeoutMs: e.STRATA_NOTIFY_TIMEOUT_MS, maxAttempts: e.STRATA_NOTIFY_MAX_ATTEMPTS, backoffBaseMs: e.STRATA_NOTIFY_RETRY_BASE_MS,
+        backoffMaxMs: e.STRATA_NOTIFY_RETRY_MAX_MS, concurrency: e.STRATA_NOTIFY_CONCURRENCY, maxPendingPerChannel: e.STRATA_NOTIFY_MAX_PENDING,
+      },
+      smtp: e.STRATA_SMTP_URL ? { url: e.STRATA_SMTP_URL, from: e.STRATA_SMTP_FROM } : null,
+    },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
+    backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS },
     tls: e.STRATA_TLS_CERT && e.STRATA_TLS_KEY ? { certFile: path.resolve(e.STRATA_TLS_CERT), keyFile: path.resolve(e.STRATA_TLS_KEY) } : null,
     limits: {
       perToken: e.STRATA_RATE_LIMIT_PER_TOKEN, perIp: e.STRATA_RATE_LIMIT_PER_IP, windowMs: e.STRATA_RATE_LIMIT_WINDOW_MS,

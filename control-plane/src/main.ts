@@ -1,4 +1,5 @@
 /** Composition root of the control plane: config once, then everything passed in. */
+import type { StorageCredentials, StorageRef } from '@strata/api';
 import pg from 'pg';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +39,10 @@ import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 import { createBackupModule } from './backups/backup.module';
+import { createAlertModule } from './alerts/alert.module';
+import { createDatabaseUserModule } from './database-users/database-user.module';
+import { desiredAcls } from './database-users/database-user.store';
+import { createDiagnosticsModule } from './diagnostics/diagnostics.module';
 
 function masterKey(home: string, hex?: string): Buffer {
   if (hex) return Buffer.from(hex, 'hex');
@@ -71,14 +76,29 @@ async function main(): Promise<void> {
   const tasks = new TaskStore(pool);
   const events = new EventStore(pool);
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
-  const broker = new TaskBroker({ tasks, clusters, box, nodes, endpointHost: config.endpoints.host });
+  // Database users change through the API and ask the reconciler (created below) for a pass.
+  const databaseUsers = createDatabaseUserModule({ pool, clusters, observed, box, requestPass: (id) => reconciler.request(id) });
+  // The broker adds backup storage credentials to agents' tasks; the backup module owns them.
+  let storageCredentials: ((ref: StorageRef) => Promise<StorageCredentials | undefined>) | undefined;
+  const broker = new TaskBroker({
+    tasks, clusters, box, nodes, endpointHost: config.endpoints.host,
+    databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
+  });
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
-    pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), storage: { kind: 'local', root: path.join(config.home, 'backups') },
+    pool, log, box, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
+    schedulerIntervalMs: config.backups.schedulerIntervalMs,
+  });
+  storageCredentials = (ref) => backups.storage.credentials(ref);
+  const alerts = createAlertModule({
+    pool, log, box, clusters, latest: (id) => metrics.latestClusterSecond(id), evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: config.alerts.smtp,
   });
   const diskProfiles = createDiskProfileModule({ pool, clusters, nodes, tasks, observed, current: metrics.current, notifyNode: (id) => broker.notify(id), eventStreams });
+  const diagnostics = createDiagnosticsModule({
+    pool, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), shardLoad: (id, windowSec) => metrics.shardLoad(id, windowSec),
+  });
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
@@ -88,6 +108,7 @@ async function main(): Promise<void> {
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
+    databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({
@@ -134,6 +155,9 @@ async function main(): Promise<void> {
     limits: config.limits,
     secureCookies: tls !== null,
     controlPlaneCaSha256: tls?.caSha256 ?? null,
+    alerts,
+    databaseUsers,
+    diagnostics,
     restores: backups.service,
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
@@ -147,6 +171,7 @@ async function main(): Promise<void> {
     onTaskDone: (id) => {
       void reconciler.request(id).catch((err) => log.error({ err, clusterId: id }, 'could not request a reconcile pass'));
       void backups.coordinator.tick();
+      void diagnostics.service.settle(id).catch((err) => log.error({ err, clusterId: id }, 'could not settle key scans'));
     },
     authDeps,
   });
@@ -173,6 +198,7 @@ async function main(): Promise<void> {
   await benchmarks.start();
   diskProfiles.start();
   backups.start();
+  alerts.start();
   const janitor = new Janitor({ pool, log });
   janitor.start();
   const orphans = new OrphanSweeper({ clusters, nodes, tasks, observed, log, notifyNode: (id) => broker.notify(id) });
@@ -197,6 +223,7 @@ async function main(): Promise<void> {
     orphans.stop();
     benchmarks.stop();
     backups.stop();
+    alerts.stop();
     diskProfiles.stop();
     await reconciler.stop();
     await metrics.stop().catch((err) => log.error({ err }, 'metrics shutdown failed'));

@@ -56,7 +56,7 @@ class SessionClient {
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
+    return { status: res.status, body: (text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text || null) as T, headers: res.headers };
   }
 }
 
@@ -283,8 +283,14 @@ describe('scoped tokens and roles', () => {
     // And a backup of it.
     const backup = await api.call<{ backup: { id: string } }>('POST', `/v1/clusters/${clusterId}/backups`, {});
     expect(backup.status, JSON.stringify(backup.body)).toBe(202);
+    // And an alert rule and a notification channel.
+    const rule = await api.call<{ id: string }>('POST', `/v1/clusters/${clusterId}/alert-rules`, { metric: 'ops_per_sec', threshold: 1e9, forSeconds: 60 });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    const channel = await api.call<{ id: string }>('POST', '/v1/notification-channels', { type: 'webhook', url: 'http://127.0.0.1:9/hook', secret: 'matrix-secret' });
+    expect(channel.status, JSON.stringify(channel.body)).toBe(201);
     const ids: Record<string, string> = {
       '/v1/clusters': clusterId, '/v1/operations': operationId, '/v1/users': user.id, '/v1/tokens': token.id, '/v1/benchmarks': bench.body.id, '/v1/backups': backup.body.backup.id,
+      '/v1/alert-rules': rule.body.id, '/v1/notification-channels': channel.body.id,
     };
     const checked: string[] = [];
     for (const op of await operations()) {
@@ -302,6 +308,7 @@ describe('scoped tokens and roles', () => {
         const body = op.method === 'PATCH' && base === '/v1/users' ? { role: 'viewer' }
           : op.method === 'PATCH' && base === '/v1/clusters' ? { evictionPolicy: 'allkeys-lfu' }
           : op.method === 'POST' && op.path.endsWith('/benchmarks') ? BENCH
+          : op.method === 'PUT' && op.path.endsWith('/backup-schedule') ? { intervalHours: 24, keepLast: 3 }
           : op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
         const r = await other.call(op.method, path, body);
         expect(r.status, `${op.method} ${path}: ${JSON.stringify(r.body)}`).toBe(404);

@@ -28,7 +28,7 @@ import { TestApi } from './helpers/api-client';
 const MIN_VERSION = '4.32.5';
 const INSTALL = `pip install 'schemathesis>=${MIN_VERSION},<5'`;
 const SCRAPE_TOKEN = 'contract-scrape-token-0123456789';
-const FUZZ_TIMEOUT_MS = 100_000;
+const FUZZ_TIMEOUT_MS = 200_000;
 
 /** The installed Schemathesis version, or why it cannot be used. */
 function schemathesisVersion(): { version?: string; problem?: string } {
@@ -65,6 +65,8 @@ function config(ids: { cluster: string; benchmark: string; operation: string; no
   const disabled = [
     'POST /v1/clusters', 'PATCH /v1/clusters/\\{id\\}', 'DELETE /v1/clusters/\\{id\\}',
     'POST /v1/clusters/\\{id\\}/shards/\\{index\\}/switchover', 'POST /v1/clusters/\\{id\\}/benchmarks', '\\w+ /v1/agent/.*',
+    // Checks the storage at whatever endpoint the request names (seconds per unreachable address): covered by backups-s3.int.test.ts.
+    'PUT /v1/backup-storage',
   ];
   return `
 headers = { Authorization = "Bearer ${token}" }
@@ -132,7 +134,7 @@ describe.runIf(found.version || ci)('the contract as served (Schemathesis agains
     const args = [
       '-m', 'schemathesis.cli', '--config-file', path.join(dir, 'schemathesis.toml'), '--no-color',
       'run', `${stack.url}/v1/openapi.json`, '--checks', 'response_schema_conformance',
-      '--phases', 'coverage,fuzzing', '--max-examples', '5', '--seed', '1', '--workers', '1',
+      '--phases', 'coverage,fuzzing', '--max-examples', '5', '--seed', '1', '--workers', '4',
       '--report', 'har,json', '--report-har-path', path.join(dir, 'run.har'), '--report-json-path', path.join(dir, 'run.json'),
     ];
     const t0 = Date.now();
@@ -144,9 +146,10 @@ describe.runIf(found.version || ci)('the contract as served (Schemathesis agains
     // A run killed at FUZZ_TIMEOUT_MS leaves an empty report: the next test names the timeout (code null).
     const written = readdirSync(dir).includes('run.json') ? readFileSync(path.join(dir, 'run.json'), 'utf8') : '';
     const report = written.trim() ? JSON.parse(written) : { test_cases: { generated: 0 }, failures: [], errors: [] };
-    run = { code, output, report, exchanges: readdirSync(dir).includes('run.har') ? readHar(path.join(dir, 'run.har')) : [] };
+    // A killed run can also leave its HAR half written: its requests then count as unread, and the timeout is named.
+    run = { code, output, report, exchanges: code !== null && readdirSync(dir).includes('run.har') ? readHar(path.join(dir, 'run.har')) : [] };
     console.log(`schemathesis ${found.version}: ${report.test_cases.generated} test cases, ${run.exchanges.length} requests in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }, 180_000);
+  }, 280_000);
 
   afterAll(async () => {
     await cleanup?.();

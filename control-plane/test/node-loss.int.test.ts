@@ -37,7 +37,7 @@ async function poll<T>(probe: () => Promise<T | undefined>, what: string, timeou
 }
 
 describe('a node whose agent goes silent', () => {
-  it('its instances turn unknown (never healthy), the node goes down with an event, every copy moves off it, and its return leaves nothing stale', async () => {
+  it('its instances turn unknown (never healthy), the node goes down with an event, its serving primary stays while its replica is rebuilt elsewhere, and its return leaves nothing stale', async () => {
     const r = await api.createCluster({ name: 'silent-node', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
     const id = r.body.cluster.id;
     await api.waitForHealthy(id);
@@ -69,29 +69,32 @@ describe('a node whose agent goes silent', () => {
     const event = await api.waitForEvent(id, 'node-down', (e) => e.node.id === node.id);
     expect(event.instances).toHaveLength(2);
 
-    // Only the agent died: its engines still answer, so Redis fails nothing over. Strata does: the
-    // primary there hands over to its in-sync replica (switchover, no write lost), and every copy
-    // on the node is rebuilt elsewhere. The cluster is ready again, and whole, before the node returns.
+    // Only the agent died: its engines still answer, so Redis fails nothing over, and neither does Strata: the primary
+    // there still serves (its replica on a live node is linked to it), so it stays primary; the control plane never
+    // promotes while the old primary serves. The replica on the node is rebuilt elsewhere.
     const lost = topo.shards.flatMap((s) => s.instances).filter((i) => i.nodeId === node.id);
     const lostPrimary = lost.find((i) => i.role === 'primary')!;
-    const handover = await api.waitForEvent(id, 'failover', (e) => e.oldPrimary.instanceId === lostPrimary.id);
-    expect(handover.cause).toBe('switchover');
-    for (const l of lost) await api.waitForEvent(id, 'replica-rebuilt', (e) => e.lost.instanceId === l.id);
-    const away = await api.waitForHealthy(id, 60_000);
-    for (const s of away.shards) {
-      expect(s.instances).toHaveLength(2);
-      expect(new Set(s.instances.map((i) => i.nodeId)).size).toBe(2);
-      expect(s.instances.some((i) => i.nodeId === node.id)).toBe(false);
-    }
-    expect((await api.getCluster(id)).body.status.conditions.find((c) => c.type === 'NodesReporting')!.status).toBe('true');
+    const lostReplica = lost.find((i) => i.role === 'replica')!;
+    await api.waitForEvent(id, 'replica-rebuilt', (e) => e.lost.instanceId === lostReplica.id);
+    const waitingMessage = await poll(async () => {
+      const healing = (await api.getCluster(id)).body.status.conditions.find((c) => c.type === 'Healing');
+      return healing?.message.includes('still serves') ? healing.message : undefined;
+    }, 'the Healing condition says the silent node\'s primary still serves');
+    expect(waitingMessage).toMatch(/stays primary/);
+    expect((await api.events(id, '?limit=200')).body.items.filter((e) => e.type === 'failover' && e.oldPrimary.instanceId === lostPrimary.id)).toEqual([]);
     expect(await countPresent(app, 'k', 5000)).toBe(5000);
 
-    // The node comes back: its old engines are removed (none of them a member any more).
+    // The node comes back: the agent adopts the primary engine it left running; the replaced replica's engine is
+    // removed (no member knows it any more).
     await stack.startAgent(2);
-    await poll(async () => (redisPidsOn([agent.address]).length === 0 ? true : undefined), 'old engines on the returned node removed');
+    const replicaPort = Number(lostReplica.address.split(':')[1]);
+    await poll(async () => (redisPidsOn([agent.address]).length === 1 ? true : undefined), 'the replaced replica\'s engine removed, the primary\'s kept');
     const healed = await api.waitForHealthy(id, 60_000);
     expect((await api.nodes()).body.items.find((n) => n.id === node.id)!.status).toBe('online');
-    expect(healed.shards.flatMap((s) => s.instances).some((i) => lost.some((l) => l.id === i.id))).toBe(false);
+    const members = healed.shards.flatMap((s) => s.instances);
+    expect(members.some((i) => i.id === lostReplica.id)).toBe(false);
+    expect(members.find((i) => i.id === lostPrimary.id)?.role).toBe('primary');
+    expect(members.some((i) => i.nodeId === node.id && Number(i.address.split(':')[1]) === replicaPort)).toBe(false);
     for (const s of healed.shards) expect(new Set(s.instances.map((i) => i.nodeId)).size).toBe(2);
     await writer.stop();
     const fresh = appClient(uri, (await api.connection(id)).body.seeds);

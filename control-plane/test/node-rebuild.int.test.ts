@@ -1,8 +1,9 @@
 /**
  * Losing a whole node (agent and every engine killed) while a client
  * writes: Redis fails over, the node is declared down, every copy it held is
- * rebuilt on the remaining nodes (also across a kill -9 of the control plane
- * as the rebuild begins), the cluster is ready again with its
+ * rebuilt on the remaining nodes with the cluster's database users (also
+ * across a kill -9 of the control plane as the rebuild begins), the cluster
+ * is ready again with its
  * replication factor restored and every replicated key; when the node comes
  * back its stale engines are removed, never serving as primaries.
  */
@@ -32,6 +33,9 @@ describe('a node lost with its engines', () => {
     const r = await api.createCluster({ name: 'lose-a-node', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
     const id = r.body.cluster.id;
     const before = await api.waitForHealthy(id);
+    // A database user: the rebuilt copies must have it too.
+    const user = await api.call<{ password: string }>('POST', `/v1/clusters/${id}/users`, { name: 'reader', preset: 'read-only' });
+    expect(user.status).toBe(201);
     const conn = (await api.connection(id)).body;
     const uri = conn.uri;
     // As the README tells applications: give the client every seed, not one host.
@@ -75,6 +79,18 @@ describe('a node lost with its engines', () => {
       expect(s.instances).toHaveLength(2);
       expect(new Set(s.instances.map((i) => i.nodeId)).size).toBe(2);
       expect(s.instances.some((i) => i.nodeId === victimNodeId)).toBe(false);
+    }
+    // Every copy, the rebuilt ones included, opens for the database user.
+    for (const i of healed.shards.flatMap((s) => s.instances)) {
+      const [host, port] = i.address.split(':');
+      const c = new Redis({ host, port: Number(port), lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      c.on('error', () => {});
+      try {
+        await c.connect();
+        expect(await c.call('AUTH', 'reader', user.body.password), i.address).toBe('OK');
+      } finally {
+        c.disconnect();
+      }
     }
     await writer.stop();
     const fresh = appClient(uri, (await api.connection(id)).body.seeds);

@@ -5,16 +5,18 @@
  * plain text gets nothing (client port and bus port), a client with the CA
  * writes and reads on every shard through the endpoint's rediss:// URI, a
  * client without the CA is refused, and a failover, a 3 -> 4 reshard and
- * the loss of a node keep every acknowledged key; a backup restores into a
- * new TLS cluster; a configuration change rotates every instance's
- * certificate without a restart.
+ * the loss of a node keep every acknowledged key; a backup (streamed over
+ * TLS) restores into a new TLS cluster; the slow log and a key scan read
+ * every instance over TLS; a database user reads (and is refused a write)
+ * over TLS; a configuration change rotates every instance's certificate
+ * without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import type { BackupResponse, Benchmark, Topology } from '@strata/api';
+import type { BackupResponse, Benchmark, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -77,7 +79,7 @@ const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf
 const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.find((i) => i.role === 'primary')!;
 
 describe('a TLS cluster', () => {
-  it('serves TLS only; a client with its CA reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key; a backup restores into a new TLS cluster', async () => {
+  it('serves TLS only; a client with its CA reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key; backups, diagnostics and database users work over TLS', async () => {
     const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required' });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body.cluster.spec.tls).toBe('required');
@@ -140,7 +142,7 @@ describe('a TLS cluster', () => {
     expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
     console.log(`failover over TLS: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
 
-    // A backup over TLS (BGSAVE on a TLS connection, the file read from disk), restored into a new TLS cluster with its own CA.
+    // A backup over TLS (the snapshot streamed over the replication protocol on a TLS connection), restored into a new TLS cluster with its own CA.
     const backupStarted = await api.call<BackupResponse>('POST', `/v1/clusters/${id}/backups`, {});
     expect(backupStarted.status, JSON.stringify(backupStarted.body)).toBe(202);
     const backup = await api.pollUntil(async () => {
@@ -158,6 +160,35 @@ describe('a TLS cluster', () => {
     rclient.disconnect();
     await api.deleteCluster(restored.body.cluster.id);
     await api.waitForGone(restored.body.cluster.id);
+
+    // Diagnostics over TLS: a slow command shows in the merged slow log of every instance; a key scan reads every shard.
+    await app.eval('local i = 0 while i < 4000000 do i = i + 1 end return i', 1, 'slow:key');
+    const slow = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
+    expect(slow.status).toBe(200);
+    expect(slow.body.sources.length).toBe(6);
+    expect(slow.body.sources.every((s) => s.ok), JSON.stringify(slow.body.sources)).toBe(true);
+    expect(slow.body.entries.filter((e) => e.command === 'EVAL')).toHaveLength(1);
+    const scanStarted = await api.call<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, { topN: 3 });
+    expect(scanStarted.status, JSON.stringify(scanStarted.body)).toBe(202);
+    const scan = await api.pollUntil(async () => {
+      const s = (await api.call<KeyScan>('GET', `/v1/clusters/${id}/diagnostics/key-scans/${scanStarted.body.id}`)).body;
+      return s.status === 'running' ? undefined : s;
+    }, 60_000, () => 'the key scan did not finish');
+    expect(scan.status, JSON.stringify(scan.shards.map((s) => s.detail))).toBe('completed');
+    expect(scan.shards.reduce((n, s) => n + s.result!.keysScanned, 0)).toBeGreaterThanOrEqual(KEYS);
+
+    // A database user over TLS: created through the API, applied on every instance, reads with the cluster's CA, refused a write.
+    const user = await api.call<DatabaseUserWithPassword>('POST', `/v1/clusters/${id}/users`, { name: 'reader', preset: 'read-only' });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    await api.pollUntil(async () => {
+      const list = (await api.call<DatabaseUserList>('GET', `/v1/clusters/${id}/users`)).body;
+      return list.items.every((u) => u.applied) ? list : undefined;
+    }, 20_000, () => 'the user was not applied on every instance');
+    const readerUri = conn.uri.replace(/^rediss:\/\/[^@]*@/, `rediss://reader:${user.body.password}@`);
+    const reader = tlsClient(readerUri, ca);
+    expect(await reader.get('k:1')).not.toBeNull();
+    await expect(reader.set('k:1', 'x')).rejects.toThrow(/NOPERM/);
+    reader.disconnect();
 
     // A benchmark over TLS: the js worker threads run it (the native worker speaks plain text only) and say so.
     const bench = await api.call<Benchmark>('POST', `/v1/clusters/${id}/benchmarks`, {
@@ -177,7 +208,7 @@ describe('a TLS cluster', () => {
     console.log(`ycsb-c over TLS (js workers): ${Math.round(ran.result!.opsPerSec)} ops/s`);
 
     // A configuration change hands every instance a fresh certificate, which it serves without a restart.
-    const current = (await api.topology(id)).body.shards.flatMap((sh) => sh.instances);
+    const current = (await api.waitForHealthy(id, 60_000)).shards.flatMap((sh) => sh.instances);
     const before = new Map(await Promise.all(current.map(async (i) => [i.address, {
       serial: (await peerCertificate(split(i.address).host, split(i.address).port, ca)).serialNumber, pid: enginePid(i.address),
     }] as const)));
@@ -212,23 +243,30 @@ describe('a TLS cluster', () => {
     expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
 
 
-    // A node goes silent (its agent killed): its copies are rebuilt on the other nodes, each with a certificate for its new node.
-    const agent = stack.agents[2]!;
-    const node = (await api.nodes()).body.items.find((n) => n.name === agent.name)!;
-    const lost = after.shards.flatMap((s) => s.instances).filter((i) => i.nodeId === node.id);
+    // A node goes silent (its agent killed, its engines still serving): its replicas are rebuilt on the other nodes, each with a
+    // certificate for its new node; a primary there still serves, so it stays primary until the node is back.
+    const nodes = (await api.nodes()).body.items;
+    const replicas = after.shards.flatMap((s) => s.instances).filter((i) => i.role === 'replica');
+    const silent = stack.agents.findIndex((a) => replicas.some((i) => i.nodeId === nodes.find((n) => n.name === a.name)!.id));
+    const node = nodes.find((n) => n.name === stack.agents[silent]!.name)!;
+    const lost = replicas.filter((i) => i.nodeId === node.id);
     expect(lost.length).toBeGreaterThan(0);
-    await stack.stopAgent(2, 'SIGKILL');
+    await stack.stopAgent(silent, 'SIGKILL');
     for (const l of lost) await api.waitForEvent(id, 'replica-rebuilt', (e) => e.lost.instanceId === l.id, 60_000);
-    const away = await api.waitForHealthy(id, 60_000);
-    const rebuilt = away.shards.flatMap((s) => s.instances).filter((i) => !after.shards.some((s) => s.instances.some((x) => x.id === i.id)));
-    expect(rebuilt.length).toBe(lost.length);
+    // The copies' instances serving (the event tells the rebuild began).
+    const rebuilt = await api.pollUntil(async () => {
+      const all = (await api.topology(id)).body.shards.flatMap((s) => s.instances);
+      const fresh = all.filter((i) => !after.shards.some((s) => s.instances.some((x) => x.id === i.id)));
+      return fresh.length === lost.length && fresh.every((i) => i.health === 'healthy') ? fresh : undefined;
+    }, 60_000, () => 'the rebuilt replicas are not healthy');
     for (const inst of rebuilt) {
       const at = split(inst.address);
       expect(await plainPing(at.host, at.port)).not.toMatch(/^[+-]/);
       expect(await handshake(at.host, at.port, ca)).toContain(`IP Address:${at.host}`);
     }
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
-    await stack.startAgent(2);
+    await stack.startAgent(silent);
+    await api.waitForHealthy(id, 60_000);
 
     fresh.disconnect();
     app.disconnect();

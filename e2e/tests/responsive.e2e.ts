@@ -129,13 +129,14 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await expectAllInView(page, clientTabs, clientTabs.getByRole('tab'), 'client tabs');
       await expect(clientTabs.getByRole('tab')).toHaveCount(6);
       await expectAllInView(page, clusterPage.tabs, clusterPage.tabs.getByRole('link'), 'cluster sections');
-      await expect(clusterPage.tabs.getByRole('link')).toHaveCount(5);
+      await expect(clusterPage.tabs.getByRole('link')).toHaveCount(8);
       await saveScreenshot(page, `responsive-${vp.width}-cluster`, testInfo);
 
       // The other sections of the cluster page.
       for (const [section, ready] of [
         ['monitoring', page.getByTestId('chart-ops')],
         ['benchmarks', page.getByRole('heading', { name: 'One-click presets' })],
+        ['diagnostics', page.getByTestId('slowlog-panel').getByRole('table', { name: 'Slow log' })],
         ['activity', page.getByRole('table', { name: 'Conditions' })],
         ['settings', page.getByRole('heading', { name: 'Change the cluster' })],
       ] as const) {
@@ -157,6 +158,12 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await expectNoSidewaysScroll(page, 'nodes page');
       await expectCardPadding(page, 'nodes page');
       await saveScreenshot(page, `responsive-${vp.width}-nodes`, testInfo);
+
+      await page.goto('/alerts');
+      await expect(page.getByRole('form', { name: 'Add alert rule' })).toBeVisible();
+      await expectNoSidewaysScroll(page, 'alerts page');
+      await expectCardPadding(page, 'alerts page');
+      await saveScreenshot(page, `responsive-${vp.width}-alerts`, testInfo);
 
       // Signed out: the sign-in page.
       const signedOut = await browser.newContext({ baseURL: stack.url, viewport: { width: vp.width, height: vp.height } });

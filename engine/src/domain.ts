@@ -5,6 +5,7 @@
  * and `control-plane/src/domain-conformance.ts` fails the type check when
  * the two drift apart.
  */
+import type { DatabaseUserAcl } from './redis/database-users';
 
 /** Persistence of one engine: in memory only, AOF fsynced every second, or on every write. */
 export const DURABILITIES = ['none', 'aof-everysec', 'aof-always'] as const;
@@ -34,7 +35,7 @@ export interface SlotRange {
   end: number;
 }
 
-/** The two ACL users every engine has: the customer's and Strata's own. */
+/** The two ACL users every engine has (the customer's and Strata's own), and the database users the customer added. */
 export interface EngineCredentials {
   customerUser: string;
   customerPassword: string;
@@ -47,6 +48,8 @@ export interface EngineCredentials {
     /** The certificate (PEM) and key of the instance a task runs. */
     instanceCertificate?: { certificate: string; privateKey: string };
   };
+  /** Database users (with password hashes only), as desired when the task was handed out. */
+  databaseUsers?: DatabaseUserAcl[];
 }
 
 /** One engine instance by address. */

@@ -22,6 +22,18 @@ export {
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
 export { tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';
+export * from './database-user-names';
+export {
+  PRESET_COMMAND_RULES,
+  databaseUserRules,
+  databaseUserConfigLines,
+  databaseUsersDigest,
+  planUserSync,
+  sha256Hex,
+  type DatabaseUserAcl,
+  NO_USERS_DIGEST,
+  type UserSyncInstance,
+} from './redis/database-users';
 export {
   isHealthyMember,
   isInSyncReplica,
@@ -94,3 +106,5 @@ export {
   type ShardData,
 } from './redis/topology.planner';
 export { MIGRATION_PACES, DEFAULT_MIGRATION_PRIORITY, BatchPacer, migrationCosts, type MigrationPace, type MigrationCost } from './redis/migration-pace';
+export { mergeSlowLogs, type Mergeable } from './redis/diagnostics/merge-slowlog';
+export { TopN, printable, parseSlowLogEntry, restAfter, type SlowRecord } from './redis/diagnostics/key-rank';

@@ -17,7 +17,7 @@ export async function copySeed(seed: InstanceSeed, dir: string, dbfilename = 'du
   const tmp = `${file}.restoring`;
   const d = digestStream();
   try {
-    await pipeline(openStorage(seed.storage).get(seed.key), d, createWriteStream(tmp, { mode: 0o600 }));
+    await pipeline(openStorage(seed.storage, seed.storageCredentials).get(seed.key), d, createWriteStream(tmp, { mode: 0o600 }));
   } catch (err) {
     await rm(tmp, { force: true });
     throw new Error(`could not copy ${seed.key} from the backup: ${(err as Error).message}`);
@@ -52,5 +52,18 @@ export async function awaitSeedLoaded(client: Redis, seed: InstanceSeed, timeout
     }
     if (Date.now() > deadline) throw new Error(`${seed.key}: still loading after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Connects to an engine that may still be loading its file (it answers LOADING until done). */
+export async function connectWhileLoading(connect: () => Promise<Redis>, timeoutMs: number): Promise<Redis> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await connect();
+    } catch (err) {
+      if (!/LOADING/.test((err as Error).message) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }

@@ -319,13 +319,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Dry run: the plan */
+                /** @description Dry run: the plan; or maintenanceWindow alone: applied at once */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["UpdateClusterDryRun"];
+                        "application/json": components["schemas"]["UpdateClusterDryRun"] | components["schemas"]["UpdateClusterApplied"];
                     };
                 };
                 /** @description Accepted: the change runs as an operation */
@@ -533,9 +533,13 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RestartClusterRequest"];
+                };
+            };
             responses: {
-                /** @description Accepted: the restart-cluster operation */
+                /** @description Accepted: the restart-cluster operation (pending with startsAt while it waits for the cluster's maintenance window) */
                 202: {
                     headers: {
                         [name: string]: unknown;
@@ -580,7 +584,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Another change is running (code operation_in_progress), or the cluster is not ready */
+                /** @description Another change is running or waiting for the maintenance window (code operation_in_progress), or the cluster is not ready */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -589,7 +593,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data) */
+                /** @description A shard has no replica and the cluster keeps no append-only file: restarting its primary would lose its data (code would_lose_data); when is maintenance_window but the cluster has none (code no_maintenance_window) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -814,7 +818,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a running topology change (update-cluster) */
+        /** Cancel a running topology change (update-cluster), or a rolling restart still waiting for the maintenance window */
         post: {
             parameters: {
                 query?: never;
@@ -1345,6 +1349,521 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/diagnostics/slowlog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The slow log of every instance, merged: newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description newest entries read from each instance (default 128) */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SlowLog"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/slowlog/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empty the slow log of every instance (SLOWLOG RESET) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SlowLogReset"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/key-scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's key scans, newest first (the last 20) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyScanList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Find each shard's biggest keys (SCAN + MEMORY USAGE) and, under an LFU eviction policy, its hottest (OBJECT FREQ): throttled, bounded in time */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["KeyScanRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted; follow the scan at Location */
+                202: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyScan"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is not ready or a scan of it is running (code scan_in_progress) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/key-scans/{scanId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A key scan: progress per shard, then its big and hot keys */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    scanId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyScan"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/diagnostics/heat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ops/s and memory per shard side by side, with how uneven they are */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description seconds averaged (default 10) */
+                    window?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Heat"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{id}/backups": {
         parameters: {
             query?: never;
@@ -1352,7 +1871,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A cluster's backups, newest first */
+        /** A cluster's backups, newest first (a deleted cluster's too, until their retention ends) */
         get: {
             parameters: {
                 query?: never;
@@ -1485,17 +2004,8 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The cluster is not ready, or a backup of it is already running */
+                /** @description The cluster is not ready, or a backup of it is already running (code backup_in_progress) */
                 409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description consistent: not available yet */
-                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1517,6 +2027,231 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/backup-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's backup schedule and retention, and when the next scheduled backup starts */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupScheduleResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BackupSchedule"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupScheduleResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed (or there was none) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -1601,7 +2336,719 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        /** Delete a backup and its files in the storage */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The backup is still running (code backup_running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The storage could not delete its files (code storage_unavailable) */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a running backup: it fails as cancelled and its files are removed */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The backup is not running (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backup-storage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the organization's backups go: the control plane's directory (default) or S3-compatible storage (the secret is never shown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupStorage"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Send the organization's backups to S3-compatible storage; the bucket and credentials are checked first (a probe object is written and deleted) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetBackupStorageRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupStorage"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The storage cannot be used: unreachable, no such bucket, or the credentials refused (code storage_invalid, field named) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Send new backups to the control plane's directory again (existing backups stay where they are) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's database users (never their passwords) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DatabaseUserList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateDatabaseUserRequest"];
+                };
+            };
+            responses: {
+                /** @description Created; every instance gets the user within seconds (applied: true once they have) */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DatabaseUserWithPassword"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A user of this name exists on the cluster (code name_taken), or the cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/users/{name}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New password for a database user (shown once); the previous one keeps working for graceSeconds */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RotateDatabaseUserRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DatabaseUserWithPassword"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/users/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a database user: removed from every instance, its open connections closed */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -2891,7 +4338,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "backup.start" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -5368,6 +6815,1205 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's alert rules (and the organization's, which apply to it) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRuleList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an alert rule to a cluster */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateAlertRuleRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description channelIds names a channel that does not exist (code validation_failed, field channelIds) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/alert-rules/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A cluster's alert rules as a Prometheus rule file (YAML) over Strata's /metrics names */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/yaml */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/yaml": components["schemas"]["PrometheusRuleFile"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every alert rule of the organization */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRuleList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add an organization alert rule (evaluated for each of its clusters) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateAlertRuleRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description channelIds names a channel that does not exist (code validation_failed, field channelIds) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules/prometheus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every alert rule of the organization as a Prometheus rule file (YAML) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/yaml */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/yaml": components["schemas"]["PrometheusRuleFile"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alert-rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an alert rule */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an alert rule (its firing alerts resolve, its history stays) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an alert rule's name, threshold, duration, channels or whether it is enabled */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateAlertRuleRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertRule"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Alerts of the organization, newest first: firing and resolved (history) */
+        get: {
+            parameters: {
+                query?: {
+                    state?: "firing" | "resolved";
+                    clusterId?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AlertList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's notification channels (secrets never shown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationChannelList"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateNotificationChannelRequest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationChannel"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description e-mail while the operator has configured no SMTP server (code smtp_not_configured, field type) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a notification channel (its secret is never shown) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationChannel"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a notification channel (rules stop naming it) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test notification; follow it in the delivery log */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationDelivery"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notification-channels/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A channel's delivery log, newest first: every attempt with its status code or error */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["NotificationDeliveryList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -5460,7 +8106,20 @@ export interface components {
              * @enum {string}
              */
             tls: "off" | "required";
+            maintenanceWindow: components["schemas"]["MaintenanceWindow"];
         };
+        /** @description weekly window (UTC) in which changes that restart engines run (null: none; they run when asked) */
+        MaintenanceWindow: {
+            /**
+             * @description the day (UTC) the window starts on
+             * @enum {string}
+             */
+            dayOfWeek: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+            /** @description when it starts, HH:MM UTC */
+            startTime: string;
+            /** @description how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday) */
+            durationMinutes: number;
+        } | null;
         Condition: {
             /** @description e.g. InstancesRunning, ClusterFormed, Healthy */
             type: string;
@@ -5502,6 +8161,8 @@ export interface components {
             paused?: boolean;
             /** @description update-cluster: cancel asked; slots move back, added instances are removed */
             cancelRequested?: boolean;
+            /** @description an operation waiting for the cluster's maintenance window (state pending): when that window opens */
+            startsAt?: string;
             /** @description RFC 3339 timestamp */
             createdAt: string;
             /** @description RFC 3339 timestamp */
@@ -5758,7 +8419,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -5797,6 +8458,18 @@ export interface components {
              */
             tls?: "off" | "required";
             restoreFrom?: components["schemas"]["RestoreFrom"];
+            /** @description weekly window (UTC) in which changes that restart engines run; default none */
+            maintenanceWindow?: {
+                /**
+                 * @description the day (UTC) the window starts on
+                 * @enum {string}
+                 */
+                dayOfWeek: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                /** @description when it starts, HH:MM UTC */
+                startTime: string;
+                /** @description how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday) */
+                durationMinutes: number;
+            } | null;
         };
         /** @description start with the data of a backup (same shard count as the backup) */
         RestoreFrom: {
@@ -5885,6 +8558,11 @@ export interface components {
             maxBlockMs: number;
             summary: string;
         };
+        UpdateClusterApplied: {
+            cluster: components["schemas"]["Cluster"];
+            /** @description a change of settings that restart no engine (maintenanceWindow alone) applies at once, without an operation */
+            operation: null;
+        };
         ClusterUpdateAccepted: {
             cluster: components["schemas"]["Cluster"];
             operation: components["schemas"]["Operation"];
@@ -5906,6 +8584,18 @@ export interface components {
              * @enum {string}
              */
             migrationPriority?: "gentle" | "balanced" | "fast";
+            /** @description set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation */
+            maintenanceWindow?: {
+                /**
+                 * @description the day (UTC) the window starts on
+                 * @enum {string}
+                 */
+                dayOfWeek: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                /** @description when it starts, HH:MM UTC */
+                startTime: string;
+                /** @description how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday) */
+                durationMinutes: number;
+            } | null;
         };
         SwitchoverRequest: {
             /**
@@ -5913,6 +8603,15 @@ export interface components {
              * @description the replica to promote; default: the most caught-up in-sync replica
              */
             targetInstanceId?: string;
+        };
+        RestartClusterRequest: {
+            /**
+             * @description now: start at once; maintenance_window: wait for the cluster's next window (default when the cluster has one)
+             * @enum {string}
+             */
+            when?: "now" | "maintenance_window";
+            /** @description true: start now even though the cluster has a maintenance window */
+            force?: boolean;
         };
         Topology: {
             /** Format: uuid */
@@ -6156,6 +8855,171 @@ export interface components {
                 nodeName: string;
             };
         };
+        SlowLog: {
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            readAt: string;
+            /** @description every instance's entries merged: newest first, the slowest first within a second */
+            entries: components["schemas"]["SlowLogEntry"][];
+            /** @description each instance read, and whether it answered */
+            sources: components["schemas"]["SlowLogSource"][];
+        };
+        SlowLogEntry: {
+            /** @description the entry's id on its instance */
+            id: number;
+            /** @description when the command ran (second resolution) */
+            at: string;
+            durationMicros: number;
+            /** @description the command name, upper case */
+            command: string;
+            /** @description its arguments, each cut to 64 characters, at most 16; bytes that are not printable shown as \xHH */
+            args: string[];
+            /** @description arguments left out (by Redis or here) */
+            argsOmitted: number;
+            /** @description client address (host:port) */
+            client: string;
+            /** @description CLIENT SETNAME of the client, or empty */
+            clientName: string;
+            /** Format: uuid */
+            instanceId: string;
+            shard: number;
+            /**
+             * @description its role when read
+             * @enum {string|null}
+             */
+            role: "primary" | "replica" | null;
+            /** @description host:port of the instance */
+            address: string;
+            nodeName: string;
+        };
+        SlowLogSource: {
+            /** Format: uuid */
+            instanceId: string;
+            shard: number;
+            address: string;
+            ok: boolean;
+            /** @description why it could not be read (node offline, engine down, no answer in time) */
+            error?: string;
+            /** @description entries the instance holds (SLOWLOG LEN) */
+            length: number | null;
+            /** @description slowlog-log-slower-than on the instance */
+            slowerThanMicros: number | null;
+            /** @description slowlog-max-len on the instance */
+            maxLen: number | null;
+        };
+        SlowLogReset: {
+            /** @description instances whose slow log was emptied */
+            reset: number;
+            sources: components["schemas"]["SlowLogSource"][];
+        };
+        KeyScan: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @enum {string} */
+            status: "running" | "completed" | "failed";
+            params: {
+                topN: number;
+                budgetMs: number;
+                batchSize: number;
+                pauseMs: number;
+                /** @description OBJECT FREQ is read too (the eviction policy is an LFU one) */
+                hotKeys: boolean;
+            };
+            hotKeys: components["schemas"]["HotKeysAvailability"];
+            shards: components["schemas"]["KeyScanShard"][];
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            finishedAt: string | null;
+        };
+        HotKeysAvailability: {
+            available: boolean;
+            evictionPolicy: string;
+            /** @description why hot keys are or are not reported */
+            reason: string;
+        };
+        KeyScanShard: {
+            shard: number;
+            /** Format: uuid */
+            instanceId: string;
+            address: string;
+            /** @enum {string} */
+            state: "pending" | "running" | "completed" | "failed";
+            /** @description keys scanned over the shard's keys (SCAN may visit a key twice, so it is an estimate) */
+            progress: number;
+            detail: string | null;
+            error: string | null;
+            result: {
+                keysScanned: number;
+                /** @description DBSIZE when the scan began */
+                keysInShard: number;
+                /** @description false: the time budget ran out (or it was stopped) before SCAN went round */
+                complete: boolean;
+                elapsedMs: number;
+                batches: number;
+                bigKeys: components["schemas"]["BigKey"][];
+                hotKeys: components["schemas"]["HotKey"][] | null;
+            } | null;
+        };
+        BigKey: {
+            /** @description bytes that are not printable shown as \xHH; cut to 200 characters */
+            key: string;
+            /** @description string, list, set, zset, hash, stream */
+            type: string;
+            /** @description MEMORY USAGE (nested values sampled) */
+            bytes: number;
+        };
+        HotKey: {
+            key: string;
+            type: string;
+            /** @description OBJECT FREQ: the logarithmic LFU access counter (0-255), decayed over time */
+            freq: number;
+        };
+        KeyScanRequest: {
+            /** @description keys kept per shard and list (default 10) */
+            topN?: number;
+            /** @description longest a shard's scan may take; it stops there and says how far it got (default 60000) */
+            budgetMs?: number;
+            /** @description keys per SCAN call and per pipelined batch of MEMORY USAGE (default 100) */
+            batchSize?: number;
+            /** @description least rest between batches, so the primary serves its clients in between (default 20); the scan also rests at least four times as long as its last batch took */
+            pauseMs?: number;
+        };
+        KeyScanList: {
+            items: components["schemas"]["KeyScan"][];
+        };
+        Heat: {
+            /** Format: uuid */
+            clusterId: string;
+            windowSeconds: number;
+            /** @description unix seconds of the newest sample (null: no samples yet) */
+            at: number | null;
+            shards: components["schemas"]["HeatShard"][];
+            skew: {
+                /** @description busiest shard over the mean (1 = even) */
+                ops: number | null;
+                /** @description fullest shard over the mean (1 = even) */
+                memory: number | null;
+            };
+        };
+        HeatShard: {
+            shard: number;
+            /** @description reads + writes per second on the shard, averaged over the window */
+            opsPerSec: number | null;
+            /** @description the shard's primary */
+            memoryUsedBytes: number | null;
+            memoryMaxBytes: number | null;
+            keys: number | null;
+            /** @description slowest member's server-side p99, µs */
+            latencyP99Micros: number | null;
+            /** @description the shard's part of the cluster's ops (0-1) */
+            opsShare: number | null;
+            /** @description the shard's part of the cluster's used memory (0-1) */
+            memoryShare: number | null;
+        };
         BackupResponse: {
             backup: components["schemas"]["Backup"];
         };
@@ -6169,13 +9033,21 @@ export interface components {
             status: "running" | "completed" | "failed";
             consistent: boolean;
             /** @enum {string} */
-            storage: "local";
+            storage: "local" | "s3";
+            /** @enum {string} */
+            trigger: "manual" | "schedule";
+            /** @description the cluster is gone; the backup is kept until its retention ends */
+            clusterDeleted: boolean;
+            /** @description when retention deletes it (keepDays); null: kept until deleted or pushed out by keepLast */
+            expiresAt: string | null;
             shards: {
                 shard: number;
                 /** @enum {string} */
                 state: "pending" | "running" | "completed" | "failed";
-                /** @description bytes stored so far (known once the shard completes) */
+                /** @description bytes stored so far */
                 bytes: number | null;
+                /** @description the snapshot's size when known (a snapshot streamed as it is produced: once stored) */
+                totalBytes: number | null;
                 /** @description host:port of the instance the snapshot is taken on */
                 source: string | null;
             }[];
@@ -6212,6 +9084,8 @@ export interface components {
             finishedAt: string;
             /** @description time between the first and the last shard's snapshot */
             skewMs: number;
+            /** @description consistent backups: how long writes were paused on the primaries */
+            writePauseMs: number | null;
             shards: components["schemas"]["BackupShardFile"][];
         } | null;
         BackupShardFile: {
@@ -6240,11 +9114,122 @@ export interface components {
             finishedAt: string;
         };
         CreateBackupRequest: {
-            /** @description one point in time across every shard (not available yet: 422) */
+            /** @description one point in time across every shard: writes pause on every primary while each shard's snapshot starts */
             consistent?: boolean;
         };
         BackupList: {
             items: components["schemas"]["Backup"][];
+        };
+        BackupScheduleResponse: {
+            schedule: components["schemas"]["BackupSchedule"];
+            /** @description when the next scheduled backup starts */
+            nextAt: string | null;
+        };
+        /** @description null: no schedule */
+        BackupSchedule: {
+            /**
+             * @description back up every N hours
+             * @default null
+             */
+            intervalHours: number | null;
+            /**
+             * @description back up once a day at HH:MM UTC
+             * @default null
+             */
+            dailyAt: string | null;
+            /**
+             * @description keep the newest N completed backups of the cluster
+             * @default null
+             */
+            keepLast: number | null;
+            /**
+             * @description keep completed backups N days
+             * @default null
+             */
+            keepDays: number | null;
+            /** @default false */
+            consistent: boolean;
+        } | null;
+        BackupStorage: {
+            /**
+             * @description local: the control plane's directory (the default)
+             * @enum {string}
+             */
+            kind: "local" | "s3";
+            endpoint: string | null;
+            bucket: string | null;
+            region: string | null;
+            prefix: string | null;
+            /** @description the last 4 characters only; the secret is never shown */
+            accessKeyId: string | null;
+            /** @description RFC 3339 timestamp */
+            updatedAt: string | null;
+        };
+        SetBackupStorageRequest: {
+            /** @enum {string} */
+            kind: "s3";
+            /**
+             * Format: uri
+             * @description e.g. https://s3.eu-west-1.amazonaws.com or http://127.0.0.1:8333
+             */
+            endpoint: string;
+            bucket: string;
+            /** @default us-east-1 */
+            region: string;
+            /** @default  */
+            prefix: string;
+            accessKeyId: string;
+            /** @description write-only: never shown again */
+            secretAccessKey: string;
+        };
+        DatabaseUserWithPassword: {
+            user: components["schemas"]["DatabaseUser"];
+            /** @description shown once: Strata keeps only its SHA-256 hash */
+            password: string;
+        };
+        DatabaseUser: {
+            name: string;
+            /**
+             * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+             * @enum {string}
+             */
+            preset: "read-only" | "read-write" | "read-write-safe";
+            /** @description empty: every key */
+            keyPatterns: string[];
+            /** @description empty: every channel */
+            channelPatterns: string[];
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            passwordRotatedAt: string | null;
+            /** @description while a rotation's grace period runs: when the previous password stops working */
+            previousPasswordExpiresAt: string | null;
+            /** @description every running instance has this user as it is now */
+            applied: boolean;
+        };
+        CreateDatabaseUserRequest: {
+            /** @description the Redis user name clients AUTH with */
+            name: string;
+            /**
+             * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+             * @enum {string}
+             */
+            preset: "read-only" | "read-write" | "read-write-safe";
+            /** @description key globs the user may touch (e.g. "orders:*"); every key when absent */
+            keyPatterns?: string[];
+            /** @description Pub/Sub channel globs; every channel when absent */
+            channelPatterns?: string[];
+            /** @description at least 16 characters; when absent, Strata generates one (64 hex characters) */
+            password?: string;
+        };
+        DatabaseUserList: {
+            items: components["schemas"]["DatabaseUser"][];
+        };
+        RotateDatabaseUserRequest: {
+            /** @description how long the previous password keeps working (default 3600; 0: at once) */
+            graceSeconds?: number;
+            /** @description at least 16 characters; when absent, Strata generates one (64 hex characters) */
+            password?: string;
         };
         NodeList: {
             /**
@@ -6434,7 +9419,7 @@ export interface components {
             summary: string;
             resource: {
                 /** @enum {string} */
-                type: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session";
+                type: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup";
                 id: string | null;
                 /** @description as it was when the entry was written */
                 name: string | null;
@@ -6527,6 +9512,7 @@ export interface components {
                  * @default null
                  */
                 crashedAt: string | null;
+                usersDigest?: string | null;
             }[];
             /** @description ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries */
             sparePorts?: number[];
@@ -6574,6 +9560,11 @@ export interface components {
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
+                    /** @description added on the way to the agent for S3 storage */
+                    storageCredentials?: {
+                        accessKeyId: string;
+                        secretAccessKey: string;
+                    };
                     key: string;
                     sha256: string;
                     keys: number;
@@ -6594,6 +9585,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6644,6 +9647,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6670,6 +9685,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6697,6 +9724,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6727,6 +9766,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6758,6 +9809,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6792,6 +9855,53 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** @enum {string} */
+                kind: "sync-users";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6822,6 +9932,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** @enum {string} */
@@ -6867,6 +9989,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** Format: uuid */
@@ -6908,6 +10042,18 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             } | {
                 /** Format: uuid */
@@ -6928,6 +10074,12 @@ export interface components {
                 shard: number;
                 storage: components["schemas"]["BackupStorageRef"];
                 key: string;
+                /** @description consistent backups: the snapshot was started during the write pause; wait for that one (rdb_saves past savesBefore) instead of starting one */
+                awaitSave?: {
+                    savesBefore: number;
+                    /** @description RFC 3339 timestamp */
+                    snapshotAt: string;
+                };
                 /** @enum {string} */
                 kind: "backup-shard";
                 credentials: {
@@ -6945,6 +10097,163 @@ export interface components {
                             privateKey: string;
                         };
                     };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+                storageCredentials?: {
+                    accessKeyId: string;
+                    secretAccessKey: string;
+                };
+            } | {
+                /** Format: uuid */
+                backupId: string;
+                /** Format: uuid */
+                clusterId: string;
+                /** @description the pause ends by itself after this, should the agent die holding it */
+                pauseTimeoutMs: number;
+                shards: {
+                    shard: number;
+                    primary: {
+                        host: string;
+                        port: number;
+                    };
+                    source: {
+                        host: string;
+                        port: number;
+                        /** Format: uuid */
+                        instanceId: string;
+                        /** @enum {string} */
+                        role: "primary" | "replica";
+                    };
+                }[];
+                /** @enum {string} */
+                kind: "backup-consistent-start";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** Format: uuid */
+                clusterId: string;
+                /** @description the cluster's instances on the agent's node */
+                instances: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    port: number;
+                }[];
+                limit: number;
+                /** @description true: empty the slow log (SLOWLOG RESET) instead of reading it */
+                reset: boolean;
+                /** @enum {string} */
+                kind: "slowlog";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** Format: uuid */
+                scanId: string;
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                port: number;
+                shard: number;
+                params: {
+                    topN: number;
+                    budgetMs: number;
+                    batchSize: number;
+                    pauseMs: number;
+                    /** @description OBJECT FREQ is read too (the eviction policy is an LFU one) */
+                    hotKeys: boolean;
+                };
+                /** @enum {string} */
+                kind: "key-scan";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
                 };
             };
         } | null;
@@ -6953,6 +10262,19 @@ export interface components {
             kind: "local";
             /** @description a directory on the control plane's host */
             root: string;
+        } | {
+            /** @enum {string} */
+            kind: "s3";
+            endpoint: string;
+            bucket: string;
+            region: string;
+            /** @description key prefix inside the bucket (empty or ending in /) */
+            prefix: string;
+            /**
+             * Format: uuid
+             * @description the sealed access key pair, added to an agent's task on the way out
+             */
+            credentialsId: string;
         };
         HeartbeatResponse: {
             /** @description the task should stop early at a safe point (its operation was paused or cancelled) */
@@ -7009,6 +10331,62 @@ export interface components {
                 snapshotAt: string;
                 /** @description RFC 3339 timestamp */
                 finishedAt: string;
+            } | {
+                /** @enum {string} */
+                kind: "backup-consistent-start";
+                /** @description from the first CLIENT PAUSE sent to the last CLIENT UNPAUSE answered */
+                writePauseMs: number;
+                shards: {
+                    shard: number;
+                    /** Format: uuid */
+                    instanceId: string;
+                    savesBefore: number;
+                    /** @description RFC 3339 timestamp */
+                    snapshotAt: string;
+                }[];
+            } | {
+                /** @enum {string} */
+                kind: "slowlog";
+                instances: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    ok: boolean;
+                    error?: string;
+                    length: number | null;
+                    slowerThanMicros: number | null;
+                    maxLen: number | null;
+                    /** @enum {string|null} */
+                    role: "primary" | "replica" | null;
+                    entries: {
+                        /** @description the entry's id on its instance */
+                        id: number;
+                        /** @description when the command ran (second resolution) */
+                        at: string;
+                        durationMicros: number;
+                        /** @description the command name, upper case */
+                        command: string;
+                        /** @description its arguments, each cut to 64 characters, at most 16; bytes that are not printable shown as \xHH */
+                        args: string[];
+                        /** @description arguments left out (by Redis or here) */
+                        argsOmitted: number;
+                        /** @description client address (host:port) */
+                        client: string;
+                        /** @description CLIENT SETNAME of the client, or empty */
+                        clientName: string;
+                    }[];
+                }[];
+            } | {
+                /** @enum {string} */
+                kind: "key-scan";
+                keysScanned: number;
+                /** @description DBSIZE when the scan began */
+                keysInShard: number;
+                /** @description false: the time budget ran out (or it was stopped) before SCAN went round */
+                complete: boolean;
+                elapsedMs: number;
+                batches: number;
+                bigKeys: components["schemas"]["BigKey"][];
+                hotKeys: components["schemas"]["HotKey"][] | null;
             };
         };
         MetricsResult: {
@@ -7576,6 +10954,185 @@ export interface components {
                 code?: string;
                 message?: string;
             };
+        };
+        AlertRule: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description null: an organization rule, evaluated for each of its clusters
+             */
+            clusterId: string | null;
+            name: string;
+            /**
+             * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+             * @enum {string}
+             */
+            metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+            threshold: number;
+            forSeconds: number;
+            channelIds: string[];
+            enabled: boolean;
+            /** @description alerts of this rule firing now */
+            firing: number;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+        };
+        CreateAlertRuleRequest: {
+            /** @description default: the metric and threshold in words */
+            name?: string;
+            /**
+             * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+             * @enum {string}
+             */
+            metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+            /**
+             * @description fires while the value is above it (for events: more than this many in the window); default 0
+             * @default 0
+             */
+            threshold: number;
+            /** @description how long the value must stay above the threshold before the alert fires (events: the window counted) */
+            forSeconds: number;
+            /**
+             * @description notification channels told when an alert fires and resolves
+             * @default []
+             */
+            channelIds: string[];
+            /** @default true */
+            enabled: boolean;
+        };
+        AlertRuleList: {
+            items: components["schemas"]["AlertRule"][];
+        };
+        PrometheusRuleFile: {
+            groups: {
+                name: string;
+                rules: {
+                    alert: string;
+                    /** @description PromQL over the series of /metrics */
+                    expr: string;
+                    /** @description e.g. 60s */
+                    for: string;
+                    labels: {
+                        strata_rule_id: string;
+                        /**
+                         * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+                         * @enum {string}
+                         */
+                        metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+                    };
+                    annotations: {
+                        summary: string;
+                    };
+                }[];
+            }[];
+        };
+        UpdateAlertRuleRequest: {
+            name?: string;
+            threshold?: number;
+            forSeconds?: number;
+            /** @description notification channels told when an alert fires and resolves */
+            channelIds?: string[];
+            enabled?: boolean;
+        };
+        AlertList: {
+            items: components["schemas"]["Alert"][];
+        };
+        Alert: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            ruleId: string;
+            ruleName: string;
+            /**
+             * @description memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+             * @enum {string}
+             */
+            metric: "memory_used_percent" | "ops_per_sec" | "latency_p99_ms" | "replication_lag_bytes" | "connected_clients" | "evictions" | "cluster_degraded" | "failover" | "node_down" | "backup_failed";
+            threshold: number;
+            forSeconds: number;
+            /** Format: uuid */
+            clusterId: string;
+            clusterName: string;
+            /** @enum {string} */
+            state: "firing" | "resolved";
+            /** @description the value when it fired */
+            value: number;
+            unit: string;
+            /** @description when it fired */
+            startedAt: string;
+            /** @description RFC 3339 timestamp */
+            resolvedAt: string | null;
+        };
+        NotificationChannel: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "webhook" | "email";
+            name: string;
+            url: string | null;
+            /** @enum {string|null} */
+            format: "json" | "slack" | null;
+            to: string[] | null;
+            /** @description the secret itself is never shown */
+            hasSecret: boolean;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+        };
+        CreateNotificationChannelRequest: {
+            /** @enum {string} */
+            type: "webhook";
+            name?: string;
+            /** @description http(s) URL that receives a POST per notification */
+            url: string;
+            /** @description HMAC-SHA256 key for X-Strata-Signature (write-only) */
+            secret: string;
+            /**
+             * @description slack: a Slack incoming-webhook body ({"text": ...})
+             * @default json
+             * @enum {string}
+             */
+            format: "json" | "slack";
+        } | {
+            /** @enum {string} */
+            type: "email";
+            name?: string;
+            /** @description recipients */
+            to: string[];
+        };
+        NotificationChannelList: {
+            items: components["schemas"]["NotificationChannel"][];
+        };
+        NotificationDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            /**
+             * Format: uuid
+             * @description null: a test
+             */
+            alertId: string | null;
+            /** @enum {string} */
+            event: "firing" | "resolved" | "test";
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: {
+                attempt: number;
+                /** @description RFC 3339 timestamp */
+                at: string;
+                /** @description HTTP status (webhooks), 250 for an accepted e-mail; null when no answer */
+                statusCode: number | null;
+                error: string | null;
+                durationMs: number;
+            }[];
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            deliveredAt: string | null;
+        };
+        NotificationDeliveryList: {
+            items: components["schemas"]["NotificationDelivery"][];
         };
     };
     responses: never;

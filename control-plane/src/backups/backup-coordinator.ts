@@ -5,13 +5,18 @@
  * (`planBackupSources`: an in-sync replica, else the primary); a failed
  * task is tried again, on the instance chosen then, up to `maxAttempts`;
  * once every shard's file is stored the manifest is written, last, and the
- * backup is completed. A backup that cannot finish fails with the reason,
- * its files are removed and no manifest is ever written.
+ * backup is completed. A backup that cannot finish fails with the reason
+ * and no manifest is ever written; its objects (and unfinished multipart
+ * uploads) are removed once none of its tasks still runs.
+ *
+ * A consistent backup first runs one `backup-consistent-start` task (the
+ * write pause, every source's BGSAVE); each shard's task then waits for
+ * that snapshot on the instance it was started on.
  */
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BackupManifest, BackupShardResult } from '@strata/api';
-import { openStorage, planBackupSources } from '@strata/engine/backup';
+import { isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
@@ -19,9 +24,13 @@ import type { ObservedState } from '../observed/observed-state';
 import { memberObservation } from '../observed/instance-health';
 import { taskKey } from '../reconciler/dedupe-keys';
 import type { BackupRow, BackupStore } from './backup.store';
+import type { BackupStorageStore } from './backup-storage.store';
 
 export interface BackupCoordinatorDeps {
   store: BackupStore;
+  storage: BackupStorageStore;
+  /** Retention by age of a cluster's backups (its schedule's keepDays), applied when one completes. */
+  keepDays?: (clusterId: string) => Promise<number | null>;
   clusters: ClusterStore;
   nodes: NodeStore;
   tasks: TaskStore;
@@ -31,6 +40,8 @@ export interface BackupCoordinatorDeps {
   /** Runs of one shard's task before the backup fails. */
   maxAttempts?: number;
   intervalMs?: number;
+  /** Consistent backups: the longest write pause before it ends by itself. */
+  pauseTimeoutMs?: number;
 }
 
 export const manifestKey = (backupId: string) => `${backupId}/manifest.json`;
@@ -59,6 +70,9 @@ export class BackupCoordinator {
       for (const b of await this.d.store.running()) {
         await this.drive(b).catch((err) => this.d.log.error({ err, backupId: b.id }, 'backup pass failed'));
       }
+      for (const b of await this.d.store.unswept()) {
+        await this.sweep(b).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files'));
+      }
     } finally {
       this.busy = false;
     }
@@ -75,9 +89,24 @@ export class BackupCoordinator {
     return out;
   }
 
+  /** Whether any task of the backup is pending or running. */
+  async hasTaskRunning(b: BackupRow): Promise<boolean> {
+    const all = await this.d.tasks.latestByKey(b.clusterId, null);
+    const keys = [taskKey({ kind: 'backup-consistent-start', backupId: b.id }), ...b.shards.map((s) => taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }))];
+    return keys.some((k) => ['pending', 'leased'].includes(all.get(k)?.state ?? ''));
+  }
+
+  /** A failed backup's objects go once no task of it can still write. */
+  private async sweep(b: BackupRow): Promise<void> {
+    if (await this.hasTaskRunning(b)) return;
+    await (await this.d.storage.open(b.storage)).deletePrefix(b.id);
+    await this.d.store.markFilesRemoved(b.id);
+  }
+
   private async drive(b: BackupRow): Promise<void> {
     const cluster = await this.d.clusters.get(b.clusterId);
-    if (!cluster) return this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
+    if (!cluster) return void await this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
+    if (b.consistent && !b.consistentStart) return this.driveStart(b);
     const tasks = await this.shardTasks(b);
     const done: { shard: number; task: TaskRow; result: BackupShardResult }[] = [];
     const todo: number[] = [];
@@ -87,7 +116,10 @@ export class BackupCoordinator {
       if (t && (t.state === 'pending' || t.state === 'leased')) continue;
       if (t?.state === 'failed') {
         const failures = await this.d.tasks.countFailures(b.clusterId, null, taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }));
-        if (failures >= (this.d.maxAttempts ?? 3)) return this.fail(b, 'snapshot_failed', `shard ${s.shard + 1}: ${t.error ?? 'the snapshot failed'} (${failures} attempts)`);
+        if (failures >= (this.d.maxAttempts ?? 3)) {
+          const why = t.error ?? 'the snapshot failed';
+          return void await this.fail(b, isStorageError(why) ? 'storage_failed' : 'snapshot_failed', `shard ${s.shard + 1}: ${why} (${failures} attempts)`);
+        }
       }
       todo.push(s.shard);
     }
@@ -95,22 +127,69 @@ export class BackupCoordinator {
     if (done.length === b.shards.length) await this.complete(b, done);
   }
 
-  private async enqueue(b: BackupRow, shards: number[]): Promise<void> {
+  private async sources(b: BackupRow) {
     const [instances, nodes] = await Promise.all([this.d.clusters.instances(b.clusterId), this.d.nodes.list()]);
     const members = instances.map((i) => ({
       id: i.id, shard: i.shardIndex, role: i.role, engineId: i.engineId ?? null, obs: memberObservation(this.d.observed.instance(i.id, i.nodeId)),
     }));
-    const sources = planBackupSources(members, Math.max(...b.shards.map((s) => s.shard)) + 1);
+    // A consistent backup's shards stay on the instances their snapshots were started on.
+    const sources: BackupSource[] = b.consistentStart
+      ? b.consistentStart.shards.map((s) => ({ shard: s.shard, instanceId: s.instanceId, role: instances.find((i) => i.id === s.instanceId)?.role ?? 'replica' }))
+      : planBackupSources(members, Math.max(...b.shards.map((s) => s.shard)) + 1);
+    return { instances, nodes, sources };
+  }
+
+  /** A consistent backup's start: one task on the agent of the first shard's primary; tried again up to `maxAttempts`. */
+  private async driveStart(b: BackupRow): Promise<void> {
+    const key = taskKey({ kind: 'backup-consistent-start', backupId: b.id });
+    const t = (await this.d.tasks.latestByKey(b.clusterId, null)).get(key);
+    if (t?.state === 'succeeded' && t.result?.kind === 'backup-consistent-start') {
+      await this.d.store.setConsistentStart(b.id, t.result);
+      this.d.log.info({ backupId: b.id, writePauseMs: t.result.writePauseMs }, 'consistent backup started');
+      return this.drive({ ...b, consistentStart: t.result });
+    }
+    if (t && (t.state === 'pending' || t.state === 'leased')) return;
+    if (t?.state === 'failed') {
+      const failures = await this.d.tasks.countFailures(b.clusterId, null, key);
+      if (failures >= (this.d.maxAttempts ?? 3)) return void await this.fail(b, 'consistent_start_failed', `${t.error ?? 'the write pause failed'} (${failures} attempts)`);
+    }
+    const { instances, nodes, sources } = await this.sources(b);
+    const shards = [];
+    for (const src of sources) {
+      if (src.instanceId === null) return void await this.fail(b, 'no_source', src.reason);
+      const inst = instances.find((i) => i.id === src.instanceId)!;
+      const primary = instances.find((i) => i.shardIndex === src.shard && i.role === 'primary');
+      const addr = (nodeId: string) => nodes.find((n) => n.id === nodeId)?.address;
+      if (!primary || !addr(primary.nodeId) || !addr(inst.nodeId)) return void await this.fail(b, 'no_source', `shard ${src.shard + 1}: its primary or its node is unknown`);
+      shards.push({
+        shard: src.shard, primary: { host: addr(primary.nodeId)!, port: primary.port, nodeId: primary.nodeId },
+        source: { instanceId: inst.id, host: addr(inst.nodeId)!, port: inst.port, role: src.role },
+      });
+    }
+    const runner = shards[0]!.primary.nodeId;
+    const inserted = await this.d.tasks.enqueue({
+      nodeId: runner, clusterId: b.clusterId, operationId: null, dedupeKey: key,
+      request: {
+        kind: 'backup-consistent-start', backupId: b.id, clusterId: b.clusterId, pauseTimeoutMs: this.d.pauseTimeoutMs ?? 2000,
+        shards: shards.map((s) => ({ shard: s.shard, primary: { host: s.primary.host, port: s.primary.port }, source: s.source })),
+      },
+    });
+    if (inserted) this.d.notifyNode(runner);
+  }
+
+  private async enqueue(b: BackupRow, shards: number[]): Promise<void> {
+    const { instances, nodes, sources } = await this.sources(b);
     for (const shard of shards) {
       const src = sources[shard]!;
-      if (src.instanceId === null) return this.fail(b, 'no_source', src.reason);
+      if (src.instanceId === null) return void await this.fail(b, 'no_source', src.reason);
       const inst = instances.find((i) => i.id === src.instanceId)!;
-      if (!nodes.some((n) => n.id === inst.nodeId)) return this.fail(b, 'no_source', `shard ${shard + 1}: the node of its instance is unknown`);
+      if (!nodes.some((n) => n.id === inst.nodeId)) return void await this.fail(b, 'no_source', `shard ${shard + 1}: the node of its instance is unknown`);
       const inserted = await this.d.tasks.enqueue({
         nodeId: inst.nodeId, clusterId: b.clusterId, operationId: null, dedupeKey: taskKey({ kind: 'backup-shard', backupId: b.id, shard }),
         request: {
           kind: 'backup-shard', backupId: b.id, clusterId: b.clusterId, instanceId: inst.id, port: inst.port, shard,
           storage: b.storage, key: b.shards.find((s) => s.shard === shard)!.key,
+          ...(b.consistentStart ? { awaitSave: (({ savesBefore, snapshotAt }) => ({ savesBefore, snapshotAt }))(b.consistentStart.shards.find((s) => s.shard === shard)!) } : {}),
         },
       });
       if (inserted) this.d.notifyNode(inst.nodeId);
@@ -121,7 +200,7 @@ export class BackupCoordinator {
     const [cluster, shardRows, instances, nodes] = await Promise.all([
       this.d.clusters.get(b.clusterId), this.d.clusters.shards(b.clusterId), this.d.clusters.instances(b.clusterId), this.d.nodes.list(),
     ]);
-    if (!cluster) return this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
+    if (!cluster) return void await this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
     const snapshots = done.map((x) => Date.parse(x.result.snapshotAt));
     const shards = done.sort((x, y) => x.shard - y.shard).map(({ shard, task, result: r }) => {
       const instanceId = String((task.payload as { instanceId: string }).instanceId);
@@ -138,18 +217,21 @@ export class BackupCoordinator {
       formatVersion: 1, backupId: b.id, cluster: { id: cluster.id, name: cluster.name, spec: cluster.spec },
       engineVersion: done[0]?.result.engineVersion ?? 'unknown', consistent: b.consistent,
       startedAt: b.createdAt.toISOString(), finishedAt: new Date().toISOString(),
-      skewMs: snapshots.length ? Math.max(...snapshots) - Math.min(...snapshots) : 0, shards,
+      skewMs: snapshots.length ? Math.max(...snapshots) - Math.min(...snapshots) : 0,
+      writePauseMs: b.consistentStart?.writePauseMs ?? null, shards,
     };
     // The manifest last: a backup without one is never complete.
-    await openStorage(b.storage).put(manifestKey(b.id), Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
-    if (await this.d.store.finish(b.id, { status: 'completed', manifest })) {
+    await (await this.d.storage.open(b.storage)).put(manifestKey(b.id), Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
+    if (await this.d.store.finish(b.id, { status: 'completed', manifest, keepDays: await this.d.keepDays?.(b.clusterId) ?? null })) {
       this.d.log.info({ backupId: b.id, clusterId: b.clusterId, bytes: shards.reduce((s, x) => s + x.bytes, 0), skewMs: manifest.skewMs }, 'backup completed');
     }
   }
 
-  private async fail(b: BackupRow, code: string, message: string): Promise<void> {
-    if (!(await this.d.store.finish(b.id, { status: 'failed', error: { code, message } }))) return;
+  /** Ends a running backup as failed (its files are swept once no task of it runs). False when it had already ended. */
+  async fail(b: BackupRow, code: string, message: string): Promise<boolean> {
+    if (!(await this.d.store.finish(b.id, { status: 'failed', error: { code, message } }))) return false;
     this.d.log.warn({ backupId: b.id, clusterId: b.clusterId, code, message }, 'backup failed');
-    await openStorage(b.storage).deletePrefix(b.id).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files'));
+    await this.sweep({ ...b, status: 'failed' }).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files yet'));
+    return true;
   }
 }

@@ -1,4 +1,4 @@
-/** Wires the backup store, coordinator, service and routes (called from main.ts). */
+/** Wires the backup stores, coordinator, scheduler, service and routes (called from main.ts). */
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { StorageRef } from '@strata/api';
@@ -6,31 +6,50 @@ import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskStore } from '../stores/task.store';
 import type { ObservedState } from '../observed/observed-state';
+import type { SecretBox } from '../crypto/secret-box';
 import { BackupStore } from './backup.store';
 import { BackupCoordinator } from './backup-coordinator';
 import { BackupService } from './backup.service';
 import { backupRoutes } from './backup.routes';
+import { BackupStorageStore } from './backup-storage.store';
+import { BackupScheduleStore } from './backup-schedule.store';
+import { BackupScheduler } from './backup-scheduler';
 
 export function createBackupModule(d: {
   pool: pg.Pool;
   log: Logger;
+  box: SecretBox;
   clusters: ClusterStore;
   nodes: NodeStore;
   tasks: TaskStore;
   observed: ObservedState;
   notifyNode: (nodeId: string) => void;
-  /** Where new backups go (the local directory: STRATA_HOME/backups). */
-  storage: StorageRef;
+  /** Where backups go when the organization set no storage (the local directory: STRATA_HOME/backups). */
+  localStorage: StorageRef;
+  /** How often the scheduler looks for due backups and expired ones. */
+  schedulerIntervalMs?: number;
+  now?: () => Date;
 }) {
+  const log = d.log.child({ module: 'backups' });
   const store = new BackupStore(d.pool);
-  const coordinator = new BackupCoordinator({ store, clusters: d.clusters, nodes: d.nodes, tasks: d.tasks, observed: d.observed, notifyNode: d.notifyNode, log: d.log.child({ module: 'backups' }) });
-  const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage: d.storage });
+  const storage = new BackupStorageStore({ pool: d.pool, box: d.box, local: d.localStorage });
+  const schedules = new BackupScheduleStore(d.pool);
+  const coordinator = new BackupCoordinator({
+    store, storage, clusters: d.clusters, nodes: d.nodes, tasks: d.tasks, observed: d.observed, notifyNode: d.notifyNode, log,
+    keepDays: async (clusterId) => (await schedules.get(clusterId))?.schedule.keepDays ?? null,
+  });
+  const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage });
+  const now = d.now ?? (() => new Date());
+  const scheduler = new BackupScheduler({ schedules, store, service, log, now, intervalMs: d.schedulerIntervalMs });
   return {
     store,
     service,
     coordinator,
-    router: backupRoutes({ store, service, clusters: d.clusters }),
-    start: () => coordinator.start(),
-    stop: () => coordinator.stop(),
+    scheduler,
+    storage,
+    router: backupRoutes({ store, service, clusters: d.clusters, storage, schedules, now }),
+    taskShouldStop: (taskId: string) => store.taskShouldStop(taskId),
+    start: () => { coordinator.start(); scheduler.start(); },
+    stop: () => { coordinator.stop(); scheduler.stop(); },
   };
 }

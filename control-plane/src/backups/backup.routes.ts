@@ -1,16 +1,22 @@
-/** Backup API: start one of a cluster, list a cluster's, get one. */
+/** Backup API: start, list, get, cancel and delete backups; a cluster's schedule; the organization's storage. */
 import { Router } from 'express';
-import type { BackupList } from '@strata/api';
+import type { BackupList, BackupScheduleResponse } from '@strata/api';
+import { S3Storage } from '@strata/engine/backup';
 import { parseUuid } from '../http/validate';
 import { mountOperation } from '../http/operation-router';
-import { notFound } from '../errors';
+import { notFound, unprocessable } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { BackupStore } from './backup.store';
 import type { BackupService } from './backup.service';
+import type { BackupStorageStore } from './backup-storage.store';
+import type { BackupScheduleStore } from './backup-schedule.store';
+import { nextBackupAt } from './backup-schedule.planner';
 
 const BASE = '/v1';
 
-export function backupRoutes(d: { store: BackupStore; service: BackupService; clusters: ClusterStore }): Router {
+export function backupRoutes(d: {
+  store: BackupStore; service: BackupService; clusters: ClusterStore; storage: BackupStorageStore; schedules: BackupScheduleStore; now: () => Date;
+}): Router {
   const r = Router();
 
   mountOperation(r, BASE, 'startBackup', async ({ req, res, body }) => {
@@ -34,6 +40,67 @@ export function backupRoutes(d: { store: BackupStore; service: BackupService; cl
     const b = await d.store.get(parseUuid(req.params.id, 'Backup'), req.principal!.organizationId);
     if (!b) throw notFound('Backup');
     return { backup: await d.service.view(b) };
+  });
+
+  mountOperation(r, BASE, 'cancelBackup', async ({ req }) => {
+    const b = await d.service.cancel(req.principal!.organizationId, parseUuid(req.params.id, 'Backup'));
+    return { backup: await d.service.view(b) };
+  });
+
+  mountOperation(r, BASE, 'deleteBackup', async ({ req }) => {
+    await d.service.delete(req.principal!.organizationId, parseUuid(req.params.id, 'Backup'));
+
+  });
+
+  const scheduleView = async (clusterId: string): Promise<BackupScheduleResponse> => {
+    const s = await d.schedules.get(clusterId);
+    return { schedule: s?.schedule ?? null, nextAt: s?.nextAt.toISOString() ?? null };
+  };
+  const ownCluster = async (req: { params: { id?: unknown }; principal?: { organizationId: string } }) => {
+    const c = await d.clusters.get(parseUuid(req.params.id as string, 'Cluster'), req.principal!.organizationId);
+    if (!c) throw notFound('Cluster');
+    return c;
+  };
+
+  mountOperation(r, BASE, 'getBackupSchedule', async ({ req }) => scheduleView((await ownCluster(req)).id));
+
+  mountOperation(r, BASE, 'setBackupSchedule', async ({ req, body }) => {
+    const c = await ownCluster(req);
+    await d.schedules.set(c.id, c.organizationId, body, nextBackupAt(body, d.now()));
+    // Retention by age applies to every backup of the cluster, those taken before included.
+    await d.store.setExpiry(c.id, body.keepDays);
+    return scheduleView(c.id);
+  });
+
+  mountOperation(r, BASE, 'deleteBackupSchedule', async ({ req }) => {
+    const c = await ownCluster(req);
+    await d.schedules.remove(c.id);
+    await d.store.setExpiry(c.id, null);
+
+  });
+
+  mountOperation(r, BASE, 'getBackupStorage', async ({ req }) => d.storage.view(req.principal!.organizationId));
+
+  mountOperation(r, BASE, 'setBackupStorage', async ({ req, body }) => {
+    const orgId = req.principal!.organizationId;
+    const { ref, credentials } = d.storage.draft(orgId, body);
+    const s3 = new S3Storage(ref, credentials);
+    try {
+      await s3.check();
+    } catch (err) {
+      const msg = (err as Error).message;
+      const field = /credentials/.test(msg) ? 'accessKeyId' : /no bucket/.test(msg) ? 'bucket' : 'endpoint';
+      throw unprocessable('storage_invalid', 'Backup storage cannot be used', `Nothing was changed: ${msg}.`, [{ field, message: msg.replace(/^storage: /, '') }]);
+    } finally {
+      s3.destroy();
+    }
+    await d.storage.save(orgId, ref, credentials);
+    return d.storage.view(orgId);
+  });
+
+  mountOperation(r, BASE, 'deleteBackupStorage', async ({ req }) => {
+    await d.storage.clear(req.principal!.organizationId);
+
   });
 
   return r;

@@ -3,21 +3,22 @@
  * is restored from it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Backup, CreateBackupRequest, CreateClusterRequest, InstanceSeed, StorageRef } from '@strata/api';
-import { checksumOf, openStorage } from '@strata/engine/backup';
-import { conflict, notFound, unprocessable, validationFailed } from '../errors';
+import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type InstanceSeed } from '@strata/api';
+import { checksumOf, restoreLayoutMismatch } from '@strata/engine/backup';
+import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import { shardKey, type BackupCoordinator } from './backup-coordinator';
 import { publicBackup, type BackupRow, type BackupStore } from './backup.store';
+import type { BackupStorageStore } from './backup-storage.store';
 
 export interface BackupServiceDeps {
   store: BackupStore;
   clusters: ClusterStore;
   nodes: NodeStore;
   coordinator: BackupCoordinator;
-  /** Where new backups are written. */
-  storage: StorageRef;
+  /** Where new backups are written (per organization). */
+  storage: BackupStorageStore;
 }
 
 const MiB = 1024 * 1024;
@@ -25,39 +26,72 @@ const MiB = 1024 * 1024;
 export class BackupService {
   constructor(private readonly d: BackupServiceDeps) {}
 
-  async start(organizationId: string, clusterId: string, req: CreateBackupRequest): Promise<BackupRow> {
+  async start(organizationId: string, clusterId: string, req: CreateBackupRequest, trigger: 'manual' | 'schedule' = 'manual'): Promise<BackupRow> {
     const cluster = await this.d.clusters.get(clusterId, organizationId);
     if (!cluster) throw notFound('Cluster');
-    if (req.consistent) {
-      throw unprocessable('not_yet_supported', 'Not supported yet', 'Consistent backups (one point in time across every shard) are not available yet; omit consistent to back up each shard at its own point in time.', [
-        { field: 'consistent', message: 'not available yet' },
-      ]);
-    }
     if (!['ready', 'degraded'].includes(cluster.status.phase)) {
       throw conflict('invalid_state', `The cluster is ${cluster.status.phase}; backups are taken of a ready (or degraded) cluster.`);
     }
     const id = randomUUID();
     const shards = Array.from({ length: cluster.spec.shards }, (_, shard) => ({ shard, key: shardKey(id, shard) }));
-    const inserted = await this.d.store.insert({ id, organizationId, clusterId, clusterName: cluster.name, consistent: false, storage: this.d.storage, shards });
+    const storage = await this.d.storage.refFor(organizationId);
+    const inserted = await this.d.store.insert({ id, organizationId, clusterId, clusterName: cluster.name, consistent: req.consistent ?? false, storage, shards, trigger });
     if (!inserted) throw conflict('backup_in_progress', 'A backup of this cluster is already running; wait for it to finish.');
     void this.d.coordinator.tick();
     return (await this.d.store.get(id))!;
   }
 
+  /** Cancels a running backup: it fails as `cancelled`, its agents stop at their next heartbeat, its files are removed. */
+  async cancel(organizationId: string, id: string): Promise<BackupRow> {
+    const b = await this.d.store.get(id, organizationId);
+    if (!b) throw notFound('Backup');
+    if (b.status !== 'running') throw conflict('invalid_state', `Backup ${b.id} is ${b.status}; only a running backup can be cancelled.`);
+    await this.d.coordinator.fail(b, 'cancelled', 'cancelled by a user');
+    return (await this.d.store.get(id))!;
+  }
+
+  /** Deletes a backup that is not running: its objects in the storage, then its record. */
+  async delete(organizationId: string, id: string): Promise<void> {
+    const b = await this.d.store.get(id, organizationId);
+    if (!b) throw notFound('Backup');
+    await this.remove(b);
+  }
+
+  /** Removes a backup's objects and record (a user's delete, or retention). */
+  async remove(b: BackupRow): Promise<void> {
+    if (b.status === 'running') {
+      throw conflict('backup_running', `Backup ${b.id} is still running; cancel it first (POST /v1/backups/${b.id}/cancel) or wait for it to end.`);
+    }
+    if (await this.d.coordinator.hasTaskRunning(b)) throw conflict('backup_running', `Backup ${b.id} still has a task running on an agent; try again in a few seconds.`);
+    try {
+      await (await this.d.storage.open(b.storage)).deletePrefix(b.id);
+    } catch (err) {
+      throw new AppError(502, 'storage_unavailable', 'Backup storage unavailable', `The backup's files could not be deleted: ${(err as Error).message}`);
+    }
+    await this.d.store.delete(b.id);
+  }
+
   /** The API's view: each shard's progress from its task. */
   async view(b: BackupRow): Promise<Backup> {
-    const [tasks, instances, nodes] = await Promise.all([this.d.coordinator.shardTasks(b), this.d.clusters.instances(b.clusterId), this.d.nodes.list()]);
+    const [tasks, instances, nodes, cluster] = await Promise.all([
+      this.d.coordinator.shardTasks(b), this.d.clusters.instances(b.clusterId), this.d.nodes.list(), this.d.clusters.get(b.clusterId),
+    ]);
     return publicBackup(b, b.shards.map(({ shard }) => {
       const t = tasks.get(shard);
       const fromManifest = b.manifest?.shards.find((s) => s.shard === shard);
-      if (fromManifest) return { shard, state: 'completed' as const, bytes: fromManifest.bytes, source: fromManifest.source.address };
+      if (fromManifest) return { shard, state: 'completed' as const, bytes: fromManifest.bytes, totalBytes: fromManifest.bytes, source: fromManifest.source.address };
       const inst = t && instances.find((i) => i.id === (t.payload as { instanceId?: string }).instanceId);
       const node = inst && nodes.find((n) => n.id === inst.nodeId);
       const state = !t ? 'pending' as const
         : t.state === 'succeeded' ? 'completed' as const
-        : t.state === 'failed' ? (b.status === 'failed' ? 'failed' as const : 'running' as const) : 'running' as const;
-      return { shard, state, bytes: t?.result?.kind === 'backup-shard' ? t.result.bytes : null, source: inst ? `${node?.address ?? 'unknown'}:${inst.port}` : null };
-    }));
+        : t.state === 'failed' || b.status === 'failed' ? (b.status === 'failed' ? 'failed' as const : 'running' as const) : 'running' as const;
+      const done = t?.result?.kind === 'backup-shard' ? t.result.bytes : null;
+      const progress = parseBackupProgressDetail(t?.progressDetail);
+      return {
+        shard, state, bytes: done ?? progress?.bytes ?? (t ? 0 : null), totalBytes: done ?? progress?.total ?? null,
+        source: inst ? `${node?.address ?? 'unknown'}:${inst.port}` : null,
+      };
+    }), !cluster);
   }
 
   /**
@@ -81,13 +115,22 @@ export class BackupService {
         `The backup has ${m.shards.length} shard(s); restoring into a different shard count (${req.shards}) is not supported yet. Create the cluster with shards: ${m.shards.length}, then change its shape.`,
         [{ field: 'shards', message: `must be ${m.shards.length}, the backup's shard count (other layouts are not supported yet)` }]);
     }
+    // Each file seeds the new shard of its index: only sound when the backup's shards owned a new cluster's even split.
+    const mismatch = restoreLayoutMismatch(m.shards);
+    if (mismatch) {
+      const show = (r: { start: number; end: number }) => `${r.start}-${r.end}`;
+      throw unprocessable('restore_layout_unsupported', 'Restore layout not supported yet',
+        `Shard ${mismatch.shard} of the backup owned slots ${mismatch.backup.map(show).join(', ')} (the cluster had been resharded), but a new cluster's shard ${mismatch.shard} owns ${show(mismatch.fresh)}; `
+        + 'restoring a resharded layout is not supported yet, and loading it would leave keys unreachable. Nothing was created.',
+        [{ field, message: 'the backup was taken after a reshard: its slot layout differs from a new cluster\'s' }]);
+    }
     const neededMb = Math.ceil(Math.max(0, ...m.shards.map((s) => s.usedMemoryBytes)) / MiB);
     if (memoryMbPerShard < neededMb) {
       throw unprocessable('restore_memory_too_small', 'Not enough memory for the backup',
         `The backup's largest shard used ${neededMb} MB; the new cluster needs at least memoryMbPerShard: ${neededMb}.`,
         [{ field: 'memoryMbPerShard', message: `needs at least ${neededMb} MB per shard to hold the backup's data` }]);
     }
-    const storage = openStorage(b.storage);
+    const storage = await this.d.storage.open(b.storage);
     for (const s of m.shards) {
       const got = await checksumOf(storage, s.file).catch((err: Error) => ({ error: err.message }));
       if ('error' in got || got.sha256 !== s.sha256 || got.bytes !== s.bytes) {

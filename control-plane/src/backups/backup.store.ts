@@ -1,6 +1,6 @@
 /** Backups and restores as stored (tables backups, cluster_restores). */
 import type pg from 'pg';
-import type { Backup, BackupManifest, BackupStatus, InstanceSeed, StorageRef } from '@strata/api';
+import type { Backup, BackupConsistentStartResult, BackupManifest, BackupStatus, InstanceSeed, StorageRef } from '@strata/api';
 import type { Db } from '../db/tx';
 
 /** One shard's part of a backup as planned. */
@@ -23,24 +23,77 @@ export interface BackupRow {
   error: { code: string; message: string } | null;
   createdAt: Date;
   finishedAt: Date | null;
+  trigger: 'manual' | 'schedule';
+  expiresAt: Date | null;
+  filesRemoved: boolean;
+  /** Consistent backups: the start's outcome (the pause, each shard's snapshot). */
+  consistentStart: BackupConsistentStartResult | null;
 }
 
 const toRow = (r: any): BackupRow => ({
   id: r.id, organizationId: r.organization_id, clusterId: r.cluster_id, clusterName: r.cluster_name, status: r.status, consistent: r.consistent,
   storage: r.storage, shards: r.shards, manifest: r.manifest, error: r.error, createdAt: r.created_at, finishedAt: r.finished_at,
+  trigger: r.trigger, expiresAt: r.expires_at, filesRemoved: r.files_removed, consistentStart: r.consistent_start ?? null,
 });
 
 export class BackupStore {
   constructor(private readonly pool: pg.Pool) {}
 
   /** False when a backup of this cluster is already running. */
-  async insert(b: Pick<BackupRow, 'id' | 'organizationId' | 'clusterId' | 'clusterName' | 'consistent' | 'storage' | 'shards'>): Promise<boolean> {
+  async insert(b: Pick<BackupRow, 'id' | 'organizationId' | 'clusterId' | 'clusterName' | 'consistent' | 'storage' | 'shards' | 'trigger'>): Promise<boolean> {
     const r = await this.pool.query(
-      `INSERT INTO backups (id, organization_id, cluster_id, cluster_name, status, consistent, storage, shards)
-       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7) ON CONFLICT (cluster_id) WHERE status = 'running' DO NOTHING`,
-      [b.id, b.organizationId, b.clusterId, b.clusterName, b.consistent, JSON.stringify(b.storage), JSON.stringify(b.shards)],
+      `INSERT INTO backups (id, organization_id, cluster_id, cluster_name, status, consistent, storage, shards, trigger)
+       VALUES ($1, $2, $3, $4, 'running', $5, $6, $7, $8) ON CONFLICT (cluster_id) WHERE status = 'running' DO NOTHING`,
+      [b.id, b.organizationId, b.clusterId, b.clusterName, b.consistent, JSON.stringify(b.storage), JSON.stringify(b.shards), b.trigger],
     );
     return r.rowCount === 1;
+  }
+
+  async setConsistentStart(id: string, start: BackupConsistentStartResult | null): Promise<void> {
+    await this.pool.query(`UPDATE backups SET consistent_start = $2 WHERE id = $1 AND status = 'running'`, [id, start ? JSON.stringify(start) : null]);
+  }
+
+  /** Whether a task belongs to a backup that is no longer running. */
+  async taskShouldStop(taskId: string): Promise<boolean> {
+    const r = await this.pool.query(
+      `SELECT b.status FROM tasks t JOIN backups b ON b.id::text = t.payload->>'backupId'
+        WHERE t.id = $1 AND t.kind IN ('backup-shard', 'backup-consistent-start')`, [taskId],
+    );
+    return r.rows[0] ? r.rows[0].status !== 'running' : false;
+  }
+
+  /** Failed backups whose objects may still be in the storage. */
+  async unswept(): Promise<BackupRow[]> {
+    const r = await this.pool.query(`SELECT * FROM backups WHERE status = 'failed' AND NOT files_removed ORDER BY created_at LIMIT 50`);
+    return r.rows.map(toRow);
+  }
+
+  async markFilesRemoved(id: string): Promise<void> {
+    await this.pool.query('UPDATE backups SET files_removed = true WHERE id = $1', [id]);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.pool.query('DELETE FROM backups WHERE id = $1', [id]);
+  }
+
+  /** A cluster's completed backups, newest first. */
+  async completedOf(clusterId: string): Promise<BackupRow[]> {
+    const r = await this.pool.query(`SELECT * FROM backups WHERE cluster_id = $1 AND status = 'completed' ORDER BY created_at DESC`, [clusterId]);
+    return r.rows.map(toRow);
+  }
+
+  /** Retention by age: every completed backup of the cluster expires `days` after it was taken (null: never). */
+  async setExpiry(clusterId: string, days: number | null): Promise<void> {
+    await this.pool.query(
+      `UPDATE backups SET expires_at = CASE WHEN $2::int IS NULL THEN NULL ELSE created_at + make_interval(days => $2::int) END WHERE cluster_id = $1 AND status <> 'running'`,
+      [clusterId, days],
+    );
+  }
+
+  /** Backups whose retention ended (of live and deleted clusters alike). */
+  async expired(now: Date): Promise<BackupRow[]> {
+    const r = await this.pool.query(`SELECT * FROM backups WHERE expires_at <= $1 AND status <> 'running' ORDER BY expires_at LIMIT 100`, [now]);
+    return r.rows.map(toRow);
   }
 
   async get(id: string, organizationId?: string): Promise<BackupRow | null> {
@@ -63,10 +116,13 @@ export class BackupStore {
   }
 
   /** Ends a running backup; false when it had already ended (another pass or process did it). */
-  async finish(id: string, end: { status: 'completed'; manifest: BackupManifest } | { status: 'failed'; error: { code: string; message: string } }): Promise<boolean> {
+  async finish(id: string, end: { status: 'completed'; manifest: BackupManifest; keepDays?: number | null } | { status: 'failed'; error: { code: string; message: string } }): Promise<boolean> {
+    const keepDays = end.status === 'completed' ? end.keepDays ?? null : null;
     const r = await this.pool.query(
-      `UPDATE backups SET status = $2, manifest = $3, error = $4, finished_at = now() WHERE id = $1 AND status = 'running'`,
-      [id, end.status, end.status === 'completed' ? JSON.stringify(end.manifest) : null, end.status === 'failed' ? JSON.stringify(end.error) : null],
+      `UPDATE backups SET status = $2, manifest = $3, error = $4, finished_at = now(),
+         expires_at = CASE WHEN $5::int IS NULL THEN NULL ELSE created_at + make_interval(days => $5::int) END
+       WHERE id = $1 AND status = 'running'`,
+      [id, end.status, end.status === 'completed' ? JSON.stringify(end.manifest) : null, end.status === 'failed' ? JSON.stringify(end.error) : null, keepDays],
     );
     return r.rowCount === 1;
   }
@@ -83,9 +139,10 @@ export class BackupStore {
 }
 
 /** What the API shows; `progress`: each shard's state from its task. */
-export function publicBackup(b: BackupRow, shards: Backup['shards']): Backup {
+export function publicBackup(b: BackupRow, shards: Backup['shards'], clusterDeleted: boolean): Backup {
   return {
-    id: b.id, clusterId: b.clusterId, clusterName: b.clusterName, status: b.status, consistent: b.consistent, storage: b.storage.kind, shards,
+    id: b.id, clusterId: b.clusterId, clusterName: b.clusterName, status: b.status, consistent: b.consistent, storage: b.storage.kind,
+    trigger: b.trigger, clusterDeleted, expiresAt: b.expiresAt?.toISOString() ?? null, shards,
     manifest: b.manifest, error: b.error, createdAt: b.createdAt.toISOString(), finishedAt: b.finishedAt?.toISOString() ?? null,
   };
 }

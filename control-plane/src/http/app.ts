@@ -42,11 +42,16 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   benchmarks?: { router: Router; agentRouter: Router };
   /** Node disk profiles: user routes under /v1 and the agents' report route under /v1/agent. */
   diskProfiles?: { router: Router; agentRouter: Router };
-  backups?: { router: Router };
+  backups?: { router: Router; taskShouldStop?: (taskId: string) => Promise<boolean> };
   /** Request rates, event streams and sign-in failures one caller is allowed. */
   limits: ApiLimits;
   /** Served over HTTPS: the session cookie is `Secure`. */
   secureCookies?: boolean;
+  /** Alert rules, alerts and notification channels under /v1. */
+  alerts?: { router: Router };
+  /** Database users of clusters: routes under /v1/clusters/{id}/users. */
+  databaseUsers?: { router: Router };
+  diagnostics?: { router: Router };
 }
 
 /** Largest request body accepted (agents' metric batches are the biggest legitimate bodies). */
@@ -93,6 +98,9 @@ export function createApp(d: AppDeps): Express {
   if (d.benchmarks) app.use('/v1', d.benchmarks.router);
   if (d.diskProfiles) app.use('/v1', d.diskProfiles.router);
   if (d.backups) app.use('/v1', d.backups.router);
+  if (d.alerts) app.use('/v1', d.alerts.router);
+  if (d.databaseUsers) app.use('/v1', d.databaseUsers.router);
+  if (d.diagnostics) app.use('/v1', d.diagnostics.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));
   app.use('/v1/nodes', nodeRoutes(d));

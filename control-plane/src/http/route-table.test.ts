@@ -12,6 +12,9 @@ import { createMetricsModule } from '../metrics/metrics.module';
 import { createBenchmarkModule } from '../benchmarks/benchmark.module';
 import { createBackupModule } from '../backups/backup.module';
 import { createDiskProfileModule } from '../disk-profiles/disk-profile.module';
+import { createAlertModule } from '../alerts/alert.module';
+import { createDatabaseUserModule } from '../database-users/database-user.module';
+import { createDiagnosticsModule } from '../diagnostics/diagnostics.module';
 
 /** Routes that are deliberately not API operations. */
 const UNDOCUMENTED = new Set(['GET /v1/openapi.json']);
@@ -23,11 +26,16 @@ function buildApp() {
   const log = pino({ level: 'silent' });
   const metrics = createMetricsModule({ pool: fake, log, config, clusters: fake, nodes: fake, observed: fake, eventStreams: fake });
   const benchmarks = createBenchmarkModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, eventStreams: fake });
-  const backups = createBackupModule({ pool: fake, log, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, storage: { kind: 'local', root: home } });
+  const backups = createBackupModule({ pool: fake, log, box: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, localStorage: { kind: 'local', root: home } });
   const diskProfiles = createDiskProfileModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, current: fake, notifyNode: () => {}, eventStreams: fake });
+  const alerts = createAlertModule({
+    pool: fake, log, box: fake, clusters: fake, latest: () => null, evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: null,
+  });
+  const databaseUsers = createDatabaseUserModule({ pool: fake, clusters: fake, observed: fake, box: fake, requestPass: async () => {} });
+  const diagnostics = createDiagnosticsModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, shardLoad: fake });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({
-    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups,
+    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups, alerts, databaseUsers, diagnostics,
     nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake }, limits: config.limits,
   });
   rmSync(home, { recursive: true, force: true });

@@ -143,6 +143,35 @@ export class MetricsQuery {
     });
   }
 
+  /**
+   * Per shard, averaged over the last `windowSec` full seconds (hot window):
+   * ops of the shard (reads everywhere, writes on the primary), and its
+   * primary's used and maximum memory and keys. `at`: the newest second seen.
+   */
+  shardLoad(clusterId: string, windowSec: number): { at: number | null; shards: { shard: number; ops: number | null; memoryUsed: number | null; memoryMax: number | null; keys: number | null; latencyP99: number | null }[] } {
+    // Whole seconds every agent has pushed by now (a push lands up to ~0.7 s after its second).
+    const to = this.nowSec() - 1;
+    const from = to - windowSec;
+    let at: number | null = null;
+    const byShard = new Map<number, ArrayLike<number>[]>();
+    for (const info of this.d.directory.ofCluster(clusterId)) {
+      const ring = this.d.hot.instances.get(info.id);
+      const list = byShard.get(info.shard) ?? [];
+      byShard.set(info.shard, list);
+      if (!ring) continue;
+      // A step of `to` seconds makes one bucket (keyed 0) holding exactly [from, to).
+      const row = bucketRing(ring, from, to, to).get(0);
+      if (row) list.push(row);
+      if (ring.latest >= 0) at = Math.max(at ?? 0, Math.min(ring.latest, to));
+    }
+    const shards = [...byShard].sort((a, b) => a[0] - b[0]).map(([shard, rows]) => {
+      const primary = rows.find((r) => r[PRIMARY_SLOT] === 1) ?? rows[0];
+      const pick = (metric: 'memory_used' | 'memory_max' | 'keys') => (primary ? groupMetric(metric, [primary]) : null);
+      return { shard, ops: groupMetric('ops', rows), memoryUsed: pick('memory_used'), memoryMax: pick('memory_max'), keys: pick('keys'), latencyP99: groupMetric('latency_p99', rows) };
+    });
+    return { at, shards };
+  }
+
   currentNodes(nodeIds: string[]): NodeCurrentMetrics[] {
     const nowSec = this.nowSec();
     return nodeIds.map((nodeId) => {

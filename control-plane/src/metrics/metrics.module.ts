@@ -60,6 +60,23 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
       }
       return null;
     },
+    /**
+     * A cluster's newest second in the hot window that every instance has reported (else the
+     * fullest of the last three), as instance rows; null when none of them has one.
+     */
+    latestClusterSecond(clusterId: string): { sec: number; rows: Float32Array[] } | null {
+      const rings = directory.ofCluster(clusterId).map((i) => ingest.hot.instances.get(i.id)).filter((r) => !!r);
+      const newest = Math.max(-1, ...rings.map((r) => r.latest));
+      let best: { sec: number; rows: Float32Array[] } | null = null;
+      for (let sec = newest; sec > newest - 3 && sec >= 0; sec--) {
+        const rows = rings.map((r) => r.get(sec)).filter((r): r is Float32Array => !!r);
+        if (rows.length === rings.length) return { sec, rows };
+        if (rows.length > (best?.rows.length ?? 0)) best = { sec, rows };
+      }
+      return best;
+    },
+    /** Per-shard load and memory over the last seconds (diagnostics' heat view). */
+    shardLoad: (clusterId: string, windowSec: number) => query.shardLoad(clusterId, windowSec),
     /** The newest second of clusters and nodes (hot window). */
     current: { clusters: (ids: string[]) => query.currentClusters(ids), nodes: (ids: string[]) => query.currentNodes(ids) },
     cpMetrics,

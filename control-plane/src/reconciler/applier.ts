@@ -24,7 +24,7 @@ export type Submitted = StepResult | null;
 /** How long after a task succeeded its effect may take to show in the agents' reports, per act: until then it is not asked again. */
 const SETTLE_MS = {
   start: 3000, restart: 2000, promote: 2000, switchover: 5000, join: 8000, meet: 60_000, remove: 3000,
-  forget: 5000, configure: 60_000, form: 5000, 'repair-slots': 2000,
+  forget: 5000, configure: 60_000, form: 5000, 'repair-slots': 2000, 'sync-users': 3000,
 } as const;
 
 /** The newest task of this identity in the context's owner (its operation, or healing). */
@@ -165,6 +165,14 @@ export function reconfigureInstance(ctx: ClusterContext, inst: InstanceRow, sett
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'configure', instanceId: inst.id, rollback }, settleMs: SETTLE_MS.configure,
     request: { kind: 'configure-instance', instance: instanceSpec(ctx, inst, settings) },
+  });
+}
+
+/** A running instance's database users brought to the desired set (ACL SETUSER/DELUSER; the agent rewrites its config too). */
+export function syncUsers(ctx: ClusterContext, inst: InstanceRow, generation: number, digest: string): Promise<Submitted> {
+  return submitTask(ctx, {
+    nodeId: inst.nodeId, id: { kind: 'sync-users', instanceId: inst.id, generation, digest }, settleMs: SETTLE_MS['sync-users'],
+    request: { kind: 'sync-users', clusterId: ctx.cluster.id, instanceId: inst.id },
   });
 }
 

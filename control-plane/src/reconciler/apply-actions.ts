@@ -10,7 +10,7 @@ import type { TaskId } from './dedupe-keys';
 import { memberObservation } from '../observed/instance-health';
 import {
   addReplica, formCluster, forgetNonMembers, joinReplica, meetPrimary, migrateSlots, promoteReplica, reconfigureInstance, recordRole, recordTopology,
-  rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, retire, startInstance, switchOver, taskFor, type Submitted,
+  rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, retire, startInstance, switchOver, syncUsers, taskFor, type Submitted,
 } from './applier';
 
 const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
@@ -49,6 +49,7 @@ export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promis
     case 'record-topology': await recordTopology(ctx, a.slots, a.spec as ClusterSpec | undefined); return null;
     case 'record-progress': await ctx.deps.operations.setMigration(ctx.operationId!, a.stats); return null;
     case 'migrate': await migrateSlots(ctx, a); return null;
+    case 'sync-users': return syncUsers(ctx, byId(ctx, a.instanceId), a.generation, a.digest);
   }
 }
 

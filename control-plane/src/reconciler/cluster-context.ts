@@ -9,6 +9,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import type { Db } from '../db/tx';
 import { healthyMembers } from '../observed/instance-health';
 import { DEFAULT_TIMINGS, type ReconcilerTimings } from './timings';
+import type { DatabaseUserRow } from '../database-users/database-user.store';
 
 export interface ReconcileDeps {
   clusters: ClusterStore;
@@ -27,6 +28,8 @@ export interface ReconcileDeps {
   nodeDownAfterMs: number;
   /** Every wait the reconciler and the steps make (DEFAULT_TIMINGS when absent, e.g. in unit tests). */
   timings?: Partial<ReconcilerTimings>;
+  /** The wall clock (maintenance windows); Date.now when absent. */
+  now?: () => number;
   /** Tests only: the fault-point file (see fault-point.ts). */
   faultFile?: string | null;
   /**
@@ -48,6 +51,8 @@ export interface ReconcileDeps {
   addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
   /** A cluster restored from a backup: the file its shard's primary starts from (null: it starts empty). */
   restoreSeed?: (clusterId: string, shard: number) => Promise<InstanceSeed | null>;
+  /** The cluster's database users as stored and the generation of their last change (none when absent, e.g. in unit tests). */
+  databaseUsers?: (clusterId: string) => Promise<{ generation: number; users: DatabaseUserRow[] } | null>;
 }
 
 export interface HealingSettings {
@@ -80,6 +85,8 @@ export interface ClusterContext {
   awaitingFirstReport(nodeId: string): boolean;
   /** Does a reporting agent serve the cluster's stable endpoint? null: the cluster has none. */
   endpointServed: boolean | null;
+  /** The cluster's database users as stored and the generation of their last change (absent: none). */
+  databaseUsers?: { generation: number; users: DatabaseUserRow[] };
 }
 
 /**
@@ -89,12 +96,13 @@ export interface ClusterContext {
 export async function loadContext(
   deps: ReconcileDeps, cluster: ClusterRow, operationId: string | null, opts: { nodes?: NodeRow[] } = {},
 ): Promise<ClusterContext> {
-  const [instances, lost, shards, nodes, tasks] = await Promise.all([
+  const [instances, lost, shards, nodes, tasks, databaseUsers] = await Promise.all([
     deps.clusters.instances(cluster.id),
     deps.clusters.lostInstances(cluster.id),
     deps.clusters.shards(cluster.id),
     opts.nodes ?? deps.nodes.list(),
     deps.tasks.latestByKey(cluster.id, operationId),
+    deps.databaseUsers?.(cluster.id) ?? Promise.resolve(null),
   ]);
   const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
   return {
@@ -111,6 +119,7 @@ export async function loadContext(
     awaitingFirstReport: (id) => deps.observed.awaitingFirstReport(id),
     endpointServed: cluster.endpointPort === null || cluster.endpointPort === undefined ? null
       : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
+    databaseUsers: databaseUsers ?? undefined,
   };
 }
 

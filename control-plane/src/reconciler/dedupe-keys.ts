@@ -31,6 +31,8 @@ export type TaskId =
   | { kind: 'restart-running'; instanceId: string }
   /** Every member forgets every node that is no member (`scope`: healing, or the operation step that removed instances). */
   | { kind: 'forget'; scope: 'heal' | 'remove-instances' | 'rollback-remove' }
+  /** An instance's database users brought to one desired set (`digest`) after the users' change `generation`. */
+  | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
   /** Memory, durability and eviction of one instance, in place (forward, or back after a cancel). */
   | { kind: 'configure'; instanceId: string; rollback: boolean }
   /** Form a new cluster. */
@@ -46,7 +48,13 @@ export type TaskId =
   /** A node's disk profile (fio, run by its agent). */
   | { kind: 'disk-profile'; profileId: string }
   /** One shard's snapshot of a backup (a retry reuses the key: failed runs are counted). */
-  | { kind: 'backup-shard'; backupId: string; shard: number };
+  | { kind: 'backup-shard'; backupId: string; shard: number }
+  /** A consistent backup's start (the write pause and every shard's BGSAVE). */
+  | { kind: 'backup-consistent-start'; backupId: string }
+  /** One read (or reset) of the slow logs on one node: every request its own. */
+  | { kind: 'slowlog'; requestId: string; nodeId: string }
+  /** One shard's part of a key scan. */
+  | { kind: 'key-scan'; scanId: string; shard: number };
 
 export type TaskKind = TaskId['kind'];
 
@@ -63,6 +71,7 @@ export function taskKey(t: TaskId): string {
     case 'remove': return `remove:${t.instanceId}`;
     case 'restart-running': return `restart-running:${t.instanceId}`;
     case 'forget': return `forget:${t.scope}`;
+    case 'sync-users': return `sync-users:${t.instanceId}:${t.generation}:${t.digest}`;
     case 'configure': return `${t.rollback ? 'rollback-configure' : 'configure'}:${t.instanceId}`;
     case 'form': return `form:${t.clusterId}`;
     case 'migrate': return t.rollback ? 'migrate:rollback' : 'migrate:forward';
@@ -71,6 +80,9 @@ export function taskKey(t: TaskId): string {
     case 'benchmark': return `benchmark:${t.benchmarkId}:${t.host}`;
     case 'disk-profile': return `disk-profile:${t.profileId}`;
     case 'backup-shard': return `backup:${t.backupId}:${t.shard}`;
+    case 'backup-consistent-start': return `backup:${t.backupId}:start`;
+    case 'slowlog': return `slowlog:${t.requestId}:${t.nodeId}`;
+    case 'key-scan': return `key-scan:${t.scanId}:${t.shard}`;
   }
 }
 

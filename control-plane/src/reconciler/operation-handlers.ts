@@ -11,13 +11,16 @@ import { createClusterSteps } from './create-cluster.steps';
 import { deleteClusterSteps } from './delete-cluster.steps';
 import { updateClusterSteps } from './update-cluster.steps';
 import { recordSwitchover, switchoverSteps } from './switchover.steps';
-import { restartSteps } from './restart.steps';
+import { restartStartsAt, restartSteps } from './restart.steps';
+import type { RestartPlanRecord } from './update-plan';
 
 export interface OperationHandler {
   /** The ordered steps, fixed per kind or chosen from the operation's plan. */
   steps: Step<ClusterContext>[] | ((ctx: ClusterContext) => Step<ClusterContext>[]);
   /** The state a finished run ends in (default succeeded; a cancelled update that rolled back ends cancelled). */
   finalState?: (ctx: ClusterContext) => 'succeeded' | 'cancelled';
+  /** An operation that has not started and must not yet (it waits for the maintenance window): when it will, and why in words. */
+  waitsUntil?(ctx: ClusterContext, now: number): { startsAt: string; detail: string } | null;
   /** What a finished run records besides the cluster's status (which `writeStatus` derives from the operation). */
   onSucceeded?(ctx: ClusterContext): Promise<void>;
 }
@@ -34,7 +37,10 @@ export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandl
     steps: updateClusterSteps,
     finalState: (ctx) => (ctx.operation?.cancelRequested ? 'cancelled' : 'succeeded'),
   },
-  'restart-cluster': { steps: restartSteps },
+  'restart-cluster': {
+    steps: restartSteps,
+    waitsUntil: (ctx, now) => restartStartsAt(ctx.operation!.plan as RestartPlanRecord, ctx.cluster.spec.maintenanceWindow, now),
+  },
   switchover: {
     steps: switchoverSteps,
     async onSucceeded(ctx) {

@@ -12,6 +12,7 @@ import { evaluateHealth } from './health';
 import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
 import { healDuringUpdate } from './update-cluster.steps';
 import { taskFor } from './applier';
+import { syncDatabaseUsers } from './user-sync';
 
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
 
@@ -230,15 +231,20 @@ export class Reconciler {
         this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
         return { done: true, seen };
       }
+      const waiting = op.state === 'pending' ? handler.waitsUntil?.(ctx, this.deps.now?.() ?? Date.now()) : null;
+      if (waiting) return { done: await this.waitForStart(ctx, op, waiting), seen };
+      if (op.startsAt) delete op.startsAt;
       const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : op.kind === 'restart-cluster' ? 'restart' as const : undefined;
-      if (during) {
+      const healCtx = op.kind !== 'delete-cluster' ? await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() }) : null;
+      if (during && healCtx) {
         // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`).
-        const healCtx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
         const plan = planFor(healCtx, null, during);
         const asked = plan.actions.filter((a) => a.kind === 'promote' && !taskFor(healCtx, { kind: 'promote', shard: a.shard, fromInstanceId: a.fromInstanceId, crashedAt: a.crashedAt }));
         if (asked.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted: asked }, 'primary died during the operation: promoting its replica');
         await applyHealPlan(healCtx, plan);
       }
+      // Database users reach running instances during operations too (with healing's tasks, not the operation's).
+      if (healCtx) await syncDatabaseUsers(healCtx);
       const before = JSON.stringify([op.state, op.progress, op.steps]);
       const steps = typeof handler.steps === 'function' ? handler.steps(ctx) : handler.steps;
       const outcome = await runSteps(op, steps, ctx);
@@ -269,6 +275,24 @@ export class Reconciler {
     return { done: await this.heal(clusterId), seen };
   }
 
+  /**
+   * An operation that may not start yet (a restart waiting for the
+   * maintenance window): it stays pending and says when it starts; the
+   * cluster is healed meanwhile as if nothing were asked, but never counts
+   * as settled, so the 2 s sweep notices the window opening.
+   */
+  private async waitForStart(ctx: ClusterContext, op: OperationRow, waiting: { startsAt: string; detail: string }): Promise<boolean> {
+    const first = op.steps[0];
+    if (op.startsAt !== waiting.startsAt || (first && first.detail !== waiting.detail)) {
+      op.startsAt = waiting.startsAt;
+      if (first) first.detail = waiting.detail;
+      await this.deps.operations.save(op);
+    }
+    const done = PROVISIONED.includes(ctx.cluster.status.phase) ? await this.heal(ctx.cluster.id) : true;
+    this.settled.delete(ctx.cluster.id);
+    return done;
+  }
+
   /** Phase and conditions from the operation this pass drove (or none) and what agents observe: the one status writer. */
   private async writeStatus(ctx: ClusterContext, op: OperationRow | null, health: HealthVerdict | null): Promise<void> {
     const c = ctx.cluster;
@@ -294,6 +318,7 @@ export class Reconciler {
       blocked = why.length;
       plan.waiting.push(...why);
     }
+    const users = await syncDatabaseUsers(ctx);
     await recordDownNodes(ctx);
     await recordFinishedRepairs(ctx);
     await recordAgentRestarts(ctx);
@@ -306,7 +331,7 @@ export class Reconciler {
       this.healthySince.delete(clusterId);
     }
     await this.writeStatus(ctx, null, h);
-    const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && ctx.instances.every((i) => i.role === i.preferredRole);
+    const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && !users.pending && ctx.instances.every((i) => i.role === i.preferredRole);
     if (settled) {
       if (!this.settled.has(clusterId)) this.settled.set(clusterId, { recheckAt: Date.now() + this.t.settledRecheckMs * (0.8 + 0.4 * Math.random()), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });
     } else this.settled.delete(clusterId);
@@ -314,6 +339,8 @@ export class Reconciler {
     // So does a plan whose every action is a placement that found no room: the
     // sweep (every 2 s) tries again, not a worker every 250 ms under the placement lock.
     const onlyBlockedPlacements = plan.actions.every((a) => a.kind === 'replace' || a.kind === 'add-replica') && blocked === plan.actions.length;
+    // Users to sync need no worker either: the task's end and the report showing the new users each bring a pass,
+    // and an unsettled cluster is swept every 2 s (an instance that keeps failing to sync is retried with backoff).
     return !plan.actions.length || onlyBlockedPlacements;
   }
 }

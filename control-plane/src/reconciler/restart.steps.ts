@@ -3,8 +3,11 @@
  * which instance restarts next, or which primary hands over first; the
  * applier does it. Roles a switchover changed are recorded by healing,
  * which runs beside the roll for that and for promotions (reconciler.ts).
+ * A restart asked for the maintenance window waits (pending, healing as
+ * usual) until the window opens (`restartStartsAt`).
  */
 import { planRestartStep } from '@strata/engine';
+import { describeWindow, windowState, type MaintenanceWindow } from '@strata/api';
 import type { Step } from './step-runner';
 import type { ClusterContext } from './cluster-context';
 import { applyOperationActions, opInstances, taskView } from './apply-actions';
@@ -19,3 +22,16 @@ const restart: Step<ClusterContext> = {
 };
 
 export const restartSteps: Step<ClusterContext>[] = [restart];
+
+/**
+ * Whether a restart that has not started must wait: null when it may start
+ * now (asked for now, or the window is open, or the cluster no longer has a
+ * window), else when the next window opens and why it waits, in words. A
+ * roll that started is never held back (it finishes past the window's end).
+ */
+export function restartStartsAt(plan: RestartPlanRecord, window: MaintenanceWindow | null, now: number): { startsAt: string; detail: string } | null {
+  if (plan.when !== 'maintenance_window' || !window) return null;
+  const s = windowState(window, now);
+  if (s.open) return null;
+  return { startsAt: s.opensAt, detail: `waiting for the maintenance window (${describeWindow(window)}): starts at ${s.opensAt.replace('.000Z', 'Z')}` };
+}

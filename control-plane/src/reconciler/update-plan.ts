@@ -29,6 +29,8 @@ export interface SwitchoverPlanRecord {
 export interface RestartPlanRecord {
   kind: 'restart';
   order: string[];
+  /** maintenance_window: it starts only inside the cluster's maintenance window (absent: at once). */
+  when?: 'now' | 'maintenance_window';
 }
 
 export const RESTART_STEPS = [

@@ -27,6 +27,7 @@ export interface AgentRoutesDeps {
   observed: ObservedState;
   onTaskDone: (clusterId: string) => void;
   endpoints: EndpointDirectory;
+  backups?: { taskShouldStop?: (taskId: string) => Promise<boolean> };
 }
 
 /** The agent protocol: register once, then report status and lease tasks. */
@@ -76,7 +77,10 @@ export function agentRoutes(d: AgentRoutesDeps): Router {
       throw conflict('conflict', 'The task is no longer leased by this node.');
     }
     // A cancel stops the forward migration (the rollback moves its slots back).
-    const out: HeartbeatResponse = { stop: await d.operations.taskShouldStop(id, [taskKey({ kind: 'migrate', rollback: false })]) };
+    // A backup's tasks stop once it ended (cancelled, or failed meanwhile).
+    const out: HeartbeatResponse = {
+      stop: (await d.operations.taskShouldStop(id, [taskKey({ kind: 'migrate', rollback: false })])) || ((await d.backups?.taskShouldStop?.(id)) ?? false),
+    };
     return out;
   });
 

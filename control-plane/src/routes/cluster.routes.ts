@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import {
-  type ClusterUpdateAccepted, type UpdateClusterDryRun, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
+  type ClusterUpdateAccepted, type UpdateClusterDryRun, type UpdateClusterApplied, type ClusterEventList, type Connection, type InstanceHealth, type Topology, type ClusterWithOperation,
 } from '@strata/api';
 import { planSlots } from '@strata/engine';
 import { parseUuid } from '../http/validate';
@@ -75,6 +75,11 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     const q = input.query;
     const body = input.body;
     const dryRun = q.dryRun === 'true';
+    if (!dryRun && Object.entries(body).every(([k, v]) => k === 'maintenanceWindow' || v === undefined)) {
+      const applied: UpdateClusterApplied = { cluster: publicCluster(await d.topology.setMaintenanceWindow(req.principal!.organizationId, id, body.maintenanceWindow ?? null)), operation: null };
+      res.json(applied);
+      return;
+    }
     const { plan, cluster, operation } = await d.topology.update(req.principal!.organizationId, id, body, dryRun);
     if (!operation) {
       const out: UpdateClusterDryRun = { dryRun: true, plan };
@@ -96,8 +101,8 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
   });
 
-  mountOperation(r, BASE, 'restartCluster', async ({ req, res }) => {
-    const { cluster, operation } = await d.topology.restart(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'));
+  mountOperation(r, BASE, 'restartCluster', async ({ req, res, body }) => {
+    const { cluster, operation } = await d.topology.restart(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'), body);
     res.location(`/v1/operations/${operation.id}`);
     return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
   });

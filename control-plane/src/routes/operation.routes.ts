@@ -18,6 +18,12 @@ export function operationRoutes(d: { operations: OperationStore; onOperationCont
     const orgId = req.principal!.organizationId;
     const op = await d.operations.get(parseUuid(req.params.id, 'Operation'), orgId);
     if (!op) throw notFound('Operation');
+    if (action === 'cancel' && op.kind === 'restart-cluster') {
+      // A restart can be cancelled while it waits for the maintenance window; once it rolls, it finishes.
+      if (!(await d.operations.cancelWaiting(op.id, orgId))) throw conflict('invalid_state', `The restart is ${op.state === 'pending' ? 'starting' : op.state}; only one still waiting for the maintenance window can be cancelled.`);
+      d.onOperationControl?.(op.clusterId);
+      return publicOperation((await d.operations.get(op.id, orgId))!);
+    }
     if (op.kind !== 'update-cluster') throw conflict('invalid_state', `Only update-cluster operations can be paused, resumed or cancelled; this one is ${op.kind}.`);
     if (action === 'cancel' && !op.cancelRequested && !cancellable(op)) {
       throw conflict('invalid_state', 'The change is past its point of no return (instances are being removed); it will finish.');

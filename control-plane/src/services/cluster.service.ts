@@ -45,6 +45,7 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
     migrationPriority: req.migrationPriority ?? 'balanced',
     engineVersion: req.engineVersion ?? '7',
     tls: req.tls ?? 'off',
+    maintenanceWindow: req.maintenanceWindow ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest } from '@strata/api';
+import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type DatabaseUserAcl, type StorageCredentials, type StorageRef } from '@strata/api';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
@@ -12,8 +12,9 @@ export const TASK_LEASE_MS = 6_000;
 
 /**
  * Hands tasks to agents: long-polls wait on an in-process signal (or a short
- * re-check interval, for tasks enqueued by another process) and secrets are
- * added to the payload only on the way out.
+ * re-check interval, for tasks enqueued by another process) and secrets (with
+ * the cluster's database users as they are now) are added to the payload only
+ * on the way out.
  */
 export class TaskBroker {
   private readonly signal = new EventEmitter().setMaxListeners(0);
@@ -22,6 +23,10 @@ export class TaskBroker {
     tasks: TaskStore; clusters: ClusterStore; box: SecretBox; nodes: NodeStore;
     /** The cluster endpoint host (null: none): instance certificates name it beside the node's address. */
     endpointHost: string | null;
+    /** The cluster's database users as every instance must have them now (added to the credentials). */
+    databaseUsers?: (clusterId: string) => Promise<DatabaseUserAcl[]>;
+    /** The access key pair of a backup's S3 storage (undefined for the local directory). */
+    storageCredentials?: (ref: StorageRef) => Promise<StorageCredentials | undefined>;
   }) {}
 
   notify(nodeId: string): void {
@@ -63,7 +68,15 @@ export class TaskBroker {
     // A task that runs an instance gets a certificate for it, issued now for the node it runs on (the CA key stays here).
     const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance';
     const instanceCertificate = secrets.tlsCa && runsInstance ? await this.instanceCertificate(secrets.tlsCa, row.nodeId) : undefined;
-    return TaskPayload.parse({ ...request, credentials: engineCredentials(secrets, instanceCertificate) });
+    const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
+    const credentials = { ...engineCredentials(secrets, instanceCertificate), databaseUsers };
+    // Backup storage credentials travel only inside the task on its way to the agent.
+    const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
+    if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });
+    if (request.kind === 'ensure-instance' && request.seed) {
+      return TaskPayload.parse({ ...request, seed: { ...request.seed, storageCredentials: await storage(request.seed.storage) }, credentials });
+    }
+    return TaskPayload.parse({ ...request, credentials });
   }
 
   private async instanceCertificate(ca: { certificate: string; privateKey: string }, nodeId: string) {

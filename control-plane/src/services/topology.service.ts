@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type RestartClusterRequest, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
 import { planTopologyChange, restartOrder, type PlacementNode, type TopologyInstance } from '@strata/engine';
 import { largest } from './placement-bounds';
 import { inTransaction, type Db } from '../db/tx';
@@ -100,6 +100,28 @@ export class TopologyService {
     };
   }
 
+  /**
+   * PATCH /v1/clusters/{id} naming only maintenanceWindow: stored at once (no
+   * engine changes), also while an operation runs or waits for the window,
+   * which then follows the new window.
+   */
+  async setMaintenanceWindow(organizationId: string, clusterId: string, window: ClusterSpec['maintenanceWindow']): Promise<ClusterRow> {
+    const cluster = await inTransaction(this.d.pool, async (db) => {
+      const locked = await db.query('SELECT id FROM clusters WHERE id = $1 AND organization_id = $2 FOR UPDATE', [clusterId, organizationId]);
+      if (!locked.rowCount) throw notFound('Cluster');
+      const c = (await this.d.clusters.get(clusterId, organizationId, db))!;
+      if (c.status.phase === 'deleting') throw conflict('invalid_state', 'The cluster is being deleted.');
+      if (JSON.stringify(c.spec.maintenanceWindow) === JSON.stringify(window)) {
+        throw validationFailed([{ field: 'maintenanceWindow', message: 'the cluster already has this maintenance window' }], 'Nothing to change: the cluster already has this spec.');
+      }
+      await this.d.clusters.updateSpec(clusterId, { ...c.spec, maintenanceWindow: window }, db);
+      await this.d.clusters.markNeedsReconcile(clusterId, db);
+      return (await this.d.clusters.get(clusterId, organizationId, db))!;
+    });
+    this.d.wake(clusterId);
+    return cluster;
+  }
+
   /** PATCH /v1/clusters/{id}: the plan, and unless `dryRun`, the change started. */
   async update(organizationId: string, clusterId: string, req: UpdateClusterRequest, dryRun: boolean): Promise<{ plan: TopologyPlan; cluster: ClusterRow; operation: OperationRow | null }> {
     const result = await inTransaction(this.d.pool, async (db) => {
@@ -189,9 +211,15 @@ export class TopologyService {
   }
 
   /** POST /v1/clusters/{id}/restart: every instance restarted once, replicas first, primaries after a data-safe switchover. */
-  async restart(organizationId: string, clusterId: string): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+  async restart(organizationId: string, clusterId: string, req: RestartClusterRequest = {}): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
     const result = await inTransaction(this.d.pool, async (db) => {
       const cluster = await this.lockCluster(db, organizationId, clusterId);
+      const window = cluster.spec.maintenanceWindow;
+      if (req.when === 'maintenance_window' && !window) {
+        throw new AppError(422, 'no_maintenance_window', 'No maintenance window', 'The cluster has no maintenance window to wait for; set one (maintenanceWindow) or ask for the restart now.',
+          [{ field: 'when', message: 'the cluster has no maintenance window' }]);
+      }
+      const when = req.force ? 'now' : req.when ?? (window ? 'maintenance_window' : 'now');
       if (cluster.status.phase !== 'ready') {
         throw conflict('invalid_state', `The cluster is ${cluster.status.phase}; a rolling restart starts only on a ready cluster (it would pause at once).`);
       }
@@ -201,7 +229,7 @@ export class TopologyService {
           [{ field: 'replicasPerShard', message: 'at least 1 replica per shard, or durability aof-everysec / aof-always' }]);
       }
       const instances = await this.d.clusters.instances(clusterId, db);
-      const plan: RestartPlanRecord = { kind: 'restart', order: restartOrder(instances.map((i) => ({ id: i.id, shard: i.shardIndex, role: i.role }))) };
+      const plan: RestartPlanRecord = { kind: 'restart', order: restartOrder(instances.map((i) => ({ id: i.id, shard: i.shardIndex, role: i.role }))), when };
       await this.d.clusters.markNeedsReconcile(clusterId, db);
       const operation = await this.d.operations.create({
         clusterId, organizationId, kind: 'restart-cluster', plan, steps: RESTART_STEPS.map((s) => ({ name: s.name, title: s.title, state: 'pending' as const })),

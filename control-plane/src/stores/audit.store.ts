@@ -26,6 +26,9 @@ const NAME_OF: Partial<Record<AuditResourceType, string>> = {
   organization: 'SELECT name FROM organizations WHERE id::text = $1',
   benchmark: "SELECT b.workload || ' on ' || c.name AS name FROM benchmarks b JOIN clusters c ON c.id = b.cluster_id WHERE b.id::text = $1",
   operation: "SELECT o.kind || ' of ' || c.name AS name FROM operations o JOIN clusters c ON c.id = o.cluster_id WHERE o.id::text = $1",
+  'alert-rule': 'SELECT name FROM alert_rules WHERE id::text = $1',
+  'notification-channel': 'SELECT name FROM notification_channels WHERE id::text = $1',
+  backup: "SELECT 'backup of ' || cluster_name || ' at ' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS name FROM backups WHERE id::text = $1",
 };
 
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -44,8 +44,8 @@ const toCluster = (r: any): ClusterRow => ({
   id: r.id,
   name: r.name,
   organizationId: r.organization_id,
-  // Clusters stored before migrationPriority and tls existed move at the default and speak plain text.
-  spec: { migrationPriority: 'balanced', tls: 'off', ...(r.spec as Omit<ClusterSpec, 'migrationPriority' | 'tls'>) } as ClusterSpec,
+  // Clusters stored before migrationPriority, maintenanceWindow or tls existed move at the default, have no window and speak plain text.
+  spec: { migrationPriority: 'balanced', maintenanceWindow: null, tls: 'off', ...(r.spec as Omit<ClusterSpec, 'migrationPriority' | 'maintenanceWindow' | 'tls'>) } as ClusterSpec,
   generation: r.generation,
   observedGeneration: r.observed_generation,
   status: { phase: r.phase as ClusterPhase, conditions: r.conditions as Condition[] },

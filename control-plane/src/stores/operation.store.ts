@@ -20,6 +20,7 @@ const toOp = (r: any): OperationRow => ({
   ...(r.error ? { error: r.error } : {}),
   ...(r.migration ? { migration: r.migration } : {}),
   ...(r.kind === 'update-cluster' ? { paused: r.paused, cancelRequested: r.cancel_requested } : {}),
+  ...(r.starts_at ? { startsAt: r.starts_at.toISOString() } : {}),
   plan: r.plan ?? null,
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
@@ -77,13 +78,13 @@ export class OperationStore {
    * never goes back. Returns false when the row refused the write (e.g. a
    * delete cancelled the create this pass was driving).
    */
-  async save(op: Pick<Operation, 'id' | 'state' | 'progress' | 'steps' | 'error'>): Promise<boolean> {
+  async save(op: Pick<Operation, 'id' | 'state' | 'progress' | 'steps' | 'error' | 'startsAt'>): Promise<boolean> {
     const finished = op.state === 'succeeded' || op.state === 'failed' || op.state === 'cancelled';
     const r = await this.pool.query(
       `UPDATE operations SET state = $2, progress = GREATEST(progress, $3), steps = $4, error = $5, updated_at = now(),
-              finished_at = CASE WHEN $6 THEN coalesce(finished_at, now()) ELSE NULL END
+              finished_at = CASE WHEN $6 THEN coalesce(finished_at, now()) ELSE NULL END, starts_at = $7
         WHERE id = $1 AND state IN ('pending', 'running')`,
-      [op.id, op.state, op.progress, JSON.stringify(op.steps), op.error ? JSON.stringify(op.error) : null, finished],
+      [op.id, op.state, op.progress, JSON.stringify(op.steps), op.error ? JSON.stringify(op.error) : null, finished, op.startsAt ?? null],
     );
     return r.rowCount === 1;
   }
@@ -91,6 +92,17 @@ export class OperationStore {
   /** Live slot-migration progress of an update (written by the reconciler from the agent's reports). */
   async setMigration(id: string, migration: MigrationProgress): Promise<void> {
     await this.pool.query(`UPDATE operations SET migration = $2, updated_at = now() WHERE id = $1 AND state IN ('pending', 'running')`, [id, JSON.stringify(migration)]);
+  }
+
+  /** Cancels a restart that has not started (it waits for the maintenance window). False when it started or is not one. */
+  async cancelWaiting(id: string, organizationId: string): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE operations SET state = 'cancelled', starts_at = NULL, updated_at = now(), finished_at = now(),
+              error = '{"code":"cancelled","message":"cancelled before the maintenance window opened"}'::jsonb
+        WHERE id = $1 AND organization_id = $2 AND kind = 'restart-cluster' AND state = 'pending'`,
+      [id, organizationId],
+    );
+    return r.rowCount === 1;
   }
 
   /** Pause, resume or cancel an unfinished update. False when it is finished (or not an update). */

@@ -116,6 +116,17 @@ export class TaskStore {
     return new Map(r.rows.map((row) => [row.dedupe_key as string, toTask(row)]));
   }
 
+  /** The newest task of each of these dedupe keys (tasks outside operations: diagnostics). */
+  async latestOfKeys(clusterId: string, keys: string[]): Promise<Map<string, TaskRow>> {
+    if (!keys.length) return new Map();
+    const r = await this.pool.query(
+      `SELECT DISTINCT ON (dedupe_key) * FROM tasks WHERE cluster_id = $1 AND operation_id IS NULL AND dedupe_key = ANY($2::text[])
+        ORDER BY dedupe_key, created_at DESC`,
+      [clusterId, keys],
+    );
+    return new Map(r.rows.map((row) => [row.dedupe_key as string, toTask(row)]));
+  }
+
   /** Keys and bytes moved by the finished runs of a migration before `exceptTaskId` (a run resumed after a pause starts counting at 0). */
   async movedBefore(operationId: string, dedupeKey: string, exceptTaskId: string): Promise<{ keys: number; bytes: number }> {
     const r = await this.pool.query(

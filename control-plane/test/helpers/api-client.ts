@@ -25,7 +25,7 @@ export class TestApi {
       body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
+    return { status: res.status, body: (text && /json/.test(res.headers.get('content-type') ?? '') ? JSON.parse(text) : text || null) as T, headers: res.headers };
   }
 
   /** A typed call's outcome as status, body (the data, or the problem+json) and headers. */
@@ -56,8 +56,8 @@ export class TestApi {
     return this.typed<ClusterWithOperation & Problem>(this.client.POST('/v1/clusters/{id}/shards/{index}/switchover', { params: { path: { id, index: String(shard) } }, body: body as never }));
   }
   /** POST /v1/clusters/{id}/restart: a rolling restart. */
-  restart(id: string) {
-    return this.typed<ClusterWithOperation & Problem>(this.client.POST('/v1/clusters/{id}/restart', { params: { path: { id } } }));
+  restart(id: string, body: { when?: 'now' | 'maintenance_window'; force?: boolean } = {}) {
+    return this.typed<ClusterWithOperation & Problem>(this.client.POST('/v1/clusters/{id}/restart', { params: { path: { id } }, body }));
   }
   clusterOperations(id: string) { return this.typed<OperationList & Problem>(this.client.GET('/v1/clusters/{id}/operations', { params: { path: { id } } })); }
   /** `query` as a raw query string (e.g. `?limit=200`, or an invalid one on purpose). */

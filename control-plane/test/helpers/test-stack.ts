@@ -11,7 +11,14 @@ import { TestApi } from './api-client';
  */
 export async function testStack(addressPrefix: string, opts: Partial<StackOptions> = {}): Promise<{ stack: Stack; api: TestApi; cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
-  const stack = await startStack({ dir, addressPrefix, port: 0, fastPostgres: true, ...opts });
+  let stack: Stack;
+  try {
+    stack = await startStack({ dir, addressPrefix, port: 0, fastPostgres: true, ...opts });
+  } catch (err) {
+    // startStack stopped what it had started; its directory goes too.
+    if (!process.env.STRATA_KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     stack,
     api: new TestApi(stack.url, stack.adminToken),

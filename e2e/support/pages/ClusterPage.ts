@@ -35,7 +35,7 @@ export class ClusterPage {
     await this.page.goto(`/clusters/${id}`);
   }
 
-  async openTab(name: 'Overview' | 'Activity' | 'Settings'): Promise<void> {
+  async openTab(name: 'Overview' | 'Activity' | 'Settings' | 'Users' | 'Diagnostics'): Promise<void> {
     await this.tabs.getByRole('link', { name }).click();
   }
 

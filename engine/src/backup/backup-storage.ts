@@ -13,9 +13,29 @@ import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { S3Storage } from './s3-storage';
 
-/** How to reach a storage, as tasks and backup rows carry it (never with secrets). */
-export type StorageRef = { kind: 'local'; root: string };
+/**
+ * How to reach a storage, as tasks and backup rows carry it (never with
+ * secrets: an S3 ref names its sealed credentials by `credentialsId`; the
+ * control plane adds them to an agent's task on the way out).
+ */
+export type StorageRef =
+  | { kind: 'local'; root: string }
+  | { kind: 's3'; endpoint: string; bucket: string; region: string; prefix: string; credentialsId: string };
+
+/** An S3 access key pair. */
+export interface StorageCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** Options of one `put`: cancel it, follow its progress. */
+export interface PutOptions {
+  signal?: AbortSignal;
+  /** Called as bytes are stored (total so far). */
+  onProgress?: (bytes: number) => void;
+}
 
 /** What writing an object measured. */
 export interface StoredObject {
@@ -24,8 +44,8 @@ export interface StoredObject {
 }
 
 export interface BackupStorage {
-  /** Streams `data` to `key`; visible under `key` only once complete. */
-  put(key: string, data: Readable): Promise<StoredObject>;
+  /** Streams `data` to `key`; visible under `key` only once complete (nothing is left behind when it fails). */
+  put(key: string, data: Readable, opts?: PutOptions): Promise<StoredObject>;
   /** Streams the object at `key` (rejects on read when it does not exist). */
   get(key: string): Readable;
   /** Size of the object, or null when there is none. */
@@ -35,13 +55,14 @@ export interface BackupStorage {
 }
 
 /** A pass-through that counts bytes and hashes them. */
-export function digestStream(): Transform & { result(): StoredObject } {
+export function digestStream(onBytes?: (bytes: number) => void): Transform & { result(): StoredObject } {
   const hash = createHash('sha256');
   let bytes = 0;
   const t = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       hash.update(chunk);
       bytes += chunk.length;
+      onBytes?.(bytes);
       cb(null, chunk);
     },
   }) as Transform & { result(): StoredObject };
@@ -84,13 +105,13 @@ export class LocalDirectoryStorage implements BackupStorage {
     return path.join(this.root, key);
   }
 
-  async put(key: string, data: Readable): Promise<StoredObject> {
+  async put(key: string, data: Readable, opts: PutOptions = {}): Promise<StoredObject> {
     const file = this.file(key);
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.partial-${process.pid}-${Date.now()}`;
-    const d = digestStream();
+    const d = digestStream(opts.onProgress);
     try {
-      await pipeline(data, d, createWriteStream(tmp, { mode: 0o600 }));
+      await pipeline(data, d, createWriteStream(tmp, { mode: 0o600 }), opts.signal ? { signal: opts.signal } : {});
       await rename(tmp, file);
     } catch (err) {
       await rm(tmp, { force: true });
@@ -121,9 +142,13 @@ export class LocalDirectoryStorage implements BackupStorage {
   }
 }
 
-/** Opens the storage a ref names. */
-export function openStorage(ref: StorageRef): BackupStorage {
+/** Opens the storage a ref names (an S3 ref needs its credentials). */
+export function openStorage(ref: StorageRef, credentials?: StorageCredentials | null): BackupStorage {
   switch (ref.kind) {
     case 'local': return new LocalDirectoryStorage(ref.root);
+    case 's3': {
+      if (!credentials) throw new Error(`the credentials of storage s3://${ref.bucket} are missing`);
+      return new S3Storage(ref, credentials);
+    }
   }
 }

@@ -2,3 +2,6 @@
 export * from './backup-storage';
 export * from './rdb-header';
 export * from './backup-source.planner';
+export * from './s3-storage';
+export * from './rdb-sync';
+export * from './restore-layout';

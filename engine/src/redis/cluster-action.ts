@@ -64,6 +64,8 @@ export type ClusterAction =
   | { kind: 'record-topology'; slots: SlotRange[][]; spec?: TopologySpec }
   /** Store the migration's progress (as the operation shows it). */
   | { kind: 'record-progress'; stats: MigrationProgress }
+  /** Bring a running instance's database users to the desired set (`digest`: which set; `generation`: of which change). */
+  | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
   /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
   | { kind: 'migrate'; rollback: boolean; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
 

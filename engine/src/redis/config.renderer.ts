@@ -1,6 +1,10 @@
 import type { Durability, EngineCredentials, EvictionPolicy } from '../domain';
 import { assertSafeUsername, quoteConfigArg } from './config.quoting';
 import { tlsSettings, type TlsFiles } from './tls-settings';
+import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES } from './acl-rules';
+import { databaseUserConfigLines } from './database-users';
+
+export { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES };
 
 export interface RedisConfigInput {
   /** The one address the instance binds to and announces to the cluster. */
@@ -15,51 +19,10 @@ export interface RedisConfigInput {
   tls?: TlsFiles;
 }
 
-/**
- * ACL rules of the customer user: everything on data, minus admin and
- * dangerous commands, plus the read-only introspection and housekeeping
- * commands Redis Cluster clients and tools need. Each re-allowed command is
- * known to redis-server 7.0 (an unknown one stops the server from starting),
- * which form-cluster.int.test.ts checks against a real server.
- */
-export const CUSTOMER_ACL_RULES: readonly string[] = [
-  '~*',
-  '&*',
-  '+@all',
-  '-@admin',
-  '-@dangerous',
-  '+info',
-  '+cluster|info',
-  '+cluster|nodes',
-  '+cluster|slots',
-  '+cluster|shards',
-  '+cluster|myid',
-  '+cluster|keyslot',
-  '+cluster|countkeysinslot',
-  '+cluster|getkeysinslot',
-  '+keys',
-  '+flushdb',
-  '+flushall',
-  '+sort',
-  '+sort_ro',
-  '+latency|histogram',
-  '+slowlog|get',
-  '+client|setname',
-  '+client|getname',
-  '+client|id',
-  '+client|info',
-  '+readonly',
-  '+readwrite',
-  '+command',
-  '+command|docs',
-  '+command|count',
-];
 
 /** cluster-node-timeout of every instance: failure detection after ~2 s of silence. */
 export const CLUSTER_NODE_TIMEOUT_MS = 2000;
 
-/** Rules of the internal user (agents, replication): everything. */
-export const INTERNAL_ACL_RULES: readonly string[] = ['~*', '&*', '+@all'];
 
 /** Persistence directives per durability, as [name, value] pairs: rendered into redis.conf and applied with CONFIG SET. */
 export const PERSISTENCE_SETTINGS: Record<Durability, readonly (readonly [string, string])[]> = {
@@ -96,8 +59,11 @@ export function renderRedisConfig(input: RedisConfigInput): string {
   assertSafeUsername(credentials.customerUser);
   assertSafeUsername(credentials.internalUser);
   if (credentials.customerUser === credentials.internalUser) throw new Error('customer and internal users must differ');
+  for (const u of credentials.databaseUsers ?? []) {
+    if (u.name === credentials.customerUser || u.name === credentials.internalUser) throw new Error(`database user ${u.name} has a name Strata reserves`);
+  }
   for (const [name, value] of Object.entries(credentials)) {
-    if (name.endsWith('Password') && value.length < 8) throw new Error(`${name} must be at least 8 characters`);
+    if (name.endsWith('Password') && typeof value === 'string' && value.length < 8) throw new Error(`${name} must be at least 8 characters`);
   }
   const q = quoteConfigArg;
 
@@ -139,6 +105,7 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     'user default off resetpass resetkeys resetchannels -@all',
     `user ${credentials.internalUser} reset on ${q(`>${credentials.internalPassword}`)} ${INTERNAL_ACL_RULES.join(' ')}`,
     `user ${credentials.customerUser} reset on ${q(`>${credentials.customerPassword}`)} ${CUSTOMER_ACL_RULES.join(' ')}`,
+    ...(credentials.databaseUsers?.length ? ['', '# Database users (passwords as SHA-256)', ...databaseUserConfigLines(credentials.databaseUsers)] : []),
   ];
   if (input.tls) lines.push('', '# TLS only: client port, replication and cluster bus', ...tlsSettings(port, input.tls).map(directive));
   return `${lines.join('\n')}\n`;

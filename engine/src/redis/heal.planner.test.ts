@@ -208,16 +208,27 @@ describe('planHealing', () => {
       expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false }],
     },
     {
-      name: 'only the agent of a primary\'s node died (its engine still serves, its replica is linked): switch over off the down node, rebuild its replica',
+      name: 'a primary\'s node is silent but the primary still serves (its replica is linked): it stays primary; the replica there is rebuilt',
       build: () => {
         const l = healthy();
-        // n1 holds p1 and r0; its agent is silent past the timeout, so nothing it said counts.
+        // n1 holds p1 and r0; its agent is silent past the timeout (died, or cut off), so nothing it said counts.
         for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
         return l;
       },
+      expect: [{ kind: 'replace', shard: 0, instanceId: 'r0' }],
+    },
+    {
+      name: 'a primary\'s node is down and its replica\'s link is down too (nothing shows the primary serves): the replica takes over',
+      build: () => {
+        const l = healthy();
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        // Still in sync by offset, but its link is down: nothing proves the old primary serves.
+        set(l, 'r1', (i) => { i.obs!.view = { ...i.obs!.view!, primaryLinkUp: false, linkDownSinceSec: 1 }; });
+        return l;
+      },
       expect: [
+        { kind: 'promote', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', mode: 'takeover', crashedAt: null },
         { kind: 'replace', shard: 0, instanceId: 'r0' },
-        { kind: 'switchover', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', reason: 'node-down' },
       ],
     },
     {

@@ -219,16 +219,25 @@ export function planHealing(input: HealInput): HealPlan {
 
   // 2b. A copy on a down node is rebuilt on another node, once its shard has
   //     a serving primary to copy from (Redis promotes one on its own).
-  //     When only the node's agent died, its primary engine may still serve:
-  //     Redis never fails over a primary that answers, so the shard would
-  //     stay with one copy Strata can neither watch nor restart. Its in-sync
-  //     replica on a live node takes over by a data-safe switchover (plain
-  //     CLUSTER FAILOVER: the old primary stops writes and waits for the
-  //     replica to catch up); then the copy on the down node is rebuilt too.
+  //     A down node is one the control plane has not heard from: its agent
+  //     died, or the network between them broke, while its engines may still
+  //     serve. A primary there that a replica on a live node is still linked
+  //     to does serve: it stays primary (the control plane never promotes
+  //     while the old primary serves; Redis fails it over on its own if it
+  //     dies). Otherwise its in-sync replica on a live node takes over by a
+  //     data-safe switchover (plain CLUSTER FAILOVER: the old primary stops
+  //     writes and waits for the replica to catch up); then the copy on the
+  //     down node is rebuilt too.
   for (const i of input.instances.filter((x) => x.nodeDown)) {
     const serving = input.instances.find((m) => m.shard === i.shard && !m.nodeSilent && servesSlots(m));
     if (serving) {
       actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
+      continue;
+    }
+    const linked = i.role === 'primary' && input.instances.some((m) => m.shard === i.shard && !m.nodeSilent && isRunning(m)
+      && m.obs!.view!.primaryLinkUp === true && followsNode(m.obs!.view, primaryNodeId(i)));
+    if (linked) {
+      waiting.push(`${shardName(i.shard)}: its primary's node is not reporting, but the primary still serves (its replica is linked to it): it stays primary`);
       continue;
     }
     const follower = i.role === 'primary' ? input.instances.find((m) => m.shard === i.shard && !m.nodeSilent && isInSyncReplicaOf(m, i)) : undefined;

@@ -33,6 +33,8 @@ export interface StrataClusterConfig {
   evictionPolicy?: EvictionPolicy;
   /** How hard slot moves press on the primaries (default balanced). */
   migrationPriority?: MigrationPriority;
+  /** Weekly window (UTC) in which rolling restarts run unless forced; unset: none. */
+  maintenanceWindow?: { dayOfWeek: 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'; startTime: string; durationMinutes: number };
   engineVersion?: '7';
   /** TLS only on the client port, replication and the cluster bus (default off); set at creation. */
   tls?: 'off' | 'required';
@@ -40,12 +42,12 @@ export interface StrataClusterConfig {
   timeouts?: { create?: string; update?: string; delete?: string };
 }
 
-/** strata_cluster: shards, replicas, memory, durability, eviction and migration priority change in place. */
+/** strata_cluster: shards, replicas, memory, durability, eviction, migration priority and maintenance window change in place. */
 export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
-  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version', 'tls',
-    'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
+  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'maintenance_window',
+    'engine_version', 'tls', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -79,6 +81,81 @@ export class StrataApiToken extends BoundResource<StrataApiTokenConfig> {
   get token(): string { return this.getStringAttribute('token'); }
   get createdAt(): string { return this.getStringAttribute('created_at'); }
   get createdBy(): string { return this.getStringAttribute('created_by'); }
+}
+
+export interface StrataNotificationChannelConfig {
+  type: 'webhook' | 'email';
+  name?: string;
+  /** webhook: the http(s) URL. */
+  url?: string;
+  /** webhook: the HMAC-SHA256 key of X-Strata-Signature (write-only in the API). */
+  secret?: string;
+  /** webhook: json (default) or slack. */
+  format?: 'json' | 'slack';
+  /** email: the recipients. */
+  to?: string[];
+}
+
+/** strata_notification_channel: any change creates a new channel. */
+export class StrataNotificationChannel extends BoundResource<StrataNotificationChannelConfig> {
+  static readonly tfResourceType = 'strata_notification_channel';
+  static readonly tfAttributes = ['type', 'name', 'url', 'secret', 'format', 'to', 'id', 'created_at'] as const;
+  constructor(scope: Construct, id: string, config: StrataNotificationChannelConfig & TerraformMetaArguments) {
+    super(scope, id, StrataNotificationChannel.tfResourceType, 'strata', config);
+  }
+  get channelId(): string { return this.getStringAttribute('id'); }
+  get createdAt(): string { return this.getStringAttribute('created_at'); }
+}
+
+export type AlertMetric = 'memory_used_percent' | 'ops_per_sec' | 'latency_p99_ms' | 'replication_lag_bytes' | 'connected_clients' | 'evictions'
+  | 'cluster_degraded' | 'failover' | 'node_down' | 'backup_failed';
+
+export interface StrataAlertRuleConfig {
+  /** Omit for an organization rule (every cluster). */
+  clusterId?: string;
+  name?: string;
+  metric: AlertMetric;
+  threshold: number;
+  forSeconds: number;
+  channelIds?: string[];
+  enabled?: boolean;
+}
+
+/** strata_alert_rule: threshold, for_seconds, channels, name and enabled change in place. */
+export class StrataAlertRule extends BoundResource<StrataAlertRuleConfig> {
+  static readonly tfResourceType = 'strata_alert_rule';
+  static readonly tfAttributes = ['cluster_id', 'name', 'metric', 'threshold', 'for_seconds', 'channel_ids', 'enabled', 'id', 'created_at'] as const;
+  constructor(scope: Construct, id: string, config: StrataAlertRuleConfig & TerraformMetaArguments) {
+    super(scope, id, StrataAlertRule.tfResourceType, 'strata', config);
+  }
+  get ruleId(): string { return this.getStringAttribute('id'); }
+  get ruleName(): string { return this.getStringAttribute('name'); }
+}
+
+export type DatabaseUserPreset = 'read-only' | 'read-write' | 'read-write-safe';
+
+export interface StrataDatabaseUserConfig {
+  clusterId: string;
+  name: string;
+  preset: DatabaseUserPreset;
+  /** Key globs (e.g. orders:*); every key when absent. */
+  keyPatterns?: string[];
+  /** Pub/Sub channel globs; every channel when absent. */
+  channelPatterns?: string[];
+  /** At least 16 characters; generated when absent. */
+  password?: string;
+}
+
+/** strata_database_user: a Redis ACL user on every instance of a cluster; the password is `password` (sensitive). */
+export class StrataDatabaseUser extends BoundResource<StrataDatabaseUserConfig> {
+  static readonly tfResourceType = 'strata_database_user';
+  static readonly tfAttributes = ['cluster_id', 'name', 'preset', 'key_patterns', 'channel_patterns', 'password', 'id', 'created_at'] as const;
+  constructor(scope: Construct, id: string, config: StrataDatabaseUserConfig & TerraformMetaArguments) {
+    super(scope, id, StrataDatabaseUser.tfResourceType, 'strata', config);
+  }
+  get userId(): string { return this.getStringAttribute('id'); }
+  get password(): string { return this.getStringAttribute('password'); }
+  get createdAt(): string { return this.getStringAttribute('created_at'); }
 }
 
 /** data "strata_cluster": by id or name. */

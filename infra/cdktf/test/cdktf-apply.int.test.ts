@@ -16,7 +16,7 @@ import { App } from 'cdktf';
 import { createStrataClient } from '@strata/api/client';
 import { startStack, type Stack } from '@strata/local';
 import { ExampleAppStack } from '../src/stacks/example-app';
-import { DataStrataCluster, DataStrataNodes, StrataApiToken, StrataCluster } from '../src/strata';
+import { DataStrataCluster, DataStrataNodes, StrataAlertRule, StrataApiToken, StrataCluster, StrataDatabaseUser, StrataNotificationChannel } from '../src/strata';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const providerDir = path.join(repo, 'infra/terraform-provider-strata');
@@ -166,6 +166,9 @@ resource "strata_cluster" "c" {
     const names = (b: Block) => Object.keys(b.attributes).sort();
     expect([...StrataCluster.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_cluster!.block));
     expect([...StrataApiToken.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_api_token!.block));
+    expect([...StrataNotificationChannel.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_notification_channel!.block));
+    expect([...StrataAlertRule.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_alert_rule!.block));
+    expect([...StrataDatabaseUser.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_database_user!.block));
     expect([...DataStrataCluster.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_cluster!.block));
     const nodes = schema.data_source_schemas.strata_nodes!.block;
     expect([...DataStrataNodes.tfAttributes].sort()).toEqual(names(nodes));
@@ -191,6 +194,9 @@ resource "strata_cluster" "c" {
     expect(c?.status.phase).toBe('ready');
     expect(outputs.cluster_id.value).toBe(c!.id);
     expect(outputs.app_token.value).toMatch(/^stk_/);
+    expect(outputs.reader_password.value).toMatch(/^[0-9a-f]{64}$/);
+    const users = (await admin().GET('/v1/clusters/{id}/users', { params: { path: { id: c!.id } } })).data!.items;
+    expect(users.map((u) => [u.name, u.preset, u.keyPatterns])).toEqual([['session-reader', 'read-only', ['session:*']]]);
     // The token the stack made works, read-only.
     const appToken = createStrataClient({ baseUrl: stack.url, token: outputs.app_token.value });
     expect((await appToken.GET('/v1/clusters/{id}', { params: { path: { id: c!.id } } })).response.status).toBe(200);

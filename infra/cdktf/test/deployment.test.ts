@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { App } from 'cdktf';
+import { App, TerraformStack } from 'cdktf';
+import { StrataAlertRule, StrataNotificationChannel, StrataProvider } from '../src/strata';
 import { DeploymentStack } from '../src/stacks/deployment';
 import { ExampleAppStack } from '../src/stacks/example-app';
 
@@ -87,5 +88,21 @@ describe('example app stack', () => {
     expect(doc.resource.strata_cluster.sessions).toMatchObject({ name: 'orders', shards: 3, replicas_per_shard: 1, memory_mb_per_shard: 64, eviction_policy: 'allkeys-lru' });
     expect(doc.resource.strata_api_token['app-token']).toMatchObject({ name: 'orders-reader', scopes: ['clusters:read'] });
     expect(doc.output.connection_uri).toEqual({ sensitive: true, value: '${strata_cluster.sessions.connection_uri}' });
+  });
+});
+
+describe('alert bindings', () => {
+  it('write a notification channel and an alert rule naming it, in the provider\'s attribute names', () => {
+    const doc = synthJson((app) => {
+      const stack = new TerraformStack(app, 'alerts');
+      new StrataProvider(stack, 'strata');
+      const hook = new StrataNotificationChannel(stack, 'pager', { type: 'webhook', url: 'https://hooks.example.com/strata', secret: 's3cret-value', format: 'slack' });
+      new StrataAlertRule(stack, 'memory', { clusterId: 'c0ffee00-0000-4000-8000-000000000000', metric: 'memory_used_percent', threshold: 80, forSeconds: 60, channelIds: [hook.channelId] });
+    }, 'alerts');
+    expect(doc.resource.strata_notification_channel.pager).toMatchObject({ type: 'webhook', url: 'https://hooks.example.com/strata', secret: 's3cret-value', format: 'slack' });
+    expect(doc.resource.strata_alert_rule.memory).toMatchObject({
+      cluster_id: 'c0ffee00-0000-4000-8000-000000000000', metric: 'memory_used_percent', threshold: 80, for_seconds: 60,
+      channel_ids: ['${strata_notification_channel.pager.id}'],
+    });
   });
 });

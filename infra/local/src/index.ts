@@ -3,3 +3,4 @@ export { startPostgres, findPostgresBin, freePort } from './postgres.runner';
 export { readSse } from './sse-reader';
 export { loopbackPrefix, loopbackAddress } from './loopback';
 export { makeTestCertificates, type TestCertificates } from './test-certificates';
+export { startSeaweedFs, findWeed, type SeaweedFs } from './seaweedfs.runner';

@@ -18,11 +18,14 @@ export interface Managed {
  */
 export async function startTs(opts: {
   entry: string; env: NodeJS.ProcessEnv; logFile: string; readyPrefix: string; timeoutMs?: number; echo?: boolean;
+  /** Run inside this network namespace (`ip netns exec` execs the command: the child's PID is the process's). */
+  netns?: string;
 }): Promise<Managed & { readyLine: string }> {
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const args = process.env.STRATA_RUN_WITH_TSX ? ['--import', 'tsx', opts.entry] : ['--enable-source-maps', await entryBundle(REPO_ROOT, opts.entry)];
-  const child = spawn(process.execPath, args, {
+  const [command, argv] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, process.execPath, ...args]] as const : [process.execPath, args] as const;
+  const child = spawn(command, argv, {
     cwd: REPO_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { log.end(); resolve(code); }));

@@ -7,6 +7,7 @@ import { RestartBackoff } from './restart-backoff';
 import { loopbackPrefix } from './loopback';
 import { createStrataClient, unwrap } from '@strata/api/client';
 import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici';
+import { ensureHostNetwork, hostSubnet, removeHostNetwork, type HostNetwork } from './host-network';
 
 export interface StackOptions {
   /** State directory (PostgreSQL data, admin token, node data). Default: <repo>/.strata */
@@ -34,6 +35,11 @@ export interface StackOptions {
   agentEnv?: NodeJS.ProcessEnv;
   /** Aborting it cancels a start in progress: what was started is stopped and startStack rejects. */
   signal?: AbortSignal;
+  /**
+   * `netns`: every node in its own network namespace on a private bridge (host-network.ts), the control plane
+   * reached over it; needs root. Default `loopback`: every node a loopback address of this machine.
+   */
+  network?: 'loopback' | 'netns';
 }
 
 export interface AgentHandle {
@@ -50,6 +56,8 @@ export interface AgentHandle {
 
 export interface Stack {
   url: string;
+  /** With `network: 'netns'`: the bridge, the namespaces and their addresses. */
+  hostNetwork?: HostNetwork;
   /** With STRATA_TLS_CERT (HTTPS): the certificate the API is verified with (PEM) and a fetch that trusts it. */
   tls?: { ca: string; fetch: typeof fetch };
   /** The address the clusters' stable endpoints listen on. */
@@ -94,10 +102,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const logs = path.join(dir, 'logs');
   const nodeCount = opts.nodes ?? 3;
   const prefix = loopbackPrefix(opts.addressPrefix ?? '127.0.1');
+  const hostNet = opts.network === 'netns' ? (() => { const { tag, subnet } = hostSubnet(prefix); return ensureHostNetwork(tag, subnet, nodeCount); })() : undefined;
   let pgHandle: PostgresHandle | undefined;
   let cp: Managed | undefined;
   const agents: AgentHandle[] = Array.from({ length: nodeCount }, (_, i) => ({
-    name: `node-${i + 1}`, address: `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`), restarts: 0, backoff: new RestartBackoff(),
+    name: `node-${i + 1}`, address: hostNet ? hostNet.hosts[i]!.address : `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`), restarts: 0, backoff: new RestartBackoff(),
   }));
   let shuttingDown = false;
   const nodesDir = path.join(dir, 'nodes');
@@ -113,8 +122,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
     let port = opts.port ?? 8080;
     const cpEnv: NodeJS.ProcessEnv = {
-      // Cluster endpoints: one loopback address served by whichever local agent binds it first.
-      ...process.env, STRATA_ENDPOINT_HOST: opts.endpointHost ? loopbackPrefix(opts.endpointHost) : `${prefix}.200`, ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
+      // Cluster endpoints: one loopback address served by whichever local agent binds it first. Hosts in namespaces
+      // share no loopback: their endpoint needs an address that moves between hosts, so none is set by default.
+      ...process.env,
+      ...(opts.endpointHost ? { STRATA_ENDPOINT_HOST: loopbackPrefix(opts.endpointHost) } : hostNet ? {} : { STRATA_ENDPOINT_HOST: `${prefix}.200` }),
+      // The control plane listens on the bridge: agents in their namespaces reach it only over that network.
+      ...(hostNet ? { STRATA_HOST: hostNet.gateway } : {}),
+      ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
       ...(opts.adminToken ? { STRATA_ADMIN_TOKEN: opts.adminToken } : {}),
     };
     const startControlPlane = async () => {
@@ -127,7 +141,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     cancelled();
     // HTTPS when the control plane is given a certificate: the launcher and the agents verify it (agents by its pin).
     const tls = cpEnv.STRATA_TLS_CERT ? launcherTls(cpEnv.STRATA_TLS_CERT) : undefined;
-    const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+    const url = `${tls ? 'https' : 'http'}://${hostNet ? hostNet.gateway : '127.0.0.1'}:${port}`;
     const adminToken = readFileSync(path.join(dir, 'admin-token'), 'utf8').trim();
     const adminPassword = readFileSync(path.join(dir, 'admin-password'), 'utf8').trim();
 
@@ -143,7 +157,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         if (join.controlPlaneCaSha256) env.STRATA_CA_SHA256 = join.controlPlaneCaSha256;
       }
       a.stopping = false;
-      const proc = await startTs({ entry: AGENT_ENTRY, env, logFile: path.join(logs, `${a.name}.log`), readyPrefix: 'STRATA_AGENT_READY', echo: opts.echo });
+      const proc = await startTs({
+        entry: AGENT_ENTRY, env, logFile: path.join(logs, `${a.name}.log`), readyPrefix: 'STRATA_AGENT_READY', echo: opts.echo,
+        ...(hostNet ? { netns: hostNet.hosts[i]!.ns } : {}),
+      });
       if (shuttingDown) {
         // A restart that finished while the stack stops: this agent is not left running.
         await stopProcess(proc, 'SIGTERM', STOP_MS.agents);
@@ -179,7 +196,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
     let stopped: Promise<{ leftoverPids: number[] }> | undefined;
     const stack: Stack = {
-      url, ...(tls ? { tls } : {}), endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
+      url, ...(tls ? { tls } : {}), ...(hostNet ? { hostNetwork: hostNet } : {}), endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST ?? ''), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
       stopControlPlane: (signal = 'SIGTERM') => stopProcess(cp, signal),
       startControlPlane,
       stopAgent: (i, signal = 'SIGTERM') => {
@@ -198,6 +215,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         for (const p of strataProcessesOf(dir)) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
         for (const pid of redisProcessesUnder(nodesDir)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
         pgHandle?.kill();
+        if (hostNet) removeHostNetwork(hostNet.tag);
       },
     };
     return stack;
@@ -222,6 +240,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     if (leftovers.length) console.warn(`[strata] stopped ${leftovers.length} redis-server process(es) the agents left running: ${leftovers.join(', ')}`);
     await controlPlane;
     await pgHandle?.stop();
+    if (hostNet) removeHostNetwork(hostNet.tag);
     return { leftoverPids: leftovers };
   }
 }

@@ -15,6 +15,8 @@ const port = Number(env.STRATA_PORT ?? 8080);
 const addressPrefix = env.STRATA_ADDRESS_PREFIX ?? '127.0.1';
 if (!/^127\.\d{1,3}\.\d{1,3}$/.test(addressPrefix)) throw new Error('STRATA_ADDRESS_PREFIX must be three octets of a loopback address, like 127.0.1');
 if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50) throw new Error('STRATA_LOCAL_NODES must be an integer from 1 to 50');
+const network = env.STRATA_LOCAL_NETWORK ?? 'loopback';
+if (network !== 'loopback' && network !== 'netns') throw new Error('STRATA_LOCAL_NETWORK must be loopback (default) or netns (each node in its own network namespace; root only)');
 
 // One launcher per state directory: a second one would fight over PostgreSQL and the nodes.
 const lock = path.join(dir, 'launcher.pid');
@@ -64,7 +66,7 @@ console.log(`starting Strata: PostgreSQL, control plane on :${port}, ${nodes} lo
 const started = Date.now();
 try {
   stack = await startStack({
-    dir, nodes, port, addressPrefix, databaseUrl: env.DATABASE_URL, echo: env.STRATA_VERBOSE === '1',
+    dir, nodes, port, addressPrefix, network, databaseUrl: env.DATABASE_URL, echo: env.STRATA_VERBOSE === '1',
     nodeMemoryMb: env.STRATA_NODE_MEMORY_MB ? Number(env.STRATA_NODE_MEMORY_MB) : undefined, signal: cancel.signal,
   });
 } catch (err) {

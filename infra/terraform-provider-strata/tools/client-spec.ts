@@ -12,12 +12,23 @@ export const OPERATIONS: Record<string, string> = {
   'delete /v1/clusters/{id}': 'DeleteCluster',
   'get /v1/clusters/{id}/connection': 'GetConnection',
   'get /v1/clusters/{id}/topology': 'GetTopology',
+  'post /v1/clusters/{id}/users': 'CreateDatabaseUser',
+  'get /v1/clusters/{id}/users': 'ListDatabaseUsers',
+  'delete /v1/clusters/{id}/users/{name}': 'DeleteDatabaseUser',
   'get /v1/operations/{id}': 'GetOperation',
   'get /v1/nodes': 'ListNodes',
   'post /v1/tokens': 'CreateToken',
   'get /v1/tokens': 'ListTokens',
   'get /v1/tokens/{id}': 'GetToken',
   'delete /v1/tokens/{id}': 'RevokeToken',
+  'post /v1/notification-channels': 'CreateNotificationChannel',
+  'get /v1/notification-channels/{id}': 'GetNotificationChannel',
+  'delete /v1/notification-channels/{id}': 'DeleteNotificationChannel',
+  'post /v1/clusters/{id}/alert-rules': 'CreateClusterAlertRule',
+  'post /v1/alert-rules': 'CreateAlertRule',
+  'get /v1/alert-rules/{id}': 'GetAlertRule',
+  'patch /v1/alert-rules/{id}': 'UpdateAlertRule',
+  'delete /v1/alert-rules/{id}': 'DeleteAlertRule',
 };
 
 /** 3.1 -> 3.0: `type: [T, "null"]` -> `nullable`, `const` -> one-value `enum`, numeric exclusive bounds. */

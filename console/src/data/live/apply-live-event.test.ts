@@ -8,7 +8,7 @@ import { isClusterDeleted, isLive, pollMs, resetLiveStore, setLive } from './liv
 
 const cluster = (id: string, phase: Cluster['status']['phase'], createdAt = '2026-01-01T00:00:00Z'): Cluster => ({
   id, name: `c-${id}`, organizationId: 'o', generation: 1, observedGeneration: 1, createdAt, updatedAt: createdAt,
-  spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32, durability: 'none', evictionPolicy: 'noeviction', migrationPriority: 'balanced', engineVersion: '7', tls: 'off' },
+  spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32, durability: 'none', evictionPolicy: 'noeviction', migrationPriority: 'balanced', engineVersion: '7', maintenanceWindow: null, tls: 'off' },
   status: { phase, conditions: [] },
 });
 const op = (id: string, clusterId: string, state: Operation['state']): Operation => ({

@@ -25,13 +25,19 @@ import { ClusterHealthAlert } from './ClusterHealthAlert';
 
 // uPlot and the charts load only when the Monitoring tab opens.
 const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
+const UsersTab = lazy(() => import('./Users/UsersTab').then((m) => ({ default: m.UsersTab })));
 const BenchmarksTab = lazy(() => import('./Benchmarks/BenchmarksTab').then((m) => ({ default: m.BenchmarksTab })));
+const BackupsTab = lazy(() => import('./Backups/BackupsTab').then((m) => ({ default: m.BackupsTab })));
+const DiagnosticsTab = lazy(() => import('./Diagnostics/DiagnosticsTab').then((m) => ({ default: m.DiagnosticsTab })));
 
 // Later issues add monitoring, benchmark and topology-change tabs here.
 const TABS = [
   { key: 'overview', title: 'Overview', path: '' },
   { key: 'monitoring', title: 'Monitoring', path: '/monitoring' },
+  { key: 'users', title: 'Users', path: '/users' },
   { key: 'benchmarks', title: 'Benchmarks', path: '/benchmarks' },
+  { key: 'backups', title: 'Backups', path: '/backups' },
+  { key: 'diagnostics', title: 'Diagnostics', path: '/diagnostics' },
   { key: 'activity', title: 'Activity', path: '/activity' },
   { key: 'settings', title: 'Settings', path: '/settings' },
 ] as const;
@@ -88,7 +94,10 @@ export default function ClusterPage({ id, tab }: { id: string; tab: string }) {
         {current.key === 'overview' ? <Overview cluster={c} latest={latest} />
           : current.key === 'monitoring' ? <Suspense fallback={<LoadingState label="Loading charts…" />}><MonitoringTab clusterId={c.id} /></Suspense>
           : current.key === 'settings' ? <SettingsTab cluster={c} latest={latest} />
+          : current.key === 'users' ? <Suspense fallback={<LoadingState label="Loading users…" />}><UsersTab clusterId={c.id} /></Suspense>
           : current.key === 'benchmarks' ? <Suspense fallback={<LoadingState label="Loading benchmarks…" />}><BenchmarksTab clusterId={c.id} /></Suspense>
+          : current.key === 'backups' ? <Suspense fallback={<LoadingState label="Loading backups…" />}><BackupsTab clusterId={c.id} /></Suspense>
+          : current.key === 'diagnostics' ? <Suspense fallback={<LoadingState label="Loading diagnostics…" />}><DiagnosticsTab cluster={c} /></Suspense>
           : <ActivityTimeline cluster={c} />}
       </div>
     </>

@@ -5,7 +5,8 @@ import { CopyButton } from '../../components/ui/CopyButton';
 import { Icon } from '../../components/ui/Icon';
 import { ErrorState } from '../../components/ui/States';
 import { Tabs } from '../../components/ui/Tabs';
-import { CA_FILE, CLIENTS, MASK, buildSnippet, maskUri, type ClientKey } from './snippets';
+import { useDatabaseUsersQuery } from '../../data/database-users/database-users-query';
+import { CA_FILE, CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
   provisioning: false,
@@ -55,7 +56,11 @@ export function ConnectionPanel({ clusterId, phase }: { clusterId: string; phase
 function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Connection }) {
   const [reveal, setReveal] = useState(false);
   const [client, setClient] = useState<ClientKey>('redis-cli');
-  const snippet = buildSnippet(client, conn, reveal);
+  const [as, setAs] = useState<string>(conn.username);
+  const users = useDatabaseUsersQuery(clusterId).data?.items ?? [];
+  // A database user's password was shown once: its snippets carry a placeholder for it.
+  const chosen = as !== conn.username && users.some((u) => u.name === as) ? asDatabaseUser(conn, as) : conn;
+  const snippet = buildSnippet(client, chosen, reveal || chosen !== conn);
   return (
     <div className="connection">
       <div className="kv-grid">
@@ -125,11 +130,20 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
           </div>
         </div>
       </div>
+      {users.length > 0 && (
+        <label className="field-label" style={{ display: 'block', marginTop: 12 }}>
+          Connect as{' '}
+          <select className="input" style={{ width: 'auto', display: 'inline-block' }} value={chosen.username} onChange={(e) => setAs(e.target.value)} data-testid="snippet-user">
+            <option value={conn.username}>{conn.username} (the cluster&apos;s own user)</option>
+            {users.map((u) => <option key={u.name} value={u.name}>{u.name}</option>)}
+          </select>
+        </label>
+      )}
       <Tabs label="Client snippets" tabs={CLIENTS} selected={client} onSelect={setClient}>
         <div className="code-block">
           <div className="code-block-bar">
             <span className="muted small">{CLIENTS.find((c) => c.key === client)?.language}</span>
-            <CopyButton text={buildSnippet(client, conn, true)} label={`Copy ${client} snippet`} />
+            <CopyButton text={buildSnippet(client, chosen, true)} label={`Copy ${client} snippet`} />
           </div>
           <pre tabIndex={0} role="region" aria-label={`${client} snippet`}>
             <code>{snippet}</code>

@@ -1,6 +1,7 @@
 import type { Operation, OperationKind } from '@strata/api';
-import { formatDuration } from '../../lib/format';
+import { formatDateTime, formatDuration } from '../../lib/format';
 import { useNow } from '../../lib/hooks';
+import { useOperationControlMutation } from '../../data/clusters/operation-control-mutation';
 import { OperationStateBadge, STEP_ICONS } from '../../components/ui/Badge';
 import { Icon } from '../../components/ui/Icon';
 import { ProgressBar } from '../../components/ui/ProgressBar';
@@ -35,6 +36,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
           <OperationStateBadge state={operation.state} />
         </div>
       </div>
+      {operation.startsAt && operation.state === 'pending' && <WaitingForWindow operation={operation} startsAt={operation.startsAt} />}
       <ProgressBar value={operation.progress} label={`${OPERATION_TITLES[operation.kind]} progress`} tone={tone} />
       {operation.error && (
         <p className="op-error" role="alert">
@@ -43,6 +45,19 @@ export function OperationProgress({ operation }: { operation: Operation }) {
       )}
       <StepList operation={operation} now={now} />
     </section>
+  );
+}
+
+/** A restart waiting for the maintenance window: when it starts, and a way to call it off. */
+function WaitingForWindow({ operation, startsAt }: { operation: Operation; startsAt: string }) {
+  const control = useOperationControlMutation(operation.clusterId);
+  return (
+    <div className="form-actions" data-testid="operation-starts-at">
+      <p className="muted small">Waiting for the maintenance window: starts {formatDateTime(startsAt)}.</p>
+      <button type="button" className="btn btn-secondary" disabled={control.isPending} onClick={() => control.mutate({ id: operation.id, action: 'cancel' })}>
+        {control.isPending ? 'Cancelling…' : 'Cancel restart'}
+      </button>
+    </div>
   );
 }
 

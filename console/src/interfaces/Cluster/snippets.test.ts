@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '@strata/api';
-import { CA_FILE, CLIENTS, JEDIS_DEPENDENCY, MASK, buildSnippet, maskUri, parseHostPort } from './snippets';
+import { CA_FILE, CLIENTS, JEDIS_DEPENDENCY, MASK, asDatabaseUser, buildSnippet, maskUri, parseHostPort } from './snippets';
 
 const conn: Connection = {
   uri: 'redis://default:s3cr%2Ft@127.0.0.1:7001',
@@ -93,5 +93,20 @@ describe('for a TLS cluster', () => {
     expect(buildSnippet('redis-py', secure, true)).toContain(`    ssl=True,\n    ssl_ca_certs="${CA_FILE}",`);
     expect(buildSnippet('go-redis', secure, true)).toContain('TLSConfig: &tls.Config{RootCAs: roots},');
     expect(buildSnippet('jedis', secure, true)).toContain('.sslSocketFactory(ssl.getSocketFactory())');
+  });
+  it('a database user on a TLS cluster keeps rediss:// and the CA', () => {
+    const reader = asDatabaseUser(secure, 'reader');
+    expect(reader.uri).toBe('rediss://reader:<password of reader>@127.0.0.1:7001');
+    expect(buildSnippet('redis-cli', reader, true)).toContain(`--tls --cacert ${CA_FILE}`);
+  });
+});
+
+describe('as a database user', () => {
+  it('keeps the addresses, names the user and stands in for its password', () => {
+    const reader = asDatabaseUser(conn, 'reader');
+    expect(reader).toMatchObject({ username: 'reader', password: '<password of reader>', seeds: conn.seeds, uri: 'redis://reader:<password of reader>@127.0.0.1:7001' });
+    const cli = buildSnippet('redis-cli', reader, true);
+    expect(cli).toContain("--user reader --pass '<password of reader>'");
+    expect(cli).not.toContain('s3cr');
   });
 });

@@ -38,6 +38,16 @@ export function maskUri(uri: string, password: string, reveal: boolean): string 
 
 const q = (s: string) => JSON.stringify(s);
 
+/** Stands for a database user's password in snippets: Strata showed it once and does not keep it. */
+export const passwordPlaceholder = (user: string) => `<password of ${user}>`;
+
+/** The connection as a database user: same addresses, its name, a placeholder for its password. */
+export function asDatabaseUser(conn: Connection, user: string): Connection {
+  const password = passwordPlaceholder(user);
+  const uri = conn.uri.replace(/^(rediss?:\/\/)[^@]*@/, `$1${encodeURIComponent(user)}:${password}@`);
+  return { ...conn, username: user, password, uri };
+}
+
 /** The Maven dependency the Jedis snippet's install line names (its pom.xml has only this). */
 export const JEDIS_DEPENDENCY = '<dependency><groupId>redis.clients</groupId><artifactId>jedis</artifactId><version>5.2.0</version></dependency>';
 

@@ -10,7 +10,7 @@ import { TimeAgo } from '../../components/ui/TimeAgo';
 import { ErrorState, SkeletonRows } from '../../components/ui/States';
 
 const RESOURCE_LABELS: Record<string, string> = {
-  cluster: 'Clusters', node: 'Nodes', user: 'Users', token: 'API tokens', organization: 'Organizations', benchmark: 'Benchmarks', operation: 'Changes', session: 'Sign-ins',
+  cluster: 'Clusters', node: 'Nodes', user: 'Users', token: 'API tokens', organization: 'Organizations', benchmark: 'Benchmarks', operation: 'Changes', session: 'Sign-ins', backup: 'Backups',
 };
 
 /** A datetime-local value ("2026-11-26T10:00") as an ISO time, in the browser's zone. */

@@ -31,6 +31,8 @@ export async function connectAdmin(target: AdminTarget, timeoutMs: number): Prom
     username: target.username,
     password: target.password,
     ...(target.tls ? { tls: { ca: target.tls.ca } } : {}),
+    // Named, so Strata's own commands are told apart in CLIENT LIST and the slow log.
+    connectionName: 'strata',
     lazyConnect: true,
     connectTimeout: Math.max(50, Math.min(timeoutMs, 2000)),
     commandTimeout: Math.max(50, timeoutMs),

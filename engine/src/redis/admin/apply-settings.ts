@@ -1,6 +1,7 @@
 import type { Durability, EngineCredentials, EvictionPolicy } from '../../domain';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, specSettings } from '../config.renderer';
-import { connectAdmin } from './admin-connection';
+import { connectAdmin, internalLogin } from './admin-connection';
+import { syncDatabaseUsers } from './database-users';
 
 export interface InstanceSettings {
   memoryMb: number;
@@ -15,7 +16,7 @@ export const SPARE_USERS = { internalUser: 'strata-spare', customerUser: 'strata
 /**
  * Turns a running, never-clustered spare into a cluster's instance at runtime:
  * the cluster's users, replication credentials, memory, eviction and
- * persistence, then removes the spare's own users. The same settings are in
+ * persistence, then removes the spare's own users and sets its database users. The same settings are in
  * the redis.conf the agent writes beside it, so a restart keeps them.
  */
 export async function applyInstanceSettings(opts: {
@@ -23,6 +24,8 @@ export async function applyInstanceSettings(opts: {
 }): Promise<void> {
   const { credentials: c, memoryMb, durability, evictionPolicy } = opts.settings;
   const timeoutMs = opts.timeoutMs ?? 2000;
+  // Spares serve plain text: a TLS instance never claims one (it starts cold with its certificate).
+  if (c.tls) throw new Error('a warm spare serves plain text; a TLS instance starts cold');
   const spare = await connectAdmin({ host: opts.host, port: opts.port, ...opts.current }, timeoutMs);
   try {
     await spare.call('ACL', 'SETUSER', c.internalUser, 'reset', 'on', `>${c.internalPassword}`, ...INTERNAL_ACL_RULES);
@@ -33,11 +36,12 @@ export async function applyInstanceSettings(opts: {
   } finally {
     spare.disconnect();
   }
-  const internal = await connectAdmin({ host: opts.host, port: opts.port, username: c.internalUser, password: c.internalPassword }, timeoutMs);
+  const internal = await connectAdmin({ host: opts.host, port: opts.port, ...internalLogin(c) }, timeoutMs);
   try {
     const leftovers = [opts.current.username, SPARE_USERS.internalUser, SPARE_USERS.customerUser]
       .filter((u, i, all) => all.indexOf(u) === i && u !== c.internalUser && u !== c.customerUser);
     if (leftovers.length) await internal.call('ACL', 'DELUSER', ...leftovers);
+    await syncDatabaseUsers(internal, c.databaseUsers ?? [], [c.internalUser, c.customerUser]);
   } finally {
     internal.disconnect();
   }

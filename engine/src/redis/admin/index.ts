@@ -13,3 +13,6 @@ export { connectAdmin, internalLogin, type AdminLogin, type AdminTarget } from '
 export { joinAsReplica, forgetNodes } from './membership';
 export { migrateSlots, type MigrateSlotsOptions, type MigrateSlotsResult } from './migrate-slots';
 export { meetAsPrimary, reconfigureInstance, reloadTlsFiles } from './topology-admin';
+export { syncDatabaseUsers } from './database-users';
+export { readSlowLog, resetSlowLog, scanKeys, type SlowLogReading, type KeyScanOptions, type KeyScanOutcome } from './diagnostics';
+export { openInstanceSocket, type InstanceSocket } from '../instance-socket';

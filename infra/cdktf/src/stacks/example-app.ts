@@ -1,7 +1,7 @@
-/** Example app: a Strata cluster and a read-only token for an application, as typed constructs. */
+/** Example app: a Strata cluster, a read-only database user and a read-only API token for an application, as typed constructs. */
 import { LocalBackend, TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
-import { DataStrataNodes, StrataApiToken, StrataCluster, StrataProvider } from '../strata';
+import { DataStrataNodes, StrataApiToken, StrataCluster, StrataDatabaseUser, StrataProvider } from '../strata';
 
 export interface ExampleAppProps {
   clusterName?: string;
@@ -13,6 +13,7 @@ export interface ExampleAppProps {
 export class ExampleAppStack extends TerraformStack {
   readonly cluster: StrataCluster;
   readonly token: StrataApiToken;
+  readonly reader: StrataDatabaseUser;
 
   constructor(scope: Construct, id: string, props: ExampleAppProps = {}) {
     super(scope, id);
@@ -28,6 +29,8 @@ export class ExampleAppStack extends TerraformStack {
       evictionPolicy: 'allkeys-lru',
       timeouts: { create: '10m' },
     });
+    // The application reads sessions with its own database user, limited to session:* keys.
+    this.reader = new StrataDatabaseUser(this, 'session-reader', { clusterId: this.cluster.clusterId, name: 'session-reader', preset: 'read-only', keyPatterns: ['session:*'] });
     this.token = new StrataApiToken(this, 'app-token', { name: `${props.clusterName ?? 'cdktf-sessions'}-reader`, scopes: ['clusters:read'] });
     const nodes = new DataStrataNodes(this, 'nodes', { dependsOn: [this.cluster] });
 
@@ -35,6 +38,7 @@ export class ExampleAppStack extends TerraformStack {
     new TerraformOutput(this, 'status', { value: this.cluster.status });
     new TerraformOutput(this, 'seeds', { value: this.cluster.seeds });
     new TerraformOutput(this, 'connection_uri', { value: this.cluster.connectionUri, sensitive: true });
+    new TerraformOutput(this, 'reader_password', { value: this.reader.password, sensitive: true });
     new TerraformOutput(this, 'app_token', { value: this.token.token, sensitive: true });
     new TerraformOutput(this, 'node_list', { value: nodes.nodes });
   }

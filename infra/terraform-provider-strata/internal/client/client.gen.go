@@ -18,6 +18,48 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AlertRuleMetric.
+const (
+	AlertRuleMetricBackupFailed        AlertRuleMetric = "backup_failed"
+	AlertRuleMetricClusterDegraded     AlertRuleMetric = "cluster_degraded"
+	AlertRuleMetricConnectedClients    AlertRuleMetric = "connected_clients"
+	AlertRuleMetricEvictions           AlertRuleMetric = "evictions"
+	AlertRuleMetricFailover            AlertRuleMetric = "failover"
+	AlertRuleMetricLatencyP99Ms        AlertRuleMetric = "latency_p99_ms"
+	AlertRuleMetricMemoryUsedPercent   AlertRuleMetric = "memory_used_percent"
+	AlertRuleMetricNodeDown            AlertRuleMetric = "node_down"
+	AlertRuleMetricOpsPerSec           AlertRuleMetric = "ops_per_sec"
+	AlertRuleMetricReplicationLagBytes AlertRuleMetric = "replication_lag_bytes"
+)
+
+// Valid indicates whether the value is a known member of the AlertRuleMetric enum.
+func (e AlertRuleMetric) Valid() bool {
+	switch e {
+	case AlertRuleMetricBackupFailed:
+		return true
+	case AlertRuleMetricClusterDegraded:
+		return true
+	case AlertRuleMetricConnectedClients:
+		return true
+	case AlertRuleMetricEvictions:
+		return true
+	case AlertRuleMetricFailover:
+		return true
+	case AlertRuleMetricLatencyP99Ms:
+		return true
+	case AlertRuleMetricMemoryUsedPercent:
+		return true
+	case AlertRuleMetricNodeDown:
+		return true
+	case AlertRuleMetricOpsPerSec:
+		return true
+	case AlertRuleMetricReplicationLagBytes:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ApiTokenScopes.
 const (
 	ApiTokenScopesAdmin         ApiTokenScopes = "admin"
@@ -246,6 +288,48 @@ func (e ConnectionTls) Valid() bool {
 	}
 }
 
+// Defines values for CreateAlertRuleRequestMetric.
+const (
+	CreateAlertRuleRequestMetricBackupFailed        CreateAlertRuleRequestMetric = "backup_failed"
+	CreateAlertRuleRequestMetricClusterDegraded     CreateAlertRuleRequestMetric = "cluster_degraded"
+	CreateAlertRuleRequestMetricConnectedClients    CreateAlertRuleRequestMetric = "connected_clients"
+	CreateAlertRuleRequestMetricEvictions           CreateAlertRuleRequestMetric = "evictions"
+	CreateAlertRuleRequestMetricFailover            CreateAlertRuleRequestMetric = "failover"
+	CreateAlertRuleRequestMetricLatencyP99Ms        CreateAlertRuleRequestMetric = "latency_p99_ms"
+	CreateAlertRuleRequestMetricMemoryUsedPercent   CreateAlertRuleRequestMetric = "memory_used_percent"
+	CreateAlertRuleRequestMetricNodeDown            CreateAlertRuleRequestMetric = "node_down"
+	CreateAlertRuleRequestMetricOpsPerSec           CreateAlertRuleRequestMetric = "ops_per_sec"
+	CreateAlertRuleRequestMetricReplicationLagBytes CreateAlertRuleRequestMetric = "replication_lag_bytes"
+)
+
+// Valid indicates whether the value is a known member of the CreateAlertRuleRequestMetric enum.
+func (e CreateAlertRuleRequestMetric) Valid() bool {
+	switch e {
+	case CreateAlertRuleRequestMetricBackupFailed:
+		return true
+	case CreateAlertRuleRequestMetricClusterDegraded:
+		return true
+	case CreateAlertRuleRequestMetricConnectedClients:
+		return true
+	case CreateAlertRuleRequestMetricEvictions:
+		return true
+	case CreateAlertRuleRequestMetricFailover:
+		return true
+	case CreateAlertRuleRequestMetricLatencyP99Ms:
+		return true
+	case CreateAlertRuleRequestMetricMemoryUsedPercent:
+		return true
+	case CreateAlertRuleRequestMetricNodeDown:
+		return true
+	case CreateAlertRuleRequestMetricOpsPerSec:
+		return true
+	case CreateAlertRuleRequestMetricReplicationLagBytes:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateClusterRequestDurability.
 const (
 	CreateClusterRequestDurabilityAofAlways   CreateClusterRequestDurability = "aof-always"
@@ -318,6 +402,39 @@ func (e CreateClusterRequestEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for CreateClusterRequestMaintenanceWindowDayOfWeek.
+const (
+	CreateClusterRequestMaintenanceWindowDayOfWeekFriday    CreateClusterRequestMaintenanceWindowDayOfWeek = "friday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekMonday    CreateClusterRequestMaintenanceWindowDayOfWeek = "monday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekSaturday  CreateClusterRequestMaintenanceWindowDayOfWeek = "saturday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekSunday    CreateClusterRequestMaintenanceWindowDayOfWeek = "sunday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekThursday  CreateClusterRequestMaintenanceWindowDayOfWeek = "thursday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekTuesday   CreateClusterRequestMaintenanceWindowDayOfWeek = "tuesday"
+	CreateClusterRequestMaintenanceWindowDayOfWeekWednesday CreateClusterRequestMaintenanceWindowDayOfWeek = "wednesday"
+)
+
+// Valid indicates whether the value is a known member of the CreateClusterRequestMaintenanceWindowDayOfWeek enum.
+func (e CreateClusterRequestMaintenanceWindowDayOfWeek) Valid() bool {
+	switch e {
+	case CreateClusterRequestMaintenanceWindowDayOfWeekFriday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekMonday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekSaturday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekSunday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekThursday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekTuesday:
+		return true
+	case CreateClusterRequestMaintenanceWindowDayOfWeekWednesday:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateClusterRequestMigrationPriority.
 const (
 	CreateClusterRequestMigrationPriorityBalanced CreateClusterRequestMigrationPriority = "balanced"
@@ -357,6 +474,75 @@ func (e CreateClusterRequestTls) Valid() bool {
 	}
 }
 
+// Defines values for CreateDatabaseUserRequestPreset.
+const (
+	CreateDatabaseUserRequestPresetReadOnly      CreateDatabaseUserRequestPreset = "read-only"
+	CreateDatabaseUserRequestPresetReadWrite     CreateDatabaseUserRequestPreset = "read-write"
+	CreateDatabaseUserRequestPresetReadWriteSafe CreateDatabaseUserRequestPreset = "read-write-safe"
+)
+
+// Valid indicates whether the value is a known member of the CreateDatabaseUserRequestPreset enum.
+func (e CreateDatabaseUserRequestPreset) Valid() bool {
+	switch e {
+	case CreateDatabaseUserRequestPresetReadOnly:
+		return true
+	case CreateDatabaseUserRequestPresetReadWrite:
+		return true
+	case CreateDatabaseUserRequestPresetReadWriteSafe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateNotificationChannelRequest0Format.
+const (
+	CreateNotificationChannelRequest0FormatJson  CreateNotificationChannelRequest0Format = "json"
+	CreateNotificationChannelRequest0FormatSlack CreateNotificationChannelRequest0Format = "slack"
+)
+
+// Valid indicates whether the value is a known member of the CreateNotificationChannelRequest0Format enum.
+func (e CreateNotificationChannelRequest0Format) Valid() bool {
+	switch e {
+	case CreateNotificationChannelRequest0FormatJson:
+		return true
+	case CreateNotificationChannelRequest0FormatSlack:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateNotificationChannelRequest0Type.
+const (
+	CreateNotificationChannelRequest0TypeWebhook CreateNotificationChannelRequest0Type = "webhook"
+)
+
+// Valid indicates whether the value is a known member of the CreateNotificationChannelRequest0Type enum.
+func (e CreateNotificationChannelRequest0Type) Valid() bool {
+	switch e {
+	case CreateNotificationChannelRequest0TypeWebhook:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateNotificationChannelRequest1Type.
+const (
+	CreateNotificationChannelRequest1TypeEmail CreateNotificationChannelRequest1Type = "email"
+)
+
+// Valid indicates whether the value is a known member of the CreateNotificationChannelRequest1Type enum.
+func (e CreateNotificationChannelRequest1Type) Valid() bool {
+	switch e {
+	case CreateNotificationChannelRequest1TypeEmail:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateTokenRequestScopes.
 const (
 	CreateTokenRequestScopesAdmin         CreateTokenRequestScopes = "admin"
@@ -375,6 +561,60 @@ func (e CreateTokenRequestScopes) Valid() bool {
 	case CreateTokenRequestScopesClustersRead:
 		return true
 	case CreateTokenRequestScopesClustersWrite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DatabaseUserPreset.
+const (
+	DatabaseUserPresetReadOnly      DatabaseUserPreset = "read-only"
+	DatabaseUserPresetReadWrite     DatabaseUserPreset = "read-write"
+	DatabaseUserPresetReadWriteSafe DatabaseUserPreset = "read-write-safe"
+)
+
+// Valid indicates whether the value is a known member of the DatabaseUserPreset enum.
+func (e DatabaseUserPreset) Valid() bool {
+	switch e {
+	case DatabaseUserPresetReadOnly:
+		return true
+	case DatabaseUserPresetReadWrite:
+		return true
+	case DatabaseUserPresetReadWriteSafe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MaintenanceWindowDayOfWeek.
+const (
+	MaintenanceWindowDayOfWeekFriday    MaintenanceWindowDayOfWeek = "friday"
+	MaintenanceWindowDayOfWeekMonday    MaintenanceWindowDayOfWeek = "monday"
+	MaintenanceWindowDayOfWeekSaturday  MaintenanceWindowDayOfWeek = "saturday"
+	MaintenanceWindowDayOfWeekSunday    MaintenanceWindowDayOfWeek = "sunday"
+	MaintenanceWindowDayOfWeekThursday  MaintenanceWindowDayOfWeek = "thursday"
+	MaintenanceWindowDayOfWeekTuesday   MaintenanceWindowDayOfWeek = "tuesday"
+	MaintenanceWindowDayOfWeekWednesday MaintenanceWindowDayOfWeek = "wednesday"
+)
+
+// Valid indicates whether the value is a known member of the MaintenanceWindowDayOfWeek enum.
+func (e MaintenanceWindowDayOfWeek) Valid() bool {
+	switch e {
+	case MaintenanceWindowDayOfWeekFriday:
+		return true
+	case MaintenanceWindowDayOfWeekMonday:
+		return true
+	case MaintenanceWindowDayOfWeekSaturday:
+		return true
+	case MaintenanceWindowDayOfWeekSunday:
+		return true
+	case MaintenanceWindowDayOfWeekThursday:
+		return true
+	case MaintenanceWindowDayOfWeekTuesday:
+		return true
+	case MaintenanceWindowDayOfWeekWednesday:
 		return true
 	default:
 		return false
@@ -453,6 +693,45 @@ func (e NodeListScope) Valid() bool {
 	case Fleet:
 		return true
 	case Organization:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationChannelFormat.
+const (
+	NotificationChannelFormatJson        NotificationChannelFormat = "json"
+	NotificationChannelFormatLessThannil NotificationChannelFormat = "<nil>"
+	NotificationChannelFormatSlack       NotificationChannelFormat = "slack"
+)
+
+// Valid indicates whether the value is a known member of the NotificationChannelFormat enum.
+func (e NotificationChannelFormat) Valid() bool {
+	switch e {
+	case NotificationChannelFormatJson:
+		return true
+	case NotificationChannelFormatLessThannil:
+		return true
+	case NotificationChannelFormatSlack:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NotificationChannelType.
+const (
+	NotificationChannelTypeEmail   NotificationChannelType = "email"
+	NotificationChannelTypeWebhook NotificationChannelType = "webhook"
+)
+
+// Valid indicates whether the value is a known member of the NotificationChannelType enum.
+func (e NotificationChannelType) Valid() bool {
+	switch e {
+	case NotificationChannelTypeEmail:
+		return true
+	case NotificationChannelTypeWebhook:
 		return true
 	default:
 		return false
@@ -560,6 +839,7 @@ const (
 	BackupCorrupted          ProblemCode = "backup_corrupted"
 	BackupInProgress         ProblemCode = "backup_in_progress"
 	BackupNotCompleted       ProblemCode = "backup_not_completed"
+	BackupRunning            ProblemCode = "backup_running"
 	Conflict                 ProblemCode = "conflict"
 	CsrfFailed               ProblemCode = "csrf_failed"
 	DoesNotFit               ProblemCode = "does_not_fit"
@@ -570,6 +850,7 @@ const (
 	InvalidState             ProblemCode = "invalid_state"
 	JoinTokenInvalid         ProblemCode = "join_token_invalid"
 	NameTaken                ProblemCode = "name_taken"
+	NoMaintenanceWindow      ProblemCode = "no_maintenance_window"
 	NodeBusy                 ProblemCode = "node_busy"
 	NotFound                 ProblemCode = "not_found"
 	NotYetSupported          ProblemCode = "not_yet_supported"
@@ -578,7 +859,11 @@ const (
 	RateLimited              ProblemCode = "rate_limited"
 	RestoreLayoutUnsupported ProblemCode = "restore_layout_unsupported"
 	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
+	ScanInProgress           ProblemCode = "scan_in_progress"
 	SignInLocked             ProblemCode = "sign_in_locked"
+	SmtpNotConfigured        ProblemCode = "smtp_not_configured"
+	StorageInvalid           ProblemCode = "storage_invalid"
+	StorageUnavailable       ProblemCode = "storage_unavailable"
 	TlsOff                   ProblemCode = "tls_off"
 	TooManyStreams           ProblemCode = "too_many_streams"
 	Unauthorized             ProblemCode = "unauthorized"
@@ -596,6 +881,8 @@ func (e ProblemCode) Valid() bool {
 	case BackupInProgress:
 		return true
 	case BackupNotCompleted:
+		return true
+	case BackupRunning:
 		return true
 	case Conflict:
 		return true
@@ -617,6 +904,8 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case NameTaken:
 		return true
+	case NoMaintenanceWindow:
+		return true
 	case NodeBusy:
 		return true
 	case NotFound:
@@ -633,7 +922,15 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case RestoreMemoryTooSmall:
 		return true
+	case ScanInProgress:
+		return true
 	case SignInLocked:
+		return true
+	case SmtpNotConfigured:
+		return true
+	case StorageInvalid:
+		return true
+	case StorageUnavailable:
 		return true
 	case TlsOff:
 		return true
@@ -828,6 +1125,39 @@ func (e UpdateClusterRequestEvictionPolicy) Valid() bool {
 	}
 }
 
+// Defines values for UpdateClusterRequestMaintenanceWindowDayOfWeek.
+const (
+	UpdateClusterRequestMaintenanceWindowDayOfWeekFriday    UpdateClusterRequestMaintenanceWindowDayOfWeek = "friday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekMonday    UpdateClusterRequestMaintenanceWindowDayOfWeek = "monday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekSaturday  UpdateClusterRequestMaintenanceWindowDayOfWeek = "saturday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekSunday    UpdateClusterRequestMaintenanceWindowDayOfWeek = "sunday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekThursday  UpdateClusterRequestMaintenanceWindowDayOfWeek = "thursday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekTuesday   UpdateClusterRequestMaintenanceWindowDayOfWeek = "tuesday"
+	UpdateClusterRequestMaintenanceWindowDayOfWeekWednesday UpdateClusterRequestMaintenanceWindowDayOfWeek = "wednesday"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestMaintenanceWindowDayOfWeek enum.
+func (e UpdateClusterRequestMaintenanceWindowDayOfWeek) Valid() bool {
+	switch e {
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekFriday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekMonday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekSaturday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekSunday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekThursday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekTuesday:
+		return true
+	case UpdateClusterRequestMaintenanceWindowDayOfWeekWednesday:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateClusterRequestMigrationPriority.
 const (
 	UpdateClusterRequestMigrationPriorityBalanced UpdateClusterRequestMigrationPriority = "balanced"
@@ -866,6 +1196,31 @@ func (e UpdateClusterParamsDryRun) Valid() bool {
 		return false
 	}
 }
+
+// AlertRule defines model for AlertRule.
+type AlertRule struct {
+	ChannelIds []openapi_types.UUID `json:"channelIds"`
+
+	// ClusterId null: an organization rule, evaluated for each of its clusters
+	ClusterId *openapi_types.UUID `json:"clusterId"`
+
+	// CreatedAt RFC 3339 timestamp
+	CreatedAt string `json:"createdAt"`
+	Enabled   bool   `json:"enabled"`
+
+	// Firing alerts of this rule firing now
+	Firing     int                `json:"firing"`
+	ForSeconds int                `json:"forSeconds"`
+	Id         openapi_types.UUID `json:"id"`
+
+	// Metric memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+	Metric    AlertRuleMetric `json:"metric"`
+	Name      string          `json:"name"`
+	Threshold float32         `json:"threshold"`
+}
+
+// AlertRuleMetric memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+type AlertRuleMetric string
 
 // ApiToken defines model for ApiToken.
 type ApiToken struct {
@@ -957,10 +1312,13 @@ type ClusterList struct {
 // ClusterSpec defines model for ClusterSpec.
 type ClusterSpec struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability       ClusterSpecDurability     `json:"durability"`
-	EngineVersion    ClusterSpecEngineVersion  `json:"engineVersion"`
-	EvictionPolicy   ClusterSpecEvictionPolicy `json:"evictionPolicy"`
-	MemoryMbPerShard int                       `json:"memoryMbPerShard"`
+	Durability     ClusterSpecDurability     `json:"durability"`
+	EngineVersion  ClusterSpecEngineVersion  `json:"engineVersion"`
+	EvictionPolicy ClusterSpecEvictionPolicy `json:"evictionPolicy"`
+
+	// MaintenanceWindow weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)
+	MaintenanceWindow *MaintenanceWindow `json:"maintenanceWindow"`
+	MemoryMbPerShard  int                `json:"memoryMbPerShard"`
 
 	// MigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
 	MigrationPriority ClusterSpecMigrationPriority `json:"migrationPriority"`
@@ -1043,13 +1401,47 @@ type Connection struct {
 // ConnectionTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 type ConnectionTls string
 
+// CreateAlertRuleRequest defines model for CreateAlertRuleRequest.
+type CreateAlertRuleRequest struct {
+	// ChannelIds notification channels told when an alert fires and resolves
+	ChannelIds *[]openapi_types.UUID `json:"channelIds,omitempty"`
+	Enabled    *bool                 `json:"enabled,omitempty"`
+
+	// ForSeconds how long the value must stay above the threshold before the alert fires (events: the window counted)
+	ForSeconds int `json:"forSeconds"`
+
+	// Metric memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+	Metric CreateAlertRuleRequestMetric `json:"metric"`
+
+	// Name default: the metric and threshold in words
+	Name *string `json:"name,omitempty"`
+
+	// Threshold fires while the value is above it (for events: more than this many in the window); default 0
+	Threshold *float32 `json:"threshold,omitempty"`
+}
+
+// CreateAlertRuleRequestMetric memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
+type CreateAlertRuleRequestMetric string
+
 // CreateClusterRequest defines model for CreateClusterRequest.
 type CreateClusterRequest struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability       *CreateClusterRequestDurability     `json:"durability,omitempty"`
-	EngineVersion    *CreateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
-	EvictionPolicy   *CreateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
-	MemoryMbPerShard *int                                `json:"memoryMbPerShard,omitempty"`
+	Durability     *CreateClusterRequestDurability     `json:"durability,omitempty"`
+	EngineVersion  *CreateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
+	EvictionPolicy *CreateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
+
+	// MaintenanceWindow weekly window (UTC) in which changes that restart engines run; default none
+	MaintenanceWindow *struct {
+		// DayOfWeek the day (UTC) the window starts on
+		DayOfWeek CreateClusterRequestMaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+
+		// DurationMinutes how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday)
+		DurationMinutes int `json:"durationMinutes"`
+
+		// StartTime when it starts, HH:MM UTC
+		StartTime string `json:"startTime"`
+	} `json:"maintenanceWindow,omitempty"`
+	MemoryMbPerShard *int `json:"memoryMbPerShard,omitempty"`
 
 	// MigrationPriority default balanced
 	MigrationPriority *CreateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
@@ -1073,11 +1465,72 @@ type CreateClusterRequestEngineVersion string
 // CreateClusterRequestEvictionPolicy defines model for CreateClusterRequest.EvictionPolicy.
 type CreateClusterRequestEvictionPolicy string
 
+// CreateClusterRequestMaintenanceWindowDayOfWeek the day (UTC) the window starts on
+type CreateClusterRequestMaintenanceWindowDayOfWeek string
+
 // CreateClusterRequestMigrationPriority default balanced
 type CreateClusterRequestMigrationPriority string
 
 // CreateClusterRequestTls default off; set at create
 type CreateClusterRequestTls string
+
+// CreateDatabaseUserRequest defines model for CreateDatabaseUserRequest.
+type CreateDatabaseUserRequest struct {
+	// ChannelPatterns Pub/Sub channel globs; every channel when absent
+	ChannelPatterns *[]string `json:"channelPatterns,omitempty"`
+
+	// KeyPatterns key globs the user may touch (e.g. "orders:*"); every key when absent
+	KeyPatterns *[]string `json:"keyPatterns,omitempty"`
+
+	// Name the Redis user name clients AUTH with
+	Name string `json:"name"`
+
+	// Password at least 16 characters; when absent, Strata generates one (64 hex characters)
+	Password *string `json:"password,omitempty"`
+
+	// Preset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+	Preset CreateDatabaseUserRequestPreset `json:"preset"`
+}
+
+// CreateDatabaseUserRequestPreset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+type CreateDatabaseUserRequestPreset string
+
+// CreateNotificationChannelRequest defines model for CreateNotificationChannelRequest.
+type CreateNotificationChannelRequest struct {
+	union json.RawMessage
+}
+
+// CreateNotificationChannelRequest0 defines model for CreateNotificationChannelRequest.0.
+type CreateNotificationChannelRequest0 struct {
+	// Format slack: a Slack incoming-webhook body ({"text": ...})
+	Format *CreateNotificationChannelRequest0Format `json:"format,omitempty"`
+	Name   *string                                  `json:"name,omitempty"`
+
+	// Secret HMAC-SHA256 key for X-Strata-Signature (write-only)
+	Secret string                                `json:"secret"`
+	Type   CreateNotificationChannelRequest0Type `json:"type"`
+
+	// Url http(s) URL that receives a POST per notification
+	Url string `json:"url"`
+}
+
+// CreateNotificationChannelRequest0Format slack: a Slack incoming-webhook body ({"text": ...})
+type CreateNotificationChannelRequest0Format string
+
+// CreateNotificationChannelRequest0Type defines model for CreateNotificationChannelRequest.0.Type.
+type CreateNotificationChannelRequest0Type string
+
+// CreateNotificationChannelRequest1 defines model for CreateNotificationChannelRequest.1.
+type CreateNotificationChannelRequest1 struct {
+	Name *string `json:"name,omitempty"`
+
+	// To recipients
+	To   []string                              `json:"to"`
+	Type CreateNotificationChannelRequest1Type `json:"type"`
+}
+
+// CreateNotificationChannelRequest1Type defines model for CreateNotificationChannelRequest.1.Type.
+type CreateNotificationChannelRequest1Type string
 
 // CreateTokenRequest defines model for CreateTokenRequest.
 type CreateTokenRequest struct {
@@ -1091,6 +1544,61 @@ type CreateTokenRequest struct {
 
 // CreateTokenRequestScopes defines model for CreateTokenRequest.Scopes.
 type CreateTokenRequestScopes string
+
+// DatabaseUser defines model for DatabaseUser.
+type DatabaseUser struct {
+	// Applied every running instance has this user as it is now
+	Applied bool `json:"applied"`
+
+	// ChannelPatterns empty: every channel
+	ChannelPatterns []string `json:"channelPatterns"`
+
+	// CreatedAt RFC 3339 timestamp
+	CreatedAt string `json:"createdAt"`
+
+	// KeyPatterns empty: every key
+	KeyPatterns []string `json:"keyPatterns"`
+	Name        string   `json:"name"`
+
+	// PasswordRotatedAt RFC 3339 timestamp
+	PasswordRotatedAt *string `json:"passwordRotatedAt"`
+
+	// Preset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+	Preset DatabaseUserPreset `json:"preset"`
+
+	// PreviousPasswordExpiresAt while a rotation's grace period runs: when the previous password stops working
+	PreviousPasswordExpiresAt *string `json:"previousPasswordExpiresAt"`
+}
+
+// DatabaseUserPreset read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+type DatabaseUserPreset string
+
+// DatabaseUserList defines model for DatabaseUserList.
+type DatabaseUserList struct {
+	Items []DatabaseUser `json:"items"`
+}
+
+// DatabaseUserWithPassword defines model for DatabaseUserWithPassword.
+type DatabaseUserWithPassword struct {
+	// Password shown once: Strata keeps only its SHA-256 hash
+	Password string       `json:"password"`
+	User     DatabaseUser `json:"user"`
+}
+
+// MaintenanceWindow weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)
+type MaintenanceWindow struct {
+	// DayOfWeek the day (UTC) the window starts on
+	DayOfWeek MaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+
+	// DurationMinutes how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday)
+	DurationMinutes int `json:"durationMinutes"`
+
+	// StartTime when it starts, HH:MM UTC
+	StartTime string `json:"startTime"`
+}
+
+// MaintenanceWindowDayOfWeek the day (UTC) the window starts on
+type MaintenanceWindowDayOfWeek string
 
 // MigrationCost defines model for MigrationCost.
 type MigrationCost struct {
@@ -1188,6 +1696,27 @@ type NodeList struct {
 // NodeListScope fleet: every node (platform admins); organization: only nodes running instances of the caller's clusters
 type NodeListScope string
 
+// NotificationChannel defines model for NotificationChannel.
+type NotificationChannel struct {
+	// CreatedAt RFC 3339 timestamp
+	CreatedAt string                     `json:"createdAt"`
+	Format    *NotificationChannelFormat `json:"format"`
+
+	// HasSecret the secret itself is never shown
+	HasSecret bool                    `json:"hasSecret"`
+	Id        openapi_types.UUID      `json:"id"`
+	Name      string                  `json:"name"`
+	To        *[]string               `json:"to"`
+	Type      NotificationChannelType `json:"type"`
+	Url       *string                 `json:"url"`
+}
+
+// NotificationChannelFormat defines model for NotificationChannel.Format.
+type NotificationChannelFormat string
+
+// NotificationChannelType defines model for NotificationChannel.Type.
+type NotificationChannelType string
+
 // Operation defines model for Operation.
 type Operation struct {
 	// CancelRequested update-cluster: cancel asked; slots move back, added instances are removed
@@ -1210,8 +1739,11 @@ type Operation struct {
 	Migration *MigrationProgress `json:"migration,omitempty"`
 
 	// Paused update-cluster: paused by the user (every slot has one owner meanwhile)
-	Paused   *bool           `json:"paused,omitempty"`
-	Progress float32         `json:"progress"`
+	Paused   *bool   `json:"paused,omitempty"`
+	Progress float32 `json:"progress"`
+
+	// StartsAt an operation waiting for the cluster's maintenance window (state pending): when that window opens
+	StartsAt *string         `json:"startsAt,omitempty"`
 	State    OperationState  `json:"state"`
 	Steps    []OperationStep `json:"steps"`
 
@@ -1417,6 +1949,24 @@ type TopologyShard struct {
 	Slots     []SlotRange        `json:"slots"`
 }
 
+// UpdateAlertRuleRequest defines model for UpdateAlertRuleRequest.
+type UpdateAlertRuleRequest struct {
+	// ChannelIds notification channels told when an alert fires and resolves
+	ChannelIds *[]openapi_types.UUID `json:"channelIds,omitempty"`
+	Enabled    *bool                 `json:"enabled,omitempty"`
+	ForSeconds *int                  `json:"forSeconds,omitempty"`
+	Name       *string               `json:"name,omitempty"`
+	Threshold  *float32              `json:"threshold,omitempty"`
+}
+
+// UpdateClusterApplied defines model for UpdateClusterApplied.
+type UpdateClusterApplied struct {
+	Cluster Cluster `json:"cluster"`
+
+	// Operation a change of settings that restart no engine (maintenanceWindow alone) applies at once, without an operation
+	Operation any `json:"operation"`
+}
+
 // UpdateClusterDryRun defines model for UpdateClusterDryRun.
 type UpdateClusterDryRun struct {
 	DryRun UpdateClusterDryRunDryRun `json:"dryRun"`
@@ -1429,9 +1979,21 @@ type UpdateClusterDryRunDryRun bool
 // UpdateClusterRequest defines model for UpdateClusterRequest.
 type UpdateClusterRequest struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability       *UpdateClusterRequestDurability     `json:"durability,omitempty"`
-	EvictionPolicy   *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
-	MemoryMbPerShard *int                                `json:"memoryMbPerShard,omitempty"`
+	Durability     *UpdateClusterRequestDurability     `json:"durability,omitempty"`
+	EvictionPolicy *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
+
+	// MaintenanceWindow set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation
+	MaintenanceWindow *struct {
+		// DayOfWeek the day (UTC) the window starts on
+		DayOfWeek UpdateClusterRequestMaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+
+		// DurationMinutes how long it stays open (30 minutes to 24 hours; it may run past midnight and from Sunday into Monday)
+		DurationMinutes int `json:"durationMinutes"`
+
+		// StartTime when it starts, HH:MM UTC
+		StartTime string `json:"startTime"`
+	} `json:"maintenanceWindow,omitempty"`
+	MemoryMbPerShard *int `json:"memoryMbPerShard,omitempty"`
 
 	// MigrationPriority applies to this change's slot moves and every later one
 	MigrationPriority *UpdateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
@@ -1445,6 +2007,9 @@ type UpdateClusterRequestDurability string
 // UpdateClusterRequestEvictionPolicy defines model for UpdateClusterRequest.EvictionPolicy.
 type UpdateClusterRequestEvictionPolicy string
 
+// UpdateClusterRequestMaintenanceWindowDayOfWeek the day (UTC) the window starts on
+type UpdateClusterRequestMaintenanceWindowDayOfWeek string
+
 // UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
 type UpdateClusterRequestMigrationPriority string
 
@@ -1457,14 +2022,96 @@ type UpdateClusterParams struct {
 // UpdateClusterParamsDryRun defines parameters for UpdateCluster.
 type UpdateClusterParamsDryRun string
 
+// UpdateCluster200JSONResponseBody defines parameters for UpdateCluster.
+type UpdateCluster200JSONResponseBody struct {
+	union json.RawMessage
+}
+
+// CreateAlertRuleJSONRequestBody defines body for CreateAlertRule for application/json ContentType.
+type CreateAlertRuleJSONRequestBody = CreateAlertRuleRequest
+
+// UpdateAlertRuleJSONRequestBody defines body for UpdateAlertRule for application/json ContentType.
+type UpdateAlertRuleJSONRequestBody = UpdateAlertRuleRequest
+
 // CreateClusterJSONRequestBody defines body for CreateCluster for application/json ContentType.
 type CreateClusterJSONRequestBody = CreateClusterRequest
 
 // UpdateClusterJSONRequestBody defines body for UpdateCluster for application/json ContentType.
 type UpdateClusterJSONRequestBody = UpdateClusterRequest
 
+// CreateClusterAlertRuleJSONRequestBody defines body for CreateClusterAlertRule for application/json ContentType.
+type CreateClusterAlertRuleJSONRequestBody = CreateAlertRuleRequest
+
+// CreateDatabaseUserJSONRequestBody defines body for CreateDatabaseUser for application/json ContentType.
+type CreateDatabaseUserJSONRequestBody = CreateDatabaseUserRequest
+
+// CreateNotificationChannelJSONRequestBody defines body for CreateNotificationChannel for application/json ContentType.
+type CreateNotificationChannelJSONRequestBody = CreateNotificationChannelRequest
+
 // CreateTokenJSONRequestBody defines body for CreateToken for application/json ContentType.
 type CreateTokenJSONRequestBody = CreateTokenRequest
+
+// AsCreateNotificationChannelRequest0 returns the union data inside the CreateNotificationChannelRequest as a CreateNotificationChannelRequest0
+func (t CreateNotificationChannelRequest) AsCreateNotificationChannelRequest0() (CreateNotificationChannelRequest0, error) {
+	var body CreateNotificationChannelRequest0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateNotificationChannelRequest0 overwrites any union data inside the CreateNotificationChannelRequest as the provided CreateNotificationChannelRequest0
+func (t *CreateNotificationChannelRequest) FromCreateNotificationChannelRequest0(v CreateNotificationChannelRequest0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateNotificationChannelRequest0 performs a merge with any union data inside the CreateNotificationChannelRequest, using the provided CreateNotificationChannelRequest0
+func (t *CreateNotificationChannelRequest) MergeCreateNotificationChannelRequest0(v CreateNotificationChannelRequest0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateNotificationChannelRequest1 returns the union data inside the CreateNotificationChannelRequest as a CreateNotificationChannelRequest1
+func (t CreateNotificationChannelRequest) AsCreateNotificationChannelRequest1() (CreateNotificationChannelRequest1, error) {
+	var body CreateNotificationChannelRequest1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateNotificationChannelRequest1 overwrites any union data inside the CreateNotificationChannelRequest as the provided CreateNotificationChannelRequest1
+func (t *CreateNotificationChannelRequest) FromCreateNotificationChannelRequest1(v CreateNotificationChannelRequest1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateNotificationChannelRequest1 performs a merge with any union data inside the CreateNotificationChannelRequest, using the provided CreateNotificationChannelRequest1
+func (t *CreateNotificationChannelRequest) MergeCreateNotificationChannelRequest1(v CreateNotificationChannelRequest1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateNotificationChannelRequest) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateNotificationChannelRequest) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsTopologyPlanChangesFrom0 returns the union data inside the TopologyPlan_Changes_From as a TopologyPlanChangesFrom0
 func (t TopologyPlan_Changes_From) AsTopologyPlanChangesFrom0() (TopologyPlanChangesFrom0, error) {
@@ -1590,6 +2237,68 @@ func (t *TopologyPlan_Changes_To) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsUpdateClusterDryRun returns the union data inside the UpdateCluster200JSONResponseBody as a UpdateClusterDryRun
+func (t UpdateCluster200JSONResponseBody) AsUpdateClusterDryRun() (UpdateClusterDryRun, error) {
+	var body UpdateClusterDryRun
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateClusterDryRun overwrites any union data inside the UpdateCluster200JSONResponseBody as the provided UpdateClusterDryRun
+func (t *UpdateCluster200JSONResponseBody) FromUpdateClusterDryRun(v UpdateClusterDryRun) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeUpdateClusterDryRun performs a merge with any union data inside the UpdateCluster200JSONResponseBody, using the provided UpdateClusterDryRun
+func (t *UpdateCluster200JSONResponseBody) MergeUpdateClusterDryRun(v UpdateClusterDryRun) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsUpdateClusterApplied returns the union data inside the UpdateCluster200JSONResponseBody as a UpdateClusterApplied
+func (t UpdateCluster200JSONResponseBody) AsUpdateClusterApplied() (UpdateClusterApplied, error) {
+	var body UpdateClusterApplied
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateClusterApplied overwrites any union data inside the UpdateCluster200JSONResponseBody as the provided UpdateClusterApplied
+func (t *UpdateCluster200JSONResponseBody) FromUpdateClusterApplied(v UpdateClusterApplied) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeUpdateClusterApplied performs a merge with any union data inside the UpdateCluster200JSONResponseBody, using the provided UpdateClusterApplied
+func (t *UpdateCluster200JSONResponseBody) MergeUpdateClusterApplied(v UpdateClusterApplied) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t UpdateCluster200JSONResponseBody) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateCluster200JSONResponseBody) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
 
@@ -1664,6 +2373,44 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// CreateAlertRuleWithBody Add an organization alert rule (evaluated for each of its clusters)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+	CreateAlertRuleWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAlertRule Add an organization alert rule (evaluated for each of its clusters)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+	CreateAlertRule(ctx context.Context, body CreateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteAlertRule Delete an alert rule (its firing alerts resolve, its history stays)
+	//
+	// Corresponds with DELETE /v1/alert-rules/{id} (the `DeleteAlertRule` operationId).
+	DeleteAlertRule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetAlertRule Get an alert rule
+	//
+	// Corresponds with GET /v1/alert-rules/{id} (the `GetAlertRule` operationId).
+	GetAlertRule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateAlertRuleWithBody Change an alert rule's name, threshold, duration, channels or whether it is enabled
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+	UpdateAlertRuleWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateAlertRule Change an alert rule's name, threshold, duration, channels or whether it is enabled
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+	UpdateAlertRule(ctx context.Context, id openapi_types.UUID, body UpdateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListClusters List clusters
 	//
 	// Corresponds with GET /v1/clusters (the `ListClusters` operationId).
@@ -1707,6 +2454,20 @@ type ClientInterface interface {
 	// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
 	UpdateCluster(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, body UpdateClusterJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateClusterAlertRuleWithBody Add an alert rule to a cluster
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+	CreateClusterAlertRuleWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateClusterAlertRule Add an alert rule to a cluster
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+	CreateClusterAlertRule(ctx context.Context, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetConnection Connection string and credentials
 	//
 	// Corresponds with GET /v1/clusters/{id}/connection (the `GetConnection` operationId).
@@ -1717,10 +2478,58 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/clusters/{id}/topology (the `GetTopology` operationId).
 	GetTopology(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListDatabaseUsers A cluster's database users (never their passwords)
+	//
+	// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+	ListDatabaseUsers(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDatabaseUserWithBody Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUserWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDatabaseUser Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUser(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteDatabaseUser Delete a database user: removed from every instance, its open connections closed
+	//
+	// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+	DeleteDatabaseUser(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListNodes List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 	//
 	// Corresponds with GET /v1/nodes (the `ListNodes` operationId).
 	ListNodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateNotificationChannelWithBody Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+	CreateNotificationChannelWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateNotificationChannel Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+	CreateNotificationChannel(ctx context.Context, body CreateNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteNotificationChannel Delete a notification channel (rules stop naming it)
+	//
+	// Corresponds with DELETE /v1/notification-channels/{id} (the `DeleteNotificationChannel` operationId).
+	DeleteNotificationChannel(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetNotificationChannel Get a notification channel (its secret is never shown)
+	//
+	// Corresponds with GET /v1/notification-channels/{id} (the `GetNotificationChannel` operationId).
+	GetNotificationChannel(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetOperation Get an operation
 	//
@@ -1755,6 +2564,104 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/tokens/{id} (the `GetToken` operationId).
 	GetToken(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// CreateAlertRuleWithBody Add an organization alert rule (evaluated for each of its clusters)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+func (c *Client) CreateAlertRuleWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAlertRuleRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAlertRule Add an organization alert rule (evaluated for each of its clusters)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+func (c *Client) CreateAlertRule(ctx context.Context, body CreateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAlertRuleRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteAlertRule Delete an alert rule (its firing alerts resolve, its history stays)
+//
+// Corresponds with DELETE /v1/alert-rules/{id} (the `DeleteAlertRule` operationId).
+func (c *Client) DeleteAlertRule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteAlertRuleRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetAlertRule Get an alert rule
+//
+// Corresponds with GET /v1/alert-rules/{id} (the `GetAlertRule` operationId).
+func (c *Client) GetAlertRule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAlertRuleRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateAlertRuleWithBody Change an alert rule's name, threshold, duration, channels or whether it is enabled
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+func (c *Client) UpdateAlertRuleWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateAlertRuleRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateAlertRule Change an alert rule's name, threshold, duration, channels or whether it is enabled
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+func (c *Client) UpdateAlertRule(ctx context.Context, id openapi_types.UUID, body UpdateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateAlertRuleRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ListClusters List clusters
@@ -1870,6 +2777,40 @@ func (c *Client) UpdateCluster(ctx context.Context, id openapi_types.UUID, param
 	return c.Client.Do(req)
 }
 
+// CreateClusterAlertRuleWithBody Add an alert rule to a cluster
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+func (c *Client) CreateClusterAlertRuleWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateClusterAlertRuleRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateClusterAlertRule Add an alert rule to a cluster
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+func (c *Client) CreateClusterAlertRule(ctx context.Context, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateClusterAlertRuleRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetConnection Connection string and credentials
 //
 // Corresponds with GET /v1/clusters/{id}/connection (the `GetConnection` operationId).
@@ -1900,11 +2841,139 @@ func (c *Client) GetTopology(ctx context.Context, id openapi_types.UUID, reqEdit
 	return c.Client.Do(req)
 }
 
+// ListDatabaseUsers A cluster's database users (never their passwords)
+//
+// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+func (c *Client) ListDatabaseUsers(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListDatabaseUsersRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDatabaseUserWithBody Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *Client) CreateDatabaseUserWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDatabaseUserRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDatabaseUser Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *Client) CreateDatabaseUser(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDatabaseUserRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteDatabaseUser Delete a database user: removed from every instance, its open connections closed
+//
+// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+func (c *Client) DeleteDatabaseUser(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteDatabaseUserRequest(c.Server, id, name)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListNodes List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 //
 // Corresponds with GET /v1/nodes (the `ListNodes` operationId).
 func (c *Client) ListNodes(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListNodesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateNotificationChannelWithBody Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+func (c *Client) CreateNotificationChannelWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateNotificationChannelRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateNotificationChannel Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+func (c *Client) CreateNotificationChannel(ctx context.Context, body CreateNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateNotificationChannelRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteNotificationChannel Delete a notification channel (rules stop naming it)
+//
+// Corresponds with DELETE /v1/notification-channels/{id} (the `DeleteNotificationChannel` operationId).
+func (c *Client) DeleteNotificationChannel(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteNotificationChannelRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetNotificationChannel Get a notification channel (its secret is never shown)
+//
+// Corresponds with GET /v1/notification-channels/{id} (the `GetNotificationChannel` operationId).
+func (c *Client) GetNotificationChannel(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetNotificationChannelRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2007,6 +3076,161 @@ func (c *Client) GetToken(ctx context.Context, id openapi_types.UUID, reqEditors
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewCreateAlertRuleRequest calls the generic CreateAlertRule builder with application/json body
+func NewCreateAlertRuleRequest(server string, body CreateAlertRuleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateAlertRuleRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateAlertRuleRequestWithBody constructs an http.Request for the CreateAlertRule method, with any body, and a specified content type
+func NewCreateAlertRuleRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/alert-rules")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteAlertRuleRequest constructs an http.Request for the DeleteAlertRule method
+func NewDeleteAlertRuleRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/alert-rules/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetAlertRuleRequest constructs an http.Request for the GetAlertRule method
+func NewGetAlertRuleRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/alert-rules/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateAlertRuleRequest calls the generic UpdateAlertRule builder with application/json body
+func NewUpdateAlertRuleRequest(server string, id openapi_types.UUID, body UpdateAlertRuleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateAlertRuleRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdateAlertRuleRequestWithBody constructs an http.Request for the UpdateAlertRule method, with any body, and a specified content type
+func NewUpdateAlertRuleRequestWithBody(server string, id openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/alert-rules/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
 
 // NewListClustersRequest constructs an http.Request for the ListClusters method
@@ -2218,6 +3442,53 @@ func NewUpdateClusterRequestWithBody(server string, id openapi_types.UUID, param
 	return req, nil
 }
 
+// NewCreateClusterAlertRuleRequest calls the generic CreateClusterAlertRule builder with application/json body
+func NewCreateClusterAlertRuleRequest(server string, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateClusterAlertRuleRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateClusterAlertRuleRequestWithBody constructs an http.Request for the CreateClusterAlertRule method, with any body, and a specified content type
+func NewCreateClusterAlertRuleRequestWithBody(server string, id openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/alert-rules", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetConnectionRequest constructs an http.Request for the GetConnection method
 func NewGetConnectionRequest(server string, id openapi_types.UUID) (*http.Request, error) {
 	var err error
@@ -2286,6 +3557,128 @@ func NewGetTopologyRequest(server string, id openapi_types.UUID) (*http.Request,
 	return req, nil
 }
 
+// NewListDatabaseUsersRequest constructs an http.Request for the ListDatabaseUsers method
+func NewListDatabaseUsersRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/users", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateDatabaseUserRequest calls the generic CreateDatabaseUser builder with application/json body
+func NewCreateDatabaseUserRequest(server string, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateDatabaseUserRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateDatabaseUserRequestWithBody constructs an http.Request for the CreateDatabaseUser method, with any body, and a specified content type
+func NewCreateDatabaseUserRequestWithBody(server string, id openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/users", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteDatabaseUserRequest constructs an http.Request for the DeleteDatabaseUser method
+func NewDeleteDatabaseUserRequest(server string, id string, name string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "name", name, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/users/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListNodesRequest constructs an http.Request for the ListNodes method
 func NewListNodesRequest(server string) (*http.Request, error) {
 	var err error
@@ -2296,6 +3689,114 @@ func NewListNodesRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/v1/nodes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateNotificationChannelRequest calls the generic CreateNotificationChannel builder with application/json body
+func NewCreateNotificationChannelRequest(server string, body CreateNotificationChannelJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateNotificationChannelRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateNotificationChannelRequestWithBody constructs an http.Request for the CreateNotificationChannel method, with any body, and a specified content type
+func NewCreateNotificationChannelRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/notification-channels")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteNotificationChannelRequest constructs an http.Request for the DeleteNotificationChannel method
+func NewDeleteNotificationChannelRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/notification-channels/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetNotificationChannelRequest constructs an http.Request for the GetNotificationChannel method
+func NewGetNotificationChannelRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/notification-channels/%s", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -2526,6 +4027,48 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// CreateAlertRuleWithBodyWithResponse Add an organization alert rule (evaluated for each of its clusters)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+	CreateAlertRuleWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAlertRuleResponse, error)
+
+	// CreateAlertRuleWithResponse Add an organization alert rule (evaluated for each of its clusters)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+	CreateAlertRuleWithResponse(ctx context.Context, body CreateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAlertRuleResponse, error)
+
+	// DeleteAlertRuleWithResponse Delete an alert rule (its firing alerts resolve, its history stays)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/alert-rules/{id} (the `DeleteAlertRule` operationId).
+	DeleteAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteAlertRuleResponse, error)
+
+	// GetAlertRuleWithResponse Get an alert rule
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/alert-rules/{id} (the `GetAlertRule` operationId).
+	GetAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetAlertRuleResponse, error)
+
+	// UpdateAlertRuleWithBodyWithResponse Change an alert rule's name, threshold, duration, channels or whether it is enabled
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+	UpdateAlertRuleWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAlertRuleResponse, error)
+
+	// UpdateAlertRuleWithResponse Change an alert rule's name, threshold, duration, channels or whether it is enabled
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+	UpdateAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, body UpdateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAlertRuleResponse, error)
+
 	// ListClustersWithResponse List clusters
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -2575,6 +4118,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /v1/clusters/{id} (the `UpdateCluster` operationId).
 	UpdateClusterWithResponse(ctx context.Context, id openapi_types.UUID, params *UpdateClusterParams, body UpdateClusterJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateClusterResponse, error)
 
+	// CreateClusterAlertRuleWithBodyWithResponse Add an alert rule to a cluster
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+	CreateClusterAlertRuleWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateClusterAlertRuleResponse, error)
+
+	// CreateClusterAlertRuleWithResponse Add an alert rule to a cluster
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+	CreateClusterAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateClusterAlertRuleResponse, error)
+
 	// GetConnectionWithResponse Connection string and credentials
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -2589,12 +4146,68 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/clusters/{id}/topology (the `GetTopology` operationId).
 	GetTopologyWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetTopologyResponse, error)
 
+	// ListDatabaseUsersWithResponse A cluster's database users (never their passwords)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+	ListDatabaseUsersWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ListDatabaseUsersResponse, error)
+
+	// CreateDatabaseUserWithBodyWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUserWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error)
+
+	// CreateDatabaseUserWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+	CreateDatabaseUserWithResponse(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error)
+
+	// DeleteDatabaseUserWithResponse Delete a database user: removed from every instance, its open connections closed
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+	DeleteDatabaseUserWithResponse(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*DeleteDatabaseUserResponse, error)
+
 	// ListNodesWithResponse List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/nodes (the `ListNodes` operationId).
 	ListNodesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListNodesResponse, error)
+
+	// CreateNotificationChannelWithBodyWithResponse Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+	CreateNotificationChannelWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateNotificationChannelResponse, error)
+
+	// CreateNotificationChannelWithResponse Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+	CreateNotificationChannelWithResponse(ctx context.Context, body CreateNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateNotificationChannelResponse, error)
+
+	// DeleteNotificationChannelWithResponse Delete a notification channel (rules stop naming it)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/notification-channels/{id} (the `DeleteNotificationChannel` operationId).
+	DeleteNotificationChannelWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteNotificationChannelResponse, error)
+
+	// GetNotificationChannelWithResponse Get a notification channel (its secret is never shown)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/notification-channels/{id} (the `GetNotificationChannel` operationId).
+	GetNotificationChannelWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetNotificationChannelResponse, error)
 
 	// GetOperationWithResponse Get an operation
 	//
@@ -2637,6 +4250,345 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/tokens/{id} (the `GetToken` operationId).
 	GetTokenWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetTokenResponse, error)
+}
+
+// CreateAlertRuleResponse201Headers the declared response headers of an HTTP 201 response for CreateAlertRule
+type CreateAlertRuleResponse201Headers struct {
+	Location *string
+}
+
+// CreateAlertRuleResponse429Headers the declared response headers of an HTTP 429 response for CreateAlertRule
+type CreateAlertRuleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateAlertRuleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AlertRule
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateAlertRuleResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateAlertRuleResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateAlertRuleResponse) GetJSON201() *AlertRule {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateAlertRuleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateAlertRuleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateAlertRuleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateAlertRuleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateAlertRuleResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateAlertRuleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateAlertRuleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateAlertRuleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateAlertRuleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateAlertRuleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteAlertRuleResponse429Headers the declared response headers of an HTTP 429 response for DeleteAlertRule
+type DeleteAlertRuleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DeleteAlertRuleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteAlertRuleResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteAlertRuleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteAlertRuleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteAlertRuleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteAlertRuleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteAlertRuleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteAlertRuleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteAlertRuleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteAlertRuleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteAlertRuleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetAlertRuleResponse429Headers the declared response headers of an HTTP 429 response for GetAlertRule
+type GetAlertRuleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetAlertRuleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AlertRule
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetAlertRuleResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAlertRuleResponse) GetJSON200() *AlertRule {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetAlertRuleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetAlertRuleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetAlertRuleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetAlertRuleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetAlertRuleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAlertRuleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAlertRuleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAlertRuleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAlertRuleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateAlertRuleResponse429Headers the declared response headers of an HTTP 429 response for UpdateAlertRule
+type UpdateAlertRuleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type UpdateAlertRuleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AlertRule
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateAlertRuleResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateAlertRuleResponse) GetJSON200() *AlertRule {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateAlertRuleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateAlertRuleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateAlertRuleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateAlertRuleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateAlertRuleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateAlertRuleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateAlertRuleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateAlertRuleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateAlertRuleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListClustersResponse429Headers the declared response headers of an HTTP 429 response for ListClusters
@@ -2980,7 +4932,7 @@ type UpdateClusterResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *UpdateClusterDryRun
+	JSON200 *UpdateCluster200JSONResponseBody
 	// JSON202 the response for an HTTP 202 `application/json` response
 	JSON202 *ClusterUpdateAccepted
 	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
@@ -3002,7 +4954,7 @@ type UpdateClusterResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r UpdateClusterResponse) GetJSON200() *UpdateClusterDryRun {
+func (r UpdateClusterResponse) GetJSON200() *UpdateCluster200JSONResponseBody {
 	return r.JSON200
 }
 
@@ -3069,6 +5021,103 @@ func (r UpdateClusterResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateClusterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateClusterAlertRuleResponse201Headers the declared response headers of an HTTP 201 response for CreateClusterAlertRule
+type CreateClusterAlertRuleResponse201Headers struct {
+	Location *string
+}
+
+// CreateClusterAlertRuleResponse429Headers the declared response headers of an HTTP 429 response for CreateClusterAlertRule
+type CreateClusterAlertRuleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateClusterAlertRuleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AlertRule
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateClusterAlertRuleResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateClusterAlertRuleResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateClusterAlertRuleResponse) GetJSON201() *AlertRule {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateClusterAlertRuleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateClusterAlertRuleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateClusterAlertRuleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateClusterAlertRuleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateClusterAlertRuleResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateClusterAlertRuleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateClusterAlertRuleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateClusterAlertRuleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateClusterAlertRuleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateClusterAlertRuleResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -3248,6 +5297,262 @@ func (r GetTopologyResponse) ContentType() string {
 	return ""
 }
 
+// ListDatabaseUsersResponse429Headers the declared response headers of an HTTP 429 response for ListDatabaseUsers
+type ListDatabaseUsersResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListDatabaseUsersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DatabaseUserList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListDatabaseUsersResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListDatabaseUsersResponse) GetJSON200() *DatabaseUserList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListDatabaseUsersResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListDatabaseUsersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListDatabaseUsersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListDatabaseUsersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListDatabaseUsersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateDatabaseUserResponse429Headers the declared response headers of an HTTP 429 response for CreateDatabaseUser
+type CreateDatabaseUserResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateDatabaseUserResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *DatabaseUserWithPassword
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateDatabaseUserResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateDatabaseUserResponse) GetJSON201() *DatabaseUserWithPassword {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateDatabaseUserResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateDatabaseUserResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateDatabaseUserResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateDatabaseUserResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateDatabaseUserResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteDatabaseUserResponse429Headers the declared response headers of an HTTP 429 response for DeleteDatabaseUser
+type DeleteDatabaseUserResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DeleteDatabaseUserResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteDatabaseUserResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteDatabaseUserResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteDatabaseUserResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteDatabaseUserResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteDatabaseUserResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteDatabaseUserResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListNodesResponse429Headers the declared response headers of an HTTP 429 response for ListNodes
 type ListNodesResponse429Headers struct {
 	RetryAfter *int
@@ -3304,6 +5609,262 @@ func (r ListNodesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListNodesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateNotificationChannelResponse201Headers the declared response headers of an HTTP 201 response for CreateNotificationChannel
+type CreateNotificationChannelResponse201Headers struct {
+	Location *string
+}
+
+// CreateNotificationChannelResponse429Headers the declared response headers of an HTTP 429 response for CreateNotificationChannel
+type CreateNotificationChannelResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateNotificationChannelResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *NotificationChannel
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateNotificationChannelResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateNotificationChannelResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateNotificationChannelResponse) GetJSON201() *NotificationChannel {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateNotificationChannelResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateNotificationChannelResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateNotificationChannelResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateNotificationChannelResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateNotificationChannelResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateNotificationChannelResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateNotificationChannelResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateNotificationChannelResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateNotificationChannelResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateNotificationChannelResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteNotificationChannelResponse429Headers the declared response headers of an HTTP 429 response for DeleteNotificationChannel
+type DeleteNotificationChannelResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DeleteNotificationChannelResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteNotificationChannelResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteNotificationChannelResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteNotificationChannelResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteNotificationChannelResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteNotificationChannelResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteNotificationChannelResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteNotificationChannelResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteNotificationChannelResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteNotificationChannelResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteNotificationChannelResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetNotificationChannelResponse429Headers the declared response headers of an HTTP 429 response for GetNotificationChannel
+type GetNotificationChannelResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetNotificationChannelResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *NotificationChannel
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetNotificationChannelResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetNotificationChannelResponse) GetJSON200() *NotificationChannel {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetNotificationChannelResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetNotificationChannelResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetNotificationChannelResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetNotificationChannelResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetNotificationChannelResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetNotificationChannelResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetNotificationChannelResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetNotificationChannelResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetNotificationChannelResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -3690,6 +6251,84 @@ func (r GetTokenResponse) ContentType() string {
 	return ""
 }
 
+// CreateAlertRuleWithBodyWithResponse Add an organization alert rule (evaluated for each of its clusters)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+func (c *ClientWithResponses) CreateAlertRuleWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAlertRuleResponse, error) {
+	rsp, err := c.CreateAlertRuleWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAlertRuleResponse(rsp)
+}
+
+// CreateAlertRuleWithResponse Add an organization alert rule (evaluated for each of its clusters)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/alert-rules (the `CreateAlertRule` operationId).
+func (c *ClientWithResponses) CreateAlertRuleWithResponse(ctx context.Context, body CreateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAlertRuleResponse, error) {
+	rsp, err := c.CreateAlertRule(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAlertRuleResponse(rsp)
+}
+
+// DeleteAlertRuleWithResponse Delete an alert rule (its firing alerts resolve, its history stays)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/alert-rules/{id} (the `DeleteAlertRule` operationId).
+func (c *ClientWithResponses) DeleteAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteAlertRuleResponse, error) {
+	rsp, err := c.DeleteAlertRule(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteAlertRuleResponse(rsp)
+}
+
+// GetAlertRuleWithResponse Get an alert rule
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/alert-rules/{id} (the `GetAlertRule` operationId).
+func (c *ClientWithResponses) GetAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetAlertRuleResponse, error) {
+	rsp, err := c.GetAlertRule(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAlertRuleResponse(rsp)
+}
+
+// UpdateAlertRuleWithBodyWithResponse Change an alert rule's name, threshold, duration, channels or whether it is enabled
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+func (c *ClientWithResponses) UpdateAlertRuleWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateAlertRuleResponse, error) {
+	rsp, err := c.UpdateAlertRuleWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateAlertRuleResponse(rsp)
+}
+
+// UpdateAlertRuleWithResponse Change an alert rule's name, threshold, duration, channels or whether it is enabled
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
+func (c *ClientWithResponses) UpdateAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, body UpdateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAlertRuleResponse, error) {
+	rsp, err := c.UpdateAlertRule(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateAlertRuleResponse(rsp)
+}
+
 // ListClustersWithResponse List clusters
 //
 // Returns a wrapper object for the known response body format(s).
@@ -3781,6 +6420,32 @@ func (c *ClientWithResponses) UpdateClusterWithResponse(ctx context.Context, id 
 	return ParseUpdateClusterResponse(rsp)
 }
 
+// CreateClusterAlertRuleWithBodyWithResponse Add an alert rule to a cluster
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+func (c *ClientWithResponses) CreateClusterAlertRuleWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateClusterAlertRuleResponse, error) {
+	rsp, err := c.CreateClusterAlertRuleWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateClusterAlertRuleResponse(rsp)
+}
+
+// CreateClusterAlertRuleWithResponse Add an alert rule to a cluster
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
+func (c *ClientWithResponses) CreateClusterAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateClusterAlertRuleResponse, error) {
+	rsp, err := c.CreateClusterAlertRule(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateClusterAlertRuleResponse(rsp)
+}
+
 // GetConnectionWithResponse Connection string and credentials
 //
 // Returns a wrapper object for the known response body format(s).
@@ -3807,6 +6472,58 @@ func (c *ClientWithResponses) GetTopologyWithResponse(ctx context.Context, id op
 	return ParseGetTopologyResponse(rsp)
 }
 
+// ListDatabaseUsersWithResponse A cluster's database users (never their passwords)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/clusters/{id}/users (the `ListDatabaseUsers` operationId).
+func (c *ClientWithResponses) ListDatabaseUsersWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ListDatabaseUsersResponse, error) {
+	rsp, err := c.ListDatabaseUsers(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListDatabaseUsersResponse(rsp)
+}
+
+// CreateDatabaseUserWithBodyWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *ClientWithResponses) CreateDatabaseUserWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error) {
+	rsp, err := c.CreateDatabaseUserWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDatabaseUserResponse(rsp)
+}
+
+// CreateDatabaseUserWithResponse Add a database user: rights from a preset, narrowed by key and channel patterns; its password is shown once
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/users (the `CreateDatabaseUser` operationId).
+func (c *ClientWithResponses) CreateDatabaseUserWithResponse(ctx context.Context, id openapi_types.UUID, body CreateDatabaseUserJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDatabaseUserResponse, error) {
+	rsp, err := c.CreateDatabaseUser(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDatabaseUserResponse(rsp)
+}
+
+// DeleteDatabaseUserWithResponse Delete a database user: removed from every instance, its open connections closed
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/clusters/{id}/users/{name} (the `DeleteDatabaseUser` operationId).
+func (c *ClientWithResponses) DeleteDatabaseUserWithResponse(ctx context.Context, id string, name string, reqEditors ...RequestEditorFn) (*DeleteDatabaseUserResponse, error) {
+	rsp, err := c.DeleteDatabaseUser(ctx, id, name, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteDatabaseUserResponse(rsp)
+}
+
 // ListNodesWithResponse List nodes: every node with its capacity for platform admins; for others only the nodes running their clusters, without capacity
 //
 // Returns a wrapper object for the known response body format(s).
@@ -3818,6 +6535,58 @@ func (c *ClientWithResponses) ListNodesWithResponse(ctx context.Context, reqEdit
 		return nil, err
 	}
 	return ParseListNodesResponse(rsp)
+}
+
+// CreateNotificationChannelWithBodyWithResponse Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+func (c *ClientWithResponses) CreateNotificationChannelWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateNotificationChannelResponse, error) {
+	rsp, err := c.CreateNotificationChannelWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateNotificationChannelResponse(rsp)
+}
+
+// CreateNotificationChannelWithResponse Add a notification channel: a webhook (HMAC-signed JSON or Slack) or e-mail
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/notification-channels (the `CreateNotificationChannel` operationId).
+func (c *ClientWithResponses) CreateNotificationChannelWithResponse(ctx context.Context, body CreateNotificationChannelJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateNotificationChannelResponse, error) {
+	rsp, err := c.CreateNotificationChannel(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateNotificationChannelResponse(rsp)
+}
+
+// DeleteNotificationChannelWithResponse Delete a notification channel (rules stop naming it)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/notification-channels/{id} (the `DeleteNotificationChannel` operationId).
+func (c *ClientWithResponses) DeleteNotificationChannelWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteNotificationChannelResponse, error) {
+	rsp, err := c.DeleteNotificationChannel(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteNotificationChannelResponse(rsp)
+}
+
+// GetNotificationChannelWithResponse Get a notification channel (its secret is never shown)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/notification-channels/{id} (the `GetNotificationChannel` operationId).
+func (c *ClientWithResponses) GetNotificationChannelWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetNotificationChannelResponse, error) {
+	rsp, err := c.GetNotificationChannel(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetNotificationChannelResponse(rsp)
 }
 
 // GetOperationWithResponse Get an operation
@@ -3896,6 +6665,315 @@ func (c *ClientWithResponses) GetTokenWithResponse(ctx context.Context, id opena
 		return nil, err
 	}
 	return ParseGetTokenResponse(rsp)
+}
+
+// ParseCreateAlertRuleResponse parses an HTTP response from a CreateAlertRuleWithResponse call
+func ParseCreateAlertRuleResponse(rsp *http.Response) (*CreateAlertRuleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateAlertRuleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AlertRule
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateAlertRuleResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateAlertRuleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteAlertRuleResponse parses an HTTP response from a DeleteAlertRuleWithResponse call
+func ParseDeleteAlertRuleResponse(rsp *http.Response) (*DeleteAlertRuleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteAlertRuleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteAlertRuleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetAlertRuleResponse parses an HTTP response from a GetAlertRuleWithResponse call
+func ParseGetAlertRuleResponse(rsp *http.Response) (*GetAlertRuleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAlertRuleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AlertRule
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetAlertRuleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateAlertRuleResponse parses an HTTP response from a UpdateAlertRuleWithResponse call
+func ParseUpdateAlertRuleResponse(rsp *http.Response) (*UpdateAlertRuleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateAlertRuleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AlertRule
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers UpdateAlertRuleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListClustersResponse parses an HTTP response from a ListClustersWithResponse call
@@ -4212,7 +7290,7 @@ func ParseUpdateClusterResponse(rsp *http.Response) (*UpdateClusterResponse, err
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest UpdateClusterDryRun
+		var dest UpdateCluster200JSONResponseBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -4279,6 +7357,97 @@ func ParseUpdateClusterResponse(rsp *http.Response) (*UpdateClusterResponse, err
 	switch {
 	case rsp.StatusCode == 429:
 		var headers UpdateClusterResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateClusterAlertRuleResponse parses an HTTP response from a CreateClusterAlertRuleWithResponse call
+func ParseCreateClusterAlertRuleResponse(rsp *http.Response) (*CreateClusterAlertRuleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateClusterAlertRuleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AlertRule
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateClusterAlertRuleResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateClusterAlertRuleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -4447,6 +7616,238 @@ func ParseGetTopologyResponse(rsp *http.Response) (*GetTopologyResponse, error) 
 	return response, nil
 }
 
+// ParseListDatabaseUsersResponse parses an HTTP response from a ListDatabaseUsersWithResponse call
+func ParseListDatabaseUsersResponse(rsp *http.Response) (*ListDatabaseUsersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListDatabaseUsersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DatabaseUserList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListDatabaseUsersResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateDatabaseUserResponse parses an HTTP response from a CreateDatabaseUserWithResponse call
+func ParseCreateDatabaseUserResponse(rsp *http.Response) (*CreateDatabaseUserResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateDatabaseUserResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest DatabaseUserWithPassword
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateDatabaseUserResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteDatabaseUserResponse parses an HTTP response from a DeleteDatabaseUserWithResponse call
+func ParseDeleteDatabaseUserResponse(rsp *http.Response) (*DeleteDatabaseUserResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteDatabaseUserResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteDatabaseUserResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListNodesResponse parses an HTTP response from a ListNodesWithResponse call
 func ParseListNodesResponse(rsp *http.Response) (*ListNodesResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -4487,6 +7888,241 @@ func ParseListNodesResponse(rsp *http.Response) (*ListNodesResponse, error) {
 	switch {
 	case rsp.StatusCode == 429:
 		var headers ListNodesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateNotificationChannelResponse parses an HTTP response from a CreateNotificationChannelWithResponse call
+func ParseCreateNotificationChannelResponse(rsp *http.Response) (*CreateNotificationChannelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateNotificationChannelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest NotificationChannel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateNotificationChannelResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateNotificationChannelResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteNotificationChannelResponse parses an HTTP response from a DeleteNotificationChannelWithResponse call
+func ParseDeleteNotificationChannelResponse(rsp *http.Response) (*DeleteNotificationChannelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteNotificationChannelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteNotificationChannelResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetNotificationChannelResponse parses an HTTP response from a GetNotificationChannelWithResponse call
+func ParseGetNotificationChannelResponse(rsp *http.Response) (*GetNotificationChannelResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetNotificationChannelResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest NotificationChannel
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetNotificationChannelResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "5138f4f34d7d6a818abe13f2423edef798a9776edc9eec38c459b2a9f61127e8"
+const SpecSHA256 = "c93621b3234024bd8166406aacad67540277b49e278a4182964331871755496a"

@@ -244,6 +244,22 @@ func (a *API) UpdateCluster(ctx context.Context, id string, patch ClusterPatch) 
 	}
 }
 
+// RemoveMaintenanceWindow sends PATCH {"maintenanceWindow": null} (applied at once, without an operation).
+func (a *API) RemoveMaintenanceWindow(ctx context.Context, id string) error {
+	u, err := parseID(id)
+	if err != nil {
+		return err
+	}
+	r, err := a.c.UpdateClusterWithBodyWithResponse(ctx, u, nil, "application/json", strings.NewReader(`{"maintenanceWindow":null}`))
+	if err != nil {
+		return err
+	}
+	if r.StatusCode() == http.StatusOK {
+		return nil
+	}
+	return problem(r.StatusCode(), r.Body)
+}
+
 func (a *API) DeleteCluster(ctx context.Context, id string) error {
 	u, err := parseID(id)
 	if err != nil {
@@ -391,6 +407,55 @@ func (a *API) RevokeToken(ctx context.Context, id string) error {
 		return err
 	}
 	if r.JSON200 == nil {
+		return problem(r.StatusCode(), r.Body)
+	}
+	return nil
+}
+
+// CreateDatabaseUser adds a database user to a cluster; the answer carries its password (shown once).
+func (a *API) CreateDatabaseUser(ctx context.Context, clusterID string, req client.CreateDatabaseUserRequest) (*client.DatabaseUserWithPassword, error) {
+	u, err := parseID(clusterID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := a.c.CreateDatabaseUserWithResponse(ctx, u, req)
+	if err != nil {
+		return nil, err
+	}
+	if r.JSON201 == nil {
+		return nil, problem(r.StatusCode(), r.Body)
+	}
+	return r.JSON201, nil
+}
+
+// DatabaseUser finds one user of a cluster by name (ErrNotFound when the cluster or the user is gone).
+func (a *API) DatabaseUser(ctx context.Context, clusterID, name string) (*client.DatabaseUser, error) {
+	u, err := parseID(clusterID)
+	if err != nil {
+		return nil, err
+	}
+	r, err := a.c.ListDatabaseUsersWithResponse(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	if r.JSON200 == nil {
+		return nil, problem(r.StatusCode(), r.Body)
+	}
+	for i := range r.JSON200.Items {
+		if r.JSON200.Items[i].Name == name {
+			return &r.JSON200.Items[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%w: cluster %s has no database user %q", ErrNotFound, clusterID, name)
+}
+
+// DeleteDatabaseUser removes a user from every instance of the cluster (its connections are closed).
+func (a *API) DeleteDatabaseUser(ctx context.Context, clusterID, name string) error {
+	r, err := a.c.DeleteDatabaseUserWithResponse(ctx, clusterID, name)
+	if err != nil {
+		return err
+	}
+	if r.StatusCode() != http.StatusNoContent {
 		return problem(r.StatusCode(), r.Body)
 	}
 	return nil

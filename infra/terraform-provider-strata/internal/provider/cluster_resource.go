@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -20,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/strata/terraform-provider-strata/internal/client"
 )
 
@@ -62,6 +64,7 @@ type clusterModel struct {
 	Durability        types.String `tfsdk:"durability"`
 	EvictionPolicy    types.String `tfsdk:"eviction_policy"`
 	MigrationPriority types.String `tfsdk:"migration_priority"`
+	MaintenanceWindow types.Object `tfsdk:"maintenance_window"`
 	EngineVersion     types.String `tfsdk:"engine_version"`
 	TLS               types.String `tfsdk:"tls"`
 	CACertificate     types.String `tfsdk:"ca_certificate"`
@@ -76,6 +79,36 @@ type clusterModel struct {
 
 var timeoutsAttrTypes = map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType}
 
+var windowAttrTypes = map[string]attr.Type{"day_of_week": types.StringType, "start_time": types.StringType, "duration_minutes": types.Int64Type}
+
+var weekdays = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+
+// windowModel is maintenance_window as Terraform holds it.
+type windowModel struct {
+	DayOfWeek       types.String `tfsdk:"day_of_week"`
+	StartTime       types.String `tfsdk:"start_time"`
+	DurationMinutes types.Int64  `tfsdk:"duration_minutes"`
+}
+
+// windowOf reads maintenance_window; nil when it is not set.
+func windowOf(ctx context.Context, o types.Object) (*windowModel, diag.Diagnostics) {
+	if o.IsNull() || o.IsUnknown() {
+		return nil, nil
+	}
+	var w windowModel
+	d := o.As(ctx, &w, basetypes.ObjectAsOptions{})
+	return &w, d
+}
+
+func windowValue(w *client.MaintenanceWindow) types.Object {
+	if w == nil {
+		return types.ObjectNull(windowAttrTypes)
+	}
+	return types.ObjectValueMust(windowAttrTypes, map[string]attr.Value{
+		"day_of_week": types.StringValue(string(w.DayOfWeek)), "start_time": types.StringValue(w.StartTime), "duration_minutes": types.Int64Value(int64(w.DurationMinutes)),
+	})
+}
+
 func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_cluster"
 }
@@ -85,7 +118,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
-		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy and migration_priority change in place " +
+		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, migration_priority and maintenance_window change in place " +
 			"(PATCH /v1/clusters/{id}, waiting for the operation); name, engine_version and tls force a new cluster.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
@@ -118,6 +151,24 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Description: "How hard slot moves (resharding) press on the primaries: gentle (smallest steps, one source shard at a time, pausing whenever a primary is busy), " +
 					"balanced (short steps, sources in parallel, pausing when a primary is busy) or fast (long steps, never pausing). Default balanced. Applies to the change it comes with and later ones.",
 				Validators: []validator.String{stringvalidator.OneOf(priorities...)},
+			},
+			"maintenance_window": schema.SingleNestedAttribute{
+				Optional:    true,
+				Description: "Weekly window (UTC) in which changes that restart engines (a rolling restart) run unless forced. Unset: none. Changes in place, at once (no operation).",
+				Attributes: map[string]schema.Attribute{
+					"day_of_week": schema.StringAttribute{
+						Required: true, Description: "The day (UTC) it starts on: monday ... sunday.",
+						Validators: []validator.String{stringvalidator.OneOf(weekdays...)},
+					},
+					"start_time": schema.StringAttribute{
+						Required: true, Description: "When it starts, HH:MM (24-hour, UTC).",
+						Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^([01]\d|2[0-3]):[0-5]\d$`), "must be HH:MM, 24-hour")},
+					},
+					"duration_minutes": schema.Int64Attribute{
+						Required: true, Description: "How long it stays open: 30 to 1440 minutes (it may run past midnight, also from Sunday into Monday).",
+						Validators: []validator.Int64{int64validator.Between(30, 1440)},
+					},
+				},
 			},
 			"engine_version": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("7"), PlanModifiers: replace,
@@ -190,10 +241,20 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	eng := client.CreateClusterRequestEngineVersion(plan.EngineVersion.ValueString())
 	prio := client.CreateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())
 	tls := client.CreateClusterRequestTls(plan.TLS.ValueString())
-	out, err := r.api.CreateCluster(ctx, client.CreateClusterRequest{
+	body := client.CreateClusterRequest{
 		Name: plan.Name.ValueString(), Shards: int(plan.Shards.ValueInt64()), ReplicasPerShard: int(plan.ReplicasPerShard.ValueInt64()),
 		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, MigrationPriority: &prio, EngineVersion: &eng, Tls: &tls,
-	})
+	}
+	w, d := windowOf(ctx, plan.MaintenanceWindow)
+	resp.Diagnostics.Append(d...)
+	if w != nil {
+		body.MaintenanceWindow = &struct {
+			DayOfWeek       client.CreateClusterRequestMaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+			DurationMinutes int                                                   `json:"durationMinutes"`
+			StartTime       string                                                `json:"startTime"`
+		}{client.CreateClusterRequestMaintenanceWindowDayOfWeek(w.DayOfWeek.ValueString()), int(w.DurationMinutes.ValueInt64()), w.StartTime.ValueString()}
+	}
+	out, err := r.api.CreateCluster(ctx, body)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot create the cluster", err.Error())
 		return
@@ -249,6 +310,7 @@ func setFromCluster(m *clusterModel, c *client.Cluster) {
 	m.Durability = types.StringValue(string(c.Spec.Durability))
 	m.EvictionPolicy = types.StringValue(string(c.Spec.EvictionPolicy))
 	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
+	m.MaintenanceWindow = windowValue(c.Spec.MaintenanceWindow)
 	m.EngineVersion = types.StringValue(string(c.Spec.EngineVersion))
 	m.TLS = types.StringValue(string(c.Spec.Tls))
 	m.Status = types.StringValue(string(c.Status.Phase))
@@ -290,7 +352,14 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	ctx, cancel := context.WithTimeout(ctx, timeoutOf(ctx, plan.Timeouts, "update", defaultUpdateTimeout))
 	defer cancel()
 
-	patch, changed := clusterPatch(plan, state)
+	patch, changed, removeWindow := clusterPatch(ctx, plan, state)
+	if removeWindow {
+		// The generated body cannot carry an explicit null: the removal goes alone (applied at once, no operation).
+		if err := r.api.RemoveMaintenanceWindow(ctx, state.ID.ValueString()); err != nil {
+			resp.Diagnostics.AddError("Cannot remove the maintenance window", err.Error())
+			return
+		}
+	}
 	if changed {
 		op, err := r.api.UpdateCluster(ctx, state.ID.ValueString(), patch)
 		if err != nil {
@@ -309,10 +378,11 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// clusterPatch lists the in-place fields that differ between plan and state.
-func clusterPatch(plan, state clusterModel) (ClusterPatch, bool) {
+// clusterPatch lists the in-place fields that differ between plan and state; removeWindow: the
+// maintenance window is to be removed (sent on its own).
+func clusterPatch(ctx context.Context, plan, state clusterModel) (ClusterPatch, bool, bool) {
 	var p ClusterPatch
-	changed := false
+	changed, removeWindow := false, false
 	intField := func(a, b types.Int64, dst **int) {
 		if !a.Equal(b) && !a.IsUnknown() {
 			v := int(a.ValueInt64())
@@ -336,7 +406,19 @@ func clusterPatch(plan, state clusterModel) (ClusterPatch, bool) {
 		v := client.UpdateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())
 		p.MigrationPriority, changed = &v, true
 	}
-	return p, changed
+	if !plan.MaintenanceWindow.Equal(state.MaintenanceWindow) && !plan.MaintenanceWindow.IsUnknown() {
+		if w, _ := windowOf(ctx, plan.MaintenanceWindow); w == nil {
+			removeWindow = true
+		} else {
+			p.MaintenanceWindow = &struct {
+				DayOfWeek       client.UpdateClusterRequestMaintenanceWindowDayOfWeek `json:"dayOfWeek"`
+				DurationMinutes int                                                   `json:"durationMinutes"`
+				StartTime       string                                                `json:"startTime"`
+			}{client.UpdateClusterRequestMaintenanceWindowDayOfWeek(w.DayOfWeek.ValueString()), int(w.DurationMinutes.ValueInt64()), w.StartTime.ValueString()}
+			changed = true
+		}
+	}
+	return p, changed, removeWindow
 }
 
 func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -49,12 +49,17 @@ func patchSupported(t *testing.T) bool {
 	return !(res.StatusCode == 404 && strings.Contains(string(buf[:n]), "No route for"))
 }
 
-// addressPrefix is where the test stack's nodes and endpoint listen (testdata/stack.ts).
+// addressPrefix is where the test stack's nodes and endpoint listen (testdata/stack.ts): STRATA_TEST_NET=127.N
+// moves 127.0.x to 127.N.x, as startStack does.
 func addressPrefix() string {
-	if p := os.Getenv("STRATA_TEST_ADDRESS_PREFIX"); p != "" {
-		return p
+	p := os.Getenv("STRATA_TEST_ADDRESS_PREFIX")
+	if p == "" {
+		p = "127.0.52"
 	}
-	return "127.0.52"
+	if n := os.Getenv("STRATA_TEST_NET"); n != "" && strings.HasPrefix(p, "127.0.") {
+		p = n + strings.TrimPrefix(p, "127.0")
+	}
+	return p
 }
 
 func clusterConfig(name string, memory int, wait bool) string {
@@ -67,9 +72,15 @@ type clusterSpec struct {
 	durability, eviction, engine string
 	tls                          string // "" renders as "off"
 	wait                         bool
+	// window: the maintenance_window's HCL object, or "" for none.
+	window string
 }
 
 func clusterConfigSpec(c clusterSpec) string {
+	window := ""
+	if c.window != "" {
+		window = "maintenance_window = " + c.window
+	}
 	return fmt.Sprintf(`
 provider "strata" {}
 
@@ -83,6 +94,7 @@ resource "strata_cluster" "test" {
   engine_version      = %q
   tls                 = %q
   wait_for_ready      = %t
+  %s
   timeouts = {
     create = "5m"
     update = "5m"
@@ -97,7 +109,7 @@ data "strata_cluster" "by_name" {
 data "strata_nodes" "all" {
   depends_on = [strata_cluster.test]
 }
-`, c.name, c.shards, c.replicas, c.memory, c.durability, c.eviction, c.engine, tlsOr(c.tls), c.wait)
+`, c.name, c.shards, c.replicas, c.memory, c.durability, c.eviction, c.engine, tlsOr(c.tls), c.wait, window)
 }
 
 func tlsOr(tls string) string {
@@ -128,6 +140,9 @@ func inPlaceStep(api *API, firstID *string, c clusterSpec) resource.TestStep {
 			if sp.Shards != c.shards || sp.ReplicasPerShard != c.replicas || sp.MemoryMbPerShard != c.memory ||
 				string(sp.Durability) != c.durability || string(sp.EvictionPolicy) != c.eviction || got.Status.Phase != "ready" {
 				return fmt.Errorf("API has %+v (phase %s), want %+v", sp, got.Status.Phase, c)
+			}
+			if (sp.MaintenanceWindow != nil) != (c.window != "") || (sp.MaintenanceWindow != nil && (sp.MaintenanceWindow.DayOfWeek != "sunday" || sp.MaintenanceWindow.StartTime != "02:00" || sp.MaintenanceWindow.DurationMinutes != 120)) {
+				return fmt.Errorf("API has maintenance window %+v, want %q", sp.MaintenanceWindow, c.window)
 			}
 			return nil
 		},
@@ -241,12 +256,16 @@ func TestAccCluster(t *testing.T) {
 			// shards (a reshard), then durability, eviction policy and replicas together.
 			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 1, memory: 48, durability: "none", eviction: "allkeys-lru", engine: "7", wait: true}),
 			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
+			// A maintenance window is set in place (at once, no operation); import reads it back; removing it is in place too.
+			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true,
+				window: `{ day_of_week = "sunday", start_time = "02:00", duration_minutes = 120 }`}),
 			{
 				ResourceName:            "strata_cluster.test",
 				ImportState:             true,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"wait_for_ready", "timeouts"},
 			},
+			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
 			// What cannot change in place plans a replacement.
 			replaceStep(clusterSpec{name: "tf-acc-renamed", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
 			replaceStep(clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "8", wait: true}),

@@ -17,23 +17,36 @@ func clientTokenRequest(name string) client.CreateTokenRequest {
 }
 
 func TestClusterPatchOnlyChangedFields(t *testing.T) {
+	ctx := context.Background()
 	state := clusterModel{Shards: types.Int64Value(3), ReplicasPerShard: types.Int64Value(1), MemoryMbPerShard: types.Int64Value(256),
-		Durability: types.StringValue("none"), EvictionPolicy: types.StringValue("noeviction"), MigrationPriority: types.StringValue("balanced")}
+		Durability: types.StringValue("none"), EvictionPolicy: types.StringValue("noeviction"), MigrationPriority: types.StringValue("balanced"),
+		MaintenanceWindow: types.ObjectNull(windowAttrTypes)}
 	plan := state
-	if _, changed := clusterPatch(plan, state); changed {
+	if _, changed, remove := clusterPatch(ctx, plan, state); changed || remove {
 		t.Fatal("no change expected")
 	}
 	plan.Shards = types.Int64Value(4)
 	plan.EvictionPolicy = types.StringValue("allkeys-lru")
-	p, changed := clusterPatch(plan, state)
+	p, changed, _ := clusterPatch(ctx, plan, state)
 	if !changed || p.Shards == nil || *p.Shards != 4 || p.EvictionPolicy == nil || *p.EvictionPolicy != "allkeys-lru" || p.ReplicasPerShard != nil || p.Durability != nil || p.MigrationPriority != nil {
 		t.Fatalf("unexpected patch %+v", p)
 	}
 	plan = state
 	plan.MigrationPriority = types.StringValue("gentle")
-	p, changed = clusterPatch(plan, state)
+	p, changed, _ = clusterPatch(ctx, plan, state)
 	if !changed || p.MigrationPriority == nil || *p.MigrationPriority != "gentle" || p.Shards != nil {
 		t.Fatalf("a migration_priority change alone should patch only it: %+v", p)
+	}
+	// A maintenance window set is patched; removed, it goes alone as an explicit null.
+	plan = state
+	plan.MaintenanceWindow = windowValue(&client.MaintenanceWindow{DayOfWeek: "sunday", StartTime: "02:00", DurationMinutes: 120})
+	p, changed, remove := clusterPatch(ctx, plan, state)
+	if !changed || remove || p.MaintenanceWindow == nil || p.MaintenanceWindow.DayOfWeek != "sunday" || p.MaintenanceWindow.DurationMinutes != 120 || p.Shards != nil {
+		t.Fatalf("a maintenance_window set should patch only it: %+v", p)
+	}
+	p, changed, remove = clusterPatch(ctx, state, plan)
+	if changed || !remove || p.MaintenanceWindow != nil {
+		t.Fatalf("a maintenance_window removed should be sent on its own: changed %v remove %v %+v", changed, remove, p)
 	}
 }
 

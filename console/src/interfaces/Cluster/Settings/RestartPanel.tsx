@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { Cluster } from '@strata/api';
+import { describeWindow, windowState, type Cluster } from '@strata/api';
 import { useClusterRestartMutation } from '../../../data/clusters/cluster-restart-mutation';
 import { isApiError } from '../../../data/fetcher';
-import { plural } from '../../../lib/format';
+import { formatDateTime, plural } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 
@@ -10,6 +10,10 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 export function RestartPanel({ cluster, busy }: { cluster: Cluster; busy: boolean }) {
   const restart = useClusterRestartMutation(cluster.id);
   const [asking, setAsking] = useState(false);
+  const window = cluster.spec.maintenanceWindow;
+  const [inWindow, setInWindow] = useState(true);
+  const waits = !!window && inWindow;
+  const next = window ? windowState(window, Date.now()) : null;
   const { shards, replicasPerShard, durability } = cluster.spec;
   const instances = shards * (replicasPerShard + 1);
   const unsafe = replicasPerShard === 0 && durability === 'none';
@@ -37,21 +41,32 @@ export function RestartPanel({ cluster, busy }: { cluster: Cluster; busy: boolea
       <ConfirmDialog
         open={asking}
         testId="restart-confirm"
-        title={`Restart all ${plural(instances, 'engine')} of ${cluster.name}?`}
+        title={`Restart all ${plural(instances, 'engine')} of ${cluster.name}${waits ? ' in its maintenance window' : ''}?`}
         tone="primary"
         confirmLabel="Restart"
         pendingLabel="Starting…"
         pending={restart.isPending}
         error={restart.error ? (isApiError(restart.error) ? restart.error.summary : String(restart.error)) : null}
         onClose={close}
-        onConfirm={() => restart.mutate(undefined, {
-          onSuccess: () => {
+        onConfirm={() => restart.mutate(window ? { when: waits ? 'maintenance_window' : 'now' } : {}, {
+          onSuccess: ({ operation }) => {
             close();
-            toast('Rolling restart started: its progress shows at the top of the cluster page.');
+            toast(operation.startsAt || waits
+              ? 'Rolling restart scheduled: it waits for the maintenance window (shown at the top of the cluster page, where it can be cancelled).'
+              : 'Rolling restart started: its progress shows at the top of the cluster page.');
           },
         })}
         impact={
           <ul>
+            {window && next && (
+              <li>
+                <fieldset className="mw-choice" data-testid="restart-when">
+                  <legend className="visually-hidden">When</legend>
+                  <label><input type="radio" name="restart-when" checked={inWindow} onChange={() => setInWindow(true)} /> In the maintenance window ({describeWindow(window)}{next.open ? ', open now' : `, next ${formatDateTime(next.opensAt)}`})</label>
+                  <label><input type="radio" name="restart-when" checked={!inWindow} onChange={() => setInWindow(false)} /> Now</label>
+                </fieldset>
+              </li>
+            )}
             <li>{plural(instances, 'engine')} restart one after another; each is waited for until it is back in sync.</li>
             {replicasPerShard > 0
               ? <li>Each shard&apos;s primary first hands over to a replica: writes to that shard pause for about a second, no acknowledged write is lost.</li>

@@ -14,6 +14,7 @@ import { DurabilityAdvice } from '../../Nodes/DurabilityAdvice';
 import { PlanPreview } from './PlanPreview';
 import { SwitchoverPanel } from './SwitchoverPanel';
 import { RestartPanel } from './RestartPanel';
+import { MaintenanceWindowPanel } from './MaintenanceWindowPanel';
 import { MigrationPanel } from './MigrationPanel';
 import { ApplyConfirm } from './ApplyConfirm';
 
@@ -199,6 +200,7 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
         />
       )}
       <SwitchoverPanel cluster={cluster} busy={!!running} />
+      <MaintenanceWindowPanel cluster={cluster} />
       <RestartPanel cluster={cluster} busy={!!running} />
     </div>
   );

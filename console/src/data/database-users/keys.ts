@@ -1,0 +1,3 @@
+export const databaseUserKeys = {
+  list: (clusterId: string) => ['clusters', 'detail', clusterId, 'database-users'] as const,
+};

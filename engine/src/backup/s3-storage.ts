@@ -1,0 +1,189 @@
+/**
+ * S3-compatible object storage (AWS S3, SeaweedFS, MinIO, ...). Objects are
+ * written with a streaming multipart upload (parts of `PART_BYTES`, at most
+ * `QUEUE` of them in memory): never a whole file. An upload that fails or is
+ * cancelled is aborted, so no parts are left behind; an object becomes
+ * visible only when its upload completes.
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  AbortMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand,
+  ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { assertSafeKey, digestStream, type BackupStorage, type PutOptions, type StorageCredentials, type StorageRef, type StoredObject } from './backup-storage';
+
+// S3's smallest part: the upload of a snapshot streamed as it is produced starts after its first 5 MB.
+const PART_BYTES = 5 * 1024 * 1024;
+const QUEUE = 4;
+
+type S3Ref = Extract<StorageRef, { kind: 's3' }>;
+
+/** A storage error in words a user can act on (unreachable, refused credentials, missing bucket, full), prefixed `storage: `. */
+export function describeStorageError(err: unknown, ref: Pick<S3Ref, 'endpoint' | 'bucket'>): string {
+  return `storage: ${storageReason(err, ref)}`;
+}
+
+/** Whether an error message (e.g. a task's) came from the storage. */
+export const isStorageError = (message: string) => message.startsWith('storage: ');
+
+function storageReason(err: unknown, ref: Pick<S3Ref, 'endpoint' | 'bucket'>): string {
+  const e = err as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  const name = e.name && e.name !== 'Unknown' ? e.name : e.code ?? (status ? `HTTP ${status}` : 'Error');
+  const where = `${ref.endpoint}, bucket ${ref.bucket}`;
+  if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden'].includes(name) || status === 403) {
+    return `the credentials were refused (${name}) at ${where}`;
+  }
+  if (name === 'NoSuchBucket' || (name === 'NotFound' && status === 404)) return `no bucket ${ref.bucket} at ${ref.endpoint}`;
+  if (name === 'EntityTooLarge' || name === 'QuotaExceeded' || status === 507) return `full, or the object too large (${name}) at ${where}`;
+  const msg = e.message ?? String(err);
+  if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET|socket hang up|timed? ?out/i.test(`${name} ${msg} ${e.code ?? ''}`)) {
+    return `unreachable at ${ref.endpoint} (${msg})`;
+  }
+  return `${name}${msg && msg !== name ? ` (${msg})` : ''} at ${where}`;
+}
+
+export class S3Storage implements BackupStorage {
+  private readonly client: S3Client;
+
+  constructor(private readonly ref: S3Ref, credentials: StorageCredentials) {
+    this.client = new S3Client({
+      endpoint: ref.endpoint,
+      region: ref.region,
+      credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
+      // Path-style addressing and checksums only where required: what S3-compatible servers understand.
+      forcePathStyle: true,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 3,
+      // An unreachable storage fails in seconds, not minutes.
+      requestHandler: { connectionTimeout: 3000, requestTimeout: 120_000 },
+    });
+  }
+
+  private key(key: string): string {
+    assertSafeKey(key);
+    return `${this.ref.prefix}${key}`;
+  }
+
+  private wrap(err: unknown): Error {
+    const out = new Error(describeStorageError(err, this.ref));
+    (out as Error & { cause?: unknown }).cause = err;
+    return out;
+  }
+
+  async put(key: string, data: Readable, opts: PutOptions = {}): Promise<StoredObject> {
+    // An earlier writer of this key that died mid-upload left its parts: abort them (one writer per key at a time).
+    await this.abortUploadsUnder(this.key(key)).catch((err) => { throw this.wrap(err); });
+    const d = digestStream(opts.onProgress);
+    const body = new PassThrough({ highWaterMark: 1024 * 1024 });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.ref.bucket, Key: this.key(key), Body: body },
+      partSize: PART_BYTES,
+      queueSize: QUEUE,
+      leavePartsOnError: false,
+    });
+    const onAbort = () => void upload.abort().catch(() => undefined);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const feeding = pipeline(data, d, body);
+    try {
+      // Both must end well: the source read in full, and the upload completed.
+      const [fed, done] = await Promise.allSettled([feeding, upload.done()]);
+      if (fed.status === 'rejected') {
+        await this.abortUploads(key);
+        throw fed.reason;
+      }
+      if (done.status === 'rejected') {
+        await this.abortUploads(key);
+        throw this.wrap(done.reason);
+      }
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+    }
+    if (opts.signal?.aborted) throw new Error('stopped');
+    return d.result();
+  }
+
+  get(key: string): Readable {
+    const out = new PassThrough();
+    this.client.send(new GetObjectCommand({ Bucket: this.ref.bucket, Key: this.key(key) }))
+      .then((r) => pipeline(r.Body as Readable, out))
+      .catch((err) => out.destroy(this.wrap(err)));
+    return out;
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.ref.bucket, Key: this.key(key) }));
+      return r.ContentLength ?? 0;
+    } catch (err) {
+      if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+      throw this.wrap(err);
+    }
+  }
+
+  /** Deletes every object under `prefix/` and aborts every unfinished upload there. */
+  async deletePrefix(prefix: string): Promise<void> {
+    const full = `${this.key(prefix)}/`;
+    try {
+      let token: string | undefined;
+      do {
+        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.ref.bucket, Prefix: full, ContinuationToken: token }));
+        const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
+        if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.ref.bucket, Delete: { Objects: keys, Quiet: true } }));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      await this.abortUploadsUnder(full);
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  /** Unfinished multipart uploads under a prefix (tests check none is left). */
+  async openUploads(prefix = ''): Promise<string[]> {
+    const r = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.ref.bucket, Prefix: `${this.ref.prefix}${prefix}` }));
+    return (r.Uploads ?? []).map((u) => u.Key!);
+  }
+
+  /** Object keys under a prefix (relative to the storage's own prefix). */
+  async list(prefix = ''): Promise<string[]> {
+    const out: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.ref.bucket, Prefix: `${this.ref.prefix}${prefix}`, ContinuationToken: token }));
+      out.push(...(page.Contents ?? []).map((o) => o.Key!.slice(this.ref.prefix.length)));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return out;
+  }
+
+  private async abortUploads(key: string): Promise<void> {
+    await this.abortUploadsUnder(this.key(key)).catch(() => undefined);
+  }
+
+  private async abortUploadsUnder(prefix: string): Promise<void> {
+    const r = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.ref.bucket, Prefix: prefix }));
+    for (const u of r.Uploads ?? []) {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.ref.bucket, Key: u.Key!, UploadId: u.UploadId! }));
+    }
+  }
+
+  /** Proves the bucket is there and the credentials may write and delete in it (a small probe object). */
+  async check(): Promise<void> {
+    const probe = `${this.ref.prefix}.strata-probe`;
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.ref.bucket }));
+      await this.client.send(new PutObjectCommand({ Bucket: this.ref.bucket, Key: probe, Body: 'ok' }));
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.ref.bucket, Key: probe }));
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  destroy(): void {
+    this.client.destroy();
+  }
+}
