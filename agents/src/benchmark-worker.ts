@@ -30,7 +30,11 @@ export interface BenchmarkWorkerDeps {
 }
 
 export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
-  const auth = { username: p.credentials.customerUser, password: p.credentials.customerPassword };
+  // A TLS cluster: every load connection verifies the instances against the cluster's CA.
+  const auth = {
+    username: p.credentials.customerUser, password: p.credentials.customerPassword,
+    ...(p.credentials.tls ? { tls: { ca: p.credentials.tls.caCertificate } } : {}),
+  };
   if (p.workerIndexBase === 0) {
     // Keys of an earlier run that could not remove them (its agent crashed): one benchmark runs per cluster at a time.
     const swept = await removeKeys(p.seeds, auth, BENCH_KEY_SPACE).catch((err: Error) => {
@@ -157,7 +161,7 @@ class ServerCounters {
   private readonly clients = new Map<string, Redis>();
   constructor(
     private readonly primaries: string[],
-    private readonly auth: { username: string; password: string },
+    private readonly auth: { username: string; password: string; tls?: { ca: string } },
     private readonly keyPrefix: string,
   ) {}
 

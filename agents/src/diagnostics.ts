@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { SLOWLOG_LIMITS, type KeyScanShardResult, type SlowLogTaskResult, type TaskPayload, type TaskProgressRequest } from '@strata/api';
-import { readSlowLog, resetSlowLog, scanKeys } from '@strata/engine/redis-admin';
+import { internalLogin, readSlowLog, resetSlowLog, scanKeys } from '@strata/engine/redis-admin';
 import type { InstanceConnections } from './instance-connections';
 
 type SlowLogPayload = Extract<TaskPayload, { kind: 'slowlog' }>;
@@ -15,7 +15,7 @@ type KeyScanPayload = Extract<TaskPayload, { kind: 'key-scan' }>;
 const RESULT_BYTES = 700_000;
 
 export async function runSlowLog(p: SlowLogPayload, d: { connections: InstanceConnections }): Promise<SlowLogTaskResult> {
-  const creds = { username: p.credentials.internalUser, password: p.credentials.internalPassword };
+  const creds = internalLogin(p.credentials);
   const instances = await Promise.all(p.instances.map(async (i) => {
     try {
       const client = await d.connections.get(i.instanceId, i.port, creds);
@@ -44,7 +44,7 @@ export async function runKeyScan(
   p: KeyScanPayload,
   d: { connections: InstanceConnections; stop: AbortSignal; log: Logger; progress: (r: TaskProgressRequest) => Promise<void>; reportEveryMs?: number },
 ): Promise<KeyScanShardResult> {
-  const client = await d.connections.dedicated(p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+  const client = await d.connections.dedicated(p.port, internalLogin(p.credentials));
   let lastReport = 0;
   let reporting: Promise<void> = Promise.resolve();
   try {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
 import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
-import { applyInstanceSettings, connectAdmin, reconfigureInstance, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
+import { writeTlsFiles } from './tls-files';
+import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
@@ -166,13 +167,23 @@ export class EngineSupervisor {
     return [...pids];
   }
 
+  /** Stops the warm spare on `port`, if any, and deletes its directory: the port is about to be used otherwise. */
+  private async discardSpare(port: number): Promise<void> {
+    const spare = this.d.spares?.take(port);
+    if (!spare) return;
+    await this.kill(spare.pid);
+    rmSync(spare.dir, { recursive: true, force: true });
+  }
+
   /** Idempotent: write the config and make sure the engine runs. */
   async ensure(spec: InstanceSpec, credentials: EngineCredentials, seed?: InstanceSeed): Promise<void> {
     if (this.closing) throw new Error('the agent is stopping: not starting engines');
     const dir = this.d.registry.instanceDir(spec.instanceId);
     const firstStart = !this.d.registry.get(spec.instanceId) && !existsSync(dir);
     if (firstStart && seed) return this.startSeeded(spec, credentials, seed);
-    if (firstStart && (await this.claimSpare(spec, credentials))) return;
+    // Warm spares serve plain text: a TLS instance starts cold with its certificate, in place of a spare on its port.
+    if (firstStart && credentials.tls) await this.discardSpare(spec.port);
+    else if (firstStart && (await this.claimSpare(spec, credentials))) return;
     this.d.registry.put({ spec, credentials });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.writeConfig(spec, credentials);
@@ -206,18 +217,14 @@ export class EngineSupervisor {
   private async startSeeded(spec: InstanceSpec, credentials: EngineCredentials, seed: InstanceSeed): Promise<void> {
     const id = spec.instanceId;
     const dir = this.d.registry.instanceDir(id);
-    const spare = this.d.spares?.take(spec.port);
-    if (spare) {
-      await this.kill(spare.pid);
-      rmSync(spare.dir, { recursive: true, force: true });
-    }
+    await this.discardSpare(spec.port);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const { bytes } = await copySeed(seed, dir);
       this.d.registry.put({ spec, credentials, usersDigest: usersDigestOf(credentials) });
       this.writeConfig({ ...spec, durability: 'none' }, credentials);
       await this.start(id);
-      const client = await connectWhileLoading(() => connectAdmin({ host: this.d.address, port: spec.port, username: credentials.internalUser, password: credentials.internalPassword }, 5000), 30 * 60_000);
+      const client = await connectWhileLoading(() => connectAdmin({ host: this.d.address, port: spec.port, ...internalLogin(credentials) }, 5000), 30 * 60_000);
       try {
         const loaded = await awaitSeedLoaded(client, seed, 30 * 60_000);
         await reconfigureInstance(client, spec);
@@ -252,7 +259,7 @@ export class EngineSupervisor {
   async syncUsers(instanceId: string, credentials: EngineCredentials): Promise<void> {
     const rec = this.d.registry.get(instanceId);
     if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
-    const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, username: credentials.internalUser, password: credentials.internalPassword }, 5000);
+    const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, ...internalLogin(credentials) }, 5000);
     try {
       const deleted = await syncDatabaseUsers(client, credentials.databaseUsers ?? [], [credentials.internalUser, credentials.customerUser]);
       if (deleted.length) this.d.log.info({ instanceId, deleted }, 'deleted database users');
@@ -265,9 +272,11 @@ export class EngineSupervisor {
 
   /** Paths in the config are relative: the engine runs with its directory as working directory. */
   private writeConfig(spec: InstanceSpec, credentials: EngineCredentials): void {
-    writeFileSync(path.join(this.d.registry.instanceDir(spec.instanceId), 'redis.conf'), renderRedisConfig({
+    const dir = this.d.registry.instanceDir(spec.instanceId);
+    const tls = credentials.tls ? writeTlsFiles(dir, credentials.tls) : undefined;
+    writeFileSync(path.join(dir, 'redis.conf'), renderRedisConfig({
       address: this.d.address, port: spec.port, dataDir: '.', memoryMb: spec.memoryMb,
-      durability: spec.durability, evictionPolicy: spec.evictionPolicy, fencing: spec.fencing, credentials,
+      durability: spec.durability, evictionPolicy: spec.evictionPolicy, fencing: spec.fencing, credentials, tls,
     }), { mode: 0o600 });
   }
 
@@ -351,7 +360,7 @@ export class EngineSupervisor {
       child.once('error', (err) => { exited = true; rt.lastError = err.message; });
       child.unref();
       rt.pid = child.pid ?? null;
-      await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited);
+      await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited, rec.credentials.tls ? { ca: rec.credentials.tls.caCertificate } : undefined);
       if (this.closing) throw new Error('the agent is stopping');
       rt.state = 'running';
       rt.lastError = null;

@@ -5,11 +5,12 @@
  * on the next use.
  */
 import type { Redis } from 'ioredis';
-import { connectAdmin } from '@strata/engine/redis-admin';
+import { connectAdmin, type AdminLogin } from '@strata/engine/redis-admin';
 
 interface Entry {
   client: Promise<Redis>;
-  password: string;
+  /** The login it was made with: a changed password or CA makes a new connection. */
+  login: string;
 }
 
 export class InstanceConnections {
@@ -17,9 +18,10 @@ export class InstanceConnections {
 
   constructor(private readonly d: { address: string; timeoutMs: number }) {}
 
-  async get(instanceId: string, port: number, credentials: { username: string; password: string }): Promise<Redis> {
+  async get(instanceId: string, port: number, credentials: AdminLogin): Promise<Redis> {
     const existing = this.byInstance.get(instanceId);
-    if (existing && existing.password === credentials.password) {
+    const login = JSON.stringify([credentials.password, credentials.tls?.ca ?? null]);
+    if (existing && existing.login === login) {
       const client = await existing.client.catch(() => null);
       if (client && client.status === 'ready') return client;
       client?.disconnect();
@@ -27,13 +29,13 @@ export class InstanceConnections {
       void existing.client.then((c) => c.disconnect(), () => {});
     }
     const client = connectAdmin({ host: this.d.address, port, ...credentials }, this.d.timeoutMs);
-    this.byInstance.set(instanceId, { client, password: credentials.password });
+    this.byInstance.set(instanceId, { client, login });
     client.catch(() => { if (this.byInstance.get(instanceId)?.client === client) this.byInstance.delete(instanceId); });
     return client;
   }
 
   /** A connection of its own (a long scan's pipelines would delay the shared one); the caller disconnects it. */
-  dedicated(port: number, credentials: { username: string; password: string }): Promise<Redis> {
+  dedicated(port: number, credentials: AdminLogin): Promise<Redis> {
     return connectAdmin({ host: this.d.address, port, ...credentials }, this.d.timeoutMs);
   }
 

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import net from 'node:net';
+import { openInstanceSocket } from '@strata/engine/redis-admin';
 import path from 'node:path';
 
 export function isAlive(pid: number): boolean {
@@ -39,14 +39,15 @@ export function readPid(file: string): number | null {
  * e.g. -NOAUTH, counts), or rejects at the deadline or when our process died.
  * A plain TCP connect is not enough: another program may hold the port.
  */
-export async function waitForRedis(host: string, port: number, timeoutMs: number, isDead: () => boolean): Promise<void> {
+export async function waitForRedis(host: string, port: number, timeoutMs: number, isDead: () => boolean, tlsLogin?: { ca: string }): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect({ host, port });
+      // A TLS instance: the handshake verifies its certificate against the cluster's CA.
+      const { socket: s, readyEvent } = openInstanceSocket(host, port, tlsLogin);
       const done = (v: boolean) => { clearTimeout(t); s.destroy(); resolve(v); };
-      const t = setTimeout(() => done(false), 200);
-      s.once('connect', () => s.write('PING\r\n'));
+      const t = setTimeout(() => done(false), tlsLogin ? 1000 : 200);
+      s.once(readyEvent, () => s.write('PING\r\n'));
       s.once('data', (d) => done(d[0] === 0x2b /* + */ || d[0] === 0x2d /* - */));
       s.once('error', () => done(false));
     });

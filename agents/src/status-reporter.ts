@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentStatusReport, ObservedClusterView, ObservedInstance } from '@strata/api';
-import { observeWith } from '@strata/engine/redis-admin';
+import { internalLogin, observeWith } from '@strata/engine/redis-admin';
 import { NO_USERS_DIGEST } from '@strata/engine';
 import type { InstanceConnections } from './instance-connections';
 import type { InstanceRegistry } from './instance-registry';
@@ -159,7 +159,7 @@ export class StatusReporter {
 
   private async observe(rec: ReturnType<InstanceRegistry['all']>[number]) {
     try {
-      const client = await this.d.connections.get(rec.spec.instanceId, rec.spec.port, { username: rec.credentials.internalUser, password: rec.credentials.internalPassword });
+      const client = await this.d.connections.get(rec.spec.instanceId, rec.spec.port, internalLogin(rec.credentials));
       return await observeWith(client);
     } catch {
       return null;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
-import { connectAdmin, forgetNodes, formCluster, joinAsReplica, meetAsPrimary, migrateSlots, promoteReplica, reconfigureInstance, repairOpenSlots } from '@strata/engine/redis-admin';
+import { connectAdmin, forgetNodes, internalLogin, formCluster, joinAsReplica, meetAsPrimary, migrateSlots, promoteReplica, reconfigureInstance, reloadTlsFiles, repairOpenSlots } from '@strata/engine/redis-admin';
 import type { ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
@@ -132,10 +132,11 @@ export class TaskRunner {
     'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials, p.seed),
     'backup-shard': async (p, log, t) => {
       let last = Promise.resolve();
-      const client = await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+      const login = internalLogin(p.credentials);
+      const client = await this.d.connections.get(p.instanceId, p.port, login);
       return backupShard(p, {
         client,
-        openSync: () => openRdbSync({ host: client.options.host!, port: p.port, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
+        openSync: () => openRdbSync({ host: client.options.host!, port: p.port, ...login }),
         instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
         progress: (bytes, total) => {
           last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 0, detail: backupProgressDetail(bytes, total) }))
@@ -148,7 +149,7 @@ export class TaskRunner {
       try {
         return await consistentStart(p, {
           connect: async (host, port) => {
-            const c = await connectAdmin({ host, port, username: p.credentials.internalUser, password: p.credentials.internalPassword }, 5000);
+            const c = await connectAdmin({ host, port, ...internalLogin(p.credentials) }, 5000);
             conns.push(c);
             return c;
           },
@@ -165,27 +166,29 @@ export class TaskRunner {
     'remove-instance': (p) => this.d.supervisor.remove(p.instanceId),
     'restart-instance': (p) => this.d.supervisor.restart(p.instanceId),
     'form-cluster': (p, log) => formCluster({
-      shards: p.shards, username: p.credentials.internalUser, password: p.credentials.internalPassword,
+      shards: p.shards, ...internalLogin(p.credentials),
       timeoutMs: 30_000, log: (msg) => log.debug(msg),
     }),
     failover: async (p, log) => {
-      const client = await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+      const client = await this.d.connections.get(p.instanceId, p.port, internalLogin(p.credentials));
       const r = await promoteReplica(client, p.mode, { log: (msg) => log.info(msg) });
       return { kind: 'failover', mode: r.mode, promotedAt: r.promotedAt };
     },
     'join-replica': async (p) => {
-      const client = await this.d.connections.get(p.instanceId, p.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+      const client = await this.d.connections.get(p.instanceId, p.port, internalLogin(p.credentials));
       await joinAsReplica(client, p.primary);
     },
-    'forget-nodes': (p) => forgetNodes({ members: p.members, username: p.credentials.internalUser, password: p.credentials.internalPassword }),
+    'forget-nodes': (p) => forgetNodes({ members: p.members, ...internalLogin(p.credentials) }),
     'sync-users': (p) => this.d.supervisor.syncUsers(p.instanceId, p.credentials),
     'configure-instance': async (p) => {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
-      const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, { username: p.credentials.internalUser, password: p.credentials.internalPassword });
+      const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, internalLogin(p.credentials));
       await reconfigureInstance(client, p.instance);
+      // The task brought a fresh certificate (written by updateSpec): the engine takes it without a restart.
+      if (p.credentials.tls?.instanceCertificate) await reloadTlsFiles(client);
     },
     'meet-primary': async (p) => {
-      const creds = { username: p.credentials.internalUser, password: p.credentials.internalPassword };
+      const creds = internalLogin(p.credentials);
       const client = await this.d.connections.get(p.instanceId, p.port, creds);
       const seed = await connectAdmin({ host: p.seed.host, port: p.seed.port, ...creds }, 5000);
       try {
@@ -197,7 +200,7 @@ export class TaskRunner {
     'migrate-slots': async (p, log, t) => {
       let last = Promise.resolve();
       const r = await migrateSlots({
-        targets: p.targets, primaries: p.primaries, username: p.credentials.internalUser, password: p.credentials.internalPassword,
+        targets: p.targets, primaries: p.primaries, ...internalLogin(p.credentials),
         shouldStop: () => t.stop.aborted, log: (msg) => log.info(msg), priority: p.priority,
         pace: this.d.migrateSlotsPerRound ? { slotsPerRound: this.d.migrateSlotsPerRound } : undefined,
         onProgress: (m) => {
@@ -219,7 +222,7 @@ export class TaskRunner {
     'repair-slots': async (p, log) => ({
       kind: 'repair-slots',
       repaired: await repairOpenSlots({
-        primaries: p.primaries, username: p.credentials.internalUser, password: p.credentials.internalPassword, log: (msg) => log.info(msg),
+        primaries: p.primaries, ...internalLogin(p.credentials), log: (msg) => log.info(msg),
       }),
     }),
   };

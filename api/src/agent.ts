@@ -32,6 +32,11 @@ export const EngineCredentials = z.object({
   customerPassword: z.string(),
   internalUser: z.string(),
   internalPassword: z.string(),
+  tls: z.object({
+    caCertificate: z.string().describe('PEM of the cluster CA: every connection to an instance verifies against it'),
+    instanceCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
+      .describe('the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on'),
+  }).optional().describe('present when the cluster requires TLS'),
   databaseUsers: z.array(DatabaseUserAcl).optional().describe("the cluster's database users as desired when the task was handed out (password hashes only)"),
 });
 export type EngineCredentials = z.infer<typeof EngineCredentials>;

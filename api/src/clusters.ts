@@ -29,6 +29,11 @@ export const MigrationPriority = z
   .describe('how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)');
 export type MigrationPriority = z.infer<typeof MigrationPriority>;
 
+export const TlsMode = z
+  .enum(['off', 'required'])
+  .describe('off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster\'s own CA');
+export type TlsMode = z.infer<typeof TlsMode>;
+
 export const ENGINE_VERSIONS = ['7'] as const;
 export const LIMITS = {
   shards: { min: 1, max: 64 },
@@ -64,6 +69,7 @@ export const CreateClusterRequest = z
     fencing: Fencing.optional().describe('default off; on needs replicasPerShard >= 1'),
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
+    tls: TlsMode.optional().describe('default off; set at create'),
     restoreFrom: RestoreFrom.optional().describe('start with the data of a backup (same shard count as the backup)'),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('weekly window (UTC) in which changes that restart engines run; default none'),
   })
@@ -80,6 +86,7 @@ export const ClusterSpec = z
     fencing: Fencing,
     migrationPriority: MigrationPriority,
     engineVersion: z.enum(ENGINE_VERSIONS),
+    tls: TlsMode,
     maintenanceWindow: MaintenanceWindow.nullable().describe('weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)'),
   })
   .openapi('ClusterSpec');
@@ -170,7 +177,7 @@ export type Topology = z.infer<typeof Topology>;
 
 export const Connection = z
   .object({
-    uri: z.string().describe('redis://USER:PASSWORD@HOST:PORT of the cluster\'s stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest'),
+    uri: z.string().describe('redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster\'s stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest'),
     seeds: z.array(z.string()).describe('host:port of every primary'),
     username: z.string(),
     password: z.string(),
@@ -182,6 +189,8 @@ export const Connection = z
       })
       .nullable()
       .describe('the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node'),
+    tls: TlsMode,
+    caCertificate: z.string().nullable().describe("PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off)"),
   })
   .openapi('Connection');
 export type Connection = z.infer<typeof Connection>;

@@ -50,6 +50,7 @@ export const ErrorCode = z.enum([
   'name_taken',
   'unplaceable',
   'invalid_state',
+  'tls_off',
   'csrf_failed',
   'invalid_credentials',
   'join_token_invalid',

@@ -157,6 +157,11 @@ export const OPERATION_TABLE = {
     method: 'get', path: '/v1/clusters/{id}/connection', summary: 'Connection string and credentials', scope: 'clusters:read', errors: ALL,
     success: { status: 200, schema: Connection }, problems: { 409: 'Cluster is being deleted' },
   }),
+  getClusterCa: op({
+    method: 'get', path: '/v1/clusters/{id}/ca.pem', summary: "The cluster's CA certificate (PEM), for clients that verify TLS", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, description: 'application/x-pem-file', content: { 'application/x-pem-file': z.string() } },
+    problems: { 409: 'TLS is off for this cluster (code tls_off)' },
+  }),
   listClusterOperations: op({
     method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: OperationList },
   }),

@@ -81,7 +81,8 @@ async function main(): Promise<void> {
   // The broker adds backup storage credentials to agents' tasks; the backup module owns them.
   let storageCredentials: ((ref: StorageRef) => Promise<StorageCredentials | undefined>) | undefined;
   const broker = new TaskBroker({
-    tasks, clusters, box, databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
+    tasks, clusters, box, nodes, endpointHost: config.endpoints.host,
+    databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
   });
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });

@@ -6,6 +6,8 @@
  * its own (a client that leaves sockets open hangs past the timeout). All six
  * clients run: redis-cli, ioredis, node-redis, redis-py, go-redis and Jedis;
  * the keys they wrote are then read back through an independent client.
+ * The cluster requires TLS: every snippet speaks TLS and verifies the
+ * instances against the cluster's CA, saved as the snippets say (ca.pem).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -13,10 +15,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Connection } from '@strata/api';
-import { JEDIS_DEPENDENCY, buildSnippet } from '@strata/console/snippets';
+import { CA_FILE, JEDIS_DEPENDENCY, buildSnippet } from '@strata/console/snippets';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
-import { appClient } from './helpers/workload';
+import { Cluster } from 'ioredis';
 
 let api: TestApi;
 let cleanup: () => Promise<void>;
@@ -26,14 +28,23 @@ let work: string;
 
 beforeAll(async () => {
   ({ api, cleanup } = await testStack('127.0.71', { nodes: 3 }));
-  const r = await api.createCluster({ name: 'snippets', shards: 3, replicasPerShard: 1, memoryMbPerShard: 32 });
+  const r = await api.createCluster({ name: 'snippets', shards: 3, replicasPerShard: 1, memoryMbPerShard: 32, tls: 'required' });
   expect(r.status).toBe(202);
   await api.waitForPhase(r.body.cluster.id, 'ready');
   await api.waitForHealthy(r.body.cluster.id);
   conn = (await api.connection(r.body.cluster.id)).body;
   clusterUri = conn.uri;
+  expect(conn.uri.startsWith('rediss://')).toBe(true);
   work = mkdtempSync(path.join(os.tmpdir(), 'strata-snippets-'));
+  writeFileSync(path.join(work, CA_FILE), conn.caCertificate!);
 }, 180_000);
+
+/** A folder for one client's program, holding the cluster's CA as the snippets expect it. */
+function folder(client: string): string {
+  const dir = mkdtempSync(path.join(work, `${client}-`));
+  writeFileSync(path.join(dir, CA_FILE), conn.caCertificate!);
+  return dir;
+}
 afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
   await cleanup?.();
@@ -50,7 +61,10 @@ const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 
 async function readBack(key: string): Promise<string | null> {
-  const client = appClient(clusterUri);
+  const u = new URL(clusterUri);
+  const client = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
+    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca: conn.caCertificate! } },
+  });
   try {
     return await client.get(key);
   } finally {
@@ -73,7 +87,7 @@ describe('connection snippets run against a live cluster', () => {
 
   for (const [client, pkg] of [['ioredis', 'ioredis'], ['node-redis', 'redis']] as const) {
     it(`${client}: npm install as shown, saved as main.mjs, run with node, exits by itself`, async () => {
-      const dir = mkdtempSync(path.join(work, `${client}-`));
+      const dir = folder(client);
       const key = `snippet:${client}`;
       const code = snippet(client, key);
       const first = /^\/\/ (npm install (\S+))  \(save as main\.mjs, run: node main\.mjs\)$/.exec(code.split('\n')[0]!);
@@ -89,7 +103,7 @@ describe('connection snippets run against a live cluster', () => {
   }
 
   it('redis-py: saved as main.py and run with python3', async () => {
-    const dir = mkdtempSync(path.join(work, 'redis-py-'));
+    const dir = folder('redis-py');
     const code = snippet('redis-py', 'snippet:redis-py');
     expect(code.split('\n')[0]).toBe('# pip install redis');
     writeFileSync(path.join(dir, 'main.py'), code);
@@ -98,7 +112,7 @@ describe('connection snippets run against a live cluster', () => {
   });
 
   it('go-redis: the install line, then go run', async () => {
-    const dir = mkdtempSync(path.join(work, 'go-redis-'));
+    const dir = folder('go-redis');
     const code = snippet('go-redis', 'snippet:go-redis');
     const install = /^\/\/ install: (.*?)\s+\(save as main\.go, run: go run \.\)$/.exec(code.split('\n')[0]!)?.[1];
     expect(install).toBe('go mod init example && go get github.com/redis/go-redis/v9');
@@ -113,7 +127,7 @@ describe('connection snippets run against a live cluster', () => {
   }, 300_000);
 
   it('Jedis: a pom.xml with the dependency shown, then the run line as shown (Maven, java)', async () => {
-    const dir = mkdtempSync(path.join(work, 'jedis-'));
+    const dir = folder('jedis');
     const code = snippet('jedis', 'snippet:jedis');
     const [install, runLine] = code.split('\n');
     expect(install).toBe(`// install: a pom.xml with ${JEDIS_DEPENDENCY}`);

@@ -50,6 +50,13 @@ export interface EngineCredentials {
   customerPassword: string;
   internalUser: string;
   internalPassword: string;
+  /** Present when the cluster requires TLS. */
+  tls?: {
+    /** PEM of the cluster CA: every connection to an instance verifies against it. */
+    caCertificate: string;
+    /** The certificate (PEM) and key of the instance a task runs. */
+    instanceCertificate?: { certificate: string; privateKey: string };
+  };
   /** Database users (with password hashes only), as desired when the task was handed out. */
   databaseUsers?: DatabaseUserAcl[];
 }

@@ -21,6 +21,7 @@ export {
 } from './placement.planner';
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
+export { tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';
 export * from './database-user-names';
 export {
   PRESET_COMMAND_RULES,

@@ -5,6 +5,7 @@ import type { EngineSupervisor } from '../engine-supervisor';
 import type { InstanceConnections } from '../instance-connections';
 import { HostSampler } from './host-sampler';
 import { InstanceSampler } from './instance-sampler';
+import { internalLogin } from '@strata/engine/redis-admin';
 
 /** Agents push within this many ms after the second (each at a stable delay of its own); the control plane's live stream waits for them. */
 export const PUSH_SPREAD_MS = 700;
@@ -102,7 +103,7 @@ export class MetricsSampler {
         s = new InstanceSampler({ instanceId, clusterId: rec.spec.clusterId }, () => {
           // Re-read the record: a claimed spare or new credentials change the login.
           const current = this.d.registry.get(instanceId) ?? rec;
-          return this.d.connections.get(instanceId, current.spec.port, { username: current.credentials.internalUser, password: current.credentials.internalPassword });
+          return this.d.connections.get(instanceId, current.spec.port, internalLogin(current.credentials));
         }, { observe: this.d.sink.observed !== undefined });
         this.samplers.set(rec.spec.instanceId, s);
       }

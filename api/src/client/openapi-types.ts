@@ -1082,6 +1082,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/ca.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cluster's CA certificate (PEM), for clients that verify TLS */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/x-pem-file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/x-pem-file": string;
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description TLS is off for this cluster (code tls_off) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{id}/operations": {
         parameters: {
             query?: never;
@@ -8012,6 +8106,11 @@ export interface components {
             migrationPriority: "gentle" | "balanced" | "fast";
             /** @enum {string} */
             engineVersion: "7";
+            /**
+             * @description off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+             * @enum {string}
+             */
+            tls: "off" | "required";
             maintenanceWindow: components["schemas"]["MaintenanceWindow"];
         };
         /** @description weekly window (UTC) in which changes that restart engines run (null: none; they run when asked) */
@@ -8325,7 +8424,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -8363,6 +8462,11 @@ export interface components {
             migrationPriority?: "gentle" | "balanced" | "fast";
             /** @enum {string} */
             engineVersion?: "7";
+            /**
+             * @description default off; set at create
+             * @enum {string}
+             */
+            tls?: "off" | "required";
             restoreFrom?: components["schemas"]["RestoreFrom"];
             /** @description weekly window (UTC) in which changes that restart engines run; default none */
             maintenanceWindow?: {
@@ -8566,7 +8670,7 @@ export interface components {
             } | null;
         };
         Connection: {
-            /** @description redis://USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest */
+            /** @description redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest */
             uri: string;
             /** @description host:port of every primary */
             seeds: string[];
@@ -8579,6 +8683,13 @@ export interface components {
                 /** @description names of the nodes whose agents serve the endpoint now */
                 servedBy: string[];
             } | null;
+            /**
+             * @description off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+             * @enum {string}
+             */
+            tls: "off" | "required";
+            /** @description PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off) */
+            caCertificate: string | null;
         };
         OperationList: {
             items: components["schemas"]["Operation"][];
@@ -9484,6 +9595,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9536,6 +9657,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9564,6 +9695,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9593,6 +9734,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9625,6 +9776,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9658,6 +9819,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9699,6 +9870,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9724,6 +9905,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9756,6 +9947,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9803,6 +10004,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9846,6 +10057,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9891,6 +10112,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9937,6 +10168,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -9969,6 +10210,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;
@@ -10006,6 +10257,16 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
                         name: string;

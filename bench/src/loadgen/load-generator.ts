@@ -155,6 +155,11 @@ export class LoadGenerator {
     const asked = this.o.engine ?? 'auto';
     if (!['auto', 'native', 'js'].includes(asked)) throw new Error(`engine must be auto, native or js (got ${asked})`);
     if (asked === 'js') return undefined;
+    if (this.o.auth?.tls) {
+      // The C worker speaks plain text only.
+      this.engineNote = 'the cluster requires TLS: the native worker speaks plain text only, js worker threads ran it';
+      return undefined;
+    }
     if (!nativeEligible(this.o)) {
       if (asked === 'native') this.engineNote = `${this.o.workload}${this.o.targetOpsPerSec !== undefined ? ' open loop' : ''} runs in js`;
       return undefined;

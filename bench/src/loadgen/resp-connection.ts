@@ -5,6 +5,7 @@
  * Nothing is allocated per request or reply in the common case.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { ParseMode, parseReply, ReplyType, type Reply } from './resp';
 import type { Encodable } from './command-writer';
 
@@ -73,9 +74,10 @@ export class RespConnection {
     this.endpoint = `${host}:${port}`;
   }
 
-  static async connect(host: string, port: number, auth?: { username: string; password: string }, timeoutMs = 5000): Promise<RespConnection> {
+  /** With `auth.tls`, the connection speaks TLS and verifies the server against `auth.tls.ca`. */
+  static async connect(host: string, port: number, auth?: { username: string; password: string; tls?: { ca: string } }, timeoutMs = 5000): Promise<RespConnection> {
     const c = new RespConnection(host, port);
-    await c.open(timeoutMs);
+    await c.open(timeoutMs, auth?.tls);
     if (auth) {
       const r = await c.call(['AUTH', auth.username, auth.password]);
       if (r instanceof Error) {
@@ -86,25 +88,29 @@ export class RespConnection {
     return c;
   }
 
-  private open(timeoutMs: number): Promise<void> {
+  private open(timeoutMs: number, secure?: { ca: string }): Promise<void> {
     return new Promise((resolve, reject) => {
-      const s = net.connect({
-        host: this.host,
-        port: this.port,
-        noDelay: true,
-        onread: {
-          buffer: readBuffer,
-          callback: (n: number, buf: Uint8Array) => {
-            this.onData(buf as Buffer, n);
-            return true;
+      // Plain text reads into one reused buffer; TLS hands over each decrypted chunk.
+      const s: net.Socket = secure
+        ? tls.connect({ host: this.host, port: this.port, ca: secure.ca, ...(net.isIP(this.host) ? {} : { servername: this.host }) }).setNoDelay(true)
+        : net.connect({
+          host: this.host,
+          port: this.port,
+          noDelay: true,
+          onread: {
+            buffer: readBuffer,
+            callback: (n: number, buf: Uint8Array) => {
+              this.onData(buf as Buffer, n);
+              return true;
+            },
           },
-        },
-      });
+        });
+      if (secure) s.on('data', (chunk: Buffer) => this.onData(chunk, chunk.length));
       const timer = setTimeout(() => {
         s.destroy();
         reject(new Error(`connect ${this.endpoint} timed out`));
       }, timeoutMs);
-      s.once('connect', () => {
+      s.once(secure ? 'secureConnect' : 'connect', () => {
         clearTimeout(timer);
         this.socket = s;
         resolve();

@@ -163,16 +163,29 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     const seeds = instances.filter((i) => i.role === 'primary').map((i) => `${byId.get(i.nodeId)?.address}:${i.port}`);
     const s = openSecrets(d.box, cluster.secretsEnc);
     const endpoint = d.endpoints.forCluster(cluster, nodes);
+    const scheme = cluster.spec.tls === 'required' ? 'rediss' : 'redis';
     const conn: Connection = {
       // The stable endpoint when there is one: it outlives the loss of any node; a primary's address does not.
-      uri: `redis://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${endpoint ? `${endpoint.host}:${endpoint.port}` : seeds[0]}`,
+      uri: `${scheme}://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${endpoint ? `${endpoint.host}:${endpoint.port}` : seeds[0]}`,
       seeds,
       username: s.customerUser,
       password: s.customerPassword,
       endpoint,
+      tls: cluster.spec.tls,
+      caCertificate: s.tlsCa?.certificate ?? null,
     };
     res.set('Cache-Control', 'no-store');
     return conn;
+  });
+
+  mountRaw(r, BASE, 'getClusterCa', async ({ req, res }) => {
+    const cluster = await load(req.principal!.organizationId, req.params.id);
+    const ca = openSecrets(d.box, cluster.secretsEnc).tlsCa;
+    if (!ca) throw conflict('tls_off', 'TLS is off for this cluster: it has no CA.');
+    res.set('Content-Type', 'application/x-pem-file');
+    // The name every connection snippet reads the CA from.
+    res.set('Content-Disposition', 'attachment; filename="ca.pem"');
+    res.status(200).send(ca.certificate);
   });
 
   return r;

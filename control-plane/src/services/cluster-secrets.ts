@@ -1,7 +1,28 @@
 import type { EngineCredentials } from '@strata/api';
 import type { SecretBox } from '../crypto/secret-box';
+import type { PemPair } from '../crypto/cluster-ca';
 
-/** Engine credentials of one cluster, stored sealed in clusters.secrets_enc. */
-export type ClusterSecrets = EngineCredentials;
+/** The secrets of one cluster, stored sealed in clusters.secrets_enc: engine users and, for a TLS cluster, its CA. */
+export interface ClusterSecrets {
+  customerUser: string;
+  customerPassword: string;
+  internalUser: string;
+  internalPassword: string;
+  /** The cluster's CA (certificate and key) when TLS is required; its key never leaves the control plane. */
+  tlsCa?: PemPair;
+}
 
 export const openSecrets = (box: SecretBox, sealed: string): ClusterSecrets => JSON.parse(box.open(sealed)) as ClusterSecrets;
+
+/**
+ * What an agent gets with a task: the engine users, the CA certificate of a
+ * TLS cluster and, for a task that runs an instance, that instance's
+ * certificate. Never the CA's key.
+ */
+export function engineCredentials(s: ClusterSecrets, instanceCertificate?: PemPair): EngineCredentials {
+  const { customerUser, customerPassword, internalUser, internalPassword } = s;
+  return {
+    customerUser, customerPassword, internalUser, internalPassword,
+    ...(s.tlsCa ? { tls: { caCertificate: s.tlsCa.certificate, ...(instanceCertificate ? { instanceCertificate } : {}) } } : {}),
+  };
+}

@@ -10,6 +10,7 @@ import { conflict, notFound, unplaceable, validationFailed } from '../errors';
 import { placementProblem } from './placement-bounds';
 import type { SecretBox } from '../crypto/secret-box';
 import { newPassword } from '../crypto/tokens';
+import { createClusterCa } from '../crypto/cluster-ca';
 import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { OperationRow, OperationStore } from '../stores/operation.store';
@@ -44,6 +45,7 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
     fencing: req.fencing ?? 'off',
     migrationPriority: req.migrationPriority ?? 'balanced',
     engineVersion: req.engineVersion ?? '7',
+    tls: req.tls ?? 'off',
     maintenanceWindow: req.maintenanceWindow ?? null,
   };
 }
@@ -81,6 +83,7 @@ export class ClusterService {
     const problem = specProblem(spec);
     if (problem) throw validationFailed([{ field: problem.field, message: problem.reason }], `${problem.reason[0]!.toUpperCase()}${problem.reason.slice(1)}.`);
     const id = randomUUID();
+    const tlsCa = spec.tls === 'required' ? await createClusterCa(req.name) : null;
     try {
       const result = await inTransaction(this.d.pool, async (db) => {
         await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
@@ -101,6 +104,7 @@ export class ClusterService {
           customerPassword: newPassword(),
           internalUser: 'strata-internal',
           internalPassword: newPassword(),
+          ...(tlsCa ? { tlsCa } : {}),
         };
         const cluster = await this.d.clusters.insert(
           {

@@ -3,7 +3,9 @@ import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type Da
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
-import { openSecrets } from './cluster-secrets';
+import type { NodeStore } from '../stores/node.store';
+import { issueInstanceCertificate } from '../crypto/cluster-ca';
+import { engineCredentials, openSecrets } from './cluster-secrets';
 
 /** Short leases, extended by agent heartbeats: a task leased just before a crash is handed out again within seconds. */
 export const TASK_LEASE_MS = 6_000;
@@ -18,7 +20,9 @@ export class TaskBroker {
   private readonly signal = new EventEmitter().setMaxListeners(0);
 
   constructor(private readonly d: {
-    tasks: TaskStore; clusters: ClusterStore; box: SecretBox;
+    tasks: TaskStore; clusters: ClusterStore; box: SecretBox; nodes: NodeStore;
+    /** The cluster endpoint host (null: none): instance certificates name it beside the node's address. */
+    endpointHost: string | null;
     /** The cluster's database users as every instance must have them now (added to the credentials). */
     databaseUsers?: (clusterId: string) => Promise<DatabaseUserAcl[]>;
     /** The access key pair of a backup's S3 storage (undefined for the local directory). */
@@ -60,8 +64,12 @@ export class TaskBroker {
     if ((TASKS_WITHOUT_CREDENTIALS as readonly string[]).includes(request.kind)) return TaskPayload.parse(request);
     const cluster = await this.d.clusters.get(row.clusterId);
     if (!cluster) return null;
+    const secrets = openSecrets(this.d.box, cluster.secretsEnc);
+    // A task that runs an instance gets a certificate for it, issued now for the node it runs on (the CA key stays here).
+    const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance';
+    const instanceCertificate = secrets.tlsCa && runsInstance ? await this.instanceCertificate(secrets.tlsCa, row.nodeId) : undefined;
     const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
-    const credentials = { ...openSecrets(this.d.box, cluster.secretsEnc), databaseUsers };
+    const credentials = { ...engineCredentials(secrets, instanceCertificate), databaseUsers };
     // Backup storage credentials travel only inside the task on its way to the agent.
     const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
     if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });
@@ -69,5 +77,11 @@ export class TaskBroker {
       return TaskPayload.parse({ ...request, seed: { ...request.seed, storageCredentials: await storage(request.seed.storage) }, credentials });
     }
     return TaskPayload.parse({ ...request, credentials });
+  }
+
+  private async instanceCertificate(ca: { certificate: string; privateKey: string }, nodeId: string) {
+    const node = await this.d.nodes.get(nodeId);
+    if (!node) throw new Error(`node ${nodeId} is not registered`);
+    return issueInstanceCertificate(ca, [node.address, ...(this.d.endpointHost ? [this.d.endpointHost] : [])]);
   }
 }

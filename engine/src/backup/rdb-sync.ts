@@ -7,7 +7,7 @@
  * `$<length>` (a disk-based transfer) and `$EOF:<40-byte mark>` (diskless,
  * ending with the mark). Never holds more than a chunk in memory.
  */
-import net from 'node:net';
+import { openInstanceSocket } from '../redis/instance-socket';
 import { PassThrough, type Readable } from 'node:stream';
 
 export interface RdbSyncTarget {
@@ -15,6 +15,8 @@ export interface RdbSyncTarget {
   port: number;
   username?: string;
   password?: string;
+  /** TLS, verifying the server against the cluster's CA (a TLS cluster). */
+  tls?: { ca: string };
   /** Connect and handshake timeout. */
   timeoutMs?: number;
 }
@@ -37,7 +39,7 @@ const command = (...args: string[]) => Buffer.from(`*${args.length}\r\n${args.ma
 
 export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: t.host, port: t.port });
+    const { socket, readyEvent } = openInstanceSocket(t.host, t.port, t.tls);
     socket.setNoDelay(true);
     const timeoutMs = t.timeoutMs ?? 10_000;
     const timeout = () => fail(new Error(`no answer from ${t.host}:${t.port} within ${timeoutMs} ms`));
@@ -137,6 +139,6 @@ export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
       clearTimeout(timer);
       if (!done) fail(new Error(`${t.host}:${t.port} closed the connection before the snapshot was complete`));
     });
-    socket.once('connect', () => socket.write(steps[0]!));
+    socket.once(readyEvent, () => socket.write(steps[0]!));
   });
 }

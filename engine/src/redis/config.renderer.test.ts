@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Durability, EngineCredentials, EvictionPolicy, Fencing } from '../domain';
 import { CUSTOMER_ACL_RULES, FENCING_MAX_LAG_S, renderRedisConfig, specSettings, type RedisConfigInput } from './config.renderer';
 import { quoteConfigArg } from './config.quoting';
+import { TLS_FILES } from './tls-settings';
 
 const credentials: EngineCredentials = {
   customerUser: 'customer',
@@ -51,6 +52,18 @@ describe('renderRedisConfig', () => {
     // The same pairs as a live CONFIG SET applies.
     const live = specSettings({ memoryMb: 64, durability: 'none', evictionPolicy: 'noeviction', fencing }).map(([k, v]) => `${k} ${v}`);
     for (const line of present) expect(live).toContain(line);
+  });
+
+  it('serves TLS only on the instance port, on replication and the cluster bus, when given TLS files', () => {
+    const out = lines({ tls: TLS_FILES });
+    expect(out).toContain('port 0');
+    expect(out).not.toContain('port 7001');
+    for (const line of [
+      'tls-port 7001', 'tls-cert-file "tls/instance.crt"', 'tls-key-file "tls/instance.key"', 'tls-ca-cert-file "tls/ca.crt"',
+      'tls-auth-clients no', 'tls-replication yes', 'tls-cluster yes',
+    ]) expect(out).toContain(line);
+    expect(lines().filter((l) => l.startsWith('tls-'))).toEqual([]);
+    expect(lines()).toContain('port 7001');
   });
 
   it('binds, announces and runs in cluster mode with fast replication', () => {

@@ -1,5 +1,6 @@
 import type { Durability, EngineCredentials, EvictionPolicy, Fencing } from '../domain';
 import { assertSafeUsername, quoteConfigArg } from './config.quoting';
+import { tlsSettings, type TlsFiles } from './tls-settings';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES } from './acl-rules';
 import { databaseUserConfigLines } from './database-users';
 
@@ -16,6 +17,8 @@ export interface RedisConfigInput {
   /** Absent: off. */
   fencing?: Fencing;
   credentials: EngineCredentials;
+  /** TLS only (plain-text port closed), with these files; absent: plain text. */
+  tls?: TlsFiles;
 }
 
 
@@ -90,7 +93,8 @@ export function renderRedisConfig(input: RedisConfigInput): string {
   const lines = [
     '# Rendered by @strata/engine. Do not edit: the agent rewrites it.',
     `bind ${address}`,
-    `port ${port}`,
+    // A TLS instance has no plain-text port: it serves TLS on `port` (tls-port below).
+    `port ${input.tls ? 0 : port}`,
     'protected-mode no',
     'daemonize no',
     `dir ${q(dataDir)}`,
@@ -128,5 +132,6 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     `user ${credentials.customerUser} reset on ${q(`>${credentials.customerPassword}`)} ${CUSTOMER_ACL_RULES.join(' ')}`,
     ...(credentials.databaseUsers?.length ? ['', '# Database users (passwords as SHA-256)', ...databaseUserConfigLines(credentials.databaseUsers)] : []),
   ];
+  if (input.tls) lines.push('', '# TLS only: client port, replication and cluster bus', ...tlsSettings(port, input.tls).map(directive));
   return `${lines.join('\n')}\n`;
 }

@@ -36,6 +36,8 @@ export interface StrataClusterConfig {
   /** Weekly window (UTC) in which rolling restarts run unless forced; unset: none. */
   maintenanceWindow?: { dayOfWeek: 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'; startTime: string; durationMinutes: number };
   engineVersion?: '7';
+  /** TLS only on the client port, replication and the cluster bus (default off); set at creation. */
+  tls?: 'off' | 'required';
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
@@ -45,7 +47,7 @@ export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
   static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'maintenance_window',
-    'engine_version', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
+    'engine_version', 'tls', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -55,6 +57,8 @@ export class StrataCluster extends BoundResource<StrataClusterConfig> {
   get username(): string { return this.getStringAttribute('username'); }
   get password(): string { return this.getStringAttribute('password'); }
   get seeds(): string[] { return this.getListAttribute('seeds'); }
+  /** PEM of the cluster's CA when tls is required. */
+  get caCertificate(): string { return this.getStringAttribute('ca_certificate'); }
 }
 
 export type Scope = 'clusters:read' | 'clusters:write' | 'benchmarks:run' | 'admin';
@@ -157,8 +161,8 @@ export class StrataDatabaseUser extends BoundResource<StrataDatabaseUserConfig> 
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';
-  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version',
-    'status', 'connection_uri', 'username', 'password', 'seeds'] as const;
+  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version', 'tls',
+    'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: { id?: string; name?: string } & TerraformMetaArguments) {
     super(scope, id, DataStrataCluster.tfDataSourceType, 'strata', config);
   }

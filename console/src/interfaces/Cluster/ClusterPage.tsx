@@ -137,6 +137,7 @@ function ClusterHeader({ cluster }: { cluster: Cluster }) {
             <span>{formatMemoryMb(s.memoryMbPerShard)} per shard</span>
             <span>{DURABILITY_LABELS[s.durability]}</span>
             <span>Redis {s.engineVersion}</span>
+            {s.tls === 'required' && <span>TLS only</span>}
           </span>
         }
         actions={

@@ -6,7 +6,7 @@ import { Icon } from '../../components/ui/Icon';
 import { ErrorState } from '../../components/ui/States';
 import { Tabs } from '../../components/ui/Tabs';
 import { useDatabaseUsersQuery } from '../../data/database-users/database-users-query';
-import { CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
+import { CA_FILE, CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
   provisioning: false,
@@ -102,6 +102,20 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
             </div>
           </div>
         </div>
+        {conn.tls === 'required' && (
+          <div className="kv">
+            <span className="kv-key">TLS</span>
+            <div className="secret-row">
+              <span className="small">
+                Required. Clients verify the instances against the cluster&apos;s CA; the snippets read it from <code>{CA_FILE}</code>.
+              </span>
+              {/* The API serves the CA as a file (GET /v1/clusters/{id}/ca.pem); the session cookie authorizes the download. */}
+              <a className="btn btn-secondary btn-sm" href={`/v1/clusters/${clusterId}/ca.pem`} download={CA_FILE} data-testid="download-ca">
+                Download CA
+              </a>
+            </div>
+          </div>
+        )}
         <div className="kv">
           <span className="kv-key">Seeds (every primary)</span>
           <div className="seeds">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '@strata/api';
-import { CLIENTS, JEDIS_DEPENDENCY, MASK, asDatabaseUser, buildSnippet, maskUri, parseHostPort } from './snippets';
+import { CA_FILE, CLIENTS, JEDIS_DEPENDENCY, MASK, asDatabaseUser, buildSnippet, maskUri, parseHostPort } from './snippets';
 
 const conn: Connection = {
   uri: 'redis://default:s3cr%2Ft@127.0.0.1:7001',
@@ -8,6 +8,8 @@ const conn: Connection = {
   username: 'default',
   password: 's3cr/t',
   endpoint: null,
+  tls: 'off',
+  caCertificate: null,
 };
 
 describe('with a stable endpoint', () => {
@@ -70,6 +72,32 @@ describe('buildSnippet', () => {
     expect(java).toMatch(/^public class Main \{$/m);
     expect(java).toContain('public static void main(String[] args)');
     expect(java).toContain('java -cp "lib/*" Main.java');
+  });
+});
+
+describe('for a TLS cluster', () => {
+  const secure: Connection = { ...conn, uri: 'rediss://default:s3cr%2Ft@127.0.0.1:7001', tls: 'required', caCertificate: '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n' };
+  it.each(CLIENTS.map((c) => c.key))('%s: speaks TLS, verifies against the CA file, still starts with the install line', (client) => {
+    const s = buildSnippet(client, secure, true);
+    expect(s).toContain(CA_FILE);
+    expect(s.split('\n')[0]).toMatch(/^(#|\/\/) (npm |pip )?install/);
+    expect(buildSnippet(client, conn, true)).not.toContain(CA_FILE);
+  });
+  it('each client turns TLS on its own way', () => {
+    const cli = buildSnippet('redis-cli', secure, true).split('\n').filter((l) => l.startsWith('redis-cli '));
+    expect(cli.every((l) => l.includes(`--tls --cacert ${CA_FILE}`))).toBe(true);
+    expect(cli[1]).toContain("-u 'rediss://");
+    expect(buildSnippet('ioredis', secure, true)).toContain(`tls: { ca: readFileSync("${CA_FILE}") }`);
+    expect(buildSnippet('node-redis', secure, true)).toContain('{ url: "rediss://127.0.0.1:7001" }');
+    expect(buildSnippet('node-redis', secure, true)).toContain('socket: { tls: true, ca: readFileSync');
+    expect(buildSnippet('redis-py', secure, true)).toContain(`    ssl=True,\n    ssl_ca_certs="${CA_FILE}",`);
+    expect(buildSnippet('go-redis', secure, true)).toContain('TLSConfig: &tls.Config{RootCAs: roots},');
+    expect(buildSnippet('jedis', secure, true)).toContain('.sslSocketFactory(ssl.getSocketFactory())');
+  });
+  it('a database user on a TLS cluster keeps rediss:// and the CA', () => {
+    const reader = asDatabaseUser(secure, 'reader');
+    expect(reader.uri).toBe('rediss://reader:<password of reader>@127.0.0.1:7001');
+    expect(buildSnippet('redis-cli', reader, true)).toContain(`--tls --cacert ${CA_FILE}`);
   });
 });
 

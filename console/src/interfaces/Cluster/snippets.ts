@@ -51,9 +51,18 @@ export function asDatabaseUser(conn: Connection, user: string): Connection {
 /** The Maven dependency the Jedis snippet's install line names (its pom.xml has only this). */
 export const JEDIS_DEPENDENCY = '<dependency><groupId>redis.clients</groupId><artifactId>jedis</artifactId><version>5.2.0</version></dependency>';
 
-/** Cluster-aware connection snippets. With `reveal` false the password is masked. */
+/** The file TLS snippets read the cluster's CA from (the console's "Download CA" saves it under this name). */
+export const CA_FILE = 'ca.pem';
+const CA_NOTE = `save the cluster's CA as ${CA_FILE} beside it (Download CA)`;
+
+/**
+ * Cluster-aware connection snippets. With `reveal` false the password is
+ * masked. For a TLS cluster each client speaks TLS and verifies the
+ * instances against the cluster's CA, read from CA_FILE.
+ */
 export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolean): string {
   const password = reveal ? conn.password : MASK;
+  const tls = conn.tls === 'required';
   // The stable endpoint first (it outlives any node), then every primary as a fallback seed.
   const endpoint = conn.endpoint ? [`${conn.endpoint.host}:${conn.endpoint.port}`] : [];
   const seeds = ([...endpoint, ...conn.seeds].length > 0 ? [...endpoint, ...conn.seeds] : [new URL(conn.uri.replace(/^rediss?:/, 'http:')).host]).map(parseHostPort);
@@ -64,21 +73,25 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       return [
         '# install: apt-get install redis-tools (Debian/Ubuntu) or brew install redis (macOS)',
         '# -c follows MOVED/ASK redirects between shards',
-        `redis-cli -c -h ${first.host} -p ${first.port} --user ${user} --pass '${password}'`,
+        ...(tls ? [`# TLS: ${CA_NOTE}`] : []),
+        `redis-cli -c${tls ? ` --tls --cacert ${CA_FILE}` : ''} -h ${first.host} -p ${first.port} --user ${user} --pass '${password}'`,
         '',
         '# or, with the connection URI',
-        `redis-cli -c -u '${maskUri(conn.uri, conn.password, reveal)}'`,
+        `redis-cli -c${tls ? ` --tls --cacert ${CA_FILE}` : ''} -u '${maskUri(conn.uri, conn.password, reveal)}'`,
       ].join('\n');
     case 'ioredis':
       return [
         '// npm install ioredis  (save as main.mjs, run: node main.mjs)',
+        ...(tls ? [`// TLS: ${CA_NOTE}`, "import { readFileSync } from 'node:fs';"] : []),
         "import { Cluster } from 'ioredis';",
         '',
         'const cluster = new Cluster(',
         '  [',
         ...seeds.map((s) => `    { host: ${q(s.host)}, port: ${s.port} },`),
         '  ],',
-        `  { redisOptions: { username: ${q(user)}, password: ${q(password)} } },`,
+        tls
+          ? `  { redisOptions: { username: ${q(user)}, password: ${q(password)}, tls: { ca: readFileSync(${q(CA_FILE)}) } } },`
+          : `  { redisOptions: { username: ${q(user)}, password: ${q(password)} } },`,
         ');',
         '',
         "await cluster.set('greeting', 'hello');",
@@ -88,13 +101,16 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
     case 'node-redis':
       return [
         '// npm install redis  (save as main.mjs, run: node main.mjs)',
+        ...(tls ? [`// TLS: ${CA_NOTE}`, "import { readFileSync } from 'node:fs';"] : []),
         "import { createCluster } from 'redis';",
         '',
         'const cluster = createCluster({',
         '  rootNodes: [',
-        ...seeds.map((s) => `    { url: ${q(`redis://${s.host}:${s.port}`)} },`),
+        ...seeds.map((s) => `    { url: ${q(`${tls ? 'rediss' : 'redis'}://${s.host}:${s.port}`)} },`),
         '  ],',
-        `  defaults: { username: ${q(user)}, password: ${q(password)} },`,
+        tls
+          ? `  defaults: { username: ${q(user)}, password: ${q(password)}, socket: { tls: true, ca: readFileSync(${q(CA_FILE)}) } },`
+          : `  defaults: { username: ${q(user)}, password: ${q(password)} },`,
         '});',
         '',
         'await cluster.connect();',
@@ -105,6 +121,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
     case 'redis-py':
       return [
         '# pip install redis',
+        ...(tls ? [`# TLS: ${CA_NOTE}`] : []),
         'from redis.cluster import RedisCluster, ClusterNode',
         '',
         'rc = RedisCluster(',
@@ -113,6 +130,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         '    ],',
         `    username=${q(user)},`,
         `    password=${q(password)},`,
+        ...(tls ? ['    ssl=True,', `    ssl_ca_certs=${q(CA_FILE)},`] : []),
         '    decode_responses=True,',
         ')',
         '',
@@ -122,23 +140,35 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
     case 'go-redis':
       return [
         '// install: go mod init example && go get github.com/redis/go-redis/v9  (save as main.go, run: go run .)',
+        ...(tls ? [`// TLS: ${CA_NOTE}`] : []),
         'package main',
         '',
         'import (',
         '\t"context"',
+        ...(tls ? ['\t"crypto/tls"', '\t"crypto/x509"'] : []),
         '\t"fmt"',
+        ...(tls ? ['\t"os"'] : []),
         '',
         '\t"github.com/redis/go-redis/v9"',
         ')',
         '',
         'func main() {',
         '\tctx := context.Background()',
+        ...(tls ? [
+          `\tca, err := os.ReadFile(${q(CA_FILE)})`,
+          '\tif err != nil {',
+          '\t\tpanic(err)',
+          '\t}',
+          '\troots := x509.NewCertPool()',
+          '\troots.AppendCertsFromPEM(ca)',
+        ] : []),
         '\trdb := redis.NewClusterClient(&redis.ClusterOptions{',
         '\t\tAddrs: []string{',
         ...seeds.map((s) => `\t\t\t${q(`${s.host}:${s.port}`)},`),
         '\t\t},',
         `\t\tUsername: ${q(user)},`,
         `\t\tPassword: ${q(password)},`,
+        ...(tls ? ['\t\tTLSConfig: &tls.Config{RootCAs: roots},'] : []),
         '\t})',
         '\tdefer rdb.Close()',
         '',
@@ -152,7 +182,14 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       return [
         `// install: a pom.xml with ${JEDIS_DEPENDENCY}`,
         '// save as Main.java, run: mvn dependency:copy-dependencies -DoutputDirectory=lib && java -cp "lib/*" Main.java',
+        ...(tls ? [
+          `// TLS: ${CA_NOTE}`,
+          'import java.io.FileInputStream;',
+          'import java.security.KeyStore;',
+          'import java.security.cert.CertificateFactory;',
+        ] : []),
         'import java.util.Set;',
+        ...(tls ? ['', 'import javax.net.ssl.SSLContext;', 'import javax.net.ssl.TrustManagerFactory;'] : []),
         '',
         'import redis.clients.jedis.DefaultJedisClientConfig;',
         'import redis.clients.jedis.HostAndPort;',
@@ -160,13 +197,26 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         'import redis.clients.jedis.JedisCluster;',
         '',
         'public class Main {',
-        '    public static void main(String[] args) {',
+        `    public static void main(String[] args)${tls ? ' throws Exception' : ''} {`,
         '        Set<HostAndPort> nodes = Set.of(',
         seeds.map((s) => `            new HostAndPort(${q(s.host)}, ${s.port})`).join(',\n'),
         '        );',
+        ...(tls ? [
+          '        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());',
+          '        trust.load(null, null);',
+          `        try (FileInputStream ca = new FileInputStream(${q(CA_FILE)})) {`,
+          '            trust.setCertificateEntry("strata-ca", CertificateFactory.getInstance("X.509").generateCertificate(ca));',
+          '        }',
+          '        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());',
+          '        tmf.init(trust);',
+          '        SSLContext ssl = SSLContext.getInstance("TLS");',
+          '        ssl.init(null, tmf.getTrustManagers(), null);',
+          '',
+        ] : []),
         '        JedisClientConfig config = DefaultJedisClientConfig.builder()',
         `            .user(${q(user)})`,
         `            .password(${q(password)})`,
+        ...(tls ? ['            .ssl(true)', '            .sslSocketFactory(ssl.getSocketFactory())'] : []),
         '            .build();',
         '',
         '        try (JedisCluster jedis = new JedisCluster(nodes, config)) {',

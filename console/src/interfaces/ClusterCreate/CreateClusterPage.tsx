@@ -253,6 +253,26 @@ export default function CreateClusterPage() {
             </Field>
           </section>
 
+          <section className="card form-section" aria-labelledby="sec-security">
+            <h2 id="sec-security" className="card-title">
+              <span className="step-num" aria-hidden="true">4</span> Security
+            </h2>
+            <label style={{ display: 'block' }}>
+              <input
+                type="checkbox"
+                name="tls"
+                checked={values.tls === 'required'}
+                onChange={(e) => set('tls', e.target.checked ? 'required' : 'off')}
+                aria-describedby="tls-hint"
+              />
+              {' '}Require TLS
+            </label>
+            <p id="tls-hint" className="field-hint">
+              Clients, replication and the cluster bus speak TLS only, with certificates from the cluster&apos;s own CA (downloadable once
+              it is ready). Set at creation.
+            </p>
+            {errorFor('tls') && <p className="field-error">{errorFor('tls')}</p>}
+          </section>
         </form>
         <div className="wizard-aside">
           <ClusterSummary shape={shape} durability={values.durability} check={check} capacityError={capacity.error} />

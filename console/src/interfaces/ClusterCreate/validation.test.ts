@@ -8,8 +8,13 @@ describe('validateClusterForm (mirrors the server schema)', () => {
     const r = validateClusterForm(valid);
     expect(r).toEqual({
       ok: true,
-      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off' },
+      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off', tls: 'off' },
     });
+  });
+
+  it('asks for TLS when the box is ticked', () => {
+    const r = validateClusterForm({ ...valid, tls: 'required' });
+    expect(r.ok && r.body.tls).toBe('required');
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type Fencing, type FieldError } from '@strata/api';
+import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type Fencing, type FieldError, type TlsMode } from '@strata/api';
 import { specProblem } from '@strata/engine';
 
 /** What the form holds: numbers stay strings until validated, exactly as typed. */
@@ -10,12 +10,13 @@ export interface ClusterFormValues {
   durability: Durability;
   evictionPolicy: EvictionPolicy;
   fencing: Fencing;
+  tls: TlsMode;
 }
 
 export type FormField = keyof ClusterFormValues;
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing'];
+export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'tls'];
 
 export const INITIAL_VALUES: ClusterFormValues = {
   name: '',
@@ -25,6 +26,7 @@ export const INITIAL_VALUES: ClusterFormValues = {
   durability: 'aof-everysec',
   evictionPolicy: 'noeviction',
   fencing: 'off',
+  tls: 'off',
 };
 
 function toNumber(s: string): number {
@@ -41,6 +43,7 @@ export function toRequestBody(v: ClusterFormValues): Record<string, unknown> {
     durability: v.durability,
     evictionPolicy: v.evictionPolicy,
     fencing: v.fencing,
+    tls: v.tls,
   };
 }
 

@@ -3,12 +3,24 @@
  * ioredis clients that fail fast and never reconnect on their own.
  */
 import { Redis } from 'ioredis';
+import type { EngineCredentials } from '../../domain';
 
-export interface AdminTarget {
-  host: string;
-  port: number;
+/** How Strata logs in to an instance: a user and, on a TLS cluster, the CA the instance's certificate must chain to. */
+export interface AdminLogin {
   username: string;
   password: string;
+  /** TLS with the server's certificate verified against `ca` (its name must cover the host connected to). */
+  tls?: { ca: string };
+}
+
+export interface AdminTarget extends AdminLogin {
+  host: string;
+  port: number;
+}
+
+/** The internal user's login to a cluster's instances: the one place that decides plain text or TLS. */
+export function internalLogin(c: EngineCredentials): AdminLogin {
+  return { username: c.internalUser, password: c.internalPassword, ...(c.tls ? { tls: { ca: c.tls.caCertificate } } : {}) };
 }
 
 /** Connects one admin client; rejects when the instance is unreachable or refuses the login. */
@@ -18,6 +30,7 @@ export async function connectAdmin(target: AdminTarget, timeoutMs: number): Prom
     port: target.port,
     username: target.username,
     password: target.password,
+    ...(target.tls ? { tls: { ca: target.tls.ca } } : {}),
     // Named, so Strata's own commands are told apart in CLIENT LIST and the slow log.
     connectionName: 'strata',
     lazyConnect: true,
@@ -52,7 +65,7 @@ export class AdminConnectionPool {
   private readonly clients = new Map<string, Promise<Redis>>();
 
   constructor(
-    private readonly credentials: { username: string; password: string },
+    private readonly credentials: AdminLogin,
     private readonly commandTimeoutMs: number,
   ) {}
 

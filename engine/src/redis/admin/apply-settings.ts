@@ -1,6 +1,6 @@
 import type { EngineCredentials } from '../../domain';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, specSettings, type EngineSettings } from '../config.renderer';
-import { connectAdmin } from './admin-connection';
+import { connectAdmin, internalLogin } from './admin-connection';
 import { syncDatabaseUsers } from './database-users';
 
 export interface InstanceSettings extends EngineSettings {
@@ -21,6 +21,8 @@ export async function applyInstanceSettings(opts: {
 }): Promise<void> {
   const { credentials: c, ...engine } = opts.settings;
   const timeoutMs = opts.timeoutMs ?? 2000;
+  // Spares serve plain text: a TLS instance never claims one (it starts cold with its certificate).
+  if (c.tls) throw new Error('a warm spare serves plain text; a TLS instance starts cold');
   const spare = await connectAdmin({ host: opts.host, port: opts.port, ...opts.current }, timeoutMs);
   try {
     await spare.call('ACL', 'SETUSER', c.internalUser, 'reset', 'on', `>${c.internalPassword}`, ...INTERNAL_ACL_RULES);
@@ -31,7 +33,7 @@ export async function applyInstanceSettings(opts: {
   } finally {
     spare.disconnect();
   }
-  const internal = await connectAdmin({ host: opts.host, port: opts.port, username: c.internalUser, password: c.internalPassword }, timeoutMs);
+  const internal = await connectAdmin({ host: opts.host, port: opts.port, ...internalLogin(c) }, timeoutMs);
   try {
     const leftovers = [opts.current.username, SPARE_USERS.internalUser, SPARE_USERS.customerUser]
       .filter((u, i, all) => all.indexOf(u) === i && u !== c.internalUser && u !== c.customerUser);

@@ -6,7 +6,8 @@
  * A general-purpose client builds an object and a promise per command,
  * which on a busy host costs more than the target spends restoring a key.
  */
-import net from 'node:net';
+import type net from 'node:net';
+import { openInstanceSocket } from '../instance-socket';
 
 export interface RestoreEntry {
   key: Buffer;
@@ -68,12 +69,12 @@ export class BulkRestoreConnection {
   }
 
   /** Connects and logs in (AUTH user password); rejects on a refused login. */
-  static async connect(host: string, port: number, username: string, password: string, timeoutMs = 5000): Promise<BulkRestoreConnection> {
-    const socket = net.createConnection({ host, port });
+  static async connect(host: string, port: number, username: string, password: string, tlsLogin?: { ca: string }, timeoutMs = 5000): Promise<BulkRestoreConnection> {
+    const { socket, readyEvent } = openInstanceSocket(host, port, tlsLogin);
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => { socket.destroy(); reject(new Error(`connect to ${host}:${port} timed out`)); }, timeoutMs);
-      socket.once('connect', () => { clearTimeout(timer); resolve(); });
+      socket.once(readyEvent, () => { clearTimeout(timer); resolve(); });
       socket.once('error', (err) => { clearTimeout(timer); reject(err); });
     });
     const conn = new BulkRestoreConnection(socket);

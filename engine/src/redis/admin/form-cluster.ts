@@ -23,6 +23,7 @@
  *     `nodeTimeoutMs` on every node before it returns (also on failure).
  */
 import type { FormClusterShard } from '../../domain';
+import type { AdminLogin } from './admin-connection';
 import { CLUSTER_NODE_TIMEOUT_MS } from '../config.renderer';
 import { AdminConnectionPool, errorMessage } from './admin-connection';
 import { subtractRanges } from './cluster-reply.parser';
@@ -34,6 +35,8 @@ export interface FormClusterOptions {
   /** The internal (admin) user. */
   username: string;
   password: string;
+  /** TLS cluster: verify instances against this CA. */
+  tls?: AdminLogin['tls'];
   /** Overall deadline; default 30000 ms. */
   timeoutMs?: number;
   /** cluster-node-timeout the instances are configured with; default CLUSTER_NODE_TIMEOUT_MS. */

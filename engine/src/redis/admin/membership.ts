@@ -3,6 +3,7 @@
  * shard's primary, and members forget every node that is no member.
  */
 import type { Redis } from 'ioredis';
+import type { AdminLogin } from './admin-connection';
 import { AdminConnectionPool } from './admin-connection';
 import { parseClusterNodes } from './cluster-reply.parser';
 import { membership, nodesToForget } from '../membership.rule';
@@ -47,8 +48,10 @@ export async function forgetNodes(opts: {
   members: { host: string; port: number; engineId: string | null; running: boolean }[];
   username: string;
   password: string;
+  /** TLS cluster: verify instances against this CA. */
+  tls?: AdminLogin['tls'];
 }): Promise<void> {
-  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 3000);
+  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password, tls: opts.tls }, 3000);
   try {
     const runners = opts.members.filter((m) => m.running);
     const myIds = await Promise.all(runners.map(async (m) => String(await (await pool.get(m.host, m.port)).call('CLUSTER', 'MYID'))));

@@ -14,7 +14,7 @@
 import type { Redis } from 'ioredis';
 import type { MigrationPriority, MigrationProgress, SlotRange } from '../../domain';
 import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type MigrationPace } from '../migration-pace';
-import { AdminConnectionPool } from './admin-connection';
+import { AdminConnectionPool, type AdminLogin } from './admin-connection';
 import { BulkRestoreConnection } from './bulk-restore.connection';
 import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
 import { repairOpenSlots, untilClusterOk } from './repair-slots';
@@ -28,6 +28,8 @@ export interface MigrateSlotsOptions {
   primaries: { host: string; port: number }[];
   username: string;
   password: string;
+  /** TLS cluster: verify instances against this CA. */
+  tls?: AdminLogin['tls'];
   /** How hard the move may press on the primaries (default balanced). */
   priority?: MigrationPriority;
   /** Overrides of the priority's pace (tests, benches). */
@@ -91,7 +93,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
 
   // 1. Slots an interrupted run left open: moving toward their target they stay open (importing from the live owner);
   //    otherwise closed (keys go back to the slot's owner).
-  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 10_000);
+  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password, tls: opts.tls }, 10_000);
   let closeRestorers = () => {};
   try {
     const members = new Map<string, Member>();
@@ -111,7 +113,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     if (anyOpen) {
       const dest = new Map<number, { host: string; port: number }>();
       for (const t of opts.targets) for (const r of t.slots) for (let s = r.start; s <= r.end; s++) dest.set(s, t);
-      const repaired = await repairOpenSlots({ primaries: [...all.values()], username: opts.username, password: opts.password, log, movingTo: (s) => dest.get(s) });
+      const repaired = await repairOpenSlots({ primaries: [...all.values()], username: opts.username, password: opts.password, tls: opts.tls, log, movingTo: (s) => dest.get(s) });
       log(`${repaired.length} slot(s) left open by an earlier run: closed, or left moving toward their target`);
     }
 
@@ -245,7 +247,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     // One bulk restore connection per target (the copies travel through the agent, not MIGRATE: see slot-move.ts).
     const restorers = new Map<Member, BulkRestoreConnection>();
     for (const p of pairs.values()) {
-      if (!restorers.has(p.to)) restorers.set(p.to, await BulkRestoreConnection.connect(p.to.host, p.to.port, opts.username, opts.password));
+      if (!restorers.has(p.to)) restorers.set(p.to, await BulkRestoreConnection.connect(p.to.host, p.to.port, opts.username, opts.password, opts.tls));
     }
     closeRestorers = () => { for (const r of restorers.values()) r.close(); };
     // At most inFlightPerSource calls per source at a time, across its pairs and their overlapping rounds.

@@ -9,6 +9,7 @@
  * it through the target in the milliseconds before the crash loses to it.)
  */
 import type { Redis } from 'ioredis';
+import type { AdminLogin } from './admin-connection';
 import { AdminConnectionPool } from './admin-connection';
 import { parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
 
@@ -16,6 +17,8 @@ export interface RepairSlotsOptions {
   primaries: { host: string; port: number }[];
   username: string;
   password: string;
+  /** TLS cluster: verify instances against this CA. */
+  tls?: AdminLogin['tls'];
   log?: (msg: string) => void;
   /** Keys per MIGRATE call. */
   batch?: number;
@@ -29,7 +32,7 @@ export interface RepairSlotsOptions {
 }
 
 export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot: number; movedKeys: number }[]> {
-  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password }, 5000);
+  const pool = new AdminConnectionPool({ username: opts.username, password: opts.password, tls: opts.tls }, 5000);
   const log = opts.log ?? (() => {});
   try {
     const views = await Promise.all(opts.primaries.map(async (p) => {

@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import { CLUSTER_NODE_TIMEOUT_MS, specSettings, type EngineSettings } from '../config.renderer';
 import { parseClusterNodes, parseInfo } from './cluster-reply.parser';
+import { TLS_FILES } from '../tls-settings';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -59,4 +60,14 @@ export async function reconfigureInstance(client: Redis, s: EngineSettings): Pro
   const used = Number(parseInfo(String(await client.call('INFO', 'memory'))).used_memory ?? 0);
   if (used > s.memoryMb * 1024 * 1024) throw new Error(`instance holds ${Math.ceil(used / 1048576)} MB; maxmemory ${s.memoryMb} MB would not fit`);
   await client.call('CONFIG', 'SET', ...specSettings(s).flat());
+}
+
+/**
+ * Makes a TLS instance load the certificate, key and CA files again (the
+ * agent has just rewritten them): Redis rebuilds its TLS context on CONFIG
+ * SET of any tls-* file, without a restart. New connections get the new
+ * certificate; open ones keep theirs.
+ */
+export async function reloadTlsFiles(client: Redis): Promise<void> {
+  await client.call('CONFIG', 'SET', 'tls-cert-file', TLS_FILES.certFile, 'tls-key-file', TLS_FILES.keyFile, 'tls-ca-cert-file', TLS_FILES.caFile);
 }

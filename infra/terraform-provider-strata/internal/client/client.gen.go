@@ -249,6 +249,24 @@ func (e ClusterSpecMigrationPriority) Valid() bool {
 	}
 }
 
+// Defines values for ClusterSpecTls.
+const (
+	ClusterSpecTlsOff      ClusterSpecTls = "off"
+	ClusterSpecTlsRequired ClusterSpecTls = "required"
+)
+
+// Valid indicates whether the value is a known member of the ClusterSpecTls enum.
+func (e ClusterSpecTls) Valid() bool {
+	switch e {
+	case ClusterSpecTlsOff:
+		return true
+	case ClusterSpecTlsRequired:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConditionStatus.
 const (
 	ConditionStatusFalse   ConditionStatus = "false"
@@ -264,6 +282,24 @@ func (e ConditionStatus) Valid() bool {
 	case ConditionStatusTrue:
 		return true
 	case ConditionStatusUnknown:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectionTls.
+const (
+	ConnectionTlsOff      ConnectionTls = "off"
+	ConnectionTlsRequired ConnectionTls = "required"
+)
+
+// Valid indicates whether the value is a known member of the ConnectionTls enum.
+func (e ConnectionTls) Valid() bool {
+	switch e {
+	case ConnectionTlsOff:
+		return true
+	case ConnectionTlsRequired:
 		return true
 	default:
 		return false
@@ -450,6 +486,24 @@ func (e CreateClusterRequestMigrationPriority) Valid() bool {
 	case CreateClusterRequestMigrationPriorityFast:
 		return true
 	case CreateClusterRequestMigrationPriorityGentle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateClusterRequestTls.
+const (
+	CreateClusterRequestTlsOff      CreateClusterRequestTls = "off"
+	CreateClusterRequestTlsRequired CreateClusterRequestTls = "required"
+)
+
+// Valid indicates whether the value is a known member of the CreateClusterRequestTls enum.
+func (e CreateClusterRequestTls) Valid() bool {
+	switch e {
+	case CreateClusterRequestTlsOff:
+		return true
+	case CreateClusterRequestTlsRequired:
 		return true
 	default:
 		return false
@@ -846,6 +900,7 @@ const (
 	SmtpNotConfigured        ProblemCode = "smtp_not_configured"
 	StorageInvalid           ProblemCode = "storage_invalid"
 	StorageUnavailable       ProblemCode = "storage_unavailable"
+	TlsOff                   ProblemCode = "tls_off"
 	TooManyStreams           ProblemCode = "too_many_streams"
 	Unauthorized             ProblemCode = "unauthorized"
 	Unplaceable              ProblemCode = "unplaceable"
@@ -912,6 +967,8 @@ func (e ProblemCode) Valid() bool {
 	case StorageInvalid:
 		return true
 	case StorageUnavailable:
+		return true
+	case TlsOff:
 		return true
 	case TooManyStreams:
 		return true
@@ -1324,6 +1381,9 @@ type ClusterSpec struct {
 	MigrationPriority ClusterSpecMigrationPriority `json:"migrationPriority"`
 	ReplicasPerShard  int                          `json:"replicasPerShard"`
 	Shards            int                          `json:"shards"`
+
+	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+	Tls ClusterSpecTls `json:"tls"`
 }
 
 // ClusterSpecDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -1340,6 +1400,9 @@ type ClusterSpecFencing string
 
 // ClusterSpecMigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
 type ClusterSpecMigrationPriority string
+
+// ClusterSpecTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+type ClusterSpecTls string
 
 // ClusterUpdateAccepted defines model for ClusterUpdateAccepted.
 type ClusterUpdateAccepted struct {
@@ -1371,6 +1434,9 @@ type ConditionStatus string
 
 // Connection defines model for Connection.
 type Connection struct {
+	// CaCertificate PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off)
+	CaCertificate *string `json:"caCertificate"`
+
 	// Endpoint the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node
 	Endpoint *struct {
 		Host string `json:"host"`
@@ -1384,10 +1450,16 @@ type Connection struct {
 	// Seeds host:port of every primary
 	Seeds []string `json:"seeds"`
 
-	// Uri redis://USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
+	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+	Tls ConnectionTls `json:"tls"`
+
+	// Uri redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
 	Uri      string `json:"uri"`
 	Username string `json:"username"`
 }
+
+// ConnectionTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+type ConnectionTls string
 
 // CreateAlertRuleRequest defines model for CreateAlertRuleRequest.
 type CreateAlertRuleRequest struct {
@@ -1442,6 +1514,9 @@ type CreateClusterRequest struct {
 	// RestoreFrom start with the data of a backup (same shard count as the backup)
 	RestoreFrom *RestoreFrom `json:"restoreFrom,omitempty"`
 	Shards      int          `json:"shards"`
+
+	// Tls default off; set at create
+	Tls *CreateClusterRequestTls `json:"tls,omitempty"`
 }
 
 // CreateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -1461,6 +1536,9 @@ type CreateClusterRequestMaintenanceWindowDayOfWeek string
 
 // CreateClusterRequestMigrationPriority default balanced
 type CreateClusterRequestMigrationPriority string
+
+// CreateClusterRequestTls default off; set at create
+type CreateClusterRequestTls string
 
 // CreateDatabaseUserRequest defines model for CreateDatabaseUserRequest.
 type CreateDatabaseUserRequest struct {

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "0faea70429f48c12b8ba024032c6853504f06048d5935d6853205c02728d912f"
+const SpecSHA256 = "1f3cbce6b2ce7ac030fcfc319a9d595ea53cf27473dd6263f368e41afa218b80"

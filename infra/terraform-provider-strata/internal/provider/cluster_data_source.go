@@ -25,6 +25,8 @@ type clusterDataModel struct {
 	EvictionPolicy    types.String `tfsdk:"eviction_policy"`
 	MigrationPriority types.String `tfsdk:"migration_priority"`
 	EngineVersion     types.String `tfsdk:"engine_version"`
+	TLS               types.String `tfsdk:"tls"`
+	CACertificate     types.String `tfsdk:"ca_certificate"`
 	Status            types.String `tfsdk:"status"`
 	ConnectionURI     types.String `tfsdk:"connection_uri"`
 	Username          types.String `tfsdk:"username"`
@@ -52,6 +54,8 @@ func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"eviction_policy":     computed(""),
 			"migration_priority":  computed("gentle, balanced or fast: how hard slot moves press on the primaries"),
 			"engine_version":      computed(""),
+			"tls":                 computed("off or required"),
+			"ca_certificate":      computed("PEM of the cluster's CA when tls is required, else null."),
 			"status":              computed("Phase: provisioning, ready, updating, degraded, deleting or failed."),
 			"connection_uri":      schema.StringAttribute{Computed: true, Sensitive: true},
 			"username":            computed("ACL user for clients."),
@@ -107,9 +111,12 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	m.Durability, m.EvictionPolicy = types.StringValue(string(c.Spec.Durability)), types.StringValue(string(c.Spec.EvictionPolicy))
 	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
 	m.EngineVersion, m.Status = types.StringValue(string(c.Spec.EngineVersion)), types.StringValue(string(c.Status.Phase))
+	m.TLS = types.StringValue(string(c.Spec.Tls))
 	m.ConnectionURI, m.Username, m.Password, m.Seeds = types.StringNull(), types.StringNull(), types.StringNull(), types.ListNull(types.StringType)
+	m.CACertificate = types.StringNull()
 	if conn, err := d.api.Connection(ctx, c.Id.String()); err == nil {
 		m.ConnectionURI, m.Username, m.Password = types.StringValue(conn.Uri), types.StringValue(conn.Username), types.StringValue(conn.Password)
+		m.CACertificate = types.StringPointerValue(conn.CaCertificate)
 		seeds, diags := types.ListValueFrom(ctx, types.StringType, conn.Seeds)
 		resp.Diagnostics.Append(diags...)
 		m.Seeds = seeds

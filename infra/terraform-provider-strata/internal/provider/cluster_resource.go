@@ -66,6 +66,8 @@ type clusterModel struct {
 	MigrationPriority types.String `tfsdk:"migration_priority"`
 	MaintenanceWindow types.Object `tfsdk:"maintenance_window"`
 	EngineVersion     types.String `tfsdk:"engine_version"`
+	TLS               types.String `tfsdk:"tls"`
+	CACertificate     types.String `tfsdk:"ca_certificate"`
 	WaitForReady      types.Bool   `tfsdk:"wait_for_ready"`
 	Timeouts          types.Object `tfsdk:"timeouts"`
 	Status            types.String `tfsdk:"status"`
@@ -117,7 +119,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
 		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, migration_priority and maintenance_window change in place " +
-			"(PATCH /v1/clusters/{id}, waiting for the operation); name and engine_version force a new cluster.",
+			"(PATCH /v1/clusters/{id}, waiting for the operation); name, engine_version and tls force a new cluster.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
 			"name": schema.StringAttribute{
@@ -172,6 +174,12 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Optional: true, Computed: true, Default: stringdefault.StaticString("7"), PlanModifiers: replace,
 				Description: "Redis major version. Default 7. Changing it creates a new cluster.",
 			},
+			"tls": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("off"), PlanModifiers: replace,
+				Description: "off or required: TLS only on the client port, replication and the cluster bus, with certificates from the cluster's own CA (ca_certificate). Default off. Changing it creates a new cluster.",
+				Validators:  []validator.String{stringvalidator.OneOf("off", "required")},
+			},
+			"ca_certificate": schema.StringAttribute{Computed: true, Description: "PEM of the cluster's CA when tls is required (clients verify the instances against it), else null."},
 			"wait_for_ready": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 				Description: "Wait for create and update operations to finish (default true). Provider-side only: changing it never touches the cluster.",
@@ -232,9 +240,10 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	ev := client.CreateClusterRequestEvictionPolicy(plan.EvictionPolicy.ValueString())
 	eng := client.CreateClusterRequestEngineVersion(plan.EngineVersion.ValueString())
 	prio := client.CreateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())
+	tls := client.CreateClusterRequestTls(plan.TLS.ValueString())
 	body := client.CreateClusterRequest{
 		Name: plan.Name.ValueString(), Shards: int(plan.Shards.ValueInt64()), ReplicasPerShard: int(plan.ReplicasPerShard.ValueInt64()),
-		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, MigrationPriority: &prio, EngineVersion: &eng,
+		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, MigrationPriority: &prio, EngineVersion: &eng, Tls: &tls,
 	}
 	w, d := windowOf(ctx, plan.MaintenanceWindow)
 	resp.Diagnostics.Append(d...)
@@ -255,6 +264,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	plan.Status = types.StringValue(string(out.Cluster.Status.Phase))
 	plan.ConnectionURI, plan.Username, plan.Password = types.StringNull(), types.StringNull(), types.StringNull()
 	plan.Seeds = types.ListNull(types.StringType)
+	plan.CACertificate = types.StringNull()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 
 	if plan.WaitForReady.ValueBool() {
@@ -284,6 +294,7 @@ func (r *clusterResource) refresh(ctx context.Context, m *clusterModel) diag.Dia
 	m.ConnectionURI = types.StringValue(conn.Uri)
 	m.Username = types.StringValue(conn.Username)
 	m.Password = types.StringValue(conn.Password)
+	m.CACertificate = types.StringPointerValue(conn.CaCertificate)
 	seeds, d := types.ListValueFrom(ctx, types.StringType, conn.Seeds)
 	diags.Append(d...)
 	m.Seeds = seeds
@@ -301,6 +312,7 @@ func setFromCluster(m *clusterModel, c *client.Cluster) {
 	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
 	m.MaintenanceWindow = windowValue(c.Spec.MaintenanceWindow)
 	m.EngineVersion = types.StringValue(string(c.Spec.EngineVersion))
+	m.TLS = types.StringValue(string(c.Spec.Tls))
 	m.Status = types.StringValue(string(c.Status.Phase))
 }
 

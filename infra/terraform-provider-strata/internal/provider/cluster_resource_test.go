@@ -70,6 +70,7 @@ type clusterSpec struct {
 	name                         string
 	shards, replicas, memory     int
 	durability, eviction, engine string
+	tls                          string // "" renders as "off"
 	wait                         bool
 	// window: the maintenance_window's HCL object, or "" for none.
 	window string
@@ -91,6 +92,7 @@ resource "strata_cluster" "test" {
   durability          = %q
   eviction_policy     = %q
   engine_version      = %q
+  tls                 = %q
   wait_for_ready      = %t
   %s
   timeouts = {
@@ -107,7 +109,14 @@ data "strata_cluster" "by_name" {
 data "strata_nodes" "all" {
   depends_on = [strata_cluster.test]
 }
-`, c.name, c.shards, c.replicas, c.memory, c.durability, c.eviction, c.engine, c.wait, window)
+`, c.name, c.shards, c.replicas, c.memory, c.durability, c.eviction, c.engine, tlsOr(c.tls), c.wait, window)
+}
+
+func tlsOr(tls string) string {
+	if tls == "" {
+		return "off"
+	}
+	return tls
 }
 
 // inPlaceStep applies spec and expects an in-place update of the same cluster, with the API's spec
@@ -197,6 +206,8 @@ func TestAccCluster(t *testing.T) {
 					resource.TestCheckResourceAttr("strata_cluster.test", "shards", "1"),
 					resource.TestCheckResourceAttr("strata_cluster.test", "durability", "none"),
 					resource.TestCheckResourceAttr("strata_cluster.test", "engine_version", "7"),
+					resource.TestCheckResourceAttr("strata_cluster.test", "tls", "off"),
+					resource.TestCheckNoResourceAttr("strata_cluster.test", "ca_certificate"),
 					resource.TestCheckResourceAttr("strata_cluster.test", "seeds.#", "1"),
 					resource.TestMatchResourceAttr("strata_cluster.test", "connection_uri", regexpMust(`^redis://[^:]+:[^@]+@`+regexp.QuoteMeta(addressPrefix())+`\.\d+:\d+$`)),
 					resource.TestCheckResourceAttrSet("strata_cluster.test", "password"),
@@ -258,6 +269,7 @@ func TestAccCluster(t *testing.T) {
 			// What cannot change in place plans a replacement.
 			replaceStep(clusterSpec{name: "tf-acc-renamed", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
 			replaceStep(clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "8", wait: true}),
+			replaceStep(clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", tls: "required", wait: true}),
 		},
 		CheckDestroy: func(s *terraform.State) error {
 			if firstID == "" {

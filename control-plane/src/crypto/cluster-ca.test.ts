@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { createClusterCa, issueInstanceCertificate } from './cluster-ca';
+
+describe('cluster CA', () => {
+  it('makes a CA that signs instance certificates naming the node address and the endpoint host', async () => {
+    const ca = await createClusterCa('orders');
+    const caCert = new X509Certificate(ca.certificate);
+    expect(caCert.ca).toBe(true);
+    expect(caCert.subject).toContain('Strata cluster CA orders');
+    expect(caCert.verify(caCert.publicKey)).toBe(true);
+
+    const inst = await issueInstanceCertificate(ca, ['127.0.1.2', 'redis.example.test', '127.0.1.2']);
+    const cert = new X509Certificate(inst.certificate);
+    expect(cert.ca).toBe(false);
+    expect(cert.verify(caCert.publicKey)).toBe(true);
+    expect(cert.checkIssued(caCert)).toBe(true);
+    expect(cert.subjectAltName).toBe('IP Address:127.0.1.2, DNS:redis.example.test');
+    expect(cert.checkIP('127.0.1.2')).toBe('127.0.1.2');
+    expect(cert.checkIP('127.0.1.3')).toBeUndefined();
+    expect(cert.checkHost('redis.example.test')).toBe('redis.example.test');
+    expect(cert.publicKey.equals(createPrivateKey(inst.privateKey))).toBe(false);
+    expect(createPrivateKey(inst.privateKey).asymmetricKeyType).toBe('ec');
+    expect(cert.keyUsage).toEqual(expect.arrayContaining(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']));
+  });
+
+  it('is signed by its own CA only', async () => {
+    const [a, b] = await Promise.all([createClusterCa('a'), createClusterCa('b')]);
+    const cert = new X509Certificate((await issueInstanceCertificate(a, ['10.0.0.1'])).certificate);
+    expect(cert.verify(new X509Certificate(b.certificate).publicKey)).toBe(false);
+  });
+
+  it('refuses a certificate without a host', async () => {
+    await expect(issueInstanceCertificate(await createClusterCa('x'), [])).rejects.toThrow(/at least one host/);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The certificate authority of one TLS cluster: a self-signed ECDSA P-256
+ * CA made when the cluster is created (its key sealed with the cluster's
+ * other secrets), and the instance certificates it signs. An instance's
+ * certificate names the address of the node it runs on and the cluster's
+ * endpoint host, so a client that verifies hostnames accepts it whether it
+ * came in through the endpoint or was redirected to the node.
+ */
+import 'reflect-metadata';
+import { isIP } from 'node:net';
+import { randomBytes, webcrypto } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
+
+const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+const DAY_MS = 86_400_000;
+/** The CA outlives any instance certificate it signs. */
+export const CA_VALIDITY_DAYS = 3650;
+export const INSTANCE_CERT_VALIDITY_DAYS = 397;
+
+export interface PemPair {
+  certificate: string;
+  privateKey: string;
+}
+
+const serial = () => {
+  const b = randomBytes(16);
+  b[0]! &= 0x7f; // a positive serial number
+  return b.toString('hex');
+};
+
+const pkcs8Pem = async (key: CryptoKey): Promise<string> => {
+  const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
+  return `-----BEGIN PRIVATE KEY-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END PRIVATE KEY-----\n`;
+};
+
+const importPkcs8 = (pem: string): Promise<CryptoKey> => {
+  const der = Buffer.from(pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s+/g, ''), 'base64');
+  return webcrypto.subtle.importKey('pkcs8', der, ALG, false, ['sign']);
+};
+
+/** A new CA for the named cluster. */
+export async function createClusterCa(clusterName: string, now = new Date()): Promise<PemPair> {
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: [{ CN: [`Strata cluster CA ${clusterName}`] }, { O: ['Strata'] }],
+    notBefore: new Date(now.getTime() - 60_000),
+    notAfter: new Date(now.getTime() + CA_VALIDITY_DAYS * DAY_MS),
+    keys,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { certificate: cert.toString('pem') + '\n', privateKey: await pkcs8Pem(keys.privateKey) };
+}
+
+/**
+ * A certificate for one instance, valid for TLS server and client use (the
+ * instance also connects out: replication, cluster bus, MIGRATE). `hosts`
+ * become subject alternative names: IP addresses as IP entries, names as DNS.
+ */
+export async function issueInstanceCertificate(ca: PemPair, hosts: readonly string[], now = new Date()): Promise<PemPair> {
+  const names = [...new Set(hosts.filter(Boolean))];
+  if (!names.length) throw new Error('an instance certificate needs at least one host');
+  const caCert = new x509.X509Certificate(ca.certificate);
+  const caKey = await importPkcs8(ca.privateKey);
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: [{ CN: [names[0]!] }, { O: ['Strata'] }],
+    issuer: caCert.subject,
+    notBefore: new Date(now.getTime() - 60_000),
+    notAfter: new Date(Math.min(now.getTime() + INSTANCE_CERT_VALIDITY_DAYS * DAY_MS, caCert.notAfter.getTime())),
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyAgreement, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth]),
+      new x509.SubjectAlternativeNameExtension(names.map((h) => (isIP(h) ? { type: 'ip' as const, value: h } : { type: 'dns' as const, value: h }))),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert),
+    ],
+  });
+  return { certificate: cert.toString('pem') + '\n', privateKey: await pkcs8Pem(keys.privateKey) };
+}

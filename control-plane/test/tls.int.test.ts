@@ -1,0 +1,289 @@
+/**
+ * A cluster created with `tls: "required"` serves TLS only: on the client
+ * port, on replication and on the cluster bus, with certificates from its
+ * own CA. One stack, one cluster, several checks in order: it becomes ready,
+ * plain text gets nothing (client port and bus port), a client with the CA
+ * writes and reads on every shard through the endpoint's rediss:// URI, a
+ * client without the CA is refused, and a failover, a 3 -> 4 reshard and
+ * the loss of a node keep every acknowledged key; a backup (streamed over
+ * TLS) restores into a new TLS cluster; the slow log and a key scan read
+ * every instance over TLS; a database user reads (and is refused a write)
+ * over TLS; a configuration change rotates every instance's certificate
+ * without a restart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import tls from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { Cluster, Redis } from 'ioredis';
+import type { BackupResponse, Benchmark, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
+import type { Stack } from '@strata/local';
+import { testStack } from './helpers/test-stack';
+import type { TestApi } from './helpers/api-client';
+import { countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
+
+let stack: Stack;
+let api: TestApi;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ stack, api, cleanup } = await testStack('127.0.123', { nodes: 3, extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '6000' } }));
+});
+afterAll(async () => cleanup?.());
+
+const KEYS = 3000;
+
+/** A Redis Cluster client from the connection URI and the CA, as an application configured for TLS. */
+function tlsClient(uri: string, ca: string): Cluster {
+  const u = new URL(uri);
+  expect(u.protocol).toBe('rediss:');
+  const c = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
+    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca }, connectTimeout: 1000, commandTimeout: 3000 },
+    slotsRefreshTimeout: 1000,
+    retryDelayOnFailover: 20,
+    retryDelayOnClusterDown: 50,
+    retryDelayOnTryAgain: 20,
+  });
+  c.on('error', () => {});
+  return c;
+}
+
+/** What a plain-text client gets from host:port after sending PING: the bytes received before the server closed (or 500 ms). */
+function plainPing(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    let got = '';
+    const done = () => { clearTimeout(t); s.destroy(); resolve(got); };
+    const t = setTimeout(done, 500);
+    s.on('connect', () => s.write('PING\r\n'));
+    s.on('data', (d) => { got += d.toString('latin1'); });
+    s.on('close', done);
+    s.on('error', done);
+  });
+}
+
+/** Completes a TLS handshake with host:port verified against `ca`; resolves with the peer certificate's SANs. */
+function handshake(host: string, port: number, ca?: string): Promise<string> {
+  return peerCertificate(host, port, ca).then((c) => c.subjectAltName ?? '');
+}
+
+function peerCertificate(host: string, port: number, ca?: string): Promise<X509Certificate> {
+  return new Promise((resolve, reject) => {
+    const s = tls.connect({ host, port, ...(ca ? { ca } : {}) });
+    s.once('secureConnect', () => { resolve(s.getPeerX509Certificate()!); s.destroy(); });
+    s.once('error', (err) => { s.destroy(); reject(err); });
+  });
+}
+
+const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
+const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.find((i) => i.role === 'primary')!;
+
+describe('a TLS cluster', () => {
+  it('serves TLS only; a client with its CA reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key; backups, diagnostics and database users work over TLS', async () => {
+    const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required' });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    expect(created.body.cluster.spec.tls).toBe('required');
+    const id = created.body.cluster.id;
+    const started = Date.now();
+    const topology = await api.waitForHealthy(id, 90_000);
+    console.log(`TLS cluster 3x1 healthy in ${Date.now() - started} ms`);
+
+    // Connection details: rediss:// on the endpoint, the CA in PEM, the same CA downloadable.
+    const conn = (await api.connection(id)).body;
+    expect(conn.tls).toBe('required');
+    expect(conn.uri.startsWith(`rediss://`)).toBe(true);
+    expect(new URL(conn.uri).hostname).toBe(stack.endpointHost);
+    const ca = conn.caCertificate!;
+    expect(new X509Certificate(ca).ca).toBe(true);
+    const download = await fetch(`${api.url}/v1/clusters/${id}/ca.pem`, { headers: { authorization: `Bearer ${api.token}` } });
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toContain('application/x-pem-file');
+    expect(download.headers.get('content-disposition')).toBe('attachment; filename="ca.pem"');
+    expect(await download.text()).toBe(ca);
+
+    // Every instance: plain text on its port and on its bus port gets no reply; TLS verified by the CA names its node's address and the endpoint.
+    for (const inst of topology.shards.flatMap((s) => s.instances)) {
+      const { host, port } = split(inst.address);
+      expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
+      expect(await plainPing(host, port + 10000)).toBe('');
+      const sans = await handshake(host, port, ca);
+      expect(sans).toContain(`IP Address:${host}`);
+      expect(sans).toContain(`IP Address:${stack.endpointHost}`);
+      // The cluster bus speaks TLS too (a handshake with the CA completes there).
+      await handshake(host, port + 10000, ca);
+      // Without the cluster's CA, the certificate is not trusted.
+      await expect(handshake(host, port)).rejects.toThrow(/self[- ]signed|unable to (get|verify)/i);
+    }
+
+    // Through the endpoint (TLS passes through it) with the CA: every shard written and read; replicas acknowledge over TLS replication.
+    const app = tlsClient(conn.uri, ca);
+    await loadKeys(app, 'k', KEYS, 1);
+    expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
+    for (const node of app.nodes('master')) expect(Number(await node.dbsize())).toBeGreaterThan(KEYS / 6);
+    // The customer user over a standalone TLS connection to a replica: it holds its share (replication over TLS, the only port).
+    const replica = topology.shards[0]!.instances.find((i) => i.role === 'replica')!;
+    const r = new Redis({ ...split(replica.address), username: conn.username, password: conn.password, tls: { ca }, lazyConnect: true, maxRetriesPerRequest: 0 });
+    await r.connect();
+    expect(Number(await r.dbsize())).toBeGreaterThan(KEYS / 6);
+    expect(await r.info('replication')).toMatch(/master_link_status:up/);
+    r.disconnect();
+
+    // kill -9 of a primary with a writer running: the replica takes over over TLS, nothing acknowledged lost.
+    const writer = new DurableWriter(tlsClient(conn.uri, ca), 'w', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const victim = primaryOf(topology, 1);
+    process.kill(enginePid(victim.address), 'SIGKILL');
+    await api.waitForEvent(id, 'failover', (e) => e.shard === 1);
+    await api.waitForHealthy(id, 90_000);
+    await new Promise((res) => setTimeout(res, 300));
+    await writer.stop();
+    expect(writer.acked.length).toBeGreaterThan(10);
+    expect(await writer.lost(app)).toEqual([]);
+    expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
+    console.log(`failover over TLS: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
+
+    // A backup over TLS (the snapshot streamed over the replication protocol on a TLS connection), restored into a new TLS cluster with its own CA.
+    const backupStarted = await api.call<BackupResponse>('POST', `/v1/clusters/${id}/backups`, {});
+    expect(backupStarted.status, JSON.stringify(backupStarted.body)).toBe(202);
+    const backup = await api.pollUntil(async () => {
+      const b = (await api.call<BackupResponse>('GET', `/v1/backups/${backupStarted.body.backup.id}`)).body.backup;
+      if (b.status === 'failed') throw new Error(`backup failed: ${JSON.stringify(b.error)}`);
+      return b.status === 'completed' ? b : undefined;
+    }, 60_000, () => 'the backup did not complete');
+    const restored = await api.createCluster({ name: 'secure-restored', shards: 3, replicasPerShard: 0, memoryMbPerShard: 64, tls: 'required', restoreFrom: { backupId: backup.id } });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(202);
+    await api.waitForHealthy(restored.body.cluster.id, 90_000);
+    const rconn = (await api.connection(restored.body.cluster.id)).body;
+    expect(rconn.caCertificate).not.toBe(ca);
+    const rclient = tlsClient(rconn.uri, rconn.caCertificate!);
+    expect(await countPresent(rclient, 'k', KEYS)).toBe(KEYS);
+    rclient.disconnect();
+    await api.deleteCluster(restored.body.cluster.id);
+    await api.waitForGone(restored.body.cluster.id);
+
+    // Diagnostics over TLS: a slow command shows in the merged slow log of every instance; a key scan reads every shard.
+    await app.eval('local i = 0 while i < 4000000 do i = i + 1 end return i', 1, 'slow:key');
+    const slow = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
+    expect(slow.status).toBe(200);
+    expect(slow.body.sources.length).toBe(6);
+    expect(slow.body.sources.every((s) => s.ok), JSON.stringify(slow.body.sources)).toBe(true);
+    expect(slow.body.entries.filter((e) => e.command === 'EVAL')).toHaveLength(1);
+    const scanStarted = await api.call<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, { topN: 3 });
+    expect(scanStarted.status, JSON.stringify(scanStarted.body)).toBe(202);
+    const scan = await api.pollUntil(async () => {
+      const s = (await api.call<KeyScan>('GET', `/v1/clusters/${id}/diagnostics/key-scans/${scanStarted.body.id}`)).body;
+      return s.status === 'running' ? undefined : s;
+    }, 60_000, () => 'the key scan did not finish');
+    expect(scan.status, JSON.stringify(scan.shards.map((s) => s.detail))).toBe('completed');
+    expect(scan.shards.reduce((n, s) => n + s.result!.keysScanned, 0)).toBeGreaterThanOrEqual(KEYS);
+
+    // A database user over TLS: created through the API, applied on every instance, reads with the cluster's CA, refused a write.
+    const user = await api.call<DatabaseUserWithPassword>('POST', `/v1/clusters/${id}/users`, { name: 'reader', preset: 'read-only' });
+    expect(user.status, JSON.stringify(user.body)).toBe(201);
+    await api.pollUntil(async () => {
+      const list = (await api.call<DatabaseUserList>('GET', `/v1/clusters/${id}/users`)).body;
+      return list.items.every((u) => u.applied) ? list : undefined;
+    }, 20_000, () => 'the user was not applied on every instance');
+    const readerUri = conn.uri.replace(/^rediss:\/\/[^@]*@/, `rediss://reader:${user.body.password}@`);
+    const reader = tlsClient(readerUri, ca);
+    expect(await reader.get('k:1')).not.toBeNull();
+    await expect(reader.set('k:1', 'x')).rejects.toThrow(/NOPERM/);
+    reader.disconnect();
+
+    // A benchmark over TLS: the js worker threads run it (the native worker speaks plain text only) and say so.
+    const bench = await api.call<Benchmark>('POST', `/v1/clusters/${id}/benchmarks`, {
+      workload: 'ycsb-c', recordCount: 2000, durationSec: 2, warmupSec: 0, connections: 4, workers: 1, seed: 3,
+    });
+    expect(bench.status, JSON.stringify(bench.body)).toBe(202);
+    const ran = await api.pollUntil(async () => {
+      const b = (await api.call<Benchmark>('GET', `/v1/benchmarks/${bench.body.id}`)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(b.state) ? b : undefined;
+    }, 60_000, () => 'the benchmark did not finish');
+    expect(ran.state, JSON.stringify(ran)).toBe('succeeded');
+    const read = ran.result!.ops.find((o) => o.op === 'read')!;
+    expect(read.count).toBeGreaterThan(100);
+    expect(read.errors).toBe(0);
+    expect(read.misses).toBe(0);
+    expect(ran.result!.workers[0]).toMatchObject({ engine: 'js', engineNote: expect.stringContaining('TLS') });
+    console.log(`ycsb-c over TLS (js workers): ${Math.round(ran.result!.opsPerSec)} ops/s`);
+
+    // A configuration change hands every instance a fresh certificate, which it serves without a restart.
+    const current = (await api.waitForHealthy(id, 60_000)).shards.flatMap((sh) => sh.instances);
+    const before = new Map(await Promise.all(current.map(async (i) => [i.address, {
+      serial: (await peerCertificate(split(i.address).host, split(i.address).port, ca)).serialNumber, pid: enginePid(i.address),
+    }] as const)));
+    const change = await api.updateCluster(id, { evictionPolicy: 'allkeys-lru' });
+    expect(change.status, JSON.stringify(change.body)).toBe(202);
+    const changed = await api.pollUntil(async () => {
+      const op = (await api.operation(change.body.operation.id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, 60_000, () => 'the configuration change did not finish');
+    expect(changed.state, JSON.stringify(changed)).toBe('succeeded');
+    for (const [address, was] of before) {
+      const { host: h, port: p } = split(address);
+      expect((await peerCertificate(h, p, ca)).serialNumber, address).not.toBe(was.serial);
+      expect(enginePid(address), address).toBe(was.pid);
+    }
+
+    // 3 -> 4 shards: slots move between TLS instances (MIGRATE over tls-cluster, bulk restores over TLS).
+    const up = await api.updateCluster(id, { shards: 4 });
+    expect(up.status, JSON.stringify(up.body)).toBe(202);
+    const four = await api.pollUntil(async () => {
+      const op = (await api.operation(up.body.operation.id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, 120_000, () => '3 -> 4 did not finish');
+    expect(four.state, JSON.stringify(four)).toBe('succeeded');
+    const after = await api.waitForHealthy(id, 90_000);
+    expect(after.shards).toHaveLength(4);
+    const fresh = tlsClient(conn.uri, ca);
+    expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    expect(await writer.lost(fresh)).toEqual([]);
+    expect(fresh.nodes('master')).toHaveLength(4);
+    const { host, port } = split(primaryOf(after, 3).address);
+    expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
+
+
+    // A node goes silent (its agent killed, its engines still serving): its replicas are rebuilt on the other nodes, each with a
+    // certificate for its new node; a primary there still serves, so it stays primary until the node is back.
+    const nodes = (await api.nodes()).body.items;
+    const replicas = after.shards.flatMap((s) => s.instances).filter((i) => i.role === 'replica');
+    const silent = stack.agents.findIndex((a) => replicas.some((i) => i.nodeId === nodes.find((n) => n.name === a.name)!.id));
+    const node = nodes.find((n) => n.name === stack.agents[silent]!.name)!;
+    const lost = replicas.filter((i) => i.nodeId === node.id);
+    expect(lost.length).toBeGreaterThan(0);
+    await stack.stopAgent(silent, 'SIGKILL');
+    for (const l of lost) await api.waitForEvent(id, 'replica-rebuilt', (e) => e.lost.instanceId === l.id, 60_000);
+    // The copies' instances serving (the event tells the rebuild began).
+    const rebuilt = await api.pollUntil(async () => {
+      const all = (await api.topology(id)).body.shards.flatMap((s) => s.instances);
+      const fresh = all.filter((i) => !after.shards.some((s) => s.instances.some((x) => x.id === i.id)));
+      return fresh.length === lost.length && fresh.every((i) => i.health === 'healthy') ? fresh : undefined;
+    }, 60_000, () => 'the rebuilt replicas are not healthy');
+    for (const inst of rebuilt) {
+      const at = split(inst.address);
+      expect(await plainPing(at.host, at.port)).not.toMatch(/^[+-]/);
+      expect(await handshake(at.host, at.port, ca)).toContain(`IP Address:${at.host}`);
+    }
+    expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
+    await stack.startAgent(silent);
+    await api.waitForHealthy(id, 60_000);
+
+    fresh.disconnect();
+    app.disconnect();
+    writer['client'].disconnect();
+  });
+
+  it('a cluster without TLS has no CA to download', async () => {
+    const created = await api.createCluster({ name: 'plain', shards: 1, replicasPerShard: 0, memoryMbPerShard: 16 });
+    expect(created.body.cluster.spec.tls).toBe('off');
+    const res = await api.call<{ code: string }>('GET', `/v1/clusters/${created.body.cluster.id}/ca.pem`);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('tls_off');
+    const conn = (await api.connection(created.body.cluster.id)).body;
+    expect(conn.uri.startsWith('redis://')).toBe(true);
+    expect(conn.caCertificate).toBeNull();
+    const bad = await api.createCluster({ name: 'bad-tls', shards: 1, replicasPerShard: 0, tls: 'sometimes' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('tls');
+  });
+});
