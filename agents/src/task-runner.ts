@@ -9,8 +9,9 @@ import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
 import { runDiskProfile } from './disk-profile/disk-profile-runner';
 import { backupShard } from './backup/backup-shard';
 import { consistentStart } from './backup/consistent-start';
+import { restoreKeys } from './backup/restore-keys';
 import { openRdbSync } from '@strata/engine/backup';
-import { backupProgressDetail } from '@strata/api';
+import { backupProgressDetail, restoreProgressDetail } from '@strata/api';
 import { runKeyScan, runSlowLog } from './diagnostics';
 
 /** What a running task can use besides its payload. */
@@ -44,7 +45,9 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string; backupMaxBytesPerSec?: number },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string; backupMaxBytesPerSec?: number;
+      /** Restores into another layout: where temporary engines run (this node's address) and how fast they move keys. */
+      restore?: { address: string; redisServer: string; maxKeysPerSec?: number } },
   ) {}
 
   async run(): Promise<void> {
@@ -157,6 +160,25 @@ export class TaskRunner {
         for (const c of conns) c.disconnect();
       }
     },
+    'restore-keys': async (p, log, t) => {
+      if (!this.d.restore || !this.d.dataDir) throw new Error('this agent cannot run temporary engines (no data directory or redis-server configured)');
+      let last = Promise.resolve();
+      let lastAt = 0;
+      const r = await restoreKeys(p, {
+        dataDir: this.d.dataDir, address: this.d.restore.address, redisServer: this.d.restore.redisServer, maxKeysPerSec: this.d.restore.maxKeysPerSec,
+        stop: t.stop, log,
+        progress: (done, total) => {
+          // At most one report a half second, one in flight; a lost one is superseded by the next.
+          const now = Date.now();
+          if (now - lastAt < 500 && done < total) return;
+          lastAt = now;
+          last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? done / total : 1, detail: restoreProgressDetail(done, total) }))
+            .catch((err) => log.warn({ err: (err as Error).message }, 'could not report restore progress'));
+        },
+      });
+      await last;
+      return r;
+    },
     slowlog: (p) => runSlowLog(p, { connections: this.d.connections }),
     'key-scan': (p, log, t) => runKeyScan(p, {
       connections: this.d.connections, stop: t.stop, log,
@@ -240,6 +262,8 @@ const lockKey = (p: TaskPayload): string => {
       return `slowlog:${p.clusterId}`;
     case 'key-scan':
       return `key-scan:${p.scanId}:${p.shard}`;
+    case 'restore-keys':
+      return `restore-keys:${p.clusterId}:${p.backupShard}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':

@@ -7,7 +7,7 @@ import { Durability, EvictionPolicy, InstanceRole, MigrationPriority, SlotRange 
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
-import { BackupConsistentStartResult, BackupConsistentStartTaskSpec, BackupShardResult, BackupShardTaskSpec, InstanceSeed, StorageCredentials } from './backups';
+import { BackupConsistentStartResult, BackupConsistentStartTaskSpec, BackupShardResult, BackupShardTaskSpec, InstanceSeed, RestoreKeysResult, RestoreKeysTaskSpec, StorageCredentials } from './backups';
 import { DatabaseUserAcl } from './database-users';
 import { KeyScanShardResult, KeyScanTaskSpec, SlowLogTaskResult, SlowLogTaskSpec } from './diagnostics';
 
@@ -131,6 +131,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start') }),
   SlowLogTaskSpec.extend({ kind: z.literal('slowlog') }).describe("read (or reset) the slow log of the cluster's instances on this node"),
   KeyScanTaskSpec.extend({ kind: z.literal('key-scan') }).describe('scan one shard for its biggest (and, under LFU, hottest) keys, throttled'),
+  RestoreKeysTaskSpec.extend({ kind: z.literal('restore-keys') }).describe("load one backup file into a temporary engine and move its keys by slot into the new cluster's primaries"),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
@@ -163,6 +164,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start'), credentials: EngineCredentials }),
   SlowLogTaskSpec.extend({ kind: z.literal('slowlog'), credentials: EngineCredentials }),
   KeyScanTaskSpec.extend({ kind: z.literal('key-scan'), credentials: EngineCredentials }),
+  RestoreKeysTaskSpec.extend({ kind: z.literal('restore-keys'), credentials: EngineCredentials }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -183,6 +185,7 @@ export const TaskResult = z.discriminatedUnion('kind', [
   BackupConsistentStartResult,
   SlowLogTaskResult,
   KeyScanShardResult,
+  RestoreKeysResult,
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 

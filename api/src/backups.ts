@@ -206,3 +206,31 @@ export function parseBackupProgressDetail(detail: string | null | undefined): { 
   const m = /^(\d+)(?: of (\d+))? bytes$/.exec(detail ?? '');
   return m ? { bytes: Number(m[1]), total: m[2] === undefined ? null : Number(m[2]) } : null;
 }
+
+/**
+ * A restore into another layout, one backup file on one agent: load the
+ * file into a temporary engine and move its keys by slot into the new
+ * cluster's primaries.
+ */
+export const RestoreKeysTaskSpec = z.object({
+  clusterId: Id,
+  backupShard: z.number().int().describe("the backup's shard whose file this task moves"),
+  file: InstanceSeed.describe('the file, checked against its SHA-256 on the way in'),
+  targets: z.array(Endpoint).min(1).describe("the new cluster's primaries (the slot map is read from them)"),
+});
+export type RestoreKeysTaskSpec = z.infer<typeof RestoreKeysTaskSpec>;
+
+export const RestoreKeysResult = z.object({
+  kind: z.literal('restore-keys'),
+  keysTotal: z.number().int().describe('keys the temporary engine loaded'),
+  keysMoved: z.number().int(),
+  keysExpired: z.number().int().describe('keys whose TTL ran out before they were moved'),
+});
+export type RestoreKeysResult = z.infer<typeof RestoreKeysResult>;
+
+/** A restore-keys task's progress detail ("1200 of 3000 keys"): written by the agent, read back by the create operation's load-data step. */
+export const restoreProgressDetail = (done: number, total: number) => `${done} of ${total} keys`;
+export function parseRestoreProgressDetail(detail: string | null | undefined): { done: number; total: number } | null {
+  const m = /^(\d+) of (\d+) keys$/.exec(detail ?? '');
+  return m ? { done: Number(m[1]), total: Number(m[2]) } : null;
+}

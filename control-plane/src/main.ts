@@ -107,6 +107,7 @@ async function main(): Promise<void> {
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
+    restoreFiles: (clusterId) => backups.store.restoreFiles(clusterId),
     databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });

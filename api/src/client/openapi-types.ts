@@ -9994,6 +9994,49 @@ export interface components {
                         passwordHashes: string[];
                     }[];
                 };
+            } | {
+                /** Format: uuid */
+                clusterId: string;
+                /** @description the backup's shard whose file this task moves */
+                backupShard: number;
+                /** @description the file, checked against its SHA-256 on the way in */
+                file: {
+                    storage: components["schemas"]["BackupStorageRef"];
+                    /** @description added on the way to the agent for S3 storage */
+                    storageCredentials?: {
+                        accessKeyId: string;
+                        secretAccessKey: string;
+                    };
+                    key: string;
+                    sha256: string;
+                    keys: number;
+                    keysWithExpiry: number;
+                };
+                /** @description the new cluster's primaries (the slot map is read from them) */
+                targets: {
+                    host: string;
+                    port: number;
+                }[];
+                /** @enum {string} */
+                kind: "restore-keys";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
             };
         } | null;
         BackupStorageRef: {
@@ -10126,6 +10169,14 @@ export interface components {
                 batches: number;
                 bigKeys: components["schemas"]["BigKey"][];
                 hotKeys: components["schemas"]["HotKey"][] | null;
+            } | {
+                /** @enum {string} */
+                kind: "restore-keys";
+                /** @description keys the temporary engine loaded */
+                keysTotal: number;
+                keysMoved: number;
+                /** @description keys whose TTL ran out before they were moved */
+                keysExpired: number;
             };
         };
         MetricsResult: {

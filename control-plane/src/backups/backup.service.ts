@@ -4,12 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type InstanceSeed } from '@strata/api';
-import { checksumOf, restoreLayoutMismatch } from '@strata/engine/backup';
+import { checksumOf, planRestore, restoreMemoryNeededMb } from '@strata/engine/backup';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import { shardKey, type BackupCoordinator } from './backup-coordinator';
-import { publicBackup, type BackupRow, type BackupStore } from './backup.store';
+import { publicBackup, type BackupRow, type BackupStore, type RestoreMode } from './backup.store';
 import type { BackupStorageStore } from './backup-storage.store';
 
 export interface BackupServiceDeps {
@@ -20,8 +20,6 @@ export interface BackupServiceDeps {
   /** Where new backups are written (per organization). */
   storage: BackupStorageStore;
 }
-
-const MiB = 1024 * 1024;
 
 export class BackupService {
   constructor(private readonly d: BackupServiceDeps) {}
@@ -96,11 +94,12 @@ export class BackupService {
 
   /**
    * What a restore from `req.restoreFrom` needs, checked before anything is
-   * created: a completed backup of this organization, the same shard count,
-   * enough memory per shard, and every file whole (its SHA-256 is the
-   * manifest's). Returns each shard's seed.
+   * created: a completed backup of this organization, enough memory per
+   * shard, and every file whole (its SHA-256 is the manifest's). Returns the
+   * files and how they are loaded: each seeds the new primary of its shard
+   * (same layout), or its keys are moved by slot (any other layout).
    */
-  async prepareRestore(organizationId: string, req: CreateClusterRequest & { restoreFrom: { backupId: string } }, memoryMbPerShard: number): Promise<{ backupId: string; seeds: InstanceSeed[] }> {
+  async prepareRestore(organizationId: string, req: CreateClusterRequest & { restoreFrom: { backupId: string } }, memoryMbPerShard: number): Promise<{ backupId: string; files: InstanceSeed[]; mode: RestoreMode }> {
     const field = 'restoreFrom.backupId';
     const b = await this.d.store.get(req.restoreFrom.backupId, organizationId);
     if (!b) throw validationFailed([{ field, message: 'no backup with this id' }], 'The backup to restore from does not exist.');
@@ -110,24 +109,12 @@ export class BackupService {
       ]);
     }
     const m = b.manifest;
-    if (req.shards !== m.shards.length) {
-      throw unprocessable('restore_layout_unsupported', 'Restore layout not supported yet',
-        `The backup has ${m.shards.length} shard(s); restoring into a different shard count (${req.shards}) is not supported yet. Create the cluster with shards: ${m.shards.length}, then change its shape.`,
-        [{ field: 'shards', message: `must be ${m.shards.length}, the backup's shard count (other layouts are not supported yet)` }]);
-    }
-    // Each file seeds the new shard of its index: only sound when the backup's shards owned a new cluster's even split.
-    const mismatch = restoreLayoutMismatch(m.shards);
-    if (mismatch) {
-      const show = (r: { start: number; end: number }) => `${r.start}-${r.end}`;
-      throw unprocessable('restore_layout_unsupported', 'Restore layout not supported yet',
-        `Shard ${mismatch.shard} of the backup owned slots ${mismatch.backup.map(show).join(', ')} (the cluster had been resharded), but a new cluster's shard ${mismatch.shard} owns ${show(mismatch.fresh)}; `
-        + 'restoring a resharded layout is not supported yet, and loading it would leave keys unreachable. Nothing was created.',
-        [{ field, message: 'the backup was taken after a reshard: its slot layout differs from a new cluster\'s' }]);
-    }
-    const neededMb = Math.ceil(Math.max(0, ...m.shards.map((s) => s.usedMemoryBytes)) / MiB);
+    const plan = planRestore(m.shards, req.shards);
+    const neededMb = restoreMemoryNeededMb(m.shards, req.shards, plan);
     if (memoryMbPerShard < neededMb) {
+      const why = plan.mode === 'seed' ? "The backup's largest shard used" : `Spread over ${req.shards} shard(s), the backup's data needs (with 10% headroom)`;
       throw unprocessable('restore_memory_too_small', 'Not enough memory for the backup',
-        `The backup's largest shard used ${neededMb} MB; the new cluster needs at least memoryMbPerShard: ${neededMb}.`,
+        `${why} ${neededMb} MB; the new cluster needs at least memoryMbPerShard: ${neededMb}.`,
         [{ field: 'memoryMbPerShard', message: `needs at least ${neededMb} MB per shard to hold the backup's data` }]);
     }
     const storage = await this.d.storage.open(b.storage);
@@ -142,7 +129,8 @@ export class BackupService {
     }
     return {
       backupId: b.id,
-      seeds: m.shards.map((s) => ({ storage: b.storage, key: s.file, sha256: s.sha256, keys: s.keys, keysWithExpiry: s.keysWithExpiry })),
+      files: m.shards.map((s) => ({ storage: b.storage, key: s.file, sha256: s.sha256, keys: s.keys, keysWithExpiry: s.keysWithExpiry })),
+      mode: plan.mode,
     };
   }
 }

@@ -3,6 +3,9 @@ import type pg from 'pg';
 import type { Backup, BackupConsistentStartResult, BackupManifest, BackupStatus, InstanceSeed, StorageRef } from '@strata/api';
 import type { Db } from '../db/tx';
 
+/** How a restore loads its backup (engine's RestorePlan mode). */
+export type RestoreMode = 'seed' | 'move';
+
 /** One shard's part of a backup as planned. */
 export interface BackupShardPlan {
   shard: number;
@@ -127,14 +130,21 @@ export class BackupStore {
     return r.rowCount === 1;
   }
 
-  async insertRestore(clusterId: string, backupId: string, seeds: InstanceSeed[], db: Db): Promise<void> {
-    await db.query('INSERT INTO cluster_restores (cluster_id, backup_id, seeds) VALUES ($1, $2, $3)', [clusterId, backupId, JSON.stringify(seeds)]);
+  /** `files`: the backup's, by its shard index; `mode`: seed the new primaries with them, or move their keys (restore-layout.ts). */
+  async insertRestore(clusterId: string, backupId: string, files: InstanceSeed[], mode: RestoreMode, db: Db): Promise<void> {
+    await db.query('INSERT INTO cluster_restores (cluster_id, backup_id, seeds, mode) VALUES ($1, $2, $3, $4)', [clusterId, backupId, JSON.stringify(files), mode]);
   }
 
-  /** The file a restored cluster's shard starts from; null when the cluster is no restore. */
+  /** The file a restored cluster's shard starts from; null when the cluster is no restore, or its keys are moved in. */
   async restoreSeed(clusterId: string, shard: number): Promise<InstanceSeed | null> {
-    const r = await this.pool.query('SELECT seeds FROM cluster_restores WHERE cluster_id = $1', [clusterId]);
+    const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'seed'`, [clusterId]);
     return (r.rows[0]?.seeds as InstanceSeed[] | undefined)?.[shard] ?? null;
+  }
+
+  /** The backup files whose keys are moved into a restored cluster (by the backup's shard index); null when none are. */
+  async restoreFiles(clusterId: string): Promise<InstanceSeed[] | null> {
+    const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'move'`, [clusterId]);
+    return (r.rows[0]?.seeds as InstanceSeed[] | undefined) ?? null;
   }
 }
 

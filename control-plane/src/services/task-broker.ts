@@ -65,6 +65,9 @@ export class TaskBroker {
     // Backup storage credentials travel only inside the task on its way to the agent.
     const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
     if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });
+    if (request.kind === 'restore-keys') {
+      return TaskPayload.parse({ ...request, file: { ...request.file, storageCredentials: await storage(request.file.storage) }, credentials });
+    }
     if (request.kind === 'ensure-instance' && request.seed) {
       return TaskPayload.parse({ ...request, seed: { ...request.seed, storageCredentials: await storage(request.seed.storage) }, credentials });
     }

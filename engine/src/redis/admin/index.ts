@@ -15,3 +15,4 @@ export { migrateSlots, type MigrateSlotsOptions, type MigrateSlotsResult } from 
 export { meetAsPrimary, reconfigureInstance } from './topology-admin';
 export { syncDatabaseUsers } from './database-users';
 export { readSlowLog, resetSlowLog, scanKeys, type SlowLogReading, type KeyScanOptions, type KeyScanOutcome } from './diagnostics';
+export { moveKeys, type MoveKeysOptions, type MoveKeysResult } from './move-keys';
