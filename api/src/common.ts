@@ -66,7 +66,6 @@ export const ErrorCode = z.enum([
   'backup_running',
   'storage_invalid',
   'storage_unavailable',
-  'restore_layout_unsupported',
   'restore_memory_too_small',
   'not_yet_supported',
   'rate_limited',

@@ -116,7 +116,7 @@ export const OPERATION_TABLE = {
   createCluster: op({
     method: 'post', path: '/v1/clusters', summary: 'Create a cluster', scope: 'clusters:write', body: CreateClusterRequest, errors: ALL,
     success: accepted(),
-    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_layout_unsupported, restore_memory_too_small, backup_corrupted)' },
+    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_memory_too_small, backup_corrupted)' },
   }),
   listClusters: op({ method: 'get', path: '/v1/clusters', summary: 'List clusters', scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: ClusterList } }),
   getCluster: op({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Cluster } }),

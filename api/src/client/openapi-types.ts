@@ -121,7 +121,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_layout_unsupported, restore_memory_too_small, backup_corrupted) */
+                /** @description The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_memory_too_small, backup_corrupted) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -8320,7 +8320,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "b6d36d6f3fdbcfd81818846f6cc2cced615baf553792ef621acf0c5cb9b70a6b"
+const SpecSHA256 = "c86168771b6c4b8e0414e3477e45d7191f8d5ed1ed93f26b768927d48090dc06"
