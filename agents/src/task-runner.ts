@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
@@ -146,6 +147,26 @@ export class TaskRunner {
         },
       });
     },
+    'import-shard': async (p, log, t) => {
+      // The import's source is someone's running Redis: the same fetch as a backup's shard, from outside the cluster.
+      const auth = { username: p.source.username, password: p.sourcePassword };
+      // No password: no AUTH at all (ioredis sends none for empty credentials).
+      const client = await connectAdmin({ host: p.source.host, port: p.source.port, username: auth.username ?? '', password: auth.password ?? '' }, 5000);
+      let last = Promise.resolve();
+      try {
+        return await backupShard({ ...p, instanceId: p.backupId, port: p.source.port }, {
+          client,
+          openSync: () => openRdbSync({ host: p.source.host, port: p.source.port, ...auth }),
+          instanceDir: path.join(this.d.dataDir ?? '.', 'import-scratch'), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
+          progress: (bytes, total) => {
+            last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 0, detail: backupProgressDetail(bytes, total) }))
+              .catch((err) => log.warn({ err: (err as Error).message }, 'could not report import progress'));
+          },
+        });
+      } finally {
+        client.disconnect();
+      }
+    },
     'backup-consistent-start': async (p) => {
       const conns: Redis[] = [];
       try {
@@ -257,6 +278,8 @@ const lockKey = (p: TaskPayload): string => {
       return `backup:${p.backupId}:${p.shard}`;
     case 'backup-consistent-start':
       return `backup:${p.backupId}`;
+    case 'import-shard':
+      return `backup:${p.backupId}:${p.shard}`;
     case 'slowlog':
       // Reads beside anything else (a migration holds the cluster's key for minutes).
       return `slowlog:${p.clusterId}`;

@@ -82,6 +82,10 @@ async function main(): Promise<void> {
   let storageCredentials: ((ref: StorageRef) => Promise<StorageCredentials | undefined>) | undefined;
   const broker = new TaskBroker({
     tasks, clusters, box, databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
+    importPassword: async (backupId) => {
+      const sealed = await backups.store.importSecret(backupId);
+      return sealed ? box.open(sealed) : undefined;
+    },
   });
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });

@@ -13,13 +13,14 @@
  * once it is back, the move runs again and the new cluster holds every key.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster as RedisCluster } from 'ioredis';
+import { Redis, type Cluster as RedisCluster } from 'ioredis';
 import type { Backup, BackupResponse, BackupList, Operation, Problem } from '@strata/api';
-import type { Stack } from '@strata/local';
+import { loopbackAddress, type Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, DurableWriter } from './helpers/workload';
@@ -58,7 +59,7 @@ async function load(c: RedisCluster): Promise<string[]> {
 }
 
 /** A key's type, value in a canonical form, and remaining TTL (ms; -1 none). */
-async function read(c: RedisCluster, key: string): Promise<{ type: string; value: unknown; pttl: number }> {
+async function read(c: RedisCluster | Redis, key: string): Promise<{ type: string; value: unknown; pttl: number }> {
   const type = await c.type(key);
   const value = type === 'string' ? await c.get(key)
     : type === 'hash' ? Object.entries(await c.hgetall(key)).sort()
@@ -298,4 +299,65 @@ describe('backups and restore', () => {
       dst.disconnect();
     }
   }, 240_000);
+  it('imports a running standalone Redis as a backup (its password never shown) and restores it into 2x0 key by key; a source that cannot be imported is named', async () => {
+    const host = loopbackAddress('127.0.46.200');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-import-src-'));
+    const source = spawn('redis-server', ['--bind', host, '--port', '6390', '--requirepass', 's3cret', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    try {
+      const src = await api.pollUntil(async () => {
+        const c = new Redis({ host, port: 6390, password: 's3cret', lazyConnect: true, retryStrategy: () => null });
+        c.on('error', () => {});
+        return c.connect().then(() => c, () => { c.disconnect(); return undefined; });
+      }, 10_000, () => 'the source redis-server did not start');
+      const keys: string[] = [];
+      const ops: Promise<unknown>[] = [];
+      for (let i = 0; i < 150; i++) {
+        ops.push(src.set(`s:${i}`, `v${i}`), src.hset(`h:${i}`, { a: `${i}` }), src.rpush(`l:${i}`, 'a', `${i}`), src.sadd(`t:${i}`, `m${i}`), src.zadd(`z:${i}`, i, `s${i}`), src.xadd(`x:${i}`, '*', 'f', `${i}`));
+        keys.push(`s:${i}`, `h:${i}`, `l:${i}`, `t:${i}`, `z:${i}`, `x:${i}`);
+        if (i % 3 === 0) for (const k of keys.slice(-6)) ops.push(src.expire(k, 600));
+      }
+      ops.push(src.set('big', 'z'.repeat(MB + 1)));
+      keys.push('big');
+      await Promise.all(ops);
+
+      const importOf = (url: string) => api.call<BackupResponse & Problem>('POST', '/v1/backups/import', { url });
+      const named = async (url: string, status: number, code: string) => {
+        const r = await importOf(url);
+        expect({ url, status: r.status, code: r.body.code }).toEqual({ url, status, code });
+        expect(r.body.errors).toEqual([expect.objectContaining({ field: 'url' })]);
+      };
+      await named(`redis://${host}`, 400, 'validation_failed');
+      await named(`redis://:s3cret@${host}:6391`, 422, 'import_unreachable');
+      await named(`redis://:wrong@${host}:6390`, 422, 'import_auth_failed');
+      await named(`redis://${host}:6390`, 422, 'import_auth_failed');
+      await named(`redis://${new URL(stack.url).host}`, 422, 'import_not_redis');
+
+      const started = await importOf(`redis://:s3cret@${host}:6390`);
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      expect(started.body.backup).toMatchObject({ status: 'running', trigger: 'import', importedFrom: `redis://${host}:6390`, clusterDeleted: false });
+      expect(JSON.stringify(started.body)).not.toContain('s3cret');
+      const backup = await waitForBackup(started.body.backup.id);
+      expect(backup.manifest!.shards).toEqual([expect.objectContaining({ shard: 0, slots: [{ start: 0, end: 16383 }], keys: keys.length, keysWithExpiry: 50 * 6 })]);
+
+      const restored = await api.createCluster({ name: 'imported', shards: 2, replicasPerShard: 0, memoryMbPerShard: 64, restoreFrom: { backupId: backup.id } });
+      expect(restored.status, JSON.stringify(restored.body)).toBe(202);
+      await api.waitForHealthy(restored.body.cluster.id, 90_000);
+      const dst = appClient((await api.connection(restored.body.cluster.id)).body.uri);
+      try {
+        for (const key of keys) {
+          const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
+          expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
+          if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
+          else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
+        }
+      } finally {
+        dst.disconnect();
+        src.disconnect();
+      }
+    } finally {
+      source.kill('SIGKILL');
+      await new Promise((r) => source.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -3,8 +3,9 @@
  * is restored from it.
  */
 import { randomUUID } from 'node:crypto';
-import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type InstanceSeed } from '@strata/api';
-import { checksumOf, planRestore, restoreMemoryNeededMb } from '@strata/engine/backup';
+import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type ImportBackupRequest, type InstanceSeed } from '@strata/api';
+import { checksumOf, planRestore, probeRedis, ProbeError, restoreMemoryNeededMb } from '@strata/engine/backup';
+import type { SecretBox } from '../crypto/secret-box';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
@@ -19,7 +20,13 @@ export interface BackupServiceDeps {
   coordinator: BackupCoordinator;
   /** Where new backups are written (per organization). */
   storage: BackupStorageStore;
+  /** Seals an import's source password. */
+  box: SecretBox;
+  /** How long an import's source may take to answer the first check. */
+  probeTimeoutMs?: number;
 }
+
+const PROBE_CODES = { unreachable: 'import_unreachable', not_redis: 'import_not_redis', auth: 'import_auth_failed' } as const;
 
 export class BackupService {
   constructor(private readonly d: BackupServiceDeps) {}
@@ -35,6 +42,38 @@ export class BackupService {
     const storage = await this.d.storage.refFor(organizationId);
     const inserted = await this.d.store.insert({ id, organizationId, clusterId, clusterName: cluster.name, consistent: req.consistent ?? false, storage, shards, trigger });
     if (!inserted) throw conflict('backup_in_progress', 'A backup of this cluster is already running; wait for it to finish.');
+    void this.d.coordinator.tick();
+    return (await this.d.store.get(id))!;
+  }
+
+  /**
+   * Imports a running Redis (or every primary of a Redis Cluster) as a
+   * backup. The source is checked first (reachable, a Redis, the
+   * credentials accepted; a refusal stores nothing); then agents fetch one
+   * RDB per primary over the replication protocol into the organization's
+   * storage, and the manifest is written as for any backup.
+   */
+  async importFrom(organizationId: string, req: ImportBackupRequest): Promise<BackupRow> {
+    const u = new URL(req.url);
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(u.port);
+    const username = u.username ? decodeURIComponent(u.username) : undefined;
+    const password = u.password ? decodeURIComponent(u.password) : undefined;
+    let probed;
+    try {
+      probed = await probeRedis({ host, port, username, password, timeoutMs: this.d.probeTimeoutMs ?? 5000 });
+    } catch (err) {
+      if (!(err instanceof ProbeError)) throw err;
+      throw unprocessable(PROBE_CODES[err.reason], 'The source cannot be imported', err.message, [{ field: 'url', message: err.message }]);
+    }
+    const id = randomUUID();
+    const url = `redis://${username ? `${encodeURIComponent(username)}@` : ''}${u.host}`;
+    await this.d.store.insertImport({
+      id, organizationId, clusterName: req.name ?? u.host, storage: await this.d.storage.refFor(organizationId),
+      shards: probed.shards.map((_, shard) => ({ shard, key: shardKey(id, shard) })),
+      source: { url, ...(username ? { username } : {}), shards: probed.shards, engineVersion: probed.version },
+      secretEnc: password ? this.d.box.seal(password) : null,
+    });
     void this.d.coordinator.tick();
     return (await this.d.store.get(id))!;
   }

@@ -790,6 +790,9 @@ const (
 	CsrfFailed            ProblemCode = "csrf_failed"
 	DoesNotFit            ProblemCode = "does_not_fit"
 	Forbidden             ProblemCode = "forbidden"
+	ImportAuthFailed      ProblemCode = "import_auth_failed"
+	ImportNotRedis        ProblemCode = "import_not_redis"
+	ImportUnreachable     ProblemCode = "import_unreachable"
 	InsufficientSpace     ProblemCode = "insufficient_space"
 	Internal              ProblemCode = "internal"
 	InvalidCredentials    ProblemCode = "invalid_credentials"
@@ -835,6 +838,12 @@ func (e ProblemCode) Valid() bool {
 	case DoesNotFit:
 		return true
 	case Forbidden:
+		return true
+	case ImportAuthFailed:
+		return true
+	case ImportNotRedis:
+		return true
+	case ImportUnreachable:
 		return true
 	case InsufficientSpace:
 		return true

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "c86168771b6c4b8e0414e3477e45d7191f8d5ed1ed93f26b768927d48090dc06"
+const SpecSHA256 = "0c5007c992f41a8f7bfce9263ad119707bdfc6867cdf08b6264c43d60b4552cf"
