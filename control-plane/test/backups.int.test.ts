@@ -263,7 +263,7 @@ describe('backups and restore', () => {
     const tempEngines = () => stack.agents.flatMap((a) => redisUnder(scratch(a)).map((e) => ({ agent: a, ...e })));
     const { victim, detail } = await api.pollUntil(async () => {
       const step = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body.steps.find((s) => s.name === 'load-data');
-      const partWay = new Set([...(step?.detail ?? '').matchAll(/shard (\d+): (\d+)\/(\d+) keys/g)].filter((m) => Number(m[2]) < Number(m[3])).map((m) => Number(m[1])));
+      const partWay = new Set([...(step?.detail ?? '').matchAll(/shard (\d+): (\d+)\/(\d+) keys/g)].filter((m) => Number(m[2]) > 0 && Number(m[2]) < Number(m[3])).map((m) => Number(m[1])));
       const moving = tempEngines().find((e) => partWay.has(e.shard));
       return moving ? { victim: moving, detail: step!.detail } : undefined;
     }, 60_000, () => 'no file was seen part-way through its move');
