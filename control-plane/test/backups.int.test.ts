@@ -235,10 +235,10 @@ describe('backups and restore', () => {
       dst.disconnect();
     }
   }, 180_000);
-  it('restores a 3x1 backup taken under a writer into 5x0 key by key; the agent moving a file killed -9 mid-move leaves no temporary engine and the move completes', async () => {
+  it('restores a 3x1 backup taken under a writer into 5x0 key by key; the agent moving a file killed -9 mid-move leaves no temporary engine and the move completes; the 3x1 imported by URL has its three primaries as shards', async () => {
     const created = await api.createCluster({ name: 'three', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
     const srcId = created.body.cluster.id;
-    await api.waitForHealthy(srcId);
+    const srcTopo = await api.waitForHealthy(srcId);
     const uri = (await api.connection(srcId)).body.uri;
     const src = appClient(uri);
     const keys = await loadMany(src);
@@ -289,6 +289,19 @@ describe('backups and restore', () => {
         else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
       }
       for (const key of ackedBefore) expect(await dst.get(key), key).toBe(await src.get(key));
+
+      // The source cluster imported by URL, as a Redis Cluster from outside would be: every primary is one shard, with its slots.
+      const primary = srcTopo.shards[0]!.instances.find((i) => i.role === 'primary')!;
+      const agent = stack.agents.find((a) => primary.address.startsWith(`${a.address}:`))!;
+      const creds = (JSON.parse(readFileSync(path.join(agent.dir, 'instances.json'), 'utf8')) as { spec: { instanceId: string }; credentials: { internalUser: string; internalPassword: string } }[])
+        .find((r) => r.spec.instanceId === primary.id)!.credentials;
+      const imported = await api.call<BackupResponse>('POST', '/v1/backups/import', { url: `redis://${creds.internalUser}:${encodeURIComponent(creds.internalPassword)}@${primary.address}` });
+      expect(imported.status, JSON.stringify(imported.body)).toBe(202);
+      const fromCluster = (await waitForBackup(imported.body.backup.id)).manifest!;
+      expect(fromCluster.shards.map((s) => s.slots)).toEqual(srcTopo.shards.map((s) => s.slots));
+      let srcKeys = 0;
+      for (const node of src.nodes('master')) srcKeys += Number(await node.dbsize());
+      expect(fromCluster.shards.reduce((n, s) => n + s.keys, 0)).toBe(srcKeys);
       expect(dst.nodes('master')).toHaveLength(5);
       let total = 0;
       for (const node of dst.nodes('master')) total += Number(await node.dbsize());
