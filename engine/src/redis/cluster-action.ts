@@ -66,6 +66,8 @@ export type ClusterAction =
   | { kind: 'record-progress'; stats: MigrationProgress }
   /** Bring a running instance's database users to the desired set (`digest`: which set; `generation`: of which change). */
   | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
+  /** A restore into another layout: move the keys of the backup's shard `backupShard` (its file) into the new cluster. */
+  | { kind: 'restore-keys'; backupShard: number }
   /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
   | { kind: 'migrate'; rollback: boolean; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
 
@@ -78,5 +80,5 @@ export type HealAction = Extract<ClusterAction, {
 
 /** The acts operations' steps plan. */
 export type OperationAction = Extract<ClusterAction, {
-  kind: 'start' | 'form' | 'remember-ids' | 'remove' | 'restart-running' | 'switchover-to' | 'configure' | 'meet' | 'join' | 'forget' | 'drop-rows' | 'record-topology' | 'record-progress' | 'migrate';
+  kind: 'start' | 'form' | 'remember-ids' | 'remove' | 'restart-running' | 'switchover-to' | 'configure' | 'meet' | 'join' | 'forget' | 'drop-rows' | 'record-topology' | 'record-progress' | 'migrate' | 'restore-keys';
 }>;
