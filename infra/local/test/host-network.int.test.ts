@@ -16,6 +16,7 @@ import type { Cluster, Connection, ClusterEventList } from '@strata/api';
 import { loopbackPrefix, startStack, type Stack } from '../src';
 import { existingNamespaces, hostSubnet, setHostLink } from '../src/host-network';
 import { inject } from '../src/nemesis';
+import { runChaos } from '../src/chaos/run';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-hosts-'));
 const { tag, subnet } = hostSubnet(loopbackPrefix('127.0.61'));
@@ -228,6 +229,19 @@ describe('nodes in network namespaces', () => {
       admin?.disconnect();
     }
   }, 120_000);
+
+  it('a chaos run: a primary paused (SIGSTOP) past the node timeout is failed over; nothing acknowledged with WAIT 1 is lost, nothing unexpected or duplicated', async () => {
+    const r = await runChaos(stack, { fault: 'pause', mode: 'default', seconds: 4, clients: 2, name: 'chaos-pause' });
+    expect(r.ops).toBeGreaterThan(100);
+    expect(r.acknowledged.wait).toBeGreaterThan(0);
+    expect(r.failovers).toBeGreaterThanOrEqual(1);
+    expect(r.readyAfterHealMs).not.toBeNull();
+    expect(r.lost.wait).toBe(0);
+    expect(r.unexpected).toBe(0);
+    expect(r.duplicates).toBe(0);
+    // The paused primary's writes stopped for about the pause: the checker saw the gap.
+    expect(r.longestGapMs).toBeGreaterThan(1000);
+  }, 150_000);
 
   it('a stop removes every namespace and the bridge', async () => {
     expect(existingNamespaces(tag)).toHaveLength(3);

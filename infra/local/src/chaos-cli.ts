@@ -1,0 +1,111 @@
+/**
+ * `npm run chaos -- --fault <name> --mode <default|fenced|both> --seconds N
+ * [--runs K] [--shards N] [--no-baseline] [--json FILE]`: a Jepsen-style check of what a
+ * network or process fault costs. Starts its own stack with every node as a
+ * host (network namespaces on a private bridge; needs root), runs the fault
+ * `runs` times per mode on a fresh cluster (3 shards, or --shards, one
+ * replica each) with clients appending unique
+ * integers to lists (half of them acknowledged with WAIT 1), and prints, per
+ * fault, mode and side (Strata; and Redis alone: the same with Strata's fast
+ * failover off), the acknowledged appends lost, the loss window, unexpected
+ * and duplicate elements, moments with two primaries for a slot, the first
+ * acknowledged write after the fault and the failed/unknown shares.
+ * Bounded: each fault heals after --seconds, and the stack, its namespaces
+ * and its rules are removed at the end, also on Ctrl-C.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { FAULTS, healAll, type FaultName } from './nemesis';
+import { runChaos, type ChaosMode, type ChaosRunResult } from './chaos/run';
+import { startStack, type Stack } from './stack';
+
+const { values: a } = parseArgs({
+  options: {
+    fault: { type: 'string', default: 'minority' }, mode: { type: 'string', default: 'both' }, seconds: { type: 'string', default: '8' },
+    runs: { type: 'string', default: '1' }, shards: { type: 'string', default: '3' }, 'no-baseline': { type: 'boolean' }, json: { type: 'string' }, clients: { type: 'string', default: '4' }, help: { type: 'boolean' },
+  },
+});
+
+const usage = `usage: npm run chaos -- --fault <${Object.keys(FAULTS).join('|')}|all> --mode <default|fenced|both> --seconds N [--runs K] [--shards N] [--clients N] [--no-baseline] [--json FILE]
+
+faults (on the host of the second shard's primary; the first's with --shards 1):
+${Object.entries(FAULTS).map(([k, v]) => `  ${k.padEnd(18)} ${v}`).join('\n')}
+modes: default (fencing off), fenced (write fencing on), both
+baseline: every run is repeated with Strata's fast failover off (Redis alone) unless --no-baseline`;
+
+if (a.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const faults = (a.fault === 'all' ? Object.keys(FAULTS) : a.fault!.split(',')) as FaultName[];
+const modes: ChaosMode[] = a.mode === 'both' ? ['default', 'fenced'] : [a.mode as ChaosMode];
+const seconds = Number(a.seconds);
+const runs = Number(a.runs);
+const problems = [
+  ...faults.filter((f) => !(f in FAULTS)).map((f) => `unknown fault ${f}`),
+  ...modes.filter((m) => m !== 'default' && m !== 'fenced').map((m) => `unknown mode ${m}`),
+  ...(!(seconds >= 1 && seconds <= 120) ? ['--seconds must be 1..120'] : []),
+  ...(!(Number.isInteger(runs) && runs >= 1 && runs <= 100) ? ['--runs must be 1..100'] : []),
+  ...(!(Number.isInteger(Number(a.shards)) && Number(a.shards) >= 1 && Number(a.shards) <= 6) ? ['--shards must be 1..6'] : []),
+  ...(process.getuid?.() !== 0 ? ['chaos runs put nodes in network namespaces: run as root'] : []),
+];
+if (problems.length) {
+  console.error(`${problems.join('\n')}\n\n${usage}`);
+  process.exit(2);
+}
+
+const sides = a['no-baseline'] ? ['strata'] as const : ['strata', 'redis-alone'] as const;
+const results: (ChaosRunResult & { side: string; run: number })[] = [];
+let stack: Stack | undefined;
+let dir: string | undefined;
+const cleanUp = async () => {
+  healAll();
+  await stack?.stop().catch(() => undefined);
+  stack = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+};
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void cleanUp().finally(() => process.exit(130)));
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+try {
+  for (const side of sides) {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'strata-chaos-'));
+    console.log(`[chaos] starting a stack (nodes as hosts, ${side === 'strata' ? 'Strata\'s fast failover on' : 'fast failover off: Redis alone'})…`);
+    stack = await startStack({
+      dir, addressPrefix: process.env.STRATA_CHAOS_PREFIX ?? '127.0.93', port: 0, fastPostgres: true, nodes: 3, network: 'netns',
+      extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '5000', STRATA_FAST_FAILOVER: side === 'strata' ? 'true' : 'false' },
+    });
+    for (const fault of faults) {
+      for (const mode of modes) {
+        for (let run = 1; run <= runs; run++) {
+          const r = await runChaos(stack, { fault, mode, seconds, clients: Number(a.clients), shards: Number(a.shards), name: `chaos-${fault}-${mode}-${run}-${Date.now().toString(36)}`.slice(0, 40), log: (l) => console.log(`[chaos] ${side} ${mode} #${run}: ${l}`) });
+          results.push({ ...r, side, run });
+          console.log(`[chaos] ${side} ${fault} ${mode} #${run}: lost ${r.lost.wait} WAIT / ${r.lost.plain} plain of ${r.acknowledged.wait} / ${r.acknowledged.plain} acknowledged; two-primary moments ${r.twoPrimaryMoments}; failed ${pct(r.failedShare)}, unknown ${pct(r.unknownShare)}`);
+        }
+      }
+    }
+    await cleanUp();
+  }
+} finally {
+  await cleanUp();
+}
+
+const rows = [['fault', 'mode', 'side', 'runs', 'acked WAIT/plain', 'lost WAIT', 'lost plain', 'loss window ms', 'unexpected', 'dup', '2-primary moments', 'first ok after fault ms', 'longest gap ms', 'failed', 'unknown']];
+for (const fault of faults) for (const mode of modes) for (const side of sides) {
+  const rs = results.filter((r) => r.fault === fault && r.mode === mode && r.side === side);
+  const sum = (f: (r: ChaosRunResult) => number) => rs.reduce((s, r) => s + f(r), 0);
+  const max = (f: (r: ChaosRunResult) => number) => Math.max(0, ...rs.map(f));
+  rows.push([fault, mode, side, String(rs.length), `${sum((r) => r.acknowledged.wait)}/${sum((r) => r.acknowledged.plain)}`, String(sum((r) => r.lost.wait)), String(sum((r) => r.lost.plain)),
+    String(max((r) => r.lossWindowMs)), String(sum((r) => r.unexpected)), String(sum((r) => r.duplicates)), String(sum((r) => r.twoPrimaryMoments)),
+    String(max((r) => r.firstOkAfterFaultMs ?? 0)), String(max((r) => r.longestGapMs)),
+    pct(sum((r) => r.failedShare * r.ops) / Math.max(1, sum((r) => r.ops))), pct(sum((r) => r.unknownShare * r.ops) / Math.max(1, sum((r) => r.ops)))]);
+}
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+console.log('');
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+if (a.json) {
+  writeFileSync(a.json, JSON.stringify({ seconds, runs, results }, null, 2));
+  console.log(`\n[chaos] every run written to ${a.json}`);
+}
