@@ -11,6 +11,9 @@ import { planPlacement, placeReplacement, type PlacementNode } from '../placemen
 import { DEFAULT_MIGRATION_PRIORITY, migrationCosts, type MigrationCost } from './migration-pace';
 import { SLOT_COUNT } from './slots.planner';
 import { shardName } from '../shard-label';
+import { specProblem } from '../spec.rule';
+
+export { specProblem };
 
 export interface TopologySpec {
   shards: number;
@@ -95,19 +98,6 @@ export interface UpdateDesired {
 export const isVertical = (from: TopologySpec, to: TopologySpec): boolean =>
   from.memoryMbPerShard !== to.memoryMbPerShard || from.durability !== to.durability || from.evictionPolicy !== to.evictionPolicy || (from.fencing ?? 'off') !== (to.fencing ?? 'off');
 
-/**
- * Why a spec cannot run, naming the field at fault (null: it can): the one
- * rule a create and a change both ask. Fencing refuses every write of a
- * primary without a replica, so it needs one per shard. `changed`: the
- * fields a change touches (the one it names; a create names fencing).
- */
-export function specProblem(spec: Pick<TopologySpec, 'replicasPerShard' | 'fencing'>, changed?: readonly (keyof TopologySpec)[]): { field: 'fencing' | 'replicasPerShard'; reason: string } | null {
-  if ((spec.fencing ?? 'off') === 'on' && spec.replicasPerShard < 1) {
-    const field = !changed || changed.includes('fencing') ? 'fencing' : 'replicasPerShard';
-    return { field, reason: 'write fencing needs at least one replica per shard: a fenced primary without a replica refuses every write' };
-  }
-  return null;
-}
 
 /** How many slots end on another shard than where they are now. */
 export function movedSlots(original: SlotRange[][], target: SlotRange[][]): number {

@@ -9,6 +9,7 @@ import { EmptyState, ErrorState, SkeletonRows } from '../../components/ui/States
 import { useCurrentNodeMetricsQuery } from '../../data/metrics/current-metrics-query';
 import { NodeUsage } from './NodeUsage';
 import { DrainControl } from './DrainControl';
+import { CredentialControl } from './CredentialControl';
 import { DiskProfilePanel } from './DiskProfilePanel';
 import { ProfileCompare } from './ProfileCompare';
 import { useState } from 'react';
@@ -137,6 +138,7 @@ function NodeRow({ node, now, fleet, usage, onProfile }: { node: Node; now: numb
             Profile this disk
           </button>
         )}
+        {fleet && <CredentialControl node={node} />}
       </td>
       <td className="cell-capacity" data-label={fleet ? 'Capacity' : 'Your memory'}>
         {node.capacity ? (
