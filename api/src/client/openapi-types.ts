@@ -8869,6 +8869,28 @@ export interface components {
                 address: string;
                 nodeName: string;
             };
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "certificate-rotated";
+            shard: number;
+            instance: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+            /** @description when the replaced certificate would have expired */
+            previousExpiresAt: string;
+            /** @description when the certificate the instance serves now expires */
+            expiresAt: string;
         };
         SlowLog: {
             /** Format: uuid */
@@ -9528,6 +9550,8 @@ export interface components {
                  */
                 crashedAt: string | null;
                 usersDigest?: string | null;
+                /** @description RFC 3339 timestamp */
+                certificateExpiresAt?: string | null;
             }[];
             /** @description ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries */
             sparePorts?: number[];
@@ -9599,7 +9623,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9661,7 +9685,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9699,7 +9723,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9738,7 +9762,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9780,7 +9804,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9823,7 +9847,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9874,7 +9898,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9909,7 +9933,44 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** @enum {string} */
+                kind: "renew-certificate";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                /** @description RFC 3339 timestamp */
+                replaces: string;
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9951,7 +10012,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10008,7 +10069,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10061,7 +10122,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10116,7 +10177,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10172,7 +10233,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10214,7 +10275,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10261,7 +10322,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;

@@ -51,6 +51,8 @@ export interface ReconcileDeps {
   addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
   /** A cluster restored from a backup: the file its shard's primary starts from (null: it starts empty). */
   restoreSeed?: (clusterId: string, shard: number) => Promise<InstanceSeed | null>;
+  /** TLS clusters: how long before its certificate expires an instance gets a fresh one (STRATA_TLS_RENEW_BEFORE_DAYS; 30 days when absent). */
+  tlsRenewBeforeMs?: number;
   /** The cluster's database users as stored and the generation of their last change (none when absent, e.g. in unit tests). */
   databaseUsers?: (clusterId: string) => Promise<{ generation: number; users: DatabaseUserRow[] } | null>;
 }
