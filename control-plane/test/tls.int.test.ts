@@ -317,6 +317,8 @@ describe('a TLS cluster', () => {
       expect(Date.parse(event.expiresAt)).toBe(Date.parse(now.validTo));
     }
     expect(await gauge()).toBe(Math.min(...events.map((e) => Date.parse(e.expiresAt) / 1000)));
+    // The agents' own connections (opened before the reload) still observe every instance.
+    await api.waitForHealthy(id, 30_000);
     // A client connecting now (the new certificates) with only the CA reads every acknowledged write.
     const fresh = tlsClient(conn.uri, ca);
     expect(await writer.lost(fresh)).toEqual([]);
