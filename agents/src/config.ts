@@ -20,6 +20,8 @@ const Env = z.object({
   STRATA_AGENT_SPARES: z.coerce.number().int().min(0).max(50).default(3),
   /** Upper bound on a backup upload's rate in MB/s (0: unlimited), to spare the host's network. */
   STRATA_AGENT_BACKUP_MAX_MBPS: z.coerce.number().min(0).default(0),
+  /** Upper bound on the keys a restore task moves per second into a new cluster (0: unlimited), to spare its primaries. */
+  STRATA_AGENT_RESTORE_MAX_KEYS_PER_SEC: z.coerce.number().int().min(0).default(0),
   STRATA_AGENT_SPARE_TOP_PORT: z.coerce.number().int().min(1100).max(55535).default(7999),
   STRATA_AGENT_METRICS_PUSH_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -63,6 +65,8 @@ export interface AgentConfig {
   loadgen: { engine: LoadGeneratorEngine; nativeWorker?: string };
   /** Backup uploads: at most this many bytes a second (0: unlimited). */
   backupMaxBytesPerSec: number;
+  /** Restores into another layout: at most this many keys a second per task (0: unlimited). */
+  restoreMaxKeysPerSec: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -90,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     metricsPushSeconds: e.STRATA_AGENT_METRICS_PUSH_SECONDS,
     loadgen: { engine: e.STRATA_LOADGEN_ENGINE, nativeWorker: e.STRATA_LOADGEN_NATIVE_WORKER },
     backupMaxBytesPerSec: Math.round(e.STRATA_AGENT_BACKUP_MAX_MBPS * 1024 * 1024),
+    restoreMaxKeysPerSec: e.STRATA_AGENT_RESTORE_MAX_KEYS_PER_SEC,
   };
 }

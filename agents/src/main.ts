@@ -15,6 +15,7 @@ import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 import { EndpointServer } from './endpoint-server';
 import { redisProcessesUnder, stopProcesses } from './process-utils';
 import { sweepDiskProfiles } from './disk-profile/disk-profile-runner';
+import { sweepRestoreScratch } from './backup/restore-keys';
 
 /**
  * A stop that stops engines ends within this bound whatever is in flight:
@@ -67,6 +68,8 @@ async function main(): Promise<void> {
   }
   // A disk profile an agent crash interrupted: its fio died with that agent; its files go now.
   await sweepDiskProfiles(config.dataDir, log);
+  // A restore an agent crash interrupted: its temporary engine was stopped above (a stray); its directory goes now.
+  await sweepRestoreScratch(config.dataDir, log);
   reporter.start();
   endpoints.start();
   // Samples are taken on the second on every node; pushes spread over the next 700 ms (stable per node): a fleet's
@@ -77,7 +80,8 @@ async function main(): Promise<void> {
   const sink = carriedMetricsSink({ client, reporter, log });
   const metrics = new MetricsSampler({ sink, registry, supervisor, connections, dataDir: config.dataDir, log, pushDelayMs, pushEverySeconds: config.metricsPushSeconds });
   metrics.start();
-  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound, loadgen: config.loadgen, dataDir: config.dataDir, backupMaxBytesPerSec: config.backupMaxBytesPerSec });
+  const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound, loadgen: config.loadgen, dataDir: config.dataDir, backupMaxBytesPerSec: config.backupMaxBytesPerSec,
+    restore: { address: config.address, redisServer: config.redisServer, maxKeysPerSec: config.restoreMaxKeysPerSec } });
   log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();

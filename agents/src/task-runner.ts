@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
@@ -9,8 +10,9 @@ import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
 import { runDiskProfile } from './disk-profile/disk-profile-runner';
 import { backupShard } from './backup/backup-shard';
 import { consistentStart } from './backup/consistent-start';
+import { restoreKeys } from './backup/restore-keys';
 import { openRdbSync } from '@strata/engine/backup';
-import { backupProgressDetail } from '@strata/api';
+import { backupProgressDetail, restoreProgressDetail } from '@strata/api';
 import { runKeyScan, runSlowLog } from './diagnostics';
 
 /** What a running task can use besides its payload. */
@@ -44,7 +46,9 @@ export class TaskRunner {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string; backupMaxBytesPerSec?: number },
+    private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string; backupMaxBytesPerSec?: number;
+      /** Restores into another layout: where temporary engines run (this node's address) and how fast they move keys. */
+      restore?: { address: string; redisServer: string; maxKeysPerSec?: number } },
   ) {}
 
   async run(): Promise<void> {
@@ -144,6 +148,26 @@ export class TaskRunner {
         },
       });
     },
+    'import-shard': async (p, log, t) => {
+      // The import's source is someone's running Redis: the same fetch as a backup's shard, from outside the cluster.
+      const auth = { username: p.source.username, password: p.sourcePassword };
+      // No password: no AUTH at all (ioredis sends none for empty credentials).
+      const client = await connectAdmin({ host: p.source.host, port: p.source.port, username: auth.username ?? '', password: auth.password ?? '' }, 5000);
+      let last = Promise.resolve();
+      try {
+        return await backupShard({ ...p, instanceId: p.backupId, port: p.source.port }, {
+          client,
+          openSync: () => openRdbSync({ host: p.source.host, port: p.source.port, ...auth }),
+          instanceDir: path.join(this.d.dataDir ?? '.', 'import-scratch'), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
+          progress: (bytes, total) => {
+            last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 0, detail: backupProgressDetail(bytes, total) }))
+              .catch((err) => log.warn({ err: (err as Error).message }, 'could not report import progress'));
+          },
+        });
+      } finally {
+        client.disconnect();
+      }
+    },
     'backup-consistent-start': async (p) => {
       const conns: Redis[] = [];
       try {
@@ -157,6 +181,25 @@ export class TaskRunner {
       } finally {
         for (const c of conns) c.disconnect();
       }
+    },
+    'restore-keys': async (p, log, t) => {
+      if (!this.d.restore || !this.d.dataDir) throw new Error('this agent cannot run temporary engines (no data directory or redis-server configured)');
+      let last = Promise.resolve();
+      let lastAt = 0;
+      const r = await restoreKeys(p, {
+        dataDir: this.d.dataDir, address: this.d.restore.address, redisServer: this.d.restore.redisServer, maxKeysPerSec: this.d.restore.maxKeysPerSec,
+        stop: t.stop, log,
+        progress: (done, total) => {
+          // At most one report a half second, one in flight; a lost one is superseded by the next.
+          const now = Date.now();
+          if (now - lastAt < 500 && done < total) return;
+          lastAt = now;
+          last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? done / total : 1, detail: restoreProgressDetail(done, total) }))
+            .catch((err) => log.warn({ err: (err as Error).message }, 'could not report restore progress'));
+        },
+      });
+      await last;
+      return r;
     },
     slowlog: (p) => runSlowLog(p, { connections: this.d.connections }),
     'key-scan': (p, log, t) => runKeyScan(p, {
@@ -245,11 +288,15 @@ const lockKey = (p: TaskPayload): string => {
       return `backup:${p.backupId}:${p.shard}`;
     case 'backup-consistent-start':
       return `backup:${p.backupId}`;
+    case 'import-shard':
+      return `backup:${p.backupId}:${p.shard}`;
     case 'slowlog':
       // Reads beside anything else (a migration holds the cluster's key for minutes).
       return `slowlog:${p.clusterId}`;
     case 'key-scan':
       return `key-scan:${p.scanId}:${p.shard}`;
+    case 'restore-keys':
+      return `restore-keys:${p.clusterId}:${p.backupShard}`;
     case 'form-cluster':
     case 'repair-slots':
     case 'migrate-slots':

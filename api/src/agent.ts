@@ -7,7 +7,7 @@ import { Durability, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, S
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
-import { BackupConsistentStartResult, BackupConsistentStartTaskSpec, BackupShardResult, BackupShardTaskSpec, InstanceSeed, StorageCredentials } from './backups';
+import { BackupConsistentStartResult, BackupConsistentStartTaskSpec, BackupShardResult, BackupShardTaskSpec, ImportShardTaskSpec, InstanceSeed, RestoreKeysResult, RestoreKeysTaskSpec, StorageCredentials } from './backups';
 import { DatabaseUserAcl } from './database-users';
 import { KeyScanShardResult, KeyScanTaskSpec, SlowLogTaskResult, SlowLogTaskSpec } from './diagnostics';
 
@@ -141,12 +141,14 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start') }),
   SlowLogTaskSpec.extend({ kind: z.literal('slowlog') }).describe("read (or reset) the slow log of the cluster's instances on this node"),
   KeyScanTaskSpec.extend({ kind: z.literal('key-scan') }).describe('scan one shard for its biggest (and, under LFU, hottest) keys, throttled'),
+  ImportShardTaskSpec.extend({ kind: z.literal('import-shard') }).describe('fetch one primary of an import\'s source over the replication protocol into the backup\'s storage'),
+  RestoreKeysTaskSpec.extend({ kind: z.literal('restore-keys') }).describe("load one backup file into a temporary engine and move its keys by slot into the new cluster's primaries"),
 ]);
 export type TaskRequest = z.infer<typeof TaskRequest>;
 export type TaskKind = TaskRequest['kind'];
 
 /** Task kinds that need no engine credentials on the agent. */
-export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'restart-instance', 'disk-profile'] as const satisfies readonly TaskKind[];
+export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'restart-instance', 'disk-profile', 'import-shard'] as const satisfies readonly TaskKind[];
 
 export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, seed: InstanceSeed.optional(), credentials: EngineCredentials }),
@@ -174,6 +176,8 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   BackupConsistentStartTaskSpec.extend({ kind: z.literal('backup-consistent-start'), credentials: EngineCredentials }),
   SlowLogTaskSpec.extend({ kind: z.literal('slowlog'), credentials: EngineCredentials }),
   KeyScanTaskSpec.extend({ kind: z.literal('key-scan'), credentials: EngineCredentials }),
+  RestoreKeysTaskSpec.extend({ kind: z.literal('restore-keys'), credentials: EngineCredentials }),
+  ImportShardTaskSpec.extend({ kind: z.literal('import-shard'), sourcePassword: z.string().optional(), storageCredentials: StorageCredentials.optional() }),
 ]);
 export type TaskPayload = z.infer<typeof TaskPayload>;
 
@@ -194,6 +198,7 @@ export const TaskResult = z.discriminatedUnion('kind', [
   BackupConsistentStartResult,
   SlowLogTaskResult,
   KeyScanShardResult,
+  RestoreKeysResult,
 ]);
 export type TaskResult = z.infer<typeof TaskResult>;
 

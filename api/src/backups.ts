@@ -97,7 +97,8 @@ export const Backup = z.object({
   status: BackupStatus,
   consistent: z.boolean(),
   storage: z.enum(['local', 's3']),
-  trigger: z.enum(['manual', 'schedule']),
+  trigger: z.enum(['manual', 'schedule', 'import']).describe('import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)'),
+  importedFrom: z.string().nullable().describe('imports: the source as redis://[user@]host:port (never the password)'),
   clusterDeleted: z.boolean().describe('the cluster is gone; the backup is kept until its retention ends'),
   expiresAt: Timestamp.nullable().describe('when retention deletes it (keepDays); null: kept until deleted or pushed out by keepLast'),
   shards: z.array(BackupShardProgress),
@@ -113,6 +114,14 @@ export type BackupResponse = z.infer<typeof BackupResponse>;
 
 export const BackupList = z.object({ items: z.array(Backup) }).openapi('BackupList');
 export type BackupList = z.infer<typeof BackupList>;
+
+/** Import a running Redis (standalone, or every primary of a Redis Cluster) as a backup, which then restores like any. */
+export const ImportBackupRequest = z.strictObject({
+  url: z.string().max(1000).regex(/^redis:\/\/([^@/\s]*@)?[^:/@\s]+:\d{1,5}\/?$/, 'redis://[user:password@]host:port')
+    .describe('the source: a standalone Redis, or any node of a Redis Cluster (every primary is fetched). The password is used for the fetch only and never shown.'),
+  name: safeString().min(1).max(100).optional().describe('shown as the backup\'s cluster name (default: host:port)'),
+}).openapi('ImportBackupRequest');
+export type ImportBackupRequest = z.infer<typeof ImportBackupRequest>;
 
 export const CreateBackupRequest = z.strictObject({
   consistent: z.boolean().optional().describe('one point in time across every shard: writes pause on every primary while each shard\'s snapshot starts'),
@@ -150,6 +159,17 @@ export const InstanceSeed = z.object({
   keysWithExpiry: z.number().int(),
 });
 export type InstanceSeed = z.infer<typeof InstanceSeed>;
+
+/** An import's shard: fetch an RDB from a running Redis over the replication protocol and stream it to the storage (the password is added on the way to the agent). */
+export const ImportShardTaskSpec = z.object({
+  backupId: Id,
+  clusterId: Id.describe("imports own their tasks: the backup's id"),
+  shard: z.number().int(),
+  source: z.object({ host: z.string(), port: z.number().int(), username: z.string().optional() }),
+  storage: StorageRef,
+  key: z.string(),
+});
+export type ImportShardTaskSpec = z.infer<typeof ImportShardTaskSpec>;
 
 /** Snapshot one shard on `instanceId` (BGSAVE there) and stream the file to the storage. */
 export const BackupShardTaskSpec = z.object({
@@ -205,4 +225,32 @@ export const backupProgressDetail = (bytes: number, total: number | null) => (to
 export function parseBackupProgressDetail(detail: string | null | undefined): { bytes: number; total: number | null } | null {
   const m = /^(\d+)(?: of (\d+))? bytes$/.exec(detail ?? '');
   return m ? { bytes: Number(m[1]), total: m[2] === undefined ? null : Number(m[2]) } : null;
+}
+
+/**
+ * A restore into another layout, one backup file on one agent: load the
+ * file into a temporary engine and move its keys by slot into the new
+ * cluster's primaries.
+ */
+export const RestoreKeysTaskSpec = z.object({
+  clusterId: Id,
+  backupShard: z.number().int().describe("the backup's shard whose file this task moves"),
+  file: InstanceSeed.describe('the file, checked against its SHA-256 on the way in'),
+  targets: z.array(Endpoint).min(1).describe("the new cluster's primaries (the slot map is read from them)"),
+});
+export type RestoreKeysTaskSpec = z.infer<typeof RestoreKeysTaskSpec>;
+
+export const RestoreKeysResult = z.object({
+  kind: z.literal('restore-keys'),
+  keysTotal: z.number().int().describe('keys the temporary engine loaded'),
+  keysMoved: z.number().int(),
+  keysExpired: z.number().int().describe('keys whose TTL ran out before they were moved'),
+});
+export type RestoreKeysResult = z.infer<typeof RestoreKeysResult>;
+
+/** A restore-keys task's progress detail ("1200 of 3000 keys"): written by the agent, read back by the create operation's load-data step. */
+export const restoreProgressDetail = (done: number, total: number) => `${done} of ${total} keys`;
+export function parseRestoreProgressDetail(detail: string | null | undefined): { done: number; total: number } | null {
+  const m = /^(\d+) of (\d+) keys$/.exec(detail ?? '');
+  return m ? { done: Number(m[1]), total: Number(m[2]) } : null;
 }

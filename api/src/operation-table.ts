@@ -16,7 +16,7 @@ import {
 } from './auth';
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
-import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, SetBackupStorageRequest } from './backups';
+import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, ImportBackupRequest, SetBackupStorageRequest } from './backups';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, RestartClusterRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
@@ -116,7 +116,7 @@ export const OPERATION_TABLE = {
   createCluster: op({
     method: 'post', path: '/v1/clusters', summary: 'Create a cluster', scope: 'clusters:write', body: CreateClusterRequest, errors: ALL,
     success: accepted(),
-    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_layout_unsupported, restore_memory_too_small, backup_corrupted)' },
+    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_memory_too_small, backup_corrupted)' },
   }),
   listClusters: op({ method: 'get', path: '/v1/clusters', summary: 'List clusters', scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: ClusterList } }),
   getCluster: op({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Cluster } }),
@@ -202,6 +202,12 @@ export const OPERATION_TABLE = {
     scope: 'clusters:write', body: CreateBackupRequest, errors: ALL,
     success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
     problems: { 409: 'The cluster is not ready, or a backup of it is already running (code backup_in_progress)' },
+  }),
+  importBackup: op({
+    method: 'post', path: '/v1/backups/import', summary: 'Import a running Redis or Redis Cluster as a backup: an RDB of each primary fetched over the replication protocol into the storage, then restorable like any backup',
+    scope: 'clusters:write', body: ImportBackupRequest, errors: ALL,
+    success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
+    problems: { 422: 'The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), or the credentials refused (import_auth_failed); field url' },
   }),
   listClusterBackups: op({
     method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first (a deleted cluster's too, until their retention ends)", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },

@@ -84,6 +84,10 @@ async function main(): Promise<void> {
   const broker = new TaskBroker({
     tasks, clusters, box, nodes, endpointHost: config.endpoints.host, certificateValidityMs: instanceCertValidityMs(config.tlsRenewBeforeMs),
     databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
+    importPassword: async (backupId) => {
+      const sealed = await backups.store.importSecret(backupId);
+      return sealed ? box.open(sealed) : undefined;
+    },
   });
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
@@ -109,6 +113,7 @@ async function main(): Promise<void> {
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
+    restoreFiles: (clusterId) => backups.store.restoreFiles(clusterId),
     databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });

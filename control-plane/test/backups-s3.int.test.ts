@@ -13,7 +13,9 @@
  * the storage down and the credentials refused (the backup fails with the
  * reason, no manifest, no unfinished multipart upload, the cluster keeps
  * serving), cancel and delete. Then schedules and retention (by count, by
- * age, of a deleted cluster's backups too).
+ * age, of a deleted cluster's backups too). The consistent backup is also
+ * restored into another shape (2x2: keys moved by slot from temporary
+ * engines, each file read from the bucket), key by key.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -215,6 +217,26 @@ describe('backups to S3-compatible storage', () => {
       dst.disconnect();
     }
     await api.deleteCluster(newId);
+
+    // Into another shape (2x2): each file read from the bucket into a temporary engine, its keys moved by slot.
+    const reshaped = await restore({ name: 's3-restored-2x2', shards: 2, replicasPerShard: 2 });
+    expect(reshaped.status, JSON.stringify(reshaped.body)).toBe(202);
+    await api.waitForHealthy(reshaped.body.cluster.id, 120_000);
+    const dst2 = appClient((await api.connection(reshaped.body.cluster.id)).body.uri);
+    try {
+      for (const key of [...keys, ...ackedBefore]) {
+        const [a, b] = await Promise.all([read(src, key), read(dst2, key)]);
+        expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
+        if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
+        else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
+      }
+      expect(dst2.nodes('master')).toHaveLength(2);
+      // Both replicas of each shard hold what was moved in.
+      for (const node of dst2.nodes('master')) expect(Number(await node.call('WAIT', '2', '5000'))).toBe(2);
+    } finally {
+      dst2.disconnect();
+    }
+    await api.deleteCluster(reshaped.body.cluster.id);
   }, 300_000);
 
   it('completes a backup whose agent is killed -9 mid-upload, leaving no file or upload behind', async () => {

@@ -1,20 +1,26 @@
 /**
- * Backups to the local directory and restore into a new cluster of the same
- * layout, on the real stack (PostgreSQL, agents, redis-server): a 2x1
- * cluster with keys of every type (some with TTLs, some over 1 MB) is backed
- * up under a writer; each shard's snapshot comes from its in-sync replica;
- * the manifest describes every file. A restore checks the backup first
- * (unknown, not completed, other shard count, too little memory, a flipped
- * byte), then the new 2x1 holds every key written before the backup
- * started, with its type, value and TTL.
+ * Backups to the local directory and restores, on the real stack
+ * (PostgreSQL, agents, redis-server): a 2x1 cluster with keys of every type
+ * (some with TTLs, some over 1 MB) is backed up under a writer; each shard's
+ * snapshot comes from its in-sync replica; the manifest describes every
+ * file. A restore checks the backup first (unknown, not completed, too
+ * little memory for the new shape, a flipped byte), then the new 2x1 (same
+ * layout: files seed the primaries) holds every key written before the
+ * backup started, with its type, value and TTL. A 3x1 cluster's backup is
+ * restored into 5x0 (another layout: keys moved by slot from temporary
+ * engines, paced by the agents so the move takes seconds); the agent moving
+ * a file is killed -9 mid-move: its temporary engine and directory are gone
+ * once it is back, the move runs again and the new cluster holds every key.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster as RedisCluster } from 'ioredis';
-import type { Backup, BackupResponse, BackupList, Problem } from '@strata/api';
-import type { Stack } from '@strata/local';
+import { Redis, type Cluster as RedisCluster } from 'ioredis';
+import type { Backup, BackupResponse, BackupList, Operation, Problem } from '@strata/api';
+import { loopbackAddress, type Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, DurableWriter } from './helpers/workload';
@@ -24,7 +30,8 @@ let api: TestApi;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ stack, api, cleanup } = await testStack('127.0.46', { nodes: 2 }));
+  // Restores into another layout move at most 400 keys a second per file: long enough to kill an agent mid-move.
+  ({ stack, api, cleanup } = await testStack('127.0.46', { nodes: 2, agentEnv: { STRATA_AGENT_RESTORE_MAX_KEYS_PER_SEC: '400' } }));
 });
 afterAll(async () => cleanup?.());
 
@@ -52,7 +59,7 @@ async function load(c: RedisCluster): Promise<string[]> {
 }
 
 /** A key's type, value in a canonical form, and remaining TTL (ms; -1 none). */
-async function read(c: RedisCluster, key: string): Promise<{ type: string; value: unknown; pttl: number }> {
+async function read(c: RedisCluster | Redis, key: string): Promise<{ type: string; value: unknown; pttl: number }> {
   const type = await c.type(key);
   const value = type === 'string' ? await c.get(key)
     : type === 'hash' ? Object.entries(await c.hgetall(key)).sort()
@@ -63,6 +70,50 @@ async function read(c: RedisCluster, key: string): Promise<{ type: string; value
     : null;
   return { type, value, pttl: await c.pttl(key) };
 }
+
+/** A few thousand keys of every type (a third with a TTL) and one value over 1 MB, on a 3-shard cluster. */
+async function loadMany(c: RedisCluster): Promise<string[]> {
+  const keys: string[] = [];
+  const ops: Promise<unknown>[] = [];
+  for (let i = 0; i < 400; i++) {
+    ops.push(c.set(`s3:${i}`, `v${i}`), c.hset(`h3:${i}`, { a: `${i}`, b: 'x' }), c.rpush(`l3:${i}`, 'a', `${i}`), c.sadd(`t3:${i}`, 'm1', `m${i}`),
+      c.zadd(`z3:${i}`, 1, 'one', i, `s${i}`), c.xadd(`x3:${i}`, '*', 'f', `${i}`));
+    keys.push(`s3:${i}`, `h3:${i}`, `l3:${i}`, `t3:${i}`, `z3:${i}`, `x3:${i}`);
+    if (i % 3 === 0) for (const k of keys.slice(-6)) ops.push(c.expire(k, 600));
+  }
+  ops.push(c.set('big3', 'y'.repeat(MB + 100)));
+  keys.push('big3');
+  await Promise.all(ops);
+  for (const node of c.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
+  return keys;
+}
+
+/** Temporary restore engines working under `dir`, with the backup shard whose file each holds (its directory is <clusterId>-<shard>). */
+function redisUnder(dir: string): { pid: number; shard: number }[] {
+  let out = '';
+  try {
+    out = execFileSync('pgrep', ['-x', 'redis-server'], { encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  return out.split('\n').filter(Boolean).map(Number).flatMap((pid) => {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      return cwd.startsWith(dir) ? [{ pid, shard: Number(/-(\d+)(?: \(deleted\))?$/.exec(cwd)?.[1]) }] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 const backupOf = async (id: string) => (await api.call<BackupResponse>('GET', `/v1/backups/${id}`)).body.backup;
 
@@ -131,9 +182,11 @@ describe('backups and restore', () => {
     const unknown = await restore({ restoreFrom: { backupId: '00000000-0000-4000-8000-000000000000' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors).toEqual([expect.objectContaining({ field: 'restoreFrom.backupId' })]);
-    const layout = await restore({ shards: 3 });
-    expect(layout.status).toBe(422);
-    expect(layout.body).toMatchObject({ code: 'restore_layout_unsupported', errors: [{ field: 'shards' }] });
+    // Into one shard, the whole data set (and 10%) must fit.
+    const oneShard = await restore({ shards: 1, memoryMbPerShard: 16 });
+    expect(oneShard.status).toBe(422);
+    expect(oneShard.body).toMatchObject({ code: 'restore_memory_too_small', errors: [{ field: 'memoryMbPerShard', message: expect.stringMatching(/at least \d+ MB/) }] });
+    expect(Number(/at least (\d+) MB/.exec(oneShard.body.errors![0]!.message)![1])).toBeGreaterThan(BIG);
     const small = await restore({ memoryMbPerShard: 16 });
     expect(small.status).toBe(422);
     expect(small.body.code).toBe('restore_memory_too_small');
@@ -182,4 +235,142 @@ describe('backups and restore', () => {
       dst.disconnect();
     }
   }, 180_000);
+  it('restores a 3x1 backup taken under a writer into 5x0 key by key; the agent moving a file killed -9 mid-move leaves no temporary engine and the move completes; the 3x1 imported by URL has its three primaries as shards', async () => {
+    const created = await api.createCluster({ name: 'three', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
+    const srcId = created.body.cluster.id;
+    const srcTopo = await api.waitForHealthy(srcId);
+    const uri = (await api.connection(srcId)).body.uri;
+    const src = appClient(uri);
+    const keys = await loadMany(src);
+    const writer = new DurableWriter(appClient(uri), 'w3', 1).start();
+    await new Promise((r) => setTimeout(r, 300));
+    const ackedBefore = [...writer.acked];
+    const started = await api.call<BackupResponse>('POST', `/v1/clusters/${srcId}/backups`, {});
+    expect(started.status).toBe(202);
+    const backup = await waitForBackup(started.body.backup.id);
+    await writer.stop();
+    writer['client'].disconnect();
+    const fileKeys = backup.manifest!.shards.map((s) => s.keys);
+
+    const restored = await api.createCluster({ name: 'five', shards: 5, replicasPerShard: 0, memoryMbPerShard: 64, restoreFrom: { backupId: backup.id } });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(202);
+    const newId = restored.body.cluster.id;
+    const opId = restored.body.operation.id;
+    expect(restored.body.operation.steps.map((s) => s.name)).toEqual(['plan', 'start-instances', 'form-cluster', 'load-data', 'verify']);
+
+    // Mid-move: a file's temporary engine runs and the operation shows that file part-way in; its agent is killed.
+    const scratch = (a: (typeof stack.agents)[number]) => path.join(a.dir, 'restore-scratch');
+    const tempEngines = () => stack.agents.flatMap((a) => redisUnder(scratch(a)).map((e) => ({ agent: a, ...e })));
+    const { victim, detail } = await api.pollUntil(async () => {
+      const step = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body.steps.find((s) => s.name === 'load-data');
+      const partWay = new Set([...(step?.detail ?? '').matchAll(/shard (\d+): (\d+)\/(\d+) keys/g)].filter((m) => Number(m[2]) > 0 && Number(m[2]) < Number(m[3])).map((m) => Number(m[1])));
+      const moving = tempEngines().find((e) => partWay.has(e.shard));
+      return moving ? { victim: moving, detail: step!.detail } : undefined;
+    }, 60_000, () => 'no file was seen part-way through its move');
+    victim.agent.proc!.child.kill('SIGKILL');
+    await api.pollUntil(async () => (victim.agent.restarts > 0 ? true : undefined), 30_000, () => `${victim.agent.name} was not restarted`);
+    console.log(`killed ${victim.agent.name} moving backup shard ${victim.shard} (${detail})`);
+
+    await api.waitForHealthy(newId, 120_000);
+    const op = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body;
+    expect(op.state).toBe('succeeded');
+    expect(op.steps.find((s) => s.name === 'load-data')!.detail).toMatch(/^3 backup file\(s\) loaded: shard 0: done \(\d+ keys\), shard 1: done/);
+    // The killed agent's temporary engine was stopped when it came back; no temporary engine or directory is left anywhere.
+    expect(isRunning(victim.pid), `temporary engine ${victim.pid}`).toBe(false);
+    expect(tempEngines()).toEqual([]);
+    for (const a of stack.agents) expect(existsSync(scratch(a)) ? readdirSync(scratch(a)) : [], scratch(a)).toEqual([]);
+
+    const dst = appClient((await api.connection(newId)).body.uri);
+    try {
+      for (const key of keys) {
+        const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
+        expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
+        if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
+        else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
+      }
+      for (const key of ackedBefore) expect(await dst.get(key), key).toBe(await src.get(key));
+
+      // The source cluster imported by URL, as a Redis Cluster from outside would be: every primary is one shard, with its slots.
+      const primary = srcTopo.shards[0]!.instances.find((i) => i.role === 'primary')!;
+      const agent = stack.agents.find((a) => primary.address.startsWith(`${a.address}:`))!;
+      const creds = (JSON.parse(readFileSync(path.join(agent.dir, 'instances.json'), 'utf8')) as { spec: { instanceId: string }; credentials: { internalUser: string; internalPassword: string } }[])
+        .find((r) => r.spec.instanceId === primary.id)!.credentials;
+      const imported = await api.call<BackupResponse>('POST', '/v1/backups/import', { url: `redis://${creds.internalUser}:${encodeURIComponent(creds.internalPassword)}@${primary.address}` });
+      expect(imported.status, JSON.stringify(imported.body)).toBe(202);
+      const fromCluster = (await waitForBackup(imported.body.backup.id)).manifest!;
+      expect(fromCluster.shards.map((s) => s.slots)).toEqual(srcTopo.shards.map((s) => s.slots));
+      let srcKeys = 0;
+      for (const node of src.nodes('master')) srcKeys += Number(await node.dbsize());
+      expect(fromCluster.shards.reduce((n, s) => n + s.keys, 0)).toBe(srcKeys);
+      expect(dst.nodes('master')).toHaveLength(5);
+      let total = 0;
+      for (const node of dst.nodes('master')) total += Number(await node.dbsize());
+      // Every key of every file (less any whose TTL ran out: none here, their TTLs are 10 minutes).
+      expect(total).toBe(fileKeys.reduce((n, k) => n + k, 0));
+    } finally {
+      src.disconnect();
+      dst.disconnect();
+    }
+  }, 240_000);
+  it('imports a running standalone Redis as a backup (its password never shown) and restores it into 2x0 key by key; a source that cannot be imported is named', async () => {
+    const host = loopbackAddress('127.0.46.200');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-import-src-'));
+    const source = spawn('redis-server', ['--bind', host, '--port', '6390', '--requirepass', 's3cret', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    try {
+      const src = await api.pollUntil(async () => {
+        const c = new Redis({ host, port: 6390, password: 's3cret', lazyConnect: true, retryStrategy: () => null });
+        c.on('error', () => {});
+        return c.connect().then(() => c, () => { c.disconnect(); return undefined; });
+      }, 10_000, () => 'the source redis-server did not start');
+      const keys: string[] = [];
+      const ops: Promise<unknown>[] = [];
+      for (let i = 0; i < 150; i++) {
+        ops.push(src.set(`s:${i}`, `v${i}`), src.hset(`h:${i}`, { a: `${i}` }), src.rpush(`l:${i}`, 'a', `${i}`), src.sadd(`t:${i}`, `m${i}`), src.zadd(`z:${i}`, i, `s${i}`), src.xadd(`x:${i}`, '*', 'f', `${i}`));
+        keys.push(`s:${i}`, `h:${i}`, `l:${i}`, `t:${i}`, `z:${i}`, `x:${i}`);
+        if (i % 3 === 0) for (const k of keys.slice(-6)) ops.push(src.expire(k, 600));
+      }
+      ops.push(src.set('big', 'z'.repeat(MB + 1)));
+      keys.push('big');
+      await Promise.all(ops);
+
+      const importOf = (url: string) => api.call<BackupResponse & Problem>('POST', '/v1/backups/import', { url });
+      const named = async (url: string, status: number, code: string) => {
+        const r = await importOf(url);
+        expect({ url, status: r.status, code: r.body.code }).toEqual({ url, status, code });
+        expect(r.body.errors).toEqual([expect.objectContaining({ field: 'url' })]);
+      };
+      await named(`redis://${host}`, 400, 'validation_failed');
+      await named(`redis://:s3cret@${host}:6391`, 422, 'import_unreachable');
+      await named(`redis://:wrong@${host}:6390`, 422, 'import_auth_failed');
+      await named(`redis://${host}:6390`, 422, 'import_auth_failed');
+      await named(`redis://${new URL(stack.url).host}`, 422, 'import_not_redis');
+
+      const started = await importOf(`redis://:s3cret@${host}:6390`);
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      expect(started.body.backup).toMatchObject({ status: 'running', trigger: 'import', importedFrom: `redis://${host}:6390`, clusterDeleted: false });
+      expect(JSON.stringify(started.body)).not.toContain('s3cret');
+      const backup = await waitForBackup(started.body.backup.id);
+      expect(backup.manifest!.shards).toEqual([expect.objectContaining({ shard: 0, slots: [{ start: 0, end: 16383 }], keys: keys.length, keysWithExpiry: 50 * 6 })]);
+
+      const restored = await api.createCluster({ name: 'imported', shards: 2, replicasPerShard: 0, memoryMbPerShard: 64, restoreFrom: { backupId: backup.id } });
+      expect(restored.status, JSON.stringify(restored.body)).toBe(202);
+      await api.waitForHealthy(restored.body.cluster.id, 90_000);
+      const dst = appClient((await api.connection(restored.body.cluster.id)).body.uri);
+      try {
+        for (const key of keys) {
+          const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
+          expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
+          if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
+          else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
+        }
+      } finally {
+        dst.disconnect();
+        src.disconnect();
+      }
+    } finally {
+      source.kill('SIGKILL');
+      await new Promise((r) => source.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -7,6 +7,7 @@ export { shardLabel, shardName, shardNames, shardNumber } from './shard-label';
 export { formatMemoryMb } from './memory-label';
 export type { ClusterAction, ClusterActionKind, ForgetScope } from './redis/cluster-action';
 export { planSlots, SLOT_COUNT } from './redis/slots.planner';
+export { keySlot } from './redis/key-slot';
 export {
   planPlacement,
   placeReplacement,
@@ -58,6 +59,7 @@ export {
   type OperationAction,
   type Settings,
   type CreateStep,
+  type RestoreFileView,
   type DeleteStep,
 } from './redis/operation.planner';
 export {

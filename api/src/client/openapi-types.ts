@@ -121,7 +121,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_layout_unsupported, restore_memory_too_small, backup_corrupted) */
+                /** @description The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_memory_too_small, backup_corrupted) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2006,6 +2006,103 @@ export interface paths {
                 };
                 /** @description The cluster is not ready, or a backup of it is already running (code backup_in_progress) */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/backups/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a running Redis or Redis Cluster as a backup: an RDB of each primary fetched over the replication protocol into the storage, then restorable like any backup */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ImportBackupRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted; follow the backup at Location */
+                202: {
+                    headers: {
+                        Location?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BackupResponse"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), or the credentials refused (import_auth_failed); field url */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4338,7 +4435,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.import" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -8424,7 +8521,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_layout_unsupported" | "restore_memory_too_small" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -9071,8 +9168,13 @@ export interface components {
             consistent: boolean;
             /** @enum {string} */
             storage: "local" | "s3";
-            /** @enum {string} */
-            trigger: "manual" | "schedule";
+            /**
+             * @description import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)
+             * @enum {string}
+             */
+            trigger: "manual" | "schedule" | "import";
+            /** @description imports: the source as redis://[user@]host:port (never the password) */
+            importedFrom: string | null;
             /** @description the cluster is gone; the backup is kept until its retention ends */
             clusterDeleted: boolean;
             /** @description when retention deletes it (keepDays); null: kept until deleted or pushed out by keepLast */
@@ -9153,6 +9255,12 @@ export interface components {
         CreateBackupRequest: {
             /** @description one point in time across every shard: writes pause on every primary while each shard's snapshot starts */
             consistent?: boolean;
+        };
+        ImportBackupRequest: {
+            /** @description the source: a standalone Redis, or any node of a Redis Cluster (every primary is fetched). The password is used for the fetch only and never shown. */
+            url: string;
+            /** @description shown as the backup's cluster name (default: host:port) */
+            name?: string;
         };
         BackupList: {
             items: components["schemas"]["Backup"][];
@@ -10341,6 +10449,82 @@ export interface components {
                         passwordHashes: string[];
                     }[];
                 };
+            } | {
+                /** Format: uuid */
+                clusterId: string;
+                /** @description the backup's shard whose file this task moves */
+                backupShard: number;
+                /** @description the file, checked against its SHA-256 on the way in */
+                file: {
+                    storage: components["schemas"]["BackupStorageRef"];
+                    /** @description added on the way to the agent for S3 storage */
+                    storageCredentials?: {
+                        accessKeyId: string;
+                        secretAccessKey: string;
+                    };
+                    key: string;
+                    sha256: string;
+                    keys: number;
+                    keysWithExpiry: number;
+                };
+                /** @description the new cluster's primaries (the slot map is read from them) */
+                targets: {
+                    host: string;
+                    port: number;
+                }[];
+                /** @enum {string} */
+                kind: "restore-keys";
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** Format: uuid */
+                backupId: string;
+                /**
+                 * Format: uuid
+                 * @description imports own their tasks: the backup's id
+                 */
+                clusterId: string;
+                shard: number;
+                source: {
+                    host: string;
+                    port: number;
+                    username?: string;
+                };
+                storage: components["schemas"]["BackupStorageRef"];
+                key: string;
+                /** @enum {string} */
+                kind: "import-shard";
+                sourcePassword?: string;
+                storageCredentials?: {
+                    accessKeyId: string;
+                    secretAccessKey: string;
+                };
             };
         } | null;
         BackupStorageRef: {
@@ -10473,6 +10657,14 @@ export interface components {
                 batches: number;
                 bigKeys: components["schemas"]["BigKey"][];
                 hotKeys: components["schemas"]["HotKey"][] | null;
+            } | {
+                /** @enum {string} */
+                kind: "restore-keys";
+                /** @description keys the temporary engine loaded */
+                keysTotal: number;
+                keysMoved: number;
+                /** @description keys whose TTL ran out before they were moved */
+                keysExpired: number;
             };
         };
         MetricsResult: {

@@ -15,7 +15,8 @@
  */
 import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import type { BackupManifest, BackupShardResult } from '@strata/api';
+import { ENGINE_VERSIONS, LIMITS, type BackupManifest, type BackupShardResult } from '@strata/api';
+import { DEFAULT_MIGRATION_PRIORITY } from '@strata/engine';
 import { isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
@@ -23,7 +24,7 @@ import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ObservedState } from '../observed/observed-state';
 import { memberObservation } from '../observed/instance-health';
 import { taskKey } from '../reconciler/dedupe-keys';
-import type { BackupRow, BackupStore } from './backup.store';
+import type { BackupRow, BackupStore, ImportSource } from './backup.store';
 import type { BackupStorageStore } from './backup-storage.store';
 
 export interface BackupCoordinatorDeps {
@@ -104,9 +105,11 @@ export class BackupCoordinator {
   }
 
   private async drive(b: BackupRow): Promise<void> {
-    const cluster = await this.d.clusters.get(b.clusterId);
-    if (!cluster) return void await this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
-    if (b.consistent && !b.consistentStart) return this.driveStart(b);
+    if (!b.importSource) {
+      const cluster = await this.d.clusters.get(b.clusterId);
+      if (!cluster) return void await this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
+      if (b.consistent && !b.consistentStart) return this.driveStart(b);
+    }
     const tasks = await this.shardTasks(b);
     const done: { shard: number; task: TaskRow; result: BackupShardResult }[] = [];
     const todo: number[] = [];
@@ -118,13 +121,66 @@ export class BackupCoordinator {
         const failures = await this.d.tasks.countFailures(b.clusterId, null, taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }));
         if (failures >= (this.d.maxAttempts ?? 3)) {
           const why = t.error ?? 'the snapshot failed';
-          return void await this.fail(b, isStorageError(why) ? 'storage_failed' : 'snapshot_failed', `shard ${s.shard + 1}: ${why} (${failures} attempts)`);
+          const code = isStorageError(why) ? 'storage_failed' : b.importSource ? 'import_failed' : 'snapshot_failed';
+          return void await this.fail(b, code, `shard ${s.shard + 1}: ${why} (${failures} attempts)`);
         }
       }
       todo.push(s.shard);
     }
-    if (todo.length) return this.enqueue(b, todo);
-    if (done.length === b.shards.length) await this.complete(b, done);
+    if (todo.length) return b.importSource ? this.enqueueImport(b, b.importSource, todo) : this.enqueue(b, todo);
+    if (done.length === b.shards.length) await (b.importSource ? this.completeImport(b, b.importSource, done) : this.complete(b, done));
+  }
+
+  /** An import's shards: each fetched by an agent that reports (spread over them), straight from the source's primary. */
+  private async enqueueImport(b: BackupRow, src: ImportSource, shards: number[]): Promise<void> {
+    const nodes = (await this.d.nodes.list()).filter((n) => this.d.observed.lastReportAt(n.id) !== null).sort((x, y) => x.id.localeCompare(y.id));
+    if (!nodes.length) return;
+    for (const shard of shards) {
+      const node = nodes[shard % nodes.length]!;
+      const from = src.shards[shard]!;
+      const inserted = await this.d.tasks.enqueue({
+        nodeId: node.id, clusterId: b.clusterId, operationId: null, dedupeKey: taskKey({ kind: 'backup-shard', backupId: b.id, shard }),
+        request: {
+          kind: 'import-shard', backupId: b.id, clusterId: b.clusterId, shard, source: { host: from.host, port: from.port, ...(src.username ? { username: src.username } : {}) },
+          storage: b.storage, key: b.shards.find((s) => s.shard === shard)!.key,
+        },
+      });
+      if (inserted) this.d.notifyNode(node.id);
+    }
+  }
+
+  /** An import's manifest: the source's primaries as shards, a spec that holds them (no replicas), the memory each used. */
+  private async completeImport(b: BackupRow, src: ImportSource, done: { shard: number; task: TaskRow; result: BackupShardResult }[]): Promise<void> {
+    const snapshots = done.map((x) => Date.parse(x.result.snapshotAt));
+    const shards = done.sort((x, y) => x.shard - y.shard).map(({ shard, result: r }) => ({
+      shard, slots: src.shards[shard]!.slots, file: b.shards.find((s) => s.shard === shard)!.key,
+      bytes: r.bytes, sha256: r.sha256, keys: r.keys, keysWithExpiry: r.keysWithExpiry, usedMemoryBytes: r.usedMemoryBytes,
+      source: { instanceId: b.id, role: 'primary' as const, address: `${src.shards[shard]!.host}:${src.shards[shard]!.port}` },
+      snapshotAt: r.snapshotAt, finishedAt: r.finishedAt,
+    }));
+    const memoryMbPerShard = Math.max(LIMITS.memoryMbPerShard.min, Math.ceil(Math.max(...shards.map((s) => s.usedMemoryBytes)) / (1024 * 1024)));
+    const manifest: BackupManifest = {
+      formatVersion: 1, backupId: b.id,
+      cluster: {
+        id: b.id, name: b.clusterName,
+        spec: {
+          shards: shards.length, replicasPerShard: 0, memoryMbPerShard, durability: 'none', evictionPolicy: 'noeviction',
+          fencing: 'off', migrationPriority: DEFAULT_MIGRATION_PRIORITY, engineVersion: ENGINE_VERSIONS[0], maintenanceWindow: null, tls: 'off',
+        },
+      },
+      engineVersion: done[0]?.result.engineVersion ?? src.engineVersion, consistent: false,
+      startedAt: b.createdAt.toISOString(), finishedAt: new Date().toISOString(),
+      skewMs: snapshots.length ? Math.max(...snapshots) - Math.min(...snapshots) : 0, writePauseMs: null, shards,
+    };
+    await this.writeManifest(b, manifest, null);
+  }
+
+  /** The manifest last (a backup without one is never complete), then the backup is completed. */
+  private async writeManifest(b: BackupRow, manifest: BackupManifest, keepDays: number | null): Promise<void> {
+    await (await this.d.storage.open(b.storage)).put(manifestKey(b.id), Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
+    if (await this.d.store.finish(b.id, { status: 'completed', manifest, keepDays })) {
+      this.d.log.info({ backupId: b.id, clusterId: b.clusterId, bytes: manifest.shards.reduce((s, x) => s + x.bytes, 0), skewMs: manifest.skewMs }, 'backup completed');
+    }
   }
 
   private async sources(b: BackupRow) {
@@ -220,11 +276,7 @@ export class BackupCoordinator {
       skewMs: snapshots.length ? Math.max(...snapshots) - Math.min(...snapshots) : 0,
       writePauseMs: b.consistentStart?.writePauseMs ?? null, shards,
     };
-    // The manifest last: a backup without one is never complete.
-    await (await this.d.storage.open(b.storage)).put(manifestKey(b.id), Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
-    if (await this.d.store.finish(b.id, { status: 'completed', manifest, keepDays: await this.d.keepDays?.(b.clusterId) ?? null })) {
-      this.d.log.info({ backupId: b.id, clusterId: b.clusterId, bytes: shards.reduce((s, x) => s + x.bytes, 0), skewMs: manifest.skewMs }, 'backup completed');
-    }
+    await this.writeManifest(b, manifest, await this.d.keepDays?.(b.clusterId) ?? null);
   }
 
   /** Ends a running backup as failed (its files are swept once no task of it runs). False when it had already ended. */

@@ -38,7 +38,7 @@ export function createBackupModule(d: {
     store, storage, clusters: d.clusters, nodes: d.nodes, tasks: d.tasks, observed: d.observed, notifyNode: d.notifyNode, log,
     keepDays: async (clusterId) => (await schedules.get(clusterId))?.schedule.keepDays ?? null,
   });
-  const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage });
+  const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage, box: d.box });
   const now = d.now ?? (() => new Date());
   const scheduler = new BackupScheduler({ schedules, store, service, log, now, intervalMs: d.schedulerIntervalMs });
   return {

@@ -26,6 +26,12 @@ export function backupRoutes(d: {
     return { backup: await d.service.view(b) };
   });
 
+  mountOperation(r, BASE, 'importBackup', async ({ req, res, body }) => {
+    const b = await d.service.importFrom(req.principal!.organizationId, body);
+    res.location(`/v1/backups/${b.id}`);
+    return { backup: await d.service.view(b) };
+  });
+
   mountOperation(r, BASE, 'listClusterBackups', async ({ req }) => {
     const clusterId = parseUuid(req.params.id, 'Cluster');
     const orgId = req.principal!.organizationId;

@@ -3,13 +3,14 @@
  * is restored from it.
  */
 import { randomUUID } from 'node:crypto';
-import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type InstanceSeed } from '@strata/api';
-import { checksumOf, restoreLayoutMismatch } from '@strata/engine/backup';
+import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type ImportBackupRequest, type InstanceSeed } from '@strata/api';
+import { checksumOf, planRestore, probeRedis, ProbeError, restoreMemoryNeededMb } from '@strata/engine/backup';
+import type { SecretBox } from '../crypto/secret-box';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import { shardKey, type BackupCoordinator } from './backup-coordinator';
-import { publicBackup, type BackupRow, type BackupStore } from './backup.store';
+import { publicBackup, type BackupRow, type BackupStore, type RestoreMode } from './backup.store';
 import type { BackupStorageStore } from './backup-storage.store';
 
 export interface BackupServiceDeps {
@@ -19,9 +20,13 @@ export interface BackupServiceDeps {
   coordinator: BackupCoordinator;
   /** Where new backups are written (per organization). */
   storage: BackupStorageStore;
+  /** Seals an import's source password. */
+  box: SecretBox;
+  /** How long an import's source may take to answer the first check. */
+  probeTimeoutMs?: number;
 }
 
-const MiB = 1024 * 1024;
+const PROBE_CODES = { unreachable: 'import_unreachable', not_redis: 'import_not_redis', auth: 'import_auth_failed' } as const;
 
 export class BackupService {
   constructor(private readonly d: BackupServiceDeps) {}
@@ -37,6 +42,38 @@ export class BackupService {
     const storage = await this.d.storage.refFor(organizationId);
     const inserted = await this.d.store.insert({ id, organizationId, clusterId, clusterName: cluster.name, consistent: req.consistent ?? false, storage, shards, trigger });
     if (!inserted) throw conflict('backup_in_progress', 'A backup of this cluster is already running; wait for it to finish.');
+    void this.d.coordinator.tick();
+    return (await this.d.store.get(id))!;
+  }
+
+  /**
+   * Imports a running Redis (or every primary of a Redis Cluster) as a
+   * backup. The source is checked first (reachable, a Redis, the
+   * credentials accepted; a refusal stores nothing); then agents fetch one
+   * RDB per primary over the replication protocol into the organization's
+   * storage, and the manifest is written as for any backup.
+   */
+  async importFrom(organizationId: string, req: ImportBackupRequest): Promise<BackupRow> {
+    const u = new URL(req.url);
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    const port = Number(u.port);
+    const username = u.username ? decodeURIComponent(u.username) : undefined;
+    const password = u.password ? decodeURIComponent(u.password) : undefined;
+    let probed;
+    try {
+      probed = await probeRedis({ host, port, username, password, timeoutMs: this.d.probeTimeoutMs ?? 5000 });
+    } catch (err) {
+      if (!(err instanceof ProbeError)) throw err;
+      throw unprocessable(PROBE_CODES[err.reason], 'The source cannot be imported', err.message, [{ field: 'url', message: err.message }]);
+    }
+    const id = randomUUID();
+    const url = `redis://${username ? `${encodeURIComponent(username)}@` : ''}${u.host}`;
+    await this.d.store.insertImport({
+      id, organizationId, clusterName: req.name ?? u.host, storage: await this.d.storage.refFor(organizationId),
+      shards: probed.shards.map((_, shard) => ({ shard, key: shardKey(id, shard) })),
+      source: { url, ...(username ? { username } : {}), shards: probed.shards, engineVersion: probed.version },
+      secretEnc: password ? this.d.box.seal(password) : null,
+    });
     void this.d.coordinator.tick();
     return (await this.d.store.get(id))!;
   }
@@ -96,11 +133,12 @@ export class BackupService {
 
   /**
    * What a restore from `req.restoreFrom` needs, checked before anything is
-   * created: a completed backup of this organization, the same shard count,
-   * enough memory per shard, and every file whole (its SHA-256 is the
-   * manifest's). Returns each shard's seed.
+   * created: a completed backup of this organization, enough memory per
+   * shard, and every file whole (its SHA-256 is the manifest's). Returns the
+   * files and how they are loaded: each seeds the new primary of its shard
+   * (same layout), or its keys are moved by slot (any other layout).
    */
-  async prepareRestore(organizationId: string, req: CreateClusterRequest & { restoreFrom: { backupId: string } }, memoryMbPerShard: number): Promise<{ backupId: string; seeds: InstanceSeed[] }> {
+  async prepareRestore(organizationId: string, req: CreateClusterRequest & { restoreFrom: { backupId: string } }, memoryMbPerShard: number): Promise<{ backupId: string; files: InstanceSeed[]; mode: RestoreMode }> {
     const field = 'restoreFrom.backupId';
     const b = await this.d.store.get(req.restoreFrom.backupId, organizationId);
     if (!b) throw validationFailed([{ field, message: 'no backup with this id' }], 'The backup to restore from does not exist.');
@@ -110,24 +148,12 @@ export class BackupService {
       ]);
     }
     const m = b.manifest;
-    if (req.shards !== m.shards.length) {
-      throw unprocessable('restore_layout_unsupported', 'Restore layout not supported yet',
-        `The backup has ${m.shards.length} shard(s); restoring into a different shard count (${req.shards}) is not supported yet. Create the cluster with shards: ${m.shards.length}, then change its shape.`,
-        [{ field: 'shards', message: `must be ${m.shards.length}, the backup's shard count (other layouts are not supported yet)` }]);
-    }
-    // Each file seeds the new shard of its index: only sound when the backup's shards owned a new cluster's even split.
-    const mismatch = restoreLayoutMismatch(m.shards);
-    if (mismatch) {
-      const show = (r: { start: number; end: number }) => `${r.start}-${r.end}`;
-      throw unprocessable('restore_layout_unsupported', 'Restore layout not supported yet',
-        `Shard ${mismatch.shard} of the backup owned slots ${mismatch.backup.map(show).join(', ')} (the cluster had been resharded), but a new cluster's shard ${mismatch.shard} owns ${show(mismatch.fresh)}; `
-        + 'restoring a resharded layout is not supported yet, and loading it would leave keys unreachable. Nothing was created.',
-        [{ field, message: 'the backup was taken after a reshard: its slot layout differs from a new cluster\'s' }]);
-    }
-    const neededMb = Math.ceil(Math.max(0, ...m.shards.map((s) => s.usedMemoryBytes)) / MiB);
+    const plan = planRestore(m.shards, req.shards);
+    const neededMb = restoreMemoryNeededMb(m.shards, req.shards, plan);
     if (memoryMbPerShard < neededMb) {
+      const why = plan.mode === 'seed' ? "The backup's largest shard used" : `Spread over ${req.shards} shard(s), the backup's data needs (with 10% headroom)`;
       throw unprocessable('restore_memory_too_small', 'Not enough memory for the backup',
-        `The backup's largest shard used ${neededMb} MB; the new cluster needs at least memoryMbPerShard: ${neededMb}.`,
+        `${why} ${neededMb} MB; the new cluster needs at least memoryMbPerShard: ${neededMb}.`,
         [{ field: 'memoryMbPerShard', message: `needs at least ${neededMb} MB per shard to hold the backup's data` }]);
     }
     const storage = await this.d.storage.open(b.storage);
@@ -142,7 +168,8 @@ export class BackupService {
     }
     return {
       backupId: b.id,
-      seeds: m.shards.map((s) => ({ storage: b.storage, key: s.file, sha256: s.sha256, keys: s.keys, keysWithExpiry: s.keysWithExpiry })),
+      files: m.shards.map((s) => ({ storage: b.storage, key: s.file, sha256: s.sha256, keys: s.keys, keysWithExpiry: s.keysWithExpiry })),
+      mode: plan.mode,
     };
   }
 }

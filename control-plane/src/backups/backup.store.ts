@@ -1,7 +1,19 @@
 /** Backups and restores as stored (tables backups, cluster_restores). */
 import type pg from 'pg';
-import type { Backup, BackupConsistentStartResult, BackupManifest, BackupStatus, InstanceSeed, StorageRef } from '@strata/api';
+import type { Backup, BackupConsistentStartResult, BackupManifest, BackupStatus, InstanceSeed, SlotRange, StorageRef } from '@strata/api';
 import type { Db } from '../db/tx';
+
+/** An import's source as stored (the password is sealed apart, in import_secret_enc). */
+export interface ImportSource {
+  /** redis://[user@]host:port */
+  url: string;
+  username?: string;
+  shards: { host: string; port: number; slots: SlotRange[] }[];
+  engineVersion: string;
+}
+
+/** How a restore loads its backup (engine's RestorePlan mode). */
+export type RestoreMode = 'seed' | 'move';
 
 /** One shard's part of a backup as planned. */
 export interface BackupShardPlan {
@@ -23,7 +35,9 @@ export interface BackupRow {
   error: { code: string; message: string } | null;
   createdAt: Date;
   finishedAt: Date | null;
-  trigger: 'manual' | 'schedule';
+  trigger: 'manual' | 'schedule' | 'import';
+  /** Imports: the source (no password); null for backups of a cluster. */
+  importSource: ImportSource | null;
   expiresAt: Date | null;
   filesRemoved: boolean;
   /** Consistent backups: the start's outcome (the pause, each shard's snapshot). */
@@ -33,7 +47,7 @@ export interface BackupRow {
 const toRow = (r: any): BackupRow => ({
   id: r.id, organizationId: r.organization_id, clusterId: r.cluster_id, clusterName: r.cluster_name, status: r.status, consistent: r.consistent,
   storage: r.storage, shards: r.shards, manifest: r.manifest, error: r.error, createdAt: r.created_at, finishedAt: r.finished_at,
-  trigger: r.trigger, expiresAt: r.expires_at, filesRemoved: r.files_removed, consistentStart: r.consistent_start ?? null,
+  trigger: r.trigger, importSource: r.import_source ?? null, expiresAt: r.expires_at, filesRemoved: r.files_removed, consistentStart: r.consistent_start ?? null,
 });
 
 export class BackupStore {
@@ -47,6 +61,21 @@ export class BackupStore {
       [b.id, b.organizationId, b.clusterId, b.clusterName, b.consistent, JSON.stringify(b.storage), JSON.stringify(b.shards), b.trigger],
     );
     return r.rowCount === 1;
+  }
+
+  /** An import (never conflicts: its own id owns it). */
+  async insertImport(b: Pick<BackupRow, 'id' | 'organizationId' | 'clusterName' | 'storage' | 'shards'> & { source: ImportSource; secretEnc: string | null }): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO backups (id, organization_id, cluster_id, cluster_name, status, consistent, storage, shards, trigger, import_source, import_secret_enc)
+       VALUES ($1, $2, $1, $3, 'running', false, $4, $5, 'import', $6, $7)`,
+      [b.id, b.organizationId, b.clusterName, JSON.stringify(b.storage), JSON.stringify(b.shards), JSON.stringify(b.source), b.secretEnc],
+    );
+  }
+
+  /** An import's sealed source password (null: none, or no import). */
+  async importSecret(id: string): Promise<string | null> {
+    const r = await this.pool.query('SELECT import_secret_enc FROM backups WHERE id = $1', [id]);
+    return r.rows[0]?.import_secret_enc ?? null;
   }
 
   async setConsistentStart(id: string, start: BackupConsistentStartResult | null): Promise<void> {
@@ -127,14 +156,21 @@ export class BackupStore {
     return r.rowCount === 1;
   }
 
-  async insertRestore(clusterId: string, backupId: string, seeds: InstanceSeed[], db: Db): Promise<void> {
-    await db.query('INSERT INTO cluster_restores (cluster_id, backup_id, seeds) VALUES ($1, $2, $3)', [clusterId, backupId, JSON.stringify(seeds)]);
+  /** `files`: the backup's, by its shard index; `mode`: seed the new primaries with them, or move their keys (restore-layout.ts). */
+  async insertRestore(clusterId: string, backupId: string, files: InstanceSeed[], mode: RestoreMode, db: Db): Promise<void> {
+    await db.query('INSERT INTO cluster_restores (cluster_id, backup_id, seeds, mode) VALUES ($1, $2, $3, $4)', [clusterId, backupId, JSON.stringify(files), mode]);
   }
 
-  /** The file a restored cluster's shard starts from; null when the cluster is no restore. */
+  /** The file a restored cluster's shard starts from; null when the cluster is no restore, or its keys are moved in. */
   async restoreSeed(clusterId: string, shard: number): Promise<InstanceSeed | null> {
-    const r = await this.pool.query('SELECT seeds FROM cluster_restores WHERE cluster_id = $1', [clusterId]);
+    const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'seed'`, [clusterId]);
     return (r.rows[0]?.seeds as InstanceSeed[] | undefined)?.[shard] ?? null;
+  }
+
+  /** The backup files whose keys are moved into a restored cluster (by the backup's shard index); null when none are. */
+  async restoreFiles(clusterId: string): Promise<InstanceSeed[] | null> {
+    const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'move'`, [clusterId]);
+    return (r.rows[0]?.seeds as InstanceSeed[] | undefined) ?? null;
   }
 }
 
@@ -142,7 +178,7 @@ export class BackupStore {
 export function publicBackup(b: BackupRow, shards: Backup['shards'], clusterDeleted: boolean): Backup {
   return {
     id: b.id, clusterId: b.clusterId, clusterName: b.clusterName, status: b.status, consistent: b.consistent, storage: b.storage.kind,
-    trigger: b.trigger, clusterDeleted, expiresAt: b.expiresAt?.toISOString() ?? null, shards,
+    trigger: b.trigger, importedFrom: b.importSource?.url ?? null, clusterDeleted: clusterDeleted && !b.importSource, expiresAt: b.expiresAt?.toISOString() ?? null, shards,
     manifest: b.manifest, error: b.error, createdAt: b.createdAt.toISOString(), finishedAt: b.finishedAt?.toISOString() ?? null,
   };
 }

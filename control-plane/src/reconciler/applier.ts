@@ -206,6 +206,22 @@ export function formPayload(ctx: ClusterContext): Extract<TaskRequest, { kind: '
   return { kind: 'form-cluster', clusterId: ctx.cluster.id, shards };
 }
 
+/**
+ * A restore into another layout: the keys of one backup file, moved into
+ * the new cluster by the agent of a new primary (files spread over them),
+ * which loads the file into a temporary engine first.
+ */
+export async function restoreKeys(ctx: ClusterContext, backupShard: number): Promise<Submitted> {
+  const file = (await ctx.deps.restoreFiles?.(ctx.cluster.id))?.[backupShard];
+  if (!file) return { kind: 'failed', code: 'restore_missing', message: `the restore has no backup file for shard ${backupShard}` };
+  const primaries = ctx.instances.filter((i) => i.role === 'primary').sort((a, b) => a.shardIndex - b.shardIndex);
+  const runner = primaries[backupShard % primaries.length]!;
+  return submitTask(ctx, {
+    nodeId: runner.nodeId, id: { kind: 'restore-keys', backupShard }, settleMs: 0,
+    request: { kind: 'restore-keys', clusterId: ctx.cluster.id, backupShard, file, targets: primaries.map((i) => address(ctx, i)) },
+  });
+}
+
 /** A new, empty primary meets the cluster through `seed`. */
 export function meetPrimary(ctx: ClusterContext, inst: InstanceRow, seed: InstanceRow): Promise<Submitted> {
   return submitTask(ctx, {

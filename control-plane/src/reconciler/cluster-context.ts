@@ -53,6 +53,8 @@ export interface ReconcileDeps {
   restoreSeed?: (clusterId: string, shard: number) => Promise<InstanceSeed | null>;
   /** TLS clusters: how long before its certificate expires an instance gets a fresh one (STRATA_TLS_RENEW_BEFORE_DAYS; 30 days when absent). */
   tlsRenewBeforeMs?: number;
+  /** A cluster restored into another layout: the backup's files (by its shard index) whose keys are moved in (null: none). */
+  restoreFiles?: (clusterId: string) => Promise<InstanceSeed[] | null>;
   /** The cluster's database users as stored and the generation of their last change (none when absent, e.g. in unit tests). */
   databaseUsers?: (clusterId: string) => Promise<{ generation: number; users: DatabaseUserRow[] } | null>;
 }

@@ -56,12 +56,12 @@ describe('create-cluster steps (fake store and agents)', () => {
     const observed = new Map<string, ObservedInstance>();
     const { ctx, enqueued } = fakeContext(observed);
     const o = op();
-    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
+    expect(await runSteps(o, createClusterSteps(ctx), ctx)).toEqual({ kind: 'waiting' });
     expect(enqueued.map((t) => t.dedupeKey).sort()).toEqual(['p0', 'p1', 'r0', 'r1'].map((id) => taskKey({ kind: 'start', instanceId: id })));
     // Tasks belong to the operation that asked for them.
     expect(new Set(enqueued.map((t) => t.operationId))).toEqual(new Set(['o']));
     expect(o.steps.find((s) => s.name === 'start-instances')).toMatchObject({ state: 'running', detail: '0 of 4 running' });
-    await runSteps(o, createClusterSteps, ctx);
+    await runSteps(o, createClusterSteps(ctx), ctx);
     expect(enqueued).toHaveLength(4);
   });
 
@@ -70,7 +70,7 @@ describe('create-cluster steps (fake store and agents)', () => {
     const { ctx, enqueued, tasks, instances } = fakeContext(observed);
     for (const i of instances) observed.set(i.id, running(i.id));
     const o = op();
-    await runSteps(o, createClusterSteps, ctx);
+    await runSteps(o, createClusterSteps(ctx), ctx);
     const form = enqueued.find((t) => t.kind === 'form-cluster')!;
     expect(form.nodeId).toBe('n0');
     expect(o.progress).toBeGreaterThanOrEqual(0.5);
@@ -83,16 +83,16 @@ describe('create-cluster steps (fake store and agents)', () => {
     observed.set('r0', running('r0', { ...view('replica', 'P0'), myId: 'R0' }));
     // r1 follows the wrong primary: not done yet.
     observed.set('r1', running('r1', { ...view('replica', 'P0'), myId: 'R1' }));
-    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
+    expect(await runSteps(o, createClusterSteps(ctx), ctx)).toEqual({ kind: 'waiting' });
     expect(o.steps.find((s) => s.name === 'verify')?.detail).toBe('3 of 4 nodes agree');
 
     observed.set('r1', running('r1', { ...view('replica', 'P1'), myId: 'R1' }));
     // Every member agrees, but no agent serves the endpoint the connection URI names yet.
     ctx.endpointServed = false;
-    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'waiting' });
+    expect(await runSteps(o, createClusterSteps(ctx), ctx)).toEqual({ kind: 'waiting' });
     expect(o.steps.find((s) => s.name === 'verify')?.detail).toBe('4 of 4 nodes agree; waiting for an agent to serve the endpoint');
     ctx.endpointServed = true;
-    expect(await runSteps(o, createClusterSteps, ctx)).toEqual({ kind: 'succeeded' });
+    expect(await runSteps(o, createClusterSteps(ctx), ctx)).toEqual({ kind: 'succeeded' });
     expect(o.progress).toBe(1);
   });
 });

@@ -1,23 +1,49 @@
 /**
  * Steps of a create-cluster operation: plan -> start-instances ->
- * form-cluster -> verify. Each asks the engine's operation planner what to do
- * now and has the applier do it.
+ * form-cluster -> verify; a restore into another layout than its backup's
+ * has load-data before verify (the operation records which list it runs).
+ * Each asks the engine's operation planner what to do now and has the
+ * applier do it.
  */
-import { planCreateStep, type CreateStep } from '@strata/engine';
-import { CREATE_STEPS } from './steps';
+import { parseRestoreProgressDetail } from '@strata/api';
+import { planCreateStep, type CreateStep, type RestoreFileView } from '@strata/engine';
+import { CREATE_STEPS, CREATE_STEPS_LOADING_KEYS } from './steps';
 import type { Step } from './step-runner';
 import { timingsOf, type ClusterContext } from './cluster-context';
 import { applyOperationActions, opInstances, taskView } from './apply-actions';
+import { taskFor } from './applier';
 
-const step = (name: CreateStep): Step<ClusterContext> => ({
-  def: CREATE_STEPS.find((s) => s.name === name)!,
+/** Each backup file's restore-keys task and progress (load-data only). */
+async function restoreFiles(ctx: ClusterContext): Promise<RestoreFileView[]> {
+  const files = (await ctx.deps.restoreFiles?.(ctx.cluster.id)) ?? [];
+  return files.map((f, backupShard) => {
+    const id = { kind: 'restore-keys' as const, backupShard };
+    const t = taskFor(ctx, id);
+    const progress = parseRestoreProgressDetail(t?.progressDetail);
+    const result = t?.result?.kind === 'restore-keys' ? t.result : null;
+    return {
+      backupShard, task: taskView(ctx, id),
+      done: result ? result.keysMoved + result.keysExpired : progress?.done ?? 0,
+      total: result?.keysTotal ?? progress?.total ?? (t ? f.keys : null),
+    };
+  });
+}
+
+const step = (def: { name: CreateStep; title: string; weight: number }): Step<ClusterContext> => ({
+  def,
   run: async (ctx) => {
-    const plan = planCreateStep(name, {
+    const plan = planCreateStep(def.name, {
       instances: opInstances(ctx), form: taskView(ctx, { kind: 'form', clusterId: ctx.cluster.id }), endpointServed: ctx.endpointServed,
       now: Date.now(), reformAfterMs: timingsOf(ctx.deps).reformAfterMs, forgetting: ctx.lost.filter((l) => !l.forgottenAt).length,
+      restore: def.name === 'load-data' ? await restoreFiles(ctx) : undefined,
     });
     return (await applyOperationActions(ctx, plan.actions)) ?? plan.verdict;
   },
 });
 
-export const createClusterSteps: Step<ClusterContext>[] = CREATE_STEPS.map((s) => step(s.name));
+const plainSteps: Step<ClusterContext>[] = CREATE_STEPS.map(step);
+const loadingSteps: Step<ClusterContext>[] = CREATE_STEPS_LOADING_KEYS.map(step);
+
+/** The steps the operation was created with: with load-data for a restore into another layout. */
+export const createClusterSteps = (ctx: ClusterContext): Step<ClusterContext>[] =>
+  (ctx.operation?.steps.some((s) => s.name === 'load-data') ? loadingSteps : plainSteps);

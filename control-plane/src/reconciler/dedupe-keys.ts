@@ -56,7 +56,9 @@ export type TaskId =
   /** One read (or reset) of the slow logs on one node: every request its own. */
   | { kind: 'slowlog'; requestId: string; nodeId: string }
   /** One shard's part of a key scan. */
-  | { kind: 'key-scan'; scanId: string; shard: number };
+  | { kind: 'key-scan'; scanId: string; shard: number }
+  /** A restore into another layout: the keys of one backup file moved into the new cluster (one per create operation). */
+  | { kind: 'restore-keys'; backupShard: number };
 
 export type TaskKind = TaskId['kind'];
 
@@ -86,6 +88,7 @@ export function taskKey(t: TaskId): string {
     case 'backup-consistent-start': return `backup:${t.backupId}:start`;
     case 'slowlog': return `slowlog:${t.requestId}:${t.nodeId}`;
     case 'key-scan': return `key-scan:${t.scanId}:${t.shard}`;
+    case 'restore-keys': return `restore-keys:${t.backupShard}`;
   }
 }
 

@@ -20,7 +20,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import type { EndpointDirectory } from '../services/endpoint-directory';
 import type { BackupService } from '../backups/backup.service';
 import type { BackupStore } from '../backups/backup.store';
-import { withDefaults } from '../services/cluster.service';
+import { withDefaults, type RestoreRecord } from '../services/cluster.service';
 
 export interface ClusterRoutesDeps {
   service: ClusterService;
@@ -50,13 +50,13 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
 
   mountOperation(r, BASE, 'createCluster', async ({ req, res, body }) => {
     const orgId = req.principal!.organizationId;
-    let restore: ((clusterId: string, db: Db) => Promise<void>) | undefined;
+    let restore: RestoreRecord | undefined;
     if (body.restoreFrom) {
       if (!d.restores || !d.backupStore) throw validationFailed([{ field: 'restoreFrom', message: 'restores are not available on this control plane' }]);
       // Every check (the backup's files included) before anything is created.
       const r = await d.restores.prepareRestore(orgId, { ...body, restoreFrom: body.restoreFrom }, withDefaults(body).memoryMbPerShard);
       const store = d.backupStore;
-      restore = (clusterId, db) => store.insertRestore(clusterId, r.backupId, r.seeds, db);
+      restore = { movesKeys: r.mode === 'move', record: (clusterId, db) => store.insertRestore(clusterId, r.backupId, r.files, r.mode, db) };
     }
     const { cluster, operation } = await d.service.create(orgId, body, restore);
     const out: ClusterWithOperation = { cluster: publicCluster(cluster), operation: publicOperation(operation) };

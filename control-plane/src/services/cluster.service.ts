@@ -14,7 +14,7 @@ import { createClusterCa } from '../crypto/cluster-ca';
 import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { OperationRow, OperationStore } from '../stores/operation.store';
-import { CREATE_STEPS, DELETE_STEPS } from '../reconciler/steps';
+import { CREATE_STEPS, CREATE_STEPS_LOADING_KEYS, DELETE_STEPS } from '../reconciler/steps';
 import { initialStatus, storedStatus, writeStatus } from '../reconciler/cluster-status';
 import type { ClusterSecrets } from './cluster-secrets';
 import type { ObservedState } from '../observed/observed-state';
@@ -34,6 +34,13 @@ export interface ClusterServiceDeps {
 }
 
 export const PLACEMENT_LOCK = 74617462;
+
+/** A cluster created from a backup: what is stored beside it (in the create's transaction), and whether its create moves keys in. */
+export interface RestoreRecord {
+  record: (clusterId: string, db: Db) => Promise<void>;
+  /** Other layout than the backup's: the create has a load-data step (keys moved by slot from temporary engines). */
+  movesKeys: boolean;
+}
 
 export function withDefaults(req: CreateClusterRequest): ClusterSpec {
   return {
@@ -78,7 +85,7 @@ export class ClusterService {
   }
 
   /** `restore`: records, in the same transaction, what a cluster restored from a backup starts from. */
-  async create(organizationId: string, req: CreateClusterRequest, restore?: (clusterId: string, db: Db) => Promise<void>): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+  async create(organizationId: string, req: CreateClusterRequest, restore?: RestoreRecord): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
     const spec = withDefaults(req);
     const problem = specProblem(spec);
     if (problem) throw validationFailed([{ field: problem.field, message: problem.reason }], `${problem.reason[0]!.toUpperCase()}${problem.reason.slice(1)}.`);
@@ -118,9 +125,9 @@ export class ClusterService {
           nodeId: p.nodeId, port: p.port, memoryMb: spec.memoryMbPerShard,
         }));
         await this.d.clusters.insertInstances(rows, db);
-        await restore?.(id, db);
+        await restore?.record(id, db);
         await this.d.clusters.insertShards(planSlots(spec.shards).map((range, shardIndex) => ({ clusterId: id, shardIndex, slots: [range] })), db);
-        const operation = await this.d.operations.create({ clusterId: id, organizationId, kind: 'create-cluster', steps: pending(CREATE_STEPS) }, db);
+        const operation = await this.d.operations.create({ clusterId: id, organizationId, kind: 'create-cluster', steps: pending(restore?.movesKeys ? CREATE_STEPS_LOADING_KEYS : CREATE_STEPS) }, db);
         return { cluster, operation };
       });
       this.d.wake(id);

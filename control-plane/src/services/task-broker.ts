@@ -29,6 +29,8 @@ export class TaskBroker {
     databaseUsers?: (clusterId: string) => Promise<DatabaseUserAcl[]>;
     /** The access key pair of a backup's S3 storage (undefined for the local directory). */
     storageCredentials?: (ref: StorageRef) => Promise<StorageCredentials | undefined>;
+    /** An import's source password, opened (undefined: none). */
+    importPassword?: (backupId: string) => Promise<string | undefined>;
   }) {}
 
   notify(nodeId: string): void {
@@ -63,6 +65,11 @@ export class TaskBroker {
 
   private async withSecrets(row: TaskRow): Promise<TaskPayload | null> {
     const request = TaskRequest.parse(row.payload);
+    // An import has no cluster: the source's password and the storage's key pair travel only inside the task.
+    if (request.kind === 'import-shard') {
+      const sourcePassword = await this.d.importPassword?.(request.backupId);
+      return TaskPayload.parse({ ...request, ...(sourcePassword ? { sourcePassword } : {}), storageCredentials: await this.d.storageCredentials?.(request.storage) });
+    }
     if ((TASKS_WITHOUT_CREDENTIALS as readonly string[]).includes(request.kind)) return TaskPayload.parse(request);
     const cluster = await this.d.clusters.get(row.clusterId);
     if (!cluster) return null;
@@ -75,6 +82,9 @@ export class TaskBroker {
     // Backup storage credentials travel only inside the task on its way to the agent.
     const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
     if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });
+    if (request.kind === 'restore-keys') {
+      return TaskPayload.parse({ ...request, file: { ...request.file, storageCredentials: await storage(request.file.storage) }, credentials });
+    }
     if (request.kind === 'ensure-instance' && request.seed) {
       return TaskPayload.parse({ ...request, seed: { ...request.seed, storageCredentials: await storage(request.seed.storage) }, credentials });
     }

@@ -5,3 +5,4 @@ export * from './backup-source.planner';
 export * from './s3-storage';
 export * from './rdb-sync';
 export * from './restore-layout';
+export * from './redis-probe';

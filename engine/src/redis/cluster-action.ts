@@ -68,6 +68,8 @@ export type ClusterAction =
   | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
   /** Hand a running TLS instance a fresh certificate from its cluster's CA, served without a restart (`expiresAt`: the expiry of the one it replaces, ms epoch). */
   | { kind: 'renew-certificate'; instanceId: string; expiresAt: number }
+  /** A restore into another layout: move the keys of the backup's shard `backupShard` (its file) into the new cluster. */
+  | { kind: 'restore-keys'; backupShard: number }
   /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
   | { kind: 'migrate'; rollback: boolean; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
 
@@ -80,5 +82,5 @@ export type HealAction = Extract<ClusterAction, {
 
 /** The acts operations' steps plan. */
 export type OperationAction = Extract<ClusterAction, {
-  kind: 'start' | 'form' | 'remember-ids' | 'remove' | 'restart-running' | 'switchover-to' | 'configure' | 'meet' | 'join' | 'forget' | 'drop-rows' | 'record-topology' | 'record-progress' | 'migrate';
+  kind: 'start' | 'form' | 'remember-ids' | 'remove' | 'restart-running' | 'switchover-to' | 'configure' | 'meet' | 'join' | 'forget' | 'drop-rows' | 'record-topology' | 'record-progress' | 'migrate' | 'restore-keys';
 }>;

@@ -86,3 +86,27 @@ describe('planSwitchoverStep', () => {
     expect(planSwitchoverStep({ instances: cluster('formed'), targetInstanceId: 'x' }).verdict).toMatchObject({ kind: 'failed', code: 'instance_gone' });
   });
 });
+
+describe('planCreateStep load-data (a restore into another layout)', () => {
+  const base: CreateInput = { instances: [], form: null, endpointServed: null, now: 0, reformAfterMs: 1000 };
+  const task = (state: TaskView['state']): TaskView => ({ state, updatedAt: 0 });
+
+  it('hands out a task per backup file not loaded yet and shows each file\'s progress', () => {
+    const plan = planCreateStep('load-data', {
+      ...base,
+      restore: [
+        { backupShard: 0, task: task('succeeded'), done: 100, total: 100 },
+        { backupShard: 1, task: task('leased'), done: 50, total: 200 },
+        { backupShard: 2, task: null, done: 0, total: null },
+      ],
+    });
+    expect(plan.actions).toEqual([{ kind: 'restore-keys', backupShard: 1 }, { kind: 'restore-keys', backupShard: 2 }]);
+    expect(plan.verdict).toEqual({ kind: 'wait', detail: 'shard 0: done (100 keys), shard 1: 50/200 keys, shard 2: starting', fraction: 0.5 });
+  });
+
+  it('is done once every file\'s task succeeded (a failed one is handed out again; the applier counts its attempts)', () => {
+    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, task: task('failed'), done: 3, total: 10 }] }).actions).toEqual([{ kind: 'restore-keys', backupShard: 0 }]);
+    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, task: task('succeeded'), done: 10, total: 10 }] }).verdict)
+      .toEqual({ kind: 'done', detail: '1 backup file(s) loaded: shard 0: done (10 keys)' });
+  });
+});

@@ -76,9 +76,20 @@ export interface CreateInput {
   reformAfterMs: number;
   /** Replaced copies members may still know (see healthyIds). */
   forgetting?: number;
+  /** A restore into another layout: each backup file's restore-keys task and its progress (load-data). */
+  restore?: RestoreFileView[];
 }
 
-export type CreateStep = 'plan' | 'start-instances' | 'form-cluster' | 'verify';
+/** One backup file of a restore that moves keys: its task and how many of its keys are in. */
+export interface RestoreFileView {
+  backupShard: number;
+  task: TaskView | null;
+  /** Keys moved (or skipped as expired) so far, of the file's total (null: not known yet). */
+  done: number;
+  total: number | null;
+}
+
+export type CreateStep = 'plan' | 'start-instances' | 'form-cluster' | 'load-data' | 'verify';
 
 export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
   const all = input.instances;
@@ -99,6 +110,7 @@ export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
       if (input.form?.state === 'succeeded' || all.every((i) => healthy.has(i.id))) return { actions: [], verdict: { kind: 'done' } };
       return { actions: [{ kind: 'form' }], verdict: { kind: 'wait', detail: 'meeting nodes, assigning 16384 slots, attaching replicas' } };
     }
+    case 'load-data': return planLoadData(input.restore ?? []);
     case 'verify': {
       const healthy = healthyIds(all, input.forgetting);
       const formed = all.filter((i) => healthy.has(i.id)).length;
@@ -113,6 +125,21 @@ export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
       return { actions: reform ? [{ kind: 'form' }] : [], verdict: { kind: 'wait', detail: `${formed} of ${total} nodes agree`, fraction: formed / total } };
     }
   }
+}
+
+/**
+ * A restore into another layout: one restore-keys task per backup file (the
+ * applier hands each out again after a failure, up to its attempts). Done
+ * when every file's keys are in; the detail shows each file's progress.
+ */
+function planLoadData(files: RestoreFileView[]): StepPlan {
+  const actions: OperationAction[] = files.filter((f) => f.task?.state !== 'succeeded').map((f) => ({ kind: 'restore-keys', backupShard: f.backupShard }));
+  const keys = (f: RestoreFileView) => (f.total === null ? 'starting' : `${f.done}/${f.total} keys`);
+  const detail = files.map((f) => `shard ${f.backupShard}: ${f.task?.state === 'succeeded' ? `done${f.total === null ? '' : ` (${f.total} keys)`}` : keys(f)}`).join(', ');
+  if (!actions.length) return { actions, verdict: { kind: 'done', detail: `${files.length} backup file(s) loaded: ${detail}` } };
+  const total = files.reduce((n, f) => n + (f.total ?? 0), 0);
+  const done = files.reduce((n, f) => n + (f.task?.state === 'succeeded' ? f.total ?? 0 : f.done), 0);
+  return { actions, verdict: { kind: 'wait', detail, fraction: total ? done / total : 0 } };
 }
 
 // ---- delete-cluster: stop-instances -> remove-records

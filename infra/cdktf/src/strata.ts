@@ -31,6 +31,8 @@ export interface StrataClusterConfig {
   memoryMbPerShard?: number;
   durability?: Durability;
   evictionPolicy?: EvictionPolicy;
+  /** Write fencing (default off): on, a primary cut off from its replicas refuses writes; needs replicasPerShard >= 1. */
+  fencing?: 'off' | 'on';
   /** How hard slot moves press on the primaries (default balanced). */
   migrationPriority?: MigrationPriority;
   /** Weekly window (UTC) in which rolling restarts run unless forced; unset: none. */
@@ -42,11 +44,11 @@ export interface StrataClusterConfig {
   timeouts?: { create?: string; update?: string; delete?: string };
 }
 
-/** strata_cluster: shards, replicas, memory, durability, eviction, migration priority and maintenance window change in place. */
+/** strata_cluster: shards, replicas, memory, durability, eviction, fencing, migration priority and maintenance window change in place. */
 export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
-  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'maintenance_window',
+  static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'maintenance_window',
     'engine_version', 'tls', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
@@ -161,7 +163,7 @@ export class StrataDatabaseUser extends BoundResource<StrataDatabaseUserConfig> 
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';
-  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'migration_priority', 'engine_version', 'tls',
+  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'engine_version', 'tls',
     'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: { id?: string; name?: string } & TerraformMetaArguments) {
     super(scope, id, DataStrataCluster.tfDataSourceType, 'strata', config);
@@ -173,6 +175,7 @@ export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: str
   get memoryMbPerShard(): number { return this.getNumberAttribute('memory_mb_per_shard'); }
   get durability(): string { return this.getStringAttribute('durability'); }
   get evictionPolicy(): string { return this.getStringAttribute('eviction_policy'); }
+  get fencing(): string { return this.getStringAttribute('fencing'); }
   get migrationPriority(): string { return this.getStringAttribute('migration_priority'); }
   get engineVersion(): string { return this.getStringAttribute('engine_version'); }
   get status(): string { return this.getStringAttribute('status'); }

@@ -2,15 +2,16 @@
  * Nodes as hosts: every node in its own network namespace on a private bridge, the control plane
  * reached only over it. A cluster forms across the hosts and serves a client; a host cut off the
  * network (link down) while a client writes loses its primaries to Redis's own failover on the
- * majority side, and no write acknowledged by a replica (WAIT 1) before the cut is lost; the stop
+ * majority side, and no write acknowledged by a replica (WAIT 1) before the cut is lost; with write
+ * fencing, a primary cut off from its replica refuses writes within the fencing lag; the stop
  * removes every namespace and link it made.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Cluster as RedisCluster } from 'ioredis';
+import { Cluster as RedisCluster, Redis } from 'ioredis';
 import type { Cluster, Connection, ClusterEventList } from '@strata/api';
 import { loopbackPrefix, startStack, type Stack } from '../src';
 import { existingNamespaces, hostSubnet, setHostLink } from '../src/host-network';
@@ -156,6 +157,75 @@ describe('nodes in network namespaces', () => {
       expect(during.filter((e) => e.type === 'failover')).toEqual([]);
     } finally {
       client.disconnect();
+    }
+  }, 120_000);
+
+  it('write fencing: a one-shard primary cut off from its replica, with a client still writing to it, refuses writes within the fencing lag; nothing acknowledged with WAIT 1 is lost', async () => {
+    const net = stack.hostNetwork!;
+    // One shard: its primary is the whole majority, so Redis alone would keep acknowledging writes for as long as the split lasts.
+    const refused = await api<{ code: string; errors: { field: string }[] }>('POST', '/v1/clusters', { name: 'fenced-0', shards: 1, replicasPerShard: 0, memoryMbPerShard: 32, fencing: 'on' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((e) => e.field)).toEqual(['fencing']);
+    const created = await api<{ cluster: Cluster }>('POST', '/v1/clusters', { name: 'fenced', shards: 1, replicasPerShard: 1, memoryMbPerShard: 32, fencing: 'on' });
+    expect(created.status).toBe(202);
+    const id = created.body.cluster.id;
+    await expect.poll(async () => (await api<Cluster>('GET', `/v1/clusters/${id}`)).body.status.phase, { timeout: 60_000, interval: 300 }).toBe('ready');
+    const cluster = (await api<Cluster>('GET', `/v1/clusters/${id}`)).body;
+    expect(cluster.spec.fencing).toBe('on');
+    const conn = (await api<Connection>('GET', `/v1/clusters/${id}/connection`)).body;
+    const u = new URL(conn.uri);
+    const topo = (await api<{ shards: { instances: { address: string; role: string }[] }[] }>('GET', `/v1/clusters/${id}/topology`)).body;
+    const primary = topo.shards[0]!.instances.find((i) => i.role === 'primary')!.address;
+    const [host, port] = primary.split(':');
+    // A client on this machine, talking to the primary directly: the minority fault leaves it reachable from here.
+    const client = new Redis({ host, port: Number(port), username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), connectTimeout: 1000, commandTimeout: 3000, maxRetriesPerRequest: 0 });
+    client.on('error', () => {});
+    const victim = net.hosts.findIndex((h) => h.address === host);
+    let admin: Redis | undefined;
+    try {
+      const durable: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        await client.set(`d:${i}`, String(i));
+        if (Number(await client.call('WAIT', '1', '1000')) === 1) durable.push(`d:${i}`);
+      }
+      expect(durable).toHaveLength(200);
+      const fault = inject(net, { fault: 'minority', host: victim, seconds: 9 });
+      const cutAt = fault.startedAt;
+      const okAt: number[] = [];
+      const errors = new Set<string>();
+      let waitAcked = 0;
+      for (let i = 0; Date.now() - cutAt < 8000; i++) {
+        try {
+          await client.set(`p:${i}`, String(i));
+          okAt.push(Date.now() - cutAt);
+          if (Number(await client.call('WAIT', '1', '200')) === 1) waitAcked++;
+        } catch (err) {
+          errors.add((err as Error).message.split(' ')[0]!);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      fault.heal();
+      // Refused, not acknowledged, from at most the fencing lag (2 s) plus Redis's once-a-second check on.
+      expect(errors).toContain('NOREPLICAS');
+      expect(Math.max(...okAt)).toBeLessThan(4000);
+      expect(okAt.filter((t) => t > 4000)).toEqual([]);
+      // Its replica was cut off too: no write made during the cut was acknowledged with WAIT 1.
+      expect(waitAcked).toBe(0);
+      // Healed: writes are accepted again, and every key acknowledged with WAIT 1 before is there.
+      await expect.poll(async () => client.set('after', '1').then(() => true, () => false), { timeout: 20_000, interval: 300 }).toBe(true);
+      const values = await Promise.all(durable.map((k) => client.get(k)));
+      expect(values.filter((v, i) => v === String(i))).toHaveLength(durable.length);
+      // Turned off in place: the engines follow at once (no restart).
+      const off = await api<{ operation: { id: string } }>('PATCH', `/v1/clusters/${id}`, { fencing: 'off' });
+      expect(off.status).toBe(202);
+      const records = stack.agents.flatMap((a) => JSON.parse(readFileSync(`${a.dir}/instances.json`, 'utf8')) as { spec: { clusterId: string }; credentials: { internalUser: string; internalPassword: string } }[]);
+      const creds = records.find((r) => r.spec.clusterId === id)!.credentials;
+      admin = new Redis({ host, port: Number(port), username: creds.internalUser, password: creds.internalPassword, connectTimeout: 1000, maxRetriesPerRequest: 0 });
+      admin.on('error', () => {});
+      await expect.poll(async () => ((await admin!.call('CONFIG', 'GET', 'min-replicas-to-write')) as string[])[1], { timeout: 30_000, interval: 300 }).toBe('0');
+    } finally {
+      client.disconnect();
+      admin?.disconnect();
     }
   }, 120_000);
 

@@ -16,3 +16,4 @@ export { meetAsPrimary, reconfigureInstance, reloadTlsFiles } from './topology-a
 export { syncDatabaseUsers } from './database-users';
 export { readSlowLog, resetSlowLog, scanKeys, type SlowLogReading, type KeyScanOptions, type KeyScanOutcome } from './diagnostics';
 export { openInstanceSocket, type InstanceSocket } from '../instance-socket';
+export { moveKeys, type MoveKeysOptions, type MoveKeysResult } from './move-keys';

@@ -872,41 +872,43 @@ func (e PlannedInstanceChangeRole) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
-	BackupCorrupted          ProblemCode = "backup_corrupted"
-	BackupInProgress         ProblemCode = "backup_in_progress"
-	BackupNotCompleted       ProblemCode = "backup_not_completed"
-	BackupRunning            ProblemCode = "backup_running"
-	Conflict                 ProblemCode = "conflict"
-	CsrfFailed               ProblemCode = "csrf_failed"
-	DoesNotFit               ProblemCode = "does_not_fit"
-	Forbidden                ProblemCode = "forbidden"
-	InsufficientSpace        ProblemCode = "insufficient_space"
-	Internal                 ProblemCode = "internal"
-	InvalidCredentials       ProblemCode = "invalid_credentials"
-	InvalidState             ProblemCode = "invalid_state"
-	JoinTokenInvalid         ProblemCode = "join_token_invalid"
-	NameTaken                ProblemCode = "name_taken"
-	NoMaintenanceWindow      ProblemCode = "no_maintenance_window"
-	NodeBusy                 ProblemCode = "node_busy"
-	NotFound                 ProblemCode = "not_found"
-	NotYetSupported          ProblemCode = "not_yet_supported"
-	OperationInProgress      ProblemCode = "operation_in_progress"
-	PayloadTooLarge          ProblemCode = "payload_too_large"
-	RateLimited              ProblemCode = "rate_limited"
-	RestoreLayoutUnsupported ProblemCode = "restore_layout_unsupported"
-	RestoreMemoryTooSmall    ProblemCode = "restore_memory_too_small"
-	ScanInProgress           ProblemCode = "scan_in_progress"
-	SignInLocked             ProblemCode = "sign_in_locked"
-	SmtpNotConfigured        ProblemCode = "smtp_not_configured"
-	StorageInvalid           ProblemCode = "storage_invalid"
-	StorageUnavailable       ProblemCode = "storage_unavailable"
-	TlsOff                   ProblemCode = "tls_off"
-	TooManyStreams           ProblemCode = "too_many_streams"
-	Unauthorized             ProblemCode = "unauthorized"
-	Unplaceable              ProblemCode = "unplaceable"
-	UnsupportedMediaType     ProblemCode = "unsupported_media_type"
-	ValidationFailed         ProblemCode = "validation_failed"
-	WouldLoseData            ProblemCode = "would_lose_data"
+	BackupCorrupted       ProblemCode = "backup_corrupted"
+	BackupInProgress      ProblemCode = "backup_in_progress"
+	BackupNotCompleted    ProblemCode = "backup_not_completed"
+	BackupRunning         ProblemCode = "backup_running"
+	Conflict              ProblemCode = "conflict"
+	CsrfFailed            ProblemCode = "csrf_failed"
+	DoesNotFit            ProblemCode = "does_not_fit"
+	Forbidden             ProblemCode = "forbidden"
+	ImportAuthFailed      ProblemCode = "import_auth_failed"
+	ImportNotRedis        ProblemCode = "import_not_redis"
+	ImportUnreachable     ProblemCode = "import_unreachable"
+	InsufficientSpace     ProblemCode = "insufficient_space"
+	Internal              ProblemCode = "internal"
+	InvalidCredentials    ProblemCode = "invalid_credentials"
+	InvalidState          ProblemCode = "invalid_state"
+	JoinTokenInvalid      ProblemCode = "join_token_invalid"
+	NameTaken             ProblemCode = "name_taken"
+	NoMaintenanceWindow   ProblemCode = "no_maintenance_window"
+	NodeBusy              ProblemCode = "node_busy"
+	NotFound              ProblemCode = "not_found"
+	NotYetSupported       ProblemCode = "not_yet_supported"
+	OperationInProgress   ProblemCode = "operation_in_progress"
+	PayloadTooLarge       ProblemCode = "payload_too_large"
+	RateLimited           ProblemCode = "rate_limited"
+	RestoreMemoryTooSmall ProblemCode = "restore_memory_too_small"
+	ScanInProgress        ProblemCode = "scan_in_progress"
+	SignInLocked          ProblemCode = "sign_in_locked"
+	SmtpNotConfigured     ProblemCode = "smtp_not_configured"
+	StorageInvalid        ProblemCode = "storage_invalid"
+	StorageUnavailable    ProblemCode = "storage_unavailable"
+	TlsOff                ProblemCode = "tls_off"
+	TooManyStreams        ProblemCode = "too_many_streams"
+	Unauthorized          ProblemCode = "unauthorized"
+	Unplaceable           ProblemCode = "unplaceable"
+	UnsupportedMediaType  ProblemCode = "unsupported_media_type"
+	ValidationFailed      ProblemCode = "validation_failed"
+	WouldLoseData         ProblemCode = "would_lose_data"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -927,6 +929,12 @@ func (e ProblemCode) Valid() bool {
 	case DoesNotFit:
 		return true
 	case Forbidden:
+		return true
+	case ImportAuthFailed:
+		return true
+	case ImportNotRedis:
+		return true
+	case ImportUnreachable:
 		return true
 	case InsufficientSpace:
 		return true
@@ -953,8 +961,6 @@ func (e ProblemCode) Valid() bool {
 	case PayloadTooLarge:
 		return true
 	case RateLimited:
-		return true
-	case RestoreLayoutUnsupported:
 		return true
 	case RestoreMemoryTooSmall:
 		return true

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "1f3cbce6b2ce7ac030fcfc319a9d595ea53cf27473dd6263f368e41afa218b80"
+const SpecSHA256 = "b8d4212f230d262cb33764b1750bfa59f5c78ce5e7c5fe925be3787286cb3f7c"

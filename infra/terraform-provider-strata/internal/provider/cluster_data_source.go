@@ -23,6 +23,7 @@ type clusterDataModel struct {
 	MemoryMbPerShard  types.Int64  `tfsdk:"memory_mb_per_shard"`
 	Durability        types.String `tfsdk:"durability"`
 	EvictionPolicy    types.String `tfsdk:"eviction_policy"`
+	Fencing           types.String `tfsdk:"fencing"`
 	MigrationPriority types.String `tfsdk:"migration_priority"`
 	EngineVersion     types.String `tfsdk:"engine_version"`
 	TLS               types.String `tfsdk:"tls"`
@@ -52,6 +53,7 @@ func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"memory_mb_per_shard": schema.Int64Attribute{Computed: true},
 			"durability":          computed(""),
 			"eviction_policy":     computed(""),
+			"fencing":             computed("off or on: write fencing"),
 			"migration_priority":  computed("gentle, balanced or fast: how hard slot moves press on the primaries"),
 			"engine_version":      computed(""),
 			"tls":                 computed("off or required"),
@@ -109,6 +111,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	m.Shards, m.ReplicasPerShard = types.Int64Value(int64(c.Spec.Shards)), types.Int64Value(int64(c.Spec.ReplicasPerShard))
 	m.MemoryMbPerShard = types.Int64Value(int64(c.Spec.MemoryMbPerShard))
 	m.Durability, m.EvictionPolicy = types.StringValue(string(c.Spec.Durability)), types.StringValue(string(c.Spec.EvictionPolicy))
+	m.Fencing = types.StringValue(string(c.Spec.Fencing))
 	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
 	m.EngineVersion, m.Status = types.StringValue(string(c.Spec.EngineVersion)), types.StringValue(string(c.Status.Phase))
 	m.TLS = types.StringValue(string(c.Spec.Tls))

@@ -35,6 +35,7 @@ var (
 var (
 	durabilities     = []string{string(client.CreateClusterRequestDurabilityNone), string(client.CreateClusterRequestDurabilityAofEverysec), string(client.CreateClusterRequestDurabilityAofAlways)}
 	evictionPolicies = []string{"noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"}
+	fencings         = []string{string(client.CreateClusterRequestFencingOff), string(client.CreateClusterRequestFencingOn)}
 	priorities       = []string{string(client.CreateClusterRequestMigrationPriorityGentle), string(client.CreateClusterRequestMigrationPriorityBalanced), string(client.CreateClusterRequestMigrationPriorityFast)}
 )
 
@@ -63,6 +64,7 @@ type clusterModel struct {
 	MemoryMbPerShard  types.Int64  `tfsdk:"memory_mb_per_shard"`
 	Durability        types.String `tfsdk:"durability"`
 	EvictionPolicy    types.String `tfsdk:"eviction_policy"`
+	Fencing           types.String `tfsdk:"fencing"`
 	MigrationPriority types.String `tfsdk:"migration_priority"`
 	MaintenanceWindow types.Object `tfsdk:"maintenance_window"`
 	EngineVersion     types.String `tfsdk:"engine_version"`
@@ -118,7 +120,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
-		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, migration_priority and maintenance_window change in place " +
+		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, fencing, migration_priority and maintenance_window change in place " +
 			"(PATCH /v1/clusters/{id}, waiting for the operation); name, engine_version and tls force a new cluster.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
@@ -145,6 +147,12 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"eviction_policy": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("noeviction"), Description: "Redis maxmemory-policy. Default noeviction. Changes in place.",
 				Validators: []validator.String{stringvalidator.OneOf(evictionPolicies...)},
+			},
+			"fencing": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("off"),
+				Description: "Write fencing: on makes a primary accept writes only while a replica acknowledged it within 2 s, so a primary cut off from its replicas " +
+					"refuses writes instead of acknowledging writes a failover would discard (needs replicas_per_shard >= 1; a shard refuses writes while none of its replicas is connected). Default off. Changes in place.",
+				Validators: []validator.String{stringvalidator.OneOf(fencings...)},
 			},
 			"migration_priority": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("balanced"),
@@ -241,9 +249,10 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	eng := client.CreateClusterRequestEngineVersion(plan.EngineVersion.ValueString())
 	prio := client.CreateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())
 	tls := client.CreateClusterRequestTls(plan.TLS.ValueString())
+	fence := client.CreateClusterRequestFencing(plan.Fencing.ValueString())
 	body := client.CreateClusterRequest{
 		Name: plan.Name.ValueString(), Shards: int(plan.Shards.ValueInt64()), ReplicasPerShard: int(plan.ReplicasPerShard.ValueInt64()),
-		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, MigrationPriority: &prio, EngineVersion: &eng, Tls: &tls,
+		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, Fencing: &fence, MigrationPriority: &prio, EngineVersion: &eng, Tls: &tls,
 	}
 	w, d := windowOf(ctx, plan.MaintenanceWindow)
 	resp.Diagnostics.Append(d...)
@@ -309,6 +318,7 @@ func setFromCluster(m *clusterModel, c *client.Cluster) {
 	m.MemoryMbPerShard = types.Int64Value(int64(c.Spec.MemoryMbPerShard))
 	m.Durability = types.StringValue(string(c.Spec.Durability))
 	m.EvictionPolicy = types.StringValue(string(c.Spec.EvictionPolicy))
+	m.Fencing = types.StringValue(string(c.Spec.Fencing))
 	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
 	m.MaintenanceWindow = windowValue(c.Spec.MaintenanceWindow)
 	m.EngineVersion = types.StringValue(string(c.Spec.EngineVersion))
@@ -401,6 +411,10 @@ func clusterPatch(ctx context.Context, plan, state clusterModel) (ClusterPatch, 
 	if strChanged(plan.EvictionPolicy, state.EvictionPolicy) {
 		v := client.UpdateClusterRequestEvictionPolicy(plan.EvictionPolicy.ValueString())
 		p.EvictionPolicy, changed = &v, true
+	}
+	if strChanged(plan.Fencing, state.Fencing) {
+		v := client.UpdateClusterRequestFencing(plan.Fencing.ValueString())
+		p.Fencing, changed = &v, true
 	}
 	if strChanged(plan.MigrationPriority, state.MigrationPriority) {
 		v := client.UpdateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())

@@ -71,6 +71,7 @@ type clusterSpec struct {
 	shards, replicas, memory     int
 	durability, eviction, engine string
 	tls                          string // "" renders as "off"
+	fencing                      string // "" renders as "off"
 	wait                         bool
 	// window: the maintenance_window's HCL object, or "" for none.
 	window string
@@ -93,6 +94,7 @@ resource "strata_cluster" "test" {
   eviction_policy     = %q
   engine_version      = %q
   tls                 = %q
+  fencing             = %q
   wait_for_ready      = %t
   %s
   timeouts = {
@@ -109,14 +111,15 @@ data "strata_cluster" "by_name" {
 data "strata_nodes" "all" {
   depends_on = [strata_cluster.test]
 }
-`, c.name, c.shards, c.replicas, c.memory, c.durability, c.eviction, c.engine, tlsOr(c.tls), c.wait, window)
+`, c.name, c.shards, c.replicas, c.memory, c.durability, c.eviction, c.engine, tlsOr(c.tls), tlsOr(c.fencing), c.wait, window)
 }
 
-func tlsOr(tls string) string {
-	if tls == "" {
+// tlsOr: an unset tls or fencing renders as "off".
+func tlsOr(v string) string {
+	if v == "" {
 		return "off"
 	}
-	return tls
+	return v
 }
 
 // inPlaceStep applies spec and expects an in-place update of the same cluster, with the API's spec
@@ -138,7 +141,7 @@ func inPlaceStep(api *API, firstID *string, c clusterSpec) resource.TestStep {
 			}
 			sp := got.Spec
 			if sp.Shards != c.shards || sp.ReplicasPerShard != c.replicas || sp.MemoryMbPerShard != c.memory ||
-				string(sp.Durability) != c.durability || string(sp.EvictionPolicy) != c.eviction || got.Status.Phase != "ready" {
+				string(sp.Durability) != c.durability || string(sp.EvictionPolicy) != c.eviction || string(sp.Fencing) != tlsOr(c.fencing) || got.Status.Phase != "ready" {
 				return fmt.Errorf("API has %+v (phase %s), want %+v", sp, got.Status.Phase, c)
 			}
 			if (sp.MaintenanceWindow != nil) != (c.window != "") || (sp.MaintenanceWindow != nil && (sp.MaintenanceWindow.DayOfWeek != "sunday" || sp.MaintenanceWindow.StartTime != "02:00" || sp.MaintenanceWindow.DurationMinutes != 120)) {
@@ -253,8 +256,9 @@ func TestAccCluster(t *testing.T) {
 				}),
 			},
 			// Every spec field the API changes in place is updated in place, never by replacement:
-			// shards (a reshard), then durability, eviction policy and replicas together.
-			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 1, memory: 48, durability: "none", eviction: "allkeys-lru", engine: "7", wait: true}),
+			// shards (a reshard) with write fencing turned on, then durability, eviction policy, replicas and
+			// fencing off together (fencing needs a replica, so it goes off with the last one).
+			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 1, memory: 48, durability: "none", eviction: "allkeys-lru", engine: "7", fencing: "on", wait: true}),
 			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
 			// A maintenance window is set in place (at once, no operation); import reads it back; removing it is in place too.
 			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true,
