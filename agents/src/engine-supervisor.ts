@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
 import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
-import { writeTlsFiles } from './tls-files';
-import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
+import { certificateExpiry, writeTlsFiles } from './tls-files';
+import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
@@ -270,6 +270,47 @@ export class EngineSupervisor {
     this.writeConfig(rec.spec, credentials);
   }
 
+  /**
+   * A TLS instance's fresh certificate: written into its directory (0600),
+   * kept in its record (a restart serves it too) and loaded by the running
+   * engine with CONFIG SET, without a restart. Open connections keep their
+   * session; new ones get the new certificate, from the same CA.
+   */
+  async renewCertificate(instanceId: string, credentials: EngineCredentials): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
+    if (!credentials.tls?.instanceCertificate) throw new Error('renew-certificate came without a certificate');
+    writeTlsFiles(this.d.registry.instanceDir(instanceId), credentials.tls);
+    this.d.registry.put({ ...rec, credentials: { ...rec.credentials, tls: credentials.tls } });
+    const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, ...internalLogin(credentials) }, 5000);
+    try {
+      await reloadTlsFiles(client);
+    } finally {
+      client.disconnect();
+    }
+    this.servedCertificateLoaded(instanceId);
+  }
+
+  /** The engine just loaded the certificate in its directory (it started, or reloaded its tls-* files): its expiry is what it serves. */
+  servedCertificateLoaded(instanceId: string): void {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec?.credentials.tls) return;
+    const expiresAt = certificateExpiry(this.d.registry.instanceDir(instanceId));
+    if (expiresAt !== null && expiresAt !== rec.certificateExpiresAt) this.d.registry.put({ ...rec, certificateExpiresAt: expiresAt });
+  }
+
+  /**
+   * When the certificate a TLS instance serves expires (ms epoch; null: no
+   * TLS). An engine whose record does not say (started by an agent that did
+   * not keep it) is taken to serve the certificate in its directory.
+   */
+  servedCertificateExpiry(instanceId: string): number | null {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec?.credentials.tls) return null;
+    if (rec.certificateExpiresAt === undefined) this.servedCertificateLoaded(instanceId);
+    return this.d.registry.get(instanceId)?.certificateExpiresAt ?? null;
+  }
+
   /** Paths in the config are relative: the engine runs with its directory as working directory. */
   private writeConfig(spec: InstanceSpec, credentials: EngineCredentials): void {
     const dir = this.d.registry.instanceDir(spec.instanceId);
@@ -366,6 +407,7 @@ export class EngineSupervisor {
       rt.lastError = null;
       rt.crashedAt = null;
       rmSync(path.join(dir, CRASH_MARK), { force: true });
+      this.servedCertificateLoaded(instanceId);
       this.d.log.info({ instanceId, pid: rt.pid, port: rec.spec.port }, 'engine started');
     } catch (err) {
       rt.state = this.closing ? 'stopped' : 'crashed';

@@ -10,6 +10,8 @@ export interface InstanceRecord {
   lastRole?: 'primary' | 'replica';
   /** Digest of the database users the engine was last given (at its start, or by sync-users). */
   usersDigest?: string;
+  /** When the certificate the engine serves expires (ms epoch): the one in its directory when it started or last reloaded its tls-* files. */
+  certificateExpiresAt?: number;
 }
 
 export class InstanceRegistry {
@@ -38,7 +40,7 @@ export class InstanceRegistry {
 
   put(record: InstanceRecord): void {
     const prev = this.records.get(record.spec.instanceId);
-    this.records.set(record.spec.instanceId, { lastRole: prev?.lastRole, usersDigest: prev?.usersDigest, ...record });
+    this.records.set(record.spec.instanceId, { lastRole: prev?.lastRole, usersDigest: prev?.usersDigest, certificateExpiresAt: prev?.certificateExpiresAt, ...record });
     this.save();
   }
 

@@ -32,6 +32,8 @@ const VIEWS_FRESH_MS = 1000;
 export const inFlux = (report: AgentStatusReport) =>
   report.instances.some((i) => i.state !== 'running' || !i.cluster || i.cluster.state !== 'ok' || i.cluster.primaryLinkUp === false);
 
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
 export class StatusReporter {
   private timer?: NodeJS.Timeout;
   private inFlight = false;
@@ -179,6 +181,7 @@ export class StatusReporter {
         held: rt?.held ?? false, crashedAt: rt?.crashedAt ? new Date(rt.crashedAt).toISOString() : null,
         // An engine this agent never gave users to (started before database users existed) has none.
         usersDigest: rec.usersDigest ?? NO_USERS_DIGEST,
+        certificateExpiresAt: iso(this.d.supervisor.servedCertificateExpiry(rec.spec.instanceId)),
       };
     }));
     return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [], endpointPorts: this.d.endpointPorts?.() ?? [] };

@@ -223,12 +223,19 @@ export class TaskRunner {
     },
     'forget-nodes': (p) => forgetNodes({ members: p.members, ...internalLogin(p.credentials) }),
     'sync-users': (p) => this.d.supervisor.syncUsers(p.instanceId, p.credentials),
+    'renew-certificate': (p, log) => {
+      log.info({ instanceId: p.instanceId, replaces: p.replaces }, 'renewing the instance certificate');
+      return this.d.supervisor.renewCertificate(p.instanceId, p.credentials);
+    },
     'configure-instance': async (p) => {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
       const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, internalLogin(p.credentials));
       await reconfigureInstance(client, p.instance);
       // The task brought a fresh certificate (written by updateSpec): the engine takes it without a restart.
-      if (p.credentials.tls?.instanceCertificate) await reloadTlsFiles(client);
+      if (p.credentials.tls?.instanceCertificate) {
+        await reloadTlsFiles(client);
+        this.d.supervisor.servedCertificateLoaded(p.instance.instanceId);
+      }
     },
     'meet-primary': async (p) => {
       const creds = internalLogin(p.credentials);
@@ -300,6 +307,7 @@ const lockKey = (p: TaskPayload): string => {
       return `instance:${p.instance.instanceId}`;
     case 'meet-primary':
     case 'sync-users':
+    case 'renew-certificate':
     case 'remove-instance':
     case 'restart-instance':
     case 'failover':

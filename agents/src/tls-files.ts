@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineCredentials } from '@strata/api';
 import { TLS_FILES, type TlsFiles } from '@strata/engine';
@@ -18,4 +19,11 @@ export function writeTlsFiles(instanceDir: string, tls: NonNullable<EngineCreden
     write(TLS_FILES.keyFile, tls.instanceCertificate.privateKey);
   }
   return TLS_FILES;
+}
+
+/** When the certificate in an instance's directory expires (ms epoch); null: no certificate there (a plain-text instance). */
+export function certificateExpiry(instanceDir: string): number | null {
+  const file = path.join(instanceDir, TLS_FILES.certFile);
+  if (!existsSync(file)) return null;
+  return Date.parse(new X509Certificate(readFileSync(file)).validTo);
 }

@@ -35,7 +35,7 @@ export const EngineCredentials = z.object({
   tls: z.object({
     caCertificate: z.string().describe('PEM of the cluster CA: every connection to an instance verifies against it'),
     instanceCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
-      .describe('the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on'),
+      .describe('the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on'),
   }).optional().describe('present when the cluster requires TLS'),
   databaseUsers: z.array(DatabaseUserAcl).optional().describe("the cluster's database users as desired when the task was handed out (password hashes only)"),
 });
@@ -118,6 +118,10 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec.describe('new memory, durability, eviction: CONFIG SET live, config file rewritten') }),
   z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id }).describe("the database users in the credentials, set with ACL SETUSER/DELUSER and written into the instance's config"),
   z.object({
+    kind: z.literal('renew-certificate'), clusterId: Id, instanceId: Id,
+    replaces: Timestamp.describe('the expiry of the certificate being replaced'),
+  }).describe("a TLS instance's fresh certificate (in the credentials) written into its directory and loaded with CONFIG SET, without a restart"),
+  z.object({
     kind: z.literal('meet-primary'),
     clusterId: Id,
     instanceId: Id.describe('the new, empty primary on this node'),
@@ -160,6 +164,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('forget-nodes'), clusterId: Id, members: z.array(ForgetMember), credentials: EngineCredentials }),
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('renew-certificate'), clusterId: Id, instanceId: Id, replaces: Timestamp, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({
     kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember),
@@ -278,6 +283,8 @@ export const ObservedInstance = z.object({
   crashedAt: Timestamp.nullable().default(null),
   /** Digest of the database users the engine was last given (at its start or by sync-users); null: unknown. */
   usersDigest: safeString().max(64).nullish(),
+  /** When the certificate the engine serves now expires (TLS instances; null or absent: no TLS, or not known). */
+  certificateExpiresAt: Timestamp.nullish(),
 });
 export type ObservedInstance = z.infer<typeof ObservedInstance>;
 

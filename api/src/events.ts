@@ -1,7 +1,7 @@
 /**
  * Cluster events: what happened to a cluster and what Strata did about it
- * (failovers, restarts, data loss, rebalancing, slot repair). Kept in
- * PostgreSQL, newest first.
+ * (failovers, restarts, data loss, rebalancing, slot repair, certificate
+ * rotation). Kept in PostgreSQL, newest first.
  */
 import { z, Id, Timestamp, safeString } from './common';
 
@@ -76,12 +76,21 @@ export const ReplicaRebuiltEvent = z.object({
   replacement: EventInstanceRef.describe('the new replica, on another node'),
 });
 
+export const CertificateRotatedEvent = z.object({
+  ...base,
+  type: z.literal('certificate-rotated'),
+  shard: z.number().int(),
+  instance: EventInstanceRef,
+  previousExpiresAt: Timestamp.describe('when the replaced certificate would have expired'),
+  expiresAt: Timestamp.describe('when the certificate the instance serves now expires'),
+});
+
 export const ClusterEvent = z
-  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent, ReplicaRebuiltEvent])
+  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent, ReplicaRebuiltEvent, CertificateRotatedEvent])
   .openapi('ClusterEvent');
 export type ClusterEvent = z.infer<typeof ClusterEvent>;
 export type ClusterEventType = ClusterEvent['type'];
-export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt'] as const satisfies readonly ClusterEventType[];
+export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt', 'certificate-rotated'] as const satisfies readonly ClusterEventType[];
 
 export const ClusterEventList = z
   .object({

@@ -30,3 +30,14 @@ describe('reconciler timings from the environment', () => {
     expect(() => loadConfig({ ...base, STRATA_RECONCILE_LEASE_MS: 'soon' })).toThrow(/STRATA_RECONCILE_LEASE_MS/);
   });
 });
+
+describe('certificate renewal window', () => {
+  it('is 30 days unless STRATA_TLS_RENEW_BEFORE_DAYS says otherwise', () => {
+    expect(loadConfig(base).tlsRenewBeforeMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ ...base, STRATA_TLS_RENEW_BEFORE_DAYS: '400' }).tlsRenewBeforeMs).toBe(400 * 86_400_000);
+  });
+
+  it('refuses a window of no days, a fraction, or one longer than half a CA', () => {
+    for (const bad of ['0', '1.5', 'monthly', '1801']) expect(() => loadConfig({ ...base, STRATA_TLS_RENEW_BEFORE_DAYS: bad })).toThrow(/STRATA_TLS_RENEW_BEFORE_DAYS/);
+  });
+});

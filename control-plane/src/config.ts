@@ -1,6 +1,7 @@
 /** The only module that reads the environment. Validated once at start. */
 import { z } from 'zod';
 import path from 'node:path';
+import { DEFAULT_RENEW_BEFORE_DAYS } from '@strata/engine';
 import { DEFAULT_TIMINGS as T, type ReconcilerTimings } from './reconciler/timings';
 import { DEFAULT_EVALUATION as AE, type EvaluatorTimings } from './alerts/alert-evaluator';
 import { DEFAULT_DISPATCH as ND, type DispatchTimings } from './alerts/notification-dispatcher';
@@ -57,6 +58,8 @@ const Env = z.object({
   STRATA_SMTP_FROM: z.string().min(3).default('Strata <strata@localhost>'),
   /** Tests only: a file naming a fault point where the control plane kills itself (reconciler/fault-point.ts). */
   STRATA_TEST_FAULT_FILE: z.string().min(1).optional(),
+  /** TLS clusters: an instance certificate is renewed this many days before it expires (docs/connect.md). */
+  STRATA_TLS_RENEW_BEFORE_DAYS: z.coerce.number().int().min(1).max(1800, 'at most 1800 (half the validity of a cluster CA)').default(DEFAULT_RENEW_BEFORE_DAYS),
   STRATA_TLS_CERT: z.string().min(1).optional(),
   STRATA_TLS_KEY: z.string().min(1).optional(),
   STRATA_RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(0).default(6000),
@@ -93,6 +96,8 @@ export interface Config {
   limits: ApiLimits;
   /** HTTPS: the PEM certificate chain and key files (null: plain HTTP). */
   tls: { certFile: string; keyFile: string } | null;
+  /** TLS clusters: how long before its certificate expires an instance gets a fresh one. */
+  tlsRenewBeforeMs: number;
 }
 
 /** What one caller may ask of the API (docs/api.md, "Limits"). */
@@ -172,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
     backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS },
+    tlsRenewBeforeMs: e.STRATA_TLS_RENEW_BEFORE_DAYS * 86_400_000,
     tls: e.STRATA_TLS_CERT && e.STRATA_TLS_KEY ? { certFile: path.resolve(e.STRATA_TLS_CERT), keyFile: path.resolve(e.STRATA_TLS_KEY) } : null,
     limits: {
       perToken: e.STRATA_RATE_LIMIT_PER_TOKEN, perIp: e.STRATA_RATE_LIMIT_PER_IP, windowMs: e.STRATA_RATE_LIMIT_WINDOW_MS,

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { instanceCertValidityMs } from '@strata/engine';
 import { loadConfig } from './config';
 import { migrate } from './db/migrate';
 import { inTransaction } from './db/tx';
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   // The broker adds backup storage credentials to agents' tasks; the backup module owns them.
   let storageCredentials: ((ref: StorageRef) => Promise<StorageCredentials | undefined>) | undefined;
   const broker = new TaskBroker({
-    tasks, clusters, box, nodes, endpointHost: config.endpoints.host,
+    tasks, clusters, box, nodes, endpointHost: config.endpoints.host, certificateValidityMs: instanceCertValidityMs(config.tlsRenewBeforeMs),
     databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
     importPassword: async (backupId) => {
       const sealed = await backups.store.importSecret(backupId);
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
     clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
-    timings: config.reconciler, faultFile: config.testFaultFile,
+    timings: config.reconciler, faultFile: config.testFaultFile, tlsRenewBeforeMs: config.tlsRenewBeforeMs,
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
     transaction: (fn) => inTransaction(pool, fn),
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),

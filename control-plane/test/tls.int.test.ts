@@ -9,10 +9,14 @@
  * TLS) restores into a new TLS cluster; the slow log and a key scan read
  * every instance over TLS; a database user reads (and is refused a write)
  * over TLS; a configuration change rotates every instance's certificate
- * without a restart.
+ * without a restart. A second cluster has its certificates renewed before
+ * they expire (the control plane restarted with a renewal window wider than
+ * their validity), without a restart or a lost write.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
@@ -270,6 +274,60 @@ describe('a TLS cluster', () => {
 
     fresh.disconnect();
     app.disconnect();
+    writer['client'].disconnect();
+  });
+
+  it('renews certificates before they expire without a restart: a client with only the CA keeps working, one event per instance, the expiry gauge moves', async () => {
+    const created = await api.createCluster({ name: 'rotating', shards: 1, replicasPerShard: 1, memoryMbPerShard: 32, tls: 'required' });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.cluster.id;
+    const instances = (await api.waitForHealthy(id, 90_000)).shards.flatMap((sh) => sh.instances);
+    const conn = (await api.connection(id)).body;
+    const ca = conn.caCertificate!;
+    const served = (address: string) => peerCertificate(split(address).host, split(address).port, ca);
+    const before = new Map(await Promise.all(instances.map(async (i) => [i.address, { cert: await served(i.address), pid: enginePid(i.address) }] as const)));
+    const metricsToken = readFileSync(path.join(stack.dir, 'metrics-token'), 'utf8').trim();
+    const gauge = () => api.pollUntil(async () => {
+      const text = await (await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      const m = new RegExp(`^strata_cluster_tls_certificate_expiry_timestamp_seconds\\{cluster="rotating",cluster_id="${id}"\\} (\\d+)$`, 'm').exec(text);
+      return m ? Number(m[1]) : undefined;
+    }, 10_000, () => 'no certificate expiry gauge for the cluster');
+    const earliest = Math.min(...[...before.values()].map((b) => Date.parse(b.cert.validTo) / 1000));
+    expect(await gauge()).toBe(earliest);
+
+    // A writer whose connections were opened before the rotation, with nothing but the CA.
+    const writer = new DurableWriter(tlsClient(conn.uri, ca), 'rot', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    // A 400-day window: every certificate issued so far (397 days) is due, exactly once (a fresh one is valid for 800 days).
+    await stack.stopControlPlane();
+    await stack.startControlPlane({ STRATA_TLS_RENEW_BEFORE_DAYS: '400' });
+    const events = await Promise.all(instances.map((i) => api.waitForEvent(id, 'certificate-rotated', (e) => e.instance.instanceId === i.id, 60_000)));
+    await new Promise((res) => setTimeout(res, 300));
+    await writer.stop();
+    expect(writer.errors).toBe(0);
+    expect(writer.acked.length).toBeGreaterThan(10);
+
+    for (const [address, was] of before) {
+      const now = await served(address);
+      expect(now.serialNumber, address).not.toBe(was.cert.serialNumber);
+      expect(Date.parse(now.validTo) - Date.parse(was.cert.validTo), address).toBeGreaterThan(300 * 86_400_000);
+      expect(enginePid(address), address).toBe(was.pid);
+      const event = events.find((e) => e.instance.address === address)!;
+      expect(Date.parse(event.previousExpiresAt)).toBe(Date.parse(was.cert.validTo));
+      expect(Date.parse(event.expiresAt)).toBe(Date.parse(now.validTo));
+    }
+    expect(await gauge()).toBe(Math.min(...events.map((e) => Date.parse(e.expiresAt) / 1000)));
+    // The agents' own connections (opened before the reload) still observe every instance.
+    await api.waitForHealthy(id, 30_000);
+    // A client connecting now (the new certificates) with only the CA reads every acknowledged write.
+    const fresh = tlsClient(conn.uri, ca);
+    expect(await writer.lost(fresh)).toEqual([]);
+    // Renewed once: a few passes later there is still one event per instance.
+    await new Promise((res) => setTimeout(res, 2000));
+    const rotated = (await api.events(id, '?limit=200')).body.items.filter((e) => e.type === 'certificate-rotated');
+    expect(rotated).toHaveLength(instances.length);
+    console.log(`certificate rotation: ${instances.length} instances renewed without a restart; writer ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
+    fresh.disconnect();
     writer['client'].disconnect();
   });
 

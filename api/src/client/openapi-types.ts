@@ -8966,6 +8966,28 @@ export interface components {
                 address: string;
                 nodeName: string;
             };
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "certificate-rotated";
+            shard: number;
+            instance: {
+                /** Format: uuid */
+                instanceId: string;
+                /** @description host:port */
+                address: string;
+                nodeName: string;
+            };
+            /** @description when the replaced certificate would have expired */
+            previousExpiresAt: string;
+            /** @description when the certificate the instance serves now expires */
+            expiresAt: string;
         };
         SlowLog: {
             /** Format: uuid */
@@ -9636,6 +9658,8 @@ export interface components {
                  */
                 crashedAt: string | null;
                 usersDigest?: string | null;
+                /** @description RFC 3339 timestamp */
+                certificateExpiresAt?: string | null;
             }[];
             /** @description ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries */
             sparePorts?: number[];
@@ -9707,7 +9731,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9769,7 +9793,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9807,7 +9831,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9846,7 +9870,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9888,7 +9912,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9931,7 +9955,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -9982,7 +10006,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10017,7 +10041,44 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** @enum {string} */
+                kind: "renew-certificate";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                /** @description RFC 3339 timestamp */
+                replaces: string;
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10059,7 +10120,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10116,7 +10177,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10169,7 +10230,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10224,7 +10285,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10280,7 +10341,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10322,7 +10383,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10369,7 +10430,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;
@@ -10422,7 +10483,7 @@ export interface components {
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
-                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance), for the node it runs on */
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
                             certificate: string;
                             privateKey: string;

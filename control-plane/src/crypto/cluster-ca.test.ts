@@ -30,6 +30,17 @@ describe('cluster CA', () => {
     expect(cert.verify(new X509Certificate(b.certificate).publicKey)).toBe(false);
   });
 
+  it('issues certificates valid for the renewal policy\'s validity, never past the CA', async () => {
+    const now = new Date('2030-01-01T00:00:00Z');
+    const ca = await createClusterCa('v', now);
+    const DAY = 86_400_000;
+    const notAfter = async (validityMs?: number) =>
+      Date.parse(new X509Certificate((await issueInstanceCertificate(ca, ['10.0.0.1'], { now, validityMs })).certificate).validTo);
+    expect(await notAfter()).toBe(now.getTime() + 397 * DAY);
+    expect(await notAfter(800 * DAY)).toBe(now.getTime() + 800 * DAY);
+    expect(await notAfter(5000 * DAY)).toBe(Date.parse(new X509Certificate(ca.certificate).validTo));
+  });
+
   it('refuses a certificate without a host', async () => {
     await expect(issueInstanceCertificate(await createClusterCa('x'), [])).rejects.toThrow(/at least one host/);
   });

@@ -10,6 +10,7 @@ import 'reflect-metadata';
 import { isIP } from 'node:net';
 import { randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { DEFAULT_RENEW_BEFORE_DAYS, instanceCertValidityMs } from '@strata/engine';
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
@@ -20,7 +21,6 @@ const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const DAY_MS = 86_400_000;
 /** The CA outlives any instance certificate it signs. */
 export const CA_VALIDITY_DAYS = 3650;
-export const INSTANCE_CERT_VALIDITY_DAYS = 397;
 
 export interface PemPair {
   certificate: string;
@@ -66,8 +66,11 @@ export async function createClusterCa(clusterName: string, now = new Date()): Pr
  * A certificate for one instance, valid for TLS server and client use (the
  * instance also connects out: replication, cluster bus, MIGRATE). `hosts`
  * become subject alternative names: IP addresses as IP entries, names as DNS.
+ * Valid for `validityMs` (the renewal policy's, `instanceCertValidityMs`), never past the CA.
  */
-export async function issueInstanceCertificate(ca: PemPair, hosts: readonly string[], now = new Date()): Promise<PemPair> {
+export async function issueInstanceCertificate(ca: PemPair, hosts: readonly string[], opts: { validityMs?: number; now?: Date } = {}): Promise<PemPair> {
+  const now = opts.now ?? new Date();
+  const validityMs = opts.validityMs ?? instanceCertValidityMs(DEFAULT_RENEW_BEFORE_DAYS * DAY_MS);
   const names = [...new Set(hosts.filter(Boolean))];
   if (!names.length) throw new Error('an instance certificate needs at least one host');
   const caCert = new x509.X509Certificate(ca.certificate);
@@ -78,7 +81,7 @@ export async function issueInstanceCertificate(ca: PemPair, hosts: readonly stri
     subject: [{ CN: [names[0]!] }, { O: ['Strata'] }],
     issuer: caCert.subject,
     notBefore: new Date(now.getTime() - 60_000),
-    notAfter: new Date(Math.min(now.getTime() + INSTANCE_CERT_VALIDITY_DAYS * DAY_MS, caCert.notAfter.getTime())),
+    notAfter: new Date(Math.min(now.getTime() + validityMs, caCert.notAfter.getTime())),
     publicKey: keys.publicKey,
     signingKey: caKey,
     signingAlgorithm: ALG,

@@ -84,6 +84,7 @@ export function createMetricsModule(d: { pool: pg.Pool; log: Logger; config: Con
       agentRouter: agentMetricsRoutes({ nodes: d.nodes, push: pushMetrics }),
       router: () => metricsRoutes({
         clusters: d.clusters, nodes: d.nodes, query, streams, ingest, directory, cpMetrics, scrapeToken: token.token,
+        observedInstances: () => d.observed.freshInstances(),
       }),
       httpMiddleware: cpMetrics.httpMiddleware,
     },

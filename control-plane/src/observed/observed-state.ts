@@ -109,6 +109,12 @@ export class ObservedState {
     return o && !this.isSilent(nodeId) ? (o.report.endpointPorts ?? []) : [];
   }
 
+  /** Every instance a node reported within the staleness limit (what it said last). */
+  *freshInstances(): IterableIterator<ObservedInstance> {
+    const now = this.now();
+    for (const o of this.byInstance.values()) if (now - o.receivedAt <= this.staleAfterMs) yield o.instance;
+  }
+
   nodeInstances(nodeId: string): ObservedInstance[] {
     return this.byNode.get(nodeId)?.report.instances ?? [];
   }
@@ -117,5 +123,5 @@ export class ObservedState {
 /** What about an instance makes a reconcile pass worth running at once. */
 function fingerprint(i: ObservedInstance): string {
   const v = i.cluster;
-  return [i.state, i.held, v?.role, v?.state, v?.myId, v?.primaryId, v?.primaryLinkUp, v?.slotsOwned, v?.openSlots.length, v?.knownNodes, v?.syncInProgress, v?.configEpoch, i.usersDigest].join('|');
+  return [i.state, i.held, v?.role, v?.state, v?.myId, v?.primaryId, v?.primaryLinkUp, v?.slotsOwned, v?.openSlots.length, v?.knownNodes, v?.syncInProgress, v?.configEpoch, i.usersDigest, i.certificateExpiresAt].join('|');
 }

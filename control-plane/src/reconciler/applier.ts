@@ -25,6 +25,7 @@ export type Submitted = StepResult | null;
 const SETTLE_MS = {
   start: 3000, restart: 2000, promote: 2000, switchover: 5000, join: 8000, meet: 60_000, remove: 3000,
   forget: 5000, configure: 60_000, form: 5000, 'repair-slots': 2000, 'sync-users': 3000,
+  'renew-certificate': 5000,
 } as const;
 
 /** The newest task of this identity in the context's owner (its operation, or healing). */
@@ -173,6 +174,14 @@ export function syncUsers(ctx: ClusterContext, inst: InstanceRow, generation: nu
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'sync-users', instanceId: inst.id, generation, digest }, settleMs: SETTLE_MS['sync-users'],
     request: { kind: 'sync-users', clusterId: ctx.cluster.id, instanceId: inst.id },
+  });
+}
+
+/** A running TLS instance's fresh certificate (issued when the agent leases the task), loaded without a restart. */
+export function renewCertificate(ctx: ClusterContext, inst: InstanceRow, expiresAt: number): Promise<Submitted> {
+  return submitTask(ctx, {
+    nodeId: inst.nodeId, id: { kind: 'renew-certificate', instanceId: inst.id, expiresAt }, settleMs: SETTLE_MS['renew-certificate'],
+    request: { kind: 'renew-certificate', clusterId: ctx.cluster.id, instanceId: inst.id, replaces: new Date(expiresAt).toISOString() },
   });
 }
 

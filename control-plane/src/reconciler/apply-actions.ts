@@ -10,7 +10,7 @@ import type { TaskId } from './dedupe-keys';
 import { memberObservation } from '../observed/instance-health';
 import {
   addReplica, formCluster, forgetNonMembers, joinReplica, meetPrimary, migrateSlots, promoteReplica, reconfigureInstance, recordRole, recordTopology,
-  rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, restoreKeys, retire, startInstance, switchOver, syncUsers, taskFor, type Submitted,
+  rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, restoreKeys, retire, startInstance, switchOver, syncUsers, renewCertificate, taskFor, type Submitted,
 } from './applier';
 
 const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
@@ -50,6 +50,7 @@ export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promis
     case 'record-progress': await ctx.deps.operations.setMigration(ctx.operationId!, a.stats); return null;
     case 'migrate': await migrateSlots(ctx, a); return null;
     case 'sync-users': return syncUsers(ctx, byId(ctx, a.instanceId), a.generation, a.digest);
+    case 'renew-certificate': return renewCertificate(ctx, byId(ctx, a.instanceId), a.expiresAt);
     case 'restore-keys': return restoreKeys(ctx, a.backupShard);
   }
 }

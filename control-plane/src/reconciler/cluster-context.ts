@@ -51,6 +51,8 @@ export interface ReconcileDeps {
   addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
   /** A cluster restored from a backup: the file its shard's primary starts from (null: it starts empty). */
   restoreSeed?: (clusterId: string, shard: number) => Promise<InstanceSeed | null>;
+  /** TLS clusters: how long before its certificate expires an instance gets a fresh one (STRATA_TLS_RENEW_BEFORE_DAYS; 30 days when absent). */
+  tlsRenewBeforeMs?: number;
   /** A cluster restored into another layout: the backup's files (by its shard index) whose keys are moved in (null: none). */
   restoreFiles?: (clusterId: string) => Promise<InstanceSeed[] | null>;
   /** The cluster's database users as stored and the generation of their last change (none when absent, e.g. in unit tests). */

@@ -22,6 +22,8 @@ const every: TaskId[] = [
   { kind: 'repair-slots', slots: [1, 2] },
   { kind: 'orphan', instanceId: 'i2' },
   { kind: 'benchmark', benchmarkId: 'b', host: 0 },
+  { kind: 'renew-certificate', instanceId: 'i2', expiresAt: 1000 },
+  { kind: 'renew-certificate', instanceId: 'i2', expiresAt: 2000 },
 ];
 
 describe('task identity', () => {
@@ -57,6 +59,7 @@ describe('event identity', () => {
     { type: 'primaries-rebalanced', promotedInstanceId: 'i', configEpoch: 3 },
     { type: 'switchover-operation', operationId: 'o' },
     { type: 'slots-repaired', taskId: 't' },
+    { type: 'certificate-rotated', instanceId: 'i', previousExpiresAt: 5 },
   ];
   it('every event has its own key', () => {
     const keys = events.map(eventKey);

@@ -33,6 +33,8 @@ export type TaskId =
   | { kind: 'forget'; scope: 'heal' | 'remove-instances' | 'rollback-remove' }
   /** An instance's database users brought to one desired set (`digest`) after the users' change `generation`. */
   | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
+  /** A TLS instance's fresh certificate, replacing the one that expires at `expiresAt` (ms epoch). */
+  | { kind: 'renew-certificate'; instanceId: string; expiresAt: number }
   /** Memory, durability and eviction of one instance, in place (forward, or back after a cancel). */
   | { kind: 'configure'; instanceId: string; rollback: boolean }
   /** Form a new cluster. */
@@ -74,6 +76,7 @@ export function taskKey(t: TaskId): string {
     case 'restart-running': return `restart-running:${t.instanceId}`;
     case 'forget': return `forget:${t.scope}`;
     case 'sync-users': return `sync-users:${t.instanceId}:${t.generation}:${t.digest}`;
+    case 'renew-certificate': return `renew-certificate:${t.instanceId}:${t.expiresAt}`;
     case 'configure': return `${t.rollback ? 'rollback-configure' : 'configure'}:${t.instanceId}`;
     case 'form': return `form:${t.clusterId}`;
     case 'migrate': return t.rollback ? 'migrate:rollback' : 'migrate:forward';
@@ -101,7 +104,9 @@ export type EventId =
   | { type: 'failover'; promotedInstanceId: string; configEpoch: number }
   | { type: 'primaries-rebalanced'; promotedInstanceId: string; configEpoch: number }
   | { type: 'switchover-operation'; operationId: string }
-  | { type: 'slots-repaired'; taskId: string };
+  | { type: 'slots-repaired'; taskId: string }
+  /** One renewal: the instance and the expiry of the certificate it replaced. */
+  | { type: 'certificate-rotated'; instanceId: string; previousExpiresAt: number };
 
 /** The dedupe key of an event. */
 export function eventKey(e: EventId): string {
@@ -115,5 +120,6 @@ export function eventKey(e: EventId): string {
     case 'primaries-rebalanced': return `primaries-rebalanced:${e.promotedInstanceId}:${e.configEpoch}`;
     case 'switchover-operation': return `switchover:${e.operationId}`;
     case 'slots-repaired': return `slots-repaired:${e.taskId}`;
+    case 'certificate-rotated': return `certificate-rotated:${e.instanceId}:${e.previousExpiresAt}`;
   }
 }

@@ -13,6 +13,7 @@ import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFin
 import { healDuringUpdate } from './update-cluster.steps';
 import { taskFor } from './applier';
 import { syncDatabaseUsers } from './user-sync';
+import { recordRotatedCertificates, renewCertificates } from './certificate-renewal';
 
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
 
@@ -319,6 +320,8 @@ export class Reconciler {
       plan.waiting.push(...why);
     }
     const users = await syncDatabaseUsers(ctx);
+    const certificates = await renewCertificates(ctx);
+    await recordRotatedCertificates(ctx);
     await recordDownNodes(ctx);
     await recordFinishedRepairs(ctx);
     await recordAgentRestarts(ctx);
@@ -331,7 +334,7 @@ export class Reconciler {
       this.healthySince.delete(clusterId);
     }
     await this.writeStatus(ctx, null, h);
-    const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && !users.pending && ctx.instances.every((i) => i.role === i.preferredRole);
+    const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && !users.pending && !certificates.pending && ctx.instances.every((i) => i.role === i.preferredRole);
     if (settled) {
       if (!this.settled.has(clusterId)) this.settled.set(clusterId, { recheckAt: Date.now() + this.t.settledRecheckMs * (0.8 + 0.4 * Math.random()), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });
     } else this.settled.delete(clusterId);

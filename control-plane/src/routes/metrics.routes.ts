@@ -4,7 +4,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { NODE_METRICS, type ClusterCurrentMetricsList, type ClusterMetric, type NodeCurrentMetricsList } from '@strata/api';
+import { NODE_METRICS, type ObservedInstance, type ClusterCurrentMetricsList, type ClusterMetric, type NodeCurrentMetricsList } from '@strata/api';
 import { parseUuid } from '../http/validate';
 import { mountOperation, mountRaw } from '../http/operation-router';
 import { notFound, unauthorized } from '../errors';
@@ -16,6 +16,7 @@ import type { MetricsStreams } from '../metrics/metrics-stream';
 import type { MetricsIngest } from '../metrics/metrics-ingest';
 import type { InstanceDirectory } from '../metrics/instance-directory';
 import { expositionChunks } from '../metrics/prometheus.exposition';
+import { certificateExpiryExposition } from '../metrics/certificate-expiry.exposition';
 import type { ControlPlaneMetrics } from '../metrics/control-plane.metrics';
 
 export interface MetricsRoutesDeps {
@@ -27,6 +28,8 @@ export interface MetricsRoutesDeps {
   directory: InstanceDirectory;
   cpMetrics: ControlPlaneMetrics;
   scrapeToken: string;
+  /** What agents report of every instance now (the certificate expiry gauge). */
+  observedInstances: () => Iterable<ObservedInstance>;
 }
 
 const DEFAULT_STREAM: ClusterMetric[] = ['ops', 'ops_read', 'ops_write', 'latency_p50', 'latency_p99', 'memory_used', 'clients'];
@@ -94,6 +97,7 @@ export function metricsRoutes(d: MetricsRoutesDeps): Router {
       if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    res.write(certificateExpiryExposition(d.observedInstances(), d.directory));
     res.end(own);
   });
 

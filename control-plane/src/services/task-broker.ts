@@ -23,6 +23,8 @@ export class TaskBroker {
     tasks: TaskStore; clusters: ClusterStore; box: SecretBox; nodes: NodeStore;
     /** The cluster endpoint host (null: none): instance certificates name it beside the node's address. */
     endpointHost: string | null;
+    /** How long an instance certificate issued now is valid (the renewal policy's, `instanceCertValidityMs`). */
+    certificateValidityMs?: number;
     /** The cluster's database users as every instance must have them now (added to the credentials). */
     databaseUsers?: (clusterId: string) => Promise<DatabaseUserAcl[]>;
     /** The access key pair of a backup's S3 storage (undefined for the local directory). */
@@ -73,7 +75,7 @@ export class TaskBroker {
     if (!cluster) return null;
     const secrets = openSecrets(this.d.box, cluster.secretsEnc);
     // A task that runs an instance gets a certificate for it, issued now for the node it runs on (the CA key stays here).
-    const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance';
+    const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance' || request.kind === 'renew-certificate';
     const instanceCertificate = secrets.tlsCa && runsInstance ? await this.instanceCertificate(secrets.tlsCa, row.nodeId) : undefined;
     const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
     const credentials = { ...engineCredentials(secrets, instanceCertificate), databaseUsers };
@@ -92,6 +94,6 @@ export class TaskBroker {
   private async instanceCertificate(ca: { certificate: string; privateKey: string }, nodeId: string) {
     const node = await this.d.nodes.get(nodeId);
     if (!node) throw new Error(`node ${nodeId} is not registered`);
-    return issueInstanceCertificate(ca, [node.address, ...(this.d.endpointHost ? [this.d.endpointHost] : [])]);
+    return issueInstanceCertificate(ca, [node.address, ...(this.d.endpointHost ? [this.d.endpointHost] : [])], { validityMs: this.d.certificateValidityMs });
   }
 }

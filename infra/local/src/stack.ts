@@ -72,7 +72,8 @@ export interface Stack {
   agents: AgentHandle[];
   /** Stop the control plane with a signal (SIGKILL to simulate a crash). */
   stopControlPlane(signal?: NodeJS.Signals): Promise<void>;
-  startControlPlane(): Promise<void>;
+  /** Starts the control plane again (after stopControlPlane); `env`: settings added to the stack's for this run only. */
+  startControlPlane(env?: NodeJS.ProcessEnv): Promise<void>;
   stopAgent(index: number, signal?: NodeJS.Signals): Promise<void>;
   startAgent(index: number): Promise<void>;
   /**
@@ -131,8 +132,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
       ...(opts.adminToken ? { STRATA_ADMIN_TOKEN: opts.adminToken } : {}),
     };
-    const startControlPlane = async () => {
-      const m = await startTs({ entry: CP_ENTRY, env: { ...cpEnv, STRATA_PORT: String(port) }, logFile: path.join(logs, 'control-plane.log'), readyPrefix: 'STRATA_LISTENING', echo: opts.echo });
+    const startControlPlane = async (env: NodeJS.ProcessEnv = {}) => {
+      const m = await startTs({ entry: CP_ENTRY, env: { ...cpEnv, ...env, STRATA_PORT: String(port) }, logFile: path.join(logs, 'control-plane.log'), readyPrefix: 'STRATA_LISTENING', echo: opts.echo });
       port = Number(m.readyLine.split(' ')[1]);
       cp = m;
     };
@@ -198,7 +199,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     const stack: Stack = {
       url, ...(tls ? { tls } : {}), ...(hostNet ? { hostNetwork: hostNet } : {}), endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST ?? ''), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
       stopControlPlane: (signal = 'SIGTERM') => stopProcess(cp, signal),
-      startControlPlane,
+      startControlPlane: (env) => startControlPlane(env),
       stopAgent: (i, signal = 'SIGTERM') => {
         agents[i]!.stopping = true;
         return stopProcess(agents[i]!.proc, signal);

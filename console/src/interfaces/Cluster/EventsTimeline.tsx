@@ -13,6 +13,7 @@ const TITLES: Record<ClusterEvent['type'], string> = {
   'slots-repaired': 'Slots repaired',
   'node-down': 'Node down',
   'replica-rebuilt': 'Replica rebuilt',
+  'certificate-rotated': 'Certificate rotated',
 };
 
 const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'success' | 'neutral'> = {
@@ -23,6 +24,7 @@ const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'succe
   'slots-repaired': 'success',
   'node-down': 'danger',
   'replica-rebuilt': 'info',
+  'certificate-rotated': 'success',
 };
 
 /** What happened to the cluster and what Strata did about it, newest first. */
