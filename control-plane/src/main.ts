@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
-    pool, log, box, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
+    pool, log, box, clusters, nodes, tasks, observed, events, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
     schedulerIntervalMs: config.backups.schedulerIntervalMs,
   });
   storageCredentials = (ref) => backups.storage.credentials(ref);
@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
     restoreFiles: (clusterId) => backups.store.restoreFiles(clusterId),
+    restoreOf: (clusterId) => backups.store.restoreOf(clusterId),
     databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });

@@ -167,6 +167,16 @@ export class BackupStore {
     return (r.rows[0]?.seeds as InstanceSeed[] | undefined)?.[shard] ?? null;
   }
 
+  /** What a restored cluster was restored from (null: it was created empty, or the backup is gone). */
+  async restoreOf(clusterId: string): Promise<{ backupId: string; mode: RestoreMode; manifest: BackupManifest } | null> {
+    const r = await this.pool.query(
+      `SELECT r.backup_id, r.mode, b.manifest FROM cluster_restores r JOIN backups b ON b.id = r.backup_id WHERE r.cluster_id = $1 AND b.manifest IS NOT NULL`,
+      [clusterId],
+    );
+    const row = r.rows[0];
+    return row ? { backupId: row.backup_id, mode: row.mode, manifest: row.manifest } : null;
+  }
+
   /** The backup files whose keys are moved into a restored cluster (by the backup's shard index); null when none are. */
   async restoreFiles(clusterId: string): Promise<InstanceSeed[] | null> {
     const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'move'`, [clusterId]);

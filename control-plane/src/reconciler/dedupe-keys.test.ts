@@ -57,6 +57,8 @@ describe('event identity', () => {
     { type: 'primaries-rebalanced', promotedInstanceId: 'i', configEpoch: 3 },
     { type: 'switchover-operation', operationId: 'o' },
     { type: 'slots-repaired', taskId: 't' },
+    { type: 'backup-ended', backupId: 'b' },
+    { type: 'restore-completed', clusterId: 'c' },
   ];
   it('every event has its own key', () => {
     const keys = events.map(eventKey);

@@ -101,7 +101,10 @@ export type EventId =
   | { type: 'failover'; promotedInstanceId: string; configEpoch: number }
   | { type: 'primaries-rebalanced'; promotedInstanceId: string; configEpoch: number }
   | { type: 'switchover-operation'; operationId: string }
-  | { type: 'slots-repaired'; taskId: string };
+  | { type: 'slots-repaired'; taskId: string }
+  /** A backup completes or fails once. */
+  | { type: 'backup-ended'; backupId: string }
+  | { type: 'restore-completed'; clusterId: string };
 
 /** The dedupe key of an event. */
 export function eventKey(e: EventId): string {
@@ -115,5 +118,7 @@ export function eventKey(e: EventId): string {
     case 'primaries-rebalanced': return `primaries-rebalanced:${e.promotedInstanceId}:${e.configEpoch}`;
     case 'switchover-operation': return `switchover:${e.operationId}`;
     case 'slots-repaired': return `slots-repaired:${e.taskId}`;
+    case 'backup-ended': return `backup-ended:${e.backupId}`;
+    case 'restore-completed': return `restore-completed:${e.clusterId}`;
   }
 }

@@ -1,5 +1,5 @@
 import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type Fencing, type FieldError, type TlsMode } from '@strata/api';
-import { specProblem } from '@strata/engine';
+import { specProblem } from '@strata/engine/topology';
 
 /** What the form holds: numbers stay strings until validated, exactly as typed. */
 export interface ClusterFormValues {

@@ -1517,7 +1517,7 @@ type CreateClusterRequest struct {
 	Name              string                                 `json:"name"`
 	ReplicasPerShard  int                                    `json:"replicasPerShard"`
 
-	// RestoreFrom start with the data of a backup (same shard count as the backup)
+	// RestoreFrom start with the data of a backup; shards, replicas and memory may differ from the backup's
 	RestoreFrom *RestoreFrom `json:"restoreFrom,omitempty"`
 	Shards      int          `json:"shards"`
 
@@ -1904,7 +1904,7 @@ type Problem struct {
 // ProblemCode defines model for Problem.Code.
 type ProblemCode string
 
-// RestoreFrom start with the data of a backup (same shard count as the backup)
+// RestoreFrom start with the data of a backup; shards, replicas and memory may differ from the backup's
 type RestoreFrom struct {
 	// BackupId a completed backup with as many shards as the new cluster
 	BackupId openapi_types.UUID `json:"backupId"`
