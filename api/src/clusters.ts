@@ -48,7 +48,7 @@ export const ClusterName = safeString()
   .regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lowercase letters, digits and dashes; starts with a letter, ends with a letter or digit');
 
 export const RestoreFrom = z.strictObject({
-  backupId: Id.describe('a completed backup with as many shards as the new cluster'),
+  backupId: Id.describe('a completed backup of this organization (any shard count)'),
 }).openapi('RestoreFrom');
 export type RestoreFrom = z.infer<typeof RestoreFrom>;
 

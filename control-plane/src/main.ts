@@ -39,6 +39,7 @@ import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 import { createBackupModule } from './backups/backup.module';
+import { registerBackupMetrics } from './backups/backup.metrics';
 import { createAlertModule } from './alerts/alert.module';
 import { createDatabaseUserModule } from './database-users/database-user.module';
 import { desiredAcls } from './database-users/database-user.store';
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
     schedulerIntervalMs: config.backups.schedulerIntervalMs,
   });
   storageCredentials = (ref) => backups.storage.credentials(ref);
+  registerBackupMetrics(metrics.cpMetrics.registry, backups.store);
   const alerts = createAlertModule({
     pool, log, box, clusters, latest: (id) => metrics.latestClusterSecond(id), evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: config.alerts.smtp,
   });

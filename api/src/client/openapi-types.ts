@@ -8582,7 +8582,7 @@ export interface components {
         RestoreFrom: {
             /**
              * Format: uuid
-             * @description a completed backup with as many shards as the new cluster
+             * @description a completed backup of this organization (any shard count)
              */
             backupId: string;
         };
