@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "2dfa6316244d7839577688bedc02ce704e366f23c1c34de71f7d9063afd1ecf1"
+const SpecSHA256 = "0ee361bdbfb93fb2d6e11452a2f29845b84cd698d59338d8118efea1297f5cc6"
