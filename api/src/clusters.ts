@@ -48,7 +48,7 @@ export const ClusterName = safeString()
   .regex(/^[a-z][a-z0-9-]*[a-z0-9]$/, 'lowercase letters, digits and dashes; starts with a letter, ends with a letter or digit');
 
 export const RestoreFrom = z.strictObject({
-  backupId: Id.describe('a completed backup with as many shards as the new cluster'),
+  backupId: Id.describe('a completed backup of this organization (any shard count)'),
 }).openapi('RestoreFrom');
 export type RestoreFrom = z.infer<typeof RestoreFrom>;
 
@@ -70,7 +70,7 @@ export const CreateClusterRequest = z
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
     tls: TlsMode.optional().describe('default off; set at create'),
-    restoreFrom: RestoreFrom.optional().describe('start with the data of a backup (same shard count as the backup)'),
+    restoreFrom: RestoreFrom.optional().describe("start with the data of a backup; shards, replicas and memory may differ from the backup's"),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('weekly window (UTC) in which changes that restart engines run; default none'),
   })
   .openapi('CreateClusterRequest');

@@ -85,12 +85,44 @@ export const CertificateRotatedEvent = z.object({
   expiresAt: Timestamp.describe('when the certificate the instance serves now expires'),
 });
 
+export const BackupCompletedEvent = z.object({
+  ...base,
+  type: z.literal('backup-completed'),
+  backupId: Id,
+  trigger: z.enum(['manual', 'schedule']),
+  consistent: z.boolean(),
+  bytes: z.number().int().describe("the files' total size"),
+  keys: z.number().int(),
+  durationMs: z.number().int().describe('from the backup\'s start to its manifest'),
+});
+
+export const BackupFailedEvent = z.object({
+  ...base,
+  type: z.literal('backup-failed'),
+  backupId: Id,
+  trigger: z.enum(['manual', 'schedule']),
+  code: z.string().describe("the backup's error.code (storage_failed, snapshot_failed, cancelled, ...)"),
+  reason: z.string().describe("the backup's error.message"),
+});
+
+export const RestoreCompletedEvent = z.object({
+  ...base,
+  type: z.literal('restore-completed'),
+  backupId: Id,
+  sourceClusterName: z.string().describe('the cluster the backup was taken of (or the imported source)'),
+  mode: z.enum(['seed', 'move']).describe('seed: each file loaded by its shard; move: keys moved by slot from temporary engines'),
+  keys: z.number().int().describe("the backup's key count"),
+});
+
 export const ClusterEvent = z
-  .discriminatedUnion('type', [FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent, ReplicaRebuiltEvent, CertificateRotatedEvent])
+  .discriminatedUnion('type', [
+    FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent, ReplicaRebuiltEvent,
+    CertificateRotatedEvent, BackupCompletedEvent, BackupFailedEvent, RestoreCompletedEvent,
+  ])
   .openapi('ClusterEvent');
 export type ClusterEvent = z.infer<typeof ClusterEvent>;
 export type ClusterEventType = ClusterEvent['type'];
-export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt', 'certificate-rotated'] as const satisfies readonly ClusterEventType[];
+export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt', 'certificate-rotated', 'backup-completed', 'backup-failed', 'restore-completed'] as const satisfies readonly ClusterEventType[];
 
 export const ClusterEventList = z
   .object({

@@ -40,6 +40,7 @@ import { LiveFeed } from './live/live-feed';
 import { createBenchmarkModule } from './benchmarks/benchmark.module';
 import { createDiskProfileModule } from './disk-profiles/disk-profile.module';
 import { createBackupModule } from './backups/backup.module';
+import { registerBackupMetrics } from './backups/backup.metrics';
 import { createAlertModule } from './alerts/alert.module';
 import { createDatabaseUserModule } from './database-users/database-user.module';
 import { desiredAcls } from './database-users/database-user.store';
@@ -93,10 +94,11 @@ async function main(): Promise<void> {
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
-    pool, log, box, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
+    pool, log, box, clusters, nodes, tasks, observed, events, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
     schedulerIntervalMs: config.backups.schedulerIntervalMs,
   });
   storageCredentials = (ref) => backups.storage.credentials(ref);
+  registerBackupMetrics(metrics.cpMetrics.registry, backups.store);
   const alerts = createAlertModule({
     pool, log, box, clusters, latest: (id) => metrics.latestClusterSecond(id), evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: config.alerts.smtp,
   });
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
     addReplica: (cluster, draining, copies) => service!.addReplica(cluster, draining, copies),
     restoreSeed: (clusterId, shard) => backups.store.restoreSeed(clusterId, shard),
     restoreFiles: (clusterId) => backups.store.restoreFiles(clusterId),
+    restoreOf: (clusterId) => backups.store.restoreOf(clusterId),
     databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });

@@ -230,6 +230,36 @@ describe('backups and restore', () => {
       // Replicas synced the restored data.
       for (const node of dst.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
       console.log(`backup of ${keys.length + writer.acked.length} keys (${m.shards.reduce((n, s) => n + s.bytes, 0)} bytes, skew ${m.skewMs} ms) in ${Date.parse(m.finishedAt) - Date.parse(m.startedAt)} ms; restore to healthy in ${restoreMs} ms`);
+
+      // The Activity: each backup's end on the source, the restore on the new cluster.
+      const bytes = m.shards.reduce((n, s) => n + s.bytes, 0);
+      const ended = (await api.events(srcId)).body.items.filter((e) => e.type === 'backup-completed');
+      expect(ended.map((e) => e.type === 'backup-completed' && e.backupId).sort()).toEqual([backup.id, second.body.backup.id].sort());
+      expect(ended.find((e) => e.type === 'backup-completed' && e.backupId === backup.id)).toMatchObject({
+        trigger: 'manual', consistent: false, bytes, keys: m.shards.reduce((n, s) => n + s.keys, 0), message: expect.stringMatching(/^Backup completed: [\d,]+ keys/),
+      });
+      await api.waitForEvent(newId, 'restore-completed', () => true);
+      expect((await api.events(newId)).body.items.filter((e) => e.type === 'restore-completed')).toEqual([
+        expect.objectContaining({ backupId: backup.id, mode: 'seed', sourceClusterName: 'source', message: expect.stringContaining('each file loaded by its shard') }),
+      ]);
+
+      // Prometheus: the source's last completed backup (the second one); the restored cluster has none.
+      const latest = await waitForBackup(second.body.backup.id);
+      const scrape = await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${readFileSync(path.join(stack.dir, 'metrics-token'), 'utf8').trim()}` } });
+      expect(scrape.status).toBe(200);
+      const text = await scrape.text();
+      const series = (name: string, id = srcId) => text.split('\n').filter((l) => l.startsWith(`${name}{cluster="`) && l.includes(`cluster_id="${id}"`)).map((l) => Number(l.split(' ').pop()));
+      expect(series('strata_backup_last_success_timestamp_seconds')).toEqual([Date.parse(latest.finishedAt!) / 1000]);
+      expect(series('strata_backup_last_success_size_bytes')).toEqual([latest.manifest!.shards.reduce((n, s) => n + s.bytes, 0)]);
+      const [duration] = series('strata_backup_last_success_duration_seconds');
+      expect(duration).toBeCloseTo((Date.parse(latest.manifest!.finishedAt) - Date.parse(latest.manifest!.startedAt)) / 1000, 3);
+      expect(text).toMatch(/# TYPE strata_backup_last_success_timestamp_seconds gauge/);
+      expect(series('strata_backup_last_success_timestamp_seconds', newId)).toEqual([]);
+
+      // A failed backup (here cancelled) is on the Activity with its reason.
+      const third = await api.call<BackupResponse>('POST', `/v1/clusters/${srcId}/backups`, {});
+      expect((await api.call('POST', `/v1/backups/${third.body.backup.id}/cancel`)).status).toBe(200);
+      expect(await api.waitForEvent(srcId, 'backup-failed', (e) => e.backupId === third.body.backup.id)).toMatchObject({ code: 'cancelled', reason: 'cancelled by a user', trigger: 'manual' });
     } finally {
       src.disconnect();
       dst.disconnect();
@@ -275,6 +305,10 @@ describe('backups and restore', () => {
     const op = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body;
     expect(op.state).toBe('succeeded');
     expect(op.steps.find((s) => s.name === 'load-data')!.detail).toMatch(/^3 backup file\(s\) loaded: shard 0: done \(\d+ keys\), shard 1: done/);
+    await api.waitForEvent(newId, 'restore-completed', () => true);
+    expect((await api.events(newId)).body.items.filter((e) => e.type === 'restore-completed')).toEqual([
+      expect.objectContaining({ backupId: backup.id, mode: 'move', message: expect.stringContaining('keys moved by slot from 3 file(s) into 5 shard(s)') }),
+    ]);
     // The killed agent's temporary engine was stopped when it came back; no temporary engine or directory is left anywhere.
     expect(isRunning(victim.pid), `temporary engine ${victim.pid}`).toBe(false);
     expect(tempEngines()).toEqual([]);

@@ -1,10 +1,21 @@
+import { Cluster as RedisCluster } from 'ioredis';
 import { test, expect, saveScreenshot, uniqueName, expectAccessible } from '../support/fixtures';
 import { BackupsTab } from '../support/pages/BackupsTab';
+import { CreateClusterPage } from '../support/pages/CreateClusterPage';
+
+const KEYS = 300;
 
 test.describe('backups tab', () => {
-  test('backs up now (consistent), shows the backup with its size and keys, and saves a schedule', async ({ signedInPage: page, createCluster, consoleGuard }, testInfo) => {
-    test.setTimeout(120_000);
+  test('backs up now (consistent), shows the backup with its size and keys, saves a schedule, and restores it into another shard count', async ({ signedInPage: page, api, createCluster, consoleGuard }, testInfo) => {
+    test.setTimeout(180_000);
     const cluster = await createCluster({ name: uniqueName('e2e-backup'), shards: 2, replicasPerShard: 0 }, { waitReady: true });
+    const u = new URL((await api.getConnection(cluster.id)).uri);
+    const client = new RedisCluster([{ host: u.hostname, port: Number(u.port) }], { redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } });
+    try {
+      await Promise.all(Array.from({ length: KEYS }, (_, i) => client.set(`e2e:${i}`, `v${i}`)));
+    } finally {
+      client.disconnect();
+    }
     const tab = new BackupsTab(page);
     await tab.goto(cluster.id);
     await expect(page.getByText('No backups yet.')).toBeVisible();
@@ -16,7 +27,7 @@ test.describe('backups tab', () => {
     await expect(tab.rows.first().getByTestId('backup-status')).toHaveText('completed', { timeout: 60_000 });
     await expect(tab.rows.first()).toContainText('consistent');
     await expect(tab.rows.first().getByTestId('backup-size')).toHaveText(/^\d+(\.\d)? (B|KB|MB)$/);
-    await expect(tab.rows.first().getByTestId('backup-keys')).toHaveText('0');
+    await expect(tab.rows.first().getByTestId('backup-keys')).toHaveText(String(KEYS));
     await expect(tab.rows.first()).toContainText(/pause [\d.]+ ms/);
 
     // Schedule: daily at 03:30, keep 5 days; the next time is shown, and nonsense is named by the server.
@@ -33,5 +44,28 @@ test.describe('backups tab', () => {
     await expect(tab.rows.first()).not.toContainText('until deleted');
     await saveScreenshot(page, 'backups-tab', testInfo);
     await expectAccessible(page, 'backups-tab', testInfo);
+
+    await test.step('Restore opens the wizard prefilled from the manifest; 3 shards instead of 2: the keys are moved in', async () => {
+      await tab.rows.first().getByRole('link', { name: /^Restore/ }).click();
+      const wizard = new CreateClusterPage(page);
+      await expect(wizard.heading).toBeVisible();
+      await expect(page.getByTestId('restore-keys')).toHaveText(`${KEYS} keys`);
+      await expect(wizard.name).toHaveValue(`${cluster.name}-restored`);
+      await expect(wizard.shards).toHaveValue('2');
+      await expect(wizard.replicasPerShard).toHaveValue('0');
+      await expect(wizard.memory).toHaveValue('32');
+      await wizard.shards.fill('3');
+      await wizard.submit.click();
+      await page.waitForURL(/\/clusters\/[0-9a-f-]{36}$/);
+      const restoredId = new URL(page.url()).pathname.split('/').pop()!;
+      try {
+        await expect(page.getByText(/^Load the backup/)).toBeVisible();
+        await api.waitForPhase(restoredId, 'ready');
+        await page.goto(`/clusters/${restoredId}/monitoring`);
+        await expect(page.getByTestId('keys-now')).toHaveText(String(KEYS), { timeout: 15_000 });
+      } finally {
+        await api.deleteCluster(restoredId);
+      }
+    });
   });
 });

@@ -8578,11 +8578,11 @@ export interface components {
                 durationMinutes: number;
             } | null;
         };
-        /** @description start with the data of a backup (same shard count as the backup) */
+        /** @description start with the data of a backup; shards, replicas and memory may differ from the backup's */
         RestoreFrom: {
             /**
              * Format: uuid
-             * @description a completed backup with as many shards as the new cluster
+             * @description a completed backup of this organization (any shard count)
              */
             backupId: string;
         };
@@ -8988,6 +8988,65 @@ export interface components {
             previousExpiresAt: string;
             /** @description when the certificate the instance serves now expires */
             expiresAt: string;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "backup-completed";
+            /** Format: uuid */
+            backupId: string;
+            /** @enum {string} */
+            trigger: "manual" | "schedule";
+            consistent: boolean;
+            /** @description the files' total size */
+            bytes: number;
+            keys: number;
+            /** @description from the backup's start to its manifest */
+            durationMs: number;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "backup-failed";
+            /** Format: uuid */
+            backupId: string;
+            /** @enum {string} */
+            trigger: "manual" | "schedule";
+            /** @description the backup's error.code (storage_failed, snapshot_failed, cancelled, ...) */
+            code: string;
+            /** @description the backup's error.message */
+            reason: string;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "restore-completed";
+            /** Format: uuid */
+            backupId: string;
+            /** @description the cluster the backup was taken of (or the imported source) */
+            sourceClusterName: string;
+            /**
+             * @description seed: each file loaded by its shard; move: keys moved by slot from temporary engines
+             * @enum {string}
+             */
+            mode: "seed" | "move";
+            /** @description the backup's key count */
+            keys: number;
         };
         SlowLog: {
             /** Format: uuid */

@@ -43,6 +43,15 @@ export function plural(n: number, one: string, many: string = `${one}s`): string
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** "512 B", "12.3 KB", "4.0 MB", "1.25 GB"; "—" when unknown. */
+export function formatBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '—';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
 export const TOTAL_SLOTS = 16384;
 
 export function formatSlotRange(r: { start: number; end: number }): string {

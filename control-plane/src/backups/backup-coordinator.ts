@@ -23,7 +23,9 @@ import type { NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ObservedState } from '../observed/observed-state';
 import { memberObservation } from '../observed/instance-health';
-import { taskKey } from '../reconciler/dedupe-keys';
+import { eventKey, taskKey } from '../reconciler/dedupe-keys';
+import type { EventStore, NewClusterEvent } from '../stores/event.store';
+import { backupCompletedEvent, backupFailedEvent } from './backup-events';
 import type { BackupRow, BackupStore, ImportSource } from './backup.store';
 import type { BackupStorageStore } from './backup-storage.store';
 
@@ -38,6 +40,8 @@ export interface BackupCoordinatorDeps {
   observed: ObservedState;
   notifyNode: (nodeId: string) => void;
   log: Logger;
+  /** The cluster's Activity: backup-completed and backup-failed events. */
+  events?: Pick<EventStore, 'record'>;
   /** Runs of one shard's task before the backup fails. */
   maxAttempts?: number;
   intervalMs?: number;
@@ -180,6 +184,7 @@ export class BackupCoordinator {
     await (await this.d.storage.open(b.storage)).put(manifestKey(b.id), Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
     if (await this.d.store.finish(b.id, { status: 'completed', manifest, keepDays })) {
       this.d.log.info({ backupId: b.id, clusterId: b.clusterId, bytes: manifest.shards.reduce((s, x) => s + x.bytes, 0), skewMs: manifest.skewMs }, 'backup completed');
+      if (b.trigger !== 'import') await this.recordEvent(b, backupCompletedEvent(b.id, b.trigger, manifest));
     }
   }
 
@@ -279,10 +284,18 @@ export class BackupCoordinator {
     await this.writeManifest(b, manifest, await this.d.keepDays?.(b.clusterId) ?? null);
   }
 
+  /** A backup's end on its cluster's Activity, once (a deleted cluster has no Activity: nothing is recorded). */
+  private async recordEvent(b: BackupRow, e: NewClusterEvent): Promise<void> {
+    if (!this.d.events || !(await this.d.clusters.get(b.clusterId))) return;
+    await this.d.events.record({ id: b.clusterId, organizationId: b.organizationId }, e, eventKey({ type: 'backup-ended', backupId: b.id }))
+      .catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not record the backup\'s event'));
+  }
+
   /** Ends a running backup as failed (its files are swept once no task of it runs). False when it had already ended. */
   async fail(b: BackupRow, code: string, message: string): Promise<boolean> {
     if (!(await this.d.store.finish(b.id, { status: 'failed', error: { code, message } }))) return false;
     this.d.log.warn({ backupId: b.id, clusterId: b.clusterId, code, message }, 'backup failed');
+    if (b.trigger !== 'import') await this.recordEvent(b, backupFailedEvent(b.id, b.trigger, code, message));
     await this.sweep({ ...b, status: 'failed' }).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files yet'));
     return true;
   }

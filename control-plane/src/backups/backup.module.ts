@@ -7,6 +7,7 @@ import type { NodeStore } from '../stores/node.store';
 import type { TaskStore } from '../stores/task.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
+import type { EventStore } from '../stores/event.store';
 import { BackupStore } from './backup.store';
 import { BackupCoordinator } from './backup-coordinator';
 import { BackupService } from './backup.service';
@@ -24,6 +25,8 @@ export function createBackupModule(d: {
   tasks: TaskStore;
   observed: ObservedState;
   notifyNode: (nodeId: string) => void;
+  /** Backup events on the cluster's Activity. */
+  events?: Pick<EventStore, 'record'>;
   /** Where backups go when the organization set no storage (the local directory: STRATA_HOME/backups). */
   localStorage: StorageRef;
   /** How often the scheduler looks for due backups and expired ones. */
@@ -35,7 +38,7 @@ export function createBackupModule(d: {
   const storage = new BackupStorageStore({ pool: d.pool, box: d.box, local: d.localStorage });
   const schedules = new BackupScheduleStore(d.pool);
   const coordinator = new BackupCoordinator({
-    store, storage, clusters: d.clusters, nodes: d.nodes, tasks: d.tasks, observed: d.observed, notifyNode: d.notifyNode, log,
+    store, storage, clusters: d.clusters, nodes: d.nodes, tasks: d.tasks, observed: d.observed, notifyNode: d.notifyNode, log, events: d.events,
     keepDays: async (clusterId) => (await schedules.get(clusterId))?.schedule.keepDays ?? null,
   });
   const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage, box: d.box });

@@ -167,6 +167,29 @@ export class BackupStore {
     return (r.rows[0]?.seeds as InstanceSeed[] | undefined)?.[shard] ?? null;
   }
 
+  /** Each existing cluster's last completed backup (metrics). */
+  async lastCompletedPerCluster(): Promise<{ clusterId: string; clusterName: string; finishedAt: Date; durationSeconds: number; bytes: number }[]> {
+    const r = await this.pool.query(
+      `SELECT DISTINCT ON (b.cluster_id) b.cluster_id, c.name, b.finished_at,
+              extract(epoch FROM ((b.manifest->>'finishedAt')::timestamptz - (b.manifest->>'startedAt')::timestamptz))::float8 AS duration,
+              (SELECT coalesce(sum((s->>'bytes')::bigint), 0) FROM jsonb_array_elements(b.manifest->'shards') s)::float8 AS bytes
+         FROM backups b JOIN clusters c ON c.id = b.cluster_id
+        WHERE b.status = 'completed' AND b.trigger <> 'import'
+        ORDER BY b.cluster_id, b.finished_at DESC`,
+    );
+    return r.rows.map((x) => ({ clusterId: x.cluster_id, clusterName: x.name, finishedAt: x.finished_at, durationSeconds: x.duration, bytes: x.bytes }));
+  }
+
+  /** What a restored cluster was restored from (null: it was created empty, or the backup is gone). */
+  async restoreOf(clusterId: string): Promise<{ backupId: string; mode: RestoreMode; manifest: BackupManifest } | null> {
+    const r = await this.pool.query(
+      `SELECT r.backup_id, r.mode, b.manifest FROM cluster_restores r JOIN backups b ON b.id = r.backup_id WHERE r.cluster_id = $1 AND b.manifest IS NOT NULL`,
+      [clusterId],
+    );
+    const row = r.rows[0];
+    return row ? { backupId: row.backup_id, mode: row.mode, manifest: row.manifest } : null;
+  }
+
   /** The backup files whose keys are moved into a restored cluster (by the backup's shard index); null when none are. */
   async restoreFiles(clusterId: string): Promise<InstanceSeed[] | null> {
     const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'move'`, [clusterId]);

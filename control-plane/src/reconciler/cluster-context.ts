@@ -1,4 +1,4 @@
-import type { InstanceSeed, ObservedInstance } from '@strata/api';
+import type { BackupManifest, InstanceSeed, ObservedInstance } from '@strata/api';
 import type { ClusterRow, ClusterStore, InstanceRow, LostInstanceRow, ShardRow } from '../stores/cluster.store';
 import type { NodeRow, NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
@@ -55,6 +55,8 @@ export interface ReconcileDeps {
   tlsRenewBeforeMs?: number;
   /** A cluster restored into another layout: the backup's files (by its shard index) whose keys are moved in (null: none). */
   restoreFiles?: (clusterId: string) => Promise<InstanceSeed[] | null>;
+  /** A restored cluster: the backup it was restored from, how, and its manifest (null: not a restore). */
+  restoreOf?: (clusterId: string) => Promise<{ backupId: string; mode: 'seed' | 'move'; manifest: BackupManifest } | null>;
   /** The cluster's database users as stored and the generation of their last change (none when absent, e.g. in unit tests). */
   databaseUsers?: (clusterId: string) => Promise<{ generation: number; users: DatabaseUserRow[] } | null>;
 }

@@ -60,6 +60,8 @@ describe('event identity', () => {
     { type: 'switchover-operation', operationId: 'o' },
     { type: 'slots-repaired', taskId: 't' },
     { type: 'certificate-rotated', instanceId: 'i', previousExpiresAt: 5 },
+    { type: 'backup-ended', backupId: 'b' },
+    { type: 'restore-completed', clusterId: 'c' },
   ];
   it('every event has its own key', () => {
     const keys = events.map(eventKey);

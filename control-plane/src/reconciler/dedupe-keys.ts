@@ -106,7 +106,10 @@ export type EventId =
   | { type: 'switchover-operation'; operationId: string }
   | { type: 'slots-repaired'; taskId: string }
   /** One renewal: the instance and the expiry of the certificate it replaced. */
-  | { type: 'certificate-rotated'; instanceId: string; previousExpiresAt: number };
+  | { type: 'certificate-rotated'; instanceId: string; previousExpiresAt: number }
+  /** A backup completes or fails once. */
+  | { type: 'backup-ended'; backupId: string }
+  | { type: 'restore-completed'; clusterId: string };
 
 /** The dedupe key of an event. */
 export function eventKey(e: EventId): string {
@@ -121,5 +124,7 @@ export function eventKey(e: EventId): string {
     case 'switchover-operation': return `switchover:${e.operationId}`;
     case 'slots-repaired': return `slots-repaired:${e.taskId}`;
     case 'certificate-rotated': return `certificate-rotated:${e.instanceId}:${e.previousExpiresAt}`;
+    case 'backup-ended': return `backup-ended:${e.backupId}`;
+    case 'restore-completed': return `restore-completed:${e.clusterId}`;
   }
 }

@@ -13,6 +13,7 @@ import { updateClusterSteps } from './update-cluster.steps';
 import { recordSwitchover, switchoverSteps } from './switchover.steps';
 import { restartStartsAt, restartSteps } from './restart.steps';
 import type { RestartPlanRecord } from './update-plan';
+import { recordRestore } from './restore-event';
 
 export interface OperationHandler {
   /** The ordered steps, fixed per kind or chosen from the operation's plan. */
@@ -26,7 +27,12 @@ export interface OperationHandler {
 }
 
 export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandler } = {
-  'create-cluster': { steps: createClusterSteps },
+  'create-cluster': {
+    steps: createClusterSteps,
+    async onSucceeded(ctx) {
+      await recordRestore(ctx);
+    },
+  },
   'delete-cluster': {
     steps: deleteClusterSteps,
     async onSucceeded(ctx) {

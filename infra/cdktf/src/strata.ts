@@ -40,16 +40,20 @@ export interface StrataClusterConfig {
   engineVersion?: '7';
   /** TLS only on the client port, replication and the cluster bus (default off); set at creation. */
   tls?: 'off' | 'required';
+  /** Scheduled backups and retention (in place): exactly one of intervalHours and dailyAt (HH:MM UTC); at most one of keepLast and keepDays. Unset: no schedule. */
+  backup?: { intervalHours?: number; dailyAt?: string; keepLast?: number; keepDays?: number; consistent?: boolean };
+  /** Id of a completed backup the new cluster starts with (any shape); changing it creates a new cluster. */
+  restoreFrom?: string;
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
 
-/** strata_cluster: shards, replicas, memory, durability, eviction, fencing, migration priority and maintenance window change in place. */
+/** strata_cluster: shards, replicas, memory, durability, eviction, fencing, migration priority, maintenance window and backup schedule change in place. */
 export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
   static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'maintenance_window',
-    'engine_version', 'tls', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
+    'engine_version', 'tls', 'backup', 'restore_from', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -183,6 +187,24 @@ export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: str
   get username(): string { return this.getStringAttribute('username'); }
   get password(): string { return this.getStringAttribute('password'); }
   get seeds(): string[] { return this.getListAttribute('seeds'); }
+}
+
+/** data "strata_backup": a backup by id (restore it with StrataCluster's restoreFrom). */
+export class DataStrataBackup extends BoundDataSource<{ id: string }> {
+  static readonly tfDataSourceType = 'strata_backup';
+  static readonly tfAttributes = ['id', 'cluster_id', 'cluster_name', 'cluster_deleted', 'status', 'consistent', 'shards', 'size_bytes', 'keys', 'engine_version',
+    'started_at', 'finished_at', 'expires_at', 'error'] as const;
+  constructor(scope: Construct, id: string, config: { id: string } & TerraformMetaArguments) {
+    super(scope, id, DataStrataBackup.tfDataSourceType, 'strata', config);
+  }
+  get backupId(): string { return this.getStringAttribute('id'); }
+  /** running, completed or failed. */
+  get status(): string { return this.getStringAttribute('status'); }
+  get clusterName(): string { return this.getStringAttribute('cluster_name'); }
+  get shards(): number { return this.getNumberAttribute('shards'); }
+  get sizeBytes(): number { return this.getNumberAttribute('size_bytes'); }
+  get keys(): number { return this.getNumberAttribute('keys'); }
+  get finishedAt(): string { return this.getStringAttribute('finished_at'); }
 }
 
 /** data "strata_nodes". */

@@ -16,7 +16,7 @@ import { App } from 'cdktf';
 import { createStrataClient } from '@strata/api/client';
 import { startStack, type Stack } from '@strata/local';
 import { ExampleAppStack } from '../src/stacks/example-app';
-import { DataStrataCluster, DataStrataNodes, StrataAlertRule, StrataApiToken, StrataCluster, StrataDatabaseUser, StrataNotificationChannel } from '../src/strata';
+import { DataStrataBackup, DataStrataCluster, DataStrataNodes, StrataAlertRule, StrataApiToken, StrataCluster, StrataDatabaseUser, StrataNotificationChannel } from '../src/strata';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const providerDir = path.join(repo, 'infra/terraform-provider-strata');
@@ -170,6 +170,7 @@ resource "strata_cluster" "c" {
     expect([...StrataAlertRule.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_alert_rule!.block));
     expect([...StrataDatabaseUser.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_database_user!.block));
     expect([...DataStrataCluster.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_cluster!.block));
+    expect([...DataStrataBackup.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_backup!.block));
     const nodes = schema.data_source_schemas.strata_nodes!.block;
     expect([...DataStrataNodes.tfAttributes].sort()).toEqual(names(nodes));
     expect([...DataStrataNodes.tfNodeAttributes].sort()).toEqual(Object.keys(nodes.attributes.nodes!.nested_type!.attributes).sort());

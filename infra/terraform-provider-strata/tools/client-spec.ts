@@ -29,6 +29,10 @@ export const OPERATIONS: Record<string, string> = {
   'get /v1/alert-rules/{id}': 'GetAlertRule',
   'patch /v1/alert-rules/{id}': 'UpdateAlertRule',
   'delete /v1/alert-rules/{id}': 'DeleteAlertRule',
+  'get /v1/clusters/{id}/backup-schedule': 'GetBackupSchedule',
+  'put /v1/clusters/{id}/backup-schedule': 'SetBackupSchedule',
+  'delete /v1/clusters/{id}/backup-schedule': 'DeleteBackupSchedule',
+  'get /v1/backups/{id}': 'GetBackup',
 };
 
 /** 3.1 -> 3.0: `type: [T, "null"]` -> `nullable`, `const` -> one-value `enum`, numeric exclusive bounds. */

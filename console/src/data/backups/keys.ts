@@ -1,5 +1,6 @@
 export const backupKeys = {
   all: ['backups'] as const,
   list: (clusterId: string) => [...backupKeys.all, 'cluster', clusterId] as const,
+  detail: (backupId: string) => [...backupKeys.all, 'detail', backupId] as const,
   schedule: (clusterId: string) => [...backupKeys.all, 'schedule', clusterId] as const,
 };

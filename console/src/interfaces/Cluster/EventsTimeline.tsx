@@ -14,6 +14,9 @@ const TITLES: Record<ClusterEvent['type'], string> = {
   'node-down': 'Node down',
   'replica-rebuilt': 'Replica rebuilt',
   'certificate-rotated': 'Certificate rotated',
+  'backup-completed': 'Backup completed',
+  'backup-failed': 'Backup failed',
+  'restore-completed': 'Restored from a backup',
 };
 
 const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'success' | 'neutral'> = {
@@ -25,6 +28,9 @@ const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'succe
   'node-down': 'danger',
   'replica-rebuilt': 'info',
   'certificate-rotated': 'success',
+  'backup-completed': 'success',
+  'backup-failed': 'danger',
+  'restore-completed': 'success',
 };
 
 /** What happened to the cluster and what Strata did about it, newest first. */
@@ -37,7 +43,7 @@ export function EventsTimeline({ clusterId, fast }: { clusterId: string; fast?: 
         <h2 id="events-title" className="card-title">
           Events
         </h2>
-        <span className="muted small">Failovers, restarts and repairs Strata handled, newest first.</span>
+        <span className="muted small">Failovers, restarts and repairs Strata handled, backups and restores, newest first.</span>
       </div>
       {events.isPending ? (
         <LoadingState label="Loading events…" />

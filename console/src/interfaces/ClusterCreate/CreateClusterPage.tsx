@@ -2,7 +2,9 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Durability, EvictionPolicy, Fencing, LIMITS } from '@strata/api';
 import { useClusterCreateMutation } from '../../data/clusters/cluster-create-mutation';
 import { useCapacityQuery } from '../../data/capacity/capacity-query';
-import { Link, navigate } from '../../lib/router';
+import { useBackupQuery } from '../../data/backups/backup-query';
+import { useClustersQuery } from '../../data/clusters/clusters-query';
+import { Link, navigate, useLocation } from '../../lib/router';
 import { useDocumentTitle } from '../../lib/hooks';
 import { formatMemoryMb } from '../../lib/format';
 import type { ClusterShape } from '../../lib/cluster-math';
@@ -13,6 +15,8 @@ import { InlineAlert } from '../../components/ui/States';
 import { ClusterSummary } from './ClusterSummary';
 import { DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
 import { DurabilityAdvice } from '../Nodes/DurabilityAdvice';
+import { RestoreSourceCard } from './RestoreSourceCard';
+import { restoreFormValues, restoreMemoryProblem } from './restore-prefill';
 import {
   INITIAL_VALUES,
   mapServerErrors,
@@ -32,6 +36,19 @@ export default function CreateClusterPage() {
   const [formError, setFormError] = useState<{ title: string; lines: string[] } | null>(null);
   const [focusTick, setFocusTick] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
+  // A restore: the wizard opened from a backup (`?restoreFrom=<backupId>`), prefilled once from its manifest.
+  const restoreFrom = useLocation().search.get('restoreFrom');
+  const backup = useBackupQuery(restoreFrom);
+  const clusters = useClustersQuery();
+  const manifest = backup.data?.backup.status === 'completed' ? backup.data.backup.manifest : null;
+  const [restoreError, setRestoreError] = useState<string | null>(null);
+  const prefilled = useRef(false);
+  useEffect(() => {
+    if (!manifest || prefilled.current || clusters.isPending) return;
+    prefilled.current = true;
+    setValues(restoreFormValues(manifest, clusters.data?.items.map((c) => c.name) ?? []));
+  }, [manifest, clusters.isPending, clusters.data]);
+  const memoryNeed = manifest ? restoreMemoryProblem(manifest, values.shards, values.memoryMbPerShard) : null;
 
   const validation = useMemo(() => validateClusterForm(values), [values]);
   const clientErrors: FieldErrors = validation.ok ? {} : validation.errors;
@@ -57,6 +74,7 @@ export default function CreateClusterPage() {
     if ((submitted || touched[f]) && clientErrors[f]) return clientErrors[f];
     // What the nodes cannot hold is said at once, at the field at fault.
     if (check?.problem?.field === f) return check.problem.message;
+    if (f === 'memoryMbPerShard' && memoryNeed) return memoryNeed;
     return undefined;
   }
 
@@ -79,15 +97,24 @@ export default function CreateClusterPage() {
     e.preventDefault();
     setSubmitted(true);
     setFormError(null);
-    if (!validation.ok || check?.problem) {
+    if (!validation.ok || check?.problem || memoryNeed) {
       setFocusTick((t) => t + 1);
       return;
     }
-    create.mutate(validation.body, {
+    if (restoreFrom && !manifest) return;
+    setRestoreError(null);
+    create.mutate(restoreFrom ? { ...validation.body, restoreFrom: { backupId: restoreFrom } } : validation.body, {
       onSuccess: ({ cluster }) => navigate(`/clusters/${cluster.id}`),
       onError: (err) => {
-        const { fields, other } = mapServerErrors(err.fieldErrors);
+        // What the server says about the backup itself (not completed, damaged) shows on the backup's card.
+        const aboutBackup = err.fieldErrors.filter((e) => e.field.startsWith('restoreFrom'));
+        if (aboutBackup.length) setRestoreError(err.summary);
+        const { fields, other } = mapServerErrors(err.fieldErrors.filter((e) => !e.field.startsWith('restoreFrom')));
         setServerErrors(fields);
+        if (aboutBackup.length) {
+          setFocusTick((t) => t + 1);
+          return;
+        }
         if (Object.keys(fields).length === 0 || other.length > 0) {
           setFormError({ title: err.problem?.title ?? 'The cluster was not created', lines: other.length ? other : [err.summary] });
         }
@@ -101,7 +128,11 @@ export default function CreateClusterPage() {
       <PageHeader
         crumbs={[{ href: '/clusters', title: 'Clusters' }]}
         title="Create cluster"
-        description="Choose the shape of your Redis Cluster. You can see what it will use before you create it."
+        description={
+          restoreFrom
+            ? 'A new cluster holding the data of a backup. Its shape is yours to choose: shards, replicas and memory may differ from the backup\'s.'
+            : 'Choose the shape of your Redis Cluster. You can see what it will use before you create it.'
+        }
       />
       <div className="wizard">
         <form ref={formRef} id="create-cluster-form" className="wizard-form" onSubmit={onSubmit} noValidate aria-label="Create cluster">
@@ -112,6 +143,7 @@ export default function CreateClusterPage() {
               ))}
             </InlineAlert>
           )}
+          {restoreFrom && <RestoreSourceCard backupId={restoreFrom} query={backup} error={restoreError} />}
           <section className="card form-section" aria-labelledby="sec-basics">
             <h2 id="sec-basics" className="card-title">
               <span className="step-num" aria-hidden="true">1</span> Name
@@ -282,7 +314,7 @@ export default function CreateClusterPage() {
           <Link to="/clusters" className="btn btn-secondary">
             Cancel
           </Link>
-          <button type="submit" form="create-cluster-form" className="btn btn-primary" disabled={create.isPending}>
+          <button type="submit" form="create-cluster-form" className="btn btn-primary" disabled={create.isPending || (!!restoreFrom && !manifest)}>
             {create.isPending ? 'Creating…' : 'Create cluster'}
           </button>
         </div>

@@ -108,6 +108,123 @@ func (e ApiTokenInfoScopes) Valid() bool {
 	}
 }
 
+// Defines values for BackupShardsState.
+const (
+	BackupShardsStateCompleted BackupShardsState = "completed"
+	BackupShardsStateFailed    BackupShardsState = "failed"
+	BackupShardsStatePending   BackupShardsState = "pending"
+	BackupShardsStateRunning   BackupShardsState = "running"
+)
+
+// Valid indicates whether the value is a known member of the BackupShardsState enum.
+func (e BackupShardsState) Valid() bool {
+	switch e {
+	case BackupShardsStateCompleted:
+		return true
+	case BackupShardsStateFailed:
+		return true
+	case BackupShardsStatePending:
+		return true
+	case BackupShardsStateRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupStatus.
+const (
+	BackupStatusCompleted BackupStatus = "completed"
+	BackupStatusFailed    BackupStatus = "failed"
+	BackupStatusRunning   BackupStatus = "running"
+)
+
+// Valid indicates whether the value is a known member of the BackupStatus enum.
+func (e BackupStatus) Valid() bool {
+	switch e {
+	case BackupStatusCompleted:
+		return true
+	case BackupStatusFailed:
+		return true
+	case BackupStatusRunning:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupStorage.
+const (
+	Local BackupStorage = "local"
+	S3    BackupStorage = "s3"
+)
+
+// Valid indicates whether the value is a known member of the BackupStorage enum.
+func (e BackupStorage) Valid() bool {
+	switch e {
+	case Local:
+		return true
+	case S3:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupTrigger.
+const (
+	Import   BackupTrigger = "import"
+	Manual   BackupTrigger = "manual"
+	Schedule BackupTrigger = "schedule"
+)
+
+// Valid indicates whether the value is a known member of the BackupTrigger enum.
+func (e BackupTrigger) Valid() bool {
+	switch e {
+	case Import:
+		return true
+	case Manual:
+		return true
+	case Schedule:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupManifestFormatVersion.
+const (
+	N1 BackupManifestFormatVersion = 1
+)
+
+// Valid indicates whether the value is a known member of the BackupManifestFormatVersion enum.
+func (e BackupManifestFormatVersion) Valid() bool {
+	switch e {
+	case N1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for BackupShardFileSourceRole.
+const (
+	BackupShardFileSourceRolePrimary BackupShardFileSourceRole = "primary"
+	BackupShardFileSourceRoleReplica BackupShardFileSourceRole = "replica"
+)
+
+// Valid indicates whether the value is a known member of the BackupShardFileSourceRole enum.
+func (e BackupShardFileSourceRole) Valid() bool {
+	switch e {
+	case BackupShardFileSourceRolePrimary:
+		return true
+	case BackupShardFileSourceRoleReplica:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ClusterStatusPhase.
 const (
 	ClusterStatusPhaseDegraded     ClusterStatusPhase = "degraded"
@@ -1338,6 +1455,164 @@ type ApiTokenList struct {
 	Items []ApiTokenInfo `json:"items"`
 }
 
+// Backup defines model for Backup.
+type Backup struct {
+	// ClusterDeleted the cluster is gone; the backup is kept until its retention ends
+	ClusterDeleted bool               `json:"clusterDeleted"`
+	ClusterId      openapi_types.UUID `json:"clusterId"`
+	ClusterName    string             `json:"clusterName"`
+	Consistent     bool               `json:"consistent"`
+
+	// CreatedAt RFC 3339 timestamp
+	CreatedAt string `json:"createdAt"`
+
+	// Error why it failed
+	Error *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+
+	// ExpiresAt when retention deletes it (keepDays); null: kept until deleted or pushed out by keepLast
+	ExpiresAt *string `json:"expiresAt"`
+
+	// FinishedAt RFC 3339 timestamp
+	FinishedAt *string            `json:"finishedAt"`
+	Id         openapi_types.UUID `json:"id"`
+
+	// ImportedFrom imports: the source as redis://[user@]host:port (never the password)
+	ImportedFrom *string `json:"importedFrom"`
+
+	// Manifest present once completed
+	Manifest *BackupManifest `json:"manifest"`
+	Shards   []struct {
+		// Bytes bytes stored so far
+		Bytes *int `json:"bytes"`
+		Shard int  `json:"shard"`
+
+		// Source host:port of the instance the snapshot is taken on
+		Source *string           `json:"source"`
+		State  BackupShardsState `json:"state"`
+
+		// TotalBytes the snapshot's size when known (a snapshot streamed as it is produced: once stored)
+		TotalBytes *int `json:"totalBytes"`
+	} `json:"shards"`
+	Status  BackupStatus  `json:"status"`
+	Storage BackupStorage `json:"storage"`
+
+	// Trigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)
+	Trigger BackupTrigger `json:"trigger"`
+}
+
+// BackupShardsState defines model for Backup.Shards.State.
+type BackupShardsState string
+
+// BackupStatus defines model for Backup.Status.
+type BackupStatus string
+
+// BackupStorage defines model for Backup.Storage.
+type BackupStorage string
+
+// BackupTrigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)
+type BackupTrigger string
+
+// BackupManifest present once completed
+type BackupManifest struct {
+	BackupId openapi_types.UUID `json:"backupId"`
+	Cluster  struct {
+		Id   openapi_types.UUID `json:"id"`
+		Name string             `json:"name"`
+		Spec ClusterSpec        `json:"spec"`
+	} `json:"cluster"`
+
+	// Consistent false: each shard has its own point in time
+	Consistent bool `json:"consistent"`
+
+	// EngineVersion redis_version of the sources
+	EngineVersion string `json:"engineVersion"`
+
+	// FinishedAt RFC 3339 timestamp
+	FinishedAt    string                      `json:"finishedAt"`
+	FormatVersion BackupManifestFormatVersion `json:"formatVersion"`
+	Shards        []BackupShardFile           `json:"shards"`
+
+	// SkewMs time between the first and the last shard's snapshot
+	SkewMs int `json:"skewMs"`
+
+	// StartedAt RFC 3339 timestamp
+	StartedAt string `json:"startedAt"`
+
+	// WritePauseMs consistent backups: how long writes were paused on the primaries
+	WritePauseMs *float32 `json:"writePauseMs"`
+}
+
+// BackupManifestFormatVersion defines model for BackupManifest.FormatVersion.
+type BackupManifestFormatVersion float32
+
+// BackupResponse defines model for BackupResponse.
+type BackupResponse struct {
+	Backup Backup `json:"backup"`
+}
+
+// BackupSchedule null: no schedule
+type BackupSchedule struct {
+	Consistent *bool `json:"consistent,omitempty"`
+
+	// DailyAt back up once a day at HH:MM UTC
+	DailyAt *string `json:"dailyAt,omitempty"`
+
+	// IntervalHours back up every N hours
+	IntervalHours *int `json:"intervalHours,omitempty"`
+
+	// KeepDays keep completed backups N days
+	KeepDays *int `json:"keepDays,omitempty"`
+
+	// KeepLast keep the newest N completed backups of the cluster
+	KeepLast *int `json:"keepLast,omitempty"`
+}
+
+// BackupScheduleResponse defines model for BackupScheduleResponse.
+type BackupScheduleResponse struct {
+	// NextAt when the next scheduled backup starts
+	NextAt *string `json:"nextAt"`
+
+	// Schedule null: no schedule
+	Schedule *BackupSchedule `json:"schedule"`
+}
+
+// BackupShardFile defines model for BackupShardFile.
+type BackupShardFile struct {
+	Bytes int `json:"bytes"`
+
+	// File object key under the backup
+	File string `json:"file"`
+
+	// FinishedAt RFC 3339 timestamp
+	FinishedAt string `json:"finishedAt"`
+
+	// Keys keys in the snapshot
+	Keys int `json:"keys"`
+
+	// KeysWithExpiry of which with a TTL (those that expire before a restore are not loaded)
+	KeysWithExpiry int         `json:"keysWithExpiry"`
+	Sha256         string      `json:"sha256"`
+	Shard          int         `json:"shard"`
+	Slots          []SlotRange `json:"slots"`
+
+	// SnapshotAt when the snapshot started (its point in time)
+	SnapshotAt string `json:"snapshotAt"`
+	Source     struct {
+		Address    string                    `json:"address"`
+		InstanceId openapi_types.UUID        `json:"instanceId"`
+		Role       BackupShardFileSourceRole `json:"role"`
+	} `json:"source"`
+
+	// UsedMemoryBytes memory the source used when it took the snapshot
+	UsedMemoryBytes int `json:"usedMemoryBytes"`
+}
+
+// BackupShardFileSourceRole defines model for BackupShardFile.Source.Role.
+type BackupShardFileSourceRole string
+
 // Cluster defines model for Cluster.
 type Cluster struct {
 	// CreatedAt RFC 3339 timestamp
@@ -1517,7 +1792,7 @@ type CreateClusterRequest struct {
 	Name              string                                 `json:"name"`
 	ReplicasPerShard  int                                    `json:"replicasPerShard"`
 
-	// RestoreFrom start with the data of a backup (same shard count as the backup)
+	// RestoreFrom start with the data of a backup; shards, replicas and memory may differ from the backup's
 	RestoreFrom *RestoreFrom `json:"restoreFrom,omitempty"`
 	Shards      int          `json:"shards"`
 
@@ -1904,9 +2179,9 @@ type Problem struct {
 // ProblemCode defines model for Problem.Code.
 type ProblemCode string
 
-// RestoreFrom start with the data of a backup (same shard count as the backup)
+// RestoreFrom start with the data of a backup; shards, replicas and memory may differ from the backup's
 type RestoreFrom struct {
-	// BackupId a completed backup with as many shards as the new cluster
+	// BackupId a completed backup of this organization (any shard count)
 	BackupId openapi_types.UUID `json:"backupId"`
 }
 
@@ -2119,6 +2394,9 @@ type UpdateClusterJSONRequestBody = UpdateClusterRequest
 
 // CreateClusterAlertRuleJSONRequestBody defines body for CreateClusterAlertRule for application/json ContentType.
 type CreateClusterAlertRuleJSONRequestBody = CreateAlertRuleRequest
+
+// SetBackupScheduleJSONRequestBody defines body for SetBackupSchedule for application/json ContentType.
+type SetBackupScheduleJSONRequestBody = BackupSchedule
 
 // CreateDatabaseUserJSONRequestBody defines body for CreateDatabaseUser for application/json ContentType.
 type CreateDatabaseUserJSONRequestBody = CreateDatabaseUserRequest
@@ -2489,6 +2767,11 @@ type ClientInterface interface {
 	// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
 	UpdateAlertRule(ctx context.Context, id openapi_types.UUID, body UpdateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetBackup Get a backup: status, progress per shard, manifest, failure reason
+	//
+	// Corresponds with GET /v1/backups/{id} (the `GetBackup` operationId).
+	GetBackup(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListClusters List clusters
 	//
 	// Corresponds with GET /v1/clusters (the `ListClusters` operationId).
@@ -2545,6 +2828,30 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
 	CreateClusterAlertRule(ctx context.Context, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteBackupSchedule Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted)
+	//
+	// Corresponds with DELETE /v1/clusters/{id}/backup-schedule (the `DeleteBackupSchedule` operationId).
+	DeleteBackupSchedule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBackupSchedule A cluster's backup schedule and retention, and when the next scheduled backup starts
+	//
+	// Corresponds with GET /v1/clusters/{id}/backup-schedule (the `GetBackupSchedule` operationId).
+	GetBackupSchedule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetBackupScheduleWithBody Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+	SetBackupScheduleWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetBackupSchedule Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+	SetBackupSchedule(ctx context.Context, id openapi_types.UUID, body SetBackupScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetConnection Connection string and credentials
 	//
@@ -2742,6 +3049,21 @@ func (c *Client) UpdateAlertRule(ctx context.Context, id openapi_types.UUID, bod
 	return c.Client.Do(req)
 }
 
+// GetBackup Get a backup: status, progress per shard, manifest, failure reason
+//
+// Corresponds with GET /v1/backups/{id} (the `GetBackup` operationId).
+func (c *Client) GetBackup(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBackupRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListClusters List clusters
 //
 // Corresponds with GET /v1/clusters (the `ListClusters` operationId).
@@ -2879,6 +3201,70 @@ func (c *Client) CreateClusterAlertRuleWithBody(ctx context.Context, id openapi_
 // Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
 func (c *Client) CreateClusterAlertRule(ctx context.Context, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateClusterAlertRuleRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteBackupSchedule Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted)
+//
+// Corresponds with DELETE /v1/clusters/{id}/backup-schedule (the `DeleteBackupSchedule` operationId).
+func (c *Client) DeleteBackupSchedule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteBackupScheduleRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBackupSchedule A cluster's backup schedule and retention, and when the next scheduled backup starts
+//
+// Corresponds with GET /v1/clusters/{id}/backup-schedule (the `GetBackupSchedule` operationId).
+func (c *Client) GetBackupSchedule(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBackupScheduleRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetBackupScheduleWithBody Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+func (c *Client) SetBackupScheduleWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetBackupScheduleRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetBackupSchedule Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+func (c *Client) SetBackupSchedule(ctx context.Context, id openapi_types.UUID, body SetBackupScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetBackupScheduleRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3311,6 +3697,40 @@ func NewUpdateAlertRuleRequestWithBody(server string, id openapi_types.UUID, con
 	return req, nil
 }
 
+// NewGetBackupRequest constructs an http.Request for the GetBackup method
+func NewGetBackupRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/backups/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListClustersRequest constructs an http.Request for the ListClusters method
 func NewListClustersRequest(server string) (*http.Request, error) {
 	var err error
@@ -3558,6 +3978,121 @@ func NewCreateClusterAlertRuleRequestWithBody(server string, id openapi_types.UU
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteBackupScheduleRequest constructs an http.Request for the DeleteBackupSchedule method
+func NewDeleteBackupScheduleRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/backup-schedule", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBackupScheduleRequest constructs an http.Request for the GetBackupSchedule method
+func NewGetBackupScheduleRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/backup-schedule", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetBackupScheduleRequest calls the generic SetBackupSchedule builder with application/json body
+func NewSetBackupScheduleRequest(server string, id openapi_types.UUID, body SetBackupScheduleJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetBackupScheduleRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewSetBackupScheduleRequestWithBody constructs an http.Request for the SetBackupSchedule method, with any body, and a specified content type
+func NewSetBackupScheduleRequestWithBody(server string, id openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/backup-schedule", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -4147,6 +4682,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /v1/alert-rules/{id} (the `UpdateAlertRule` operationId).
 	UpdateAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, body UpdateAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateAlertRuleResponse, error)
 
+	// GetBackupWithResponse Get a backup: status, progress per shard, manifest, failure reason
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/backups/{id} (the `GetBackup` operationId).
+	GetBackupWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetBackupResponse, error)
+
 	// ListClustersWithResponse List clusters
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -4209,6 +4751,34 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/clusters/{id}/alert-rules (the `CreateClusterAlertRule` operationId).
 	CreateClusterAlertRuleWithResponse(ctx context.Context, id openapi_types.UUID, body CreateClusterAlertRuleJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateClusterAlertRuleResponse, error)
+
+	// DeleteBackupScheduleWithResponse Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/clusters/{id}/backup-schedule (the `DeleteBackupSchedule` operationId).
+	DeleteBackupScheduleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteBackupScheduleResponse, error)
+
+	// GetBackupScheduleWithResponse A cluster's backup schedule and retention, and when the next scheduled backup starts
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/clusters/{id}/backup-schedule (the `GetBackupSchedule` operationId).
+	GetBackupScheduleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetBackupScheduleResponse, error)
+
+	// SetBackupScheduleWithBodyWithResponse Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+	SetBackupScheduleWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetBackupScheduleResponse, error)
+
+	// SetBackupScheduleWithResponse Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+	SetBackupScheduleWithResponse(ctx context.Context, id openapi_types.UUID, body SetBackupScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*SetBackupScheduleResponse, error)
 
 	// GetConnectionWithResponse Connection string and credentials
 	//
@@ -4663,6 +5233,89 @@ func (r UpdateAlertRuleResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateAlertRuleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBackupResponse429Headers the declared response headers of an HTTP 429 response for GetBackup
+type GetBackupResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetBackupResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetBackupResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBackupResponse) GetJSON200() *BackupResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetBackupResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBackupResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBackupResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBackupResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBackupResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -5196,6 +5849,248 @@ func (r CreateClusterAlertRuleResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateClusterAlertRuleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteBackupScheduleResponse429Headers the declared response headers of an HTTP 429 response for DeleteBackupSchedule
+type DeleteBackupScheduleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type DeleteBackupScheduleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteBackupScheduleResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteBackupScheduleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteBackupScheduleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteBackupScheduleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteBackupScheduleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteBackupScheduleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteBackupScheduleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteBackupScheduleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteBackupScheduleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteBackupScheduleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBackupScheduleResponse429Headers the declared response headers of an HTTP 429 response for GetBackupSchedule
+type GetBackupScheduleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetBackupScheduleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupScheduleResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetBackupScheduleResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBackupScheduleResponse) GetJSON200() *BackupScheduleResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetBackupScheduleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetBackupScheduleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetBackupScheduleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetBackupScheduleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetBackupScheduleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBackupScheduleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBackupScheduleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBackupScheduleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBackupScheduleResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetBackupScheduleResponse429Headers the declared response headers of an HTTP 429 response for SetBackupSchedule
+type SetBackupScheduleResponse429Headers struct {
+	RetryAfter *int
+}
+
+type SetBackupScheduleResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *BackupScheduleResponse
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetBackupScheduleResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetBackupScheduleResponse) GetJSON200() *BackupScheduleResponse {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetBackupScheduleResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetBackupScheduleResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetBackupScheduleResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetBackupScheduleResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SetBackupScheduleResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r SetBackupScheduleResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetBackupScheduleResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetBackupScheduleResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetBackupScheduleResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6407,6 +7302,19 @@ func (c *ClientWithResponses) UpdateAlertRuleWithResponse(ctx context.Context, i
 	return ParseUpdateAlertRuleResponse(rsp)
 }
 
+// GetBackupWithResponse Get a backup: status, progress per shard, manifest, failure reason
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/backups/{id} (the `GetBackup` operationId).
+func (c *ClientWithResponses) GetBackupWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetBackupResponse, error) {
+	rsp, err := c.GetBackup(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBackupResponse(rsp)
+}
+
 // ListClustersWithResponse List clusters
 //
 // Returns a wrapper object for the known response body format(s).
@@ -6522,6 +7430,58 @@ func (c *ClientWithResponses) CreateClusterAlertRuleWithResponse(ctx context.Con
 		return nil, err
 	}
 	return ParseCreateClusterAlertRuleResponse(rsp)
+}
+
+// DeleteBackupScheduleWithResponse Stop scheduled backups of a cluster (and its retention: existing backups are kept until deleted)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/clusters/{id}/backup-schedule (the `DeleteBackupSchedule` operationId).
+func (c *ClientWithResponses) DeleteBackupScheduleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteBackupScheduleResponse, error) {
+	rsp, err := c.DeleteBackupSchedule(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteBackupScheduleResponse(rsp)
+}
+
+// GetBackupScheduleWithResponse A cluster's backup schedule and retention, and when the next scheduled backup starts
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/clusters/{id}/backup-schedule (the `GetBackupSchedule` operationId).
+func (c *ClientWithResponses) GetBackupScheduleWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetBackupScheduleResponse, error) {
+	rsp, err := c.GetBackupSchedule(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBackupScheduleResponse(rsp)
+}
+
+// SetBackupScheduleWithBodyWithResponse Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+func (c *ClientWithResponses) SetBackupScheduleWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetBackupScheduleResponse, error) {
+	rsp, err := c.SetBackupScheduleWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetBackupScheduleResponse(rsp)
+}
+
+// SetBackupScheduleWithResponse Set a cluster's backup schedule (every N hours, or daily at HH:MM UTC) and retention (keep the last N, or N days)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
+func (c *ClientWithResponses) SetBackupScheduleWithResponse(ctx context.Context, id openapi_types.UUID, body SetBackupScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*SetBackupScheduleResponse, error) {
+	rsp, err := c.SetBackupSchedule(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetBackupScheduleResponse(rsp)
 }
 
 // GetConnectionWithResponse Connection string and credentials
@@ -7054,6 +8014,80 @@ func ParseUpdateAlertRuleResponse(rsp *http.Response) (*UpdateAlertRuleResponse,
 	return response, nil
 }
 
+// ParseGetBackupResponse parses an HTTP response from a GetBackupWithResponse call
+func ParseGetBackupResponse(rsp *http.Response) (*GetBackupResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBackupResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetBackupResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListClustersResponse parses an HTTP response from a ListClustersWithResponse call
 func ParseListClustersResponse(rsp *http.Response) (*ListClustersResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -7526,6 +8560,224 @@ func ParseCreateClusterAlertRuleResponse(rsp *http.Response) (*CreateClusterAler
 		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateClusterAlertRuleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteBackupScheduleResponse parses an HTTP response from a DeleteBackupScheduleWithResponse call
+func ParseDeleteBackupScheduleResponse(rsp *http.Response) (*DeleteBackupScheduleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteBackupScheduleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers DeleteBackupScheduleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBackupScheduleResponse parses an HTTP response from a GetBackupScheduleWithResponse call
+func ParseGetBackupScheduleResponse(rsp *http.Response) (*GetBackupScheduleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBackupScheduleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupScheduleResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers GetBackupScheduleResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetBackupScheduleResponse parses an HTTP response from a SetBackupScheduleWithResponse call
+func ParseSetBackupScheduleResponse(rsp *http.Response) (*SetBackupScheduleResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetBackupScheduleResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest BackupScheduleResponse
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers SetBackupScheduleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -77,6 +77,8 @@ type clusterModel struct {
 	Username          types.String `tfsdk:"username"`
 	Password          types.String `tfsdk:"password"`
 	Seeds             types.List   `tfsdk:"seeds"`
+	Backup            types.Object `tfsdk:"backup"`
+	RestoreFrom       types.String `tfsdk:"restore_from"`
 }
 
 var timeoutsAttrTypes = map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType}
@@ -121,7 +123,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
 		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, fencing, migration_priority and maintenance_window change in place " +
-			"(PATCH /v1/clusters/{id}, waiting for the operation); name, engine_version and tls force a new cluster.",
+			"(PATCH /v1/clusters/{id}, waiting for the operation); backup changes in place at once; name, engine_version, tls and restore_from force a new cluster.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
 			"name": schema.StringAttribute{
@@ -177,6 +179,13 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 						Validators: []validator.Int64{int64validator.Between(30, 1440)},
 					},
 				},
+			},
+			"backup": backupSchemaAttribute(),
+			"restore_from": schema.StringAttribute{
+				Optional: true, PlanModifiers: replace,
+				Description: "Id of a completed backup (see the strata_backup data source) the new cluster starts with: its shape may differ from the backup's " +
+					"(another shard count moves the keys by slot while the cluster is created; it is ready once every key is in). Changing it creates a new cluster.",
+				Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`), "must be a backup id (a UUID)")},
 			},
 			"engine_version": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("7"), PlanModifiers: replace,
@@ -254,6 +263,14 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 		Name: plan.Name.ValueString(), Shards: int(plan.Shards.ValueInt64()), ReplicasPerShard: int(plan.ReplicasPerShard.ValueInt64()),
 		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, Fencing: &fence, MigrationPriority: &prio, EngineVersion: &eng, Tls: &tls,
 	}
+	if !plan.RestoreFrom.IsNull() && !plan.RestoreFrom.IsUnknown() {
+		id, err := parseID(plan.RestoreFrom.ValueString())
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid restore_from", err.Error())
+			return
+		}
+		body.RestoreFrom = &client.RestoreFrom{BackupId: id}
+	}
 	w, d := windowOf(ctx, plan.MaintenanceWindow)
 	resp.Diagnostics.Append(d...)
 	if w != nil {
@@ -274,7 +291,16 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	plan.ConnectionURI, plan.Username, plan.Password = types.StringNull(), types.StringNull(), types.StringNull()
 	plan.Seeds = types.ListNull(types.StringType)
 	plan.CACertificate = types.StringNull()
+	wantBackup := plan.Backup
+	plan.Backup = types.ObjectNull(backupAttrTypes)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if !wantBackup.IsNull() {
+		if resp.Diagnostics.Append(r.applyBackup(ctx, plan.ID.ValueString(), wantBackup)...); resp.Diagnostics.HasError() {
+			return
+		}
+		plan.Backup = wantBackup
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
 
 	if plan.WaitForReady.ValueBool() {
 		if _, err := r.api.WaitOperation(ctx, out.Operation.Id.String()); err != nil {
@@ -307,6 +333,12 @@ func (r *clusterResource) refresh(ctx context.Context, m *clusterModel) diag.Dia
 	seeds, d := types.ListValueFrom(ctx, types.StringType, conn.Seeds)
 	diags.Append(d...)
 	m.Seeds = seeds
+	schedule, err := r.api.BackupSchedule(ctx, m.ID.ValueString())
+	if err != nil {
+		diags.AddError("Cannot read the cluster's backup schedule", err.Error())
+		return diags
+	}
+	m.Backup = backupValue(schedule)
 	return diags
 }
 
@@ -362,6 +394,11 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	ctx, cancel := context.WithTimeout(ctx, timeoutOf(ctx, plan.Timeouts, "update", defaultUpdateTimeout))
 	defer cancel()
 
+	if !plan.Backup.Equal(state.Backup) && !plan.Backup.IsUnknown() {
+		if resp.Diagnostics.Append(r.applyBackup(ctx, state.ID.ValueString(), plan.Backup)...); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	patch, changed, removeWindow := clusterPatch(ctx, plan, state)
 	if removeWindow {
 		// The generated body cannot carry an explicit null: the removal goes alone (applied at once, no operation).

@@ -86,5 +86,5 @@ func (p *strataProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (p *strataProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewClusterDataSource, NewNodesDataSource}
+	return []func() datasource.DataSource{NewClusterDataSource, NewNodesDataSource, NewBackupDataSource}
 }

@@ -5,7 +5,9 @@ import { useBackupStartMutation } from '../../../data/backups/backup-start-mutat
 import { useBackupScheduleQuery } from '../../../data/backups/backup-schedule-query';
 import { useBackupScheduleMutation } from '../../../data/backups/backup-schedule-mutation';
 import { isApiError } from '../../../data/fetcher';
-import { formatAgo, formatDateTime } from '../../../lib/format';
+import { formatAgo, formatBytes, formatDateTime } from '../../../lib/format';
+import { Link } from '../../../lib/router';
+import { restorePath } from '../../ClusterCreate/restore-prefill';
 import { useNow } from '../../../lib/hooks';
 import { toast } from '../../../lib/toast';
 import { Badge, type Tone } from '../../../components/ui/Badge';
@@ -14,14 +16,6 @@ import { ProgressBar } from '../../../components/ui/ProgressBar';
 import { ErrorState, InlineAlert, LoadingState } from '../../../components/ui/States';
 
 const STATUS_TONE: Record<Backup['status'], Tone> = { running: 'info', completed: 'success', failed: 'danger' };
-
-const formatBytes = (n: number | null | undefined): string => {
-  if (n === null || n === undefined) return '—';
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GB`;
-};
 
 /** The cluster's Backups tab: back up now, the schedule and retention, every backup with its progress. */
 export function BackupsTab({ clusterId }: { clusterId: string }) {
@@ -75,6 +69,7 @@ function BackupTable({ items }: { items: Backup[] }) {
           <th scope="col">Duration</th>
           <th scope="col">Skew</th>
           <th scope="col">Kept until</th>
+          <th scope="col"><span className="visually-hidden">Actions</span></th>
         </tr>
       </thead>
       <tbody>
@@ -100,6 +95,11 @@ function BackupTable({ items }: { items: Backup[] }) {
               <td>{m ? `${((Date.parse(m.finishedAt) - Date.parse(m.startedAt)) / 1000).toFixed(1)} s` : '—'}</td>
               <td>{m ? `${m.skewMs} ms${m.writePauseMs !== null ? ` (pause ${m.writePauseMs} ms)` : ''}` : '—'}</td>
               <td>{b.expiresAt ? formatDateTime(b.expiresAt) : 'until deleted'}</td>
+              <td>
+                {b.status === 'completed' && (
+                  <Link to={restorePath(b.id)} className="btn btn-secondary btn-sm" aria-label={`Restore the backup of ${formatDateTime(b.createdAt)} into a new cluster`}>Restore</Link>
+                )}
+              </td>
             </tr>
           );
         })}
