@@ -29,6 +29,7 @@ import { S3Storage } from '@strata/engine/backup';
 import { loopbackAddress, startSeaweedFs, type SeaweedFs, type Stack } from '@strata/local';
 import { redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
+import { expectSameKeys } from './helpers/key-compare';
 import { appClient, DurableWriter } from './helpers/workload';
 
 let stack: Stack;
@@ -78,18 +79,6 @@ async function load(c: RedisCluster): Promise<string[]> {
   await Promise.all(ops);
   for (const node of c.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
   return keys;
-}
-
-async function read(c: RedisCluster, key: string): Promise<{ type: string; value: unknown; pttl: number }> {
-  const type = await c.type(key);
-  const value = type === 'string' ? await c.get(key)
-    : type === 'hash' ? Object.entries(await c.hgetall(key)).sort()
-    : type === 'list' ? await c.lrange(key, 0, -1)
-    : type === 'set' ? (await c.smembers(key)).sort()
-    : type === 'zset' ? await c.zrange(key, 0, -1, 'WITHSCORES')
-    : type === 'stream' ? await c.xrange(key, '-', '+')
-    : null;
-  return { type, value, pttl: await c.pttl(key) };
 }
 
 const backupOf = async (id: string) => (await api.call<BackupResponse>('GET', `/v1/backups/${id}`)).body.backup;
@@ -198,12 +187,7 @@ describe('backups to S3-compatible storage', () => {
     await api.waitForHealthy(newId, 120_000);
     const dst = appClient((await api.connection(newId)).body.uri);
     try {
-      for (const key of keys) {
-        const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
-        expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
-        if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
-        else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
-      }
+      await expectSameKeys(src, dst, keys);
       for (const key of ackedBefore) expect(await dst.get(key), key).toBe(await src.get(key));
       // One point in time: the writer wrote w:0, w:1, ... one after the other, spread over every shard, so a
       // consistent cut holds exactly a prefix of them (a gap would be a shard cut later than another).
@@ -224,12 +208,7 @@ describe('backups to S3-compatible storage', () => {
     await api.waitForHealthy(reshaped.body.cluster.id, 120_000);
     const dst2 = appClient((await api.connection(reshaped.body.cluster.id)).body.uri);
     try {
-      for (const key of [...keys, ...ackedBefore]) {
-        const [a, b] = await Promise.all([read(src, key), read(dst2, key)]);
-        expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
-        if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
-        else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
-      }
+      await expectSameKeys(src, dst2, [...keys, ...ackedBefore]);
       expect(dst2.nodes('master')).toHaveLength(2);
       // Both replicas of each shard hold what was moved in.
       for (const node of dst2.nodes('master')) expect(Number(await node.call('WAIT', '2', '5000'))).toBe(2);

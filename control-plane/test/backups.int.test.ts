@@ -23,6 +23,7 @@ import type { Backup, BackupResponse, BackupList, Operation, Problem } from '@st
 import { loopbackAddress, type Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
+import { expectSameKeys } from './helpers/key-compare';
 import { appClient, DurableWriter } from './helpers/workload';
 
 let stack: Stack;
@@ -56,19 +57,6 @@ async function load(c: RedisCluster): Promise<string[]> {
   await Promise.all(ops);
   for (const node of c.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
   return keys;
-}
-
-/** A key's type, value in a canonical form, and remaining TTL (ms; -1 none). */
-async function read(c: RedisCluster | Redis, key: string): Promise<{ type: string; value: unknown; pttl: number }> {
-  const type = await c.type(key);
-  const value = type === 'string' ? await c.get(key)
-    : type === 'hash' ? Object.entries(await c.hgetall(key)).sort()
-    : type === 'list' ? await c.lrange(key, 0, -1)
-    : type === 'set' ? (await c.smembers(key)).sort()
-    : type === 'zset' ? await c.zrange(key, 0, -1, 'WITHSCORES')
-    : type === 'stream' ? await c.xrange(key, '-', '+')
-    : null;
-  return { type, value, pttl: await c.pttl(key) };
 }
 
 /** A few thousand keys of every type (a third with a TTL) and one value over 1 MB, on a 3-shard cluster. */
@@ -220,12 +208,7 @@ describe('backups and restore', () => {
     const restoreMs = Date.now() - t0;
     const dst = appClient((await api.connection(newId)).body.uri);
     try {
-      for (const key of keys) {
-        const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
-        expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
-        if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
-        else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
-      }
+      await expectSameKeys(src, dst, keys);
       for (const key of ackedBefore) expect(await dst.get(key), key).toBe(await src.get(key));
       // Replicas synced the restored data.
       for (const node of dst.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
@@ -316,12 +299,7 @@ describe('backups and restore', () => {
 
     const dst = appClient((await api.connection(newId)).body.uri);
     try {
-      for (const key of keys) {
-        const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
-        expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
-        if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
-        else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
-      }
+      await expectSameKeys(src, dst, keys);
       for (const key of ackedBefore) expect(await dst.get(key), key).toBe(await src.get(key));
 
       // The source cluster imported by URL, as a Redis Cluster from outside would be: every primary is one shard, with its slots.
@@ -391,12 +369,7 @@ describe('backups and restore', () => {
       await api.waitForHealthy(restored.body.cluster.id, 90_000);
       const dst = appClient((await api.connection(restored.body.cluster.id)).body.uri);
       try {
-        for (const key of keys) {
-          const [a, b] = await Promise.all([read(src, key), read(dst, key)]);
-          expect({ key, type: b.type, value: b.value }).toEqual({ key, type: a.type, value: a.value });
-          if (a.pttl < 0) expect(b.pttl, key).toBe(-1);
-          else expect(Math.abs(a.pttl - b.pttl), key).toBeLessThan(2000);
-        }
+        await expectSameKeys(src, dst, keys);
       } finally {
         dst.disconnect();
         src.disconnect();

@@ -27,6 +27,15 @@ describe('ObservedState', () => {
     expect(o.isSilent('n1')).toBe(true);
   });
 
+  it('knows the ports of every engine a node reported, wanted or not (a placement must not reuse them)', () => {
+    const o = new ObservedState();
+    expect(o.enginePorts('n1')).toEqual([]);
+    o.record('n1', report([inst('a'), { ...inst('orphan'), clusterId: 'deleted', port: 7001 }]));
+    expect(o.enginePorts('n1')).toEqual([7000, 7001]);
+    o.record('n1', report([inst('a')]));
+    expect(o.enginePorts('n1')).toEqual([7000]);
+  });
+
   it('only believes the node an instance is placed on', () => {
     const o = new ObservedState();
     o.record('n2', report([inst('a')]));

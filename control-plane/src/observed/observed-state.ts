@@ -97,6 +97,15 @@ export class ObservedState {
     return at === null || this.now() - at > this.staleAfterMs;
   }
 
+  /**
+   * Ports of every engine the node reported last, whether or not Strata still
+   * wants it (a deleted or replaced copy still being removed holds its port
+   * until its process is gone).
+   */
+  enginePorts(nodeId: string): number[] {
+    return this.byNode.get(nodeId)?.report.instances.map((i) => i.port) ?? [];
+  }
+
   /** Warm spare ports the node reported last (empty if it has not reported recently). */
   sparePorts(nodeId: string, maxAgeMs = 3000): number[] {
     const o = this.byNode.get(nodeId);

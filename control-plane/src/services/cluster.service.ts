@@ -78,7 +78,9 @@ export class ClusterService {
         online: !n.draining && (this.d.nodes.silentForMs(n, now) ?? Infinity) < this.d.nodeOfflineAfterMs,
         memoryMb: n.memoryMb,
         usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0),
-        usedPorts: mine.map((i) => i.port),
+        // Also the ports of engines the node still runs for copies no longer in any row (a deleted
+        // cluster's copy on a node that was away): placed there, a new instance would find its port taken.
+        usedPorts: [...new Set([...mine.map((i) => i.port), ...this.d.observed.enginePorts(n.id)])],
         sparePorts: this.d.observed.sparePorts(n.id),
       };
     });

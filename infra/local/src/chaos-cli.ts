@@ -58,6 +58,7 @@ if (problems.length) {
 
 const sides = a['no-baseline'] ? ['strata'] as const : ['strata', 'redis-alone'] as const;
 const results: (ChaosRunResult & { side: string; run: number })[] = [];
+const failures: { side: string; fault: FaultName; mode: ChaosMode; run: number; error: string }[] = [];
 let stack: Stack | undefined;
 let dir: string | undefined;
 const cleanUp = async () => {
@@ -80,7 +81,15 @@ try {
     for (const fault of faults) {
       for (const mode of modes) {
         for (let run = 1; run <= runs; run++) {
-          const r = await runChaos(stack, { fault, mode, seconds, clients: Number(a.clients), shards: Number(a.shards), name: `chaos-${fault}-${mode}-${run}-${Date.now().toString(36)}`.slice(0, 40), log: (l) => console.log(`[chaos] ${side} ${mode} #${run}: ${l}`) });
+          let r: ChaosRunResult;
+          try {
+            r = await runChaos(stack, { fault, mode, seconds, clients: Number(a.clients), shards: Number(a.shards), name: `chaos-${fault}-${mode}-${run}-${Date.now().toString(36)}`.slice(0, 40), log: (l) => console.log(`[chaos] ${side} ${mode} #${run}: ${l}`) });
+          } catch (err) {
+            // A run that could not be judged (e.g. the cluster never became ready) is reported, and the others go on.
+            failures.push({ side, fault, mode, run, error: (err as Error).message });
+            console.log(`[chaos] ${side} ${fault} ${mode} #${run}: NOT JUDGED: ${(err as Error).message}`);
+            continue;
+          }
           results.push({ ...r, side, run });
           console.log(`[chaos] ${side} ${fault} ${mode} #${run}: lost ${r.lost.wait} WAIT / ${r.lost.plain} plain of ${r.acknowledged.wait} / ${r.acknowledged.plain} acknowledged; two-primary moments ${r.twoPrimaryMoments}; failed ${pct(r.failedShare)}, unknown ${pct(r.unknownShare)}`);
         }
@@ -103,9 +112,11 @@ for (const fault of faults) for (const mode of modes) for (const side of sides) 
     pct(sum((r) => r.failedShare * r.ops) / Math.max(1, sum((r) => r.ops))), pct(sum((r) => r.unknownShare * r.ops) / Math.max(1, sum((r) => r.ops)))]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+for (const f of failures) console.log(`[chaos] not judged: ${f.side} ${f.fault} ${f.mode} #${f.run}: ${f.error}`);
 console.log('');
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+if (failures.length) process.exitCode = 1;
 if (a.json) {
-  writeFileSync(a.json, JSON.stringify({ seconds, runs, results }, null, 2));
+  writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures }, null, 2));
   console.log(`\n[chaos] every run written to ${a.json}`);
 }

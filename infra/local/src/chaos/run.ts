@@ -84,7 +84,10 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
   if (created.status !== 202) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.cluster.id;
   try {
-    if (!(await waitPhase(api, id, 'ready', 90_000))) throw new Error('the cluster did not become ready');
+    if (!(await waitPhase(api, id, 'ready', 90_000))) {
+      const status = (await api<{ status: { phase: string; conditions: { type: string; status: string; message: string }[] } }>('GET', `/v1/clusters/${id}`)).body.status;
+      throw new Error(`the cluster did not become ready in 90 s: ${status.phase}; ${status.conditions.filter((c) => c.status !== 'true').map((c) => `${c.type}: ${c.message}`).join('; ')}`);
+    }
     const conn = (await api<{ uri: string; seeds: string[] }>('GET', `/v1/clusters/${id}/connection`)).body;
     const u = new URL(conn.uri);
     const login = { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
