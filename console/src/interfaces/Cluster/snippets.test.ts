@@ -9,6 +9,7 @@ const conn: Connection = {
   password: 's3cr/t',
   endpoint: null,
   tls: 'off',
+  tlsClientAuth: 'none',
   caCertificate: null,
 };
 

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "b8d4212f230d262cb33764b1750bfa59f5c78ce5e7c5fe925be3787286cb3f7c"
+const SpecSHA256 = "a00512b430ae38010033c6b98fa43419a7f4309f80fc282e928183f229da6f20"
