@@ -40,6 +40,8 @@ export interface StrataClusterConfig {
   engineVersion?: '7';
   /** TLS only on the client port, replication and the cluster bus (default off); set at creation. */
   tls?: 'off' | 'required';
+  /** Clients also present a certificate signed by the cluster's CA (default none; needs tls required); changes in place. */
+  tlsClientAuth?: 'none' | 'required';
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
@@ -49,7 +51,7 @@ export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
   static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'maintenance_window',
-    'engine_version', 'tls', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
+    'engine_version', 'tls', 'tls_client_auth', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -163,7 +165,7 @@ export class StrataDatabaseUser extends BoundResource<StrataDatabaseUserConfig> 
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';
-  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'engine_version', 'tls',
+  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'engine_version', 'tls', 'tls_client_auth',
     'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: { id?: string; name?: string } & TerraformMetaArguments) {
     super(scope, id, DataStrataCluster.tfDataSourceType, 'strata', config);
