@@ -14,6 +14,7 @@
 import type { Logger } from 'pino';
 import { Redis } from 'ioredis';
 import type { BenchmarkWorkerCommand, BenchmarkWorkerReport, TaskPayload } from '@strata/api';
+import { internalLogin } from '@strata/engine/redis-admin';
 import { LoadGenerator, countKeys, removeKeys, type LoadGeneratorOptions } from '@strata/bench/loadgen';
 import { BENCH_KEY_SPACE, latencyDelta, parseLatencyHistogram, workloadCommands, type CommandLatency } from '@strata/bench';
 
@@ -30,11 +31,9 @@ export interface BenchmarkWorkerDeps {
 }
 
 export async function runBenchmarkTask(p: BenchmarkPayload, d: BenchmarkWorkerDeps): Promise<void> {
-  // A TLS cluster: every load connection verifies the instances against the cluster's CA.
-  const auth = {
-    username: p.credentials.customerUser, password: p.credentials.customerPassword,
-    ...(p.credentials.tls ? { tls: { ca: p.credentials.tls.caCertificate } } : {}),
-  };
+  // A TLS cluster: every load connection verifies the instances against the cluster's CA and presents Strata's client certificate.
+  const tls = internalLogin(p.credentials).tls;
+  const auth = { username: p.credentials.customerUser, password: p.credentials.customerPassword, ...(tls ? { tls } : {}) };
   if (p.workerIndexBase === 0) {
     // Keys of an earlier run that could not remove them (its agent crashed): one benchmark runs per cluster at a time.
     const swept = await removeKeys(p.seeds, auth, BENCH_KEY_SPACE).catch((err: Error) => {
@@ -161,7 +160,7 @@ class ServerCounters {
   private readonly clients = new Map<string, Redis>();
   constructor(
     private readonly primaries: string[],
-    private readonly auth: { username: string; password: string; tls?: { ca: string } },
+    private readonly auth: { username: string; password: string; tls?: { ca: string; cert?: string; key?: string } },
     private readonly keyPrefix: string,
   ) {}
 

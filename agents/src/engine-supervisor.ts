@@ -317,7 +317,7 @@ export class EngineSupervisor {
     const tls = credentials.tls ? writeTlsFiles(dir, credentials.tls) : undefined;
     writeFileSync(path.join(dir, 'redis.conf'), renderRedisConfig({
       address: this.d.address, port: spec.port, dataDir: '.', memoryMb: spec.memoryMb,
-      durability: spec.durability, evictionPolicy: spec.evictionPolicy, fencing: spec.fencing, credentials, tls,
+      durability: spec.durability, evictionPolicy: spec.evictionPolicy, fencing: spec.fencing, credentials, tls, tlsClientAuth: spec.tlsClientAuth,
     }), { mode: 0o600 });
   }
 
@@ -401,7 +401,7 @@ export class EngineSupervisor {
       child.once('error', (err) => { exited = true; rt.lastError = err.message; });
       child.unref();
       rt.pid = child.pid ?? null;
-      await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited, rec.credentials.tls ? { ca: rec.credentials.tls.caCertificate } : undefined);
+      await waitForRedis(this.d.address, rec.spec.port, 10_000, () => exited, internalLogin(rec.credentials).tls);
       if (this.closing) throw new Error('the agent is stopping');
       rt.state = 'running';
       rt.lastError = null;

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { openInstanceSocket } from '@strata/engine/redis-admin';
+import { openInstanceSocket, type TlsLogin } from '@strata/engine/redis-admin';
 import path from 'node:path';
 
 export function isAlive(pid: number): boolean {
@@ -39,7 +39,7 @@ export function readPid(file: string): number | null {
  * e.g. -NOAUTH, counts), or rejects at the deadline or when our process died.
  * A plain TCP connect is not enough: another program may hold the port.
  */
-export async function waitForRedis(host: string, port: number, timeoutMs: number, isDead: () => boolean, tlsLogin?: { ca: string }): Promise<void> {
+export async function waitForRedis(host: string, port: number, timeoutMs: number, isDead: () => boolean, tlsLogin?: TlsLogin): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {

@@ -3,7 +3,7 @@
  * leases tasks. Agents and the control plane meet only over these types.
  */
 import { z, Id, Timestamp, safeString, freeText } from './common';
-import { Durability, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, SlotRange } from './clusters';
+import { Durability, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, SlotRange, TlsClientAuth } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
@@ -36,6 +36,8 @@ export const EngineCredentials = z.object({
     caCertificate: z.string().describe('PEM of the cluster CA: every connection to an instance verifies against it'),
     instanceCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
       .describe('the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on'),
+    clientCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
+      .describe("the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates)"),
   }).optional().describe('present when the cluster requires TLS'),
   databaseUsers: z.array(DatabaseUserAcl).optional().describe("the cluster's database users as desired when the task was handed out (password hashes only)"),
 });
@@ -50,6 +52,7 @@ export const InstanceSpec = z.object({
   durability: Durability,
   evictionPolicy: EvictionPolicy,
   fencing: Fencing.optional().describe('absent: off'),
+  tlsClientAuth: TlsClientAuth.optional().describe('a TLS instance: client certificates required (tls-auth-clients); absent: none'),
 });
 export type InstanceSpec = z.infer<typeof InstanceSpec>;
 

@@ -34,6 +34,11 @@ export const TlsMode = z
   .describe('off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster\'s own CA');
 export type TlsMode = z.infer<typeof TlsMode>;
 
+export const TlsClientAuth = z
+  .enum(['none', 'required'])
+  .describe('client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster\'s CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)');
+export type TlsClientAuth = z.infer<typeof TlsClientAuth>;
+
 export const ENGINE_VERSIONS = ['7'] as const;
 export const LIMITS = {
   shards: { min: 1, max: 64 },
@@ -70,6 +75,7 @@ export const CreateClusterRequest = z
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
     tls: TlsMode.optional().describe('default off; set at create'),
+    tlsClientAuth: TlsClientAuth.optional().describe('default none; required needs tls required'),
     restoreFrom: RestoreFrom.optional().describe("start with the data of a backup; shards, replicas and memory may differ from the backup's"),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('weekly window (UTC) in which changes that restart engines run; default none'),
   })
@@ -87,6 +93,7 @@ export const ClusterSpec = z
     migrationPriority: MigrationPriority,
     engineVersion: z.enum(ENGINE_VERSIONS),
     tls: TlsMode,
+    tlsClientAuth: TlsClientAuth,
     maintenanceWindow: MaintenanceWindow.nullable().describe('weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)'),
   })
   .openapi('ClusterSpec');
@@ -190,6 +197,7 @@ export const Connection = z
       .nullable()
       .describe('the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node'),
     tls: TlsMode,
+    tlsClientAuth: TlsClientAuth.describe('required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password'),
     caCertificate: z.string().nullable().describe("PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off)"),
   })
   .openapi('Connection');

@@ -23,3 +23,4 @@ export * from './alerts';
 export * from './database-users';
 export * from './maintenance-window';
 export * from './diagnostics';
+export * from './client-certificates';

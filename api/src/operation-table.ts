@@ -17,6 +17,7 @@ import {
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
 import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, ImportBackupRequest, SetBackupStorageRequest } from './backups';
+import { ClientCertificateList, ClientCertificateWithKey, CreateClientCertificateRequest } from './client-certificates';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, RestartClusterRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
@@ -161,6 +162,16 @@ export const OPERATION_TABLE = {
     method: 'get', path: '/v1/clusters/{id}/ca.pem', summary: "The cluster's CA certificate (PEM), for clients that verify TLS", scope: 'clusters:read', errors: ALL,
     success: { status: 200, description: 'application/x-pem-file', content: { 'application/x-pem-file': z.string() } },
     problems: { 409: 'TLS is off for this cluster (code tls_off)' },
+  }),
+  createClientCertificate: op({
+    method: 'post', path: '/v1/clusters/{id}/client-certificates', summary: "Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once",
+    scope: 'clusters:write', body: CreateClientCertificateRequest, errors: ALL,
+    success: { status: 201, schema: ClientCertificateWithKey, description: 'Issued; Strata records its name, serial and expiry, never the key' },
+    problems: { 422: 'TLS is off for this cluster (code tls_off, field tls)', 409: 'The cluster is being deleted or failed (code invalid_state)' },
+  }),
+  listClientCertificates: op({
+    method: 'get', path: '/v1/clusters/{id}/client-certificates', summary: "The client certificates issued for a cluster (never their keys)", scope: 'clusters:read', errors: ALL,
+    success: { status: 200, schema: ClientCertificateList },
   }),
   listClusterOperations: op({
     method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: OperationList },

@@ -3,7 +3,7 @@
  * run that returns the plan, and switchover of a shard's primary.
  */
 import { z, Id } from './common';
-import { Cluster, Durability, EvictionPolicy, Fencing, LIMITS, MigrationPriority, SlotRange } from './clusters';
+import { Cluster, Durability, EvictionPolicy, Fencing, LIMITS, MigrationPriority, SlotRange, TlsClientAuth } from './clusters';
 import { Operation } from './operations';
 import { MaintenanceWindow } from './maintenance-window';
 
@@ -16,10 +16,11 @@ export const UpdateClusterRequest = z
     durability: Durability.optional(),
     evictionPolicy: EvictionPolicy.optional(),
     fencing: Fencing.optional().describe('turned on or off in place on every instance (CONFIG SET, no restart); on needs replicasPerShard >= 1'),
+    tlsClientAuth: TlsClientAuth.optional().describe('client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required'),
     migrationPriority: MigrationPriority.optional().describe('applies to this change\'s slot moves and every later one'),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation'),
   })
-  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, fencing, migrationPriority, maintenanceWindow' })
+  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, fencing, tlsClientAuth, migrationPriority, maintenanceWindow' })
   .openapi('UpdateClusterRequest');
 export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequest>;
 

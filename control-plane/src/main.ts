@@ -43,6 +43,7 @@ import { createBackupModule } from './backups/backup.module';
 import { registerBackupMetrics } from './backups/backup.metrics';
 import { createAlertModule } from './alerts/alert.module';
 import { createDatabaseUserModule } from './database-users/database-user.module';
+import { createClientCertificateModule } from './client-certificates/client-certificate.module';
 import { desiredAcls } from './database-users/database-user.store';
 import { createDiagnosticsModule } from './diagnostics/diagnostics.module';
 
@@ -166,6 +167,7 @@ async function main(): Promise<void> {
     controlPlaneCaSha256: tls?.caSha256 ?? null,
     alerts,
     databaseUsers,
+    clientCertificates: createClientCertificateModule({ pool, clusters, box }),
     diagnostics,
     restores: backups.service,
     backupStore: backups.store,

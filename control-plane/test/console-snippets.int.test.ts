@@ -6,16 +6,18 @@
  * its own (a client that leaves sockets open hangs past the timeout). All six
  * clients run: redis-cli, ioredis, node-redis, redis-py, go-redis and Jedis;
  * the keys they wrote are then read back through an independent client.
- * The cluster requires TLS: every snippet speaks TLS and verifies the
- * instances against the cluster's CA, saved as the snippets say (ca.pem).
+ * The cluster requires TLS and client certificates: every snippet speaks
+ * TLS, verifies the instances against the cluster's CA and presents a
+ * client certificate issued through the API, saved as the snippets say
+ * (ca.pem, client.crt, client.key).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Connection } from '@strata/api';
-import { CA_FILE, JEDIS_DEPENDENCY, buildSnippet } from '@strata/console/snippets';
+import type { ClientCertificateWithKey, Connection } from '@strata/api';
+import { CA_FILE, CLIENT_CERT_FILE, CLIENT_KEY_FILE, JEDIS_DEPENDENCY, buildSnippet } from '@strata/console/snippets';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { Cluster } from 'ioredis';
@@ -25,24 +27,35 @@ let cleanup: () => Promise<void>;
 let conn: Connection;
 let clusterUri: string;
 let work: string;
+let client: ClientCertificateWithKey;
 
 beforeAll(async () => {
   ({ api, cleanup } = await testStack('127.0.71', { nodes: 3 }));
-  const r = await api.createCluster({ name: 'snippets', shards: 3, replicasPerShard: 1, memoryMbPerShard: 32, tls: 'required' });
+  const r = await api.createCluster({ name: 'snippets', shards: 3, replicasPerShard: 1, memoryMbPerShard: 32, tls: 'required', tlsClientAuth: 'required' });
   expect(r.status).toBe(202);
   await api.waitForPhase(r.body.cluster.id, 'ready');
   await api.waitForHealthy(r.body.cluster.id);
   conn = (await api.connection(r.body.cluster.id)).body;
   clusterUri = conn.uri;
   expect(conn.uri.startsWith('rediss://')).toBe(true);
+  const issued = await api.call<ClientCertificateWithKey>('POST', `/v1/clusters/${r.body.cluster.id}/client-certificates`, { name: 'snippets' });
+  expect(issued.status).toBe(201);
+  client = issued.body;
   work = mkdtempSync(path.join(os.tmpdir(), 'strata-snippets-'));
-  writeFileSync(path.join(work, CA_FILE), conn.caCertificate!);
+  writeCredentials(work);
 }, 180_000);
 
-/** A folder for one client's program, holding the cluster's CA as the snippets expect it. */
-function folder(client: string): string {
-  const dir = mkdtempSync(path.join(work, `${client}-`));
+/** The cluster's CA and the client certificate and key, under the names the snippets read. */
+function writeCredentials(dir: string): void {
   writeFileSync(path.join(dir, CA_FILE), conn.caCertificate!);
+  writeFileSync(path.join(dir, CLIENT_CERT_FILE), client.certificate);
+  writeFileSync(path.join(dir, CLIENT_KEY_FILE), client.privateKey, { mode: 0o600 });
+}
+
+/** A folder for one client's program, holding the credentials as the snippets expect them. */
+function folder(name: string): string {
+  const dir = mkdtempSync(path.join(work, `${name}-`));
+  writeCredentials(dir);
   return dir;
 }
 afterAll(async () => {
@@ -62,13 +75,13 @@ const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 
 async function readBack(key: string): Promise<string | null> {
   const u = new URL(clusterUri);
-  const client = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
-    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca: conn.caCertificate! } },
+  const reader = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
+    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca: conn.caCertificate!, cert: client.certificate, key: client.privateKey } },
   });
   try {
-    return await client.get(key);
+    return await reader.get(key);
   } finally {
-    client.disconnect();
+    reader.disconnect();
   }
 }
 

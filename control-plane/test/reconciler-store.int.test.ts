@@ -49,7 +49,7 @@ async function cluster(): Promise<string> {
   const id = randomUUID();
   await new ClusterStore(pool).insert({
     id, organizationId: org, name: `c-${id.slice(0, 8)}`, status: { phase: 'provisioning', conditions: [] }, secretsEnc: 'x',
-    spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 64, durability: 'none', evictionPolicy: 'noeviction', fencing: 'off', migrationPriority: 'balanced', engineVersion: '7', maintenanceWindow: null, tls: 'off' },
+    spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 64, durability: 'none', evictionPolicy: 'noeviction', fencing: 'off', migrationPriority: 'balanced', engineVersion: '7', maintenanceWindow: null, tls: 'off', tlsClientAuth: 'none' },
   }, pool);
   return id;
 }

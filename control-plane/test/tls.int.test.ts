@@ -9,9 +9,14 @@
  * TLS) restores into a new TLS cluster; the slow log and a key scan read
  * every instance over TLS; a database user reads (and is refused a write)
  * over TLS; a configuration change rotates every instance's certificate
- * without a restart. A second cluster has its certificates renewed before
- * they expire (the control plane restarted with a renewal window wider than
- * their validity), without a restart or a lost write.
+ * without a restart. That cluster requires client certificates (mTLS): a
+ * client with only the CA is refused at the handshake, one with a
+ * certificate issued through the API reads and writes, and every path of
+ * Strata's own above (formation, failover, backup, diagnostics, benchmark,
+ * reshard, rebuild) presents its own. A second cluster has its certificates
+ * renewed before they expire (the control plane restarted with a renewal
+ * window wider than their validity), without a restart or a lost write, and
+ * then starts requiring client certificates in place, without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
@@ -20,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import type { BackupResponse, Benchmark, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
+import type { BackupResponse, Benchmark, ClientCertificateList, ClientCertificateWithKey, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -37,12 +42,14 @@ afterAll(async () => cleanup?.());
 
 const KEYS = 3000;
 
-/** A Redis Cluster client from the connection URI and the CA, as an application configured for TLS. */
-function tlsClient(uri: string, ca: string): Cluster {
+type ClientPem = { cert: string; key: string };
+
+/** A Redis Cluster client from the connection URI and the CA (and a client certificate), as an application configured for TLS. */
+function tlsClient(uri: string, ca: string, client?: ClientPem): Cluster {
   const u = new URL(uri);
   expect(u.protocol).toBe('rediss:');
   const c = new Cluster([{ host: u.hostname, port: Number(u.port) }], {
-    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca }, connectTimeout: 1000, commandTimeout: 3000 },
+    redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca, ...client }, connectTimeout: 1000, commandTimeout: 3000 },
     slotsRefreshTimeout: 1000,
     retryDelayOnFailover: 20,
     retryDelayOnClusterDown: 50,
@@ -79,14 +86,47 @@ function peerCertificate(host: string, port: number, ca?: string): Promise<X509C
   });
 }
 
+/**
+ * What a client with the CA but no certificate gets from an instance that requires one: the server's alert (TLS 1.3 completes the
+ * client's side of the handshake first, then the server refuses it), and no reply to a PING.
+ */
+function withoutCertificate(host: string, port: number, ca: string): Promise<{ reply: string; error: string }> {
+  return new Promise((resolve) => {
+    const s = tls.connect({ host, port, ca });
+    let reply = '';
+    let error = '';
+    const done = () => { clearTimeout(t); s.destroy(); resolve({ reply, error }); };
+    const t = setTimeout(done, 1000);
+    s.on('secureConnect', () => s.write('PING\r\n'));
+    s.on('data', (d) => { reply += d.toString('latin1'); });
+    s.on('error', (err) => { error = err.message; done(); });
+    s.on('close', done);
+  });
+}
+
+/** A client certificate issued through the API, and the list that now records it (never its key). */
+async function issueClientCertificate(id: string, name: string): Promise<ClientPem> {
+  const issued = await api.call<ClientCertificateWithKey>('POST', `/v1/clusters/${id}/client-certificates`, { name, validityDays: 30 });
+  expect(issued.status, JSON.stringify(issued.body)).toBe(201);
+  const cert = new X509Certificate(issued.body.certificate);
+  expect(cert.subject).toContain(`CN=${name}`);
+  expect(cert.serialNumber).toBe(issued.body.clientCertificate.serialNumber);
+  const list = (await api.call<ClientCertificateList>('GET', `/v1/clusters/${id}/client-certificates`)).body;
+  const listed = list.items.find((c) => c.id === issued.body.clientCertificate.id);
+  expect(listed).toEqual(issued.body.clientCertificate);
+  expect(JSON.stringify(list)).not.toContain('PRIVATE KEY');
+  return { cert: issued.body.certificate, key: issued.body.privateKey };
+}
+
 const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
 const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.find((i) => i.role === 'primary')!;
 
 describe('a TLS cluster', () => {
-  it('serves TLS only; a client with its CA reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key; backups, diagnostics and database users work over TLS', async () => {
-    const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required' });
+  it('serves TLS only, requiring client certificates; a client with its CA and an issued certificate reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key; backups, diagnostics and database users work over TLS', async () => {
+    const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required', tlsClientAuth: 'required' });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body.cluster.spec.tls).toBe('required');
+    expect(created.body.cluster.spec.tlsClientAuth).toBe('required');
     const id = created.body.cluster.id;
     const started = Date.now();
     const topology = await api.waitForHealthy(id, 90_000);
@@ -95,6 +135,7 @@ describe('a TLS cluster', () => {
     // Connection details: rediss:// on the endpoint, the CA in PEM, the same CA downloadable.
     const conn = (await api.connection(id)).body;
     expect(conn.tls).toBe('required');
+    expect(conn.tlsClientAuth).toBe('required');
     expect(conn.uri.startsWith(`rediss://`)).toBe(true);
     expect(new URL(conn.uri).hostname).toBe(stack.endpointHost);
     const ca = conn.caCertificate!;
@@ -104,6 +145,7 @@ describe('a TLS cluster', () => {
     expect(download.headers.get('content-type')).toContain('application/x-pem-file');
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="ca.pem"');
     expect(await download.text()).toBe(ca);
+    const client = await issueClientCertificate(id, 'orders-app');
 
     // Every instance: plain text on its port and on its bus port gets no reply; TLS verified by the CA names its node's address and the endpoint.
     for (const inst of topology.shards.flatMap((s) => s.instances)) {
@@ -117,23 +159,35 @@ describe('a TLS cluster', () => {
       await handshake(host, port + 10000, ca);
       // Without the cluster's CA, the certificate is not trusted.
       await expect(handshake(host, port)).rejects.toThrow(/self[- ]signed|unable to (get|verify)/i);
+      // With the CA but no client certificate, the instance refuses the handshake: no reply.
+      const refused = await withoutCertificate(host, port, ca);
+      expect(refused.reply).toBe('');
+      expect(refused.error).toMatch(/certificate required|alert/i);
     }
+    // An application with only the CA gets nothing done, through the endpoint either.
+    const caOnly = new Redis({
+      host: stack.endpointHost, port: Number(new URL(conn.uri).port), username: conn.username, password: conn.password, tls: { ca },
+      lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000,
+    });
+    caOnly.on('error', () => {});
+    await expect(caOnly.connect().then(() => caOnly.ping())).rejects.toThrow();
+    caOnly.disconnect();
 
     // Through the endpoint (TLS passes through it) with the CA: every shard written and read; replicas acknowledge over TLS replication.
-    const app = tlsClient(conn.uri, ca);
+    const app = tlsClient(conn.uri, ca, client);
     await loadKeys(app, 'k', KEYS, 1);
     expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
     for (const node of app.nodes('master')) expect(Number(await node.dbsize())).toBeGreaterThan(KEYS / 6);
     // The customer user over a standalone TLS connection to a replica: it holds its share (replication over TLS, the only port).
     const replica = topology.shards[0]!.instances.find((i) => i.role === 'replica')!;
-    const r = new Redis({ ...split(replica.address), username: conn.username, password: conn.password, tls: { ca }, lazyConnect: true, maxRetriesPerRequest: 0 });
+    const r = new Redis({ ...split(replica.address), username: conn.username, password: conn.password, tls: { ca, ...client }, lazyConnect: true, maxRetriesPerRequest: 0 });
     await r.connect();
     expect(Number(await r.dbsize())).toBeGreaterThan(KEYS / 6);
     expect(await r.info('replication')).toMatch(/master_link_status:up/);
     r.disconnect();
 
     // kill -9 of a primary with a writer running: the replica takes over over TLS, nothing acknowledged lost.
-    const writer = new DurableWriter(tlsClient(conn.uri, ca), 'w', 1).start();
+    const writer = new DurableWriter(tlsClient(conn.uri, ca, client), 'w', 1).start();
     await new Promise((res) => setTimeout(res, 300));
     const victim = primaryOf(topology, 1);
     process.kill(enginePid(victim.address), 'SIGKILL');
@@ -189,7 +243,7 @@ describe('a TLS cluster', () => {
       return list.items.every((u) => u.applied) ? list : undefined;
     }, 20_000, () => 'the user was not applied on every instance');
     const readerUri = conn.uri.replace(/^rediss:\/\/[^@]*@/, `rediss://reader:${user.body.password}@`);
-    const reader = tlsClient(readerUri, ca);
+    const reader = tlsClient(readerUri, ca, client);
     expect(await reader.get('k:1')).not.toBeNull();
     await expect(reader.set('k:1', 'x')).rejects.toThrow(/NOPERM/);
     reader.disconnect();
@@ -239,7 +293,7 @@ describe('a TLS cluster', () => {
     expect(four.state, JSON.stringify(four)).toBe('succeeded');
     const after = await api.waitForHealthy(id, 90_000);
     expect(after.shards).toHaveLength(4);
-    const fresh = tlsClient(conn.uri, ca);
+    const fresh = tlsClient(conn.uri, ca, client);
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
     expect(await writer.lost(fresh)).toEqual([]);
     expect(fresh.nodes('master')).toHaveLength(4);
@@ -327,6 +381,31 @@ describe('a TLS cluster', () => {
     const rotated = (await api.events(id, '?limit=200')).body.items.filter((e) => e.type === 'certificate-rotated');
     expect(rotated).toHaveLength(instances.length);
     console.log(`certificate rotation: ${instances.length} instances renewed without a restart; writer ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
+
+    // Client certificates required in place: no restart; open connections stay, a new one with only the CA is refused,
+    // one with an issued certificate reads every acknowledged write; Strata's own new connections present theirs.
+    const client = await issueClientCertificate(id, 'rotating-app');
+    const change = await api.updateCluster(id, { tlsClientAuth: 'required' });
+    expect(change.status, JSON.stringify(change.body)).toBe(202);
+    const changed = await api.pollUntil(async () => {
+      const op = (await api.operation(change.body.operation.id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, 60_000, () => 'the client certificate change did not finish');
+    expect(changed.state, JSON.stringify(changed)).toBe('succeeded');
+    expect((await api.connection(id)).body.tlsClientAuth).toBe('required');
+    for (const i of instances) {
+      expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
+      expect((await withoutCertificate(split(i.address).host, split(i.address).port, ca)).reply, i.address).toBe('');
+    }
+    expect(await fresh.get(writer.acked[0]!)).not.toBeNull();
+    const mutual = tlsClient(conn.uri, ca, client);
+    expect(await writer.lost(mutual)).toEqual([]);
+    await mutual.set('after-mtls', '1');
+    // Strata's own new connections (the slow log opens one per instance) present the certificate the control plane issued.
+    const slow = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
+    expect(slow.body.sources.every((x) => x.ok), JSON.stringify(slow.body.sources)).toBe(true);
+    await api.waitForHealthy(id, 30_000);
+    mutual.disconnect();
     fresh.disconnect();
     writer['client'].disconnect();
   });
@@ -343,5 +422,20 @@ describe('a TLS cluster', () => {
     const bad = await api.createCluster({ name: 'bad-tls', shards: 1, replicasPerShard: 0, tls: 'sometimes' });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('tls');
+    // No CA, no client certificates: 422 naming tls; requiring them without TLS is refused naming tlsClientAuth.
+    const cert = await api.call<{ code: string; errors: { field: string }[] }>('POST', `/v1/clusters/${created.body.cluster.id}/client-certificates`, { name: 'app' });
+    expect(cert.status).toBe(422);
+    expect(cert.body.code).toBe('tls_off');
+    expect(cert.body.errors.map((e) => e.field)).toEqual(['tls']);
+    const mtlsWithoutTls = await api.createCluster({ name: 'bad-mtls', shards: 1, replicasPerShard: 0, tlsClientAuth: 'required' });
+    expect(mtlsWithoutTls.status).toBe(400);
+    expect(JSON.stringify(mtlsWithoutTls.body)).toContain('"field":"tlsClientAuth"');
+    await api.waitForHealthy(created.body.cluster.id, 60_000);
+    const patch = await api.updateCluster(created.body.cluster.id, { tlsClientAuth: 'required' });
+    expect(patch.status).toBe(400);
+    expect(JSON.stringify(patch.body)).toContain('"field":"tlsClientAuth"');
+    const badName = await api.call<{ errors: { field: string }[] }>('POST', `/v1/clusters/${created.body.cluster.id}/client-certificates`, { name: 'has space' });
+    expect(badName.status).toBe(400);
+    expect(badName.body.errors.map((e) => e.field)).toContain('name');
   });
 });

@@ -32,6 +32,10 @@ export type EvictionPolicy = (typeof EVICTION_POLICIES)[number];
 export const FENCINGS = ['off', 'on'] as const;
 export type Fencing = (typeof FENCINGS)[number];
 
+/** Client certificates (mTLS) of a TLS cluster: `required` has every client present one signed by the cluster's CA. */
+export const TLS_CLIENT_AUTHS = ['none', 'required'] as const;
+export type TlsClientAuth = (typeof TLS_CLIENT_AUTHS)[number];
+
 export type InstanceRole = 'primary' | 'replica';
 
 /** How hard a slot migration may press on the primaries: time budget per batch, parallel pairs, rests. */
@@ -56,6 +60,8 @@ export interface EngineCredentials {
     caCertificate: string;
     /** The certificate (PEM) and key of the instance a task runs. */
     instanceCertificate?: { certificate: string; privateKey: string };
+    /** The certificate (PEM) and key Strata's own connections present (a cluster that requires client certificates asks for one). */
+    clientCertificate?: { certificate: string; privateKey: string };
   };
   /** Database users (with password hashes only), as desired when the task was handed out. */
   databaseUsers?: DatabaseUserAcl[];

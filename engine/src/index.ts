@@ -22,7 +22,7 @@ export {
 } from './placement.planner';
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
-export { tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';
+export { clientAuthSettings, tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';
 export {
   planCertificateRenewal, earliestCertificateExpiry, instanceCertValidityMs, INSTANCE_CERT_VALIDITY_DAYS, DEFAULT_RENEW_BEFORE_DAYS,
   type CertificateInstance, type RenewCertificateAction,

@@ -1176,6 +1176,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/client-certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client certificates issued for a cluster (never their keys) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientCertificateList"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateClientCertificateRequest"];
+                };
+            };
+            responses: {
+                /** @description Issued; Strata records its name, serial and expiry, never the key */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientCertificateWithKey"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The cluster is being deleted or failed (code invalid_state) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description TLS is off for this cluster (code tls_off, field tls) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{id}/operations": {
         parameters: {
             query?: never;
@@ -4435,7 +4611,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.import" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "client-certificate.create" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.import" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -8208,6 +8384,11 @@ export interface components {
              * @enum {string}
              */
             tls: "off" | "required";
+            /**
+             * @description client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
+             * @enum {string}
+             */
+            tlsClientAuth: "none" | "required";
             maintenanceWindow: components["schemas"]["MaintenanceWindow"];
         };
         /** @description weekly window (UTC) in which changes that restart engines run (null: none; they run when asked) */
@@ -8564,6 +8745,11 @@ export interface components {
              * @enum {string}
              */
             tls?: "off" | "required";
+            /**
+             * @description default none; required needs tls required
+             * @enum {string}
+             */
+            tlsClientAuth?: "none" | "required";
             restoreFrom?: components["schemas"]["RestoreFrom"];
             /** @description weekly window (UTC) in which changes that restart engines run; default none */
             maintenanceWindow?: {
@@ -8692,6 +8878,11 @@ export interface components {
              */
             fencing?: "off" | "on";
             /**
+             * @description client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required
+             * @enum {string}
+             */
+            tlsClientAuth?: "none" | "required";
+            /**
              * @description applies to this change's slot moves and every later one
              * @enum {string}
              */
@@ -8785,8 +8976,40 @@ export interface components {
              * @enum {string}
              */
             tls: "off" | "required";
+            /**
+             * @description required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password
+             * @enum {string}
+             */
+            tlsClientAuth: "none" | "required";
             /** @description PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off) */
             caCertificate: string | null;
+        };
+        ClientCertificateWithKey: {
+            clientCertificate: components["schemas"]["ClientCertificate"];
+            /** @description PEM of the certificate, signed by the cluster's CA (save as client.crt) */
+            certificate: string;
+            /** @description PEM (PKCS #8) of its private key, shown once: Strata does not keep it (save as client.key) */
+            privateKey: string;
+        };
+        ClientCertificate: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description hex, as openssl x509 -serial prints it */
+            serialNumber: string;
+            /** @description RFC 3339 timestamp */
+            createdAt: string;
+            /** @description RFC 3339 timestamp */
+            expiresAt: string;
+        };
+        CreateClientCertificateRequest: {
+            /** @description what the certificate is for (e.g. the application); its subject's common name */
+            name: string;
+            /** @description days it is valid (default 365); never past the cluster's CA */
+            validityDays?: number;
+        };
+        ClientCertificateList: {
+            items: components["schemas"]["ClientCertificate"][];
         };
         OperationList: {
             items: components["schemas"]["Operation"][];
@@ -9768,6 +9991,11 @@ export interface components {
                      * @enum {string}
                      */
                     fencing?: "off" | "on";
+                    /**
+                     * @description a TLS instance: client certificates required (tls-auth-clients); absent: none
+                     * @enum {string}
+                     */
+                    tlsClientAuth?: "none" | "required";
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
@@ -9792,6 +10020,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -9857,6 +10090,11 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -9892,6 +10130,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -9934,6 +10177,11 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -9973,6 +10221,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10019,6 +10272,11 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10055,6 +10313,11 @@ export interface components {
                      * @enum {string}
                      */
                     fencing?: "off" | "on";
+                    /**
+                     * @description a TLS instance: client certificates required (tls-auth-clients); absent: none
+                     * @enum {string}
+                     */
+                    tlsClientAuth?: "none" | "required";
                 };
                 credentials: {
                     customerUser: string;
@@ -10067,6 +10330,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10105,6 +10373,11 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10139,6 +10412,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10181,6 +10459,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10241,6 +10524,11 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10291,6 +10579,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10346,6 +10639,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10405,6 +10703,11 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10444,6 +10747,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10491,6 +10799,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };
@@ -10544,6 +10857,11 @@ export interface components {
                         caCertificate: string;
                         /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
                         instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
                             certificate: string;
                             privateKey: string;
                         };

@@ -9,7 +9,7 @@ import { RespConnection } from './resp-connection';
 import { parseClusterSlots } from './slot-map';
 import { globEscape } from './analytic-scan';
 
-type Auth = { username: string; password: string; tls?: { ca: string } } | undefined;
+type Auth = { username: string; password: string; tls?: { ca: string; cert?: string; key?: string } } | undefined;
 
 const split = (e: string): [string, number] => {
   const i = e.lastIndexOf(':');

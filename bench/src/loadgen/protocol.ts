@@ -7,7 +7,7 @@ export interface WorkerConfig {
   /** any cluster member; the slot map comes from CLUSTER SLOTS */
   seeds: string[];
   /** `tls`: the cluster requires TLS; connections verify its instances against `ca` (js worker threads only). */
-  auth?: { username: string; password: string; tls?: { ca: string } };
+  auth?: { username: string; password: string; tls?: { ca: string; cert?: string; key?: string } };
   workload: BenchmarkWorkload;
   recordCount: number;
   /** connections (sockets) of this thread, split evenly over the primaries; clients x pipeline ops in flight */

@@ -74,8 +74,8 @@ export class RespConnection {
     this.endpoint = `${host}:${port}`;
   }
 
-  /** With `auth.tls`, the connection speaks TLS and verifies the server against `auth.tls.ca`. */
-  static async connect(host: string, port: number, auth?: { username: string; password: string; tls?: { ca: string } }, timeoutMs = 5000): Promise<RespConnection> {
+  /** With `auth.tls`, the connection speaks TLS, verifies the server against `auth.tls.ca` and presents `cert`/`key` when given. */
+  static async connect(host: string, port: number, auth?: { username: string; password: string; tls?: { ca: string; cert?: string; key?: string } }, timeoutMs = 5000): Promise<RespConnection> {
     const c = new RespConnection(host, port);
     await c.open(timeoutMs, auth?.tls);
     if (auth) {
@@ -88,11 +88,11 @@ export class RespConnection {
     return c;
   }
 
-  private open(timeoutMs: number, secure?: { ca: string }): Promise<void> {
+  private open(timeoutMs: number, secure?: { ca: string; cert?: string; key?: string }): Promise<void> {
     return new Promise((resolve, reject) => {
       // Plain text reads into one reused buffer; TLS hands over each decrypted chunk.
       const s: net.Socket = secure
-        ? tls.connect({ host: this.host, port: this.port, ca: secure.ca, ...(net.isIP(this.host) ? {} : { servername: this.host }) }).setNoDelay(true)
+        ? tls.connect({ host: this.host, port: this.port, ca: secure.ca, cert: secure.cert, key: secure.key, ...(net.isIP(this.host) ? {} : { servername: this.host }) }).setNoDelay(true)
         : net.connect({
           host: this.host,
           port: this.port,

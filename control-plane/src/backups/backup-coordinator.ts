@@ -169,7 +169,7 @@ export class BackupCoordinator {
         id: b.id, name: b.clusterName,
         spec: {
           shards: shards.length, replicasPerShard: 0, memoryMbPerShard, durability: 'none', evictionPolicy: 'noeviction',
-          fencing: 'off', migrationPriority: DEFAULT_MIGRATION_PRIORITY, engineVersion: ENGINE_VERSIONS[0], maintenanceWindow: null, tls: 'off',
+          fencing: 'off', migrationPriority: DEFAULT_MIGRATION_PRIORITY, engineVersion: ENGINE_VERSIONS[0], maintenanceWindow: null, tls: 'off', tlsClientAuth: 'none',
         },
       },
       engineVersion: done[0]?.result.engineVersion ?? src.engineVersion, consistent: false,

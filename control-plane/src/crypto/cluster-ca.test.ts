@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { createClusterCa, issueInstanceCertificate } from './cluster-ca';
+import { createPublicKey } from 'node:crypto';
+import { createClusterCa, issueClientCertificate, issueInstanceCertificate } from './cluster-ca';
 
 describe('cluster CA', () => {
   it('makes a CA that signs instance certificates naming the node address and the endpoint host', async () => {
@@ -43,5 +44,26 @@ describe('cluster CA', () => {
 
   it('refuses a certificate without a host', async () => {
     await expect(issueInstanceCertificate(await createClusterCa('x'), [])).rejects.toThrow(/at least one host/);
+  });
+
+  it('issues client certificates: client use only, named, signed by the CA, valid as asked but never past the CA', async () => {
+    const now = new Date('2030-01-01T00:00:00Z');
+    const ca = await createClusterCa('m', now);
+    const caCert = new X509Certificate(ca.certificate);
+    const issued = await issueClientCertificate(ca, 'billing-app', { validityMs: 30 * 86_400_000, now });
+    const cert = new X509Certificate(issued.certificate);
+    expect(cert.ca).toBe(false);
+    expect(cert.checkIssued(caCert)).toBe(true);
+    expect(cert.verify(caCert.publicKey)).toBe(true);
+    expect(cert.subject).toContain('CN=billing-app');
+    expect(cert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+    expect(cert.subjectAltName).toBeUndefined();
+    expect(issued.serialNumber).toBe(cert.serialNumber);
+    expect(Date.parse(cert.validTo)).toBe(now.getTime() + 30 * 86_400_000);
+    expect(issued.expiresAt.getTime()).toBe(Date.parse(cert.validTo));
+    // The key goes with the certificate.
+    expect(createPublicKey(createPrivateKey(issued.privateKey)).equals(cert.publicKey)).toBe(true);
+    const long = await issueClientCertificate(ca, 'x', { validityMs: 20 * 365 * 86_400_000, now });
+    expect(long.expiresAt.getTime()).toBe(Date.parse(caCert.validTo));
   });
 });

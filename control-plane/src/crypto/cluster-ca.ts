@@ -4,7 +4,9 @@
  * other secrets), and the instance certificates it signs. An instance's
  * certificate names the address of the node it runs on and the cluster's
  * endpoint host, so a client that verifies hostnames accepts it whether it
- * came in through the endpoint or was redirected to the node.
+ * came in through the endpoint or was redirected to the node. Client
+ * certificates (mTLS) name what they are for and are valid for client use
+ * only.
  */
 import 'reflect-metadata';
 import { isIP } from 'node:net';
@@ -94,4 +96,36 @@ export async function issueInstanceCertificate(ca: PemPair, hosts: readonly stri
     ],
   });
   return { certificate: cert.toString('pem') + '\n', privateKey: await pkcs8Pem(keys.privateKey) };
+}
+
+/**
+ * A client certificate (TLS client use only) signed by the cluster's CA:
+ * what an application, or Strata's own connections, present to a cluster
+ * that requires client certificates. `name` becomes the subject's common
+ * name. Valid for `validityMs`, never past the CA.
+ */
+export async function issueClientCertificate(ca: PemPair, name: string, opts: { validityMs: number; now?: Date }): Promise<PemPair & { serialNumber: string; expiresAt: Date }> {
+  const now = opts.now ?? new Date();
+  const caCert = new x509.X509Certificate(ca.certificate);
+  const caKey = await importPkcs8(ca.privateKey);
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const serialNumber = serial();
+  const expiresAt = new Date(Math.min(now.getTime() + opts.validityMs, caCert.notAfter.getTime()));
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber,
+    subject: [{ CN: [name] }, { O: ['Strata'] }],
+    issuer: caCert.subject,
+    notBefore: new Date(now.getTime() - 60_000),
+    notAfter: expiresAt,
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyAgreement, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert),
+    ],
+  });
+  return { certificate: cert.toString('pem') + '\n', privateKey: await pkcs8Pem(keys.privateKey), serialNumber: serialNumber.toUpperCase(), expiresAt: cert.notAfter };
 }

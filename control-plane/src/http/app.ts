@@ -51,6 +51,7 @@ export interface AppDeps extends ClusterRoutesDeps, NodeRoutesDeps, AgentRoutesD
   alerts?: { router: Router };
   /** Database users of clusters: routes under /v1/clusters/{id}/users. */
   databaseUsers?: { router: Router };
+  clientCertificates?: { router: Router };
   diagnostics?: { router: Router };
 }
 
@@ -100,6 +101,7 @@ export function createApp(d: AppDeps): Express {
   if (d.backups) app.use('/v1', d.backups.router);
   if (d.alerts) app.use('/v1', d.alerts.router);
   if (d.databaseUsers) app.use('/v1', d.databaseUsers.router);
+  if (d.clientCertificates) app.use('/v1', d.clientCertificates.router);
   if (d.diagnostics) app.use('/v1', d.diagnostics.router);
   app.use('/v1/clusters', clusterRoutes(d));
   app.use('/v1/operations', operationRoutes(d));

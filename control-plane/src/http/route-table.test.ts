@@ -14,6 +14,7 @@ import { createBackupModule } from '../backups/backup.module';
 import { createDiskProfileModule } from '../disk-profiles/disk-profile.module';
 import { createAlertModule } from '../alerts/alert.module';
 import { createDatabaseUserModule } from '../database-users/database-user.module';
+import { createClientCertificateModule } from '../client-certificates/client-certificate.module';
 import { createDiagnosticsModule } from '../diagnostics/diagnostics.module';
 
 /** Routes that are deliberately not API operations. */
@@ -32,10 +33,11 @@ function buildApp() {
     pool: fake, log, box: fake, clusters: fake, latest: () => null, evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: null,
   });
   const databaseUsers = createDatabaseUserModule({ pool: fake, clusters: fake, observed: fake, box: fake, requestPass: async () => {} });
+  const clientCertificates = createClientCertificateModule({ pool: fake, clusters: fake, box: fake });
   const diagnostics = createDiagnosticsModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, shardLoad: fake });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({
-    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups, alerts, databaseUsers, diagnostics,
+    ...fake, pool: fake, log, auth: fake, audit: fake, consoleDir: home, metrics: metrics.app, benchmarks: benchmarks.app, diskProfiles: diskProfiles.app, backups, alerts, databaseUsers, clientCertificates, diagnostics,
     nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15000, authDeps: { auth: fake }, limits: config.limits,
   });
   rmSync(home, { recursive: true, force: true });

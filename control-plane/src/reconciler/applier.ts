@@ -86,8 +86,8 @@ export async function enqueue(
   return inserted;
 }
 
-/** Memory, durability, eviction and write fencing an instance runs with. */
-export type InstanceSettings = Pick<ClusterSpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'> & Partial<Pick<ClusterSpec, 'fencing'>>;
+/** Memory, durability, eviction, write fencing and (a TLS cluster) client certificates an instance runs with. */
+export type InstanceSettings = Pick<ClusterSpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'> & Partial<Pick<ClusterSpec, 'fencing' | 'tlsClientAuth'>>;
 
 /** What an agent needs to run an instance: the cluster's settings (or `settings`), the instance's memory unless `settings` say otherwise. */
 export function instanceSpec(ctx: ClusterContext, inst: InstanceRow, settings?: InstanceSettings): InstanceSpec {
@@ -95,6 +95,8 @@ export function instanceSpec(ctx: ClusterContext, inst: InstanceRow, settings?: 
   return {
     instanceId: inst.id, clusterId: ctx.cluster.id, port: inst.port, memoryMb: settings?.memoryMbPerShard ?? inst.memoryMb,
     durability: s.durability, evictionPolicy: s.evictionPolicy, fencing: s.fencing ?? 'off',
+    // Only a TLS instance has a client certificate rule (tls is set at create, so the cluster's spec decides).
+    ...(ctx.cluster.spec.tls === 'required' ? { tlsClientAuth: s.tlsClientAuth ?? 'none' } : {}),
   };
 }
 

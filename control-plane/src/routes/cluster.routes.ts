@@ -172,6 +172,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
       password: s.customerPassword,
       endpoint,
       tls: cluster.spec.tls,
+      tlsClientAuth: cluster.spec.tlsClientAuth,
       caCertificate: s.tlsCa?.certificate ?? null,
     };
     res.set('Cache-Control', 'no-store');

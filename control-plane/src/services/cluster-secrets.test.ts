@@ -4,6 +4,7 @@ import { engineCredentials, type ClusterSecrets } from './cluster-secrets';
 const users = { customerUser: 'app', customerPassword: 'c'.repeat(16), internalUser: 'strata-internal', internalPassword: 'i'.repeat(16) };
 const ca = { certificate: '-----BEGIN CERTIFICATE-----\nca\n-----END CERTIFICATE-----\n', privateKey: '-----BEGIN PRIVATE KEY-----\nCA-KEY\n-----END PRIVATE KEY-----\n' };
 const instance = { certificate: 'INSTANCE-CERT', privateKey: 'INSTANCE-KEY' };
+const client = { certificate: 'CLIENT-CERT', privateKey: 'CLIENT-KEY' };
 
 describe('engineCredentials: what an agent gets with a task', () => {
   it('a plain cluster: the users only', () => {
@@ -13,8 +14,10 @@ describe('engineCredentials: what an agent gets with a task', () => {
   it("a TLS cluster: the CA's certificate and, for a task that runs an instance, its certificate; never the CA's key", () => {
     const secrets: ClusterSecrets = { ...users, tlsCa: ca };
     expect(engineCredentials(secrets)).toEqual({ ...users, tls: { caCertificate: ca.certificate } });
-    const withCert = engineCredentials(secrets, instance);
-    expect(withCert).toEqual({ ...users, tls: { caCertificate: ca.certificate, instanceCertificate: instance } });
+    const withCert = engineCredentials(secrets, { instance, client });
+    expect(withCert).toEqual({ ...users, tls: { caCertificate: ca.certificate, instanceCertificate: instance, clientCertificate: client } });
     expect(JSON.stringify(withCert)).not.toContain('CA-KEY');
+    // A plain cluster gets no certificate even when one is handed in.
+    expect(engineCredentials(users, { client })).toEqual(users);
   });
 });

@@ -16,13 +16,19 @@ export const openSecrets = (box: SecretBox, sealed: string): ClusterSecrets => J
 
 /**
  * What an agent gets with a task: the engine users, the CA certificate of a
- * TLS cluster and, for a task that runs an instance, that instance's
- * certificate. Never the CA's key.
+ * TLS cluster, the client certificate Strata's own connections present and,
+ * for a task that runs an instance, that instance's certificate. Never the
+ * CA's key.
  */
-export function engineCredentials(s: ClusterSecrets, instanceCertificate?: PemPair): EngineCredentials {
+export function engineCredentials(s: ClusterSecrets, certificates: { instance?: PemPair; client?: PemPair } = {}): EngineCredentials {
   const { customerUser, customerPassword, internalUser, internalPassword } = s;
+  const pem = (p: PemPair) => ({ certificate: p.certificate, privateKey: p.privateKey });
   return {
     customerUser, customerPassword, internalUser, internalPassword,
-    ...(s.tlsCa ? { tls: { caCertificate: s.tlsCa.certificate, ...(instanceCertificate ? { instanceCertificate } : {}) } } : {}),
+    ...(s.tlsCa ? { tls: {
+      caCertificate: s.tlsCa.certificate,
+      ...(certificates.instance ? { instanceCertificate: pem(certificates.instance) } : {}),
+      ...(certificates.client ? { clientCertificate: pem(certificates.client) } : {}),
+    } } : {}),
   };
 }

@@ -53,6 +53,7 @@ export function withDefaults(req: CreateClusterRequest): ClusterSpec {
     migrationPriority: req.migrationPriority ?? 'balanced',
     engineVersion: req.engineVersion ?? '7',
     tls: req.tls ?? 'off',
+    tlsClientAuth: req.tlsClientAuth ?? 'none',
     maintenanceWindow: req.maintenanceWindow ?? null,
   };
 }

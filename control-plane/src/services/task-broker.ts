@@ -4,8 +4,13 @@ import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
 import type { NodeStore } from '../stores/node.store';
-import { issueInstanceCertificate } from '../crypto/cluster-ca';
+import { issueClientCertificate, issueInstanceCertificate } from '../crypto/cluster-ca';
 import { engineCredentials, openSecrets } from './cluster-secrets';
+import { DEFAULT_RENEW_BEFORE_DAYS, instanceCertValidityMs } from '@strata/engine';
+
+/** The common name of the client certificate Strata's own connections present. */
+export const STRATA_CLIENT_NAME = 'strata-internal';
+const DEFAULT_VALIDITY_MS = instanceCertValidityMs(DEFAULT_RENEW_BEFORE_DAYS * 86_400_000);
 
 /** Short leases, extended by agent heartbeats: a task leased just before a crash is handed out again within seconds. */
 export const TASK_LEASE_MS = 6_000;
@@ -77,8 +82,12 @@ export class TaskBroker {
     // A task that runs an instance gets a certificate for it, issued now for the node it runs on (the CA key stays here).
     const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance' || request.kind === 'renew-certificate';
     const instanceCertificate = secrets.tlsCa && runsInstance ? await this.instanceCertificate(secrets.tlsCa, row.nodeId) : undefined;
+    // Every task on a TLS cluster gets a client certificate for Strata's own connections (presented when the instances ask for one:
+    // the cluster requires client certificates, now or after an in-place change). Valid as long as an instance's: the agent keeps the
+    // one its instance tasks brought until the instance's certificate is renewed, which brings a fresh one.
+    const clientCertificate = secrets.tlsCa ? await issueClientCertificate(secrets.tlsCa, STRATA_CLIENT_NAME, { validityMs: this.d.certificateValidityMs ?? DEFAULT_VALIDITY_MS }) : undefined;
     const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
-    const credentials = { ...engineCredentials(secrets, instanceCertificate), databaseUsers };
+    const credentials = { ...engineCredentials(secrets, { instance: instanceCertificate, client: clientCertificate }), databaseUsers };
     // Backup storage credentials travel only inside the task on its way to the agent.
     const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
     if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });

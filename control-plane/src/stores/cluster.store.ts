@@ -44,8 +44,12 @@ const toCluster = (r: any): ClusterRow => ({
   id: r.id,
   name: r.name,
   organizationId: r.organization_id,
-  // Clusters stored before migrationPriority, maintenanceWindow, fencing or tls existed move at the default, have no window, are unfenced and speak plain text.
-  spec: { migrationPriority: 'balanced', maintenanceWindow: null, fencing: 'off', tls: 'off', ...(r.spec as Omit<ClusterSpec, 'migrationPriority' | 'maintenanceWindow' | 'fencing' | 'tls'>) } as ClusterSpec,
+  // Clusters stored before migrationPriority, maintenanceWindow, fencing, tls or tlsClientAuth existed move at the default, have no window, are unfenced,
+  // speak plain text and ask for no client certificate.
+  spec: {
+    migrationPriority: 'balanced', maintenanceWindow: null, fencing: 'off', tls: 'off', tlsClientAuth: 'none',
+    ...(r.spec as Omit<ClusterSpec, 'migrationPriority' | 'maintenanceWindow' | 'fencing' | 'tls' | 'tlsClientAuth'>),
+  } as ClusterSpec,
   generation: r.generation,
   observedGeneration: r.observed_generation,
   status: { phase: r.phase as ClusterPhase, conditions: r.conditions as Condition[] },

@@ -8,6 +8,7 @@
  * ending with the mark). Never holds more than a chunk in memory.
  */
 import { openInstanceSocket } from '../redis/instance-socket';
+import type { TlsLogin } from '../redis/admin/admin-connection';
 import { PassThrough, type Readable } from 'node:stream';
 
 export interface RdbSyncTarget {
@@ -16,7 +17,7 @@ export interface RdbSyncTarget {
   username?: string;
   password?: string;
   /** TLS, verifying the server against the cluster's CA (a TLS cluster). */
-  tls?: { ca: string };
+  tls?: TlsLogin;
   /** Connect and handshake timeout. */
   timeoutMs?: number;
 }

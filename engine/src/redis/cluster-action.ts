@@ -9,7 +9,7 @@ import type { InstanceRole, MigrationProgress, SlotRange } from '../domain';
 import type { TopologySpec } from './topology.planner';
 
 /** Settings an instance runs with. */
-export type Settings = Pick<TopologySpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy' | 'fencing'>;
+export type Settings = Pick<TopologySpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy' | 'fencing' | 'tlsClientAuth'>;
 
 /** Why a healthy primary hands over: back to its preferred node, off a draining node, or off a node whose agent is down. */
 export type SwitchoverReason = 'rebalance' | 'drain' | 'node-down';

@@ -66,6 +66,18 @@ describe('renderRedisConfig', () => {
     expect(lines()).toContain('port 7001');
   });
 
+  it('asks clients for a certificate signed by the CA when the cluster requires client certificates, in redis.conf and at runtime', () => {
+    const out = lines({ tls: TLS_FILES, tlsClientAuth: 'required' });
+    expect(out).toContain('tls-auth-clients yes');
+    expect(out.filter((l) => l.startsWith('tls-auth-clients'))).toHaveLength(1);
+    expect(lines({ tls: TLS_FILES, tlsClientAuth: 'none' })).toContain('tls-auth-clients no');
+    const live = (tlsClientAuth?: 'none' | 'required') => specSettings({ memoryMb: 64, durability: 'none', evictionPolicy: 'noeviction', tlsClientAuth });
+    expect(live('required')).toContainEqual(['tls-auth-clients', 'yes']);
+    expect(live('none')).toContainEqual(['tls-auth-clients', 'no']);
+    // A plain-text instance has no TLS setting to apply.
+    expect(live().filter(([k]) => k.startsWith('tls-'))).toEqual([]);
+  });
+
   it('binds, announces and runs in cluster mode with fast replication', () => {
     const out = lines();
     for (const line of [

@@ -1,6 +1,6 @@
-import type { Durability, EngineCredentials, EvictionPolicy, Fencing } from '../domain';
+import type { Durability, EngineCredentials, EvictionPolicy, Fencing, TlsClientAuth } from '../domain';
 import { assertSafeUsername, quoteConfigArg } from './config.quoting';
-import { tlsSettings, type TlsFiles } from './tls-settings';
+import { clientAuthSettings, tlsSettings, type TlsFiles } from './tls-settings';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES } from './acl-rules';
 import { databaseUserConfigLines } from './database-users';
 
@@ -19,6 +19,8 @@ export interface RedisConfigInput {
   credentials: EngineCredentials;
   /** TLS only (plain-text port closed), with these files; absent: plain text. */
   tls?: TlsFiles;
+  /** With `tls`: whether clients must present a certificate (absent: none). */
+  tlsClientAuth?: TlsClientAuth;
 }
 
 
@@ -51,6 +53,8 @@ export interface EngineSettings {
   durability: Durability;
   evictionPolicy: EvictionPolicy;
   fencing?: Fencing;
+  /** A TLS instance's client certificate rule; absent on a plain-text instance (nothing to set). */
+  tlsClientAuth?: TlsClientAuth;
 }
 
 /** What an instance's spec sets: memory limit and eviction policy. */
@@ -60,12 +64,12 @@ export function memorySettings(s: { memoryMb: number; evictionPolicy: EvictionPo
 
 /**
  * Every setting that follows an instance's spec (memory, eviction,
- * persistence, write fencing), as [name, value] pairs: the one translation
+ * persistence, write fencing, a TLS instance's client certificates), as [name, value] pairs: the one translation
  * of a spec into Redis settings, rendered into redis.conf and applied at
  * runtime with CONFIG SET (a claimed spare, an in-place reconfigure).
  */
 export function specSettings(s: EngineSettings): readonly (readonly [string, string])[] {
-  return [...memorySettings(s), ...PERSISTENCE_SETTINGS[s.durability], ...FENCING_SETTINGS[s.fencing ?? 'off']];
+  return [...memorySettings(s), ...PERSISTENCE_SETTINGS[s.durability], ...FENCING_SETTINGS[s.fencing ?? 'off'], ...(s.tlsClientAuth ? clientAuthSettings(s.tlsClientAuth) : [])];
 }
 
 const directive = ([name, value]: readonly [string, string]) => `${name} ${/^[a-z0-9-]+$/.test(value) ? value : quoteConfigArg(value)}`;
@@ -132,6 +136,6 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     `user ${credentials.customerUser} reset on ${q(`>${credentials.customerPassword}`)} ${CUSTOMER_ACL_RULES.join(' ')}`,
     ...(credentials.databaseUsers?.length ? ['', '# Database users (passwords as SHA-256)', ...databaseUserConfigLines(credentials.databaseUsers)] : []),
   ];
-  if (input.tls) lines.push('', '# TLS only: client port, replication and cluster bus', ...tlsSettings(port, input.tls).map(directive));
+  if (input.tls) lines.push('', '# TLS only: client port, replication and cluster bus', ...tlsSettings(port, input.tls, input.tlsClientAuth).map(directive));
   return `${lines.join('\n')}\n`;
 }

@@ -164,6 +164,20 @@ describe('planTopologyChange', () => {
     expect(specProblem({ replicasPerShard: 0 })).toBeNull();
   });
 
+  it('client certificates change in place on a TLS cluster and are refused without TLS, naming the field', () => {
+    const r = planTopologyChange({ current: spec({ tls: 'required' }), desired: spec({ tls: 'required', tlsClientAuth: 'required' }), ...cluster(), data: [] });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.vertical).toBe(true);
+    expect(r.steps.map((s) => s.name)).toEqual(['configure', 'finish']);
+    expect(r.changes).toEqual([{ field: 'tlsClientAuth', from: 'none', to: 'required' }]);
+    expect(r.steps[0]!.title).toContain('tlsClientAuth none → required');
+    expect(planTopologyChange({ current: spec(), desired: spec({ tlsClientAuth: 'required' }), ...cluster(), data: [] }))
+      .toMatchObject({ ok: false, code: 'invalid', field: 'tlsClientAuth' });
+    expect(specProblem({ replicasPerShard: 1, tls: 'off', tlsClientAuth: 'required' })).toMatchObject({ field: 'tlsClientAuth' });
+    expect(specProblem({ replicasPerShard: 1, tls: 'required', tlsClientAuth: 'required' })).toBeNull();
+    expect(specProblem({ replicasPerShard: 1, tlsClientAuth: 'none' })).toBeNull();
+  });
+
   it('an unchanged spec is reported as such', () => {
     expect(planTopologyChange({ current: spec(), desired: spec(), ...cluster(), data: [] })).toMatchObject({ ok: false, code: 'unchanged' });
   });

@@ -5,7 +5,7 @@
  * (placed with anti-affinity) or removed, and which slots move from which
  * shard to which. The same function answers a dry run and drives the change.
  */
-import type { Durability, EvictionPolicy, Fencing, MigrationPriority, SlotRange } from '../domain';
+import type { Durability, EvictionPolicy, Fencing, MigrationPriority, SlotRange, TlsClientAuth } from '../domain';
 import { formatMemoryMb } from '../memory-label';
 import { planPlacement, placeReplacement, type PlacementNode } from '../placement.planner';
 import { DEFAULT_MIGRATION_PRIORITY, migrationCosts, type MigrationCost } from './migration-pace';
@@ -25,6 +25,10 @@ export interface TopologySpec {
   fencing?: Fencing;
   /** How hard slot moves press on the primaries (absent: the default). */
   migrationPriority?: MigrationPriority;
+  /** TLS (set at create; absent: off). */
+  tls?: 'off' | 'required';
+  /** Client certificates of a TLS cluster (absent: none). */
+  tlsClientAuth?: TlsClientAuth;
 }
 
 export interface TopologyInstance {
@@ -94,9 +98,10 @@ export interface UpdateDesired {
   removed: readonly unknown[];
 }
 
-/** Memory, durability, eviction or fencing change in place on every instance. */
+/** Memory, durability, eviction, fencing or client certificates change in place on every instance. */
 export const isVertical = (from: TopologySpec, to: TopologySpec): boolean =>
-  from.memoryMbPerShard !== to.memoryMbPerShard || from.durability !== to.durability || from.evictionPolicy !== to.evictionPolicy || (from.fencing ?? 'off') !== (to.fencing ?? 'off');
+  from.memoryMbPerShard !== to.memoryMbPerShard || from.durability !== to.durability || from.evictionPolicy !== to.evictionPolicy || (from.fencing ?? 'off') !== (to.fencing ?? 'off')
+  || (from.tlsClientAuth ?? 'none') !== (to.tlsClientAuth ?? 'none');
 
 
 /** How many slots end on another shard than where they are now. */
@@ -214,9 +219,9 @@ export function planSlotTargets(current: SlotRange[][], shards: number): { targe
 
 export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult {
   const { current: cur, desired: want } = input;
-  const fields: (keyof TopologySpec)[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'migrationPriority'];
+  const fields: (keyof TopologySpec)[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'tlsClientAuth', 'migrationPriority'];
   const valueOf = (spec: TopologySpec, f: keyof TopologySpec) =>
-    (f === 'migrationPriority' ? spec.migrationPriority ?? DEFAULT_MIGRATION_PRIORITY : f === 'fencing' ? spec.fencing ?? 'off' : spec[f]!);
+    (f === 'migrationPriority' ? spec.migrationPriority ?? DEFAULT_MIGRATION_PRIORITY : f === 'fencing' ? spec.fencing ?? 'off' : f === 'tlsClientAuth' ? spec.tlsClientAuth ?? 'none' : spec[f]!);
   const changes = fields.filter((f) => valueOf(cur, f) !== valueOf(want, f)).map((f) => ({ field: f, from: valueOf(cur, f), to: valueOf(want, f) }));
   if (!changes.length) return fail('unchanged', 'shards', 'the cluster already has this spec');
   const problem = specProblem(want, changes.map((c) => c.field));
@@ -302,7 +307,7 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
   const totals = moves.reduce((t, m) => ({ slots: t.slots + m.slotCount, keys: t.keys + m.estimatedKeys, bytes: t.bytes + m.estimatedBytes }), { slots: 0, keys: 0, bytes: 0 });
 
   const vertical = isVertical(cur, want);
-  const what = changes.filter((c) => ['memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing'].includes(c.field)).map((c) => `${c.field} ${c.from} → ${c.to}`).join(', ');
+  const what = changes.filter((c) => ['memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'tlsClientAuth'].includes(c.field)).map((c) => `${c.field} ${c.from} → ${c.to}`).join(', ');
   const primaries = add.filter((a) => a.role === 'primary').length;
   const titles: Record<TopologyStepName, string> = {
     configure: `Apply ${what} in place on every instance (CONFIG SET, config files rewritten; no restart)`,

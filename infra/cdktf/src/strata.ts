@@ -44,6 +44,8 @@ export interface StrataClusterConfig {
   backup?: { intervalHours?: number; dailyAt?: string; keepLast?: number; keepDays?: number; consistent?: boolean };
   /** Id of a completed backup the new cluster starts with (any shape); changing it creates a new cluster. */
   restoreFrom?: string;
+  /** Clients also present a certificate signed by the cluster's CA (default none; needs tls required); changes in place. */
+  tlsClientAuth?: 'none' | 'required';
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
@@ -53,7 +55,7 @@ export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
   static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'maintenance_window',
-    'engine_version', 'tls', 'backup', 'restore_from', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
+    'engine_version', 'tls', 'tls_client_auth', 'backup', 'restore_from', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -167,7 +169,7 @@ export class StrataDatabaseUser extends BoundResource<StrataDatabaseUserConfig> 
 /** data "strata_cluster": by id or name. */
 export class DataStrataCluster extends BoundDataSource<{ id?: string; name?: string }> {
   static readonly tfDataSourceType = 'strata_cluster';
-  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'engine_version', 'tls',
+  static readonly tfAttributes = ['id', 'name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'engine_version', 'tls', 'tls_client_auth',
     'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: { id?: string; name?: string } & TerraformMetaArguments) {
     super(scope, id, DataStrataCluster.tfDataSourceType, 'strata', config);

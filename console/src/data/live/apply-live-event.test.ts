@@ -8,7 +8,7 @@ import { isClusterDeleted, isLive, pollMs, resetLiveStore, setLive } from './liv
 
 const cluster = (id: string, phase: Cluster['status']['phase'], createdAt = '2026-01-01T00:00:00Z'): Cluster => ({
   id, name: `c-${id}`, organizationId: 'o', generation: 1, observedGeneration: 1, createdAt, updatedAt: createdAt,
-  spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32, durability: 'none', evictionPolicy: 'noeviction', fencing: 'off', migrationPriority: 'balanced', engineVersion: '7', maintenanceWindow: null, tls: 'off' },
+  spec: { shards: 1, replicasPerShard: 0, memoryMbPerShard: 32, durability: 'none', evictionPolicy: 'noeviction', fencing: 'off', migrationPriority: 'balanced', engineVersion: '7', maintenanceWindow: null, tls: 'off', tlsClientAuth: 'none' },
   status: { phase, conditions: [] },
 });
 const op = (id: string, clusterId: string, state: Operation['state']): Operation => ({
@@ -25,7 +25,7 @@ describe('applyLiveEvent', () => {
   it('a cluster change updates the list and the page, and a deleting one drops its connection details', () => {
     qc.setQueryData<ClusterList>(clusterKeys.list(), { items: [cluster('a', 'ready'), cluster('b', 'ready')] });
     qc.setQueryData(clusterKeys.detail('a'), cluster('a', 'ready'));
-    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: [], username: 'u', password: 'p', endpoint: null, tls: 'off', caCertificate: null });
+    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: [], username: 'u', password: 'p', endpoint: null, tls: 'off', tlsClientAuth: 'none', caCertificate: null });
     applyLiveEvent(qc, { type: 'cluster', cluster: cluster('a', 'deleting') }, { reconnected: false });
     expect(qc.getQueryData<Cluster>(clusterKeys.detail('a'))?.status.phase).toBe('deleting');
     expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items.map((c) => c.status.phase)).toEqual(['deleting', 'ready']);
@@ -33,7 +33,7 @@ describe('applyLiveEvent', () => {
   });
 
   it('a topology change (a failover, a shard removed) makes the seeds and snippets stale along with the topology', () => {
-    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: ['h:7996'], username: 'u', password: 'p', endpoint: null, tls: 'off', caCertificate: null });
+    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: ['h:7996'], username: 'u', password: 'p', endpoint: null, tls: 'off', tlsClientAuth: 'none', caCertificate: null });
     qc.setQueryData(clusterKeys.topology('a'), { shards: [] });
     applyLiveEvent(qc, { type: 'topology', clusterId: 'a' }, { reconnected: false });
     expect(qc.getQueryState(clusterKeys.connection('a'))?.isInvalidated).toBe(true);

@@ -6,7 +6,8 @@ import { Icon } from '../../components/ui/Icon';
 import { ErrorState } from '../../components/ui/States';
 import { Tabs } from '../../components/ui/Tabs';
 import { useDatabaseUsersQuery } from '../../data/database-users/database-users-query';
-import { CA_FILE, CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
+import { ClientCertificateCreate } from './ClientCertificateCreate';
+import { CA_FILE, CLIENT_CERT_FILE, CLIENT_KEY_FILE, CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
   provisioning: false,
@@ -114,6 +115,12 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
                 Download CA
               </a>
             </div>
+            <span className="small" data-testid="client-auth">
+              {conn.tlsClientAuth === 'required'
+                ? <>Client certificates required: every client also presents a certificate signed by this CA; the snippets read it from <code>{CLIENT_CERT_FILE}</code> and <code>{CLIENT_KEY_FILE}</code>.</>
+                : 'Client certificates are not required (they can be, from the Settings API); a certificate created here is ready for when they are.'}
+            </span>
+            <ClientCertificateCreate clusterId={clusterId} />
           </div>
         )}
         <div className="kv">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '@strata/api';
-import { CA_FILE, CLIENTS, JEDIS_DEPENDENCY, MASK, asDatabaseUser, buildSnippet, maskUri, parseHostPort } from './snippets';
+import { CA_FILE, CLIENT_CERT_FILE, CLIENT_KEY_FILE, CLIENTS, JEDIS_DEPENDENCY, MASK, asDatabaseUser, buildSnippet, maskUri, parseHostPort } from './snippets';
 
 const conn: Connection = {
   uri: 'redis://default:s3cr%2Ft@127.0.0.1:7001',
@@ -9,6 +9,7 @@ const conn: Connection = {
   password: 's3cr/t',
   endpoint: null,
   tls: 'off',
+  tlsClientAuth: 'none',
   caCertificate: null,
 };
 
@@ -98,6 +99,32 @@ describe('for a TLS cluster', () => {
     const reader = asDatabaseUser(secure, 'reader');
     expect(reader.uri).toBe('rediss://reader:<password of reader>@127.0.0.1:7001');
     expect(buildSnippet('redis-cli', reader, true)).toContain(`--tls --cacert ${CA_FILE}`);
+  });
+});
+
+describe('for a cluster that requires client certificates', () => {
+  const secure: Connection = { ...conn, uri: 'rediss://default:s3cr%2Ft@127.0.0.1:7001', tls: 'required', caCertificate: 'CA' };
+  const mutual: Connection = { ...secure, tlsClientAuth: 'required' };
+  it.each(CLIENTS.map((c) => c.key))('%s: presents the client certificate and key files beside the CA', (client) => {
+    const s = buildSnippet(client, mutual, true);
+    expect(s).toContain(CA_FILE);
+    expect(s).toContain(CLIENT_CERT_FILE);
+    expect(s).toContain(CLIENT_KEY_FILE);
+    expect(s.split('\n')[0]).toMatch(/^(#|\/\/) (npm |pip )?install/);
+    expect(buildSnippet(client, secure, true)).not.toContain(CLIENT_CERT_FILE);
+  });
+  it('each client passes them its own way', () => {
+    const cli = buildSnippet('redis-cli', mutual, true).split('\n').filter((l) => l.startsWith('redis-cli '));
+    expect(cli.every((l) => l.includes(`--tls --cacert ${CA_FILE} --cert ${CLIENT_CERT_FILE} --key ${CLIENT_KEY_FILE}`))).toBe(true);
+    expect(buildSnippet('ioredis', mutual, true)).toContain(`tls: { ca: readFileSync("${CA_FILE}"), cert: readFileSync("${CLIENT_CERT_FILE}"), key: readFileSync("${CLIENT_KEY_FILE}") }`);
+    expect(buildSnippet('node-redis', mutual, true)).toContain(`socket: { tls: true, ca: readFileSync("${CA_FILE}"), cert: readFileSync(`);
+    expect(buildSnippet('redis-py', mutual, true)).toContain(`    ssl_certfile="${CLIENT_CERT_FILE}",\n    ssl_keyfile="${CLIENT_KEY_FILE}",`);
+    expect(buildSnippet('go-redis', mutual, true)).toContain('TLSConfig: &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{cert}},');
+    expect(buildSnippet('jedis', mutual, true)).toContain('ssl.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);');
+    expect(buildSnippet('jedis', secure, true)).toContain('ssl.init(null, tmf.getTrustManagers(), null);');
+  });
+  it('a plain cluster never asks for them', () => {
+    expect(buildSnippet('redis-cli', { ...conn, tlsClientAuth: 'required' }, true)).not.toContain('--cert');
   });
 });
 

@@ -54,15 +54,25 @@ export const JEDIS_DEPENDENCY = '<dependency><groupId>redis.clients</groupId><ar
 /** The file TLS snippets read the cluster's CA from (the console's "Download CA" saves it under this name). */
 export const CA_FILE = 'ca.pem';
 const CA_NOTE = `save the cluster's CA as ${CA_FILE} beside it (Download CA)`;
+/** The files snippets read a client certificate and its key from, when the cluster requires client certificates (the console's "Create client certificate" saves them under these names). */
+export const CLIENT_CERT_FILE = 'client.crt';
+export const CLIENT_KEY_FILE = 'client.key';
+const CLIENT_NOTE = `and a client certificate as ${CLIENT_CERT_FILE} and ${CLIENT_KEY_FILE} (Create client certificate)`;
 
 /**
  * Cluster-aware connection snippets. With `reveal` false the password is
  * masked. For a TLS cluster each client speaks TLS and verifies the
- * instances against the cluster's CA, read from CA_FILE.
+ * instances against the cluster's CA, read from CA_FILE; when the cluster
+ * requires client certificates, each also presents the one in
+ * CLIENT_CERT_FILE and CLIENT_KEY_FILE.
  */
 export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolean): string {
   const password = reveal ? conn.password : MASK;
   const tls = conn.tls === 'required';
+  const mtls = tls && conn.tlsClientAuth === 'required';
+  const note = mtls ? `${CA_NOTE} ${CLIENT_NOTE}` : CA_NOTE;
+  const cliTls = tls ? ` --tls --cacert ${CA_FILE}${mtls ? ` --cert ${CLIENT_CERT_FILE} --key ${CLIENT_KEY_FILE}` : ''}` : '';
+  const nodeTls = `ca: readFileSync(${q(CA_FILE)})${mtls ? `, cert: readFileSync(${q(CLIENT_CERT_FILE)}), key: readFileSync(${q(CLIENT_KEY_FILE)})` : ''}`;
   // The stable endpoint first (it outlives any node), then every primary as a fallback seed.
   const endpoint = conn.endpoint ? [`${conn.endpoint.host}:${conn.endpoint.port}`] : [];
   const seeds = ([...endpoint, ...conn.seeds].length > 0 ? [...endpoint, ...conn.seeds] : [new URL(conn.uri.replace(/^rediss?:/, 'http:')).host]).map(parseHostPort);
@@ -73,16 +83,16 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
       return [
         '# install: apt-get install redis-tools (Debian/Ubuntu) or brew install redis (macOS)',
         '# -c follows MOVED/ASK redirects between shards',
-        ...(tls ? [`# TLS: ${CA_NOTE}`] : []),
-        `redis-cli -c${tls ? ` --tls --cacert ${CA_FILE}` : ''} -h ${first.host} -p ${first.port} --user ${user} --pass '${password}'`,
+        ...(tls ? [`# TLS: ${note}`] : []),
+        `redis-cli -c${cliTls} -h ${first.host} -p ${first.port} --user ${user} --pass '${password}'`,
         '',
         '# or, with the connection URI',
-        `redis-cli -c${tls ? ` --tls --cacert ${CA_FILE}` : ''} -u '${maskUri(conn.uri, conn.password, reveal)}'`,
+        `redis-cli -c${cliTls} -u '${maskUri(conn.uri, conn.password, reveal)}'`,
       ].join('\n');
     case 'ioredis':
       return [
         '// npm install ioredis  (save as main.mjs, run: node main.mjs)',
-        ...(tls ? [`// TLS: ${CA_NOTE}`, "import { readFileSync } from 'node:fs';"] : []),
+        ...(tls ? [`// TLS: ${note}`, "import { readFileSync } from 'node:fs';"] : []),
         "import { Cluster } from 'ioredis';",
         '',
         'const cluster = new Cluster(',
@@ -90,7 +100,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         ...seeds.map((s) => `    { host: ${q(s.host)}, port: ${s.port} },`),
         '  ],',
         tls
-          ? `  { redisOptions: { username: ${q(user)}, password: ${q(password)}, tls: { ca: readFileSync(${q(CA_FILE)}) } } },`
+          ? `  { redisOptions: { username: ${q(user)}, password: ${q(password)}, tls: { ${nodeTls} } } },`
           : `  { redisOptions: { username: ${q(user)}, password: ${q(password)} } },`,
         ');',
         '',
@@ -101,7 +111,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
     case 'node-redis':
       return [
         '// npm install redis  (save as main.mjs, run: node main.mjs)',
-        ...(tls ? [`// TLS: ${CA_NOTE}`, "import { readFileSync } from 'node:fs';"] : []),
+        ...(tls ? [`// TLS: ${note}`, "import { readFileSync } from 'node:fs';"] : []),
         "import { createCluster } from 'redis';",
         '',
         'const cluster = createCluster({',
@@ -109,7 +119,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         ...seeds.map((s) => `    { url: ${q(`${tls ? 'rediss' : 'redis'}://${s.host}:${s.port}`)} },`),
         '  ],',
         tls
-          ? `  defaults: { username: ${q(user)}, password: ${q(password)}, socket: { tls: true, ca: readFileSync(${q(CA_FILE)}) } },`
+          ? `  defaults: { username: ${q(user)}, password: ${q(password)}, socket: { tls: true, ${nodeTls} } },`
           : `  defaults: { username: ${q(user)}, password: ${q(password)} },`,
         '});',
         '',
@@ -121,7 +131,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
     case 'redis-py':
       return [
         '# pip install redis',
-        ...(tls ? [`# TLS: ${CA_NOTE}`] : []),
+        ...(tls ? [`# TLS: ${note}`] : []),
         'from redis.cluster import RedisCluster, ClusterNode',
         '',
         'rc = RedisCluster(',
@@ -131,6 +141,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         `    username=${q(user)},`,
         `    password=${q(password)},`,
         ...(tls ? ['    ssl=True,', `    ssl_ca_certs=${q(CA_FILE)},`] : []),
+        ...(mtls ? [`    ssl_certfile=${q(CLIENT_CERT_FILE)},`, `    ssl_keyfile=${q(CLIENT_KEY_FILE)},`] : []),
         '    decode_responses=True,',
         ')',
         '',
@@ -140,7 +151,7 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
     case 'go-redis':
       return [
         '// install: go mod init example && go get github.com/redis/go-redis/v9  (save as main.go, run: go run .)',
-        ...(tls ? [`// TLS: ${CA_NOTE}`] : []),
+        ...(tls ? [`// TLS: ${note}`] : []),
         'package main',
         '',
         'import (',
@@ -162,13 +173,19 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
           '\troots := x509.NewCertPool()',
           '\troots.AppendCertsFromPEM(ca)',
         ] : []),
+        ...(mtls ? [
+          `\tcert, err := tls.LoadX509KeyPair(${q(CLIENT_CERT_FILE)}, ${q(CLIENT_KEY_FILE)})`,
+          '\tif err != nil {',
+          '\t\tpanic(err)',
+          '\t}',
+        ] : []),
         '\trdb := redis.NewClusterClient(&redis.ClusterOptions{',
         '\t\tAddrs: []string{',
         ...seeds.map((s) => `\t\t\t${q(`${s.host}:${s.port}`)},`),
         '\t\t},',
         `\t\tUsername: ${q(user)},`,
         `\t\tPassword: ${q(password)},`,
-        ...(tls ? ['\t\tTLSConfig: &tls.Config{RootCAs: roots},'] : []),
+        ...(tls ? [mtls ? '\t\tTLSConfig: &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{cert}},' : '\t\tTLSConfig: &tls.Config{RootCAs: roots},'] : []),
         '\t})',
         '\tdefer rdb.Close()',
         '',
@@ -183,13 +200,16 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
         `// install: a pom.xml with ${JEDIS_DEPENDENCY}`,
         '// save as Main.java, run: mvn dependency:copy-dependencies -DoutputDirectory=lib && java -cp "lib/*" Main.java',
         ...(tls ? [
-          `// TLS: ${CA_NOTE}`,
+          `// TLS: ${note}`,
           'import java.io.FileInputStream;',
+          ...(mtls ? ['import java.nio.file.Files;', 'import java.nio.file.Path;', 'import java.security.KeyFactory;'] : []),
           'import java.security.KeyStore;',
+          ...(mtls ? ['import java.security.PrivateKey;', 'import java.security.cert.Certificate;'] : []),
           'import java.security.cert.CertificateFactory;',
+          ...(mtls ? ['import java.security.spec.PKCS8EncodedKeySpec;', 'import java.util.Base64;'] : []),
         ] : []),
         'import java.util.Set;',
-        ...(tls ? ['', 'import javax.net.ssl.SSLContext;', 'import javax.net.ssl.TrustManagerFactory;'] : []),
+        ...(tls ? ['', ...(mtls ? ['import javax.net.ssl.KeyManagerFactory;'] : []), 'import javax.net.ssl.SSLContext;', 'import javax.net.ssl.TrustManagerFactory;'] : []),
         '',
         'import redis.clients.jedis.DefaultJedisClientConfig;',
         'import redis.clients.jedis.HostAndPort;',
@@ -209,8 +229,21 @@ export function buildSnippet(client: ClientKey, conn: Connection, reveal: boolea
           '        }',
           '        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());',
           '        tmf.init(trust);',
+          ...(mtls ? [
+            `        String pem = Files.readString(Path.of(${q(CLIENT_KEY_FILE)})).replaceAll("-----[A-Z ]+-----|\\\\s", "");`,
+            '        PrivateKey key = KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));',
+            '        Certificate cert;',
+            `        try (FileInputStream in = new FileInputStream(${q(CLIENT_CERT_FILE)})) {`,
+            '            cert = CertificateFactory.getInstance("X.509").generateCertificate(in);',
+            '        }',
+            '        KeyStore keys = KeyStore.getInstance("PKCS12");',
+            '        keys.load(null, null);',
+            '        keys.setKeyEntry("client", key, "strata".toCharArray(), new Certificate[] { cert });',
+            '        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());',
+            '        kmf.init(keys, "strata".toCharArray());',
+          ] : []),
           '        SSLContext ssl = SSLContext.getInstance("TLS");',
-          '        ssl.init(null, tmf.getTrustManagers(), null);',
+          `        ssl.init(${mtls ? 'kmf.getKeyManagers()' : 'null'}, tmf.getTrustManagers(), null);`,
           '',
         ] : []),
         '        JedisClientConfig config = DefaultJedisClientConfig.builder()',

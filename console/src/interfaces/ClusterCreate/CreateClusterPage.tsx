@@ -304,6 +304,24 @@ export default function CreateClusterPage() {
               it is ready). Set at creation.
             </p>
             {errorFor('tls') && <p className="field-error">{errorFor('tls')}</p>}
+            {values.tls === 'required' && (
+              <>
+                <label style={{ display: 'block' }}>
+                  <input
+                    type="checkbox"
+                    name="tlsClientAuth"
+                    checked={values.tlsClientAuth === 'required'}
+                    onChange={(e) => set('tlsClientAuth', e.target.checked ? 'required' : 'none')}
+                    aria-describedby="tls-client-auth-hint"
+                  />
+                  {' '}Require client certificates
+                </label>
+                <p id="tls-client-auth-hint" className="field-hint">
+                  Every client also presents a certificate signed by the cluster&apos;s CA (create them on the Connect tab). Can be changed later.
+                </p>
+                {errorFor('tlsClientAuth') && <p className="field-error">{errorFor('tlsClientAuth')}</p>}
+              </>
+            )}
           </section>
         </form>
         <div className="wizard-aside">

@@ -26,7 +26,7 @@ export function restoreName(source: string, taken: readonly string[] = []): stri
   for (let i = 2; ; i++) if (!taken.includes(`${stem}-${i}`)) return `${stem}-${i}`;
 }
 
-/** The form as the backed-up cluster was: same shape, memory, durability, eviction, fencing and TLS; a new name. */
+/** The form as the backed-up cluster was: same shape, memory, durability, eviction, fencing, TLS and client certificates; a new name. */
 export function restoreFormValues(m: BackupManifest, taken: readonly string[] = []): ClusterFormValues {
   const spec = m.cluster.spec;
   return {
@@ -36,8 +36,10 @@ export function restoreFormValues(m: BackupManifest, taken: readonly string[] = 
     memoryMbPerShard: Math.max(spec.memoryMbPerShard, restoreMemoryNeededMb(m.shards, spec.shards, planRestore(m.shards, spec.shards))),
     durability: spec.durability,
     evictionPolicy: spec.evictionPolicy,
-    fencing: spec.fencing,
-    tls: spec.tls,
+    // Manifests written before a setting existed lack it: the default then.
+    fencing: spec.fencing ?? 'off',
+    tls: spec.tls ?? 'off',
+    tlsClientAuth: spec.tlsClientAuth ?? 'none',
   };
 }
 

@@ -8,7 +8,7 @@ describe('validateClusterForm (mirrors the server schema)', () => {
     const r = validateClusterForm(valid);
     expect(r).toEqual({
       ok: true,
-      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off', tls: 'off' },
+      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off', tls: 'off', tlsClientAuth: 'none' },
     });
   });
 

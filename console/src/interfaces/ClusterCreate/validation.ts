@@ -1,4 +1,4 @@
-import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type Fencing, type FieldError, type TlsMode } from '@strata/api';
+import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type Fencing, type FieldError, type TlsClientAuth, type TlsMode } from '@strata/api';
 import { specProblem } from '@strata/engine/spec-rule';
 
 /** What the form holds: numbers stay strings until validated, exactly as typed. */
@@ -11,12 +11,13 @@ export interface ClusterFormValues {
   evictionPolicy: EvictionPolicy;
   fencing: Fencing;
   tls: TlsMode;
+  tlsClientAuth: TlsClientAuth;
 }
 
 export type FormField = keyof ClusterFormValues;
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'tls'];
+export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'tls', 'tlsClientAuth'];
 
 export const INITIAL_VALUES: ClusterFormValues = {
   name: '',
@@ -27,6 +28,7 @@ export const INITIAL_VALUES: ClusterFormValues = {
   evictionPolicy: 'noeviction',
   fencing: 'off',
   tls: 'off',
+  tlsClientAuth: 'none',
 };
 
 function toNumber(s: string): number {
@@ -44,6 +46,8 @@ export function toRequestBody(v: ClusterFormValues): Record<string, unknown> {
     evictionPolicy: v.evictionPolicy,
     fencing: v.fencing,
     tls: v.tls,
+    // Client certificates are a TLS setting: turning TLS off in the form drops them.
+    tlsClientAuth: v.tls === 'required' ? v.tlsClientAuth : 'none',
   };
 }
 

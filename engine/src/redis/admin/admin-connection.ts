@@ -5,12 +5,23 @@
 import { Redis } from 'ioredis';
 import type { EngineCredentials } from '../../domain';
 
-/** How Strata logs in to an instance: a user and, on a TLS cluster, the CA the instance's certificate must chain to. */
+/**
+ * TLS of a connection to an instance: the server's certificate verified
+ * against `ca` (its name must cover the host connected to), and the client
+ * certificate presented when the instance asks for one.
+ */
+export interface TlsLogin {
+  ca: string;
+  /** PEM of the client certificate and its key (a cluster that requires client certificates refuses the handshake without). */
+  cert?: string;
+  key?: string;
+}
+
+/** How Strata logs in to an instance: a user and, on a TLS cluster, its TLS. */
 export interface AdminLogin {
   username: string;
   password: string;
-  /** TLS with the server's certificate verified against `ca` (its name must cover the host connected to). */
-  tls?: { ca: string };
+  tls?: TlsLogin;
 }
 
 export interface AdminTarget extends AdminLogin {
@@ -18,9 +29,20 @@ export interface AdminTarget extends AdminLogin {
   port: number;
 }
 
-/** The internal user's login to a cluster's instances: the one place that decides plain text or TLS. */
+/**
+ * The internal user's login to a cluster's instances: the one place that
+ * decides plain text or TLS, and which client certificate Strata presents:
+ * the one the control plane issued for its own connections, else (a record
+ * kept from before it issued them) the instance's certificate, which is
+ * valid for client use too.
+ */
 export function internalLogin(c: EngineCredentials): AdminLogin {
-  return { username: c.internalUser, password: c.internalPassword, ...(c.tls ? { tls: { ca: c.tls.caCertificate } } : {}) };
+  return { username: c.internalUser, password: c.internalPassword, ...(c.tls ? { tls: tlsLogin(c.tls) } : {}) };
+}
+
+function tlsLogin(t: NonNullable<EngineCredentials['tls']>): TlsLogin {
+  const client = t.clientCertificate ?? t.instanceCertificate;
+  return { ca: t.caCertificate, ...(client ? { cert: client.certificate, key: client.privateKey } : {}) };
 }
 
 /** Connects one admin client; rejects when the instance is unreachable or refuses the login. */
@@ -30,7 +52,7 @@ export async function connectAdmin(target: AdminTarget, timeoutMs: number): Prom
     port: target.port,
     username: target.username,
     password: target.password,
-    ...(target.tls ? { tls: { ca: target.tls.ca } } : {}),
+    ...(target.tls ? { tls: { ...target.tls } } : {}),
     // Named, so Strata's own commands are told apart in CLIENT LIST and the slow log.
     connectionName: 'strata',
     lazyConnect: true,

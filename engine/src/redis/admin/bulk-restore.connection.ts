@@ -8,6 +8,7 @@
  */
 import type net from 'node:net';
 import { openInstanceSocket } from '../instance-socket';
+import type { TlsLogin } from './admin-connection';
 
 export interface RestoreEntry {
   key: Buffer;
@@ -69,7 +70,7 @@ export class BulkRestoreConnection {
   }
 
   /** Connects and logs in (AUTH user password); rejects on a refused login. */
-  static async connect(host: string, port: number, username: string, password: string, tlsLogin?: { ca: string }, timeoutMs = 5000): Promise<BulkRestoreConnection> {
+  static async connect(host: string, port: number, username: string, password: string, tlsLogin?: TlsLogin, timeoutMs = 5000): Promise<BulkRestoreConnection> {
     const { socket, readyEvent } = openInstanceSocket(host, port, tlsLogin);
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,7 @@ export { observeWith } from './observe-instance';
 export { promoteReplica, type PromoteMode, type PromoteResult } from './failover';
 export { repairOpenSlots, type RepairSlotsOptions } from './repair-slots';
 export { readSnapshot, CommandClassifier, SAMPLER_COMMANDS } from './metrics-reader';
-export { connectAdmin, internalLogin, type AdminLogin, type AdminTarget } from './admin-connection';
+export { connectAdmin, internalLogin, type AdminLogin, type AdminTarget, type TlsLogin } from './admin-connection';
 export { joinAsReplica, forgetNodes } from './membership';
 export { migrateSlots, type MigrateSlotsOptions, type MigrateSlotsResult } from './migrate-slots';
 export { meetAsPrimary, reconfigureInstance, reloadTlsFiles } from './topology-admin';

@@ -384,6 +384,24 @@ func (e ClusterSpecTls) Valid() bool {
 	}
 }
 
+// Defines values for ClusterSpecTlsClientAuth.
+const (
+	ClusterSpecTlsClientAuthNone     ClusterSpecTlsClientAuth = "none"
+	ClusterSpecTlsClientAuthRequired ClusterSpecTlsClientAuth = "required"
+)
+
+// Valid indicates whether the value is a known member of the ClusterSpecTlsClientAuth enum.
+func (e ClusterSpecTlsClientAuth) Valid() bool {
+	switch e {
+	case ClusterSpecTlsClientAuthNone:
+		return true
+	case ClusterSpecTlsClientAuthRequired:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConditionStatus.
 const (
 	ConditionStatusFalse   ConditionStatus = "false"
@@ -417,6 +435,24 @@ func (e ConnectionTls) Valid() bool {
 	case ConnectionTlsOff:
 		return true
 	case ConnectionTlsRequired:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectionTlsClientAuth.
+const (
+	ConnectionTlsClientAuthNone     ConnectionTlsClientAuth = "none"
+	ConnectionTlsClientAuthRequired ConnectionTlsClientAuth = "required"
+)
+
+// Valid indicates whether the value is a known member of the ConnectionTlsClientAuth enum.
+func (e ConnectionTlsClientAuth) Valid() bool {
+	switch e {
+	case ConnectionTlsClientAuthNone:
+		return true
+	case ConnectionTlsClientAuthRequired:
 		return true
 	default:
 		return false
@@ -621,6 +657,24 @@ func (e CreateClusterRequestTls) Valid() bool {
 	case CreateClusterRequestTlsOff:
 		return true
 	case CreateClusterRequestTlsRequired:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateClusterRequestTlsClientAuth.
+const (
+	CreateClusterRequestTlsClientAuthNone     CreateClusterRequestTlsClientAuth = "none"
+	CreateClusterRequestTlsClientAuthRequired CreateClusterRequestTlsClientAuth = "required"
+)
+
+// Valid indicates whether the value is a known member of the CreateClusterRequestTlsClientAuth enum.
+func (e CreateClusterRequestTlsClientAuth) Valid() bool {
+	switch e {
+	case CreateClusterRequestTlsClientAuthNone:
+		return true
+	case CreateClusterRequestTlsClientAuthRequired:
 		return true
 	default:
 		return false
@@ -1356,6 +1410,24 @@ func (e UpdateClusterRequestMigrationPriority) Valid() bool {
 	}
 }
 
+// Defines values for UpdateClusterRequestTlsClientAuth.
+const (
+	UpdateClusterRequestTlsClientAuthNone     UpdateClusterRequestTlsClientAuth = "none"
+	UpdateClusterRequestTlsClientAuthRequired UpdateClusterRequestTlsClientAuth = "required"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestTlsClientAuth enum.
+func (e UpdateClusterRequestTlsClientAuth) Valid() bool {
+	switch e {
+	case UpdateClusterRequestTlsClientAuthNone:
+		return true
+	case UpdateClusterRequestTlsClientAuthRequired:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateClusterParamsDryRun.
 const (
 	UpdateClusterParamsDryRunFalse UpdateClusterParamsDryRun = "false"
@@ -1665,6 +1737,9 @@ type ClusterSpec struct {
 
 	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 	Tls ClusterSpecTls `json:"tls"`
+
+	// TlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
+	TlsClientAuth ClusterSpecTlsClientAuth `json:"tlsClientAuth"`
 }
 
 // ClusterSpecDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -1684,6 +1759,9 @@ type ClusterSpecMigrationPriority string
 
 // ClusterSpecTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 type ClusterSpecTls string
+
+// ClusterSpecTlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
+type ClusterSpecTlsClientAuth string
 
 // ClusterUpdateAccepted defines model for ClusterUpdateAccepted.
 type ClusterUpdateAccepted struct {
@@ -1734,6 +1812,9 @@ type Connection struct {
 	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 	Tls ConnectionTls `json:"tls"`
 
+	// TlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password
+	TlsClientAuth ConnectionTlsClientAuth `json:"tlsClientAuth"`
+
 	// Uri redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
 	Uri      string `json:"uri"`
 	Username string `json:"username"`
@@ -1741,6 +1822,9 @@ type Connection struct {
 
 // ConnectionTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 type ConnectionTls string
+
+// ConnectionTlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password
+type ConnectionTlsClientAuth string
 
 // CreateAlertRuleRequest defines model for CreateAlertRuleRequest.
 type CreateAlertRuleRequest struct {
@@ -1798,6 +1882,9 @@ type CreateClusterRequest struct {
 
 	// Tls default off; set at create
 	Tls *CreateClusterRequestTls `json:"tls,omitempty"`
+
+	// TlsClientAuth default none; required needs tls required
+	TlsClientAuth *CreateClusterRequestTlsClientAuth `json:"tlsClientAuth,omitempty"`
 }
 
 // CreateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -1820,6 +1907,9 @@ type CreateClusterRequestMigrationPriority string
 
 // CreateClusterRequestTls default off; set at create
 type CreateClusterRequestTls string
+
+// CreateClusterRequestTlsClientAuth default none; required needs tls required
+type CreateClusterRequestTlsClientAuth string
 
 // CreateDatabaseUserRequest defines model for CreateDatabaseUserRequest.
 type CreateDatabaseUserRequest struct {
@@ -2349,6 +2439,9 @@ type UpdateClusterRequest struct {
 	MigrationPriority *UpdateClusterRequestMigrationPriority `json:"migrationPriority,omitempty"`
 	ReplicasPerShard  *int                                   `json:"replicasPerShard,omitempty"`
 	Shards            *int                                   `json:"shards,omitempty"`
+
+	// TlsClientAuth client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required
+	TlsClientAuth *UpdateClusterRequestTlsClientAuth `json:"tlsClientAuth,omitempty"`
 }
 
 // UpdateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
@@ -2365,6 +2458,9 @@ type UpdateClusterRequestMaintenanceWindowDayOfWeek string
 
 // UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
 type UpdateClusterRequestMigrationPriority string
+
+// UpdateClusterRequestTlsClientAuth client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required
+type UpdateClusterRequestTlsClientAuth string
 
 // UpdateClusterParams defines parameters for UpdateCluster.
 type UpdateClusterParams struct {

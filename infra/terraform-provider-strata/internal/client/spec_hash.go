@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "0ee361bdbfb93fb2d6e11452a2f29845b84cd698d59338d8118efea1297f5cc6"
+const SpecSHA256 = "35c4dc7d5cb139a8f21bb1d151965ef1144f061a96e3cbfc175eba41a9a741a9"

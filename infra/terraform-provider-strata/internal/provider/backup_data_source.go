@@ -35,7 +35,9 @@ func (d *backupDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 }
 
 func (d *backupDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	computed := func(desc string) schema.StringAttribute { return schema.StringAttribute{Computed: true, Description: desc} }
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, Description: desc}
+	}
 	resp.Schema = schema.Schema{
 		Description: "Reads a backup by id (GET /v1/backups/{id}); restore it with strata_cluster's restore_from.",
 		Attributes: map[string]schema.Attribute{

@@ -147,7 +147,9 @@ resource "strata_cluster" "restored" {
 					resource.TestCheckResourceAttr("strata_cluster.restored", "shards", "2"),
 					resource.TestCheckResourceAttrPair("strata_cluster.restored", "restore_from", "data.strata_backup.b", "id"),
 					func(s *terraform.State) error {
-						var events struct{ Items []struct{ Type, BackupID, Mode string } }
+						var events struct {
+							Items []struct{ Type, BackupID, Mode string }
+						}
 						apiCall(t, http.MethodGet, "/v1/clusters/"+resourceID(s, "strata_cluster.restored")+"/events", &events)
 						for _, e := range events.Items {
 							if e.Type == "restore-completed" && e.BackupID == backupID && e.Mode == "move" {

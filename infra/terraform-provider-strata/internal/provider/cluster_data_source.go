@@ -27,6 +27,7 @@ type clusterDataModel struct {
 	MigrationPriority types.String `tfsdk:"migration_priority"`
 	EngineVersion     types.String `tfsdk:"engine_version"`
 	TLS               types.String `tfsdk:"tls"`
+	TLSClientAuth     types.String `tfsdk:"tls_client_auth"`
 	CACertificate     types.String `tfsdk:"ca_certificate"`
 	Status            types.String `tfsdk:"status"`
 	ConnectionURI     types.String `tfsdk:"connection_uri"`
@@ -57,6 +58,7 @@ func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"migration_priority":  computed("gentle, balanced or fast: how hard slot moves press on the primaries"),
 			"engine_version":      computed(""),
 			"tls":                 computed("off or required"),
+			"tls_client_auth":     computed("none or required: clients also present a certificate signed by the cluster's CA"),
 			"ca_certificate":      computed("PEM of the cluster's CA when tls is required, else null."),
 			"status":              computed("Phase: provisioning, ready, updating, degraded, deleting or failed."),
 			"connection_uri":      schema.StringAttribute{Computed: true, Sensitive: true},
@@ -115,6 +117,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	m.MigrationPriority = types.StringValue(string(c.Spec.MigrationPriority))
 	m.EngineVersion, m.Status = types.StringValue(string(c.Spec.EngineVersion)), types.StringValue(string(c.Status.Phase))
 	m.TLS = types.StringValue(string(c.Spec.Tls))
+	m.TLSClientAuth = types.StringValue(string(c.Spec.TlsClientAuth))
 	m.ConnectionURI, m.Username, m.Password, m.Seeds = types.StringNull(), types.StringNull(), types.StringNull(), types.ListNull(types.StringType)
 	m.CACertificate = types.StringNull()
 	if conn, err := d.api.Connection(ctx, c.Id.String()); err == nil {

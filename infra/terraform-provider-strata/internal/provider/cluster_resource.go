@@ -69,6 +69,7 @@ type clusterModel struct {
 	MaintenanceWindow types.Object `tfsdk:"maintenance_window"`
 	EngineVersion     types.String `tfsdk:"engine_version"`
 	TLS               types.String `tfsdk:"tls"`
+	TLSClientAuth     types.String `tfsdk:"tls_client_auth"`
 	CACertificate     types.String `tfsdk:"ca_certificate"`
 	WaitForReady      types.Bool   `tfsdk:"wait_for_ready"`
 	Timeouts          types.Object `tfsdk:"timeouts"`
@@ -122,7 +123,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
-		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, fencing, migration_priority and maintenance_window change in place " +
+		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, fencing, tls_client_auth, migration_priority and maintenance_window change in place " +
 			"(PATCH /v1/clusters/{id}, waiting for the operation); backup changes in place at once; name, engine_version, tls and restore_from force a new cluster.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
@@ -196,6 +197,11 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Description: "off or required: TLS only on the client port, replication and the cluster bus, with certificates from the cluster's own CA (ca_certificate). Default off. Changing it creates a new cluster.",
 				Validators:  []validator.String{stringvalidator.OneOf("off", "required")},
 			},
+			"tls_client_auth": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("none"),
+				Description: "none or required: with required, every client also presents a certificate signed by the cluster's CA (needs tls required). Default none. Changes in place.",
+				Validators:  []validator.String{stringvalidator.OneOf("none", "required")},
+			},
 			"ca_certificate": schema.StringAttribute{Computed: true, Description: "PEM of the cluster's CA when tls is required (clients verify the instances against it), else null."},
 			"wait_for_ready": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
@@ -258,10 +264,11 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	eng := client.CreateClusterRequestEngineVersion(plan.EngineVersion.ValueString())
 	prio := client.CreateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())
 	tls := client.CreateClusterRequestTls(plan.TLS.ValueString())
+	clientAuth := client.CreateClusterRequestTlsClientAuth(plan.TLSClientAuth.ValueString())
 	fence := client.CreateClusterRequestFencing(plan.Fencing.ValueString())
 	body := client.CreateClusterRequest{
 		Name: plan.Name.ValueString(), Shards: int(plan.Shards.ValueInt64()), ReplicasPerShard: int(plan.ReplicasPerShard.ValueInt64()),
-		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, Fencing: &fence, MigrationPriority: &prio, EngineVersion: &eng, Tls: &tls,
+		MemoryMbPerShard: &mem, Durability: &dur, EvictionPolicy: &ev, Fencing: &fence, MigrationPriority: &prio, EngineVersion: &eng, Tls: &tls, TlsClientAuth: &clientAuth,
 	}
 	if !plan.RestoreFrom.IsNull() && !plan.RestoreFrom.IsUnknown() {
 		id, err := parseID(plan.RestoreFrom.ValueString())
@@ -355,6 +362,7 @@ func setFromCluster(m *clusterModel, c *client.Cluster) {
 	m.MaintenanceWindow = windowValue(c.Spec.MaintenanceWindow)
 	m.EngineVersion = types.StringValue(string(c.Spec.EngineVersion))
 	m.TLS = types.StringValue(string(c.Spec.Tls))
+	m.TLSClientAuth = types.StringValue(string(c.Spec.TlsClientAuth))
 	m.Status = types.StringValue(string(c.Status.Phase))
 }
 
@@ -452,6 +460,10 @@ func clusterPatch(ctx context.Context, plan, state clusterModel) (ClusterPatch, 
 	if strChanged(plan.Fencing, state.Fencing) {
 		v := client.UpdateClusterRequestFencing(plan.Fencing.ValueString())
 		p.Fencing, changed = &v, true
+	}
+	if strChanged(plan.TLSClientAuth, state.TLSClientAuth) {
+		v := client.UpdateClusterRequestTlsClientAuth(plan.TLSClientAuth.ValueString())
+		p.TlsClientAuth, changed = &v, true
 	}
 	if strChanged(plan.MigrationPriority, state.MigrationPriority) {
 		v := client.UpdateClusterRequestMigrationPriority(plan.MigrationPriority.ValueString())

@@ -1,0 +1,11 @@
+/** Wires the client certificate store and routes (called from main.ts). */
+import type pg from 'pg';
+import type { ClusterStore } from '../stores/cluster.store';
+import type { SecretBox } from '../crypto/secret-box';
+import { ClientCertificateStore } from './client-certificate.store';
+import { clientCertificateRoutes } from './client-certificate.routes';
+
+export function createClientCertificateModule(d: { pool: pg.Pool; clusters: ClusterStore; box: SecretBox }) {
+  const store = new ClientCertificateStore(d.pool);
+  return { store, router: clientCertificateRoutes({ ...d, store }) };
+}
