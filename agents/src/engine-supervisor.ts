@@ -169,7 +169,7 @@ export class EngineSupervisor {
 
   /** Stops the warm spare on `port`, if any, and deletes its directory: the port is about to be used otherwise. */
   private async discardSpare(port: number): Promise<void> {
-    const spare = this.d.spares?.take(port);
+    const spare = await this.d.spares?.take(port);
     if (!spare) return;
     await this.kill(spare.pid);
     rmSync(spare.dir, { recursive: true, force: true });
@@ -327,7 +327,7 @@ export class EngineSupervisor {
    * reconfigured at runtime. Falls back to a cold start on any failure.
    */
   private async claimSpare(spec: InstanceSpec, credentials: EngineCredentials): Promise<boolean> {
-    const spare = this.d.spares?.take(spec.port);
+    const spare = await this.d.spares?.take(spec.port);
     if (!spare) return false;
     const dir = this.d.registry.instanceDir(spec.instanceId);
     this.claiming = spare.pid;

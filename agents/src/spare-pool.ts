@@ -20,6 +20,8 @@ export const WARM_AFTER_MS = 2500;
 /** A port another process listens on is tried again for a spare after this long. */
 const TAKEN_PORT_RETRY_MS = 60_000;
 const OWN_PORT_RETRY_MS = 5000;
+/** After a spare's port is handed over: how long no new spare may start on it. */
+const PORT_HANDED_OVER_MS = 60_000;
 /** Spares hold no data: they get little time to stop before SIGKILL. */
 const SPARE_STOP_GRACE_MS = 2000;
 
@@ -56,7 +58,11 @@ export class SparePool {
       const meta = readMeta(dir);
       const pid = readPid(path.join(dir, 'redis.pid'));
       if (meta && pid && isRedisOnPort(pid, meta.port)) this.spares.set(meta.port, { ...meta, pid, dir });
-      else rmSync(dir, { recursive: true, force: true });
+      else {
+        // A spare still starting when the last agent died is no one's: stopped, or it would hold its port for good.
+        if (pid && isAlive(pid)) await stopProcesses([pid], 1000);
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
     if (this.d.count > 0) {
       this.timer = setInterval(() => void this.maintain(), 1000);
@@ -69,14 +75,24 @@ export class SparePool {
     return [...this.spares.values()].filter((s) => now - s.startedAt >= WARM_AFTER_MS && isAlive(s.pid)).map((s) => s.port);
   }
 
-  /** Hands over the spare on this port, if there is a live one; the pool refills itself. */
-  take(port: number): Spare | null {
+  /**
+   * Hands over the spare on this port, if there is a live one; the pool
+   * refills itself. One not serving its port (yet) is stopped and removed
+   * here: its port is about to be used by an instance.
+   */
+  async take(port: number): Promise<Spare | null> {
     if (this.stopped) return null;
     const s = this.spares.get(port);
     if (!s) return null;
     this.spares.delete(port);
+    // The port is the instance's from now on: no new spare there (nor in the directory about to be removed)
+    // until the instance is registered and the node's used ports say so.
+    this.taken.set(port, Date.now() + PORT_HANDED_OVER_MS);
     setImmediate(() => void this.maintain());
-    return isRedisOnPort(s.pid, port) ? s : null;
+    if (isRedisOnPort(s.pid, port)) return s;
+    if (isAlive(s.pid)) await stopProcesses([s.pid], 1000);
+    rmSync(s.dir, { recursive: true, force: true });
+    return null;
   }
 
   maintain(): Promise<void> {

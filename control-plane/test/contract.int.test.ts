@@ -99,6 +99,11 @@ parameters = { id = "${ids.operation}" }
 include-name = 'GET /v1/nodes/{id}/metrics'
 parameters = { id = "${ids.node}" }
 
+# Slow-log reads and resets wait for a task on every node (up to 8 s), behind a key scan the fuzzing may have started.
+[[operations]]
+include-name-regex = '^(GET|POST) /v1/clusters/\\{id\\}/diagnostics/slowlog'
+request-timeout = 10
+
 [[operations]]
 include-name = 'GET /metrics'
 headers = { Authorization = "Bearer ${SCRAPE_TOKEN}" }
@@ -137,19 +142,32 @@ describe.runIf(found.version || ci)('the contract as served (Schemathesis agains
       '--phases', 'coverage,fuzzing', '--max-examples', '5', '--seed', '1', '--workers', '4',
       '--report', 'har,json', '--report-har-path', path.join(dir, 'run.har'), '--report-json-path', path.join(dir, 'run.json'),
     ];
-    const t0 = Date.now();
-    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      execFile('python3', args, { cwd: dir, timeout: FUZZ_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, output: `${stdout}\n${stderr}` });
+    const once = async () => {
+      for (const f of ['run.json', 'run.har']) rmSync(path.join(dir, f), { force: true });
+      const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
+        execFile('python3', args, { cwd: dir, timeout: FUZZ_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+          resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, output: `${stdout}\n${stderr}` });
+        });
       });
-    });
-    // A run killed at FUZZ_TIMEOUT_MS leaves an empty report: the next test names the timeout (code null).
-    const written = readdirSync(dir).includes('run.json') ? readFileSync(path.join(dir, 'run.json'), 'utf8') : '';
-    const report = written.trim() ? JSON.parse(written) : { test_cases: { generated: 0 }, failures: [], errors: [] };
-    // A killed run can also leave its HAR half written: its requests then count as unread, and the timeout is named.
-    run = { code, output, report, exchanges: code !== null && readdirSync(dir).includes('run.har') ? readHar(path.join(dir, 'run.har')) : [] };
+      // A run killed at FUZZ_TIMEOUT_MS leaves an empty report: the next test names the timeout (code null).
+      const written = readdirSync(dir).includes('run.json') ? readFileSync(path.join(dir, 'run.json'), 'utf8') : '';
+      const report = written.trim() ? JSON.parse(written) : { test_cases: { generated: 0 }, failures: [], errors: [] };
+      // A killed run can also leave its HAR half written: its requests then count as unread, and the timeout is named.
+      return { code, output, report, exchanges: code !== null && readdirSync(dir).includes('run.har') ? readHar(path.join(dir, 'run.har')) : [] };
+    };
+    const t0 = Date.now();
+    run = await once();
+    // CPython 3.11's ast module can fail when several threads parse at once (Hypothesis describing a
+    // strategy's lambda in each of Schemathesis's workers): an error of the tool, not of the API. Such a run
+    // is run again, once; any other error, or the same one twice, fails the test below.
+    const toolRace = (r: typeof run) => r.report.errors.length > 0 && r.report.errors.every((e) => /AST constructor recursion depth mismatch/.test(JSON.stringify(e)));
+    if (toolRace(run)) {
+      console.log('schemathesis: the run hit a CPython ast race in Hypothesis (not an API error); running it again');
+      run = await once();
+    }
+    const report = run.report;
     console.log(`schemathesis ${found.version}: ${report.test_cases.generated} test cases, ${run.exchanges.length} requests in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  }, 280_000);
+  }, 480_000);
 
   afterAll(async () => {
     await cleanup?.();
