@@ -15,7 +15,7 @@ const manifest: BackupManifest = BackupManifest.parse({
     id: '00000000-0000-4000-8000-0000000000cc', name: 'orders',
     spec: {
       shards: 2, replicasPerShard: 1, memoryMbPerShard: 128, durability: 'aof-always', evictionPolicy: 'allkeys-lru', fencing: 'on',
-      migrationPriority: 'balanced', engineVersion: '7', maintenanceWindow: null, tls: 'required',
+      migrationPriority: 'balanced', engineVersion: '7', maintenanceWindow: null, tls: 'required', tlsClientAuth: 'required',
     },
   },
   engineVersion: '7.0.15', consistent: true, startedAt: '2026-12-01T10:00:00.000Z', finishedAt: '2026-12-01T10:00:02.000Z', skewMs: 0, writePauseMs: 12,
@@ -27,9 +27,16 @@ describe('restore prefill', () => {
     const v = restoreFormValues(manifest);
     expect(v).toEqual({
       name: 'orders-restored', shards: '2', replicasPerShard: '1', memoryMbPerShard: 128,
-      durability: 'aof-always', evictionPolicy: 'allkeys-lru', fencing: 'on', tls: 'required',
+      durability: 'aof-always', evictionPolicy: 'allkeys-lru', fencing: 'on', tls: 'required', tlsClientAuth: 'required',
     });
     // What it fills in is a valid request as it stands.
+    expect(validateClusterForm(v).ok).toBe(true);
+  });
+
+  it('a manifest written before fencing, TLS and client certificates existed fills their defaults', () => {
+    const { fencing: _f, tls: _t, tlsClientAuth: _c, ...older } = manifest.cluster.spec;
+    const v = restoreFormValues({ ...manifest, cluster: { ...manifest.cluster, spec: older as typeof manifest.cluster.spec } });
+    expect(v).toMatchObject({ fencing: 'off', tls: 'off', tlsClientAuth: 'none' });
     expect(validateClusterForm(v).ok).toBe(true);
   });
 
