@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * Runs the Playwright suite as N shards side by side (STRATA_E2E_SHARDS,
- * default 2), each against a stack of its own: its own loopback range,
+ * default 1: `npm test` runs the integration files beside it, and on two
+ * cores a second stack and browser slowed them more than it gained), each
+ * against a stack of its own: its own loopback range,
  * PostgreSQL, control plane and agents, its own results folder. No test can
  * see another shard's clusters or nodes, so files that count capacity or
  * drain a node stay exact. Extra arguments go to every `playwright test`.
@@ -11,7 +13,7 @@ import { createInterface } from 'node:readline';
 import path from 'node:path';
 
 const here = import.meta.dirname;
-const shards = Math.max(1, Number(process.env.STRATA_E2E_SHARDS ?? 2));
+const shards = Math.max(1, Number(process.env.STRATA_E2E_SHARDS ?? 1));
 const extra = process.argv.slice(2);
 const children = new Set();
 

@@ -309,6 +309,7 @@ describe('scoped tokens and roles', () => {
           : op.method === 'PATCH' && base === '/v1/clusters' ? { evictionPolicy: 'allkeys-lfu' }
           : op.method === 'POST' && op.path.endsWith('/benchmarks') ? BENCH
           : op.method === 'PUT' && op.path.endsWith('/backup-schedule') ? { intervalHours: 24, keepLast: 3 }
+          : op.method === 'POST' && op.path.endsWith('/client-certificates') ? { name: 'other-org' }
           : op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
         const r = await other.call(op.method, path, body);
         expect(r.status, `${op.method} ${path}: ${JSON.stringify(r.body)}`).toBe(404);

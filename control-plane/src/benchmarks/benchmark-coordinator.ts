@@ -161,6 +161,9 @@ export class BenchmarkCoordinator {
       return;
     }
     if (step.kind === 'analytic') {
+      // Counted once: after the last round the step stays current while the result is built, and a
+      // worker's poll meanwhile must not count that round again.
+      if (run.analyticRuns.length > step.round) return;
       const parts = run.live().map((h) => h.analytic!);
       run.analyticRuns.push({
         records: parts.reduce((a, p) => a + p.records, 0),
