@@ -17,10 +17,16 @@ export interface AllowedProblem {
   status?: number;
 }
 
+/** Request failures that are not the console's: navigation cutting a request off, or the machine's network changing. */
+const NOT_THE_CONSOLES = /ERR_ABORTED|ERR_NETWORK_CHANGED/;
+
 /**
  * Watches pages for console errors, uncaught exceptions, failed requests and
  * HTTP errors. A test fails on any it did not declare with `allow`. Requests
- * cut off by navigation (net::ERR_ABORTED) are not failures a user sees.
+ * cut off by navigation (net::ERR_ABORTED) are not failures a user sees, nor
+ * those Chromium drops when the machine's network changes
+ * (net::ERR_NETWORK_CHANGED): `npm test` runs the integration files beside
+ * this suite, and they create and remove network namespaces and bridges.
  */
 export class ConsoleGuard {
   readonly problems: PageProblem[] = [];
@@ -32,7 +38,7 @@ export class ConsoleGuard {
 
   watch(page: Page): void {
     page.on('console', (m) => {
-      if (m.type() !== 'error') return;
+      if (m.type() !== 'error' || /net::ERR_NETWORK_CHANGED/.test(m.text())) return;
       const url = m.location().url || undefined;
       // Chromium logs every 4xx/5xx as "Failed to load resource"; the response event carries its method and status.
       const status = /status of (\d{3})/.exec(m.text())?.[1];
@@ -41,7 +47,7 @@ export class ConsoleGuard {
     page.on('pageerror', (e) => this.problems.push({ kind: 'pageerror', text: e.message }));
     page.on('requestfailed', (r) => {
       const reason = r.failure()?.errorText ?? 'failed';
-      if (reason.includes('ERR_ABORTED')) return;
+      if (NOT_THE_CONSOLES.test(reason)) return;
       this.problems.push({ kind: 'requestfailed', text: reason, url: r.url(), method: r.method() });
     });
     page.on('response', (r) => {
