@@ -22,7 +22,10 @@ export interface OperationHandler {
   finalState?: (ctx: ClusterContext) => 'succeeded' | 'cancelled';
   /** An operation that has not started and must not yet (it waits for the maintenance window): when it will, and why in words. */
   waitsUntil?(ctx: ClusterContext, now: number): { startsAt: string; detail: string } | null;
-  /** What a finished run records besides the cluster's status (which `writeStatus` derives from the operation). */
+  /**
+   * What a finished run records besides the cluster's status (which `writeStatus` derives from the operation).
+   * Runs before the operation is saved as finished, and again after a crash in between: it must be idempotent.
+   */
   onSucceeded?(ctx: ClusterContext): Promise<void>;
 }
 

@@ -250,12 +250,17 @@ export class Reconciler {
       const steps = typeof handler.steps === 'function' ? handler.steps(ctx) : handler.steps;
       const outcome = await runSteps(op, steps, ctx);
       if (outcome.kind === 'succeeded' && handler.finalState) op.state = handler.finalState(ctx);
+      // What a finished run records (a delete's removal of the cluster, events) is done before the operation is
+      // saved as finished: a crash in between finds the operation still running with every step done and records
+      // it again (each handler is idempotent). The other order left a deleted cluster's row behind for good when
+      // the control plane died between the two writes.
+      if (outcome.kind === 'succeeded') await handler.onSucceeded?.(ctx);
       if (JSON.stringify([op.state, op.progress, op.steps]) !== before && !(await operations.save(op))) {
-        // The row moved on without us (a delete cancelled this create): look again.
+        // The row moved on without us (a delete cancelled this create, or the delete removed the cluster and its operations): look again.
+        if (outcome.kind === 'succeeded' && op.kind === 'delete-cluster') this.deps.log.info({ clusterId, name: cluster.name, kind: op.kind }, 'operation succeeded');
         return { done: false, seen };
       }
       if (outcome.kind === 'succeeded') {
-        await handler.onSucceeded?.(ctx);
         if (op.kind !== 'delete-cluster') await this.writeStatus(ctx, op, evaluateHealth(ctx));
         this.deps.log.info({ clusterId, name: cluster.name, kind: op.kind }, 'operation succeeded');
         // Another operation may be queued behind this one.
