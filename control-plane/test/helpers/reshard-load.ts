@@ -4,6 +4,7 @@
  * remembering the last acknowledged value of each; reads check keys exist.
  */
 import { Redis, type Cluster } from 'ioredis';
+import { pace } from './pace';
 
 export class LastValueLoad {
   /** Last acknowledged value per key index (undefined: the loaded value). */
@@ -21,15 +22,17 @@ export class LastValueLoad {
   /**
    * `waitReplicas`: a write counts as acknowledged only once `WAIT n` says n
    * replicas have it (what an application does when a primary may crash:
-   * Redis replicates asynchronously).
+   * Redis replicates asynchronously). `everyMs`: each worker's pace (a write
+   * and a read at most that often).
    */
-  constructor(private readonly client: Cluster, private readonly prefix: string, private readonly keys: number, private readonly workers = 8, private readonly waitReplicas = 0) {}
+  constructor(private readonly client: Cluster, private readonly prefix: string, private readonly keys: number, private readonly workers = 8, private readonly waitReplicas = 0, private readonly everyMs = 5) {}
 
   start(): this {
     for (let w = 0; w < this.workers; w++) {
       this.loops.push((async () => {
         let seq = 0;
         for (let i = w; !this.stopped; i = (i + this.workers * 37) % this.keys) {
+          const began = performance.now();
           const key = `${this.prefix}:${i}`;
           const value = `u${w}-${++seq}`;
           try {
@@ -60,6 +63,7 @@ export class LastValueLoad {
             if (this.errorSamples.length < 5) this.errorSamples.push((err as Error).message);
             await new Promise((res) => setTimeout(res, 20));
           }
+          await pace(began, this.everyMs);
         }
       })());
     }

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { Cluster, Redis } from 'ioredis';
+import { pace } from './pace';
 
 // ioredis's cluster client sends ASKING without handling its promise (cluster/index.js, on an ASK redirect):
 // when the node it was sent to dies with it in flight, it rejects unhandled. The command sent after it
@@ -73,12 +74,14 @@ export class DurableWriter {
   private stopped = false;
   private loop?: Promise<void>;
 
-  constructor(private readonly client: Cluster, private readonly prefix: string, private readonly replicas: number) {}
+  /** `everyMs`: the writer's pace (one write at most that often). */
+  constructor(private readonly client: Cluster, private readonly prefix: string, private readonly replicas: number, private readonly everyMs = 2) {}
 
   start(): this {
     this.loop = (async () => {
       let last = Date.now();
       for (let i = 0; !this.stopped; i++) {
+        const began = performance.now();
         const key = `${this.prefix}:${i}`;
         try {
           const res = await this.client.pipeline().set(key, `w${i}`).call('WAIT', String(this.replicas), '1000').exec();
@@ -94,6 +97,7 @@ export class DurableWriter {
           this.errors++;
           await new Promise((r) => setTimeout(r, 10));
         }
+        await pace(began, this.everyMs);
       }
     })();
     return this;

@@ -32,6 +32,11 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WORKERS = Number(process.env.WORKERS ?? 8);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
 const PREFIX = '127.0.67';
+/** The scan's own settings (BATCH, PAUSE_MS); unset: the API's defaults, as a user gets them. */
+const SCAN_OPTIONS = {
+  ...(process.env.BATCH ? { batchSize: Number(process.env.BATCH) } : {}),
+  ...(process.env.PAUSE_MS ? { pauseMs: Number(process.env.PAUSE_MS) } : {}),
+};
 const BIG = [1 << 20, 2.5 * (1 << 20), 5 << 20];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const q = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN);
@@ -188,7 +193,7 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     await enter(`strata scan ${round}`, 'strata');
     t = performance.now();
-    const started = await api<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, {});
+    const started = await api<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, SCAN_OPTIONS);
     let scan = started;
     while (scan.status === 'running') {
       await sleep(250);

@@ -23,7 +23,7 @@ export async function startTs(opts: {
 }): Promise<Managed & { readyLine: string }> {
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const args = process.env.STRATA_RUN_WITH_TSX ? ['--import', 'tsx', opts.entry] : ['--enable-source-maps', await entryBundle(REPO_ROOT, opts.entry)];
+  const args = process.env.STRATA_RUN_WITH_TSX ? ['--import', 'tsx', opts.entry] : [...(process.env.STRATA_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STRATA_PROFILE_DIR}`] : []), '--enable-source-maps', await entryBundle(REPO_ROOT, opts.entry)];
   const [command, argv] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, process.execPath, ...args]] as const : [process.execPath, args] as const;
   const child = spawn(command, argv, {
     cwd: REPO_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'],
