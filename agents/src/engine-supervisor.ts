@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
@@ -9,7 +9,7 @@ import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRegistry } from './instance-registry';
-import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
+import { describeProcess, isAlive, isRedisOnPort, portHoldersIfListening, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
 
 interface Runtime {
   pid: number | null;
@@ -94,7 +94,7 @@ export class EngineSupervisor {
     const lastSeenRunning = this.readMark(path.join(this.d.registry.dataDir, ALIVE_MARK));
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
-      const pid = this.runningEngine(id, rec.spec.port);
+      const pid = await this.runningEngine(id, rec.spec.port);
       if (pid) {
         this.runtime.set(id, fresh(pid, 'running'));
         this.d.log.info({ instanceId: id, pid }, 'adopted running engine');
@@ -134,12 +134,22 @@ export class EngineSupervisor {
   }
 
   private lastAliveMark = 0;
-  /** Every engine this agent holds as running was alive now (checked by watch() just before, or reported by its exit event). */
+  private aliveMarkFd: number | null = null;
+  /**
+   * Every engine this agent holds as running was alive now (checked by watch() just before, or reported by its exit event).
+   * Written every second in place, 13 digits at offset 0 of a file kept open (a write and rename each second cost a
+   * busy host's file system a forced flush each time); a torn write reads as no mark.
+   */
   private markAlive(): void {
     const now = Date.now();
     if (now - this.lastAliveMark < ALIVE_MARK_MS) return;
     this.lastAliveMark = now;
-    this.writeMark(path.join(this.d.registry.dataDir, ALIVE_MARK), now);
+    try {
+      this.aliveMarkFd ??= openSync(path.join(this.d.registry.dataDir, ALIVE_MARK), 'w');
+      writeSync(this.aliveMarkFd, String(now).padStart(13, '0'), 0);
+    } catch (err) {
+      this.d.log.warn({ err: (err as Error).message }, 'could not write the engines-seen-running mark');
+    }
   }
 
   status(instanceId: string): Runtime | undefined {
@@ -150,10 +160,10 @@ export class EngineSupervisor {
    * The pid of this instance's redis-server if one runs: by its pid file, else the redis-server listening on its
    * port from the instance's directory (a pid file gone or stale).
    */
-  private runningEngine(instanceId: string, port: number): number | null {
+  private async runningEngine(instanceId: string, port: number): Promise<number | null> {
     const pid = readPid(this.pidFile(instanceId));
     if (pid && isRedisOnPort(pid, port)) return pid;
-    const own = portHolders(this.d.address, port).find((h) => h.process && isRedisOnPort(h.process.pid, port) && worksUnder(h.process, this.d.registry.instanceDir(instanceId)));
+    const own = (await portHoldersIfListening(this.d.address, port)).find((h) => h.process && isRedisOnPort(h.process.pid, port) && worksUnder(h.process, this.d.registry.instanceDir(instanceId)));
     return own?.process?.pid ?? null;
   }
 
@@ -189,7 +199,7 @@ export class EngineSupervisor {
     this.writeConfig(spec, credentials);
     const rt = this.runtime.get(spec.instanceId);
     if (rt?.pid && isRedisOnPort(rt.pid, spec.port)) return;
-    const pid = this.runningEngine(spec.instanceId, spec.port);
+    const pid = await this.runningEngine(spec.instanceId, spec.port);
     if (pid) {
       this.runtime.set(spec.instanceId, fresh(pid, 'running', rt?.restarts ?? 0));
       return;
@@ -377,7 +387,7 @@ export class EngineSupervisor {
     let spawned = false;
     try {
       // Its own engine still running (a stale pid file): adopt it. A stranger on its ports: say who, start nothing.
-      const own = this.runningEngine(instanceId, rec.spec.port);
+      const own = await this.runningEngine(instanceId, rec.spec.port);
       if (own) {
         rt.pid = own;
         rt.state = 'running';
@@ -387,7 +397,7 @@ export class EngineSupervisor {
         this.d.log.info({ instanceId, pid: own, port: rec.spec.port }, 'adopted running engine');
         return;
       }
-      this.refuseTakenPort(rec.spec.port);
+      await this.refuseTakenPort(rec.spec.port);
       const child = spawn(this.d.redisServer, [path.join(dir, 'redis.conf')], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
       spawned = true;
       const pid = child.pid;
@@ -425,9 +435,9 @@ export class EngineSupervisor {
    * redis-server would exit with "Address already in use" on a port (or its
    * cluster bus port) that another process listens on: name that process.
    */
-  private refuseTakenPort(port: number): void {
+  private async refuseTakenPort(port: number): Promise<void> {
     for (const p of [port, port + 10000]) {
-      const holder = portHolders(this.d.address, p)[0];
+      const holder = (await portHoldersIfListening(this.d.address, p))[0];
       if (!holder) continue;
       const who = holder.process ? describeProcess(holder.process) : 'a process this user cannot inspect';
       throw new Error(`${holder.address}:${p} is in use by ${who}: not starting redis-server on ${this.d.address}:${port}`);

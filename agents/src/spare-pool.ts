@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { renderRedisConfig } from '@strata/engine';
 import { SPARE_USERS } from '@strata/engine/redis-admin';
-import { describeProcess, isAlive, isRedisOnPort, portHolders, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
+import { describeProcess, isAlive, isRedisOnPort, portHoldersIfListening, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
 
 export interface Spare {
   port: number;
@@ -128,9 +128,9 @@ export class SparePool {
   }
 
   /** Is this port (or its cluster bus port) held by another process? Then remember it and say who. */
-  private portTaken(port: number): boolean {
+  private async portTaken(port: number): Promise<boolean> {
     for (const p of [port, port + 10000]) {
-      const holder = portHolders(this.d.address, p)[0];
+      const holder = (await portHoldersIfListening(this.d.address, p))[0];
       if (!holder) continue;
       // One of this node's own engines (a spare being claimed as an instance) needs no warning.
       const ours = !!holder.process && worksUnder(holder.process, this.d.dataDir);
@@ -144,7 +144,7 @@ export class SparePool {
   }
 
   private async spawnSpare(port: number): Promise<void> {
-    if (this.stopped || this.portTaken(port)) return;
+    if (this.stopped || (await this.portTaken(port))) return;
     const dir = path.join(this.root, String(port));
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { mergeOpCounts } from '../merge';
 import type { FromWorker, OpCounts, ToWorker, WorkerConfig } from './protocol';
 import { NativeWorker, findNativeWorker, nativeEligible } from './native-worker';
+import { loadHistograms } from '../histogram';
 
 /**
  * Which worker runs a closed-loop YCSB run phase: 'native' (the C worker,
@@ -93,6 +94,7 @@ export class LoadGenerator {
   private constructor(private readonly o: LoadGeneratorOptions) {}
 
   static async start(o: LoadGeneratorOptions): Promise<LoadGenerator> {
+    loadHistograms();
     const g = new LoadGenerator(o);
     await g.spawn();
     return g;

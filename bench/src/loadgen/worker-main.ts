@@ -3,6 +3,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { OpsRunner } from './ops-runner';
 import { scanNode } from './analytic-scan';
 import type { FromWorker, ToWorker, WorkerConfig } from './protocol';
+import { loadHistograms } from '../histogram';
+
+// A load worker measures from its first command: the histogram library is loaded before that.
+loadHistograms();
 
 const cfg = workerData as WorkerConfig;
 const port = parentPort!;

@@ -7,16 +7,20 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand,
-  ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { assertSafeKey, digestStream, type BackupStorage, type PutOptions, type StorageCredentials, type StorageRef, type StoredObject } from './backup-storage';
 
 // S3's smallest part: the upload of a snapshot streamed as it is produced starts after its first 5 MB.
 const PART_BYTES = 5 * 1024 * 1024;
 const QUEUE = 4;
+
+type Sdk = typeof import('@aws-sdk/client-s3') & typeof import('@aws-sdk/lib-storage');
+let sdkLoad: Promise<Sdk> | undefined;
+/**
+ * The AWS SDK, loaded on first use: loading it costs a process about 0.7 s of CPU, and most agents and
+ * control planes never talk to an object store.
+ */
+const loadSdk = (): Promise<Sdk> => (sdkLoad ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([a, b]) => ({ ...a, ...b })));
 
 type S3Ref = Extract<StorageRef, { kind: 's3' }>;
 
@@ -46,10 +50,19 @@ function storageReason(err: unknown, ref: Pick<S3Ref, 'endpoint' | 'bucket'>): s
 }
 
 export class S3Storage implements BackupStorage {
-  private readonly client: S3Client;
+  private client?: S3Client;
+  private opening?: Promise<{ client: S3Client; s3: Sdk }>;
 
-  constructor(private readonly ref: S3Ref, credentials: StorageCredentials) {
-    this.client = new S3Client({
+  constructor(private readonly ref: S3Ref, private readonly credentials: StorageCredentials) {}
+
+  /** The client and the SDK's commands (both made on first use). */
+  private s3(): Promise<{ client: S3Client; s3: Sdk }> {
+    return (this.opening ??= loadSdk().then((s3) => ({ client: this.open(s3), s3 })));
+  }
+
+  private open(s3: Sdk): S3Client {
+    const { ref, credentials } = this;
+    this.client = new s3.S3Client({
       endpoint: ref.endpoint,
       region: ref.region,
       credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
@@ -61,6 +74,7 @@ export class S3Storage implements BackupStorage {
       // An unreachable storage fails in seconds, not minutes.
       requestHandler: { connectionTimeout: 3000, requestTimeout: 120_000 },
     });
+    return this.client;
   }
 
   private key(key: string): string {
@@ -75,12 +89,13 @@ export class S3Storage implements BackupStorage {
   }
 
   async put(key: string, data: Readable, opts: PutOptions = {}): Promise<StoredObject> {
+    const { client, s3 } = await this.s3().catch((err) => { throw this.wrap(err); });
     // An earlier writer of this key that died mid-upload left its parts: abort them (one writer per key at a time).
     await this.abortUploadsUnder(this.key(key)).catch((err) => { throw this.wrap(err); });
     const d = digestStream(opts.onProgress);
     const body = new PassThrough({ highWaterMark: 1024 * 1024 });
-    const upload = new Upload({
-      client: this.client,
+    const upload = new s3.Upload({
+      client,
       params: { Bucket: this.ref.bucket, Key: this.key(key), Body: body },
       partSize: PART_BYTES,
       queueSize: QUEUE,
@@ -109,7 +124,8 @@ export class S3Storage implements BackupStorage {
 
   get(key: string): Readable {
     const out = new PassThrough();
-    this.client.send(new GetObjectCommand({ Bucket: this.ref.bucket, Key: this.key(key) }))
+    const objectKey = this.key(key);
+    this.s3().then(({ client, s3 }) => client.send(new s3.GetObjectCommand({ Bucket: this.ref.bucket, Key: objectKey })))
       .then((r) => pipeline(r.Body as Readable, out))
       .catch((err) => out.destroy(this.wrap(err)));
     return out;
@@ -117,7 +133,8 @@ export class S3Storage implements BackupStorage {
 
   async size(key: string): Promise<number | null> {
     try {
-      const r = await this.client.send(new HeadObjectCommand({ Bucket: this.ref.bucket, Key: this.key(key) }));
+      const { client, s3 } = await this.s3();
+      const r = await client.send(new s3.HeadObjectCommand({ Bucket: this.ref.bucket, Key: this.key(key) }));
       return r.ContentLength ?? 0;
     } catch (err) {
       if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
@@ -129,11 +146,12 @@ export class S3Storage implements BackupStorage {
   async deletePrefix(prefix: string): Promise<void> {
     const full = `${this.key(prefix)}/`;
     try {
+      const { client, s3 } = await this.s3();
       let token: string | undefined;
       do {
-        const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.ref.bucket, Prefix: full, ContinuationToken: token }));
+        const page = await client.send(new s3.ListObjectsV2Command({ Bucket: this.ref.bucket, Prefix: full, ContinuationToken: token }));
         const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-        if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.ref.bucket, Delete: { Objects: keys, Quiet: true } }));
+        if (keys.length) await client.send(new s3.DeleteObjectsCommand({ Bucket: this.ref.bucket, Delete: { Objects: keys, Quiet: true } }));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
       await this.abortUploadsUnder(full);
@@ -144,16 +162,18 @@ export class S3Storage implements BackupStorage {
 
   /** Unfinished multipart uploads under a prefix (tests check none is left). */
   async openUploads(prefix = ''): Promise<string[]> {
-    const r = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.ref.bucket, Prefix: `${this.ref.prefix}${prefix}` }));
+    const { client, s3 } = await this.s3();
+    const r = await client.send(new s3.ListMultipartUploadsCommand({ Bucket: this.ref.bucket, Prefix: `${this.ref.prefix}${prefix}` }));
     return (r.Uploads ?? []).map((u) => u.Key!);
   }
 
   /** Object keys under a prefix (relative to the storage's own prefix). */
   async list(prefix = ''): Promise<string[]> {
+    const { client, s3 } = await this.s3();
     const out: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.ref.bucket, Prefix: `${this.ref.prefix}${prefix}`, ContinuationToken: token }));
+      const page = await client.send(new s3.ListObjectsV2Command({ Bucket: this.ref.bucket, Prefix: `${this.ref.prefix}${prefix}`, ContinuationToken: token }));
       out.push(...(page.Contents ?? []).map((o) => o.Key!.slice(this.ref.prefix.length)));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -165,9 +185,10 @@ export class S3Storage implements BackupStorage {
   }
 
   private async abortUploadsUnder(prefix: string): Promise<void> {
-    const r = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.ref.bucket, Prefix: prefix }));
+    const { client, s3 } = await this.s3();
+    const r = await client.send(new s3.ListMultipartUploadsCommand({ Bucket: this.ref.bucket, Prefix: prefix }));
     for (const u of r.Uploads ?? []) {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.ref.bucket, Key: u.Key!, UploadId: u.UploadId! }));
+      await client.send(new s3.AbortMultipartUploadCommand({ Bucket: this.ref.bucket, Key: u.Key!, UploadId: u.UploadId! }));
     }
   }
 
@@ -175,15 +196,16 @@ export class S3Storage implements BackupStorage {
   async check(): Promise<void> {
     const probe = `${this.ref.prefix}.strata-probe`;
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.ref.bucket }));
-      await this.client.send(new PutObjectCommand({ Bucket: this.ref.bucket, Key: probe, Body: 'ok' }));
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.ref.bucket, Key: probe }));
+      const { client, s3 } = await this.s3();
+      await client.send(new s3.HeadBucketCommand({ Bucket: this.ref.bucket }));
+      await client.send(new s3.PutObjectCommand({ Bucket: this.ref.bucket, Key: probe, Body: 'ok' }));
+      await client.send(new s3.DeleteObjectCommand({ Bucket: this.ref.bucket, Key: probe }));
     } catch (err) {
       throw this.wrap(err);
     }
   }
 
   destroy(): void {
-    this.client.destroy();
+    this.client?.destroy();
   }
 }

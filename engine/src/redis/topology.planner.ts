@@ -106,10 +106,12 @@ export const isVertical = (from: TopologySpec, to: TopologySpec): boolean =>
 
 /** How many slots end on another shard than where they are now. */
 export function movedSlots(original: SlotRange[][], target: SlotRange[][]): number {
+  // Owner per slot in one typed array (it runs on every pass of an update: no sets of 16,384 numbers).
+  const owner = new Int32Array(16384).fill(-1);
+  original.forEach((ranges, shard) => { for (const r of ranges) owner.fill(shard, r.start, r.end + 1); });
   let moved = 0;
   target.forEach((ranges, shard) => {
-    const had = new Set(expandRanges(original[shard] ?? []));
-    for (const s of expandRanges(ranges)) if (!had.has(s)) moved++;
+    for (const r of ranges) for (let s = r.start; s <= r.end; s++) if (owner[s] !== shard) moved++;
   });
   return moved;
 }

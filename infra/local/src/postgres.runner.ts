@@ -63,7 +63,7 @@ export interface PostgresHandle {
 
 /**
  * An embedded PostgreSQL: a data directory of our own, system binaries,
- * loopback TCP only, a database named `strata`. Reuses the directory on the next start.
+ * loopback TCP and a Unix socket in its data directory, a database named `strata`. Reuses the directory on the next start.
  */
 export async function startPostgres(opts: { dataDir: string; logFile: string; port?: number; fast?: boolean }): Promise<PostgresHandle> {
   const bin = findPostgresBin();
@@ -80,7 +80,10 @@ export async function startPostgres(opts: { dataDir: string; logFile: string; po
   stopStale(bin, dataDir);
 
   const port = opts.port ?? (await freePort());
-  const settings = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  // Local clients (the control plane, tests) talk over a Unix socket in the data directory where its path fits
+  // (107 bytes): each query costs a fraction of what loopback TCP costs both sides in the kernel. TCP stays open.
+  const socketDir = `${dataDir}/.s.PGSQL.${port}`.length <= 107 ? dataDir : null;
+  const settings = ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`, '-c', 'max_connections=200'];
   if (opts.fast) settings.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = openSync(opts.logFile, 'a');
@@ -89,8 +92,9 @@ export async function startPostgres(opts: { dataDir: string; logFile: string; po
   let exited = false;
   const gone = new Promise<void>((resolve) => child.once('exit', () => { exited = true; resolve(); }));
 
-  const url = `postgres://strata@127.0.0.1:${port}/strata`;
-  const admin = `postgres://strata@127.0.0.1:${port}/postgres`;
+  const via = socketDir ? `?host=${encodeURIComponent(socketDir)}` : '';
+  const url = `postgres://strata@127.0.0.1:${port}/strata${via}`;
+  const admin = `postgres://strata@127.0.0.1:${port}/postgres${via}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
