@@ -34,7 +34,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
   // Our own loopback addresses, so engine ports never collide with a dev,
   // bench or integration-test stack running on the same machine.
   const addressPrefix = process.env.STRATA_E2E_ADDRESS_PREFIX ?? '127.0.77';
-  const stack = await startStack({ dir, nodes: 3, port: 0, fastPostgres: true, addressPrefix });
+  const stack = await startStack({ endWithLauncher: true, dir, nodes: 3, port: 0, fastPostgres: true, addressPrefix });
   globalThis.__strataStack = stack;
 
   const info: StackInfo = {

@@ -293,7 +293,7 @@ describe('a clean stop and start of the whole stack', () => {
     w.faultNow();
     const { leftoverPids } = await stack.stop();
     expect(leftoverPids).toEqual([]);
-    stack = await startStack({ dir: stack.dir, addressPrefix: PREFIX, port: 0, nodes: 3, fastPostgres: true, extraEnv: ENV });
+    stack = await startStack({ endWithLauncher: true, dir: stack.dir, addressPrefix: PREFIX, port: 0, nodes: 3, fastPostgres: true, extraEnv: ENV });
     api = new TestApi(stack.url, stack.adminToken);
     await healthyAndSpread(id);
     await w.nothingLost();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const dir = process.env.STRATA_E2E_DIR ?? mkdtempSync(path.join(tmpdir(), 'strata-dev-'));
-const stack = await startStack({ dir, nodes: Number(process.env.STRATA_NODES ?? 3), port: Number(process.env.STRATA_PORT ?? 0), fastPostgres: true });
+const stack = await startStack({ endWithLauncher: true, dir, nodes: Number(process.env.STRATA_NODES ?? 3), port: Number(process.env.STRATA_PORT ?? 0), fastPostgres: true });
 console.log(JSON.stringify({ url: stack.url, adminEmail: stack.adminEmail, adminPassword: stack.adminPassword, adminToken: stack.adminToken, dir }, null, 2));
 const stop = async () => {
   await stack.stop();

@@ -13,7 +13,7 @@ export async function testStack(addressPrefix: string, opts: Partial<StackOption
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-test-'));
   let stack: Stack;
   try {
-    stack = await startStack({ dir, addressPrefix, port: 0, fastPostgres: true, ...opts });
+    stack = await startStack({ dir, addressPrefix, port: 0, fastPostgres: true, endWithLauncher: true, ...opts });
   } catch (err) {
     // startStack stopped what it had started; its directory goes too.
     if (!process.env.STRATA_KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });

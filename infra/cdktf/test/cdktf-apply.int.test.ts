@@ -59,7 +59,7 @@ beforeAll(async () => {
   mkdirSync(target, { recursive: true });
   await ok('go', ['build', '-ldflags', `-X main.version=${VERSION}`, '-o', path.join(bin, 'terraform-provider-strata'), '.'], { cwd: providerDir });
   cpSync(path.join(bin, 'terraform-provider-strata'), path.join(target, `terraform-provider-strata_v${VERSION}`));
-  stack = await startStack({ dir: path.join(dir, 'stack'), addressPrefix: '127.0.53', nodes: 2, port: 0, fastPostgres: true });
+  stack = await startStack({ endWithLauncher: true, dir: path.join(dir, 'stack'), addressPrefix: '127.0.53', nodes: 2, port: 0, fastPostgres: true });
 }, 600_000);
 
 afterAll(async () => {

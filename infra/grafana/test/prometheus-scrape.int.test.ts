@@ -46,7 +46,7 @@ const promQuery = async (query: string) => {
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'strata-prom-'));
-  stack = await startStack({ dir, addressPrefix: PREFIX, port: 0, fastPostgres: true });
+  stack = await startStack({ endWithLauncher: true, dir, addressPrefix: PREFIX, port: 0, fastPostgres: true });
   scrapeToken = readFileSync(path.join(dir, 'metrics-token'), 'utf8').trim();
   const created = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: CLUSTER, shards: 2, replicasPerShard: 1 });
   await until('cluster ready', async () => ((await api<{ status: { phase: string } }>('GET', `/v1/clusters/${created.cluster.id}`)).status.phase === 'ready' ? true : undefined), 60_000);

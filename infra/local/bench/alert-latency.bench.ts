@@ -28,7 +28,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-alerts-'));
 const hooks = await startWebhookReceiver();
 // The API's request limits off: the bench sends thousands of requests a minute to measure their latency.
-const stack = await startStack({ dir, nodes: 1, port: 0, fastPostgres: true, addressPrefix: process.env.STRATA_BENCH_PREFIX ?? '127.0.54', extraEnv: { STRATA_RATE_LIMIT_PER_TOKEN: '0', STRATA_RATE_LIMIT_PER_IP: '0' } });
+const stack = await startStack({ endWithLauncher: true, dir, nodes: 1, port: 0, fastPostgres: true, addressPrefix: process.env.STRATA_BENCH_PREFIX ?? '127.0.54', extraEnv: { STRATA_RATE_LIMIT_PER_TOKEN: '0', STRATA_RATE_LIMIT_PER_IP: '0' } });
 const headers = { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' };
 const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
   const res = await fetch(stack.url + p, { method, headers, body: body ? JSON.stringify(body) : undefined });

@@ -62,7 +62,7 @@ async function load(c: Cluster): Promise<void> {
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-backup-'));
   console.log(`load average at start: ${loadAverage()}`);
-  const stack = await startStack({ dir, addressPrefix: PREFIX, port: 0, nodes: 3, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn' } });
+  const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: PREFIX, port: 0, nodes: 3, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn' } });
   const s3 = await startSeaweedFs({ dir: path.join(dir, 'seaweedfs'), address: loopbackAddress('127.0.67.250') });
   const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
     const res = await fetch(stack.url + p, { method, headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });

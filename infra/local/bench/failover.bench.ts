@@ -122,7 +122,7 @@ class Writer {
 
 async function runMode(fast: boolean, prefix: string): Promise<ModeResult> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-failover-bench-'));
-  const stack = await startStack({
+  const stack = await startStack({ endWithLauncher: true,
     dir, addressPrefix: prefix, port: 0, nodes: 3, fastPostgres: true,
     // Redis alone: Strata never steps in (a long grace), it only restarts the old primary once Redis has promoted.
     extraEnv: { STRATA_FAST_FAILOVER: String(fast), STRATA_FAILOVER_GRACE_MS: '60000', STRATA_REBALANCE_AFTER_MS: '1000', STRATA_LOG_LEVEL: process.env.KEEP ? 'info' : 'warn' },

@@ -123,7 +123,7 @@ const profileEnv = (name: string): NodeJS.ProcessEnv => ({
 });
 if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
 console.log(`idle cost: 3 nodes, clusters ${CLUSTERS.map(([s, r]) => `${s}x${r}`).join(', ')} (shards x replicas per shard), ${ROUNDS} rounds of ${WINDOW} s after ${SETTLE} s settling; ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-const stack = await startStack({
+const stack = await startStack({ endWithLauncher: true,
   dir, nodes: 3, port: 0, fastPostgres: true, addressPrefix: process.env.STRATA_BENCH_PREFIX ?? '127.0.94',
   extraEnv: profileEnv('control-plane'), agentEnv: profileEnv('agent'),
 });

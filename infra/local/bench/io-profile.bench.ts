@@ -81,7 +81,7 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-io-'));
-  const stack = await startStack({ dir, addressPrefix: '127.0.46', port: 0, nodes: 1, fastPostgres: true });
+  const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: '127.0.46', port: 0, nodes: 1, fastPostgres: true });
   try {
     const nodeId = (await call<NodeList>(stack, 'GET', '/v1/nodes')).items[0]!.id;
     console.log(`# disk profile bench: ${os.cpus().length} cores, ${os.release()}, data volume of ${stack.agents[0]!.dir}`);

@@ -19,7 +19,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-live-'));
-const stack = await startStack({ dir, nodes: 3, port: 0, fastPostgres: true, addressPrefix: process.env.STRATA_BENCH_PREFIX ?? '127.0.72' });
+const stack = await startStack({ endWithLauncher: true, dir, nodes: 3, port: 0, fastPostgres: true, addressPrefix: process.env.STRATA_BENCH_PREFIX ?? '127.0.72' });
 const headers = { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' };
 const call = async <T>(method: string, p: string, body?: unknown): Promise<T> =>
   (await (await fetch(stack.url + p, { method, headers, body: body ? JSON.stringify(body) : undefined })).json()) as T;

@@ -109,7 +109,7 @@ async function measure(t: Target, workload: 'ycsb-a' | 'ycsb-c' | 'getset'): Pro
 }
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-managed-bench-'));
-const stack = await startStack({ dir, addressPrefix: '127.0.29', port: 0, nodes: 3, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: 'warn' } });
+const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: '127.0.29', port: 0, nodes: 3, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: 'warn' } });
 let hand: Awaited<ReturnType<typeof startHandMade>> | undefined;
 // Interrupted (Ctrl-C, a timeout): nothing this run started is left behind.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

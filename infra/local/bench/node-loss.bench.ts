@@ -21,7 +21,7 @@ const DOWN_AFTER_MS = process.env.STRATA_NODE_DOWN_AFTER_MS ?? '15000';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-node-loss-bench-'));
-const stack = await startStack({ dir, addressPrefix: '127.0.28', port: 0, nodes: 4, fastPostgres: true, extraEnv: { STRATA_NODE_DOWN_AFTER_MS: DOWN_AFTER_MS, STRATA_LOG_LEVEL: 'warn' } });
+const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: '127.0.28', port: 0, nodes: 4, fastPostgres: true, extraEnv: { STRATA_NODE_DOWN_AFTER_MS: DOWN_AFTER_MS, STRATA_LOG_LEVEL: 'warn' } });
 const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
   const res = await fetch(stack.url + p, { method, headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   return (await res.json()) as T;

@@ -87,7 +87,7 @@ const fmt = (xs: number[]) => `${median(xs).toFixed(0).padStart(5)} (${Math.min(
 /** One stack per spare setting: warm spares (the default) and none (every engine cold-started). */
 async function withStack<T>(spares: number, fn: (url: string, token: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-'));
-  const stack = await startStack({ dir, addressPrefix: '127.0.20', port: 0, nodes: 3, nodeMemoryMb: 4096, agentEnv: { STRATA_AGENT_SPARES: String(spares) } });
+  const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: '127.0.20', port: 0, nodes: 3, nodeMemoryMb: 4096, agentEnv: { STRATA_AGENT_SPARES: String(spares) } });
   try {
     return await fn(stack.url, stack.adminToken);
   } finally {

@@ -145,7 +145,7 @@ const record = (r: ChangeResult) => {
 };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-reshard-bench-'));
-const stack = await startStack({ dir, addressPrefix: PREFIX, port: 0, nodes: 4, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn' } });
+const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: PREFIX, port: 0, nodes: 4, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn' } });
 const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
   const res = await fetch(stack.url + p, { method, headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   return (await res.json()) as T;

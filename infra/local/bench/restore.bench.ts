@@ -63,7 +63,7 @@ const run = (cmd: string, args: string[]) => new Promise<void>((resolve, reject)
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-bench-restore-'));
   console.log(`load average at start: ${loadAverage()}`);
-  const stack = await startStack({ dir, addressPrefix: PREFIX, port: 0, nodes: 3, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn' } });
+  const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: PREFIX, port: 0, nodes: 3, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: process.env.STRATA_LOG_LEVEL ?? 'warn' } });
   const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
     const res = await fetch(stack.url + p, { method, headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
     const text = await res.text();

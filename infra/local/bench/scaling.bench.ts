@@ -34,7 +34,7 @@ const FRESH = process.env.FRESH === '1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-scaling-bench-'));
-const stack = await startStack({ dir, addressPrefix: PREFIX, port: 0, nodes: MAX_SHARDS, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: 'warn' } });
+const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: PREFIX, port: 0, nodes: MAX_SHARDS, nodeMemoryMb: 4096, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: 'warn' } });
 const api = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
   const res = await fetch(stack.url + p, { method, headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   const json = (await res.json()) as T;

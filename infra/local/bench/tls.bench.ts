@@ -122,7 +122,7 @@ const median = (xs: number[]) => {
 };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-tls-bench-'));
-const stack = await startStack({ dir, addressPrefix: '127.0.96', port: 0, nodes: 3, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: 'warn' } });
+const stack = await startStack({ endWithLauncher: true, dir, addressPrefix: '127.0.96', port: 0, nodes: 3, fastPostgres: true, extraEnv: { STRATA_LOG_LEVEL: 'warn' } });
 let hand: Awaited<ReturnType<typeof startHandMadeTls>> | undefined;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {

@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync 
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { bundleFileName } from './entry-names';
+
+export { runsEntry } from './entry-names';
 
 /**
  * Precompiled entry points. Starting the control plane or an agent through
@@ -68,14 +71,6 @@ export function entryBundle(repoRoot: string, entry: string): Promise<string> {
     p.catch(() => built.delete(entry));
   }
   return p;
-}
-
-/** The bundle's file name for an entry given relative to the repository (`agents/src/main.ts`). */
-const bundleFileName = (relEntry: string): string => `${relEntry.replace(/\.ts$/, '').replaceAll('/', '__')}.mjs`;
-
-/** Whether a process's command line runs this entry (`agents/src/main.ts`), from its sources or from its bundle. */
-export function runsEntry(commandLine: string, relEntry: string): boolean {
-  return commandLine.includes(relEntry) || commandLine.includes(`.strata-bundles/${bundleFileName(relEntry)}`);
 }
 
 async function bundle(repoRoot: string, entry: string): Promise<string> {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import {
   describeProcess, isAlive, listeningSockets, processInfo, redisProcessesUnder as redisUnder, socketOwners, stopProcesses,
 } from '@strata/agent/process-utils';
-import { runsEntry } from './entry-bundle';
+import { runsEntry } from './entry-names';
 
 const readOr = (file: string): string | null => {
   try { return readFileSync(file, 'utf8'); } catch { return null; }

@@ -16,6 +16,20 @@ export interface Managed {
  * entry-bundle.ts; `STRATA_RUN_WITH_TSX=1` runs the sources through tsx), logs to a file (and optionally the
  * console), and resolves once a line starting with `readyPrefix` is printed.
  */
+/** How node runs an entry: from its sources under tsx (STRATA_RUN_WITH_TSX), else its bundle (with source maps). */
+async function nodeArgs(entry: string): Promise<string[]> {
+  if (process.env.STRATA_RUN_WITH_TSX) return ['--import', 'tsx', entry];
+  const profile = process.env.STRATA_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STRATA_PROFILE_DIR}`] : [];
+  return [...profile, '--enable-source-maps', await entryBundle(REPO_ROOT, entry)];
+}
+
+/** Starts an entry detached from this process (its own session, no pipes): it outlives this process. */
+export async function startDetachedTs(entry: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, await nodeArgs(entry), { cwd: REPO_ROOT, env, detached: true, stdio: 'ignore' });
+  child.unref();
+  return child;
+}
+
 export async function startTs(opts: {
   entry: string; env: NodeJS.ProcessEnv; logFile: string; readyPrefix: string; timeoutMs?: number; echo?: boolean;
   /** Run inside this network namespace (`ip netns exec` execs the command: the child's PID is the process's). */
@@ -23,7 +37,7 @@ export async function startTs(opts: {
 }): Promise<Managed & { readyLine: string }> {
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const args = process.env.STRATA_RUN_WITH_TSX ? ['--import', 'tsx', opts.entry] : [...(process.env.STRATA_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STRATA_PROFILE_DIR}`] : []), '--enable-source-maps', await entryBundle(REPO_ROOT, opts.entry)];
+  const args = await nodeArgs(opts.entry);
   const [command, argv] = opts.netns ? ['ip', ['netns', 'exec', opts.netns, process.execPath, ...args]] as const : [process.execPath, args] as const;
   const child = spawn(command, argv, {
     cwd: REPO_ROOT, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'],

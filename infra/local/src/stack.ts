@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres, type PostgresHandle } from './postgres.runner';
-import { REPO_ROOT, startTs, stopProcess, type Managed } from './process';
+import { REPO_ROOT, startDetachedTs, startTs, stopProcess, type Managed } from './process';
 import { describePid, isWildcard, portHolders, redisProcessesUnder, stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
 import { RestartBackoff } from './restart-backoff';
 import { loopbackPrefix } from './loopback';
@@ -40,6 +40,12 @@ export interface StackOptions {
    * reached over it; needs root. Default `loopback`: every node a loopback address of this machine.
    */
   network?: 'loopback' | 'netns';
+  /**
+   * End every process of the stack (agents, engines, control plane, PostgreSQL, host network) if this process dies
+   * without stopping it (stack-watchdog.ts): for tests, benchmarks and chaos runs. `npm start` leaves it off, so
+   * that its engines outlive a launcher killed with SIGKILL and the next start adopts them with their keys.
+   */
+  endWithLauncher?: boolean;
 }
 
 export interface AgentHandle {
@@ -87,6 +93,7 @@ export interface Stack {
 
 const CP_ENTRY = path.join(REPO_ROOT, 'control-plane/src/main.ts');
 const AGENT_ENTRY = path.join(REPO_ROOT, 'agents/src/main.ts');
+const WATCHDOG_ENTRY = path.join(REPO_ROOT, 'infra/local/src/stack-watchdog.ts');
 
 /**
  * How long a stop waits for agents and the control plane before SIGKILL. An
@@ -116,6 +123,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   };
 
   await clearLeftovers({ dir, agents, controlPlanePort: opts.port ?? 8080 });
+  // With endWithLauncher: ends this stack if this process dies without stopping it; a stop ends the watchdog last.
+  const watchdog = opts.endWithLauncher ? await startDetachedTs(WATCHDOG_ENTRY, {
+    ...process.env, STRATA_WATCH_PID: String(process.pid), STRATA_WATCH_DIR: dir,
+    ...(opts.databaseUrl ? {} : { STRATA_WATCH_POSTGRES: '1' }), ...(hostNet ? { STRATA_WATCH_NETNS: hostNet.tag } : {}),
+  }) : undefined;
+  const endWatchdog = () => { try { watchdog?.kill('SIGTERM'); } catch { /* gone */ } };
   try {
     const databaseUrl = opts.databaseUrl ?? (pgHandle = await startPostgres({
       dataDir: path.join(dir, 'pg'), logFile: path.join(logs, 'postgres.log'), fast: opts.fastPostgres,
@@ -217,6 +230,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         for (const pid of redisProcessesUnder(nodesDir)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
         pgHandle?.kill();
         if (hostNet) removeHostNetwork(hostNet.tag);
+        endWatchdog();
       },
     };
     return stack;
@@ -242,6 +256,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     await controlPlane;
     await pgHandle?.stop();
     if (hostNet) removeHostNetwork(hostNet.tag);
+    endWatchdog();
     return { leftoverPids: leftovers };
   }
 }

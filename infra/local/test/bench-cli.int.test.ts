@@ -17,7 +17,7 @@ let stack: Stack;
 let clusterId: string;
 
 beforeAll(async () => {
-  stack = await startStack({ dir, addressPrefix: '127.0.81', port: 0, fastPostgres: true, nodes: 1 });
+  stack = await startStack({ endWithLauncher: true, dir, addressPrefix: '127.0.81', port: 0, fastPostgres: true, nodes: 1 });
   const api = createStrataClient({ baseUrl: stack.url, token: stack.adminToken });
   const { cluster } = await unwrap(api.POST('/v1/clusters', { body: { name: 'cli-bench', shards: 1, replicasPerShard: 0, memoryMbPerShard: 64 } as never }));
   clusterId = cluster.id;

@@ -23,7 +23,7 @@ const { tag, subnet } = hostSubnet(loopbackPrefix('127.0.61'));
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({
+  stack = await startStack({ endWithLauncher: true,
     dir, addressPrefix: '127.0.61', port: 0, fastPostgres: true, nodes: 3, network: 'netns',
     // A silent node is offline after 2 s and down after 4 s: faults longer than that show what the control plane does.
     extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '4000' },

@@ -1,10 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Cluster } from 'ioredis';
 import { loopbackPrefix, startStack, type Stack } from '../src';
+import { alive, describePid, redisProcessesUnder, strataProcessesOf } from '../src/leftovers';
+import { REPO_ROOT } from '../src/process';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-local-'));
 const prefix = loopbackPrefix('127.0.15');
@@ -67,6 +70,33 @@ describe('the local stack (what npm start runs)', () => {
       expect(values.filter((v, i) => v === `v${i}`)).toHaveLength(100);
     } finally {
       client.disconnect();
+    }
+  });
+});
+
+describe('a stack started for tests (endWithLauncher)', () => {
+  it('ends with its launcher: after a kill -9 of the launcher, no agent, control plane, engine or PostgreSQL of it runs', async () => {
+    const home = mkdtempSync(path.join(os.tmpdir(), 'strata-orphan-'));
+    const launcher = spawn(process.execPath, ['--import', 'tsx', 'infra/local/test/fixtures/stack-launcher.ts', home, loopbackPrefix('127.0.16')], {
+      cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        createInterface({ input: launcher.stdout! }).on('line', (l) => { if (l === 'STACK_READY') resolve(); });
+        launcher.once('exit', (code) => reject(new Error(`the launcher exited (${code}) before its stack was up`)));
+      });
+      const postgres = Number(readFileSync(path.join(home, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+      const started = [...strataProcessesOf(home).map((p) => p.pid), ...redisProcessesUnder(path.join(home, 'nodes')), postgres];
+      // an agent, the control plane, the agent's warm spares and PostgreSQL
+      expect(started.length).toBeGreaterThanOrEqual(4);
+      launcher.kill('SIGKILL');
+      const deadline = Date.now() + 30_000;
+      while (started.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+      expect(started.filter(alive).map(describePid)).toEqual([]);
+    } finally {
+      launcher.kill('SIGKILL');
+      for (const p of [...strataProcessesOf(home).map((x) => x.pid), ...redisProcessesUnder(path.join(home, 'nodes'))]) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+      rmSync(home, { recursive: true, force: true });
     }
   });
 });

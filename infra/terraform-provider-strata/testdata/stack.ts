@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startStack } from '@strata/local';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-tfacc-'));
-const stack = await startStack({
+const stack = await startStack({ endWithLauncher: true,
   dir, port: 0, fastPostgres: true,
   addressPrefix: process.env.STRATA_TEST_ADDRESS_PREFIX ?? '127.0.52',
   nodes: Number(process.env.STRATA_TEST_NODES ?? 2),
