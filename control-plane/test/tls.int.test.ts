@@ -30,6 +30,7 @@ import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
+import { createClusterCa, issueClientCertificate as issueClientCertificateFrom } from '../src/crypto/cluster-ca';
 
 let stack: Stack;
 let api: TestApi;
@@ -91,8 +92,13 @@ function peerCertificate(host: string, port: number, ca?: string): Promise<X509C
  * client's side of the handshake first, then the server refuses it), and no reply to a PING.
  */
 function withoutCertificate(host: string, port: number, ca: string): Promise<{ reply: string; error: string }> {
+  return handshakeAndPing(host, port, { ca });
+}
+
+/** A TLS connection with these options sends PING: the reply (empty when refused) and the error, if any. */
+function handshakeAndPing(host: string, port: number, opts: { ca: string; cert?: string; key?: string }): Promise<{ reply: string; error: string }> {
   return new Promise((resolve) => {
-    const s = tls.connect({ host, port, ca });
+    const s = tls.connect({ host, port, ...opts });
     let reply = '';
     let error = '';
     const done = () => { clearTimeout(t); s.destroy(); resolve({ reply, error }); };
@@ -102,6 +108,13 @@ function withoutCertificate(host: string, port: number, ca: string): Promise<{ r
     s.on('error', (err) => { error = err.message; done(); });
     s.on('close', done);
   });
+}
+
+/** What a client presenting a certificate from a CA of its own (not the cluster's) gets: no reply to a PING. */
+async function withForeignCertificate(host: string, port: number, ca: string): Promise<{ reply: string; error: string }> {
+  const foreignCa = await createClusterCa('elsewhere');
+  const foreign = await issueClientCertificateFrom(foreignCa, 'intruder', { validityMs: 86_400_000 });
+  return handshakeAndPing(host, port, { ca, cert: foreign.certificate, key: foreign.privateKey });
 }
 
 /** A client certificate issued through the API, and the list that now records it (never its key). */
@@ -382,17 +395,35 @@ describe('a TLS cluster', () => {
     expect(rotated).toHaveLength(instances.length);
     console.log(`certificate rotation: ${instances.length} instances renewed without a restart; writer ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
 
-    // Client certificates required in place: no restart; open connections stay, a new one with only the CA is refused,
-    // one with an issued certificate reads every acknowledged write; Strata's own new connections present theirs.
+    // Client certificates optional, then required, in place: no restart. Optional: a new client with only the CA and one with an
+    // issued certificate both get in. Required: open connections stay, a new one with only the CA is refused, one with an issued
+    // certificate reads every acknowledged write; Strata's own new connections present theirs.
     const client = await issueClientCertificate(id, 'rotating-app');
-    const change = await api.updateCluster(id, { tlsClientAuth: 'required' });
-    expect(change.status, JSON.stringify(change.body)).toBe(202);
-    const changed = await api.pollUntil(async () => {
-      const op = (await api.operation(change.body.operation.id)).body;
-      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
-    }, 60_000, () => 'the client certificate change did not finish');
-    expect(changed.state, JSON.stringify(changed)).toBe('succeeded');
-    expect((await api.connection(id)).body.tlsClientAuth).toBe('required');
+    const setClientAuth = async (mode: 'optional' | 'required') => {
+      const change = await api.updateCluster(id, { tlsClientAuth: mode });
+      expect(change.status, JSON.stringify(change.body)).toBe(202);
+      const changed = await api.pollUntil(async () => {
+        const op = (await api.operation(change.body.operation.id)).body;
+        return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+      }, 60_000, () => `the client certificate change to ${mode} did not finish`);
+      expect(changed.state, JSON.stringify(changed)).toBe('succeeded');
+      expect((await api.connection(id)).body.tlsClientAuth).toBe(mode);
+    };
+    await setClientAuth('optional');
+    const caOnlyOptional = tlsClient(conn.uri, ca);
+    const withCertOptional = tlsClient(conn.uri, ca, client);
+    expect(await writer.lost(caOnlyOptional)).toEqual([]);
+    await withCertOptional.set('during-optional', '1');
+    expect(await caOnlyOptional.get('during-optional')).toBe('1');
+    for (const i of instances) {
+      expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
+      // Optional still verifies what is presented: a certificate from another CA is refused at the handshake.
+      const stranger = await withForeignCertificate(split(i.address).host, split(i.address).port, ca);
+      expect(stranger.reply, i.address).toBe('');
+    }
+    caOnlyOptional.disconnect();
+    withCertOptional.disconnect();
+    await setClientAuth('required');
     for (const i of instances) {
       expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
       expect((await withoutCertificate(split(i.address).host, split(i.address).port, ca)).reply, i.address).toBe('');

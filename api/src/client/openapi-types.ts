@@ -8385,10 +8385,10 @@ export interface components {
              */
             tls: "off" | "required";
             /**
-             * @description client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
+             * @description client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
              * @enum {string}
              */
-            tlsClientAuth: "none" | "required";
+            tlsClientAuth: "none" | "optional" | "required";
             maintenanceWindow: components["schemas"]["MaintenanceWindow"];
         };
         /** @description weekly window (UTC) in which changes that restart engines run (null: none; they run when asked) */
@@ -8746,10 +8746,10 @@ export interface components {
              */
             tls?: "off" | "required";
             /**
-             * @description default none; required needs tls required
+             * @description default none; optional and required need tls required
              * @enum {string}
              */
-            tlsClientAuth?: "none" | "required";
+            tlsClientAuth?: "none" | "optional" | "required";
             restoreFrom?: components["schemas"]["RestoreFrom"];
             /** @description weekly window (UTC) in which changes that restart engines run; default none */
             maintenanceWindow?: {
@@ -8878,10 +8878,10 @@ export interface components {
              */
             fencing?: "off" | "on";
             /**
-             * @description client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required
+             * @description client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
              * @enum {string}
              */
-            tlsClientAuth?: "none" | "required";
+            tlsClientAuth?: "none" | "optional" | "required";
             /**
              * @description applies to this change's slot moves and every later one
              * @enum {string}
@@ -8977,10 +8977,10 @@ export interface components {
              */
             tls: "off" | "required";
             /**
-             * @description required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password
+             * @description required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works
              * @enum {string}
              */
-            tlsClientAuth: "none" | "required";
+            tlsClientAuth: "none" | "optional" | "required";
             /** @description PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off) */
             caCertificate: string | null;
         };
@@ -9995,7 +9995,7 @@ export interface components {
                      * @description a TLS instance: client certificates required (tls-auth-clients); absent: none
                      * @enum {string}
                      */
-                    tlsClientAuth?: "none" | "required";
+                    tlsClientAuth?: "none" | "optional" | "required";
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
@@ -10317,7 +10317,7 @@ export interface components {
                      * @description a TLS instance: client certificates required (tls-auth-clients); absent: none
                      * @enum {string}
                      */
-                    tlsClientAuth?: "none" | "required";
+                    tlsClientAuth?: "none" | "optional" | "required";
                 };
                 credentials: {
                     customerUser: string;

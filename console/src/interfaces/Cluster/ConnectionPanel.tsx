@@ -118,7 +118,9 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
             <span className="small" data-testid="client-auth">
               {conn.tlsClientAuth === 'required'
                 ? <>Client certificates required: every client also presents a certificate signed by this CA; the snippets read it from <code>{CLIENT_CERT_FILE}</code> and <code>{CLIENT_KEY_FILE}</code>.</>
-                : 'Client certificates are not required (they can be, from the Settings API); a certificate created here is ready for when they are.'}
+                : conn.tlsClientAuth === 'optional'
+                  ? 'Client certificates optional: a certificate a client presents is verified, and the password alone also works; move clients to certificates, then require them.'
+                  : 'Client certificates are not asked for (they can be, from the Settings API); a certificate created here is ready for when they are.'}
             </span>
             <ClientCertificateCreate clusterId={clusterId} />
           </div>

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "35c4dc7d5cb139a8f21bb1d151965ef1144f061a96e3cbfc175eba41a9a741a9"
+const SpecSHA256 = "12e4e150a6f6dd76d3fec7eba5dce5d0e0fb9c185e85cd8af5db3aa838e0e9f3"
