@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'POST /v1/clusters/:id/users/:name/rotate': { kind: 'database-user.rotate', label: 'Rotated the password of a database user of cluster', resource: 'cluster' },
   'DELETE /v1/clusters/:id/users/:name': { kind: 'database-user.delete', label: 'Deleted a database user of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/client-certificates': { kind: 'client-certificate.create', label: 'Issued a client certificate for cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/client-certificates/:certificateId/revoke': { kind: 'client-certificate.revoke', label: 'Revoked a client certificate of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/diagnostics/slowlog/reset': { kind: 'cluster.slowlog-reset', label: 'Emptied the slow log of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/diagnostics/key-scans': { kind: 'cluster.key-scan', label: 'Started a key scan of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/backups': { kind: 'backup.start', label: 'Started a backup of cluster', resource: 'cluster' },

@@ -17,7 +17,7 @@ import {
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
 import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, ImportBackupRequest, SetBackupStorageRequest } from './backups';
-import { ClientCertificateList, ClientCertificateWithKey, CreateClientCertificateRequest } from './client-certificates';
+import { ClientCertificate, ClientCertificateList, ClientCertificateWithKey, CreateClientCertificateRequest } from './client-certificates';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
 import { ClusterUpdateAccepted, RestartClusterRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
@@ -170,8 +170,15 @@ export const OPERATION_TABLE = {
     problems: { 422: 'TLS is off for this cluster (code tls_off, field tls)', 409: 'The cluster is being deleted or failed (code invalid_state)' },
   }),
   listClientCertificates: op({
-    method: 'get', path: '/v1/clusters/{id}/client-certificates', summary: "The client certificates issued for a cluster (never their keys)", scope: 'clusters:read', errors: ALL,
+    method: 'get', path: '/v1/clusters/{id}/client-certificates', summary: "The client certificates issued for a cluster, revoked ones included (never their keys)", scope: 'clusters:read', errors: ALL,
     success: { status: 200, schema: ClientCertificateList },
+  }),
+  revokeClientCertificate: op({
+    method: 'post', path: '/v1/clusters/{id}/client-certificates/{certificateId}/revoke',
+    summary: 'Revoke a client certificate: every instance stops trusting it within seconds (refused at the TLS handshake; open connections stay), without a restart',
+    scope: 'clusters:write', params: z.object({ id: z.string(), certificateId: z.string() }), errors: ALL,
+    success: { status: 200, schema: ClientCertificate, description: 'Revoked (again: unchanged); applied turns true once every instance has dropped it' },
+    problems: { 409: 'Signed by the cluster\'s CA itself: it cannot be revoked (code not_revocable), or the cluster is being deleted or failed (code invalid_state)' },
   }),
   listClusterOperations: op({
     method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: OperationList },

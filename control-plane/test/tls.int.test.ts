@@ -25,7 +25,7 @@ import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import type { BackupResponse, Benchmark, ClientCertificateList, ClientCertificateWithKey, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
+import type { BackupResponse, Benchmark, ClientCertificate, ClientCertificateList, ClientCertificateWithKey, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -117,18 +117,27 @@ async function withForeignCertificate(host: string, port: number, ca: string): P
   return handshakeAndPing(host, port, { ca, cert: foreign.certificate, key: foreign.privateKey });
 }
 
-/** A client certificate issued through the API, and the list that now records it (never its key). */
-async function issueClientCertificate(id: string, name: string): Promise<ClientPem> {
+/** A client certificate issued through the API, and the list that records it (never its key) once every instance trusts it. */
+async function issueClientCertificate(id: string, name: string): Promise<ClientPem & { id: string }> {
   const issued = await api.call<ClientCertificateWithKey>('POST', `/v1/clusters/${id}/client-certificates`, { name, validityDays: 30 });
   expect(issued.status, JSON.stringify(issued.body)).toBe(201);
   const cert = new X509Certificate(issued.body.certificate);
   expect(cert.subject).toContain(`CN=${name}`);
   expect(cert.serialNumber).toBe(issued.body.clientCertificate.serialNumber);
-  const list = (await api.call<ClientCertificateList>('GET', `/v1/clusters/${id}/client-certificates`)).body;
-  const listed = list.items.find((c) => c.id === issued.body.clientCertificate.id);
-  expect(listed).toEqual(issued.body.clientCertificate);
-  expect(JSON.stringify(list)).not.toContain('PRIVATE KEY');
-  return { cert: issued.body.certificate, key: issued.body.privateKey };
+  expect(issued.body.clientCertificate).toMatchObject({ revokedAt: null, revocable: true });
+  const listed = await clientCertificateApplied(id, issued.body.clientCertificate.id);
+  expect({ ...listed, applied: false }).toEqual(issued.body.clientCertificate);
+  return { id: listed.id, cert: issued.body.certificate, key: issued.body.privateKey };
+}
+
+/** The certificate as listed once every running instance has loaded the cluster's trust (it trusts it, or, revoked, no longer does). */
+async function clientCertificateApplied(clusterId: string, certificateId: string): Promise<ClientCertificate> {
+  return api.pollUntil(async () => {
+    const list = (await api.call<ClientCertificateList>('GET', `/v1/clusters/${clusterId}/client-certificates`)).body;
+    expect(JSON.stringify(list)).not.toContain('PRIVATE KEY');
+    const c = list.items.find((x) => x.id === certificateId);
+    return c?.applied ? c : undefined;
+  }, 20_000, () => 'the client trust was not applied on every instance');
 }
 
 const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
@@ -432,6 +441,49 @@ describe('a TLS cluster', () => {
     const mutual = tlsClient(conn.uri, ca, client);
     expect(await writer.lost(mutual)).toEqual([]);
     await mutual.set('after-mtls', '1');
+
+    // Revocation: a second certificate works, then is revoked while a writer with the first one runs. Within seconds every
+    // instance refuses it at the handshake (its issuer dropped from their trust, no restart); the first one still connects,
+    // and the writer loses nothing.
+    const doomed = await issueClientCertificate(id, 'rotating-doomed');
+    const before2 = tlsClient(conn.uri, ca, doomed);
+    await before2.set('doomed-was-here', '1');
+    before2.disconnect();
+    const validWriter = new DurableWriter(tlsClient(conn.uri, ca, client), 'valid', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const revokeStarted = Date.now();
+    const revoked = await api.call<ClientCertificate>('POST', `/v1/clusters/${id}/client-certificates/${doomed.id}/revoke`);
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    expect(revoked.body.revokedAt).not.toBeNull();
+    const listedRevoked = await clientCertificateApplied(id, doomed.id);
+    const revokedInMs = Date.now() - revokeStarted;
+    expect(listedRevoked.revokedAt).toBe(revoked.body.revokedAt);
+    for (const i of instances) {
+      const at = split(i.address);
+      const refusedRevoked = await handshakeAndPing(at.host, at.port, { ca, cert: doomed.cert, key: doomed.key });
+      expect(refusedRevoked.reply, i.address).toBe('');
+      const kept = await handshakeAndPing(at.host, at.port, { ca, cert: client.cert, key: client.key });
+      expect(kept.reply, i.address).toMatch(/^-NOAUTH/);
+      expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
+    }
+    const keptClient = tlsClient(conn.uri, ca, client);
+    expect(await keptClient.get('doomed-was-here')).toBe('1');
+    await new Promise((res) => setTimeout(res, 300));
+    await validWriter.stop();
+    expect(validWriter.errors).toBe(0);
+    expect(validWriter.acked.length).toBeGreaterThan(10);
+    expect(await validWriter.lost(keptClient)).toEqual([]);
+    const revokedEvent = await api.waitForEvent(id, 'client-certificate-revoked', (e) => e.certificateId === doomed.id);
+    expect(revokedEvent.serialNumber).toBe(listedRevoked.serialNumber);
+    // Revoking again changes nothing; an unknown certificate is a 404.
+    const again = await api.call<ClientCertificate>('POST', `/v1/clusters/${id}/client-certificates/${doomed.id}/revoke`);
+    expect(again.status).toBe(200);
+    expect(again.body.revokedAt).toBe(revoked.body.revokedAt);
+    const unknown = await api.call<{ code: string }>('POST', `/v1/clusters/${id}/client-certificates/00000000-0000-4000-8000-000000000000/revoke`);
+    expect(unknown.status).toBe(404);
+    console.log(`client certificate revoked and refused by every instance ${revokedInMs} ms after the call; writer with a kept certificate ${validWriter.acked.length} acknowledged writes, longest gap ${validWriter.longestGapMs} ms`);
+    keptClient.disconnect();
+    validWriter['client'].disconnect();
     // Strata's own new connections (the slow log opens one per instance) present the certificate the control plane issued.
     const slow = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
     expect(slow.body.sources.every((x) => x.ok), JSON.stringify(slow.body.sources)).toBe(true);

@@ -13,10 +13,12 @@ describe('engineCredentials: what an agent gets with a task', () => {
 
   it("a TLS cluster: the CA's certificate and, for a task that runs an instance, its certificate; never the CA's key", () => {
     const secrets: ClusterSecrets = { ...users, tlsCa: ca };
-    expect(engineCredentials(secrets)).toEqual({ ...users, tls: { caCertificate: ca.certificate } });
+    expect(engineCredentials(secrets)).toEqual({ ...users, tls: { caCertificate: ca.certificate, trustedCertificates: ca.certificate } });
     const withCert = engineCredentials(secrets, { instance, client });
-    expect(withCert).toEqual({ ...users, tls: { caCertificate: ca.certificate, instanceCertificate: instance, clientCertificate: client } });
+    expect(withCert).toEqual({ ...users, tls: { caCertificate: ca.certificate, trustedCertificates: ca.certificate, instanceCertificate: instance, clientCertificate: client } });
     expect(JSON.stringify(withCert)).not.toContain('CA-KEY');
+    // The instances trust the CA and, after it, the issuers of live client certificates.
+    expect(engineCredentials(secrets, { trustedIssuers: ['ISSUER-1\n', 'ISSUER-2\n'] }).tls!.trustedCertificates).toBe(`${ca.certificate}ISSUER-1\nISSUER-2\n`);
     // A plain cluster gets no certificate even when one is handed in.
     expect(engineCredentials(users, { client })).toEqual(users);
   });

@@ -1,4 +1,5 @@
 import type { EngineCredentials } from '@strata/api';
+import { clientTrustBundle } from '@strata/engine';
 import type { SecretBox } from '../crypto/secret-box';
 import type { PemPair } from '../crypto/cluster-ca';
 
@@ -20,13 +21,15 @@ export const openSecrets = (box: SecretBox, sealed: string): ClusterSecrets => J
  * for a task that runs an instance, that instance's certificate. Never the
  * CA's key.
  */
-export function engineCredentials(s: ClusterSecrets, certificates: { instance?: PemPair; client?: PemPair } = {}): EngineCredentials {
+export function engineCredentials(s: ClusterSecrets, certificates: { instance?: PemPair; client?: PemPair; trustedIssuers?: readonly string[] } = {}): EngineCredentials {
   const { customerUser, customerPassword, internalUser, internalPassword } = s;
   const pem = (p: PemPair) => ({ certificate: p.certificate, privateKey: p.privateKey });
   return {
     customerUser, customerPassword, internalUser, internalPassword,
     ...(s.tlsCa ? { tls: {
       caCertificate: s.tlsCa.certificate,
+      // What the instances trust for clients: the CA, and the issuers of the live client certificates.
+      trustedCertificates: clientTrustBundle(s.tlsCa.certificate, certificates.trustedIssuers ?? []),
       ...(certificates.instance ? { instanceCertificate: pem(certificates.instance) } : {}),
       ...(certificates.client ? { clientCertificate: pem(certificates.client) } : {}),
     } } : {}),

@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/ui/States';
 import { Tabs } from '../../components/ui/Tabs';
 import { useDatabaseUsersQuery } from '../../data/database-users/database-users-query';
 import { ClientCertificateCreate } from './ClientCertificateCreate';
+import { ClientCertificateList } from './ClientCertificateList';
 import { CA_FILE, CLIENT_CERT_FILE, CLIENT_KEY_FILE, CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
@@ -123,6 +124,7 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
                   : 'Client certificates are not asked for (they can be, from the Settings API); a certificate created here is ready for when they are.'}
             </span>
             <ClientCertificateCreate clusterId={clusterId} />
+            <ClientCertificateList clusterId={clusterId} />
           </div>
         )}
         <div className="kv">

@@ -1072,6 +1072,7 @@ const (
 	NoMaintenanceWindow   ProblemCode = "no_maintenance_window"
 	NodeBusy              ProblemCode = "node_busy"
 	NotFound              ProblemCode = "not_found"
+	NotRevocable          ProblemCode = "not_revocable"
 	NotYetSupported       ProblemCode = "not_yet_supported"
 	OperationInProgress   ProblemCode = "operation_in_progress"
 	PayloadTooLarge       ProblemCode = "payload_too_large"
@@ -1133,6 +1134,8 @@ func (e ProblemCode) Valid() bool {
 	case NodeBusy:
 		return true
 	case NotFound:
+		return true
+	case NotRevocable:
 		return true
 	case NotYetSupported:
 		return true

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "12e4e150a6f6dd76d3fec7eba5dce5d0e0fb9c185e85cd8af5db3aa838e0e9f3"
+const SpecSHA256 = "20fdd5d1a6e386307fc89308656c33642d25e65ab4ac9cd5135f83de978793af"
