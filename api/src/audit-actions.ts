@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'PATCH /v1/clusters/:id': { kind: 'cluster.change', label: 'Changed cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/shards/:index/switchover': { kind: 'cluster.switchover', label: 'Switched over a shard of cluster', resource: 'cluster' },
   'DELETE /v1/clusters/:id': { kind: 'cluster.delete', label: 'Deleted cluster', resource: 'cluster' },
+  'POST /v1/clusters/:id/tls/rotate-ca': { kind: 'cluster.rotate-ca', label: 'Started a CA rotation of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/restart': { kind: 'cluster.restart', label: 'Started a rolling restart of cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/users': { kind: 'database-user.create', label: 'Added a database user to cluster', resource: 'cluster' },
   'POST /v1/clusters/:id/users/:name/rotate': { kind: 'database-user.rotate', label: 'Rotated the password of a database user of cluster', resource: 'cluster' },

@@ -20,7 +20,7 @@ import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, Bac
 import { ClientCertificate, ClientCertificateList, ClientCertificateWithKey, CreateClientCertificateRequest } from './client-certificates';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
-import { ClusterUpdateAccepted, RestartClusterRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
+import { ClusterUpdateAccepted, RestartClusterRequest, RotateCaRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { Heat, HeatQuery, KeyScan, KeyScanList, KeyScanParamsPath, KeyScanRequest, SlowLog, SlowLogQuery, SlowLogReset } from './diagnostics';
 import { CreateJoinTokenRequest, JoinToken, NodeCredentialRevoked, NodeList } from './nodes';
 import {
@@ -149,6 +149,14 @@ export const OPERATION_TABLE = {
   pauseOperation: operationControl('pause'),
   resumeOperation: operationControl('resume'),
   cancelOperation: operationControl('cancel'),
+  rotateClusterCa: op({
+    // A new CA: trusted beside the old one everywhere, instance certificates re-issued from it (chained to the old one through a
+    // cross-certificate, so clients that trust only the old CA keep connecting), then the old CA retired. No restart.
+    method: 'post', path: '/v1/clusters/{id}/tls/rotate-ca', summary: "Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart",
+    scope: 'clusters:write', body: RotateCaRequest, errors: ALL,
+    success: { status: 202, schema: ClusterWithOperation, description: 'Accepted: the rotate-ca operation' },
+    problems: { 409: 'Another change is running (code operation_in_progress), the cluster is not ready or degraded, or TLS is off (code tls_off)' },
+  }),
   deleteCluster: op({
     method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', scope: 'clusters:write', errors: ALL,
     success: { status: 202, schema: ClusterWithOperation, description: 'Accepted' },

@@ -113,3 +113,13 @@ export const RestartClusterRequest = z
   })
   .openapi('RestartClusterRequest');
 export type RestartClusterRequest = z.infer<typeof RestartClusterRequest>;
+
+export const CA_RETIRE_AFTER_SECONDS = { max: 30 * 86_400, default: 3600 } as const;
+
+export const RotateCaRequest = z
+  .strictObject({
+    retireAfterSeconds: z.number().int().min(0).max(CA_RETIRE_AFTER_SECONDS.max).optional()
+      .describe(`how long after every instance serves a certificate of the new CA the old CA stays trusted (default ${CA_RETIRE_AFTER_SECONDS.default}): time for clients to take the new CA`),
+  })
+  .openapi('RotateCaRequest');
+export type RotateCaRequest = z.infer<typeof RotateCaRequest>;

@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   const assigned = await endpoints.assignMissing();
   if (assigned) log.info({ assigned }, 'gave existing clusters an endpoint port');
   const topology = new TopologyService({
-    pool, clusters, nodes, operations, observed, placement: service, liveData: (id) => metrics.latestData(id), wake: (id) => reconciler.wake(id),
+    pool, clusters, nodes, operations, observed, placement: service, liveData: (id) => metrics.latestData(id), wake: (id) => reconciler.wake(id), box,
   });
   observed.onReport((_node, clusterIds, changed) => {
     for (const id of clusterIds) {

@@ -484,6 +484,49 @@ describe('a TLS cluster', () => {
     console.log(`client certificate revoked and refused by every instance ${revokedInMs} ms after the call; writer with a kept certificate ${validWriter.acked.length} acknowledged writes, longest gap ${validWriter.longestGapMs} ms`);
     keptClient.disconnect();
     validWriter['client'].disconnect();
+
+    // CA rotation in place, with a writer whose connections trust only the old CA: the new CA is trusted beside the old one, every
+    // instance serves a certificate from it (chained to the old one meanwhile), the old one is retired; no restart, no write lost.
+    // Afterwards only a client with the new CA gets in; client certificates issued before keep working.
+    const rotationWriter = new DurableWriter(tlsClient(conn.uri, ca, client), 'rotca', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const rotation = await api.call<{ operation: { id: string } }>('POST', `/v1/clusters/${id}/tls/rotate-ca`, { retireAfterSeconds: 0 });
+    expect(rotation.status, JSON.stringify(rotation.body)).toBe(202);
+    const bundle = (await api.connection(id)).body.caCertificate!;
+    expect(bundle.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
+    expect(bundle).toContain(ca);
+    const rotatedOp = await api.pollUntil(async () => {
+      const op = (await api.operation(rotation.body.operation.id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, 60_000, () => 'the CA rotation did not finish');
+    expect(rotatedOp.state, JSON.stringify(rotatedOp)).toBe('succeeded');
+    expect(rotatedOp.steps.map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    const newCa = (await api.connection(id)).body.caCertificate!;
+    expect(newCa.match(/BEGIN CERTIFICATE/g)).toHaveLength(1);
+    expect(newCa).not.toBe(ca);
+    expect(bundle).toContain(newCa);
+    const downloaded = await (await fetch(`${api.url}/v1/clusters/${id}/ca.pem`, { headers: { authorization: `Bearer ${api.token}` } })).text();
+    expect(downloaded).toBe(newCa);
+    for (const i of instances) {
+      const at = split(i.address);
+      expect((await peerCertificate(at.host, at.port, newCa)).checkIssued(new X509Certificate(newCa)), i.address).toBe(true);
+      await expect(handshake(at.host, at.port, ca), i.address).rejects.toThrow(/unable to (get|verify)|self[- ]signed/i);
+      expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
+    }
+    await new Promise((res) => setTimeout(res, 300));
+    await rotationWriter.stop();
+    expect(rotationWriter.errors).toBe(0);
+    expect(rotationWriter.acked.length).toBeGreaterThan(10);
+    const afterRotation = tlsClient(conn.uri, newCa, client);
+    expect(await rotationWriter.lost(afterRotation)).toEqual([]);
+    expect(await writer.lost(afterRotation)).toEqual([]);
+    // Strata's own new connections verify the new CA and present a certificate the instances still trust.
+    const slowAfter = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
+    expect(slowAfter.body.sources.every((x) => x.ok), JSON.stringify(slowAfter.body.sources)).toBe(true);
+    await api.waitForHealthy(id, 30_000);
+    console.log(`CA rotated in ${Date.parse(rotatedOp.finishedAt!) - Date.parse(rotatedOp.createdAt)} ms without a restart; writer trusting the old CA ${rotationWriter.acked.length} acknowledged writes, longest gap ${rotationWriter.longestGapMs} ms`);
+    afterRotation.disconnect();
+    rotationWriter['client'].disconnect();
     // Strata's own new connections (the slow log opens one per instance) present the certificate the control plane issued.
     const slow = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
     expect(slow.body.sources.every((x) => x.ok), JSON.stringify(slow.body.sources)).toBe(true);

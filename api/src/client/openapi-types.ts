@@ -903,6 +903,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/tls/rotate-ca": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RotateCaRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted: the rotate-ca operation */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterWithOperation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Another change is running (code operation_in_progress), the cluster is not ready or degraded, or TLS is off (code tls_off) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{id}/topology": {
         parameters: {
             query?: never;
@@ -4706,7 +4804,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "client-certificate.create" | "client-certificate.revoke" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.import" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.rotate-ca" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "client-certificate.create" | "client-certificate.revoke" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.import" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -8525,7 +8623,7 @@ export interface components {
             /** Format: uuid */
             clusterId: string;
             /** @enum {string} */
-            kind: "create-cluster" | "delete-cluster" | "update-cluster" | "switchover" | "restart-cluster";
+            kind: "create-cluster" | "delete-cluster" | "update-cluster" | "switchover" | "restart-cluster" | "rotate-ca";
             /** @enum {string} */
             state: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             progress: number;
@@ -9010,6 +9108,10 @@ export interface components {
             when?: "now" | "maintenance_window";
             /** @description true: start now even though the cluster has a maintenance window */
             force?: boolean;
+        };
+        RotateCaRequest: {
+            /** @description how long after every instance serves a certificate of the new CA the old CA stays trusted (default 3600): time for clients to take the new CA */
+            retireAfterSeconds?: number;
         };
         Topology: {
             /** Format: uuid */

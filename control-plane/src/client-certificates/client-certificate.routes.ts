@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { CLIENT_CERTIFICATE_VALIDITY_DAYS, type ClientCertificate, type ClientCertificateList, type ClientCertificateWithKey } from '@strata/api';
-import { clientTrustBundle, clientTrustDigest } from '@strata/engine';
+import { clientTrustDigest } from '@strata/engine';
 import { mountOperation } from '../http/operation-router';
 import { AppError, notFound, unprocessable } from '../errors';
 import type { ClusterRow, ClusterStore } from '../stores/cluster.store';
@@ -16,7 +16,7 @@ import type { EventStore } from '../stores/event.store';
 import type { ObservedState } from '../observed/observed-state';
 import type { SecretBox } from '../crypto/secret-box';
 import { issueRevocableClientCertificate } from '../crypto/cluster-ca';
-import { openSecrets } from '../services/cluster-secrets';
+import { desiredClientTrust, openSecrets } from '../services/cluster-secrets';
 import type { ClientCertificateRow, ClientCertificateStore } from './client-certificate.store';
 
 const BASE = '/v1';
@@ -42,9 +42,9 @@ export function clientCertificateRoutes(d: {
 
   /** Every running instance loaded the cluster's client trust as it is now (a plain-text cluster has none to load). */
   const applied = async (c: ClusterRow): Promise<boolean> => {
-    const ca = openSecrets(d.box, c.secretsEnc).tlsCa;
-    if (!ca) return true;
-    const digest = clientTrustDigest(clientTrustBundle(ca.certificate, await d.store.trustedIssuers(c.id)));
+    const bundle = desiredClientTrust(openSecrets(d.box, c.secretsEnc), await d.store.trustedIssuers(c.id));
+    if (bundle === null) return true;
+    const digest = clientTrustDigest(bundle);
     const instances = await d.clusters.instances(c.id);
     return instances.every((i) => {
       const o = d.observed.instance(i.id, i.nodeId);

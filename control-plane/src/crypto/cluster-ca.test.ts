@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
-import { createClusterCa, issueClientCertificate, issueInstanceCertificate, issueRevocableClientCertificate } from './cluster-ca';
+import { createClusterCa, crossCertificate, issueClientCertificate, issueInstanceCertificate, issueRevocableClientCertificate } from './cluster-ca';
 
 describe('cluster CA', () => {
   it('makes a CA that signs instance certificates naming the node address and the endpoint host', async () => {
@@ -90,5 +90,22 @@ describe('cluster CA', () => {
     // The issuer's key is not handed out: one private key, the certificate's.
     expect(JSON.stringify(a).match(/BEGIN PRIVATE KEY/g)).toHaveLength(1);
     expect((await issueRevocableClientCertificate(ca, 'x', { validityMs: 20 * 365 * 86_400_000, now })).expiresAt.getTime()).toBe(Date.parse(caCert.validTo));
+  });
+
+  it('cross-certifies a new CA with the old one: same name and key as the new CA, signed by the old, a CA itself', async () => {
+    const old = await createClusterCa('rot');
+    const next = await createClusterCa('rot');
+    const cross = new X509Certificate(await crossCertificate(next, old));
+    const nextCert = new X509Certificate(next.certificate);
+    const oldCert = new X509Certificate(old.certificate);
+    expect(cross.subject).toBe(nextCert.subject);
+    expect(cross.publicKey.equals(nextCert.publicKey)).toBe(true);
+    expect(cross.checkIssued(oldCert)).toBe(true);
+    expect(cross.verify(oldCert.publicKey)).toBe(true);
+    expect(cross.ca).toBe(true);
+    // A certificate the new CA signs chains to the old CA through it.
+    const leaf = new X509Certificate((await issueInstanceCertificate(next, ['127.0.0.1'])).certificate);
+    expect(leaf.checkIssued(cross)).toBe(true);
+    expect(leaf.verify(cross.publicKey)).toBe(true);
   });
 });

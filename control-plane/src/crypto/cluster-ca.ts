@@ -176,3 +176,32 @@ export async function issueRevocableClientCertificate(ca: { certificate: string 
     serialNumber: serialNumber.toUpperCase(), expiresAt: cert.notAfter, issuerCertificate: issuer.toString('pem') + '\n',
   };
 }
+
+/**
+ * A cross-certificate for a CA rotation: the new CA's name and public key,
+ * signed by the old CA. Sent after an instance's certificate from the new CA
+ * (and after Strata's own client certificate), it lets a peer that trusts
+ * only the old CA build a chain to it; a peer that trusts the new CA stops at
+ * the new CA itself. Valid as long as the old CA.
+ */
+export async function crossCertificate(newCa: { certificate: string }, oldCa: PemPair): Promise<string> {
+  const next = new x509.X509Certificate(newCa.certificate);
+  const old = new x509.X509Certificate(oldCa.certificate);
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: next.subject,
+    issuer: old.subject,
+    notBefore: next.notBefore,
+    notAfter: new Date(Math.min(next.notAfter.getTime(), old.notAfter.getTime())),
+    publicKey: next.publicKey,
+    signingKey: await importPkcs8(oldCa.privateKey),
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(await next.publicKey.export()),
+      await x509.AuthorityKeyIdentifierExtension.create(old),
+    ],
+  });
+  return cert.toString('pem') + '\n';
+}

@@ -6,18 +6,18 @@
  * send each a `sync-trust` task (file rewritten, CONFIG SET, no restart).
  * Instances that start later write the file from their task's credentials.
  */
-import { clientTrustBundle, clientTrustDigest, planTrustSync, type ClusterAction } from '@strata/engine';
+import { clientTrustDigest, planTrustSync, type ClusterAction } from '@strata/engine';
 import type { ClusterContext } from './cluster-context';
 import { applyAction } from './apply-actions';
-import { openSecrets } from '../services/cluster-secrets';
+import { desiredClientTrust, openSecrets } from '../services/cluster-secrets';
 
 export type SyncTrustAction = Extract<ClusterAction, { kind: 'sync-trust' }>;
 
 /** The digest of the trust file every instance should have loaded; null: the cluster has no TLS. */
 export function desiredTrustDigest(ctx: ClusterContext): string | null {
   if (ctx.cluster.spec.tls !== 'required') return null;
-  const ca = openSecrets(ctx.deps.box, ctx.cluster.secretsEnc).tlsCa;
-  return ca ? clientTrustDigest(clientTrustBundle(ca.certificate, ctx.clientTrustIssuers ?? [])) : null;
+  const bundle = desiredClientTrust(openSecrets(ctx.deps.box, ctx.cluster.secretsEnc), ctx.clientTrustIssuers ?? []);
+  return bundle === null ? null : clientTrustDigest(bundle);
 }
 
 /** The instances whose loaded trust differs from the desired one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineCredentials, type ClusterSecrets } from './cluster-secrets';
+import { desiredClientTrust, engineCredentials, trustedCas, type ClusterSecrets } from './cluster-secrets';
 
 const users = { customerUser: 'app', customerPassword: 'c'.repeat(16), internalUser: 'strata-internal', internalPassword: 'i'.repeat(16) };
 const ca = { certificate: '-----BEGIN CERTIFICATE-----\nca\n-----END CERTIFICATE-----\n', privateKey: '-----BEGIN PRIVATE KEY-----\nCA-KEY\n-----END PRIVATE KEY-----\n' };
@@ -22,4 +22,16 @@ describe('engineCredentials: what an agent gets with a task', () => {
     // A plain cluster gets no certificate even when one is handed in.
     expect(engineCredentials(users, { client })).toEqual(users);
   });
+
+  it('during a CA rotation: both CAs trusted and given to clients, the cross-certificate after every certificate the new CA signs', () => {
+    const secrets: ClusterSecrets = { ...users, tlsCa: ca, tlsCaRotation: { previous: 'OLD-CA\n', cross: 'CROSS\n' } };
+    expect(trustedCas(secrets)).toBe(`${ca.certificate}OLD-CA\n`);
+    expect(desiredClientTrust(secrets, ['ISSUER\n'])).toBe(`${ca.certificate}OLD-CA\nISSUER\n`);
+    const creds = engineCredentials(secrets, { instance: { certificate: 'I\n', privateKey: 'K' }, client: { certificate: 'C\n', privateKey: 'K2' } });
+    expect(creds.tls).toMatchObject({ caCertificate: `${ca.certificate}OLD-CA\n`, instanceCertificate: { certificate: 'I\nCROSS\n' }, clientCertificate: { certificate: 'C\nCROSS\n' } });
+    // Retired: the CA alone again.
+    expect(trustedCas({ ...users, tlsCa: ca })).toBe(ca.certificate);
+    expect(trustedCas(users)).toBeNull();
+  });
 });
+

@@ -110,6 +110,9 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
             <div className="secret-row">
               <span className="small">
                 Required. Clients verify the instances against the cluster&apos;s CA; the snippets read it from <code>{CA_FILE}</code>.
+                {(conn.caCertificate?.match(/BEGIN CERTIFICATE/g)?.length ?? 0) > 1 && (
+                  <strong data-testid="ca-rotation"> The CA is being rotated: {CA_FILE} holds the new CA and the old one; give it to your clients before the old CA is retired.</strong>
+                )}
               </span>
               {/* The API serves the CA as a file (GET /v1/clusters/{id}/ca.pem); the session cookie authorizes the download. */}
               <a className="btn btn-secondary btn-sm" href={`/v1/clusters/${clusterId}/ca.pem`} download={CA_FILE} data-testid="download-ca">

@@ -959,6 +959,7 @@ const (
 	CreateCluster  OperationKind = "create-cluster"
 	DeleteCluster  OperationKind = "delete-cluster"
 	RestartCluster OperationKind = "restart-cluster"
+	RotateCa       OperationKind = "rotate-ca"
 	Switchover     OperationKind = "switchover"
 	UpdateCluster  OperationKind = "update-cluster"
 )
@@ -971,6 +972,8 @@ func (e OperationKind) Valid() bool {
 	case DeleteCluster:
 		return true
 	case RestartCluster:
+		return true
+	case RotateCa:
 		return true
 	case Switchover:
 		return true

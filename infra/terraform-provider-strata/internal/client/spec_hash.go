@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "20fdd5d1a6e386307fc89308656c33642d25e65ab4ac9cd5135f83de978793af"
+const SpecSHA256 = "56225fce8a3de6193c0f644332655df019990fb75f8ffcda297d5fbbc2a23323"
