@@ -93,13 +93,14 @@ export function clientCertificateRoutes(d: {
       throw new AppError(409, 'not_revocable', 'Conflict',
         `Client certificate ${found.name} was signed by the cluster's CA itself: it cannot be revoked and stays valid until ${found.expiresAt.toISOString()}.`);
     }
-    if (found.revokedAt) return view(found, await applied(c));
-    changeable(c, 'cannot change its client certificates');
-    const row = (await d.store.revoke(c.id, found.id))!;
+    if (!found.revokedAt) changeable(c, 'cannot change its client certificates');
+    const row = found.revokedAt ? found : (await d.store.revoke(c.id, found.id))!;
+    // Recorded once (its dedupe key), also when a call that revoked it did not get to record it: a second call does.
     await d.events.record(c, {
       type: 'client-certificate-revoked', certificateId: row.id, name: row.name, serialNumber: row.serialNumber,
       message: `Client certificate ${row.name} (serial ${row.serialNumber}) revoked: every instance refuses it at the TLS handshake once it has reloaded its trust (no restart); open connections stay.`,
     }, `client-certificate-revoked:${row.id}`);
+    if (found.revokedAt) return view(row, await applied(c));
     await d.requestPass(c.id);
     return view(row, false);
   });
