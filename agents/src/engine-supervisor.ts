@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
 import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
-import { certificateExpiry, writeTlsFiles } from './tls-files';
+import { certificateExpiry, trustFileDigest, writeTlsFiles } from './tls-files';
 import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
@@ -301,12 +301,47 @@ export class EngineSupervisor {
     this.servedCertificateLoaded(instanceId);
   }
 
-  /** The engine just loaded the certificate in its directory (it started, or reloaded its tls-* files): its expiry is what it serves. */
+  /**
+   * A TLS instance's client trust as desired now (the credentials' trusted
+   * certificates: the CA and the issuers of live client certificates)
+   * written as its CA file, kept in its record and loaded with CONFIG SET,
+   * without a restart. A revoked client certificate is refused from the
+   * next handshake; open connections keep their session.
+   */
+  async syncTrust(instanceId: string, credentials: EngineCredentials): Promise<void> {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
+    if (!credentials.tls || !rec.credentials.tls) throw new Error('sync-trust on an instance without TLS');
+    const tls = { ...rec.credentials.tls, caCertificate: credentials.tls.caCertificate, trustedCertificates: credentials.tls.trustedCertificates };
+    writeTlsFiles(this.d.registry.instanceDir(instanceId), { caCertificate: tls.caCertificate, trustedCertificates: tls.trustedCertificates });
+    this.d.registry.put({ ...rec, credentials: { ...rec.credentials, tls } });
+    const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, ...internalLogin(credentials) }, 5000);
+    try {
+      await reloadTlsFiles(client);
+    } finally {
+      client.disconnect();
+    }
+    this.servedCertificateLoaded(instanceId);
+  }
+
+  /** The engine just loaded the files in its directory (it started, or reloaded its tls-* files): they are what it serves and trusts. */
   servedCertificateLoaded(instanceId: string): void {
     const rec = this.d.registry.get(instanceId);
     if (!rec?.credentials.tls) return;
-    const expiresAt = certificateExpiry(this.d.registry.instanceDir(instanceId));
-    if (expiresAt !== null && expiresAt !== rec.certificateExpiresAt) this.d.registry.put({ ...rec, certificateExpiresAt: expiresAt });
+    const dir = this.d.registry.instanceDir(instanceId);
+    const expiresAt = certificateExpiry(dir);
+    const trustDigest = trustFileDigest(dir) ?? undefined;
+    if ((expiresAt !== null && expiresAt !== rec.certificateExpiresAt) || trustDigest !== rec.trustDigest) {
+      this.d.registry.put({ ...rec, ...(expiresAt !== null ? { certificateExpiresAt: expiresAt } : {}), trustDigest });
+    }
+  }
+
+  /** Digest of the CA file a TLS instance loaded (null: no TLS, or not known). */
+  loadedTrustDigest(instanceId: string): string | null {
+    const rec = this.d.registry.get(instanceId);
+    if (!rec?.credentials.tls) return null;
+    if (rec.trustDigest === undefined) this.servedCertificateLoaded(instanceId);
+    return this.d.registry.get(instanceId)?.trustDigest ?? null;
   }
 
   /**

@@ -12,6 +12,8 @@ export interface InstanceRecord {
   usersDigest?: string;
   /** When the certificate the engine serves expires (ms epoch): the one in its directory when it started or last reloaded its tls-* files. */
   certificateExpiresAt?: number;
+  /** Digest of the CA file the engine loaded (its client trust) when it started or last reloaded its tls-* files. */
+  trustDigest?: string;
 }
 
 export class InstanceRegistry {
@@ -40,7 +42,7 @@ export class InstanceRegistry {
 
   put(record: InstanceRecord): void {
     const prev = this.records.get(record.spec.instanceId);
-    this.records.set(record.spec.instanceId, { lastRole: prev?.lastRole, usersDigest: prev?.usersDigest, certificateExpiresAt: prev?.certificateExpiresAt, ...record });
+    this.records.set(record.spec.instanceId, { lastRole: prev?.lastRole, usersDigest: prev?.usersDigest, certificateExpiresAt: prev?.certificateExpiresAt, trustDigest: prev?.trustDigest, ...record });
     this.save();
   }
 

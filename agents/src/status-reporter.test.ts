@@ -126,7 +126,7 @@ describe('StatusReporter: cluster views read by the metrics sampler', () => {
     const r = new StatusReporter({
       client: { reportStatus } as unknown as ConstructorParameters<typeof StatusReporter>[0]['client'],
       registry: { all: () => [rec], setLastRole: () => {} } as never,
-      supervisor: { status: () => ({ state: 'running', pid: 1, restarts: 0, lastError: null, held: false }), servedCertificateExpiry: () => null } as never,
+      supervisor: { status: () => ({ state: 'running', pid: 1, restarts: 0, lastError: null, held: false }), servedCertificateExpiry: () => null, loadedTrustDigest: () => null } as never,
       // The reporter's own observation: the engine does not answer as a cluster node (view null), and the look is counted.
       connections: { get: async () => { looks.n++; throw new Error('no engine in this test'); } } as never,
       address: '127.0.0.1', memoryMb: 1024, log: pino({ level: 'silent' }),

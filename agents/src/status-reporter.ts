@@ -182,6 +182,7 @@ export class StatusReporter {
         // An engine this agent never gave users to (started before database users existed) has none.
         usersDigest: rec.usersDigest ?? NO_USERS_DIGEST,
         certificateExpiresAt: iso(this.d.supervisor.servedCertificateExpiry(rec.spec.instanceId)),
+        trustDigest: this.d.supervisor.loadedTrustDigest(rec.spec.instanceId),
       };
     }));
     return { agentVersion: AGENT_VERSION, memoryMb: this.d.memoryMb, instances, sparePorts: this.d.spares?.warmPorts() ?? [], endpointPorts: this.d.endpointPorts?.() ?? [] };

@@ -227,6 +227,7 @@ export class TaskRunner {
       log.info({ instanceId: p.instanceId, replaces: p.replaces }, 'renewing the instance certificate');
       return this.d.supervisor.renewCertificate(p.instanceId, p.credentials);
     },
+    'sync-trust': (p) => this.d.supervisor.syncTrust(p.instanceId, p.credentials),
     'configure-instance': async (p) => {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
       const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, internalLogin(p.credentials));
@@ -308,6 +309,7 @@ const lockKey = (p: TaskPayload): string => {
     case 'meet-primary':
     case 'sync-users':
     case 'renew-certificate':
+    case 'sync-trust':
     case 'remove-instance':
     case 'restart-instance':
     case 'failover':

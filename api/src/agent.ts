@@ -36,6 +36,8 @@ export const EngineCredentials = z.object({
     caCertificate: z.string().describe('PEM of the cluster CA: every connection to an instance verifies against it'),
     instanceCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
       .describe('the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on'),
+    trustedCertificates: z.string().optional()
+      .describe("PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone)"),
     clientCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
       .describe("the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates)"),
   }).optional().describe('present when the cluster requires TLS'),
@@ -124,6 +126,8 @@ export const TaskRequest = z.discriminatedUnion('kind', [
     kind: z.literal('renew-certificate'), clusterId: Id, instanceId: Id,
     replaces: Timestamp.describe('the expiry of the certificate being replaced'),
   }).describe("a TLS instance's fresh certificate (in the credentials) written into its directory and loaded with CONFIG SET, without a restart"),
+  z.object({ kind: z.literal('sync-trust'), clusterId: Id, instanceId: Id })
+    .describe("a TLS instance's CA file rewritten from the credentials' trustedCertificates and loaded with CONFIG SET, without a restart"),
   z.object({
     kind: z.literal('meet-primary'),
     clusterId: Id,
@@ -168,6 +172,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('configure-instance'), instance: InstanceSpec, credentials: EngineCredentials }),
   z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id, credentials: EngineCredentials }),
   z.object({ kind: z.literal('renew-certificate'), clusterId: Id, instanceId: Id, replaces: Timestamp, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('sync-trust'), clusterId: Id, instanceId: Id, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({
     kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember),
@@ -288,6 +293,8 @@ export const ObservedInstance = z.object({
   usersDigest: safeString().max(64).nullish(),
   /** When the certificate the engine serves now expires (TLS instances; null or absent: no TLS, or not known). */
   certificateExpiresAt: Timestamp.nullish(),
+  /** Digest (sha256 hex) of the CA file the engine loaded at its start or last reload (TLS instances; null or absent: no TLS, or not known). */
+  trustDigest: safeString().max(64).nullish(),
 });
 export type ObservedInstance = z.infer<typeof ObservedInstance>;
 

@@ -2,7 +2,10 @@
  * Client certificates of a TLS cluster (mTLS): issued by the cluster's CA
  * for applications that connect to a cluster requiring them. The private
  * key is in the answer once; Strata records the certificate's name, serial
- * and expiry, never the key.
+ * and expiry, never the key. Each certificate is signed by a one-off issuer
+ * of its own that the instances trust; revoking it drops that issuer from
+ * their trust (Redis has no revocation list), so it is refused at the next
+ * handshake and no other certificate changes.
  */
 import { z, Id, Timestamp, safeString } from './common';
 
@@ -26,6 +29,9 @@ export const ClientCertificate = z
     serialNumber: z.string().describe('hex, as openssl x509 -serial prints it'),
     createdAt: Timestamp,
     expiresAt: Timestamp,
+    revokedAt: Timestamp.nullable().describe('when it was revoked (null: it was not); a revoked certificate is refused at the TLS handshake once applied'),
+    revocable: z.boolean().describe('false: signed by the cluster\'s CA itself, so it stays valid until it expires (revoking it is refused with code not_revocable)'),
+    applied: z.boolean().describe('every running instance trusts it (or, revoked, no longer does); a fresh certificate works once applied, within seconds'),
   })
   .openapi('ClientCertificate');
 export type ClientCertificate = z.infer<typeof ClientCertificate>;

@@ -35,8 +35,8 @@ export const TlsMode = z
 export type TlsMode = z.infer<typeof TlsMode>;
 
 export const TlsClientAuth = z
-  .enum(['none', 'required'])
-  .describe('client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster\'s CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)');
+  .enum(['none', 'optional', 'required'])
+  .describe('client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster\'s CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)');
 export type TlsClientAuth = z.infer<typeof TlsClientAuth>;
 
 export const ENGINE_VERSIONS = ['7'] as const;
@@ -75,7 +75,7 @@ export const CreateClusterRequest = z
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: z.enum(ENGINE_VERSIONS).optional(),
     tls: TlsMode.optional().describe('default off; set at create'),
-    tlsClientAuth: TlsClientAuth.optional().describe('default none; required needs tls required'),
+    tlsClientAuth: TlsClientAuth.optional().describe('default none; optional and required need tls required'),
     restoreFrom: RestoreFrom.optional().describe("start with the data of a backup; shards, replicas and memory may differ from the backup's"),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('weekly window (UTC) in which changes that restart engines run; default none'),
   })
@@ -197,7 +197,7 @@ export const Connection = z
       .nullable()
       .describe('the stable endpoint: served by whichever agents are alive, it forwards a connection to a live instance; it outlives the loss of any node'),
     tls: TlsMode,
-    tlsClientAuth: TlsClientAuth.describe('required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password'),
+    tlsClientAuth: TlsClientAuth.describe('required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works'),
     caCertificate: z.string().nullable().describe("PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off)"),
   })
   .openapi('Connection');

@@ -51,6 +51,7 @@ export const ErrorCode = z.enum([
   'unplaceable',
   'invalid_state',
   'tls_off',
+  'not_revocable',
   'csrf_failed',
   'invalid_credentials',
   'join_token_invalid',

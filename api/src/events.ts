@@ -85,6 +85,14 @@ export const CertificateRotatedEvent = z.object({
   expiresAt: Timestamp.describe('when the certificate the instance serves now expires'),
 });
 
+export const ClientCertificateRevokedEvent = z.object({
+  ...base,
+  type: z.literal('client-certificate-revoked'),
+  certificateId: Id,
+  name: z.string().describe("the certificate's name (its common name)"),
+  serialNumber: z.string(),
+});
+
 export const BackupCompletedEvent = z.object({
   ...base,
   type: z.literal('backup-completed'),
@@ -117,12 +125,12 @@ export const RestoreCompletedEvent = z.object({
 export const ClusterEvent = z
   .discriminatedUnion('type', [
     FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent, ReplicaRebuiltEvent,
-    CertificateRotatedEvent, BackupCompletedEvent, BackupFailedEvent, RestoreCompletedEvent,
+    CertificateRotatedEvent, ClientCertificateRevokedEvent, BackupCompletedEvent, BackupFailedEvent, RestoreCompletedEvent,
   ])
   .openapi('ClusterEvent');
 export type ClusterEvent = z.infer<typeof ClusterEvent>;
 export type ClusterEventType = ClusterEvent['type'];
-export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt', 'certificate-rotated', 'backup-completed', 'backup-failed', 'restore-completed'] as const satisfies readonly ClusterEventType[];
+export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt', 'certificate-rotated', 'client-certificate-revoked', 'backup-completed', 'backup-failed', 'restore-completed'] as const satisfies readonly ClusterEventType[];
 
 export const ClusterEventList = z
   .object({

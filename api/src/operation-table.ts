@@ -17,10 +17,10 @@ import {
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
 import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, ImportBackupRequest, SetBackupStorageRequest } from './backups';
-import { ClientCertificateList, ClientCertificateWithKey, CreateClientCertificateRequest } from './client-certificates';
+import { ClientCertificate, ClientCertificateList, ClientCertificateWithKey, CreateClientCertificateRequest } from './client-certificates';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
-import { ClusterUpdateAccepted, RestartClusterRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
+import { ClusterUpdateAccepted, RestartClusterRequest, RotateCaRequest, UpdateClusterApplied, SwitchoverRequest, UpdateClusterDryRun, UpdateClusterQuery, UpdateClusterRequest } from './topology';
 import { Heat, HeatQuery, KeyScan, KeyScanList, KeyScanParamsPath, KeyScanRequest, SlowLog, SlowLogQuery, SlowLogReset } from './diagnostics';
 import { CreateJoinTokenRequest, JoinToken, NodeCredentialRevoked, NodeList } from './nodes';
 import {
@@ -149,6 +149,14 @@ export const OPERATION_TABLE = {
   pauseOperation: operationControl('pause'),
   resumeOperation: operationControl('resume'),
   cancelOperation: operationControl('cancel'),
+  rotateClusterCa: op({
+    // A new CA: trusted beside the old one everywhere, instance certificates re-issued from it (chained to the old one through a
+    // cross-certificate, so clients that trust only the old CA keep connecting), then the old CA retired. No restart.
+    method: 'post', path: '/v1/clusters/{id}/tls/rotate-ca', summary: "Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart",
+    scope: 'clusters:write', body: RotateCaRequest, errors: ALL,
+    success: { status: 202, schema: ClusterWithOperation, description: 'Accepted: the rotate-ca operation' },
+    problems: { 409: 'Another change is running (code operation_in_progress), the cluster is not ready or degraded, or TLS is off (code tls_off)' },
+  }),
   deleteCluster: op({
     method: 'delete', path: '/v1/clusters/{id}', summary: 'Delete a cluster', scope: 'clusters:write', errors: ALL,
     success: { status: 202, schema: ClusterWithOperation, description: 'Accepted' },
@@ -170,8 +178,15 @@ export const OPERATION_TABLE = {
     problems: { 422: 'TLS is off for this cluster (code tls_off, field tls)', 409: 'The cluster is being deleted or failed (code invalid_state)' },
   }),
   listClientCertificates: op({
-    method: 'get', path: '/v1/clusters/{id}/client-certificates', summary: "The client certificates issued for a cluster (never their keys)", scope: 'clusters:read', errors: ALL,
+    method: 'get', path: '/v1/clusters/{id}/client-certificates', summary: "The client certificates issued for a cluster, revoked ones included (never their keys)", scope: 'clusters:read', errors: ALL,
     success: { status: 200, schema: ClientCertificateList },
+  }),
+  revokeClientCertificate: op({
+    method: 'post', path: '/v1/clusters/{id}/client-certificates/{certificateId}/revoke',
+    summary: 'Revoke a client certificate: every instance stops trusting it within seconds (refused at the TLS handshake; open connections stay), without a restart',
+    scope: 'clusters:write', params: z.object({ id: z.string(), certificateId: z.string() }), errors: ALL,
+    success: { status: 200, schema: ClientCertificate, description: 'Revoked (again: unchanged); applied turns true once every instance has dropped it' },
+    problems: { 409: 'Signed by the cluster\'s CA itself: it cannot be revoked (code not_revocable), or the cluster is being deleted or failed (code invalid_state)' },
   }),
   listClusterOperations: op({
     method: 'get', path: '/v1/clusters/{id}/operations', summary: "A cluster's operations, newest first", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: OperationList },

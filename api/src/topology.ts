@@ -16,7 +16,7 @@ export const UpdateClusterRequest = z
     durability: Durability.optional(),
     evictionPolicy: EvictionPolicy.optional(),
     fencing: Fencing.optional().describe('turned on or off in place on every instance (CONFIG SET, no restart); on needs replicasPerShard >= 1'),
-    tlsClientAuth: TlsClientAuth.optional().describe('client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required'),
+    tlsClientAuth: TlsClientAuth.optional().describe('client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required'),
     migrationPriority: MigrationPriority.optional().describe('applies to this change\'s slot moves and every later one'),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation'),
   })
@@ -113,3 +113,13 @@ export const RestartClusterRequest = z
   })
   .openapi('RestartClusterRequest');
 export type RestartClusterRequest = z.infer<typeof RestartClusterRequest>;
+
+export const CA_RETIRE_AFTER_SECONDS = { max: 30 * 86_400, default: 3600 } as const;
+
+export const RotateCaRequest = z
+  .strictObject({
+    retireAfterSeconds: z.number().int().min(0).max(CA_RETIRE_AFTER_SECONDS.max).optional()
+      .describe(`how long after every instance serves a certificate of the new CA the old CA stays trusted (default ${CA_RETIRE_AFTER_SECONDS.default}): time for clients to take the new CA`),
+  })
+  .openapi('RotateCaRequest');
+export type RotateCaRequest = z.infer<typeof RotateCaRequest>;

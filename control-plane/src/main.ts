@@ -81,11 +81,13 @@ async function main(): Promise<void> {
   const observed = new ObservedState(Date.now, config.nodeOfflineAfterMs);
   // Database users change through the API and ask the reconciler (created below) for a pass.
   const databaseUsers = createDatabaseUserModule({ pool, clusters, observed, box, requestPass: (id) => reconciler.request(id) });
+  // Client certificates change what the instances trust and ask the reconciler for a pass.
+  const clientCertificates = createClientCertificateModule({ pool, clusters, box, observed, events, requestPass: (id) => reconciler.request(id) });
   // The broker adds backup storage credentials to agents' tasks; the backup module owns them.
   let storageCredentials: ((ref: StorageRef) => Promise<StorageCredentials | undefined>) | undefined;
   const broker = new TaskBroker({
     tasks, clusters, box, nodes, endpointHost: config.endpoints.host, certificateValidityMs: instanceCertValidityMs(config.tlsRenewBeforeMs),
-    databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), storageCredentials: (ref) => storageCredentials!(ref),
+    databaseUsers: async (id) => desiredAcls(await databaseUsers.store.list(id)), clientTrustIssuers: (id) => clientCertificates.store.trustedIssuers(id), storageCredentials: (ref) => storageCredentials!(ref),
     importPassword: async (backupId) => {
       const sealed = await backups.store.importSecret(backupId);
       return sealed ? box.open(sealed) : undefined;
@@ -119,6 +121,7 @@ async function main(): Promise<void> {
     restoreFiles: (clusterId) => backups.store.restoreFiles(clusterId),
     restoreOf: (clusterId) => backups.store.restoreOf(clusterId),
     databaseUsers: (clusterId) => databaseUsers.store.desired(clusterId),
+    clientTrustIssuers: (clusterId) => clientCertificates.store.trustedIssuers(clusterId),
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({
@@ -129,7 +132,7 @@ async function main(): Promise<void> {
   const assigned = await endpoints.assignMissing();
   if (assigned) log.info({ assigned }, 'gave existing clusters an endpoint port');
   const topology = new TopologyService({
-    pool, clusters, nodes, operations, observed, placement: service, liveData: (id) => metrics.latestData(id), wake: (id) => reconciler.wake(id),
+    pool, clusters, nodes, operations, observed, placement: service, liveData: (id) => metrics.latestData(id), wake: (id) => reconciler.wake(id), box,
   });
   observed.onReport((_node, clusterIds, changed) => {
     for (const id of clusterIds) {
@@ -167,7 +170,7 @@ async function main(): Promise<void> {
     controlPlaneCaSha256: tls?.caSha256 ?? null,
     alerts,
     databaseUsers,
-    clientCertificates: createClientCertificateModule({ pool, clusters, box }),
+    clientCertificates,
     diagnostics,
     restores: backups.service,
     backupStore: backups.store,

@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ClientCertificateWithKey, Connection } from '@strata/api';
+import type { ClientCertificateList, ClientCertificateWithKey, Connection } from '@strata/api';
 import { CA_FILE, CLIENT_CERT_FILE, CLIENT_KEY_FILE, JEDIS_DEPENDENCY, buildSnippet } from '@strata/console/snippets';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -41,6 +41,11 @@ beforeAll(async () => {
   const issued = await api.call<ClientCertificateWithKey>('POST', `/v1/clusters/${r.body.cluster.id}/client-certificates`, { name: 'snippets' });
   expect(issued.status).toBe(201);
   client = issued.body;
+  // Usable once every instance trusts its issuer (a pass of the reconciler away).
+  await api.pollUntil(async () => {
+    const list = (await api.call<ClientCertificateList>('GET', `/v1/clusters/${r.body.cluster.id}/client-certificates`)).body;
+    return list.items.find((c) => c.id === issued.body.clientCertificate.id)?.applied ? list : undefined;
+  }, 20_000, () => 'the client certificate was not trusted by every instance');
   work = mkdtempSync(path.join(os.tmpdir(), 'strata-snippets-'));
   writeCredentials(work);
 }, 180_000);

@@ -25,11 +25,12 @@ import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
-import type { BackupResponse, Benchmark, ClientCertificateList, ClientCertificateWithKey, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
+import type { BackupResponse, Benchmark, ClientCertificate, ClientCertificateList, ClientCertificateWithKey, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
+import { createClusterCa, issueClientCertificate as issueClientCertificateFrom } from '../src/crypto/cluster-ca';
 
 let stack: Stack;
 let api: TestApi;
@@ -91,8 +92,13 @@ function peerCertificate(host: string, port: number, ca?: string): Promise<X509C
  * client's side of the handshake first, then the server refuses it), and no reply to a PING.
  */
 function withoutCertificate(host: string, port: number, ca: string): Promise<{ reply: string; error: string }> {
+  return handshakeAndPing(host, port, { ca });
+}
+
+/** A TLS connection with these options sends PING: the reply (empty when refused) and the error, if any. */
+function handshakeAndPing(host: string, port: number, opts: { ca: string; cert?: string; key?: string }): Promise<{ reply: string; error: string }> {
   return new Promise((resolve) => {
-    const s = tls.connect({ host, port, ca });
+    const s = tls.connect({ host, port, ...opts });
     let reply = '';
     let error = '';
     const done = () => { clearTimeout(t); s.destroy(); resolve({ reply, error }); };
@@ -104,18 +110,34 @@ function withoutCertificate(host: string, port: number, ca: string): Promise<{ r
   });
 }
 
-/** A client certificate issued through the API, and the list that now records it (never its key). */
-async function issueClientCertificate(id: string, name: string): Promise<ClientPem> {
+/** What a client presenting a certificate from a CA of its own (not the cluster's) gets: no reply to a PING. */
+async function withForeignCertificate(host: string, port: number, ca: string): Promise<{ reply: string; error: string }> {
+  const foreignCa = await createClusterCa('elsewhere');
+  const foreign = await issueClientCertificateFrom(foreignCa, 'intruder', { validityMs: 86_400_000 });
+  return handshakeAndPing(host, port, { ca, cert: foreign.certificate, key: foreign.privateKey });
+}
+
+/** A client certificate issued through the API, and the list that records it (never its key) once every instance trusts it. */
+async function issueClientCertificate(id: string, name: string): Promise<ClientPem & { id: string }> {
   const issued = await api.call<ClientCertificateWithKey>('POST', `/v1/clusters/${id}/client-certificates`, { name, validityDays: 30 });
   expect(issued.status, JSON.stringify(issued.body)).toBe(201);
   const cert = new X509Certificate(issued.body.certificate);
   expect(cert.subject).toContain(`CN=${name}`);
   expect(cert.serialNumber).toBe(issued.body.clientCertificate.serialNumber);
-  const list = (await api.call<ClientCertificateList>('GET', `/v1/clusters/${id}/client-certificates`)).body;
-  const listed = list.items.find((c) => c.id === issued.body.clientCertificate.id);
-  expect(listed).toEqual(issued.body.clientCertificate);
-  expect(JSON.stringify(list)).not.toContain('PRIVATE KEY');
-  return { cert: issued.body.certificate, key: issued.body.privateKey };
+  expect(issued.body.clientCertificate).toMatchObject({ revokedAt: null, revocable: true });
+  const listed = await clientCertificateApplied(id, issued.body.clientCertificate.id);
+  expect({ ...listed, applied: false }).toEqual(issued.body.clientCertificate);
+  return { id: listed.id, cert: issued.body.certificate, key: issued.body.privateKey };
+}
+
+/** The certificate as listed once every running instance has loaded the cluster's trust (it trusts it, or, revoked, no longer does). */
+async function clientCertificateApplied(clusterId: string, certificateId: string): Promise<ClientCertificate> {
+  return api.pollUntil(async () => {
+    const list = (await api.call<ClientCertificateList>('GET', `/v1/clusters/${clusterId}/client-certificates`)).body;
+    expect(JSON.stringify(list)).not.toContain('PRIVATE KEY');
+    const c = list.items.find((x) => x.id === certificateId);
+    return c?.applied ? c : undefined;
+  }, 20_000, () => 'the client trust was not applied on every instance');
 }
 
 const split = (address: string) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
@@ -382,17 +404,35 @@ describe('a TLS cluster', () => {
     expect(rotated).toHaveLength(instances.length);
     console.log(`certificate rotation: ${instances.length} instances renewed without a restart; writer ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
 
-    // Client certificates required in place: no restart; open connections stay, a new one with only the CA is refused,
-    // one with an issued certificate reads every acknowledged write; Strata's own new connections present theirs.
+    // Client certificates optional, then required, in place: no restart. Optional: a new client with only the CA and one with an
+    // issued certificate both get in. Required: open connections stay, a new one with only the CA is refused, one with an issued
+    // certificate reads every acknowledged write; Strata's own new connections present theirs.
     const client = await issueClientCertificate(id, 'rotating-app');
-    const change = await api.updateCluster(id, { tlsClientAuth: 'required' });
-    expect(change.status, JSON.stringify(change.body)).toBe(202);
-    const changed = await api.pollUntil(async () => {
-      const op = (await api.operation(change.body.operation.id)).body;
-      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
-    }, 60_000, () => 'the client certificate change did not finish');
-    expect(changed.state, JSON.stringify(changed)).toBe('succeeded');
-    expect((await api.connection(id)).body.tlsClientAuth).toBe('required');
+    const setClientAuth = async (mode: 'optional' | 'required') => {
+      const change = await api.updateCluster(id, { tlsClientAuth: mode });
+      expect(change.status, JSON.stringify(change.body)).toBe(202);
+      const changed = await api.pollUntil(async () => {
+        const op = (await api.operation(change.body.operation.id)).body;
+        return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+      }, 60_000, () => `the client certificate change to ${mode} did not finish`);
+      expect(changed.state, JSON.stringify(changed)).toBe('succeeded');
+      expect((await api.connection(id)).body.tlsClientAuth).toBe(mode);
+    };
+    await setClientAuth('optional');
+    const caOnlyOptional = tlsClient(conn.uri, ca);
+    const withCertOptional = tlsClient(conn.uri, ca, client);
+    expect(await writer.lost(caOnlyOptional)).toEqual([]);
+    await withCertOptional.set('during-optional', '1');
+    expect(await caOnlyOptional.get('during-optional')).toBe('1');
+    for (const i of instances) {
+      expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
+      // Optional still verifies what is presented: a certificate from another CA is refused at the handshake.
+      const stranger = await withForeignCertificate(split(i.address).host, split(i.address).port, ca);
+      expect(stranger.reply, i.address).toBe('');
+    }
+    caOnlyOptional.disconnect();
+    withCertOptional.disconnect();
+    await setClientAuth('required');
     for (const i of instances) {
       expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
       expect((await withoutCertificate(split(i.address).host, split(i.address).port, ca)).reply, i.address).toBe('');
@@ -401,6 +441,92 @@ describe('a TLS cluster', () => {
     const mutual = tlsClient(conn.uri, ca, client);
     expect(await writer.lost(mutual)).toEqual([]);
     await mutual.set('after-mtls', '1');
+
+    // Revocation: a second certificate works, then is revoked while a writer with the first one runs. Within seconds every
+    // instance refuses it at the handshake (its issuer dropped from their trust, no restart); the first one still connects,
+    // and the writer loses nothing.
+    const doomed = await issueClientCertificate(id, 'rotating-doomed');
+    const before2 = tlsClient(conn.uri, ca, doomed);
+    await before2.set('doomed-was-here', '1');
+    before2.disconnect();
+    const validWriter = new DurableWriter(tlsClient(conn.uri, ca, client), 'valid', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const revokeStarted = Date.now();
+    const revoked = await api.call<ClientCertificate>('POST', `/v1/clusters/${id}/client-certificates/${doomed.id}/revoke`);
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    expect(revoked.body.revokedAt).not.toBeNull();
+    const listedRevoked = await clientCertificateApplied(id, doomed.id);
+    const revokedInMs = Date.now() - revokeStarted;
+    expect(listedRevoked.revokedAt).toBe(revoked.body.revokedAt);
+    for (const i of instances) {
+      const at = split(i.address);
+      const refusedRevoked = await handshakeAndPing(at.host, at.port, { ca, cert: doomed.cert, key: doomed.key });
+      expect(refusedRevoked.reply, i.address).toBe('');
+      const kept = await handshakeAndPing(at.host, at.port, { ca, cert: client.cert, key: client.key });
+      expect(kept.reply, i.address).toMatch(/^-NOAUTH/);
+      expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
+    }
+    const keptClient = tlsClient(conn.uri, ca, client);
+    expect(await keptClient.get('doomed-was-here')).toBe('1');
+    await new Promise((res) => setTimeout(res, 300));
+    await validWriter.stop();
+    expect(validWriter.errors).toBe(0);
+    expect(validWriter.acked.length).toBeGreaterThan(10);
+    expect(await validWriter.lost(keptClient)).toEqual([]);
+    const revokedEvent = await api.waitForEvent(id, 'client-certificate-revoked', (e) => e.certificateId === doomed.id);
+    expect(revokedEvent.serialNumber).toBe(listedRevoked.serialNumber);
+    // Revoking again changes nothing; an unknown certificate is a 404.
+    const again = await api.call<ClientCertificate>('POST', `/v1/clusters/${id}/client-certificates/${doomed.id}/revoke`);
+    expect(again.status).toBe(200);
+    expect(again.body.revokedAt).toBe(revoked.body.revokedAt);
+    const unknown = await api.call<{ code: string }>('POST', `/v1/clusters/${id}/client-certificates/00000000-0000-4000-8000-000000000000/revoke`);
+    expect(unknown.status).toBe(404);
+    console.log(`client certificate revoked and refused by every instance ${revokedInMs} ms after the call; writer with a kept certificate ${validWriter.acked.length} acknowledged writes, longest gap ${validWriter.longestGapMs} ms`);
+    keptClient.disconnect();
+    validWriter['client'].disconnect();
+
+    // CA rotation in place, with a writer whose connections trust only the old CA: the new CA is trusted beside the old one, every
+    // instance serves a certificate from it (chained to the old one meanwhile), the old one is retired; no restart, no write lost.
+    // Afterwards only a client with the new CA gets in; client certificates issued before keep working.
+    const rotationWriter = new DurableWriter(tlsClient(conn.uri, ca, client), 'rotca', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const rotation = await api.call<{ operation: { id: string } }>('POST', `/v1/clusters/${id}/tls/rotate-ca`, { retireAfterSeconds: 0 });
+    expect(rotation.status, JSON.stringify(rotation.body)).toBe(202);
+    const bundle = (await api.connection(id)).body.caCertificate!;
+    expect(bundle.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
+    expect(bundle).toContain(ca);
+    const rotatedOp = await api.pollUntil(async () => {
+      const op = (await api.operation(rotation.body.operation.id)).body;
+      return ['succeeded', 'failed', 'cancelled'].includes(op.state) ? op : undefined;
+    }, 60_000, () => 'the CA rotation did not finish');
+    expect(rotatedOp.state, JSON.stringify(rotatedOp)).toBe('succeeded');
+    expect(rotatedOp.steps.map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    const newCa = (await api.connection(id)).body.caCertificate!;
+    expect(newCa.match(/BEGIN CERTIFICATE/g)).toHaveLength(1);
+    expect(newCa).not.toBe(ca);
+    expect(bundle).toContain(newCa);
+    const downloaded = await (await fetch(`${api.url}/v1/clusters/${id}/ca.pem`, { headers: { authorization: `Bearer ${api.token}` } })).text();
+    expect(downloaded).toBe(newCa);
+    for (const i of instances) {
+      const at = split(i.address);
+      expect((await peerCertificate(at.host, at.port, newCa)).checkIssued(new X509Certificate(newCa)), i.address).toBe(true);
+      await expect(handshake(at.host, at.port, ca), i.address).rejects.toThrow(/unable to (get|verify)|self[- ]signed/i);
+      expect(enginePid(i.address), i.address).toBe(before.get(i.address)!.pid);
+    }
+    await new Promise((res) => setTimeout(res, 300));
+    await rotationWriter.stop();
+    expect(rotationWriter.errors).toBe(0);
+    expect(rotationWriter.acked.length).toBeGreaterThan(10);
+    const afterRotation = tlsClient(conn.uri, newCa, client);
+    expect(await rotationWriter.lost(afterRotation)).toEqual([]);
+    expect(await writer.lost(afterRotation)).toEqual([]);
+    // Strata's own new connections verify the new CA and present a certificate the instances still trust.
+    const slowAfter = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
+    expect(slowAfter.body.sources.every((x) => x.ok), JSON.stringify(slowAfter.body.sources)).toBe(true);
+    await api.waitForHealthy(id, 30_000);
+    console.log(`CA rotated in ${Date.parse(rotatedOp.finishedAt!) - Date.parse(rotatedOp.createdAt)} ms without a restart; writer trusting the old CA ${rotationWriter.acked.length} acknowledged writes, longest gap ${rotationWriter.longestGapMs} ms`);
+    afterRotation.disconnect();
+    rotationWriter['client'].disconnect();
     // Strata's own new connections (the slow log opens one per instance) present the certificate the control plane issued.
     const slow = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
     expect(slow.body.sources.every((x) => x.ok), JSON.stringify(slow.body.sources)).toBe(true);

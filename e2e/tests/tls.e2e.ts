@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Cluster as RedisCluster } from 'ioredis';
 import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
 
-test('a TLS cluster from the wizard: Download CA saves the CA, the snippets speak TLS, a client with the downloaded CA writes and reads', async ({
+test('a TLS cluster from the wizard: Download CA saves the CA, the snippets speak TLS, a client with the downloaded CA writes and reads; a client certificate is created (key once), listed and revoked', async ({
   signedInPage: page, api, wizard, clusterPage,
 }, testInfo) => {
   const name = uniqueName('e2e-tls');
@@ -39,6 +39,27 @@ test('a TLS cluster from the wizard: Download CA saves the CA, the snippets spea
     } finally {
       client.disconnect();
     }
+
+    // Create client certificate: the key is offered once (gone after a reload), the list shows the certificate, Revoke marks it revoked.
+    await page.getByLabel('Client certificate name').fill('e2e-app');
+    await page.getByTestId('create-client-certificate').click();
+    const issued = page.getByTestId('client-certificate').getByRole('status');
+    await expect(issued).toContainText('the key is shown only once');
+    const keyDownload = page.waitForEvent('download');
+    await page.getByTestId('download-client-key').click();
+    const key = readFileSync((await (await keyDownload).path())!, 'utf8');
+    expect(key).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+    const row = page.getByRole('table', { name: 'Client certificates' }).getByRole('row').filter({ hasText: 'e2e-app' });
+    await expect(row).toContainText('active', { timeout: 20_000 });
+    await page.reload();
+    await expect(row).toBeVisible();
+    await expect(page.getByTestId('download-client-key')).toHaveCount(0);
+    await row.getByRole('button', { name: 'Revoke e2e-app' }).click();
+    const dialog = page.getByTestId('revoke-client-certificate');
+    await expect(dialog).toContainText('refuses');
+    await dialog.getByRole('button', { name: 'Revoke certificate' }).click();
+    await expect(row).toContainText('revoked', { timeout: 20_000 });
+    await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
   } finally {
     await api.deleteCluster(clusterId);
   }

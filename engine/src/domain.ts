@@ -33,7 +33,7 @@ export const FENCINGS = ['off', 'on'] as const;
 export type Fencing = (typeof FENCINGS)[number];
 
 /** Client certificates (mTLS) of a TLS cluster: `required` has every client present one signed by the cluster's CA. */
-export const TLS_CLIENT_AUTHS = ['none', 'required'] as const;
+export const TLS_CLIENT_AUTHS = ['none', 'optional', 'required'] as const;
 export type TlsClientAuth = (typeof TLS_CLIENT_AUTHS)[number];
 
 export type InstanceRole = 'primary' | 'replica';

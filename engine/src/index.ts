@@ -27,6 +27,7 @@ export {
   planCertificateRenewal, earliestCertificateExpiry, instanceCertValidityMs, INSTANCE_CERT_VALIDITY_DAYS, DEFAULT_RENEW_BEFORE_DAYS,
   type CertificateInstance, type RenewCertificateAction,
 } from './redis/certificate-renewal';
+export { clientTrustBundle, clientTrustDigest, planTrustSync, type TrustInstance } from './redis/client-trust';
 export * from './database-user-names';
 export {
   PRESET_COMMAND_RULES,

@@ -15,7 +15,7 @@ export function specProblem(
   spec: { replicasPerShard: number; fencing?: Fencing; tls?: 'off' | 'required'; tlsClientAuth?: TlsClientAuth },
   changed?: readonly string[],
 ): { field: 'fencing' | 'replicasPerShard' | 'tlsClientAuth'; reason: string } | null {
-  if ((spec.tlsClientAuth ?? 'none') === 'required' && spec.tls !== 'required') {
+  if ((spec.tlsClientAuth ?? 'none') !== 'none' && spec.tls !== 'required') {
     return { field: 'tlsClientAuth', reason: 'client certificates need TLS: set tls to required' };
   }
   if ((spec.fencing ?? 'off') === 'on' && spec.replicasPerShard < 1) {

@@ -903,6 +903,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/clusters/{id}/tls/rotate-ca": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RotateCaRequest"];
+                };
+            };
+            responses: {
+                /** @description Accepted: the rotate-ca operation */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClusterWithOperation"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Another change is running (code operation_in_progress), the cluster is not ready or degraded, or TLS is off (code tls_off) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/clusters/{id}/topology": {
         parameters: {
             query?: never;
@@ -1183,7 +1281,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The client certificates issued for a cluster (never their keys) */
+        /** The client certificates issued for a cluster, revoked ones included (never their keys) */
         get: {
             parameters: {
                 query?: never;
@@ -1326,6 +1424,101 @@ export interface paths {
                 };
                 /** @description TLS is off for this cluster (code tls_off, field tls) */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests from this caller or address (code rate_limited). Retry-After says when to ask again. */
+                429: {
+                    headers: {
+                        /** @description Seconds until a new request can succeed */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/clusters/{id}/client-certificates/{certificateId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a client certificate: every instance stops trusting it within seconds (refused at the TLS handshake; open connections stay), without a restart */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    certificateId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked (again: unchanged); applied turns true once every instance has dropped it */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientCertificate"];
+                    };
+                };
+                /** @description Invalid request (code validation_failed) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The role or token lacks the scope this operation needs (code forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found (also for resources of another organization) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Signed by the cluster's CA itself: it cannot be revoked (code not_revocable), or the cluster is being deleted or failed (code invalid_state) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4611,7 +4804,7 @@ export interface paths {
                     /** @description entries whose actor name (email or token name) contains this, any case */
                     actor?: string;
                     /** @description a kind ("cluster.delete") or every kind under a prefix ("cluster", "session") */
-                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "client-certificate.create" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.import" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
+                    kind?: "cluster" | "node" | "user" | "token" | "organization" | "benchmark" | "operation" | "session" | "alert-rule" | "notification-channel" | "backup" | "cluster.create" | "cluster.change" | "cluster.switchover" | "cluster.delete" | "cluster.rotate-ca" | "cluster.restart" | "database-user.create" | "database-user.rotate" | "database-user.delete" | "client-certificate.create" | "client-certificate.revoke" | "cluster.slowlog-reset" | "cluster.key-scan" | "backup.start" | "backup.schedule" | "backup.unschedule" | "backup.import" | "backup.cancel" | "backup.delete" | "backup.storage-set" | "backup.storage-reset" | "benchmark.start" | "benchmark.cancel" | "operation.pause" | "operation.resume" | "operation.cancel" | "alert-rule.create" | "alert-rule.create-org" | "alert-rule.change" | "alert-rule.delete" | "notification-channel.create" | "notification-channel.delete" | "notification-channel.test" | "node.drain" | "node.undrain" | "node.revoke-credential" | "node.profile" | "node.profile-cancel" | "node.join-token" | "organization.create" | "user.create" | "user.change" | "token.create" | "token.revoke" | "session.sign-in" | "session.sign-in-failed" | "session.sign-out";
                     /** @description entries whose resource id or name contains this, any case */
                     resource?: string;
                     /** @description entries at or after this time */
@@ -8385,10 +8578,10 @@ export interface components {
              */
             tls: "off" | "required";
             /**
-             * @description client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
+             * @description client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
              * @enum {string}
              */
-            tlsClientAuth: "none" | "required";
+            tlsClientAuth: "none" | "optional" | "required";
             maintenanceWindow: components["schemas"]["MaintenanceWindow"];
         };
         /** @description weekly window (UTC) in which changes that restart engines run (null: none; they run when asked) */
@@ -8430,7 +8623,7 @@ export interface components {
             /** Format: uuid */
             clusterId: string;
             /** @enum {string} */
-            kind: "create-cluster" | "delete-cluster" | "update-cluster" | "switchover" | "restart-cluster";
+            kind: "create-cluster" | "delete-cluster" | "update-cluster" | "switchover" | "restart-cluster" | "rotate-ca";
             /** @enum {string} */
             state: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             progress: number;
@@ -8702,7 +8895,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "not_revocable" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -8746,10 +8939,10 @@ export interface components {
              */
             tls?: "off" | "required";
             /**
-             * @description default none; required needs tls required
+             * @description default none; optional and required need tls required
              * @enum {string}
              */
-            tlsClientAuth?: "none" | "required";
+            tlsClientAuth?: "none" | "optional" | "required";
             restoreFrom?: components["schemas"]["RestoreFrom"];
             /** @description weekly window (UTC) in which changes that restart engines run; default none */
             maintenanceWindow?: {
@@ -8878,10 +9071,10 @@ export interface components {
              */
             fencing?: "off" | "on";
             /**
-             * @description client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required
+             * @description client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
              * @enum {string}
              */
-            tlsClientAuth?: "none" | "required";
+            tlsClientAuth?: "none" | "optional" | "required";
             /**
              * @description applies to this change's slot moves and every later one
              * @enum {string}
@@ -8915,6 +9108,10 @@ export interface components {
             when?: "now" | "maintenance_window";
             /** @description true: start now even though the cluster has a maintenance window */
             force?: boolean;
+        };
+        RotateCaRequest: {
+            /** @description how long after every instance serves a certificate of the new CA the old CA stays trusted (default 3600): time for clients to take the new CA */
+            retireAfterSeconds?: number;
         };
         Topology: {
             /** Format: uuid */
@@ -8977,10 +9174,10 @@ export interface components {
              */
             tls: "off" | "required";
             /**
-             * @description required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password
+             * @description required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works
              * @enum {string}
              */
-            tlsClientAuth: "none" | "required";
+            tlsClientAuth: "none" | "optional" | "required";
             /** @description PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off) */
             caCertificate: string | null;
         };
@@ -9001,6 +9198,12 @@ export interface components {
             createdAt: string;
             /** @description RFC 3339 timestamp */
             expiresAt: string;
+            /** @description when it was revoked (null: it was not); a revoked certificate is refused at the TLS handshake once applied */
+            revokedAt: string | null;
+            /** @description false: signed by the cluster's CA itself, so it stays valid until it expires (revoking it is refused with code not_revocable) */
+            revocable: boolean;
+            /** @description every running instance trusts it (or, revoked, no longer does); a fresh certificate works once applied, within seconds */
+            applied: boolean;
         };
         CreateClientCertificateRequest: {
             /** @description what the certificate is for (e.g. the application); its subject's common name */
@@ -9211,6 +9414,21 @@ export interface components {
             previousExpiresAt: string;
             /** @description when the certificate the instance serves now expires */
             expiresAt: string;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "client-certificate-revoked";
+            /** Format: uuid */
+            certificateId: string;
+            /** @description the certificate's name (its common name) */
+            name: string;
+            serialNumber: string;
         } | {
             /** Format: uuid */
             id: string;
@@ -9942,6 +10160,7 @@ export interface components {
                 usersDigest?: string | null;
                 /** @description RFC 3339 timestamp */
                 certificateExpiresAt?: string | null;
+                trustDigest?: string | null;
             }[];
             /** @description ports of warm spare engines (started >2 s ago, not yet part of a cluster) the node can hand to new primaries */
             sparePorts?: number[];
@@ -9995,7 +10214,7 @@ export interface components {
                      * @description a TLS instance: client certificates required (tls-auth-clients); absent: none
                      * @enum {string}
                      */
-                    tlsClientAuth?: "none" | "required";
+                    tlsClientAuth?: "none" | "optional" | "required";
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
@@ -10023,6 +10242,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10090,6 +10311,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10133,6 +10356,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10177,6 +10402,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10224,6 +10451,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10272,6 +10501,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10317,7 +10548,7 @@ export interface components {
                      * @description a TLS instance: client certificates required (tls-auth-clients); absent: none
                      * @enum {string}
                      */
-                    tlsClientAuth?: "none" | "required";
+                    tlsClientAuth?: "none" | "optional" | "required";
                 };
                 credentials: {
                     customerUser: string;
@@ -10333,6 +10564,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10373,6 +10606,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10415,6 +10650,50 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** @enum {string} */
+                kind: "sync-trust";
+                /** Format: uuid */
+                clusterId: string;
+                /** Format: uuid */
+                instanceId: string;
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster requires TLS */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10462,6 +10741,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10524,6 +10805,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10582,6 +10865,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10642,6 +10927,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10703,6 +10990,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10750,6 +11039,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10802,6 +11093,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;
@@ -10860,6 +11153,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
                         /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
                         clientCertificate?: {
                             certificate: string;

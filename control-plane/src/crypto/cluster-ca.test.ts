@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
-import { createClusterCa, issueClientCertificate, issueInstanceCertificate } from './cluster-ca';
+import { createClusterCa, crossCertificate, issueClientCertificate, issueInstanceCertificate, issueRevocableClientCertificate } from './cluster-ca';
 
 describe('cluster CA', () => {
   it('makes a CA that signs instance certificates naming the node address and the endpoint host', async () => {
@@ -65,5 +65,47 @@ describe('cluster CA', () => {
     expect(createPublicKey(createPrivateKey(issued.privateKey)).equals(cert.publicKey)).toBe(true);
     const long = await issueClientCertificate(ca, 'x', { validityMs: 20 * 365 * 86_400_000, now });
     expect(long.expiresAt.getTime()).toBe(Date.parse(caCert.validTo));
+  });
+
+  it('issues revocable client certificates: each signed by a one-off issuer of its own (not the CA), which signs end certificates only', async () => {
+    const now = new Date('2030-01-01T00:00:00Z');
+    const ca = await createClusterCa('r', now);
+    const caCert = new X509Certificate(ca.certificate);
+    const a = await issueRevocableClientCertificate(ca, 'orders', { validityMs: 30 * 86_400_000, now });
+    const b = await issueRevocableClientCertificate(ca, 'orders', { validityMs: 30 * 86_400_000, now });
+    const cert = new X509Certificate(a.certificate);
+    const issuer = new X509Certificate(a.issuerCertificate);
+    expect(cert.checkIssued(issuer)).toBe(true);
+    expect(cert.verify(issuer.publicKey)).toBe(true);
+    expect(cert.checkIssued(caCert)).toBe(false);
+    expect(cert.checkIssued(new X509Certificate(b.issuerCertificate))).toBe(false);
+    expect(issuer.ca).toBe(true);
+    expect(issuer.checkIssued(issuer)).toBe(true);
+    expect(issuer.subject).toContain(a.serialNumber);
+    expect(issuer.subject).not.toBe(new X509Certificate(b.issuerCertificate).subject);
+    expect(cert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+    expect(cert.subject).toContain('CN=orders');
+    expect(a.serialNumber).toBe(cert.serialNumber);
+    expect(createPublicKey(createPrivateKey(a.privateKey)).equals(cert.publicKey)).toBe(true);
+    // The issuer's key is not handed out: one private key, the certificate's.
+    expect(JSON.stringify(a).match(/BEGIN PRIVATE KEY/g)).toHaveLength(1);
+    expect((await issueRevocableClientCertificate(ca, 'x', { validityMs: 20 * 365 * 86_400_000, now })).expiresAt.getTime()).toBe(Date.parse(caCert.validTo));
+  });
+
+  it('cross-certifies a new CA with the old one: same name and key as the new CA, signed by the old, a CA itself', async () => {
+    const old = await createClusterCa('rot');
+    const next = await createClusterCa('rot');
+    const cross = new X509Certificate(await crossCertificate(next, old));
+    const nextCert = new X509Certificate(next.certificate);
+    const oldCert = new X509Certificate(old.certificate);
+    expect(cross.subject).toBe(nextCert.subject);
+    expect(cross.publicKey.equals(nextCert.publicKey)).toBe(true);
+    expect(cross.checkIssued(oldCert)).toBe(true);
+    expect(cross.verify(oldCert.publicKey)).toBe(true);
+    expect(cross.ca).toBe(true);
+    // A certificate the new CA signs chains to the old CA through it.
+    const leaf = new X509Certificate((await issueInstanceCertificate(next, ['127.0.0.1'])).certificate);
+    expect(leaf.checkIssued(cross)).toBe(true);
+    expect(leaf.verify(cross.publicKey)).toBe(true);
   });
 });

@@ -129,3 +129,79 @@ export async function issueClientCertificate(ca: PemPair, name: string, opts: { 
   });
   return { certificate: cert.toString('pem') + '\n', privateKey: await pkcs8Pem(keys.privateKey), serialNumber: serialNumber.toUpperCase(), expiresAt: cert.notAfter };
 }
+
+/**
+ * A client certificate for an application, revocable: signed by a one-off
+ * issuer (a self-signed CA made for it, allowed to sign end certificates
+ * only) whose key is dropped at once, so the issuer vouches for this one
+ * certificate and nothing else. The cluster's instances trust the issuer
+ * while the certificate is live; revoking it means dropping the issuer from
+ * their trust. Valid for `validityMs`, never past the cluster's CA.
+ */
+export async function issueRevocableClientCertificate(ca: { certificate: string }, name: string, opts: { validityMs: number; now?: Date }): Promise<PemPair & { serialNumber: string; expiresAt: Date; issuerCertificate: string }> {
+  const now = opts.now ?? new Date();
+  const caCert = new x509.X509Certificate(ca.certificate);
+  const notBefore = new Date(now.getTime() - 60_000);
+  const notAfter = new Date(Math.min(now.getTime() + opts.validityMs, caCert.notAfter.getTime()));
+  const serialNumber = serial();
+  const issuerKeys = (await webcrypto.subtle.generateKey(ALG, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const issuer = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: [{ CN: [`Strata client issuer ${serialNumber.toUpperCase()}`] }, { O: ['Strata'] }],
+    notBefore, notAfter, keys: issuerKeys, signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(issuerKeys.publicKey),
+    ],
+  });
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber,
+    subject: [{ CN: [name] }, { O: ['Strata'] }],
+    issuer: issuer.subject,
+    notBefore, notAfter,
+    publicKey: keys.publicKey,
+    signingKey: issuerKeys.privateKey,
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyAgreement, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      await x509.AuthorityKeyIdentifierExtension.create(issuer),
+    ],
+  });
+  return {
+    certificate: cert.toString('pem') + '\n', privateKey: await pkcs8Pem(keys.privateKey),
+    serialNumber: serialNumber.toUpperCase(), expiresAt: cert.notAfter, issuerCertificate: issuer.toString('pem') + '\n',
+  };
+}
+
+/**
+ * A cross-certificate for a CA rotation: the new CA's name and public key,
+ * signed by the old CA. Sent after an instance's certificate from the new CA
+ * (and after Strata's own client certificate), it lets a peer that trusts
+ * only the old CA build a chain to it; a peer that trusts the new CA stops at
+ * the new CA itself. Valid as long as the old CA.
+ */
+export async function crossCertificate(newCa: { certificate: string }, oldCa: PemPair): Promise<string> {
+  const next = new x509.X509Certificate(newCa.certificate);
+  const old = new x509.X509Certificate(oldCa.certificate);
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: next.subject,
+    issuer: old.subject,
+    notBefore: next.notBefore,
+    notAfter: new Date(Math.min(next.notAfter.getTime(), old.notAfter.getTime())),
+    publicKey: next.publicKey,
+    signingKey: await importPkcs8(oldCa.privateKey),
+    signingAlgorithm: ALG,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(await next.publicKey.export()),
+      await x509.AuthorityKeyIdentifierExtension.create(old),
+    ],
+  });
+  return cert.toString('pem') + '\n';
+}

@@ -33,7 +33,7 @@ function buildApp() {
     pool: fake, log, box: fake, clusters: fake, latest: () => null, evaluation: config.alerts.evaluation, dispatch: config.alerts.dispatch, smtp: null,
   });
   const databaseUsers = createDatabaseUserModule({ pool: fake, clusters: fake, observed: fake, box: fake, requestPass: async () => {} });
-  const clientCertificates = createClientCertificateModule({ pool: fake, clusters: fake, box: fake });
+  const clientCertificates = createClientCertificateModule({ pool: fake, clusters: fake, box: fake, observed: fake, events: fake, requestPass: async () => {} });
   const diagnostics = createDiagnosticsModule({ pool: fake, clusters: fake, nodes: fake, tasks: fake, observed: fake, notifyNode: () => {}, shardLoad: fake });
   // Registration only: no handler runs, so the stores can be empty fakes.
   const app = createApp({

@@ -132,5 +132,5 @@ export class ObservedState {
 /** What about an instance makes a reconcile pass worth running at once. */
 function fingerprint(i: ObservedInstance): string {
   const v = i.cluster;
-  return [i.state, i.held, v?.role, v?.state, v?.myId, v?.primaryId, v?.primaryLinkUp, v?.slotsOwned, v?.openSlots.length, v?.knownNodes, v?.syncInProgress, v?.configEpoch, i.usersDigest, i.certificateExpiresAt].join('|');
+  return [i.state, i.held, v?.role, v?.state, v?.myId, v?.primaryId, v?.primaryLinkUp, v?.slotsOwned, v?.openSlots.length, v?.knownNodes, v?.syncInProgress, v?.configEpoch, i.usersDigest, i.certificateExpiresAt, i.trustDigest].join('|');
 }

@@ -25,7 +25,7 @@ export type Submitted = StepResult | null;
 const SETTLE_MS = {
   start: 3000, restart: 2000, promote: 2000, switchover: 5000, join: 8000, meet: 60_000, remove: 3000,
   forget: 5000, configure: 60_000, form: 5000, 'repair-slots': 2000, 'sync-users': 3000,
-  'renew-certificate': 5000,
+  'renew-certificate': 5000, 'sync-trust': 3000,
 } as const;
 
 /** The newest task of this identity in the context's owner (its operation, or healing). */
@@ -184,6 +184,14 @@ export function renewCertificate(ctx: ClusterContext, inst: InstanceRow, expires
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'renew-certificate', instanceId: inst.id, expiresAt }, settleMs: SETTLE_MS['renew-certificate'],
     request: { kind: 'renew-certificate', clusterId: ctx.cluster.id, instanceId: inst.id, replaces: new Date(expiresAt).toISOString() },
+  });
+}
+
+/** A running TLS instance's CA file rewritten to the cluster's client trust as it is when the agent leases the task, loaded without a restart. */
+export function syncTrust(ctx: ClusterContext, inst: InstanceRow, digest: string): Promise<Submitted> {
+  return submitTask(ctx, {
+    nodeId: inst.nodeId, id: { kind: 'sync-trust', instanceId: inst.id, digest }, settleMs: SETTLE_MS['sync-trust'],
+    request: { kind: 'sync-trust', clusterId: ctx.cluster.id, instanceId: inst.id },
   });
 }
 

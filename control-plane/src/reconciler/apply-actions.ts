@@ -10,7 +10,7 @@ import type { TaskId } from './dedupe-keys';
 import { memberObservation } from '../observed/instance-health';
 import {
   addReplica, formCluster, forgetNonMembers, joinReplica, meetPrimary, migrateSlots, promoteReplica, reconfigureInstance, recordRole, recordTopology,
-  rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, restoreKeys, retire, startInstance, switchOver, syncUsers, renewCertificate, taskFor, type Submitted,
+  rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, restoreKeys, retire, startInstance, switchOver, syncUsers, renewCertificate, syncTrust, taskFor, type Submitted,
 } from './applier';
 
 const byId = (ctx: ClusterContext, id: string) => ctx.instances.find((i) => i.id === id)!;
@@ -51,6 +51,7 @@ export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promis
     case 'migrate': await migrateSlots(ctx, a); return null;
     case 'sync-users': return syncUsers(ctx, byId(ctx, a.instanceId), a.generation, a.digest);
     case 'renew-certificate': return renewCertificate(ctx, byId(ctx, a.instanceId), a.expiresAt);
+    case 'sync-trust': return syncTrust(ctx, byId(ctx, a.instanceId), a.digest);
     case 'restore-keys': return restoreKeys(ctx, a.backupShard);
   }
 }

@@ -59,6 +59,8 @@ export interface ReconcileDeps {
   restoreOf?: (clusterId: string) => Promise<{ backupId: string; mode: 'seed' | 'move'; manifest: BackupManifest } | null>;
   /** The cluster's database users as stored and the generation of their last change (none when absent, e.g. in unit tests). */
   databaseUsers?: (clusterId: string) => Promise<{ generation: number; users: DatabaseUserRow[] } | null>;
+  /** TLS clusters: the issuers of the live client certificates, which the instances trust beside the CA (none when absent). */
+  clientTrustIssuers?: (clusterId: string) => Promise<string[]>;
 }
 
 export interface HealingSettings {
@@ -93,6 +95,8 @@ export interface ClusterContext {
   endpointServed: boolean | null;
   /** The cluster's database users as stored and the generation of their last change (absent: none). */
   databaseUsers?: { generation: number; users: DatabaseUserRow[] };
+  /** TLS clusters: the issuers of the live client certificates (loaded only for a TLS cluster). */
+  clientTrustIssuers?: string[];
 }
 
 /**
@@ -102,13 +106,14 @@ export interface ClusterContext {
 export async function loadContext(
   deps: ReconcileDeps, cluster: ClusterRow, operationId: string | null, opts: { nodes?: NodeRow[] } = {},
 ): Promise<ClusterContext> {
-  const [instances, lost, shards, nodes, tasks, databaseUsers] = await Promise.all([
+  const [instances, lost, shards, nodes, tasks, databaseUsers, clientTrustIssuers] = await Promise.all([
     deps.clusters.instances(cluster.id),
     deps.clusters.lostInstances(cluster.id),
     deps.clusters.shards(cluster.id),
     opts.nodes ?? deps.nodes.list(),
     deps.tasks.latestByKey(cluster.id, operationId),
     deps.databaseUsers?.(cluster.id) ?? Promise.resolve(null),
+    cluster.spec.tls === 'required' ? deps.clientTrustIssuers?.(cluster.id) ?? Promise.resolve(undefined) : Promise.resolve(undefined),
   ]);
   const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
   return {
@@ -126,6 +131,7 @@ export async function loadContext(
     endpointServed: cluster.endpointPort === null || cluster.endpointPort === undefined ? null
       : nodes.some((n) => deps.observed.endpointPorts?.(n.id).includes(cluster.endpointPort!)),
     databaseUsers: databaseUsers ?? undefined,
+    clientTrustIssuers,
   };
 }
 

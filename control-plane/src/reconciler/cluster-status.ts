@@ -42,6 +42,7 @@ const RUNNING_PHASE: Record<OperationKind, ClusterPhase | null> = {
   'delete-cluster': 'deleting',
   switchover: null,
   'restart-cluster': 'updating',
+  'rotate-ca': null,
 };
 
 /** Phase once an operation of this kind failed, and the condition that says why. */
@@ -52,6 +53,7 @@ const FAILED: Record<OperationKind, { phase: ClusterPhase; type: string }> = {
   'update-cluster': { phase: 'degraded', type: 'Updated' },
   switchover: { phase: 'degraded', type: 'Switchover' },
   'restart-cluster': { phase: 'degraded', type: 'Restarted' },
+  'rotate-ca': { phase: 'degraded', type: 'CaRotated' },
 };
 
 const isOpen = (s: OperationState) => s === 'pending' || s === 'running';

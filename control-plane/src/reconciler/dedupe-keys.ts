@@ -35,6 +35,7 @@ export type TaskId =
   | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
   /** A TLS instance's fresh certificate, replacing the one that expires at `expiresAt` (ms epoch). */
   | { kind: 'renew-certificate'; instanceId: string; expiresAt: number }
+  | { kind: 'sync-trust'; instanceId: string; digest: string }
   /** Memory, durability and eviction of one instance, in place (forward, or back after a cancel). */
   | { kind: 'configure'; instanceId: string; rollback: boolean }
   /** Form a new cluster. */
@@ -77,6 +78,7 @@ export function taskKey(t: TaskId): string {
     case 'forget': return `forget:${t.scope}`;
     case 'sync-users': return `sync-users:${t.instanceId}:${t.generation}:${t.digest}`;
     case 'renew-certificate': return `renew-certificate:${t.instanceId}:${t.expiresAt}`;
+    case 'sync-trust': return `sync-trust:${t.instanceId}:${t.digest}`;
     case 'configure': return `${t.rollback ? 'rollback-configure' : 'configure'}:${t.instanceId}`;
     case 'form': return `form:${t.clusterId}`;
     case 'migrate': return t.rollback ? 'migrate:rollback' : 'migrate:forward';

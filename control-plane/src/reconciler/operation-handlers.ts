@@ -12,6 +12,7 @@ import { deleteClusterSteps } from './delete-cluster.steps';
 import { updateClusterSteps } from './update-cluster.steps';
 import { recordSwitchover, switchoverSteps } from './switchover.steps';
 import { restartStartsAt, restartSteps } from './restart.steps';
+import { rotateCaSteps } from './rotate-ca.steps';
 import type { RestartPlanRecord } from './update-plan';
 import { recordRestore } from './restore-event';
 
@@ -49,6 +50,9 @@ export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandl
   'restart-cluster': {
     steps: restartSteps,
     waitsUntil: (ctx, now) => restartStartsAt(ctx.operation!.plan as RestartPlanRecord, ctx.cluster.spec.maintenanceWindow, now),
+  },
+  'rotate-ca': {
+    steps: rotateCaSteps,
   },
   switchover: {
     steps: switchoverSteps,

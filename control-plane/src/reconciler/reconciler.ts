@@ -13,6 +13,7 @@ import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFin
 import { healDuringUpdate } from './update-cluster.steps';
 import { taskFor } from './applier';
 import { syncDatabaseUsers } from './user-sync';
+import { syncClientTrust } from './trust-sync';
 import { recordRotatedCertificates, renewCertificates } from './certificate-renewal';
 
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
@@ -244,8 +245,11 @@ export class Reconciler {
         if (asked.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted: asked }, 'primary died during the operation: promoting its replica');
         await applyHealPlan(healCtx, plan);
       }
-      // Database users reach running instances during operations too (with healing's tasks, not the operation's).
-      if (healCtx) await syncDatabaseUsers(healCtx);
+      // Database users and client trust reach running instances during operations too (with healing's tasks, not the operation's).
+      if (healCtx) {
+        await syncDatabaseUsers(healCtx);
+        await syncClientTrust(healCtx);
+      }
       const before = JSON.stringify([op.state, op.progress, op.steps]);
       const steps = typeof handler.steps === 'function' ? handler.steps(ctx) : handler.steps;
       const outcome = await runSteps(op, steps, ctx);
@@ -326,6 +330,7 @@ export class Reconciler {
     }
     const users = await syncDatabaseUsers(ctx);
     const certificates = await renewCertificates(ctx);
+    const trust = await syncClientTrust(ctx);
     await recordRotatedCertificates(ctx);
     await recordDownNodes(ctx);
     await recordFinishedRepairs(ctx);
@@ -339,7 +344,7 @@ export class Reconciler {
       this.healthySince.delete(clusterId);
     }
     await this.writeStatus(ctx, null, h);
-    const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && !users.pending && !certificates.pending && ctx.instances.every((i) => i.role === i.preferredRole);
+    const settled = h.phase === 'ready' && !plan.actions.length && !plan.waiting.length && !users.pending && !certificates.pending && !trust.pending && ctx.instances.every((i) => i.role === i.preferredRole);
     if (settled) {
       if (!this.settled.has(clusterId)) this.settled.set(clusterId, { recheckAt: Date.now() + this.t.settledRecheckMs * (0.8 + 0.4 * Math.random()), nodeIds: [...new Set(ctx.instances.map((i) => i.nodeId))] });
     } else this.settled.delete(clusterId);

@@ -33,6 +33,19 @@ export interface RestartPlanRecord {
   when?: 'now' | 'maintenance_window';
 }
 
+export const ROTATE_CA_STEPS = [
+  { name: 'trust-new-ca', title: 'Every instance trusts the new CA beside the old one', weight: 0.2 },
+  { name: 'reissue', title: 'Every instance serves a certificate from the new CA (chained to the old one), without a restart', weight: 0.4 },
+  { name: 'retire-old-ca', title: 'The old CA is retired: no instance trusts it any more', weight: 0.2 },
+  { name: 'reissue-final', title: 'Every instance serves a certificate from the new CA alone', weight: 0.2 },
+] as const;
+
+/** A CA rotation: how long the old CA stays trusted once every instance serves the new one. */
+export interface RotateCaPlanRecord {
+  kind: 'rotate-ca';
+  retireAfterSeconds: number;
+}
+
 export const RESTART_STEPS = [
   { name: 'restart', title: 'Restart every instance: replicas first, then each primary after a data-safe switchover, one at a time', weight: 1 },
 ] as const;

@@ -9,7 +9,7 @@ import { conflict, notFound, validationFailed } from '../errors';
 import type { Db } from '../db/tx';
 import type { ClusterService } from '../services/cluster.service';
 import type { TopologyService } from '../services/topology.service';
-import { openSecrets } from '../services/cluster-secrets';
+import { openSecrets, trustedCas } from '../services/cluster-secrets';
 import { publicCluster, type ClusterRow, type ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import { publicOperation, type OperationStore } from '../stores/operation.store';
@@ -107,6 +107,12 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
   });
 
+  mountOperation(r, BASE, 'rotateClusterCa', async ({ req, res, body }) => {
+    const { cluster, operation } = await d.topology.rotateCa(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'), body);
+    res.location(`/v1/operations/${operation.id}`);
+    return { cluster: publicCluster(cluster), operation: publicOperation(operation) };
+  });
+
   mountOperation(r, BASE, 'deleteCluster', async ({ req, res }) => {
     const { cluster, operation } = await d.service.delete(req.principal!.organizationId, parseUuid(req.params.id, 'Cluster'));
     res.location(`/v1/operations/${operation.id}`);
@@ -173,7 +179,8 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
       endpoint,
       tls: cluster.spec.tls,
       tlsClientAuth: cluster.spec.tlsClientAuth,
-      caCertificate: s.tlsCa?.certificate ?? null,
+      // During a CA rotation, the new CA and the old one: a client trusting both connects whichever an instance serves.
+      caCertificate: trustedCas(s),
     };
     res.set('Cache-Control', 'no-store');
     return conn;
@@ -181,12 +188,12 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
 
   mountRaw(r, BASE, 'getClusterCa', async ({ req, res }) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
-    const ca = openSecrets(d.box, cluster.secretsEnc).tlsCa;
-    if (!ca) throw conflict('tls_off', 'TLS is off for this cluster: it has no CA.');
+    const cas = trustedCas(openSecrets(d.box, cluster.secretsEnc));
+    if (!cas) throw conflict('tls_off', 'TLS is off for this cluster: it has no CA.');
     res.set('Content-Type', 'application/x-pem-file');
     // The name every connection snippet reads the CA from.
     res.set('Content-Disposition', 'attachment; filename="ca.pem"');
-    res.status(200).send(ca.certificate);
+    res.status(200).send(cas);
   });
 
   return r;

@@ -32,6 +32,8 @@ export class TaskBroker {
     certificateValidityMs?: number;
     /** The cluster's database users as every instance must have them now (added to the credentials). */
     databaseUsers?: (clusterId: string) => Promise<DatabaseUserAcl[]>;
+    /** The issuers of the cluster's live client certificates, which its instances trust beside the CA (added to the credentials). */
+    clientTrustIssuers?: (clusterId: string) => Promise<string[]>;
     /** The access key pair of a backup's S3 storage (undefined for the local directory). */
     storageCredentials?: (ref: StorageRef) => Promise<StorageCredentials | undefined>;
     /** An import's source password, opened (undefined: none). */
@@ -87,7 +89,8 @@ export class TaskBroker {
     // one its instance tasks brought until the instance's certificate is renewed, which brings a fresh one.
     const clientCertificate = secrets.tlsCa ? await issueClientCertificate(secrets.tlsCa, STRATA_CLIENT_NAME, { validityMs: this.d.certificateValidityMs ?? DEFAULT_VALIDITY_MS }) : undefined;
     const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
-    const credentials = { ...engineCredentials(secrets, { instance: instanceCertificate, client: clientCertificate }), databaseUsers };
+    const trustedIssuers = secrets.tlsCa ? (await this.d.clientTrustIssuers?.(cluster.id)) ?? [] : [];
+    const credentials = { ...engineCredentials(secrets, { instance: instanceCertificate, client: clientCertificate, trustedIssuers }), databaseUsers };
     // Backup storage credentials travel only inside the task on its way to the agent.
     const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
     if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });

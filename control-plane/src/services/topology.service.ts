@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type RestartClusterRequest, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { CA_RETIRE_AFTER_SECONDS, LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type RestartClusterRequest, type RotateCaRequest, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
 import { planTopologyChange, restartOrder, type PlacementNode, type TopologyInstance } from '@strata/engine';
 import { largest } from './placement-bounds';
 import { inTransaction, type Db } from '../db/tx';
@@ -19,7 +19,10 @@ import type { ObservedState } from '../observed/observed-state';
 import { inSyncWith } from '../observed/instance-health';
 import { storedStatus, writeStatus } from '../reconciler/cluster-status';
 import { PLACEMENT_LOCK, type ClusterService } from './cluster.service';
-import { RESTART_STEPS, SWITCHOVER_STEPS, type RestartPlanRecord, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
+import type { SecretBox } from '../crypto/secret-box';
+import { createClusterCa, crossCertificate } from '../crypto/cluster-ca';
+import { openSecrets, type ClusterSecrets } from './cluster-secrets';
+import { RESTART_STEPS, ROTATE_CA_STEPS, SWITCHOVER_STEPS, type RestartPlanRecord, type RotateCaPlanRecord, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
 import { shardLabel, shardName } from '@strata/api';
 
 export interface TopologyServiceDeps {
@@ -32,6 +35,8 @@ export interface TopologyServiceDeps {
   /** Latest live keys and used memory of an instance (metrics), or null. */
   liveData: (instanceId: string) => { keys: number; bytes: number } | null;
   wake: (clusterId: string) => void;
+  /** Opens and seals the clusters' secrets (a CA rotation replaces the CA). */
+  box?: SecretBox;
 }
 
 const CHANGEABLE = ['ready', 'degraded'];
@@ -234,6 +239,32 @@ export class TopologyService {
       await this.d.clusters.markNeedsReconcile(clusterId, db);
       const operation = await this.d.operations.create({
         clusterId, organizationId, kind: 'restart-cluster', plan, steps: RESTART_STEPS.map((s) => ({ name: s.name, title: s.title, state: 'pending' as const })),
+      }, db);
+      return { cluster, operation };
+    });
+    this.d.wake(clusterId);
+    return result;
+  }
+
+  /**
+   * Starts a CA rotation: a new CA is made now and becomes the one that signs
+   * (its cross-certificate from the old CA goes after everything it signs,
+   * and the old CA stays trusted); the rotate-ca operation then moves every
+   * instance over and retires the old CA.
+   */
+  async rotateCa(organizationId: string, clusterId: string, req: RotateCaRequest = {}): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
+    const box = this.d.box!;
+    const result = await inTransaction(this.d.pool, async (db) => {
+      const cluster = await this.lockCluster(db, organizationId, clusterId);
+      const secrets = openSecrets(box, cluster.secretsEnc);
+      if (cluster.spec.tls !== 'required' || !secrets.tlsCa) throw conflict('tls_off', `Cluster ${cluster.name} does not use TLS: it has no CA to rotate.`);
+      const next = await createClusterCa(cluster.name);
+      const rotated: ClusterSecrets = { ...secrets, tlsCa: next, tlsCaRotation: { previous: secrets.tlsCa.certificate, cross: await crossCertificate(next, secrets.tlsCa) } };
+      await this.d.clusters.setSecrets(clusterId, box.seal(JSON.stringify(rotated)), db);
+      const plan: RotateCaPlanRecord = { kind: 'rotate-ca', retireAfterSeconds: req.retireAfterSeconds ?? CA_RETIRE_AFTER_SECONDS.default };
+      await this.d.clusters.markNeedsReconcile(clusterId, db);
+      const operation = await this.d.operations.create({
+        clusterId, organizationId, kind: 'rotate-ca', plan, steps: ROTATE_CA_STEPS.map((s) => ({ name: s.name, title: s.title, state: 'pending' as const })),
       }, db);
       return { cluster, operation };
     });

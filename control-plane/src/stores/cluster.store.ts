@@ -200,6 +200,11 @@ export class ClusterStore {
     );
   }
 
+  /** Replaces the cluster's sealed secrets (a CA rotation moves its CA). */
+  async setSecrets(id: string, secretsEnc: string, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET secrets_enc = $2 WHERE id = $1', [id, secretsEnc]);
+  }
+
   /** Asks for a reconcile pass (something changed: a spec, an observation, a task outcome). */
   async markNeedsReconcile(id: string, db: Db = this.pool): Promise<void> {
     await db.query('UPDATE clusters SET needs_reconcile = true, reconcile_requests = reconcile_requests + 1 WHERE id = $1', [id]);

@@ -68,6 +68,8 @@ export type ClusterAction =
   | { kind: 'sync-users'; instanceId: string; generation: number; digest: string }
   /** Hand a running TLS instance a fresh certificate from its cluster's CA, served without a restart (`expiresAt`: the expiry of the one it replaces, ms epoch). */
   | { kind: 'renew-certificate'; instanceId: string; expiresAt: number }
+  /** Have a running TLS instance load the cluster's client trust file as desired now (`digest`: which file), without a restart. */
+  | { kind: 'sync-trust'; instanceId: string; digest: string }
   /** A restore into another layout: move the keys of the backup's shard `backupShard` (its file) into the new cluster. */
   | { kind: 'restore-keys'; backupShard: number }
   /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */

@@ -71,9 +71,11 @@ describe('renderRedisConfig', () => {
     expect(out).toContain('tls-auth-clients yes');
     expect(out.filter((l) => l.startsWith('tls-auth-clients'))).toHaveLength(1);
     expect(lines({ tls: TLS_FILES, tlsClientAuth: 'none' })).toContain('tls-auth-clients no');
-    const live = (tlsClientAuth?: 'none' | 'required') => specSettings({ memoryMb: 64, durability: 'none', evictionPolicy: 'noeviction', tlsClientAuth });
+    expect(lines({ tls: TLS_FILES, tlsClientAuth: 'optional' })).toContain('tls-auth-clients optional');
+    const live = (tlsClientAuth?: 'none' | 'optional' | 'required') => specSettings({ memoryMb: 64, durability: 'none', evictionPolicy: 'noeviction', tlsClientAuth });
     expect(live('required')).toContainEqual(['tls-auth-clients', 'yes']);
     expect(live('none')).toContainEqual(['tls-auth-clients', 'no']);
+    expect(live('optional')).toContainEqual(['tls-auth-clients', 'optional']);
     // A plain-text instance has no TLS setting to apply.
     expect(live().filter(([k]) => k.startsWith('tls-'))).toEqual([]);
   });

@@ -4,7 +4,8 @@
  * on replication and the cluster bus. Clients authenticate with a password
  * and verify the server against the cluster's CA; a cluster that requires
  * client certificates also has every client present one signed by that CA
- * (`tls-auth-clients yes`). The instance's own certificate, valid for client
+ * (`tls-auth-clients yes`), or verifies one when a client presents it
+ * (`tls-auth-clients optional`). The instance's own certificate, valid for client
  * use too, is what it presents on replication, the cluster bus and MIGRATE.
  */
 import type { TlsClientAuth } from '../domain';
@@ -13,9 +14,16 @@ import type { TlsClientAuth } from '../domain';
 export const TLS_FILES = { certFile: 'tls/instance.crt', keyFile: 'tls/instance.key', caFile: 'tls/ca.crt' } as const;
 export type TlsFiles = { certFile: string; keyFile: string; caFile: string };
 
-/** Whether clients must present a certificate signed by the CA: Redis reloads it on CONFIG SET (new connections follow; open ones stay). */
+const TLS_AUTH_CLIENTS: Record<TlsClientAuth, string> = { none: 'no', optional: 'optional', required: 'yes' };
+
+/**
+ * Whether clients present a certificate signed by a CA the instance trusts:
+ * never asked (none), verified when presented (optional: one without is
+ * accepted on its password alone), or demanded (required). Redis reloads it
+ * on CONFIG SET (new connections follow; open ones stay).
+ */
 export function clientAuthSettings(mode: TlsClientAuth): readonly (readonly [string, string])[] {
-  return [['tls-auth-clients', mode === 'required' ? 'yes' : 'no']];
+  return [['tls-auth-clients', TLS_AUTH_CLIENTS[mode]]];
 }
 
 /** [name, value] pairs beside `port 0` (no plain-text port); the cluster bus follows tls-port (+10000). */

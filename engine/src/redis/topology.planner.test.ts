@@ -175,6 +175,8 @@ describe('planTopologyChange', () => {
       .toMatchObject({ ok: false, code: 'invalid', field: 'tlsClientAuth' });
     expect(specProblem({ replicasPerShard: 1, tls: 'off', tlsClientAuth: 'required' })).toMatchObject({ field: 'tlsClientAuth' });
     expect(specProblem({ replicasPerShard: 1, tls: 'required', tlsClientAuth: 'required' })).toBeNull();
+    expect(specProblem({ replicasPerShard: 1, tls: 'off', tlsClientAuth: 'optional' })).toMatchObject({ field: 'tlsClientAuth' });
+    expect(specProblem({ replicasPerShard: 1, tls: 'required', tlsClientAuth: 'optional' })).toBeNull();
     expect(specProblem({ replicasPerShard: 1, tlsClientAuth: 'none' })).toBeNull();
   });
 

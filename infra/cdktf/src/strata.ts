@@ -45,7 +45,7 @@ export interface StrataClusterConfig {
   /** Id of a completed backup the new cluster starts with (any shape); changing it creates a new cluster. */
   restoreFrom?: string;
   /** Clients also present a certificate signed by the cluster's CA (default none; needs tls required); changes in place. */
-  tlsClientAuth?: 'none' | 'required';
+  tlsClientAuth?: 'none' | 'optional' | 'required';
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }

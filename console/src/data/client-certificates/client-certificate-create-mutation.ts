@@ -1,6 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ClientCertificateWithKey, CreateClientCertificateRequest } from '@strata/api';
 import { api, apiCall } from '../fetcher';
+import { clientCertificateKeys } from './keys';
 
 /** POST /v1/clusters/{id}/client-certificates → 201 with the certificate and its key (shown once). */
 export function createClientCertificate(clusterId: string, body: CreateClientCertificateRequest): Promise<ClientCertificateWithKey> {
@@ -8,5 +9,9 @@ export function createClientCertificate(clusterId: string, body: CreateClientCer
 }
 
 export function useClientCertificateCreateMutation(clusterId: string) {
-  return useMutation({ mutationFn: (body: CreateClientCertificateRequest) => createClientCertificate(clusterId, body) });
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateClientCertificateRequest) => createClientCertificate(clusterId, body),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: clientCertificateKeys.list(clusterId) }),
+  });
 }

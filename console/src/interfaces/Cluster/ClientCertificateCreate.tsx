@@ -35,7 +35,7 @@ export function ClientCertificateCreate({ clusterId }: { clusterId: string }) {
         <div className="secret-row" role="status">
           <span className="small">
             Certificate <code>{issued.clientCertificate.name}</code> (serial <code>{issued.clientCertificate.serialNumber}</code>, valid until{' '}
-            {new Date(issued.clientCertificate.expiresAt).toLocaleDateString()}). Save both files now: the key is shown only once.
+            {new Date(issued.clientCertificate.expiresAt).toLocaleDateString()}), usable once every instance trusts it (within seconds). Save both files now: the key is shown only once.
           </span>
           <a className="btn btn-secondary btn-sm" href={pemHref(issued.certificate)} download={CLIENT_CERT_FILE} data-testid="download-client-certificate">
             Download {CLIENT_CERT_FILE}

@@ -7,6 +7,7 @@ import { ErrorState } from '../../components/ui/States';
 import { Tabs } from '../../components/ui/Tabs';
 import { useDatabaseUsersQuery } from '../../data/database-users/database-users-query';
 import { ClientCertificateCreate } from './ClientCertificateCreate';
+import { ClientCertificateList } from './ClientCertificateList';
 import { CA_FILE, CLIENT_CERT_FILE, CLIENT_KEY_FILE, CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
@@ -109,6 +110,9 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
             <div className="secret-row">
               <span className="small">
                 Required. Clients verify the instances against the cluster&apos;s CA; the snippets read it from <code>{CA_FILE}</code>.
+                {(conn.caCertificate?.match(/BEGIN CERTIFICATE/g)?.length ?? 0) > 1 && (
+                  <strong data-testid="ca-rotation"> The CA is being rotated: {CA_FILE} holds the new CA and the old one; give it to your clients before the old CA is retired.</strong>
+                )}
               </span>
               {/* The API serves the CA as a file (GET /v1/clusters/{id}/ca.pem); the session cookie authorizes the download. */}
               <a className="btn btn-secondary btn-sm" href={`/v1/clusters/${clusterId}/ca.pem`} download={CA_FILE} data-testid="download-ca">
@@ -118,9 +122,12 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
             <span className="small" data-testid="client-auth">
               {conn.tlsClientAuth === 'required'
                 ? <>Client certificates required: every client also presents a certificate signed by this CA; the snippets read it from <code>{CLIENT_CERT_FILE}</code> and <code>{CLIENT_KEY_FILE}</code>.</>
-                : 'Client certificates are not required (they can be, from the Settings API); a certificate created here is ready for when they are.'}
+                : conn.tlsClientAuth === 'optional'
+                  ? 'Client certificates optional: a certificate a client presents is verified, and the password alone also works; move clients to certificates, then require them.'
+                  : 'Client certificates are not asked for (they can be, from the Settings API); a certificate created here is ready for when they are.'}
             </span>
             <ClientCertificateCreate clusterId={clusterId} />
+            <ClientCertificateList clusterId={clusterId} />
           </div>
         )}
         <div className="kv">

@@ -12,6 +12,7 @@ export const OPERATION_TITLES: Record<OperationKind, string> = {
   'update-cluster': 'Change topology',
   switchover: 'Switchover',
   'restart-cluster': 'Rolling restart',
+  'rotate-ca': 'CA rotation',
 };
 
 /** The running (or just-failed) operation: progress bar and its steps. */

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Durability, EvictionPolicy, Fencing, LIMITS } from '@strata/api';
+import { Durability, EvictionPolicy, Fencing, LIMITS, type TlsClientAuth } from '@strata/api';
 import { useClusterCreateMutation } from '../../data/clusters/cluster-create-mutation';
 import { useCapacityQuery } from '../../data/capacity/capacity-query';
 import { useBackupQuery } from '../../data/backups/backup-query';
@@ -307,17 +307,21 @@ export default function CreateClusterPage() {
             {values.tls === 'required' && (
               <>
                 <label style={{ display: 'block' }}>
-                  <input
-                    type="checkbox"
+                  Client certificates{' '}
+                  <select
                     name="tlsClientAuth"
-                    checked={values.tlsClientAuth === 'required'}
-                    onChange={(e) => set('tlsClientAuth', e.target.checked ? 'required' : 'none')}
+                    value={values.tlsClientAuth}
+                    onChange={(e) => set('tlsClientAuth', e.target.value as TlsClientAuth)}
                     aria-describedby="tls-client-auth-hint"
-                  />
-                  {' '}Require client certificates
+                  >
+                    <option value="none">Not asked</option>
+                    <option value="optional">Optional (verified when presented)</option>
+                    <option value="required">Required</option>
+                  </select>
                 </label>
                 <p id="tls-client-auth-hint" className="field-hint">
-                  Every client also presents a certificate signed by the cluster&apos;s CA (create them on the Connect tab). Can be changed later.
+                  Required: every client also presents a certificate of the cluster (create them on the Connect tab). Optional: a
+                  certificate is verified when presented and the password alone also works, to move clients over first. Can be changed later.
                 </p>
                 {errorFor('tlsClientAuth') && <p className="field-error">{errorFor('tlsClientAuth')}</p>}
               </>

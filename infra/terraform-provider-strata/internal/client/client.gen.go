@@ -387,6 +387,7 @@ func (e ClusterSpecTls) Valid() bool {
 // Defines values for ClusterSpecTlsClientAuth.
 const (
 	ClusterSpecTlsClientAuthNone     ClusterSpecTlsClientAuth = "none"
+	ClusterSpecTlsClientAuthOptional ClusterSpecTlsClientAuth = "optional"
 	ClusterSpecTlsClientAuthRequired ClusterSpecTlsClientAuth = "required"
 )
 
@@ -394,6 +395,8 @@ const (
 func (e ClusterSpecTlsClientAuth) Valid() bool {
 	switch e {
 	case ClusterSpecTlsClientAuthNone:
+		return true
+	case ClusterSpecTlsClientAuthOptional:
 		return true
 	case ClusterSpecTlsClientAuthRequired:
 		return true
@@ -444,6 +447,7 @@ func (e ConnectionTls) Valid() bool {
 // Defines values for ConnectionTlsClientAuth.
 const (
 	ConnectionTlsClientAuthNone     ConnectionTlsClientAuth = "none"
+	ConnectionTlsClientAuthOptional ConnectionTlsClientAuth = "optional"
 	ConnectionTlsClientAuthRequired ConnectionTlsClientAuth = "required"
 )
 
@@ -451,6 +455,8 @@ const (
 func (e ConnectionTlsClientAuth) Valid() bool {
 	switch e {
 	case ConnectionTlsClientAuthNone:
+		return true
+	case ConnectionTlsClientAuthOptional:
 		return true
 	case ConnectionTlsClientAuthRequired:
 		return true
@@ -666,6 +672,7 @@ func (e CreateClusterRequestTls) Valid() bool {
 // Defines values for CreateClusterRequestTlsClientAuth.
 const (
 	CreateClusterRequestTlsClientAuthNone     CreateClusterRequestTlsClientAuth = "none"
+	CreateClusterRequestTlsClientAuthOptional CreateClusterRequestTlsClientAuth = "optional"
 	CreateClusterRequestTlsClientAuthRequired CreateClusterRequestTlsClientAuth = "required"
 )
 
@@ -673,6 +680,8 @@ const (
 func (e CreateClusterRequestTlsClientAuth) Valid() bool {
 	switch e {
 	case CreateClusterRequestTlsClientAuthNone:
+		return true
+	case CreateClusterRequestTlsClientAuthOptional:
 		return true
 	case CreateClusterRequestTlsClientAuthRequired:
 		return true
@@ -950,6 +959,7 @@ const (
 	CreateCluster  OperationKind = "create-cluster"
 	DeleteCluster  OperationKind = "delete-cluster"
 	RestartCluster OperationKind = "restart-cluster"
+	RotateCa       OperationKind = "rotate-ca"
 	Switchover     OperationKind = "switchover"
 	UpdateCluster  OperationKind = "update-cluster"
 )
@@ -962,6 +972,8 @@ func (e OperationKind) Valid() bool {
 	case DeleteCluster:
 		return true
 	case RestartCluster:
+		return true
+	case RotateCa:
 		return true
 	case Switchover:
 		return true
@@ -1063,6 +1075,7 @@ const (
 	NoMaintenanceWindow   ProblemCode = "no_maintenance_window"
 	NodeBusy              ProblemCode = "node_busy"
 	NotFound              ProblemCode = "not_found"
+	NotRevocable          ProblemCode = "not_revocable"
 	NotYetSupported       ProblemCode = "not_yet_supported"
 	OperationInProgress   ProblemCode = "operation_in_progress"
 	PayloadTooLarge       ProblemCode = "payload_too_large"
@@ -1124,6 +1137,8 @@ func (e ProblemCode) Valid() bool {
 	case NodeBusy:
 		return true
 	case NotFound:
+		return true
+	case NotRevocable:
 		return true
 	case NotYetSupported:
 		return true
@@ -1413,6 +1428,7 @@ func (e UpdateClusterRequestMigrationPriority) Valid() bool {
 // Defines values for UpdateClusterRequestTlsClientAuth.
 const (
 	UpdateClusterRequestTlsClientAuthNone     UpdateClusterRequestTlsClientAuth = "none"
+	UpdateClusterRequestTlsClientAuthOptional UpdateClusterRequestTlsClientAuth = "optional"
 	UpdateClusterRequestTlsClientAuthRequired UpdateClusterRequestTlsClientAuth = "required"
 )
 
@@ -1420,6 +1436,8 @@ const (
 func (e UpdateClusterRequestTlsClientAuth) Valid() bool {
 	switch e {
 	case UpdateClusterRequestTlsClientAuthNone:
+		return true
+	case UpdateClusterRequestTlsClientAuthOptional:
 		return true
 	case UpdateClusterRequestTlsClientAuthRequired:
 		return true
@@ -1738,7 +1756,7 @@ type ClusterSpec struct {
 	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 	Tls ClusterSpecTls `json:"tls"`
 
-	// TlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
+	// TlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
 	TlsClientAuth ClusterSpecTlsClientAuth `json:"tlsClientAuth"`
 }
 
@@ -1760,7 +1778,7 @@ type ClusterSpecMigrationPriority string
 // ClusterSpecTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 type ClusterSpecTls string
 
-// ClusterSpecTlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
+// ClusterSpecTlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
 type ClusterSpecTlsClientAuth string
 
 // ClusterUpdateAccepted defines model for ClusterUpdateAccepted.
@@ -1812,7 +1830,7 @@ type Connection struct {
 	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 	Tls ConnectionTls `json:"tls"`
 
-	// TlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password
+	// TlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works
 	TlsClientAuth ConnectionTlsClientAuth `json:"tlsClientAuth"`
 
 	// Uri redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
@@ -1823,7 +1841,7 @@ type Connection struct {
 // ConnectionTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
 type ConnectionTls string
 
-// ConnectionTlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password
+// ConnectionTlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works
 type ConnectionTlsClientAuth string
 
 // CreateAlertRuleRequest defines model for CreateAlertRuleRequest.
@@ -1883,7 +1901,7 @@ type CreateClusterRequest struct {
 	// Tls default off; set at create
 	Tls *CreateClusterRequestTls `json:"tls,omitempty"`
 
-	// TlsClientAuth default none; required needs tls required
+	// TlsClientAuth default none; optional and required need tls required
 	TlsClientAuth *CreateClusterRequestTlsClientAuth `json:"tlsClientAuth,omitempty"`
 }
 
@@ -1908,7 +1926,7 @@ type CreateClusterRequestMigrationPriority string
 // CreateClusterRequestTls default off; set at create
 type CreateClusterRequestTls string
 
-// CreateClusterRequestTlsClientAuth default none; required needs tls required
+// CreateClusterRequestTlsClientAuth default none; optional and required need tls required
 type CreateClusterRequestTlsClientAuth string
 
 // CreateDatabaseUserRequest defines model for CreateDatabaseUserRequest.
@@ -2440,7 +2458,7 @@ type UpdateClusterRequest struct {
 	ReplicasPerShard  *int                                   `json:"replicasPerShard,omitempty"`
 	Shards            *int                                   `json:"shards,omitempty"`
 
-	// TlsClientAuth client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required
+	// TlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
 	TlsClientAuth *UpdateClusterRequestTlsClientAuth `json:"tlsClientAuth,omitempty"`
 }
 
@@ -2459,7 +2477,7 @@ type UpdateClusterRequestMaintenanceWindowDayOfWeek string
 // UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
 type UpdateClusterRequestMigrationPriority string
 
-// UpdateClusterRequestTlsClientAuth client certificates required or not, changed in place on every instance (CONFIG SET tls-auth-clients, no restart; open connections stay); required needs tls required
+// UpdateClusterRequestTlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
 type UpdateClusterRequestTlsClientAuth string
 
 // UpdateClusterParams defines parameters for UpdateCluster.

@@ -58,7 +58,7 @@ func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"migration_priority":  computed("gentle, balanced or fast: how hard slot moves press on the primaries"),
 			"engine_version":      computed(""),
 			"tls":                 computed("off or required"),
-			"tls_client_auth":     computed("none or required: clients also present a certificate signed by the cluster's CA"),
+			"tls_client_auth":     computed("none, optional or required: whether clients present a client certificate of the cluster"),
 			"ca_certificate":      computed("PEM of the cluster's CA when tls is required, else null."),
 			"status":              computed("Phase: provisioning, ready, updating, degraded, deleting or failed."),
 			"connection_uri":      schema.StringAttribute{Computed: true, Sensitive: true},

@@ -199,8 +199,8 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"tls_client_auth": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("none"),
-				Description: "none or required: with required, every client also presents a certificate signed by the cluster's CA (needs tls required). Default none. Changes in place.",
-				Validators:  []validator.String{stringvalidator.OneOf("none", "required")},
+				Description: "none, optional or required: with required, every client also presents a client certificate of the cluster; with optional, a certificate is verified when a client presents one and the password alone also works (roll certificates out, then require them). Needs tls required. Default none. Changes in place.",
+				Validators:  []validator.String{stringvalidator.OneOf("none", "optional", "required")},
 			},
 			"ca_certificate": schema.StringAttribute{Computed: true, Description: "PEM of the cluster's CA when tls is required (clients verify the instances against it), else null."},
 			"wait_for_ready": schema.BoolAttribute{

@@ -1,0 +1,3 @@
+export const clientCertificateKeys = {
+  list: (clusterId: string) => ['clusters', 'detail', clusterId, 'client-certificates'] as const,
+};
