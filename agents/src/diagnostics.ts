@@ -52,7 +52,7 @@ export async function runKeyScan(
       ...p.params, shouldStop: () => d.stop.aborted,
       onBatch: ({ keysScanned, keysInShard }) => {
         const now = Date.now();
-        if (now - lastReport < (d.reportEveryMs ?? 500)) return;
+        if (now - lastReport < (d.reportEveryMs ?? 1000)) return;
         lastReport = now;
         // One report in flight at a time; a lost one is superseded by the next.
         reporting = reporting.then(() => d.progress({
