@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type ImportBackupRequest, type InstanceSeed } from '@strata/api';
-import { checksumOf, planRestore, probeRedis, ProbeError, restoreMemoryNeededMb } from '@strata/engine/backup';
+import { checksumOf, planRestore, probeRedis, ProbeError, rdbVersionOfRedis, rdbVersionProblem, readRdbVersion, restoreMemoryNeededMb } from '@strata/engine/backup';
 import type { SecretBox } from '../crypto/secret-box';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
@@ -24,6 +24,12 @@ export interface BackupServiceDeps {
   box: SecretBox;
   /** How long an import's source may take to answer the first check. */
   probeTimeoutMs?: number;
+}
+
+/** 422 rdb_version_unsupported: `problem` from rdbVersionProblem, `what` the file or source it is about. */
+export function rdbVersionUnsupported(problem: string, field: string, what: string): AppError {
+  const message = `${what}: ${problem.replace(/^rdb_version_unsupported: /, '')}`;
+  return unprocessable('rdb_version_unsupported', 'RDB version not supported', `${message}; nothing was stored or created.`, [{ field, message }]);
 }
 
 const PROBE_CODES = { unreachable: 'import_unreachable', not_redis: 'import_not_redis', auth: 'import_auth_failed' } as const;
@@ -66,6 +72,10 @@ export class BackupService {
       if (!(err instanceof ProbeError)) throw err;
       throw unprocessable(PROBE_CODES[err.reason], 'The source cannot be imported', err.message, [{ field: 'url', message: err.message }]);
     }
+    // A Redis newer than the engine here writes RDB files it cannot load: refused before anything is fetched.
+    const rdbVersion = rdbVersionOfRedis(probed.version);
+    const tooNew = rdbVersion === null ? null : rdbVersionProblem(rdbVersion);
+    if (tooNew) throw rdbVersionUnsupported(tooNew, 'url', `Redis ${probed.version} writes RDB version ${rdbVersion}`);
     const id = randomUUID();
     const url = `redis://${username ? `${encodeURIComponent(username)}@` : ''}${u.host}`;
     await this.d.store.insertImport({
@@ -165,6 +175,8 @@ export class BackupService {
           { field, message: `file ${s.file} ${why}` },
         ]);
       }
+      const tooNew = rdbVersionProblem(readRdbVersion(got.head) ?? 0);
+      if (tooNew) throw rdbVersionUnsupported(tooNew, field, `file ${s.file}`);
     }
     return {
       backupId: b.id,

@@ -5,6 +5,8 @@
  * fields are skipped until the first database, so a few kilobytes suffice.
  */
 
+import { rdbVersionProblem, readRdbVersion } from './rdb-version';
+
 export interface RdbCounts {
   /** RDB format version (REDIS0010 -> 10). */
   version: number;
@@ -24,14 +26,15 @@ class NeedMore extends Error {}
 /**
  * Counts from the start of an RDB file (`head`: its first bytes, enough to
  * reach the first RESIZEDB; null: more bytes are needed). An empty database
- * (no SELECTDB before EOF) counts 0.
+ * (no SELECTDB before EOF) counts 0. A version newer than the engine here
+ * loads is refused (rdb-version.ts).
  */
 export function readRdbCounts(head: Buffer): RdbCounts | null {
-  if (head.length < 9) return null;
-  const magic = head.subarray(0, 5).toString('latin1');
-  if (magic !== 'REDIS') throw new Error('not an RDB file (no REDIS magic)');
-  const version = Number(head.subarray(5, 9).toString('latin1'));
-  if (!Number.isInteger(version)) throw new Error('not an RDB file (bad version)');
+  const version = readRdbVersion(head);
+  if (version === null) return null;
+  // A newer format may have opcodes this reader does not know: refused before any is read.
+  const tooNew = rdbVersionProblem(version);
+  if (tooNew) throw new Error(tooNew);
   let pos = 9;
   const byte = () => {
     if (pos >= head.length) throw new NeedMore();

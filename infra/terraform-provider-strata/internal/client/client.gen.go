@@ -1067,6 +1067,7 @@ const (
 	OperationInProgress   ProblemCode = "operation_in_progress"
 	PayloadTooLarge       ProblemCode = "payload_too_large"
 	RateLimited           ProblemCode = "rate_limited"
+	RdbVersionUnsupported ProblemCode = "rdb_version_unsupported"
 	RestoreMemoryTooSmall ProblemCode = "restore_memory_too_small"
 	ScanInProgress        ProblemCode = "scan_in_progress"
 	SignInLocked          ProblemCode = "sign_in_locked"
@@ -1132,6 +1133,8 @@ func (e ProblemCode) Valid() bool {
 	case PayloadTooLarge:
 		return true
 	case RateLimited:
+		return true
+	case RdbVersionUnsupported:
 		return true
 	case RestoreMemoryTooSmall:
 		return true

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "35c4dc7d5cb139a8f21bb1d151965ef1144f061a96e3cbfc175eba41a9a741a9"
+const SpecSHA256 = "47c35bfa600d2147127e8754417e8497ba2d712faedddc934b292b5c860c775c"
