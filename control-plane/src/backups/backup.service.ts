@@ -120,6 +120,15 @@ export class BackupService {
 
   /** The API's view: each shard's progress from its task. */
   async view(b: BackupRow): Promise<Backup> {
+    // A completed backup's shards are all in its manifest: only whether its cluster still exists is asked.
+    if (b.manifest) {
+      const m = b.manifest;
+      const cluster = b.trigger === 'manual' || b.trigger === 'schedule' ? await this.d.clusters.get(b.clusterId) : null;
+      return publicBackup(b, b.shards.map(({ shard }) => {
+        const s = m.shards.find((x) => x.shard === shard);
+        return s ? { shard, state: 'completed' as const, bytes: s.bytes, totalBytes: s.bytes, source: s.source.address } : { shard, state: 'completed' as const, bytes: null, totalBytes: null, source: null };
+      }), !cluster);
+    }
     const [tasks, instances, nodes, cluster] = await Promise.all([
       this.d.coordinator.shardTasks(b), this.d.clusters.instances(b.clusterId), this.d.nodes.list(), this.d.clusters.get(b.clusterId),
     ]);

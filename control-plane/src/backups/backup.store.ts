@@ -35,7 +35,7 @@ export interface BackupRow {
   error: { code: string; message: string } | null;
   createdAt: Date;
   finishedAt: Date | null;
-  trigger: 'manual' | 'schedule' | 'import';
+  trigger: 'manual' | 'schedule' | 'import' | 'upload';
   /** Imports: the source (no password); null for backups of a cluster. */
   importSource: ImportSource | null;
   expiresAt: Date | null;
@@ -70,6 +70,40 @@ export class BackupStore {
        VALUES ($1, $2, $1, $3, 'running', false, $4, $5, 'import', $6, $7)`,
       [b.id, b.organizationId, b.clusterName, JSON.stringify(b.storage), JSON.stringify(b.shards), JSON.stringify(b.source), b.secretEnc],
     );
+  }
+
+  /** An upload, running while its file streams in (its process touches it: touchUpload). */
+  async insertUpload(b: Pick<BackupRow, 'id' | 'organizationId' | 'clusterName' | 'storage' | 'shards'>): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO backups (id, organization_id, cluster_id, cluster_name, status, consistent, storage, shards, trigger, upload_alive_at)
+       VALUES ($1, $2, $1, $3, 'running', false, $4, $5, 'upload', now())`,
+      [b.id, b.organizationId, b.clusterName, JSON.stringify(b.storage), JSON.stringify(b.shards)],
+    );
+  }
+
+  /** The upload's process is alive and still streaming. */
+  async touchUpload(id: string): Promise<void> {
+    await this.pool.query(`UPDATE backups SET upload_alive_at = now() WHERE id = $1 AND status = 'running'`, [id]);
+  }
+
+  /** Whether a running upload's process stopped touching it `staleMs` ago (it died mid-upload). */
+  async uploadIsStale(id: string, staleMs: number): Promise<boolean> {
+    const r = await this.pool.query(
+      `SELECT 1 FROM backups WHERE id = $1 AND status = 'running' AND upload_alive_at < now() - make_interval(secs => $2::float8 / 1000)`, [id, staleMs],
+    );
+    return r.rowCount === 1;
+  }
+
+  /** The organization's backups, newest first (`clusterDeleted`: whose cluster row is gone; imports and uploads never are). */
+  async listForOrganization(organizationId: string, f: { status?: BackupStatus; trigger?: BackupRow['trigger']; clusterDeleted?: boolean }): Promise<BackupRow[]> {
+    const r = await this.pool.query(
+      `SELECT b.* FROM backups b
+        WHERE b.organization_id = $1 AND ($2::text IS NULL OR b.status = $2) AND ($3::text IS NULL OR b.trigger = $3)
+          AND ($4::boolean IS NULL OR $4 = (b.trigger IN ('manual', 'schedule') AND NOT EXISTS (SELECT 1 FROM clusters c WHERE c.id = b.cluster_id)))
+        ORDER BY b.created_at DESC LIMIT 500`,
+      [organizationId, f.status ?? null, f.trigger ?? null, f.clusterDeleted ?? null],
+    );
+    return r.rows.map(toRow);
   }
 
   /** An import's sealed source password (null: none, or no import). */
@@ -201,7 +235,7 @@ export class BackupStore {
 export function publicBackup(b: BackupRow, shards: Backup['shards'], clusterDeleted: boolean): Backup {
   return {
     id: b.id, clusterId: b.clusterId, clusterName: b.clusterName, status: b.status, consistent: b.consistent, storage: b.storage.kind,
-    trigger: b.trigger, importedFrom: b.importSource?.url ?? null, clusterDeleted: clusterDeleted && !b.importSource, expiresAt: b.expiresAt?.toISOString() ?? null, shards,
+    trigger: b.trigger, importedFrom: b.importSource?.url ?? null, clusterDeleted: clusterDeleted && (b.trigger === 'manual' || b.trigger === 'schedule'), expiresAt: b.expiresAt?.toISOString() ?? null, shards,
     manifest: b.manifest, error: b.error, createdAt: b.createdAt.toISOString(), finishedAt: b.finishedAt?.toISOString() ?? null,
   };
 }

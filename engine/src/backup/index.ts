@@ -2,6 +2,7 @@
 export * from './backup-storage';
 export * from './rdb-header';
 export * from './rdb-version';
+export * from './rdb-check';
 export * from './backup-source.planner';
 export * from './s3-storage';
 export * from './rdb-sync';

@@ -176,6 +176,7 @@ const (
 	Import   BackupTrigger = "import"
 	Manual   BackupTrigger = "manual"
 	Schedule BackupTrigger = "schedule"
+	Upload   BackupTrigger = "upload"
 )
 
 // Valid indicates whether the value is a known member of the BackupTrigger enum.
@@ -186,6 +187,8 @@ func (e BackupTrigger) Valid() bool {
 	case Manual:
 		return true
 	case Schedule:
+		return true
+	case Upload:
 		return true
 	default:
 		return false
@@ -1574,7 +1577,7 @@ type Backup struct {
 	Status  BackupStatus  `json:"status"`
 	Storage BackupStorage `json:"storage"`
 
-	// Trigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)
+	// Trigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import); upload: an RDB file uploaded (POST /v1/backups/upload)
 	Trigger BackupTrigger `json:"trigger"`
 }
 
@@ -1587,7 +1590,7 @@ type BackupStatus string
 // BackupStorage defines model for Backup.Storage.
 type BackupStorage string
 
-// BackupTrigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)
+// BackupTrigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import); upload: an RDB file uploaded (POST /v1/backups/upload)
 type BackupTrigger string
 
 // BackupManifest present once completed

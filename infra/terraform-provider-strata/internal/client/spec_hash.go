@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "47c35bfa600d2147127e8754417e8497ba2d712faedddc934b292b5c860c775c"
+const SpecSHA256 = "1491edff0e41a170360ce2b0a75b28784e4be59d423743e87cd5909e7fde70bf"
