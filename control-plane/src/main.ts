@@ -124,6 +124,7 @@ async function main(): Promise<void> {
   service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
     endpointPortBase: config.endpoints.host ? config.endpoints.portBase : null,
+    temporaryEngineMemory: (db) => backups.store.temporaryEngineMemory(db),
   });
   const endpoints = new EndpointDirectory({ pool, clusters, nodes, observed, ...config.endpoints });
   const assigned = await endpoints.assignMissing();

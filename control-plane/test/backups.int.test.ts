@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis, type Cluster as RedisCluster } from 'ioredis';
-import type { Backup, BackupResponse, BackupList, Operation, Problem } from '@strata/api';
+import type { Backup, BackupResponse, BackupList, Capacity, Operation, Problem } from '@strata/api';
 import { loopbackAddress, type Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -289,6 +289,9 @@ describe('backups and restore', () => {
       const moving = tempEngines().find((e) => partWay.has(e.shard));
       return moving ? { victim: moving, detail: step!.detail } : undefined;
     }, 60_000, () => 'no file was seen part-way through its move');
+    // Placement counts the temporary engines' memory while they run: it is free again once the restore is done.
+    const freeMb = async () => (await api.call<Capacity>('GET', '/v1/capacity')).body.nodeFreeMemoryMb!.reduce((a, b) => a + b, 0);
+    const freeDuringMove = await freeMb();
     victim.agent.proc!.child.kill('SIGKILL');
     await api.pollUntil(async () => (victim.agent.restarts > 0 ? true : undefined), 30_000, () => `${victim.agent.name} was not restarted`);
     console.log(`killed ${victim.agent.name} moving backup shard ${victim.shard} (${detail})`);
@@ -296,6 +299,10 @@ describe('backups and restore', () => {
     await api.waitForHealthy(newId, 120_000);
     const op = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body;
     expect(op.state).toBe('succeeded');
+    const smallestFileMb = Math.ceil(Math.min(...backup.manifest!.shards.map((s) => s.usedMemoryBytes)) / (1024 * 1024));
+    const freeAfter = await freeMb();
+    console.log(`free memory during the move ${freeDuringMove} MB, after ${freeAfter} MB; smallest file's source used ${smallestFileMb} MB`);
+    expect(freeAfter - freeDuringMove).toBeGreaterThanOrEqual(smallestFileMb);
     expect(op.steps.find((s) => s.name === 'load-data')!.detail).toMatch(/^3 backup file\(s\) loaded: shard 0: done \(\d+ keys\), shard 1: done/);
     await api.waitForEvent(newId, 'restore-completed', () => true);
     expect((await api.events(newId)).body.items.filter((e) => e.type === 'restore-completed')).toEqual([

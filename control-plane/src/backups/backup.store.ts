@@ -224,6 +224,24 @@ export class BackupStore {
     return row ? { backupId: row.backup_id, mode: row.mode, manifest: row.manifest } : null;
   }
 
+  /**
+   * Memory (bytes) of restores' temporary engines by node: each `restore-keys` task still to run or
+   * running loads its backup file into a standalone engine on its node, which holds about what the
+   * file's source used (the manifest's usedMemoryBytes).
+   */
+  async temporaryEngineMemory(db: Db = this.pool): Promise<Map<string, number>> {
+    const r = await db.query(
+      `SELECT t.node_id, sum((s->>'usedMemoryBytes')::bigint)::float8 AS bytes
+         FROM tasks t
+         JOIN cluster_restores r ON r.cluster_id = t.cluster_id
+         JOIN backups b ON b.id = r.backup_id
+         CROSS JOIN LATERAL jsonb_array_elements(b.manifest->'shards') s
+        WHERE t.kind = 'restore-keys' AND t.state IN ('pending', 'leased') AND (s->>'shard')::int = (t.payload->>'backupShard')::int
+        GROUP BY t.node_id`,
+    );
+    return new Map(r.rows.map((x) => [x.node_id as string, Number(x.bytes)]));
+  }
+
   /** The backup files whose keys are moved into a restored cluster (by the backup's shard index); null when none are. */
   async restoreFiles(clusterId: string): Promise<InstanceSeed[] | null> {
     const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'move'`, [clusterId]);
