@@ -445,6 +445,13 @@ describe('backups and restore', () => {
       await refused(big, 413, 'payload_too_large', { chunked: true });
       const json = await fetch(`${stack.url}/v1/backups/upload`, { method: 'POST', headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: '{}' });
       expect(json.status).toBe(415);
+      // A client that gives up mid-upload: the running upload is listed meanwhile, then nothing of it is kept.
+      const aborted = http.request(new URL(`${stack.url}/v1/backups/upload`), { method: 'POST', headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/octet-stream' } });
+      aborted.on('error', () => {});
+      aborted.write(rdb.subarray(0, 4096));
+      await api.pollUntil(async () => ((await api.call<BackupList>('GET', '/v1/backups?trigger=upload&status=running')).body.items.length === 1 ? true : undefined), 10_000, () => 'the upload was not listed while running');
+      aborted.destroy();
+      await api.pollUntil(async () => ((await api.call<BackupList>('GET', '/v1/backups')).body.items.length === backupsBefore ? true : undefined), 10_000, () => 'the aborted upload was kept');
       // Nothing of the refused uploads is left: no record, no object.
       expect((await api.call<BackupList>('GET', '/v1/backups')).body.items).toHaveLength(backupsBefore);
       expect(objects()).toEqual(objectsBefore);

@@ -112,7 +112,9 @@ export class BackupUploads {
       // Should the storage not answer, the failed backup stays listed until its objects could be removed.
       const b = await this.d.store.get(id);
       if (b?.status === 'running') await this.d.coordinator.fail(b, refusal?.code ?? 'upload_failed', refusal?.detail ?? (err as Error).message);
-      if ((await this.d.store.get(id))?.filesRemoved) await this.d.store.delete(id);
+      // Removed again here: the storage may have finished writing after a sweep (an upload judged stale while it streamed).
+      const removed = await (await this.d.storage.open(ref)).deletePrefix(id).then(() => true, () => false);
+      if (removed || (await this.d.store.get(id))?.filesRemoved) await this.d.store.delete(id);
       throw refusal ?? err;
     } finally {
       clearInterval(alive);

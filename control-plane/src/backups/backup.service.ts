@@ -93,6 +93,7 @@ export class BackupService {
     const b = await this.d.store.get(id, organizationId);
     if (!b) throw notFound('Backup');
     if (b.status !== 'running') throw conflict('invalid_state', `Backup ${b.id} is ${b.status}; only a running backup can be cancelled.`);
+    if (b.trigger === 'upload') throw conflict('invalid_state', `Backup ${b.id} is an upload in progress; it ends with its request (abort the upload to stop it).`);
     await this.d.coordinator.fail(b, 'cancelled', 'cancelled by a user');
     return (await this.d.store.get(id))!;
   }
