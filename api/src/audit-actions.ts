@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS: Record<string, AuditActionInfo> = {
   'PUT /v1/clusters/:id/backup-schedule': { kind: 'backup.schedule', label: 'Set the backup schedule of cluster', resource: 'cluster' },
   'DELETE /v1/clusters/:id/backup-schedule': { kind: 'backup.unschedule', label: 'Removed the backup schedule of cluster', resource: 'cluster' },
   'POST /v1/backups/import': { kind: 'backup.import', label: 'Imported a backup from a running Redis', resource: 'organization' },
+  'POST /v1/backups/upload': { kind: 'backup.upload', label: 'Uploaded an RDB file as a backup', resource: 'organization' },
   'POST /v1/backups/:id/cancel': { kind: 'backup.cancel', label: 'Cancelled a backup', resource: 'backup' },
   'DELETE /v1/backups/:id': { kind: 'backup.delete', label: 'Deleted a backup', resource: 'backup' },
   'PUT /v1/backup-storage': { kind: 'backup.storage-set', label: 'Set the backup storage', resource: 'organization' },

@@ -97,7 +97,7 @@ export const Backup = z.object({
   status: BackupStatus,
   consistent: z.boolean(),
   storage: z.enum(['local', 's3']),
-  trigger: z.enum(['manual', 'schedule', 'import']).describe('import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)'),
+  trigger: z.enum(['manual', 'schedule', 'import', 'upload']).describe('import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import); upload: an RDB file uploaded (POST /v1/backups/upload)'),
   importedFrom: z.string().nullable().describe('imports: the source as redis://[user@]host:port (never the password)'),
   clusterDeleted: z.boolean().describe('the cluster is gone; the backup is kept until its retention ends'),
   expiresAt: Timestamp.nullable().describe('when retention deletes it (keepDays); null: kept until deleted or pushed out by keepLast'),
@@ -122,6 +122,20 @@ export const ImportBackupRequest = z.strictObject({
   name: safeString().min(1).max(100).optional().describe('shown as the backup\'s cluster name (default: host:port)'),
 }).openapi('ImportBackupRequest');
 export type ImportBackupRequest = z.infer<typeof ImportBackupRequest>;
+
+/** An uploaded RDB file's name (the body is the file itself, application/octet-stream). */
+export const UploadBackupQuery = z.strictObject({
+  name: safeString().min(1).max(100).optional().describe("shown as the backup's cluster name (default: uploaded RDB)"),
+}).openapi('UploadBackupQuery');
+export type UploadBackupQuery = z.infer<typeof UploadBackupQuery>;
+
+/** The organization's backups: of every cluster (deleted ones too), imports and uploads. */
+export const ListBackupsQuery = z.strictObject({
+  status: BackupStatus.optional(),
+  clusterDeleted: z.enum(['true', 'false']).optional().describe("true: only backups whose cluster was deleted (imports and uploads have none and are never listed so); false: the others"),
+  trigger: z.enum(['manual', 'schedule', 'import', 'upload']).optional(),
+}).openapi('ListBackupsQuery');
+export type ListBackupsQuery = z.infer<typeof ListBackupsQuery>;
 
 export const CreateBackupRequest = z.strictObject({
   consistent: z.boolean().optional().describe('one point in time across every shard: writes pause on every primary while each shard\'s snapshot starts'),

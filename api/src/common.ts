@@ -65,6 +65,7 @@ export const ErrorCode = z.enum([
   'backup_in_progress',
   'backup_not_completed',
   'backup_corrupted',
+  'rdb_version_unsupported',
   'backup_running',
   'storage_invalid',
   'storage_unavailable',

@@ -73,6 +73,7 @@ export function buildOpenApiDocument(): object {
       ...(o.params ? { params: o.params } : hasId ? { params: idParam } : {}),
       ...(query ? { query: query as z.ZodObject } : {}),
       ...(o.body ? { body: { required: true, content: { 'application/json': { schema: o.body } } } } : {}),
+      ...(o.rawBody ? { body: { required: true, description: o.rawBody.description, content: { [o.rawBody.mediaType]: { schema: { type: 'string' as const, format: 'binary' } } } } } : {}),
     };
     // Documented problems: the listed standard ones, or (by default) those the route table's checks can raise.
     const standard = o.errors

@@ -16,7 +16,9 @@ import {
 } from './auth';
 import { Cluster, ClusterList, ClusterWithOperation, Connection, CreateClusterRequest, Topology } from './clusters';
 import { Operation, OperationList } from './operations';
-import { BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, ImportBackupRequest, SetBackupStorageRequest } from './backups';
+import {
+  BackupList, BackupResponse, BackupSchedule, BackupScheduleResponse, BackupStorage, CreateBackupRequest, ImportBackupRequest, ListBackupsQuery, SetBackupStorageRequest, UploadBackupQuery,
+} from './backups';
 import { ClientCertificate, ClientCertificateList, ClientCertificateWithKey, CreateClientCertificateRequest } from './client-certificates';
 import { CreateDatabaseUserRequest, DatabaseUserList, DatabaseUserWithPassword, RotateDatabaseUserRequest } from './database-users';
 import { ClusterEventList, ClusterEventQuery } from './events';
@@ -78,6 +80,8 @@ export interface OperationDef {
   /** Path parameters, when not just a UUID `{id}`. */
   params?: z.ZodObject;
   body?: z.ZodType;
+  /** A body that is not JSON, streamed to the handler as it arrives (an uploaded file): its media type and what it is. */
+  rawBody?: { mediaType: 'application/octet-stream'; description: string };
   /** Validates the query string (and documents it unless `queryDoc` is given). */
   query?: z.ZodType;
   /** How openapi.json shows the query when the validating schema does not render well (comma lists). */
@@ -117,7 +121,7 @@ export const OPERATION_TABLE = {
   createCluster: op({
     method: 'post', path: '/v1/clusters', summary: 'Create a cluster', scope: 'clusters:write', body: CreateClusterRequest, errors: ALL,
     success: accepted(),
-    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_memory_too_small, backup_corrupted)' },
+    problems: { 409: 'A cluster with this name exists (code name_taken)', 422: 'The spec cannot be placed on the available nodes (code unplaceable); restoreFrom names a backup that cannot be restored into this spec (codes backup_not_completed, restore_memory_too_small, backup_corrupted, rdb_version_unsupported)' },
   }),
   listClusters: op({ method: 'get', path: '/v1/clusters', summary: 'List clusters', scope: 'clusters:read', errors: SIGNED_IN, success: { status: 200, schema: ClusterList } }),
   getCluster: op({ method: 'get', path: '/v1/clusters/{id}', summary: 'Get a cluster', scope: 'clusters:read', errors: ALL, success: { status: 200, schema: Cluster } }),
@@ -233,7 +237,21 @@ export const OPERATION_TABLE = {
     method: 'post', path: '/v1/backups/import', summary: 'Import a running Redis or Redis Cluster as a backup: an RDB of each primary fetched over the replication protocol into the storage, then restorable like any backup',
     scope: 'clusters:write', body: ImportBackupRequest, errors: ALL,
     success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
-    problems: { 422: 'The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), or the credentials refused (import_auth_failed); field url' },
+    problems: { 422: 'The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), the credentials refused (import_auth_failed), or a Redis writing an RDB version newer than the engine loads (rdb_version_unsupported); field url' },
+  }),
+  uploadBackup: op({
+    method: 'post', path: '/v1/backups/upload', summary: 'Upload an RDB file as a backup (streamed into the storage, checked whole), then restorable like any backup',
+    scope: 'clusters:write', query: UploadBackupQuery, rawBody: { mediaType: 'application/octet-stream', description: 'the RDB file (e.g. a dump.rdb), as raw bytes' }, errors: [400, 401, 403],
+    success: { status: 201, schema: BackupResponse, description: 'Stored and checked: the backup is completed', headers: { Location: { schema: { type: 'string' } } } },
+    problems: {
+      413: 'The file is larger than the upload limit (code payload_too_large)',
+      415: 'The body is not application/octet-stream (code unsupported_media_type)',
+      422: 'The file is not a whole RDB: truncated, damaged or not an RDB (code backup_corrupted), or of an RDB version newer than the engine loads (rdb_version_unsupported)',
+    },
+  }),
+  listBackups: op({
+    method: 'get', path: '/v1/backups', summary: "The organization's backups, newest first: every cluster's (deleted clusters' too, until their retention ends), imports and uploads",
+    scope: 'clusters:read', query: ListBackupsQuery, errors: [400, 401, 403], success: { status: 200, schema: BackupList },
   }),
   listClusterBackups: op({
     method: 'get', path: '/v1/clusters/{id}/backups', summary: "A cluster's backups, newest first (a deleted cluster's too, until their retention ends)", scope: 'clusters:read', errors: ALL, success: { status: 200, schema: BackupList },

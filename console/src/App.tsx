@@ -10,6 +10,7 @@ const SignInPage = lazy(() => import('./interfaces/SignIn/SignInPage'));
 const ClustersPage = lazy(() => import('./interfaces/Clusters/ClustersPage'));
 const CreateClusterPage = lazy(() => import('./interfaces/ClusterCreate/CreateClusterPage'));
 const ClusterPage = lazy(() => import('./interfaces/Cluster/ClusterPage'));
+const BackupsPage = lazy(() => import('./interfaces/Backups/BackupsPage'));
 const NodesPage = lazy(() => import('./interfaces/Nodes/NodesPage'));
 const AlertsPage = lazy(() => import('./interfaces/Alerts/AlertsPage'));
 const SettingsPage = lazy(() => import('./interfaces/Settings/SettingsPage'));
@@ -73,6 +74,7 @@ function Routes({ pathname, session }: { pathname: string; session: Session }) {
   if (matchPath('/clusters/new', pathname)) return <CreateClusterPage />;
   const cluster = matchPath('/clusters/:id/:tab?', pathname);
   if (cluster) return <ClusterPage key={cluster.id} id={cluster.id!} tab={cluster.tab ?? 'overview'} />;
+  if (matchPath('/backups', pathname)) return <BackupsPage />;
   if (matchPath('/nodes', pathname)) return <NodesPage />;
   if (matchPath('/alerts', pathname)) return <AlertsPage />;
   if (matchPath('/settings/access', pathname)) return <SettingsPage session={session} />;

@@ -29,6 +29,8 @@ const Env = z.object({
   STRATA_METRICS_HOT_SECONDS: z.coerce.number().int().min(60).max(86_400).default(960),
   /** How often scheduled backups and retention are looked at. */
   STRATA_BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** The largest RDB file POST /v1/backups/upload accepts (bytes; default 10 GiB). */
+  STRATA_BACKUP_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 ** 3),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
   STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Reconciler timings (reconciler/timings.ts says what each is).
@@ -92,7 +94,7 @@ export interface Config {
   alerts: { evaluation: EvaluatorTimings; dispatch: DispatchTimings; smtp: { url: string; from: string } | null };
   /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
   testFaultFile: string | null;
-  backups: { schedulerIntervalMs: number };
+  backups: { schedulerIntervalMs: number; uploadMaxBytes: number };
   limits: ApiLimits;
   /** HTTPS: the PEM certificate chain and key files (null: plain HTTP). */
   tls: { certFile: string; keyFile: string } | null;
@@ -176,7 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtp: e.STRATA_SMTP_URL ? { url: e.STRATA_SMTP_URL, from: e.STRATA_SMTP_FROM } : null,
     },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
-    backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS },
+    backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS, uploadMaxBytes: e.STRATA_BACKUP_UPLOAD_MAX_BYTES },
     tlsRenewBeforeMs: e.STRATA_TLS_RENEW_BEFORE_DAYS * 86_400_000,
     tls: e.STRATA_TLS_CERT && e.STRATA_TLS_KEY ? { certFile: path.resolve(e.STRATA_TLS_CERT), keyFile: path.resolve(e.STRATA_TLS_KEY) } : null,
     limits: {

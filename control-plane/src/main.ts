@@ -98,7 +98,7 @@ async function main(): Promise<void> {
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
     pool, log, box, clusters, nodes, tasks, observed, events, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
-    schedulerIntervalMs: config.backups.schedulerIntervalMs,
+    schedulerIntervalMs: config.backups.schedulerIntervalMs, uploadMaxBytes: config.backups.uploadMaxBytes,
   });
   storageCredentials = (ref) => backups.storage.credentials(ref);
   registerBackupMetrics(metrics.cpMetrics.registry, backups.store);
@@ -127,6 +127,7 @@ async function main(): Promise<void> {
   service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
     endpointPortBase: config.endpoints.host ? config.endpoints.portBase : null,
+    temporaryEngineMemory: (db) => backups.store.temporaryEngineMemory(db),
   });
   const endpoints = new EndpointDirectory({ pool, clusters, nodes, observed, ...config.endpoints });
   const assigned = await endpoints.assignMissing();

@@ -181,6 +181,22 @@ describe('backups to S3-compatible storage', () => {
     expect((await api.listClusters()).body.items.map((c) => c.name)).toEqual(['s3-source']);
     await bucket.put(victim.file, Readable.from([original]));
 
+    // The same file uploaded: the control plane streams it into the bucket; a cut copy is refused and leaves no object or open upload.
+    const upload = (body: Buffer) => fetch(`${stack.url}/v1/backups/upload?name=s3-upload`, {
+      method: 'POST', headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/octet-stream' }, body,
+    });
+    const objectsBefore = await bucket.list('');
+    const cut = await upload(original.subarray(0, original.length - 9));
+    expect(cut.status).toBe(422);
+    expect(((await cut.json()) as Problem).code).toBe('backup_corrupted');
+    const up = await upload(original);
+    expect(up.status).toBe(201);
+    const uploaded = ((await up.json()) as BackupResponse).backup;
+    expect(uploaded).toMatchObject({ status: 'completed', storage: 's3', trigger: 'upload' });
+    expect(uploaded.manifest!.shards[0]).toMatchObject({ bytes: original.length, sha256: victim.sha256, keys: victim.keys });
+    expect((await bucket.list('')).sort()).toEqual([...objectsBefore, `${uploaded.id}/manifest.json`, `${uploaded.id}/shard-0.rdb`].sort());
+    expect(await bucket.openUploads()).toEqual([]);
+
     const restored = await restore();
     expect(restored.status).toBe(202);
     const newId = restored.body.cluster.id;

@@ -11,15 +11,21 @@
  * engines, paced by the agents so the move takes seconds); the agent moving
  * a file is killed -9 mid-move: its temporary engine and directory are gone
  * once it is back, the move runs again and the new cluster holds every key.
+ * An RDB file saved by a standalone redis-server is uploaded (streamed, its
+ * CRC-64 checked; a truncated or damaged file, a newer RDB version and a file
+ * over the limit refused) and restored into 2x0 key by key; a backup whose
+ * file is of a newer RDB version is refused before a restore creates anything.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
+import http from 'node:http';
+import pg from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis, type Cluster as RedisCluster } from 'ioredis';
-import type { Backup, BackupResponse, BackupList, Operation, Problem } from '@strata/api';
+import type { Backup, BackupResponse, BackupList, Capacity, Operation, Problem } from '@strata/api';
 import { loopbackAddress, type Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
@@ -32,7 +38,10 @@ let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   // Restores into another layout move at most 400 keys a second per file: long enough to kill an agent mid-move.
-  ({ stack, api, cleanup } = await testStack('127.0.46', { nodes: 2, agentEnv: { STRATA_AGENT_RESTORE_MAX_KEYS_PER_SEC: '400' } }));
+  // Uploads above 8 MB are refused (the 413 is tested below).
+  ({ stack, api, cleanup } = await testStack('127.0.46', {
+    nodes: 2, agentEnv: { STRATA_AGENT_RESTORE_MAX_KEYS_PER_SEC: '400' }, extraEnv: { STRATA_BACKUP_UPLOAD_MAX_BYTES: String(8 * 1024 * 1024) },
+  }));
 });
 afterAll(async () => cleanup?.());
 
@@ -280,6 +289,9 @@ describe('backups and restore', () => {
       const moving = tempEngines().find((e) => partWay.has(e.shard));
       return moving ? { victim: moving, detail: step!.detail } : undefined;
     }, 60_000, () => 'no file was seen part-way through its move');
+    // Placement counts the temporary engines' memory while they run: it is free again once the restore is done.
+    const freeMb = async () => (await api.call<Capacity>('GET', '/v1/capacity')).body.nodeFreeMemoryMb!.reduce((a, b) => a + b, 0);
+    const freeDuringMove = await freeMb();
     victim.agent.proc!.child.kill('SIGKILL');
     await api.pollUntil(async () => (victim.agent.restarts > 0 ? true : undefined), 30_000, () => `${victim.agent.name} was not restarted`);
     console.log(`killed ${victim.agent.name} moving backup shard ${victim.shard} (${detail})`);
@@ -287,6 +299,10 @@ describe('backups and restore', () => {
     await api.waitForHealthy(newId, 120_000);
     const op = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body;
     expect(op.state).toBe('succeeded');
+    const smallestFileMb = Math.ceil(Math.min(...backup.manifest!.shards.map((s) => s.usedMemoryBytes)) / (1024 * 1024));
+    const freeAfter = await freeMb();
+    console.log(`free memory during the move ${freeDuringMove} MB, after ${freeAfter} MB; smallest file's source used ${smallestFileMb} MB`);
+    expect(freeAfter - freeDuringMove).toBeGreaterThanOrEqual(smallestFileMb);
     expect(op.steps.find((s) => s.name === 'load-data')!.detail).toMatch(/^3 backup file\(s\) loaded: shard 0: done \(\d+ keys\), shard 1: done/);
     await api.waitForEvent(newId, 'restore-completed', () => true);
     expect((await api.events(newId)).body.items.filter((e) => e.type === 'restore-completed')).toEqual([
@@ -380,4 +396,135 @@ describe('backups and restore', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+  it('uploads an RDB saved by a standalone redis-server and restores it into 2x0 key by key; a truncated, damaged, too new or too large file is refused and leaves nothing', async () => {
+    const host = loopbackAddress('127.0.46.201');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-upload-src-'));
+    const source = spawn('redis-server', ['--bind', host, '--port', '6392', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    try {
+      const src = await api.pollUntil(async () => {
+        const c = new Redis({ host, port: 6392, lazyConnect: true, retryStrategy: () => null });
+        c.on('error', () => {});
+        return c.connect().then(() => c, () => { c.disconnect(); return undefined; });
+      }, 10_000, () => 'the source redis-server did not start');
+      const keys: string[] = [];
+      const ops: Promise<unknown>[] = [];
+      for (let i = 0; i < 200; i++) {
+        ops.push(src.set(`us:${i}`, `v${i}`), src.hset(`uh:${i}`, { a: `${i}`, b: 'x' }), src.rpush(`ul:${i}`, 'a', `${i}`), src.sadd(`ut:${i}`, `m${i}`, 'n'), src.zadd(`uz:${i}`, i, `s${i}`), src.xadd(`ux:${i}`, '*', 'f', `${i}`));
+        keys.push(`us:${i}`, `uh:${i}`, `ul:${i}`, `ut:${i}`, `uz:${i}`, `ux:${i}`);
+        if (i % 4 === 0) for (const k of keys.slice(-6)) ops.push(src.expire(k, 900));
+      }
+      ops.push(src.set('ubig', 'q'.repeat(MB + 7)));
+      keys.push('ubig');
+      await Promise.all(ops);
+      expect(await src.call('SAVE')).toBe('OK');
+      const rdb = readFileSync(path.join(dir, 'dump.rdb'));
+      const usedMemory = Number(/used_memory:(\d+)/.exec(String(await src.call('INFO', 'memory')))![1]);
+
+      const backupsBefore = (await api.call<BackupList>('GET', '/v1/backups')).body.items.length;
+      const storageDir = path.join(stack.dir, 'backups');
+      const objects = () => (existsSync(storageDir) ? readdirSync(storageDir).sort() : []);
+      const objectsBefore = objects();
+      const refused = async (body: Buffer, status: number, code: string, opts: { chunked?: boolean } = {}) => {
+        const r = await upload(body, opts);
+        expect({ status: r.status, code: r.body.code }, JSON.stringify(r.body)).toEqual({ status, code });
+        return r.body as unknown as Problem;
+      };
+      const truncated = await refused(rdb.subarray(0, rdb.length - 1000), 422, 'backup_corrupted');
+      expect(truncated.errors).toEqual([expect.objectContaining({ field: 'body', message: expect.stringMatching(/truncated/) })]);
+      const flipped = Buffer.from(rdb);
+      flipped[Math.floor(flipped.length / 3)]! ^= 0x10;
+      expect((await refused(flipped, 422, 'backup_corrupted')).errors![0]!.message).toMatch(/damaged or truncated: its CRC-64/);
+      await refused(Buffer.from('this is not an RDB file at all, just some text'), 422, 'backup_corrupted');
+      const newer = Buffer.from(rdb);
+      newer.write('0011', 5, 'latin1');
+      const tooNew = await refused(newer, 422, 'rdb_version_unsupported');
+      expect(tooNew.errors).toEqual([{ field: 'body', message: expect.stringMatching(/RDB version 11 .*up to 10/) }]);
+      // Over the 8 MB limit: refused from the declared length, or while it streams when none is declared.
+      const big = Buffer.concat([rdb, Buffer.alloc(9 * MB)]);
+      await refused(big, 413, 'payload_too_large');
+      await refused(big, 413, 'payload_too_large', { chunked: true });
+      const json = await fetch(`${stack.url}/v1/backups/upload`, { method: 'POST', headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(json.status).toBe(415);
+      // A client that gives up mid-upload: the running upload is listed meanwhile, then nothing of it is kept.
+      const aborted = http.request(new URL(`${stack.url}/v1/backups/upload`), { method: 'POST', headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/octet-stream' } });
+      aborted.on('error', () => {});
+      aborted.write(rdb.subarray(0, 4096));
+      await api.pollUntil(async () => ((await api.call<BackupList>('GET', '/v1/backups?trigger=upload&status=running')).body.items.length === 1 ? true : undefined), 10_000, () => 'the upload was not listed while running');
+      aborted.destroy();
+      await api.pollUntil(async () => ((await api.call<BackupList>('GET', '/v1/backups')).body.items.length === backupsBefore ? true : undefined), 10_000, () => 'the aborted upload was kept');
+      // Nothing of the refused uploads is left: no record, no object.
+      expect((await api.call<BackupList>('GET', '/v1/backups')).body.items).toHaveLength(backupsBefore);
+      expect(objects()).toEqual(objectsBefore);
+
+      const r = await upload(rdb, { name: 'legacy-dump' });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      const b = (r.body as unknown as BackupResponse).backup;
+      expect(r.location).toBe(`/v1/backups/${b.id}`);
+      expect(b).toMatchObject({ status: 'completed', trigger: 'upload', clusterName: 'legacy-dump', importedFrom: null, clusterDeleted: false });
+      const s = b.manifest!.shards;
+      expect(s).toEqual([expect.objectContaining({
+        shard: 0, slots: [{ start: 0, end: 16383 }], bytes: rdb.length, sha256: createHash('sha256').update(rdb).digest('hex'), keys: keys.length, keysWithExpiry: 50 * 6,
+      })]);
+      // The writer's memory, from the file's used-mem field.
+      expect(s[0]!.usedMemoryBytes).toBeGreaterThan(MB);
+      expect(s[0]!.usedMemoryBytes).toBeLessThanOrEqual(usedMemory * 1.5);
+      expect(b.manifest!.engineVersion).toMatch(/^7\./);
+      expect(readFileSync(path.join(storageDir, s[0]!.file)).equals(rdb)).toBe(true);
+      expect(objects()).toEqual([...objectsBefore, b.id].sort());
+      expect((await api.call<BackupList>('GET', '/v1/backups?trigger=upload')).body.items.map((x) => x.id)).toEqual([b.id]);
+
+      // Restore-time check: a stored file of a newer RDB version (its manifest's checksum matching) is refused before anything is created.
+      const file = path.join(storageDir, s[0]!.file);
+      const db = new pg.Client({ connectionString: stack.databaseUrl });
+      await db.connect();
+      try {
+        writeFileSync(file, newer);
+        const m = { ...b.manifest!, shards: [{ ...s[0]!, sha256: createHash('sha256').update(newer).digest('hex') }] };
+        await db.query('UPDATE backups SET manifest = $2 WHERE id = $1', [b.id, JSON.stringify(m)]);
+        const clustersBefore = (await api.listClusters()).body.items.length;
+        const no = await api.createCluster({ name: 'too-new', shards: 2, replicasPerShard: 0, memoryMbPerShard: 64, restoreFrom: { backupId: b.id } });
+        expect(no.status).toBe(422);
+        expect(no.body).toMatchObject({ code: 'rdb_version_unsupported', errors: [{ field: 'restoreFrom.backupId', message: expect.stringMatching(/shard-0\.rdb: RDB version 11/) }] });
+        expect((await api.listClusters()).body.items).toHaveLength(clustersBefore);
+      } finally {
+        writeFileSync(file, rdb);
+        await db.query('UPDATE backups SET manifest = $2 WHERE id = $1', [b.id, JSON.stringify(b.manifest)]);
+        await db.end();
+      }
+
+      const restored = await api.createCluster({ name: 'uploaded', shards: 2, replicasPerShard: 0, memoryMbPerShard: 64, restoreFrom: { backupId: b.id } });
+      expect(restored.status, JSON.stringify(restored.body)).toBe(202);
+      await api.waitForHealthy(restored.body.cluster.id, 90_000);
+      const dst = appClient((await api.connection(restored.body.cluster.id)).body.uri);
+      try {
+        await expectSameKeys(src, dst, keys);
+      } finally {
+        dst.disconnect();
+        src.disconnect();
+      }
+    } finally {
+      source.kill('SIGKILL');
+      await new Promise((r) => source.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+/** POST /v1/backups/upload with a raw body (chunked: no Content-Length); the answer even when the server stops reading early. */
+function upload(body: Buffer, opts: { name?: string; chunked?: boolean } = {}): Promise<{ status: number; body: Problem & Partial<BackupResponse>; location: string | undefined }> {
+  const url = new URL(`${stack.url}/v1/backups/upload${opts.name ? `?name=${encodeURIComponent(opts.name)}` : ''}`);
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/octet-stream', ...(opts.chunked ? {} : { 'content-length': String(body.length) }) },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')), location: res.headers.location }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    for (let i = 0; i < body.length; i += 256 * 1024) req.write(body.subarray(i, i + 256 * 1024));
+    req.end();
+  });
+}

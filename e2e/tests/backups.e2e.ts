@@ -2,6 +2,8 @@ import { Cluster as RedisCluster } from 'ioredis';
 import { test, expect, saveScreenshot, uniqueName, expectAccessible } from '../support/fixtures';
 import { BackupsTab } from '../support/pages/BackupsTab';
 import { CreateClusterPage } from '../support/pages/CreateClusterPage';
+import { BackupsPage } from '../support/pages/BackupsPage';
+import { savedRdbFile } from '../support/rdb-file';
 
 const KEYS = 300;
 
@@ -66,6 +68,36 @@ test.describe('backups tab', () => {
       } finally {
         await api.deleteCluster(restoredId);
       }
+    });
+
+    await test.step("the organization's Backups page: an RDB file uploaded, and the deleted cluster's backup restorable", async () => {
+      const backups = new BackupsPage(page);
+      await backups.goto();
+      const rdb = await savedRdbFile(40);
+      const name = uniqueName('e2e-upload');
+      try {
+        await backups.file.setInputFiles(rdb.file);
+        await backups.name.fill(name);
+        await backups.upload.click();
+        await expect(backups.row(name)).toContainText('uploaded RDB');
+        await expect(backups.row(name).getByTestId('backup-status')).toHaveText('completed');
+        await expect(backups.row(name).getByTestId('backup-keys')).toHaveText('40');
+      } finally {
+        rdb.cleanup();
+      }
+      await expect(backups.row(cluster.name).getByRole('link', { name: cluster.name, exact: true })).toBeVisible();
+
+      // Once its cluster is deleted, its page is gone: the backup is listed here as such, and restores.
+      await api.deleteCluster(cluster.id);
+      await api.waitForGone(cluster.id);
+      await backups.show.selectOption('deleted');
+      await expect(backups.row(cluster.name).getByTestId('backup-cluster-deleted')).toBeVisible();
+      await expect(backups.row(name)).toHaveCount(0);
+      await saveScreenshot(page, 'backups-page', testInfo);
+      await expectAccessible(page, 'backups-page', testInfo);
+      await backups.row(cluster.name).getByRole('link', { name: /^Restore/ }).click();
+      await expect(new CreateClusterPage(page).name).toHaveValue(`${cluster.name}-restored`);
+      await expect(page.getByTestId('restore-keys')).toHaveText(`${KEYS} keys`);
     });
   });
 });

@@ -159,6 +159,12 @@ test.describe('every page fits the screen at 390, 768 and 1440 px', () => {
       await expectCardPadding(page, 'nodes page');
       await saveScreenshot(page, `responsive-${vp.width}-nodes`, testInfo);
 
+      await page.goto('/backups');
+      await expect(page.getByRole('heading', { name: 'Upload RDB' })).toBeVisible();
+      await expectNoSidewaysScroll(page, 'backups page');
+      await expectCardPadding(page, 'backups page');
+      await saveScreenshot(page, `responsive-${vp.width}-backups`, testInfo);
+
       await page.goto('/alerts');
       await expect(page.getByRole('form', { name: 'Add alert rule' })).toBeVisible();
       await expectNoSidewaysScroll(page, 'alerts page');

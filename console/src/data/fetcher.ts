@@ -132,3 +132,32 @@ export async function apiCall<T>(call: Promise<{ data?: T; error?: unknown; resp
   if (!response.ok) throw problemError(response.status, error, retryAfterOf(response));
   return data as T;
 }
+
+/**
+ * Sends a file as the raw body of a POST (application/octet-stream), reporting the bytes sent so
+ * far: fetch cannot follow an upload's progress, XMLHttpRequest can. The answer is the JSON body,
+ * or an ApiError as with `apiCall`.
+ */
+export function uploadFile<T>(path: string, file: Blob, onProgress?: (sent: number, total: number) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+    xhr.setRequestHeader('Accept', 'application/json, application/problem+json');
+    if (csrfToken) xhr.setRequestHeader('X-CSRF-Token', csrfToken);
+    xhr.upload.onprogress = (e) => onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body !== undefined) resolve(body as T);
+      else reject(problemError(xhr.status, body));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'network_error', 'Could not reach the Strata API. Check your connection and try again.'));
+    xhr.send(file);
+  });
+}

@@ -17,7 +17,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { ENGINE_VERSIONS, LIMITS, type BackupManifest, type BackupShardResult } from '@strata/api';
 import { DEFAULT_MIGRATION_PRIORITY } from '@strata/engine';
-import { isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
+import { isRdbVersionError, isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
@@ -45,6 +45,8 @@ export interface BackupCoordinatorDeps {
   /** Runs of one shard's task before the backup fails. */
   maxAttempts?: number;
   intervalMs?: number;
+  /** An upload not touched by its process for this long died mid-upload (default 60 s). */
+  uploadStaleMs?: number;
   /** Consistent backups: the longest write pause before it ends by itself. */
   pauseTimeoutMs?: number;
 }
@@ -109,6 +111,11 @@ export class BackupCoordinator {
   }
 
   private async drive(b: BackupRow): Promise<void> {
+    // An upload is driven by the request streaming it; one whose process died is failed here.
+    if (b.trigger === 'upload') {
+      if (await this.d.store.uploadIsStale(b.id, this.d.uploadStaleMs ?? 60_000)) await this.fail(b, 'upload_interrupted', 'the upload stopped before the whole file arrived');
+      return;
+    }
     if (!b.importSource) {
       const cluster = await this.d.clusters.get(b.clusterId);
       if (!cluster) return void await this.fail(b, 'cluster_deleted', 'the cluster was deleted while the backup ran');
@@ -122,6 +129,8 @@ export class BackupCoordinator {
       if (t?.state === 'succeeded' && t.result?.kind === 'backup-shard') { done.push({ shard: s.shard, task: t, result: t.result }); continue; }
       if (t && (t.state === 'pending' || t.state === 'leased')) continue;
       if (t?.state === 'failed') {
+        // A file the engine here cannot load fails the backup at once: another try fetches the same version.
+        if (t.error && isRdbVersionError(t.error)) return void await this.fail(b, 'rdb_version_unsupported', `shard ${s.shard + 1}: ${t.error.slice(t.error.indexOf('rdb_version_unsupported: ') + 25)}`);
         const failures = await this.d.tasks.countFailures(b.clusterId, null, taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }));
         if (failures >= (this.d.maxAttempts ?? 3)) {
           const why = t.error ?? 'the snapshot failed';
@@ -155,28 +164,28 @@ export class BackupCoordinator {
 
   /** An import's manifest: the source's primaries as shards, a spec that holds them (no replicas), the memory each used. */
   private async completeImport(b: BackupRow, src: ImportSource, done: { shard: number; task: TaskRow; result: BackupShardResult }[]): Promise<void> {
-    const snapshots = done.map((x) => Date.parse(x.result.snapshotAt));
     const shards = done.sort((x, y) => x.shard - y.shard).map(({ shard, result: r }) => ({
       shard, slots: src.shards[shard]!.slots, file: b.shards.find((s) => s.shard === shard)!.key,
       bytes: r.bytes, sha256: r.sha256, keys: r.keys, keysWithExpiry: r.keysWithExpiry, usedMemoryBytes: r.usedMemoryBytes,
       source: { instanceId: b.id, role: 'primary' as const, address: `${src.shards[shard]!.host}:${src.shards[shard]!.port}` },
       snapshotAt: r.snapshotAt, finishedAt: r.finishedAt,
     }));
-    const memoryMbPerShard = Math.max(LIMITS.memoryMbPerShard.min, Math.ceil(Math.max(...shards.map((s) => s.usedMemoryBytes)) / (1024 * 1024)));
-    const manifest: BackupManifest = {
-      formatVersion: 1, backupId: b.id,
-      cluster: {
-        id: b.id, name: b.clusterName,
-        spec: {
-          shards: shards.length, replicasPerShard: 0, memoryMbPerShard, durability: 'none', evictionPolicy: 'noeviction',
-          fencing: 'off', migrationPriority: DEFAULT_MIGRATION_PRIORITY, engineVersion: ENGINE_VERSIONS[0], maintenanceWindow: null, tls: 'off', tlsClientAuth: 'none',
-        },
-      },
-      engineVersion: done[0]?.result.engineVersion ?? src.engineVersion, consistent: false,
-      startedAt: b.createdAt.toISOString(), finishedAt: new Date().toISOString(),
-      skewMs: snapshots.length ? Math.max(...snapshots) - Math.min(...snapshots) : 0, writePauseMs: null, shards,
+    await this.writeManifest(b, externalManifest(b, shards, done[0]?.result.engineVersion ?? src.engineVersion), null);
+  }
+
+  /**
+   * An uploaded file, stored whole: its manifest (one shard owning every slot) is written and the
+   * backup completed. False when it was no longer running (it was cancelled, or judged stale).
+   */
+  async completeUpload(b: BackupRow, f: { bytes: number; sha256: string; keys: number; keysWithExpiry: number; usedMemoryBytes: number; engineVersion: string }): Promise<boolean> {
+    const at = new Date().toISOString();
+    const shard = {
+      shard: 0, slots: [{ start: 0, end: 16383 }], file: b.shards[0]!.key, bytes: f.bytes, sha256: f.sha256, keys: f.keys, keysWithExpiry: f.keysWithExpiry,
+      usedMemoryBytes: f.usedMemoryBytes, source: { instanceId: b.id, role: 'primary' as const, address: 'upload' }, snapshotAt: b.createdAt.toISOString(), finishedAt: at,
     };
-    await this.writeManifest(b, manifest, null);
+    if ((await this.d.store.get(b.id))?.status !== 'running') return false;
+    await this.writeManifest(b, externalManifest(b, [shard], f.engineVersion), null);
+    return (await this.d.store.get(b.id))?.status === 'completed';
   }
 
   /** The manifest last (a backup without one is never complete), then the backup is completed. */
@@ -184,7 +193,7 @@ export class BackupCoordinator {
     await (await this.d.storage.open(b.storage)).put(manifestKey(b.id), Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]));
     if (await this.d.store.finish(b.id, { status: 'completed', manifest, keepDays })) {
       this.d.log.info({ backupId: b.id, clusterId: b.clusterId, bytes: manifest.shards.reduce((s, x) => s + x.bytes, 0), skewMs: manifest.skewMs }, 'backup completed');
-      if (b.trigger !== 'import') await this.recordEvent(b, backupCompletedEvent(b.id, b.trigger, manifest));
+      if (b.trigger === 'manual' || b.trigger === 'schedule') await this.recordEvent(b, backupCompletedEvent(b.id, b.trigger, manifest));
     }
   }
 
@@ -295,8 +304,28 @@ export class BackupCoordinator {
   async fail(b: BackupRow, code: string, message: string): Promise<boolean> {
     if (!(await this.d.store.finish(b.id, { status: 'failed', error: { code, message } }))) return false;
     this.d.log.warn({ backupId: b.id, clusterId: b.clusterId, code, message }, 'backup failed');
-    if (b.trigger !== 'import') await this.recordEvent(b, backupFailedEvent(b.id, b.trigger, code, message));
+    if (b.trigger === 'manual' || b.trigger === 'schedule') await this.recordEvent(b, backupFailedEvent(b.id, b.trigger, code, message));
     await this.sweep({ ...b, status: 'failed' }).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files yet'));
     return true;
   }
+}
+
+/** The manifest of a backup of no Strata cluster (an import, an upload): its files as shards, a spec that holds them (no replicas). */
+function externalManifest(b: BackupRow, shards: BackupManifest['shards'], engineVersion: string): BackupManifest {
+  const snapshots = shards.map((x) => Date.parse(x.snapshotAt));
+  const memoryMbPerShard = Math.max(LIMITS.memoryMbPerShard.min, Math.ceil(Math.max(...shards.map((s) => s.usedMemoryBytes)) / (1024 * 1024)));
+  const manifest: BackupManifest = {
+    formatVersion: 1, backupId: b.id,
+    cluster: {
+      id: b.id, name: b.clusterName,
+      spec: {
+        shards: shards.length, replicasPerShard: 0, memoryMbPerShard, durability: 'none', evictionPolicy: 'noeviction',
+        fencing: 'off', migrationPriority: DEFAULT_MIGRATION_PRIORITY, engineVersion: ENGINE_VERSIONS[0], maintenanceWindow: null, tls: 'off', tlsClientAuth: 'none',
+      },
+    },
+    engineVersion, consistent: false,
+    startedAt: b.createdAt.toISOString(), finishedAt: new Date().toISOString(),
+    skewMs: snapshots.length ? Math.max(...snapshots) - Math.min(...snapshots) : 0, writePauseMs: null, shards,
+  };
+  return manifest;
 }

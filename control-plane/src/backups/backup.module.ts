@@ -11,6 +11,7 @@ import type { EventStore } from '../stores/event.store';
 import { BackupStore } from './backup.store';
 import { BackupCoordinator } from './backup-coordinator';
 import { BackupService } from './backup.service';
+import { BackupUploads } from './backup-upload';
 import { backupRoutes } from './backup.routes';
 import { BackupStorageStore } from './backup-storage.store';
 import { BackupScheduleStore } from './backup-schedule.store';
@@ -31,6 +32,8 @@ export function createBackupModule(d: {
   localStorage: StorageRef;
   /** How often the scheduler looks for due backups and expired ones. */
   schedulerIntervalMs?: number;
+  /** The largest uploaded RDB file (bytes). */
+  uploadMaxBytes?: number;
   now?: () => Date;
 }) {
   const log = d.log.child({ module: 'backups' });
@@ -42,6 +45,7 @@ export function createBackupModule(d: {
     keepDays: async (clusterId) => (await schedules.get(clusterId))?.schedule.keepDays ?? null,
   });
   const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage, box: d.box });
+  const uploads = new BackupUploads({ store, storage, coordinator, maxBytes: d.uploadMaxBytes ?? 10 * 1024 ** 3 });
   const now = d.now ?? (() => new Date());
   const scheduler = new BackupScheduler({ schedules, store, service, log, now, intervalMs: d.schedulerIntervalMs });
   return {
@@ -50,7 +54,7 @@ export function createBackupModule(d: {
     coordinator,
     scheduler,
     storage,
-    router: backupRoutes({ store, service, clusters: d.clusters, storage, schedules, now }),
+    router: backupRoutes({ store, service, uploads, clusters: d.clusters, storage, schedules, now }),
     taskShouldStop: (taskId: string) => store.taskShouldStop(taskId),
     start: () => { coordinator.start(); scheduler.start(); },
     stop: () => { coordinator.stop(); scheduler.stop(); },

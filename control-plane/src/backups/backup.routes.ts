@@ -4,18 +4,21 @@ import type { BackupList, BackupScheduleResponse } from '@strata/api';
 import { S3Storage } from '@strata/engine/backup';
 import { parseUuid } from '../http/validate';
 import { mountOperation } from '../http/operation-router';
-import { notFound, unprocessable } from '../errors';
+import { AppError, notFound, unprocessable } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { BackupStore } from './backup.store';
 import type { BackupService } from './backup.service';
+import type { BackupUploads } from './backup-upload';
 import type { BackupStorageStore } from './backup-storage.store';
 import type { BackupScheduleStore } from './backup-schedule.store';
 import { nextBackupAt } from './backup-schedule.planner';
 
 const BASE = '/v1';
+/** What is read and dropped of a refused upload's body before its connection is closed. */
+const DRAIN_MAX = 64 * 1024 * 1024;
 
 export function backupRoutes(d: {
-  store: BackupStore; service: BackupService; clusters: ClusterStore; storage: BackupStorageStore; schedules: BackupScheduleStore; now: () => Date;
+  store: BackupStore; service: BackupService; uploads: BackupUploads; clusters: ClusterStore; storage: BackupStorageStore; schedules: BackupScheduleStore; now: () => Date;
 }): Router {
   const r = Router();
 
@@ -30,6 +33,37 @@ export function backupRoutes(d: {
     const b = await d.service.importFrom(req.principal!.organizationId, body);
     res.location(`/v1/backups/${b.id}`);
     return { backup: await d.service.view(b) };
+  });
+
+  mountOperation(r, BASE, 'uploadBackup', async ({ req, res, query }) => {
+    const { name } = query;
+    if (!req.is('application/octet-stream')) {
+      throw new AppError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the RDB file as the raw body with Content-Type: application/octet-stream; nothing was stored.');
+    }
+    const length = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
+    let b;
+    try {
+      b = await d.uploads.receive(req.principal!.organizationId, { name, body: req, length });
+    } catch (err) {
+      // Refused before the whole body arrived: the rest is read and dropped so that the client gets the answer
+      // (closing a socket with unread data resets it, and the answer with it), up to DRAIN_MAX more bytes.
+      if (!req.complete) {
+        let dropped = 0;
+        req.on('data', (c: Buffer) => { if ((dropped += c.length) > DRAIN_MAX) req.socket.destroy(); });
+        req.resume();
+      }
+      throw err;
+    }
+    res.location(`/v1/backups/${b.id}`);
+    return { backup: await d.service.view(b) };
+  });
+
+  mountOperation(r, BASE, 'listBackups', async ({ req, query }) => {
+    const rows = await d.store.listForOrganization(req.principal!.organizationId, {
+      status: query.status, trigger: query.trigger, clusterDeleted: query.clusterDeleted === undefined ? undefined : query.clusterDeleted === 'true',
+    });
+    const out: BackupList = { items: await Promise.all(rows.map((b) => d.service.view(b))) };
+    return out;
   });
 
   mountOperation(r, BASE, 'listClusterBackups', async ({ req }) => {

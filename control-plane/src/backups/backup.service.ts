@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type ImportBackupRequest, type InstanceSeed } from '@strata/api';
-import { checksumOf, planRestore, probeRedis, ProbeError, restoreMemoryNeededMb } from '@strata/engine/backup';
+import { checksumOf, planRestore, probeRedis, ProbeError, rdbVersionOfRedis, rdbVersionProblem, readRdbVersion, restoreMemoryNeededMb } from '@strata/engine/backup';
 import type { SecretBox } from '../crypto/secret-box';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
@@ -24,6 +24,12 @@ export interface BackupServiceDeps {
   box: SecretBox;
   /** How long an import's source may take to answer the first check. */
   probeTimeoutMs?: number;
+}
+
+/** 422 rdb_version_unsupported: `problem` from rdbVersionProblem, `what` the file or source it is about. */
+export function rdbVersionUnsupported(problem: string, field: string, what: string): AppError {
+  const message = `${what}: ${problem.replace(/^rdb_version_unsupported: /, '')}`;
+  return unprocessable('rdb_version_unsupported', 'RDB version not supported', `${message}; nothing was stored or created.`, [{ field, message }]);
 }
 
 const PROBE_CODES = { unreachable: 'import_unreachable', not_redis: 'import_not_redis', auth: 'import_auth_failed' } as const;
@@ -66,6 +72,10 @@ export class BackupService {
       if (!(err instanceof ProbeError)) throw err;
       throw unprocessable(PROBE_CODES[err.reason], 'The source cannot be imported', err.message, [{ field: 'url', message: err.message }]);
     }
+    // A Redis newer than the engine here writes RDB files it cannot load: refused before anything is fetched.
+    const rdbVersion = rdbVersionOfRedis(probed.version);
+    const tooNew = rdbVersion === null ? null : rdbVersionProblem(rdbVersion);
+    if (tooNew) throw rdbVersionUnsupported(tooNew, 'url', `Redis ${probed.version} writes RDB version ${rdbVersion}`);
     const id = randomUUID();
     const url = `redis://${username ? `${encodeURIComponent(username)}@` : ''}${u.host}`;
     await this.d.store.insertImport({
@@ -83,6 +93,7 @@ export class BackupService {
     const b = await this.d.store.get(id, organizationId);
     if (!b) throw notFound('Backup');
     if (b.status !== 'running') throw conflict('invalid_state', `Backup ${b.id} is ${b.status}; only a running backup can be cancelled.`);
+    if (b.trigger === 'upload') throw conflict('invalid_state', `Backup ${b.id} is an upload in progress; it ends with its request (abort the upload to stop it).`);
     await this.d.coordinator.fail(b, 'cancelled', 'cancelled by a user');
     return (await this.d.store.get(id))!;
   }
@@ -110,6 +121,15 @@ export class BackupService {
 
   /** The API's view: each shard's progress from its task. */
   async view(b: BackupRow): Promise<Backup> {
+    // A completed backup's shards are all in its manifest: only whether its cluster still exists is asked.
+    if (b.manifest) {
+      const m = b.manifest;
+      const cluster = b.trigger === 'manual' || b.trigger === 'schedule' ? await this.d.clusters.get(b.clusterId) : null;
+      return publicBackup(b, b.shards.map(({ shard }) => {
+        const s = m.shards.find((x) => x.shard === shard);
+        return s ? { shard, state: 'completed' as const, bytes: s.bytes, totalBytes: s.bytes, source: s.source.address } : { shard, state: 'completed' as const, bytes: null, totalBytes: null, source: null };
+      }), !cluster);
+    }
     const [tasks, instances, nodes, cluster] = await Promise.all([
       this.d.coordinator.shardTasks(b), this.d.clusters.instances(b.clusterId), this.d.nodes.list(), this.d.clusters.get(b.clusterId),
     ]);
@@ -165,6 +185,8 @@ export class BackupService {
           { field, message: `file ${s.file} ${why}` },
         ]);
       }
+      const tooNew = rdbVersionProblem(readRdbVersion(got.head) ?? 0);
+      if (tooNew) throw rdbVersionUnsupported(tooNew, field, `file ${s.file}`);
     }
     return {
       backupId: b.id,

@@ -35,7 +35,7 @@ export interface BackupRow {
   error: { code: string; message: string } | null;
   createdAt: Date;
   finishedAt: Date | null;
-  trigger: 'manual' | 'schedule' | 'import';
+  trigger: 'manual' | 'schedule' | 'import' | 'upload';
   /** Imports: the source (no password); null for backups of a cluster. */
   importSource: ImportSource | null;
   expiresAt: Date | null;
@@ -70,6 +70,40 @@ export class BackupStore {
        VALUES ($1, $2, $1, $3, 'running', false, $4, $5, 'import', $6, $7)`,
       [b.id, b.organizationId, b.clusterName, JSON.stringify(b.storage), JSON.stringify(b.shards), JSON.stringify(b.source), b.secretEnc],
     );
+  }
+
+  /** An upload, running while its file streams in (its process touches it: touchUpload). */
+  async insertUpload(b: Pick<BackupRow, 'id' | 'organizationId' | 'clusterName' | 'storage' | 'shards'>): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO backups (id, organization_id, cluster_id, cluster_name, status, consistent, storage, shards, trigger, upload_alive_at)
+       VALUES ($1, $2, $1, $3, 'running', false, $4, $5, 'upload', now())`,
+      [b.id, b.organizationId, b.clusterName, JSON.stringify(b.storage), JSON.stringify(b.shards)],
+    );
+  }
+
+  /** The upload's process is alive and still streaming. */
+  async touchUpload(id: string): Promise<void> {
+    await this.pool.query(`UPDATE backups SET upload_alive_at = now() WHERE id = $1 AND status = 'running'`, [id]);
+  }
+
+  /** Whether a running upload's process stopped touching it `staleMs` ago (it died mid-upload). */
+  async uploadIsStale(id: string, staleMs: number): Promise<boolean> {
+    const r = await this.pool.query(
+      `SELECT 1 FROM backups WHERE id = $1 AND status = 'running' AND upload_alive_at < now() - make_interval(secs => $2::float8 / 1000)`, [id, staleMs],
+    );
+    return r.rowCount === 1;
+  }
+
+  /** The organization's backups, newest first (`clusterDeleted`: whose cluster row is gone; imports and uploads never are). */
+  async listForOrganization(organizationId: string, f: { status?: BackupStatus; trigger?: BackupRow['trigger']; clusterDeleted?: boolean }): Promise<BackupRow[]> {
+    const r = await this.pool.query(
+      `SELECT b.* FROM backups b
+        WHERE b.organization_id = $1 AND ($2::text IS NULL OR b.status = $2) AND ($3::text IS NULL OR b.trigger = $3)
+          AND ($4::boolean IS NULL OR $4 = (b.trigger IN ('manual', 'schedule') AND NOT EXISTS (SELECT 1 FROM clusters c WHERE c.id = b.cluster_id)))
+        ORDER BY b.created_at DESC LIMIT 500`,
+      [organizationId, f.status ?? null, f.trigger ?? null, f.clusterDeleted ?? null],
+    );
+    return r.rows.map(toRow);
   }
 
   /** An import's sealed source password (null: none, or no import). */
@@ -190,6 +224,24 @@ export class BackupStore {
     return row ? { backupId: row.backup_id, mode: row.mode, manifest: row.manifest } : null;
   }
 
+  /**
+   * Memory (bytes) of restores' temporary engines by node: each `restore-keys` task still to run or
+   * running loads its backup file into a standalone engine on its node, which holds about what the
+   * file's source used (the manifest's usedMemoryBytes).
+   */
+  async temporaryEngineMemory(db: Db = this.pool): Promise<Map<string, number>> {
+    const r = await db.query(
+      `SELECT t.node_id, sum((s->>'usedMemoryBytes')::bigint)::float8 AS bytes
+         FROM tasks t
+         JOIN cluster_restores r ON r.cluster_id = t.cluster_id
+         JOIN backups b ON b.id = r.backup_id
+         CROSS JOIN LATERAL jsonb_array_elements(b.manifest->'shards') s
+        WHERE t.kind = 'restore-keys' AND t.state IN ('pending', 'leased') AND (s->>'shard')::int = (t.payload->>'backupShard')::int
+        GROUP BY t.node_id`,
+    );
+    return new Map(r.rows.map((x) => [x.node_id as string, Number(x.bytes)]));
+  }
+
   /** The backup files whose keys are moved into a restored cluster (by the backup's shard index); null when none are. */
   async restoreFiles(clusterId: string): Promise<InstanceSeed[] | null> {
     const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'move'`, [clusterId]);
@@ -201,7 +253,7 @@ export class BackupStore {
 export function publicBackup(b: BackupRow, shards: Backup['shards'], clusterDeleted: boolean): Backup {
   return {
     id: b.id, clusterId: b.clusterId, clusterName: b.clusterName, status: b.status, consistent: b.consistent, storage: b.storage.kind,
-    trigger: b.trigger, importedFrom: b.importSource?.url ?? null, clusterDeleted: clusterDeleted && !b.importSource, expiresAt: b.expiresAt?.toISOString() ?? null, shards,
+    trigger: b.trigger, importedFrom: b.importSource?.url ?? null, clusterDeleted: clusterDeleted && (b.trigger === 'manual' || b.trigger === 'schedule'), expiresAt: b.expiresAt?.toISOString() ?? null, shards,
     manifest: b.manifest, error: b.error, createdAt: b.createdAt.toISOString(), finishedAt: b.finishedAt?.toISOString() ?? null,
   };
 }

@@ -31,6 +31,11 @@ export interface ClusterServiceDeps {
   wake: (clusterId: string) => void;
   /** First port of cluster endpoints; null when the installation has no endpoint host. */
   endpointPortBase: number | null;
+  /**
+   * Memory (bytes) of the temporary engines restores run or are about to run, by node: each holds a
+   * backup file while its keys are moved (BackupStore.temporaryEngineMemory).
+   */
+  temporaryEngineMemory?: (db: Db) => Promise<Map<string, number>>;
 }
 
 export const PLACEMENT_LOCK = 74617462;
@@ -64,11 +69,16 @@ const pending = (steps: readonly { name: string; title: string }[]): OperationSt
 export class ClusterService {
   constructor(private readonly d: ClusterServiceDeps) {}
 
-  /** Nodes as the placement planner sees them: online state, free memory and used ports. */
+  /**
+   * Nodes as the placement planner sees them: online state, free memory and used ports. The memory
+   * used is what the node's instances reserve plus what restores' temporary engines there hold
+   * while they run, so that a cluster created beside a restore does not overcommit the node.
+   */
   async placementNodes(db: Db): Promise<PlacementNode[]> {
     const nodes = await this.d.nodes.list(db);
     // Replaced instances not cleaned up yet still hold their ports.
     const instances = await this.d.clusters.allInstances(db, { includeLost: true });
+    const temporary = (await this.d.temporaryEngineMemory?.(db)) ?? new Map<string, number>();
     const now = Date.now();
     return nodes.map((n) => {
       const mine = instances.filter((i) => i.nodeId === n.id);
@@ -78,7 +88,7 @@ export class ClusterService {
         // A draining node takes no new instances.
         online: !n.draining && (this.d.nodes.silentForMs(n, now) ?? Infinity) < this.d.nodeOfflineAfterMs,
         memoryMb: n.memoryMb,
-        usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0),
+        usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0) + Math.ceil((temporary.get(n.id) ?? 0) / (1024 * 1024)),
         // Also the ports of engines the node still runs for copies no longer in any row (a deleted
         // cluster's copy on a node that was away): placed there, a new instance would find its port taken.
         usedPorts: [...new Set([...mine.map((i) => i.port), ...this.d.observed.enginePorts(n.id)])],

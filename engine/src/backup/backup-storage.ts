@@ -70,11 +70,14 @@ export function digestStream(onBytes?: (bytes: number) => void): Transform & { r
   return t;
 }
 
-/** SHA-256 and size of an object, read as a stream. */
-export async function checksumOf(storage: BackupStorage, key: string): Promise<StoredObject> {
+/** SHA-256 and size of an object, read as a stream, with its first bytes (`head`: up to 16, an RDB's magic and version). */
+export async function checksumOf(storage: BackupStorage, key: string): Promise<StoredObject & { head: Buffer }> {
   const d = digestStream();
-  await pipeline(storage.get(key), d, async function* (src) { for await (const _ of src) { /* drain */ } });
-  return d.result();
+  let head = Buffer.alloc(0);
+  await pipeline(storage.get(key), d, async function* (src) {
+    for await (const c of src) if (head.length < 16) head = Buffer.concat([head, (c as Buffer).subarray(0, 16 - head.length)]);
+  });
+  return { ...d.result(), head };
 }
 
 /** Reads a small JSON object (a manifest). */

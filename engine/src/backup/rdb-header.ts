@@ -5,11 +5,17 @@
  * fields are skipped until the first database, so a few kilobytes suffice.
  */
 
+import { rdbVersionProblem, readRdbVersion } from './rdb-version';
+
 export interface RdbCounts {
   /** RDB format version (REDIS0010 -> 10). */
   version: number;
   keys: number;
   keysWithExpiry: number;
+  /** The writer's memory when it saved (aux field used-mem); null when the file does not say. */
+  usedMemoryBytes: number | null;
+  /** The writer's redis_version (aux field redis-ver); null when the file does not say. */
+  redisVersion: string | null;
 }
 
 const OP_AUX = 0xfa;
@@ -24,14 +30,15 @@ class NeedMore extends Error {}
 /**
  * Counts from the start of an RDB file (`head`: its first bytes, enough to
  * reach the first RESIZEDB; null: more bytes are needed). An empty database
- * (no SELECTDB before EOF) counts 0.
+ * (no SELECTDB before EOF) counts 0. A version newer than the engine here
+ * loads is refused (rdb-version.ts).
  */
 export function readRdbCounts(head: Buffer): RdbCounts | null {
-  if (head.length < 9) return null;
-  const magic = head.subarray(0, 5).toString('latin1');
-  if (magic !== 'REDIS') throw new Error('not an RDB file (no REDIS magic)');
-  const version = Number(head.subarray(5, 9).toString('latin1'));
-  if (!Number.isInteger(version)) throw new Error('not an RDB file (bad version)');
+  const version = readRdbVersion(head);
+  if (version === null) return null;
+  // A newer format may have opcodes this reader does not know: refused before any is read.
+  const tooNew = rdbVersionProblem(version);
+  if (tooNew) throw new Error(tooNew);
   let pos = 9;
   const byte = () => {
     if (pos >= head.length) throw new NeedMore();
@@ -49,26 +56,37 @@ export function readRdbCounts(head: Buffer): RdbCounts | null {
     if (b === 0x81) { need(8); const v = Number(head.readBigUInt64BE(pos)); pos += 8; return { len: v, encoded: false }; }
     throw new Error(`unknown RDB length encoding 0x${b.toString(16)}`);
   };
-  const skipString = () => {
+  /** A string's value (null: LZF-compressed, skipped). */
+  const readString = (): string | null => {
     const { len, encoded } = length();
-    if (!encoded) { need(len); pos += len; return; }
-    if (len === 0) { need(1); pos += 1; return; }
-    if (len === 1) { need(2); pos += 2; return; }
-    if (len === 2) { need(4); pos += 4; return; }
-    if (len === 3) { const clen = length().len; length(); need(clen); pos += clen; return; }
+    const take = (n: number) => { need(n); pos += n; return head.subarray(pos - n, pos); };
+    if (!encoded) return take(len).toString('latin1');
+    if (len === 0) return String(take(1).readInt8(0));
+    if (len === 1) return String(take(2).readInt16LE(0));
+    if (len === 2) return String(take(4).readInt32LE(0));
+    if (len === 3) { const clen = length().len; length(); take(clen); return null; }
     throw new Error(`unknown RDB string encoding ${len}`);
   };
+  /** What the aux fields say about the server that wrote the file. */
+  let usedMemoryBytes: number | null = null;
+  let redisVersion: string | null = null;
   try {
     for (;;) {
       const op = byte();
-      if (op === OP_AUX) { skipString(); skipString(); continue; }
-      if (op === OP_EOF) return { version, keys: 0, keysWithExpiry: 0 };
+      if (op === OP_AUX) {
+        const key = readString();
+        const value = readString();
+        if (key === 'used-mem' && value !== null && /^\d+$/.test(value)) usedMemoryBytes = Number(value);
+        if (key === 'redis-ver' && value !== null) redisVersion = value;
+        continue;
+      }
+      if (op === OP_EOF) return { version, keys: 0, keysWithExpiry: 0, usedMemoryBytes, redisVersion };
       if (op === OP_SELECTDB) {
         length();
         if (byte() !== OP_RESIZEDB) throw new Error('RDB without RESIZEDB after SELECTDB');
         const keys = length().len;
         const keysWithExpiry = length().len;
-        return { version, keys, keysWithExpiry };
+        return { version, keys, keysWithExpiry, usedMemoryBytes, redisVersion };
       }
       if (op === OP_FUNCTION || op === OP_MODULE_AUX) throw new Error(`RDB with functions or module data before the first database is not supported (opcode 0x${op.toString(16)})`);
       throw new Error(`unexpected RDB opcode 0x${op.toString(16)} before the first database`);

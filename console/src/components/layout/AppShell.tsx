@@ -8,6 +8,7 @@ import { useLiveUpdates } from '../../data/live/useLiveUpdates';
 
 const NAV: { href: string; title: string; icon: IconName }[] = [
   { href: '/clusters', title: 'Clusters', icon: 'clusters' },
+  { href: '/backups', title: 'Backups', icon: 'copy' },
   { href: '/nodes', title: 'Nodes', icon: 'nodes' },
   { href: '/alerts', title: 'Alerts', icon: 'alert' },
   { href: '/settings/access', title: 'Access', icon: 'user' },

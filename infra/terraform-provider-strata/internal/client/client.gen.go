@@ -176,6 +176,7 @@ const (
 	Import   BackupTrigger = "import"
 	Manual   BackupTrigger = "manual"
 	Schedule BackupTrigger = "schedule"
+	Upload   BackupTrigger = "upload"
 )
 
 // Valid indicates whether the value is a known member of the BackupTrigger enum.
@@ -186,6 +187,8 @@ func (e BackupTrigger) Valid() bool {
 	case Manual:
 		return true
 	case Schedule:
+		return true
+	case Upload:
 		return true
 	default:
 		return false
@@ -1080,6 +1083,7 @@ const (
 	OperationInProgress   ProblemCode = "operation_in_progress"
 	PayloadTooLarge       ProblemCode = "payload_too_large"
 	RateLimited           ProblemCode = "rate_limited"
+	RdbVersionUnsupported ProblemCode = "rdb_version_unsupported"
 	RestoreMemoryTooSmall ProblemCode = "restore_memory_too_small"
 	ScanInProgress        ProblemCode = "scan_in_progress"
 	SignInLocked          ProblemCode = "sign_in_locked"
@@ -1147,6 +1151,8 @@ func (e ProblemCode) Valid() bool {
 	case PayloadTooLarge:
 		return true
 	case RateLimited:
+		return true
+	case RdbVersionUnsupported:
 		return true
 	case RestoreMemoryTooSmall:
 		return true
@@ -1589,7 +1595,7 @@ type Backup struct {
 	Status  BackupStatus  `json:"status"`
 	Storage BackupStorage `json:"storage"`
 
-	// Trigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)
+	// Trigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import); upload: an RDB file uploaded (POST /v1/backups/upload)
 	Trigger BackupTrigger `json:"trigger"`
 }
 
@@ -1602,7 +1608,7 @@ type BackupStatus string
 // BackupStorage defines model for Backup.Storage.
 type BackupStorage string
 
-// BackupTrigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import)
+// BackupTrigger import: fetched from a running Redis or Redis Cluster (POST /v1/backups/import); upload: an RDB file uploaded (POST /v1/backups/upload)
 type BackupTrigger string
 
 // BackupManifest present once completed

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "56225fce8a3de6193c0f644332655df019990fb75f8ffcda297d5fbbc2a23323"
+const SpecSHA256 = "e2140b39459c730760a5b9644ec3e32d99bfd2801d73f5dd9345c1e64770b429"

@@ -1,21 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import type { Backup, BackupSchedule } from '@strata/api';
+import type { BackupSchedule } from '@strata/api';
 import { useBackupsQuery } from '../../../data/backups/backups-query';
 import { useBackupStartMutation } from '../../../data/backups/backup-start-mutation';
 import { useBackupScheduleQuery } from '../../../data/backups/backup-schedule-query';
 import { useBackupScheduleMutation } from '../../../data/backups/backup-schedule-mutation';
 import { isApiError } from '../../../data/fetcher';
-import { formatAgo, formatBytes, formatDateTime } from '../../../lib/format';
-import { Link } from '../../../lib/router';
-import { restorePath } from '../../ClusterCreate/restore-prefill';
-import { useNow } from '../../../lib/hooks';
+import { formatDateTime } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
-import { Badge, type Tone } from '../../../components/ui/Badge';
 import { Field } from '../../../components/ui/Field';
-import { ProgressBar } from '../../../components/ui/ProgressBar';
+import { BackupTable } from '../../Backups/BackupTable';
 import { ErrorState, InlineAlert, LoadingState } from '../../../components/ui/States';
-
-const STATUS_TONE: Record<Backup['status'], Tone> = { running: 'info', completed: 'success', failed: 'danger' };
 
 /** The cluster's Backups tab: back up now, the schedule and retention, every backup with its progress. */
 export function BackupsTab({ clusterId }: { clusterId: string }) {
@@ -53,58 +47,6 @@ export function BackupsTab({ clusterId }: { clusterId: string }) {
           : <BackupTable items={list.data.items} />}
       </section>
     </div>
-  );
-}
-
-function BackupTable({ items }: { items: Backup[] }) {
-  const now = useNow(5000);
-  return (
-    <table className="table" data-testid="backup-list">
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">Status</th>
-          <th scope="col">Size</th>
-          <th scope="col">Keys</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Skew</th>
-          <th scope="col">Kept until</th>
-          <th scope="col"><span className="visually-hidden">Actions</span></th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((b) => {
-          const m = b.manifest;
-          const bytes = m ? m.shards.reduce((n, s) => n + s.bytes, 0) : b.shards.reduce((n, s) => n + (s.bytes ?? 0), 0);
-          return (
-            <tr key={b.id} data-testid="backup-row">
-              <td title={formatDateTime(b.createdAt)}>{formatAgo(b.createdAt, now)}{b.trigger === 'schedule' ? ' (scheduled)' : ''}{b.consistent ? ' · consistent' : ''}</td>
-              <td>
-                <Badge tone={STATUS_TONE[b.status]} pulse={b.status === 'running'} testId="backup-status">{b.status}</Badge>
-                {b.status === 'running' && (
-                  <div className="stack">
-                    {b.shards.map((s) => (
-                      <ProgressBar key={s.shard} label={`Shard ${s.shard + 1} upload`} value={s.state === 'completed' ? 1 : s.totalBytes ? (s.bytes ?? 0) / s.totalBytes : 0} />
-                    ))}
-                  </div>
-                )}
-                {b.error && <p className="field-error">{b.error.message}</p>}
-              </td>
-              <td data-testid="backup-size">{formatBytes(bytes)}</td>
-              <td data-testid="backup-keys">{m ? m.shards.reduce((n, s) => n + s.keys, 0).toLocaleString('en-US') : '—'}</td>
-              <td>{m ? `${((Date.parse(m.finishedAt) - Date.parse(m.startedAt)) / 1000).toFixed(1)} s` : '—'}</td>
-              <td>{m ? `${m.skewMs} ms${m.writePauseMs !== null ? ` (pause ${m.writePauseMs} ms)` : ''}` : '—'}</td>
-              <td>{b.expiresAt ? formatDateTime(b.expiresAt) : 'until deleted'}</td>
-              <td>
-                {b.status === 'completed' && (
-                  <Link to={restorePath(b.id)} className="btn btn-secondary btn-sm" aria-label={`Restore the backup of ${formatDateTime(b.createdAt)} into a new cluster`}>Restore</Link>
-                )}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
   );
 }
 

@@ -1,0 +1,27 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+
+/**
+ * An RDB file saved by a real redis-server (standalone, on a Unix socket: no port to pick) holding
+ * `keys` string keys `rdb:<i>`; returns its path and a cleanup that removes it.
+ */
+export async function savedRdbFile(keys: number): Promise<{ file: string; cleanup: () => void }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-e2e-rdb-'));
+  const socket = path.join(dir, 'redis.sock');
+  const server = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const client = new Redis({ path: socket, lazyConnect: true, retryStrategy: (n) => (n > 50 ? null : 50) });
+  client.on('error', () => {});
+  try {
+    for (let i = 0; i < 100 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
+    await client.connect();
+    await Promise.all(Array.from({ length: keys }, (_, i) => client.set(`rdb:${i}`, `v${i}`)));
+    await client.call('SAVE');
+  } finally {
+    client.disconnect();
+    server.kill('SIGKILL');
+  }
+  return { file: path.join(dir, 'dump.rdb'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
