@@ -8,7 +8,7 @@ import { certificateExpiry, trustFileDigest, writeTlsFiles } from './tls-files';
 import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
-import type { InstanceRegistry } from './instance-registry';
+import type { InstanceRecord, InstanceRegistry } from './instance-registry';
 import { describeProcess, isAlive, isRedisOnPort, portHoldersIfListening, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
 
 interface Runtime {
@@ -290,15 +290,7 @@ export class EngineSupervisor {
     const rec = this.d.registry.get(instanceId);
     if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
     if (!credentials.tls?.instanceCertificate) throw new Error('renew-certificate came without a certificate');
-    writeTlsFiles(this.d.registry.instanceDir(instanceId), credentials.tls);
-    this.d.registry.put({ ...rec, credentials: { ...rec.credentials, tls: credentials.tls } });
-    const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, ...internalLogin(credentials) }, 5000);
-    try {
-      await reloadTlsFiles(client);
-    } finally {
-      client.disconnect();
-    }
-    this.servedCertificateLoaded(instanceId);
+    await this.reloadTls(instanceId, rec, credentials.tls, credentials.tls, credentials);
   }
 
   /**
@@ -313,8 +305,15 @@ export class EngineSupervisor {
     if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
     if (!credentials.tls || !rec.credentials.tls) throw new Error('sync-trust on an instance without TLS');
     const tls = { ...rec.credentials.tls, caCertificate: credentials.tls.caCertificate, trustedCertificates: credentials.tls.trustedCertificates };
-    writeTlsFiles(this.d.registry.instanceDir(instanceId), { caCertificate: tls.caCertificate, trustedCertificates: tls.trustedCertificates });
-    this.d.registry.put({ ...rec, credentials: { ...rec.credentials, tls } });
+    await this.reloadTls(instanceId, rec, { caCertificate: tls.caCertificate, trustedCertificates: tls.trustedCertificates }, tls, credentials);
+  }
+
+  /** Writes these TLS files into the instance's directory, keeps `kept` in its record, and has the engine load them (CONFIG SET, no restart). */
+  private async reloadTls(
+    instanceId: string, rec: InstanceRecord, files: Parameters<typeof writeTlsFiles>[1], kept: NonNullable<EngineCredentials['tls']>, credentials: EngineCredentials,
+  ): Promise<void> {
+    writeTlsFiles(this.d.registry.instanceDir(instanceId), files);
+    this.d.registry.put({ ...rec, credentials: { ...rec.credentials, tls: kept } });
     const client = await connectAdmin({ host: this.d.address, port: rec.spec.port, ...internalLogin(credentials) }, 5000);
     try {
       await reloadTlsFiles(client);
