@@ -257,7 +257,7 @@ describe('backups to S3-compatible storage', () => {
     const last = (await api.call<BackupList>('GET', `/v1/clusters/${srcId}/backups`)).body.items.find((x) => x.status === 'completed')!;
     const before = new Map(last.manifest!.shards.map((x) => [x.shard, x.keys]));
     const b = await startBackup(srcId);
-    await api.pollUntil(async () => ((await backupOf(b.id)).shards.some((x) => (x.bytes ?? 0) > 0) ? true : undefined), 30_000, () => 'no upload started');
+    await api.pollUntil(async () => ((await backupOf(b.id)).shards.some((x) => (x.bytes ?? 0) > 0) ? true : undefined), 30_000, () => 'no upload started', { steady: true });
     const [pid] = redisPidsOn([primary.address.split(':')[0]!]).filter((p) => readlinkSync(`/proc/${p}/cwd`).endsWith(primary.id));
     expect(pid, 'the primary\'s process').toBeTruthy();
     process.kill(pid!, 'SIGKILL');
@@ -317,7 +317,7 @@ describe('backups to S3-compatible storage', () => {
     const del = await api.call<Problem>('DELETE', `/v1/backups/${b.id}`);
     expect(del.status).toBe(409);
     expect(del.body.code).toBe('backup_running');
-    await api.pollUntil(async () => ((await backupOf(b.id)).shards.some((s) => (s.bytes ?? 0) > 0) ? true : undefined), 30_000, () => 'no upload started');
+    await api.pollUntil(async () => ((await backupOf(b.id)).shards.some((s) => (s.bytes ?? 0) > 0) ? true : undefined), 30_000, () => 'no upload started', { steady: true });
     const cancelled = await api.call<BackupResponse>('POST', `/v1/backups/${b.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.backup).toMatchObject({ status: 'failed', error: { code: 'cancelled' } });

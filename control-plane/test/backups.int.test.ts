@@ -288,7 +288,7 @@ describe('backups and restore', () => {
       const partWay = new Set([...(step?.detail ?? '').matchAll(/shard (\d+): (\d+)\/(\d+) keys/g)].filter((m) => Number(m[2]) > 0 && Number(m[2]) < Number(m[3])).map((m) => Number(m[1])));
       const moving = tempEngines().find((e) => partWay.has(e.shard));
       return moving ? { victim: moving, detail: step!.detail } : undefined;
-    }, 60_000, () => 'no file was seen part-way through its move');
+    }, 60_000, () => 'no file was seen part-way through its move', { steady: true });
     // Placement counts the temporary engines' memory while they run: it is free again once the restore is done.
     const freeMb = async () => (await api.call<Capacity>('GET', '/v1/capacity')).body.nodeFreeMemoryMb!.reduce((a, b) => a + b, 0);
     const freeDuringMove = await freeMb();
@@ -449,7 +449,7 @@ describe('backups and restore', () => {
       const aborted = http.request(new URL(`${stack.url}/v1/backups/upload`), { method: 'POST', headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/octet-stream' } });
       aborted.on('error', () => {});
       aborted.write(rdb.subarray(0, 4096));
-      await api.pollUntil(async () => ((await api.call<BackupList>('GET', '/v1/backups?trigger=upload&status=running')).body.items.length === 1 ? true : undefined), 10_000, () => 'the upload was not listed while running');
+      await api.pollUntil(async () => ((await api.call<BackupList>('GET', '/v1/backups?trigger=upload&status=running')).body.items.length === 1 ? true : undefined), 10_000, () => 'the upload was not listed while running', { steady: true });
       aborted.destroy();
       await api.pollUntil(async () => ((await api.call<BackupList>('GET', '/v1/backups')).body.items.length === backupsBefore ? true : undefined), 10_000, () => 'the aborted upload was kept');
       // Nothing of the refused uploads is left: no record, no object.
