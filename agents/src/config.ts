@@ -4,8 +4,31 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LoadGeneratorEngine } from '@strata/bench/loadgen';
 
+/**
+ * STRATA_URL: one control plane, or several sharing one database, comma-separated (tried in this order; one that
+ * cannot be reached hands over to the next). Every entry an http(s) URL, all of one scheme (one trust for all).
+ */
+export const ControlPlaneUrls = z.string().transform((value, ctx) => {
+  const entries = value.split(',').map((u) => u.trim().replace(/\/$/, ''));
+  const urls: string[] = [];
+  entries.forEach((entry, i) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch { /* reported below */ }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: `entry ${i + 1} of ${entries.length} ("${entry}") is not a control plane URL (http(s)://host:port)` });
+    } else urls.push(entry);
+  });
+  if (urls.length === entries.length && new Set(urls.map((u) => new URL(u).protocol)).size > 1) {
+    ctx.addIssue({ code: 'custom', message: 'mixes http and https: every control plane of one deployment is reached the same way' });
+  }
+  if (new Set(urls).size < urls.length) ctx.addIssue({ code: 'custom', message: 'names a control plane twice' });
+  return urls;
+});
+
 const Env = z.object({
-  STRATA_URL: z.string().url(),
+  STRATA_URL: ControlPlaneUrls,
   STRATA_JOIN_TOKEN: z.string().optional(),
   /** HTTPS control plane: the SHA-256 of its CA to pin at the first start (the join token's controlPlaneCaSha256). */
   STRATA_CA_SHA256: z.string().regex(/^([0-9a-fA-F]{2}:?){32}$/, 'must be a SHA-256 fingerprint (64 hex digits, colons allowed)').optional(),
@@ -35,7 +58,10 @@ const Env = z.object({
 });
 
 export interface AgentConfig {
+  /** The first control plane of STRATA_URL. */
   controlPlaneUrl: string;
+  /** Every control plane of STRATA_URL, in order (the agent uses the first it can reach, reports status to all). */
+  controlPlaneUrls: string[];
   joinToken?: string;
   /** The control plane's CA: its pin (first start) or a file (see control-plane-trust.ts). */
   caSha256?: string;
@@ -76,7 +102,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
   }
   const e = r.data;
   return {
-    controlPlaneUrl: e.STRATA_URL.replace(/\/$/, ''),
+    controlPlaneUrl: e.STRATA_URL[0]!,
+    controlPlaneUrls: e.STRATA_URL,
     joinToken: e.STRATA_JOIN_TOKEN,
     caSha256: e.STRATA_CA_SHA256,
     caFile: e.STRATA_CA_FILE ? path.resolve(e.STRATA_CA_FILE) : undefined,

@@ -40,9 +40,13 @@ export async function presentedChain(url: URL, timeoutMs = 5000): Promise<Buffer
   });
 }
 
-/** The CA to verify the control plane with (PEM), or undefined for plain HTTP or the system's CAs. */
-export async function controlPlaneTrust(o: { controlPlaneUrl: string; dataDir: string; caFile?: string; caSha256?: string; log: Logger }): Promise<string | undefined> {
-  const url = new URL(o.controlPlaneUrl);
+/**
+ * The CA to verify the control plane with (PEM), or undefined for plain HTTP or the system's CAs. With several
+ * control planes (one deployment, one CA) the pin is read from the first that answers.
+ */
+export async function controlPlaneTrust(o: { controlPlaneUrl: string; controlPlaneUrls?: readonly string[]; dataDir: string; caFile?: string; caSha256?: string; log: Logger }): Promise<string | undefined> {
+  const urls = (o.controlPlaneUrls?.length ? o.controlPlaneUrls : [o.controlPlaneUrl]).map((u) => new URL(u));
+  const url = urls[0]!;
   if (url.protocol !== 'https:') return undefined;
   const pinned = path.join(o.dataDir, PINNED_CA_FILE);
   if (o.caFile) return readFileSync(o.caFile, 'utf8');
@@ -52,10 +56,22 @@ export async function controlPlaneTrust(o: { controlPlaneUrl: string; dataDir: s
     return undefined;
   }
   const want = o.caSha256.replace(/:/g, '').toLowerCase();
-  const chain = await presentedChain(url);
+  let chain: Buffer[] | undefined;
+  let from = url;
+  for (const [i, u] of urls.entries()) {
+    try {
+      chain = await presentedChain(u);
+      from = u;
+      break;
+    } catch (err) {
+      if (i === urls.length - 1) throw err;
+      o.log.warn({ controlPlane: u.host, err: (err as Error).message }, 'could not read the control plane\'s certificate; trying the next one');
+    }
+  }
+  chain ??= [];
   const match = chain.find((der) => sha256Of(der) === want);
   if (!match) {
-    throw Object.assign(new Error(`the control plane at ${url.host} presented no certificate with SHA-256 ${want} `
+    throw Object.assign(new Error(`the control plane at ${from.host} presented no certificate with SHA-256 ${want} `
       + `(it presented ${chain.map(sha256Of).join(', ') || 'none'}): check STRATA_URL and STRATA_CA_SHA256 (the join token's controlPlaneCaSha256); nothing was sent`), { status: 400 });
   }
   mkdirSync(o.dataDir, { recursive: true, mode: 0o700 });

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = pino({ level: config.logLevel, name: `agent:${config.name}`, redact: ['*.password', '*.credentials', '*.credential'] });
   const ca = await controlPlaneTrust({ ...config, log });
-  const client = new ControlPlaneClient(config.controlPlaneUrl, undefined, { ca });
+  const client = new ControlPlaneClient(config.controlPlaneUrls, undefined, { ca, log });
 
   let identity;
   for (let attempt = 1; ; attempt++) {
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   metrics.start();
   const runner = new TaskRunner({ client, supervisor, connections, log, onDone: () => reporter?.poke(), migrateSlotsPerRound: config.migrateSlotsPerRound, loadgen: config.loadgen, dataDir: config.dataDir, backupMaxBytesPerSec: config.backupMaxBytesPerSec,
     restore: { address: config.address, redisServer: config.redisServer, maxKeysPerSec: config.restoreMaxKeysPerSec } });
-  log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length }, 'agent ready');
+  log.info({ nodeId: identity.nodeId, address: config.address, instances: registry.all().length, controlPlanes: config.controlPlaneUrls }, 'agent ready');
   process.stdout.write(`STRATA_AGENT_READY ${identity.nodeId}\n`);
   const loop = runner.run();
 

@@ -35,7 +35,8 @@ interface Worker {
  * only repeats passes.
  */
 export class Reconciler {
-  private readonly owner = `cp-${randomUUID()}`;
+  /** Names this process in `clusters.lease_owner` (its pid first: an operator can tell which control plane holds a cluster). */
+  private readonly owner = `cp-${process.pid}-${randomUUID()}`;
   private readonly workers = new Map<string, Worker>();
   /** Since when each cluster has been healthy, for rebalancing (memory only: a restart just waits again). */
   private readonly healthySince = new Map<string, number>();

@@ -12,6 +12,7 @@
  *   STRATA_TEST_NET=127.8 npm run bench:idle
  *
  * Settings (environment): ROUNDS (3), WINDOW (30 s), SETTLE (20 s),
+ * CONTROL_PLANES (1; 2 runs two sharing PostgreSQL, agents reporting to both),
  * CLUSTERS ("3x1,1x1,2x1"), QUERY_LOG=N (after the rounds, log every
  * PostgreSQL statement for N seconds and print statements per second by
  * kind), REQUESTS=1 (control-plane requests per second by route and
@@ -34,6 +35,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WINDOW = Number(process.env.WINDOW ?? 30);
 const SETTLE = Number(process.env.SETTLE ?? 20);
 const CLUSTERS = (process.env.CLUSTERS ?? '3x1,1x1,2x1').split(',').map((s) => s.trim().split('x').map(Number) as [number, number]);
+const CONTROL_PLANES = Number(process.env.CONTROL_PLANES ?? 1);
 const QUERY_LOG = Number(process.env.QUERY_LOG ?? 0);
 const PROFILE_DIR = process.env.PROFILE_DIR ? path.resolve(process.env.PROFILE_DIR) : undefined;
 const TICK = 100; // USER_HZ
@@ -122,9 +124,9 @@ const profileEnv = (name: string): NodeJS.ProcessEnv => ({
   ...(PROFILE_DIR ? { PROFILE_DIR, PROFILE_NAME: name } : {}),
 });
 if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
-console.log(`idle cost: 3 nodes, clusters ${CLUSTERS.map(([s, r]) => `${s}x${r}`).join(', ')} (shards x replicas per shard), ${ROUNDS} rounds of ${WINDOW} s after ${SETTLE} s settling; ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`idle cost: 3 nodes, ${CONTROL_PLANES} control plane(s), clusters ${CLUSTERS.map(([s, r]) => `${s}x${r}`).join(', ')} (shards x replicas per shard), ${ROUNDS} rounds of ${WINDOW} s after ${SETTLE} s settling; ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 const stack = await startStack({ endWithLauncher: true,
-  dir, nodes: 3, port: 0, fastPostgres: true, addressPrefix: process.env.STRATA_BENCH_PREFIX ?? '127.0.94',
+  dir, nodes: 3, port: 0, fastPostgres: true, controlPlanes: CONTROL_PLANES, addressPrefix: process.env.STRATA_BENCH_PREFIX ?? '127.0.94',
   extraEnv: profileEnv('control-plane'), agentEnv: profileEnv('agent'),
 });
 let stopping = false;
@@ -141,12 +143,7 @@ const headers = { authorization: `Bearer ${stack.adminToken}`, 'content-type': '
 const call = async <T>(method: string, p: string, body?: unknown): Promise<T> =>
   (await (await fetch(stack.url + p, { method, headers, body: body ? JSON.stringify(body) : undefined })).json()) as T;
 
-/** The control plane: this process's child running the control plane's bundle (or its sources under tsx). */
-function controlPlanePid(): number {
-  const p = allProcs().find((x) => x.ppid === process.pid && /control-plane/.test(x.title) && x.title.includes('node'));
-  if (!p) throw new Error('control plane process not found');
-  return p.pid;
-}
+const cpName = (i: number) => (CONTROL_PLANES === 1 ? 'control plane' : `control plane ${i + 1}`);
 function postmasterPid(): number {
   return Number.parseInt(readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]!, 10);
 }
@@ -203,10 +200,12 @@ try {
   await sleep(SETTLE * 1000);
 
   const groups = () => {
-    const cp = controlPlanePid();
     const pm = postmasterPid();
     return [
-      new Group('control plane', () => [procStat(cp)].filter((p): p is ProcStat => p !== null), false),
+      ...stack.controlPlanes.map((c, i) => {
+        const pid = c.proc!.child.pid!;
+        return new Group(cpName(i), () => [procStat(pid)].filter((p): p is ProcStat => p !== null), false);
+      }),
       ...stack.agents.map((a) => { const pid = a.proc!.child.pid!; return new Group(`agent ${a.name}`, () => [procStat(pid)].filter((p): p is ProcStat => p !== null), false); }),
       new Group('postgresql', () => tree(pm), true),
       new Group('redis-server', () => redisProcessesUnder(path.join(dir, 'nodes')).map(procStat).filter((p): p is ProcStat => p !== null), true),
@@ -243,7 +242,7 @@ try {
     console.log(`round ${round + 1}: Strata ${strata.toFixed(2)} CPU-s = ${((strata / WINDOW) * 100).toFixed(1)} % of one core (load average ${os.loadavg()[0]!.toFixed(1)})`);
   }
 
-  const order = ['control plane', ...stack.agents.map((a) => `agent ${a.name}`), 'agents', 'postgresql', 'strata', 'redis-server'];
+  const order = [...stack.controlPlanes.map((_, i) => cpName(i)), ...stack.agents.map((a) => `agent ${a.name}`), 'agents', 'postgresql', 'strata', 'redis-server'];
   const label = (k: string) => (k === 'strata' ? "Strata's own (cp + agents + pg)" : k === 'agents' ? 'agents (sum)' : k === 'redis-server' ? `redis-server (${redisCount}, customer)` : k);
   console.log(`\nCPU-seconds per ${WINDOW} s window (rounds, median, median as % of one core):`);
   console.log(`${'process group'.padEnd(36)}${Array.from({ length: ROUNDS }, (_, i) => `r${i + 1}`.padStart(8)).join('')}${'median'.padStart(9)}${'% core'.padStart(9)}`);
@@ -261,7 +260,7 @@ try {
 
   if (QUERY_LOG > 0) await logQueries(QUERY_LOG);
   if (PROFILE_DIR) {
-    const targets = [controlPlanePid(), ...stack.agents.map((a) => a.proc!.child.pid!)];
+    const targets = [...stack.controlPlanes.map((c) => c.proc!.child.pid!), ...stack.agents.map((a) => a.proc!.child.pid!)];
     for (const pid of targets) process.kill(pid, 'SIGUSR2');
     await sleep(WINDOW * 1000);
     for (const pid of targets) process.kill(pid, 'SIGUSR2');
@@ -270,7 +269,7 @@ try {
   }
   const hold = Number(process.env.HOLD ?? 0);
   if (hold > 0) {
-    console.log(`holding the stack ${hold} s: control plane ${controlPlanePid()}, agents ${stack.agents.map((a) => a.proc!.child.pid).join(' ')}, postmaster ${postmasterPid()}`);
+    console.log(`holding the stack ${hold} s: control plane(s) ${stack.controlPlanes.map((c) => c.proc!.child.pid).join(' ')}, agents ${stack.agents.map((a) => a.proc!.child.pid).join(' ')}, postmaster ${postmasterPid()}`);
     await sleep(hold * 1000);
   }
 } finally {

@@ -16,8 +16,13 @@ export interface StackOptions {
   nodes?: number;
   /** First three octets of the nodes' loopback addresses (node i gets .i+1). Default 127.0.1 */
   addressPrefix?: string;
-  /** Control plane port; 0 picks a free one. */
+  /** Control plane port; 0 picks a free one. A second control plane listens on the next port (or a free one with 0). */
   port?: number;
+  /**
+   * Control-plane processes sharing the stack's PostgreSQL (default 1). Agents get every one's URL (STRATA_URL
+   * lists them) and use the next when one cannot be reached.
+   */
+  controlPlanes?: number;
   /** Use this PostgreSQL instead of an embedded one. */
   databaseUrl?: string;
   /** Memory each local node offers (MB). */
@@ -60,8 +65,18 @@ export interface AgentHandle {
   backoff: RestartBackoff;
 }
 
-export interface Stack {
+export interface ControlPlaneHandle {
   url: string;
+  port: number;
+  /** The running process (undefined or exited after stopControlPlane). */
+  proc?: Managed;
+}
+
+export interface Stack {
+  /** The first control plane's URL. */
+  url: string;
+  /** Every control plane, in the order agents try them (the first is `url`). */
+  controlPlanes: ControlPlaneHandle[];
   /** With `network: 'netns'`: the bridge, the namespaces and their addresses. */
   hostNetwork?: HostNetwork;
   /** With STRATA_TLS_CERT (HTTPS): the certificate the API is verified with (PEM) and a fetch that trusts it. */
@@ -76,10 +91,13 @@ export interface Stack {
   adminPassword: string;
   nodes: number;
   agents: AgentHandle[];
-  /** Stop the control plane with a signal (SIGKILL to simulate a crash). */
-  stopControlPlane(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts the control plane again (after stopControlPlane); `env`: settings added to the stack's for this run only. */
-  startControlPlane(env?: NodeJS.ProcessEnv): Promise<void>;
+  /** Stop a control plane (default the first) with a signal (SIGKILL to simulate a crash). */
+  stopControlPlane(signal?: NodeJS.Signals, index?: number): Promise<void>;
+  /**
+   * Starts a control plane again (after stopControlPlane) on its port; `env`: settings added to the stack's for this
+   * run only.
+   */
+  startControlPlane(env?: NodeJS.ProcessEnv, index?: number): Promise<void>;
   stopAgent(index: number, signal?: NodeJS.Signals): Promise<void>;
   startAgent(index: number): Promise<void>;
   /**
@@ -112,7 +130,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const prefix = loopbackPrefix(opts.addressPrefix ?? '127.0.1');
   const hostNet = opts.network === 'netns' ? (() => { const { tag, subnet } = hostSubnet(prefix); return ensureHostNetwork(tag, subnet, nodeCount); })() : undefined;
   let pgHandle: PostgresHandle | undefined;
-  let cp: Managed | undefined;
+  const cpCount = opts.controlPlanes ?? 1;
+  if (!Number.isInteger(cpCount) || cpCount < 1 || cpCount > 9) throw new Error('controlPlanes must be an integer from 1 to 9');
+  const firstPort = opts.port ?? 8080;
+  const cps: ControlPlaneHandle[] = Array.from({ length: cpCount }, (_, i) => ({ url: '', port: firstPort && firstPort + i }));
   const agents: AgentHandle[] = Array.from({ length: nodeCount }, (_, i) => ({
     name: `node-${i + 1}`, address: hostNet ? hostNet.hosts[i]!.address : `${prefix}.${i + 1}`, dir: path.join(dir, 'nodes', `node-${i + 1}`), restarts: 0, backoff: new RestartBackoff(),
   }));
@@ -122,7 +143,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     if (opts.signal?.aborted) throw new Error('start cancelled');
   };
 
-  await clearLeftovers({ dir, agents, controlPlanePort: opts.port ?? 8080 });
+  await clearLeftovers({ dir, agents, controlPlanePorts: cps.map((c) => c.port) });
   // With endWithLauncher: ends this stack if this process dies without stopping it; a stop ends the watchdog last.
   const watchdog = opts.endWithLauncher ? await startDetachedTs(WATCHDOG_ENTRY, {
     ...process.env, STRATA_WATCH_PID: String(process.pid), STRATA_WATCH_DIR: dir,
@@ -134,7 +155,6 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       dataDir: path.join(dir, 'pg'), logFile: path.join(logs, 'postgres.log'), fast: opts.fastPostgres,
     })).url;
 
-    let port = opts.port ?? 8080;
     const cpEnv: NodeJS.ProcessEnv = {
       // Cluster endpoints: one loopback address served by whichever local agent binds it first. Hosts in namespaces
       // share no loopback: their endpoint needs an address that moves between hosts, so none is set by default.
@@ -145,24 +165,35 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
       ...(opts.adminToken ? { STRATA_ADMIN_TOKEN: opts.adminToken } : {}),
     };
-    const startControlPlane = async (env: NodeJS.ProcessEnv = {}) => {
-      const m = await startTs({ entry: CP_ENTRY, env: { ...cpEnv, ...env, STRATA_PORT: String(port) }, logFile: path.join(logs, 'control-plane.log'), readyPrefix: 'STRATA_LISTENING', echo: opts.echo });
-      port = Number(m.readyLine.split(' ')[1]);
-      cp = m;
-    };
-    cancelled();
-    await startControlPlane();
-    cancelled();
     // HTTPS when the control plane is given a certificate: the launcher and the agents verify it (agents by its pin).
+    // Every control plane of the stack has the same certificate (and so one CA for the agents to pin).
     const tls = cpEnv.STRATA_TLS_CERT ? launcherTls(cpEnv.STRATA_TLS_CERT) : undefined;
-    const url = `${tls ? 'https' : 'http'}://${hostNet ? hostNet.gateway : '127.0.0.1'}:${port}`;
+    const startControlPlane = async (env: NodeJS.ProcessEnv = {}, i = 0) => {
+      const c = cps[i];
+      if (!c) throw new Error(`no control plane ${i} (this stack has ${cps.length})`);
+      const logFile = path.join(logs, i === 0 ? 'control-plane.log' : `control-plane-${i + 1}.log`);
+      const m = await startTs({ entry: CP_ENTRY, env: { ...cpEnv, ...env, STRATA_PORT: String(c.port) }, logFile, readyPrefix: 'STRATA_LISTENING', echo: opts.echo });
+      // Port 0 picks a free port once; a restart keeps it (agents know this URL).
+      c.port = Number(m.readyLine.split(' ')[1]);
+      c.url = `${tls ? 'https' : 'http'}://${hostNet ? hostNet.gateway : '127.0.0.1'}:${c.port}`;
+      c.proc = m;
+    };
+    // One after the other: the first applies migrations and writes the stack's master key and admin credentials.
+    for (let i = 0; i < cps.length; i++) {
+      cancelled();
+      await startControlPlane({}, i);
+    }
+    cancelled();
+    const url = cps[0]!.url;
+    const port = cps[0]!.port;
+    const agentUrls = cps.map((c) => c.url).join(',');
     const adminToken = readFileSync(path.join(dir, 'admin-token'), 'utf8').trim();
     const adminPassword = readFileSync(path.join(dir, 'admin-password'), 'utf8').trim();
 
     const startAgent = async (i: number) => {
       const a = agents[i]!;
       const env: NodeJS.ProcessEnv = {
-        ...process.env, ...opts.agentEnv, STRATA_URL: url, STRATA_AGENT_DIR: a.dir, STRATA_AGENT_NAME: a.name, STRATA_AGENT_ADDRESS: a.address,
+        ...process.env, ...opts.agentEnv, STRATA_URL: agentUrls, STRATA_AGENT_DIR: a.dir, STRATA_AGENT_NAME: a.name, STRATA_AGENT_ADDRESS: a.address,
         STRATA_AGENT_MEMORY_MB: String(opts.nodeMemoryMb ?? 2048), STRATA_AGENT_STOP_ENGINES_ON_EXIT: 'true',
       };
       if (!existsSync(path.join(a.dir, 'agent.json'))) {
@@ -210,9 +241,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
 
     let stopped: Promise<{ leftoverPids: number[] }> | undefined;
     const stack: Stack = {
-      url, ...(tls ? { tls } : {}), ...(hostNet ? { hostNetwork: hostNet } : {}), endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST ?? ''), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
-      stopControlPlane: (signal = 'SIGTERM') => stopProcess(cp, signal),
-      startControlPlane: (env) => startControlPlane(env),
+      url, controlPlanes: cps, ...(tls ? { tls } : {}), ...(hostNet ? { hostNetwork: hostNet } : {}), endpointHost: String(cpEnv.STRATA_ENDPOINT_HOST ?? ''), port, dir, databaseUrl, adminToken, adminEmail: 'admin@strata.local', adminPassword, nodes: nodeCount, agents,
+      stopControlPlane: (signal = 'SIGTERM', i = 0) => stopProcess(cps[i]?.proc, signal),
+      startControlPlane: (env, i = 0) => startControlPlane(env, i),
       stopAgent: (i, signal = 'SIGTERM') => {
         agents[i]!.stopping = true;
         return stopProcess(agents[i]!.proc, signal);
@@ -225,7 +256,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       },
       kill: () => {
         shuttingDown = true;
-        for (const m of [...agents.map((a) => a.proc), cp]) if (m && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
+        for (const m of [...agents.map((a) => a.proc), ...cps.map((c) => c.proc)]) if (m && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
         for (const p of strataProcessesOf(dir)) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
         for (const pid of redisProcessesUnder(nodesDir)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
         pgHandle?.kill();
@@ -246,7 +277,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
    * plane is gone.
    */
   async function stopAll(): Promise<{ leftoverPids: number[] }> {
-    const controlPlane = stopProcess(cp, 'SIGTERM', STOP_MS.controlPlane);
+    const controlPlane = Promise.all(cps.map((c) => stopProcess(c.proc, 'SIGTERM', STOP_MS.controlPlane)));
     await Promise.all(agents.map((a) => stopProcess(a.proc, 'SIGTERM', STOP_MS.agents)));
     // An agent this launcher started but no longer tracks (a restart cut short): SIGKILL; its engines go next.
     for (const p of strataProcessesOf(dir).filter((p) => p.role === 'agent')) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
@@ -269,7 +300,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
  * - Engines of this directory stay up for their agents to adopt, except under a node this start does not run.
  * - Any other process listening on a node's address, or on the control plane's port, fails the start.
  */
-async function clearLeftovers(o: { dir: string; agents: AgentHandle[]; controlPlanePort: number }): Promise<void> {
+async function clearLeftovers(o: { dir: string; agents: AgentHandle[]; controlPlanePorts: number[] }): Promise<void> {
   const stale = strataProcessesOf(o.dir);
   if (stale.length) {
     console.warn(`[strata] stopping processes a previous launcher of ${o.dir} left running: ${stale.map((p) => `${p.role} ${describePid(p.pid)}`).join('; ')}`);
@@ -285,9 +316,9 @@ async function clearLeftovers(o: { dir: string; agents: AgentHandle[]; controlPl
   // Every port on a node's address; on a wildcard address the ports its engines have (and their cluster bus ports).
   const addresses = new Set(o.agents.map((a) => a.address));
   const enginePorts = new Set(nodeDirs.flatMap(instancePorts).flatMap((p) => [p, p + 10000]));
-  const cpPort = o.controlPlanePort;
+  const cpPorts = new Set(o.controlPlanePorts.filter((p) => p > 0));
   const strangers = portHolders((address, port) => addresses.has(address) || (isWildcard(address) && enginePorts.has(port))
-    || (!!cpPort && port === cpPort && (address === '127.0.0.1' || isWildcard(address))))
+    || (cpPorts.has(port) && (address === '127.0.0.1' || isWildcard(address))))
     .filter((h) => !(h.pid && ours.has(h.pid)));
   if (strangers.length) {
     const lines = strangers.map((h) => `  ${h.address}:${h.port}  ${h.pid ? describePid(h.pid) : 'a process this user cannot inspect'}`);

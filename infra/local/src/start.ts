@@ -15,6 +15,8 @@ const port = Number(env.STRATA_PORT ?? 8080);
 const addressPrefix = env.STRATA_ADDRESS_PREFIX ?? '127.0.1';
 if (!/^127\.\d{1,3}\.\d{1,3}$/.test(addressPrefix)) throw new Error('STRATA_ADDRESS_PREFIX must be three octets of a loopback address, like 127.0.1');
 if (!Number.isInteger(nodes) || nodes < 1 || nodes > 50) throw new Error('STRATA_LOCAL_NODES must be an integer from 1 to 50');
+const controlPlanes = Number(env.STRATA_CONTROL_PLANES ?? 1);
+if (!Number.isInteger(controlPlanes) || controlPlanes < 1 || controlPlanes > 9) throw new Error('STRATA_CONTROL_PLANES must be an integer from 1 to 9 (control planes sharing PostgreSQL, on STRATA_PORT and the ports after it)');
 const network = env.STRATA_LOCAL_NETWORK ?? 'loopback';
 if (network !== 'loopback' && network !== 'netns') throw new Error('STRATA_LOCAL_NETWORK must be loopback (default) or netns (each node in its own network namespace; root only)');
 
@@ -62,11 +64,11 @@ const stop = async (signal: string) => {
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
 
-console.log(`starting Strata: PostgreSQL, control plane on :${port}, ${nodes} local nodes (state in ${dir}) ...`);
+console.log(`starting Strata: PostgreSQL, ${controlPlanes === 1 ? `control plane on :${port}` : `${controlPlanes} control planes on :${port}-${port + controlPlanes - 1}`}, ${nodes} local nodes (state in ${dir}) ...`);
 const started = Date.now();
 try {
   stack = await startStack({
-    dir, nodes, port, addressPrefix, network, databaseUrl: env.DATABASE_URL, echo: env.STRATA_VERBOSE === '1',
+    dir, nodes, port, controlPlanes, addressPrefix, network, databaseUrl: env.DATABASE_URL, echo: env.STRATA_VERBOSE === '1',
     nodeMemoryMb: env.STRATA_NODE_MEMORY_MB ? Number(env.STRATA_NODE_MEMORY_MB) : undefined, signal: cancel.signal,
   });
 } catch (err) {
@@ -94,7 +96,7 @@ console.log(`
   API          ${s.url}/v1   (OpenAPI: ${s.url}/v1/openapi.json)
   Sign in      ${s.adminEmail} / ${s.adminPassword}   (also in ${path.join(dir, 'admin-password')})
   Admin token  ${path.join(dir, 'admin-token')}   (export STRATA_TOKEN=$(cat ${path.join(dir, 'admin-token')}))
-  Database     ${env.DATABASE_URL ? 'DATABASE_URL' : s.databaseUrl}
+${s.controlPlanes.length > 1 ? `  Control planes ${s.controlPlanes.map((c) => c.url).join(', ')}   (agents use the next when one is down)\n` : ''}  Database     ${env.DATABASE_URL ? 'DATABASE_URL' : s.databaseUrl}
   Nodes        ${s.agents.map((a) => `${a.name} ${a.address}`).join(', ')}
   Logs         ${path.join(dir, 'logs')}
 
