@@ -95,8 +95,12 @@ const redis = { what: 'redis-server', packages: ['redis-server', 'redis-tools'],
 const fio = { what: 'fio (node disk profiles)', packages: ['fio'], present: () => onPath('fio') };
 const postgres = { what: 'PostgreSQL server binaries (initdb, postgres)', packages: ['postgresql-15'], present: hasPostgres };
 const prometheus = { what: 'Prometheus and promtool (metrics tests, the alert rule export)', packages: ['prometheus'], present: () => onPath('prometheus') && onPath('promtool') };
-// Nodes as hosts (STRATA_LOCAL_NETWORK=netns) and the network faults of its tests: ip (iproute2) and nft (nftables).
-const hostNetwork = { what: 'ip and nft (nodes as hosts, network faults)', packages: ['iproute2', 'nftables'], present: () => onPath('ip') && onPath('nft') };
+// Nodes as hosts (STRATA_LOCAL_NETWORK=netns) and the network faults of its tests: ip (iproute2), nft (nftables) and
+// keepalived, which the agents run to move the clusters' floating endpoint address between the hosts (VRRP).
+const hostNetwork = {
+  what: 'ip, nft and keepalived (nodes as hosts, network faults, the floating endpoint address)', packages: ['iproute2', 'nftables', 'keepalived'],
+  present: () => onPath('ip') && onPath('nft') && onPath('keepalived'),
+};
 const canRun = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 // redis-py and go-redis run against live clusters: the console's snippets (console-snippets.int.test.ts) and the stable endpoint (endpoint.int.test.ts).
 const python = { what: 'python3 (redis-py client tests)', packages: ['python3', 'python3-pip'], present: () => onPath('python3') };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadGeneratorEngine } from '@strata/bench/loadgen';
+import { floatingAddressProblem, type FloatingAddressSpec } from './floating-address/keepalived-config';
 
 /**
  * STRATA_URL: one control plane, or several sharing one database, comma-separated (tried in this order; one that
@@ -49,6 +50,18 @@ const Env = z.object({
   STRATA_AGENT_METRICS_PUSH_SECONDS: z.coerce.number().int().min(1).max(60).default(1),
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
   STRATA_AGENT_ENDPOINT_BIND: z.string().min(1).optional(),
+  /** A floating endpoint address this agent runs keepalived (VRRP) for, with its prefix length: 10.0.1.200/24. */
+  STRATA_AGENT_FLOATING_ADDRESS: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, 'must be an IPv4 address with its prefix length, like 10.0.1.200/24').optional(),
+  /** The other agents' hosts (comma-separated addresses) VRRP adverts go to. */
+  STRATA_AGENT_FLOATING_PEERS: z.string().default(''),
+  /** 1..254: the highest holds the address first. */
+  STRATA_AGENT_FLOATING_PRIORITY: z.coerce.number().int().min(1).max(254).default(100),
+  /** The interface the address goes on (default: the one holding STRATA_AGENT_ADDRESS). */
+  STRATA_AGENT_FLOATING_INTERFACE: z.string().min(1).optional(),
+  STRATA_AGENT_FLOATING_ROUTER_ID: z.coerce.number().int().min(1).max(255).default(51),
+  /** Seconds between VRRP adverts; a silent holder loses the address after about three. */
+  STRATA_AGENT_FLOATING_ADVERT_SECONDS: z.coerce.number().min(0.01).max(40.95).default(0.5),
+  STRATA_KEEPALIVED: z.string().min(1).default('keepalived'),
   /** Slots opened together per (source, target) pair in a slot migration; smaller rounds stop sooner on pause. */
   STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: z.coerce.number().int().min(1).max(4096).optional(),
   /** Benchmarks: which worker runs closed-loop YCSB run phases (auto: the native worker when it is built). */
@@ -87,12 +100,28 @@ export interface AgentConfig {
    * every agent, behind a load balancer.
    */
   endpointBind?: string;
+  /** keepalived (VRRP) for a floating endpoint address, when STRATA_AGENT_FLOATING_ADDRESS is set. */
+  floatingAddress?: { spec: FloatingAddressSpec; keepalived: string };
   /** The benchmark load generator's engine choice and native worker binary (LoadGeneratorOptions). */
   loadgen: { engine: LoadGeneratorEngine; nativeWorker?: string };
   /** Backup uploads: at most this many bytes a second (0: unlimited). */
   backupMaxBytesPerSec: number;
   /** Restores into another layout: at most this many keys a second per task (0: unlimited). */
   restoreMaxKeysPerSec: number;
+}
+
+function floatingSpec(e: z.infer<typeof Env>): FloatingAddressSpec {
+  const [address, prefix] = e.STRATA_AGENT_FLOATING_ADDRESS!.split('/');
+  const iface = e.STRATA_AGENT_FLOATING_INTERFACE ?? Object.entries(os.networkInterfaces()).find(([, list]) => list?.some((a) => a.address === e.STRATA_AGENT_ADDRESS))?.[0];
+  if (!iface) throw new Error(`invalid agent configuration:\n  STRATA_AGENT_FLOATING_INTERFACE: no interface holds ${e.STRATA_AGENT_ADDRESS}; name the one the floating address goes on`);
+  const spec: FloatingAddressSpec = {
+    address: address!, prefixLength: Number(prefix), interface: iface, sourceAddress: e.STRATA_AGENT_ADDRESS,
+    peers: e.STRATA_AGENT_FLOATING_PEERS.split(',').map((p) => p.trim()).filter(Boolean),
+    priority: e.STRATA_AGENT_FLOATING_PRIORITY, routerId: e.STRATA_AGENT_FLOATING_ROUTER_ID, advertSeconds: e.STRATA_AGENT_FLOATING_ADVERT_SECONDS,
+  };
+  const problem = floatingAddressProblem(spec);
+  if (problem) throw new Error(`invalid agent configuration:\n  STRATA_AGENT_FLOATING_ADDRESS: ${problem}`);
+  return spec;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
@@ -118,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,
     logLevel: e.STRATA_LOG_LEVEL,
     endpointBind: e.STRATA_AGENT_ENDPOINT_BIND,
+    ...(e.STRATA_AGENT_FLOATING_ADDRESS ? { floatingAddress: { spec: floatingSpec(e), keepalived: e.STRATA_KEEPALIVED } } : {}),
     metricsPushSeconds: e.STRATA_AGENT_METRICS_PUSH_SECONDS,
     loadgen: { engine: e.STRATA_LOADGEN_ENGINE, nativeWorker: e.STRATA_LOADGEN_NATIVE_WORKER },
     backupMaxBytesPerSec: Math.round(e.STRATA_AGENT_BACKUP_MAX_MBPS * 1024 * 1024),

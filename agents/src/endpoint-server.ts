@@ -15,6 +15,11 @@ export interface EndpointServerDeps {
   /** How long a connection to one target may take before the next is tried. */
   connectTimeoutMs?: number;
   onChange?: () => void;
+  /**
+   * With a floating address every agent listens on it (non-local bind) but only its holder receives connections:
+   * this says whether this host holds it now, so that only the holder reports serving.
+   */
+  holdsAddress?: () => boolean;
 }
 
 interface Served {
@@ -68,6 +73,7 @@ export class EndpointServer {
 
   /** Ports this agent is serving (listening on) now. */
   servingPorts(): number[] {
+    if (this.d.holdsAddress && !this.d.holdsAddress()) return [];
     return [...this.served.values()].filter((s) => s.listening).map((s) => s.endpoint.port);
   }
 

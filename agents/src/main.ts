@@ -13,6 +13,7 @@ import { MetricsSampler, PUSH_SPREAD_MS } from './metrics/metrics-sampler';
 import { controlPlaneTrust } from './control-plane-trust';
 import { carriedMetricsSink } from './metrics/carried-metrics-sink';
 import { EndpointServer } from './endpoint-server';
+import { FloatingAddress } from './floating-address/floating-address';
 import { redisProcessesUnder, stopProcesses } from './process-utils';
 import { sweepDiskProfiles } from './disk-profile/disk-profile-runner';
 import { sweepRestoreScratch } from './backup/restore-keys';
@@ -53,7 +54,12 @@ async function main(): Promise<void> {
     registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares,
   });
   const connections = new InstanceConnections({ address: config.address, timeoutMs: 500 });
-  const endpoints = new EndpointServer({ fetch: () => client.endpoints(), log, bindAddress: config.endpointBind, onChange: () => reporter?.poke() });
+  const floating = config.floatingAddress
+    ? new FloatingAddress({ spec: config.floatingAddress.spec, keepalived: config.floatingAddress.keepalived, dataDir: config.dataDir, name: config.name, log })
+    : undefined;
+  const endpoints = new EndpointServer({
+    fetch: () => client.endpoints(), log, bindAddress: config.endpointBind, onChange: () => reporter?.poke(), ...(floating ? { holdsAddress: () => floating.holds() } : {}),
+  });
   reporter = new StatusReporter({
     client, registry, supervisor, spares, connections, address: config.address, memoryMb: config.memoryMb, log, endpointPorts: () => endpoints.servingPorts(),
   });
@@ -71,6 +77,7 @@ async function main(): Promise<void> {
   // A restore an agent crash interrupted: its temporary engine was stopped above (a stray); its directory goes now.
   await sweepRestoreScratch(config.dataDir, log);
   reporter.start();
+  await floating?.start();
   endpoints.start();
   // Samples are taken on the second on every node; pushes spread over the next 700 ms (stable per node): a fleet's
   // pushes packed into 400 ms kept the control plane busy in bursts, and API requests waited behind them (p99 255 ms
@@ -92,6 +99,8 @@ async function main(): Promise<void> {
     stopping = true;
     log.info({ signal, stopEngines: config.stopEnginesOnExit }, 'agent stopping');
     reporter?.stop();
+    // The address goes first: another host takes it at once (keepalived's priority-0 advert) while this one stops.
+    const released = floating?.stop();
     endpoints.stop();
     metrics.stop();
     // By default engines outlive the agent (an agent upgrade must not take data offline).
@@ -100,6 +109,7 @@ async function main(): Promise<void> {
         log.error({ deadlineMs: STOP_DEADLINE_MS }, 'stop overran its deadline: killing every engine (SIGKILL) and exiting');
         supervisor.killAll();
         spares.killAll();
+        floating?.killAll();
         process.exit(1);
       }, STOP_DEADLINE_MS);
       // Engines stop at once, not after the running tasks: a task that is still starting one cannot start it any more.
@@ -115,6 +125,7 @@ async function main(): Promise<void> {
       supervisor.detach();
       spares.detach();
     }
+    await released;
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

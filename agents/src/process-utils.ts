@@ -131,14 +131,20 @@ export function worksUnder(p: ProcessInfo, dir: string): boolean {
 }
 
 /** redis-server processes whose working directory is `dir` or lies under it (engines and spares of one node). */
-export function redisProcessesUnder(dir: string): ProcessInfo[] {
+export const redisProcessesUnder = (dir: string): ProcessInfo[] => programProcessesUnder('redis-server', dir);
+
+/** keepalived processes (parent and VRRP child) whose working directory is `dir` or lies under it (floating-address.ts). */
+export const keepalivedProcessesUnder = (dir: string): ProcessInfo[] => programProcessesUnder('keepalived', dir);
+
+/** Live processes of one program (by its process name) whose working directory is `dir` or lies under it. */
+function programProcessesUnder(program: string, dir: string): ProcessInfo[] {
   const root = real(dir);
   const out: ProcessInfo[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let comm = '';
     try { comm = readFileSync(`/proc/${name}/comm`, 'utf8').trim(); } catch { continue; }
-    if (comm !== 'redis-server') continue;
+    if (comm !== program) continue;
     const p = processInfo(Number(name));
     if (p && worksUnder(p, root) && isAlive(p.pid)) out.push(p);
   }

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import {
-  describeProcess, isAlive, listeningSockets, processInfo, redisProcessesUnder as redisUnder, socketOwners, stopProcesses,
+  describeProcess, isAlive, keepalivedProcessesUnder as keepalivedUnder, listeningSockets, processInfo, redisProcessesUnder as redisUnder, socketOwners, stopProcesses,
 } from '@strata/agent/process-utils';
 import { runsEntry } from './entry-names';
 
@@ -34,6 +34,9 @@ export function describePid(pid: number): string {
 
 /** redis-server processes whose working directory lies under `dir` (engines and spares of this stack's nodes). */
 export const redisProcessesUnder = (dir: string): number[] => redisUnder(dir).map((p) => p.pid);
+
+/** keepalived processes working under `dir` (the floating endpoint address of nodes run as hosts). */
+export const keepalivedProcessesUnder = (dir: string): number[] => keepalivedUnder(dir).map((p) => p.pid);
 
 /**
  * SIGTERM (again every second: redis-server 7.0 ignores one that comes while it

@@ -3,7 +3,7 @@
  * `npm start`, a crashed or killed test worker). Started detached beside every
  * stack, it looks for the launcher's PID every second; once it is gone:
  * the stack's agents and control plane get SIGTERM (agents stop their engines
- * on the way out), then whatever still runs under its nodes/ directory, its
+ * and keepalived on the way out), then whatever still runs under its nodes/ directory (engines, keepalived), its
  * embedded PostgreSQL and its host network are stopped, and it exits. A
  * launcher that stops its stack ends this process first (SIGTERM).
  *
@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { removeHostNetwork } from './host-network';
-import { stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
+import { keepalivedProcessesUnder, stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
 
 const launcher = Number(process.env.STRATA_WATCH_PID);
 const dir = process.env.STRATA_WATCH_DIR;
@@ -44,6 +44,7 @@ function postgresPid(): number | null {
 async function endStack(): Promise<void> {
   await stopPids(strataProcessesOf(dir!).map((p) => p.pid), 15_000);
   await stopLeftoverRedis(path.join(dir!, 'nodes'), 5_000);
+  await stopPids(keepalivedProcessesUnder(path.join(dir!, 'nodes')), 5_000);
   const pg = process.env.STRATA_WATCH_POSTGRES === '1' ? postgresPid() : null;
   if (pg) await stopPids([pg], 10_000);
   if (process.env.STRATA_WATCH_NETNS) removeHostNetwork(process.env.STRATA_WATCH_NETNS);

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres, type PostgresHandle } from './postgres.runner';
 import { REPO_ROOT, startDetachedTs, startTs, stopProcess, type Managed } from './process';
-import { describePid, isWildcard, portHolders, redisProcessesUnder, stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
+import { describePid, isWildcard, keepalivedProcessesUnder, portHolders, redisProcessesUnder, stopLeftoverRedis, stopPids, strataProcessesOf } from './leftovers';
 import { RestartBackoff } from './restart-backoff';
 import { loopbackPrefix } from './loopback';
 import { createStrataClient, unwrap } from '@strata/api/client';
 import { Agent as UndiciAgent, fetch as undiciFetch } from 'undici';
-import { ensureHostNetwork, hostSubnet, removeHostNetwork, type HostNetwork } from './host-network';
+import { ensureHostNetwork, HOST_PREFIX_LENGTH, hostSubnet, removeHostNetwork, type HostNetwork } from './host-network';
 
 export interface StackOptions {
   /** State directory (PostgreSQL data, admin token, node data). Default: <repo>/.strata */
@@ -109,6 +109,8 @@ export interface Stack {
   kill(): void;
 }
 
+const onPath = (bin: string) => (process.env.PATH ?? '').split(':').some((d) => d && existsSync(path.join(d, bin)));
+
 const CP_ENTRY = path.join(REPO_ROOT, 'control-plane/src/main.ts');
 const AGENT_ENTRY = path.join(REPO_ROOT, 'agents/src/main.ts');
 const WATCHDOG_ENTRY = path.join(REPO_ROOT, 'infra/local/src/stack-watchdog.ts');
@@ -128,7 +130,11 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
   const logs = path.join(dir, 'logs');
   const nodeCount = opts.nodes ?? 3;
   const prefix = loopbackPrefix(opts.addressPrefix ?? '127.0.1');
-  const hostNet = opts.network === 'netns' ? (() => { const { tag, subnet } = hostSubnet(prefix); return ensureHostNetwork(tag, subnet, nodeCount); })() : undefined;
+  const hostNet = opts.network === 'netns' ? (() => {
+    if (!onPath('keepalived')) throw new Error('STRATA_LOCAL_NETWORK=netns needs keepalived (the floating endpoint address): apt-get install keepalived');
+    const { tag, subnet } = hostSubnet(prefix);
+    return ensureHostNetwork(tag, subnet, nodeCount);
+  })() : undefined;
   let pgHandle: PostgresHandle | undefined;
   const cpCount = opts.controlPlanes ?? 1;
   if (!Number.isInteger(cpCount) || cpCount < 1 || cpCount > 9) throw new Error('controlPlanes must be an integer from 1 to 9');
@@ -156,10 +162,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     })).url;
 
     const cpEnv: NodeJS.ProcessEnv = {
-      // Cluster endpoints: one loopback address served by whichever local agent binds it first. Hosts in namespaces
-      // share no loopback: their endpoint needs an address that moves between hosts, so none is set by default.
+      // Cluster endpoints: one loopback address served by whichever local agent binds it first; hosts in namespaces
+      // share no loopback: their endpoint is the floating address the agents move between them with VRRP.
       ...process.env,
-      ...(opts.endpointHost ? { STRATA_ENDPOINT_HOST: loopbackPrefix(opts.endpointHost) } : hostNet ? {} : { STRATA_ENDPOINT_HOST: `${prefix}.200` }),
+      STRATA_ENDPOINT_HOST: opts.endpointHost ? loopbackPrefix(opts.endpointHost) : hostNet ? hostNet.floatingAddress : `${prefix}.200`,
       // The control plane listens on the bridge: agents in their namespaces reach it only over that network.
       ...(hostNet ? { STRATA_HOST: hostNet.gateway } : {}),
       ...opts.extraEnv, DATABASE_URL: databaseUrl, STRATA_HOME: dir,
@@ -195,6 +201,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       const env: NodeJS.ProcessEnv = {
         ...process.env, ...opts.agentEnv, STRATA_URL: agentUrls, STRATA_AGENT_DIR: a.dir, STRATA_AGENT_NAME: a.name, STRATA_AGENT_ADDRESS: a.address,
         STRATA_AGENT_MEMORY_MB: String(opts.nodeMemoryMb ?? 2048), STRATA_AGENT_STOP_ENGINES_ON_EXIT: 'true',
+        ...(hostNet ? floatingAddressEnv(hostNet, i) : {}),
       };
       if (!existsSync(path.join(a.dir, 'agent.json'))) {
         const join = await joinToken(url, adminToken, tls?.fetch);
@@ -258,7 +265,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
         shuttingDown = true;
         for (const m of [...agents.map((a) => a.proc), ...cps.map((c) => c.proc)]) if (m && m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGKILL');
         for (const p of strataProcessesOf(dir)) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
-        for (const pid of redisProcessesUnder(nodesDir)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+        for (const pid of [...redisProcessesUnder(nodesDir), ...keepalivedProcessesUnder(nodesDir)]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
         pgHandle?.kill();
         if (hostNet) removeHostNetwork(hostNet.tag);
         endWatchdog();
@@ -284,12 +291,27 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     // Agents stop their engines; anything still running under our nodes (agents killed, or a bug) is stopped here.
     const leftovers = await stopLeftoverRedis(nodesDir, STOP_MS.engines);
     if (leftovers.length) console.warn(`[strata] stopped ${leftovers.length} redis-server process(es) the agents left running: ${leftovers.join(', ')}`);
+    // keepalived of agents killed on the way (a namespace removed while a process runs in it lives on with it).
+    await stopPids(keepalivedProcessesUnder(nodesDir), STOP_MS.engines);
     await controlPlane;
     await pgHandle?.stop();
     if (hostNet) removeHostNetwork(hostNet.tag);
     endWatchdog();
     return { leftoverPids: leftovers };
   }
+}
+
+/**
+ * Each host's agent runs keepalived for the floating endpoint address, with the other hosts as its VRRP peers; the
+ * first host has the highest priority, so it holds the address after a start.
+ */
+function floatingAddressEnv(net: HostNetwork, i: number): NodeJS.ProcessEnv {
+  return {
+    STRATA_AGENT_FLOATING_ADDRESS: `${net.floatingAddress}/${HOST_PREFIX_LENGTH}`,
+    STRATA_AGENT_FLOATING_PEERS: net.hosts.filter((_, j) => j !== i).map((h) => h.address).join(','),
+    STRATA_AGENT_FLOATING_PRIORITY: String(Math.max(1, 254 - i)),
+    STRATA_AGENT_FLOATING_INTERFACE: 'eth0',
+  };
 }
 
 /**
@@ -312,6 +334,8 @@ async function clearLeftovers(o: { dir: string; agents: AgentHandle[]; controlPl
   const active = new Set(nodeDirs.flatMap((d) => redisProcessesUnder(d)));
   const others = [...ours].filter((pid) => !active.has(pid));
   if (others.length) await stopPids(others, STOP_MS.engines);
+  // keepalived has nothing to adopt: each agent starts its own again.
+  await stopPids(keepalivedProcessesUnder(path.join(o.dir, 'nodes')), STOP_MS.engines);
 
   // Every port on a node's address; on a wildcard address the ports its engines have (and their cluster bus ports).
   const addresses = new Set(o.agents.map((a) => a.address));

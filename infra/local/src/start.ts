@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { startStack, type Stack } from './stack';
 import { REPO_ROOT } from './process';
-import { redisProcessesUnder, strataProcessesOf } from './leftovers';
+import { keepalivedProcessesUnder, redisProcessesUnder, strataProcessesOf } from './leftovers';
 
 /** A stop (or a start cancelled by a signal) that has not ended by then kills what is left and exits. */
 const STOP_DEADLINE_MS = 20_000;
@@ -46,7 +46,7 @@ const stop = async (signal: string) => {
   setTimeout(() => {
     console.error(`stop did not finish within ${STOP_DEADLINE_MS / 1000} s: killing agents, control plane and engines (SIGKILL)`);
     if (stack) stack.kill();
-    else for (const pid of [...strataProcessesOf(dir).map((p) => p.pid), ...redisProcessesUnder(path.join(dir, 'nodes'))]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+    else for (const pid of [...strataProcessesOf(dir).map((p) => p.pid), ...redisProcessesUnder(path.join(dir, 'nodes')), ...keepalivedProcessesUnder(path.join(dir, 'nodes'))]) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
     releaseLock();
     process.exit(1);
   }, STOP_DEADLINE_MS);
@@ -97,7 +97,9 @@ console.log(`
   Sign in      ${s.adminEmail} / ${s.adminPassword}   (also in ${path.join(dir, 'admin-password')})
   Admin token  ${path.join(dir, 'admin-token')}   (export STRATA_TOKEN=$(cat ${path.join(dir, 'admin-token')}))
 ${s.controlPlanes.length > 1 ? `  Control planes ${s.controlPlanes.map((c) => c.url).join(', ')}   (agents use the next when one is down)\n` : ''}  Database     ${env.DATABASE_URL ? 'DATABASE_URL' : s.databaseUrl}
-  Nodes        ${s.agents.map((a) => `${a.name} ${a.address}`).join(', ')}
+  Nodes        ${s.agents.map((a) => `${a.name} ${a.address}`).join(', ')}${s.hostNetwork ? `
+  Endpoints    ${s.hostNetwork.floatingAddress} (floating: VRRP between the hosts)
+  Client host  ip netns exec ${s.hostNetwork.client.ns} <command>   (${s.hostNetwork.client.address}: reaches only the bridge)` : ''}
   Logs         ${path.join(dir, 'logs')}
 
   Ctrl-C stops everything (cluster data is kept for the next start).

@@ -3,10 +3,12 @@
  * reached only over it. A cluster forms across the hosts and serves a client; a host cut off the
  * network (link down) while a client writes loses its primaries to Redis's own failover on the
  * majority side, and no write acknowledged by a replica (WAIT 1) before the cut is lost; with write
- * fencing, a primary cut off from its replica refuses writes within the fencing lag; the stop
- * removes every namespace and link it made.
+ * fencing, a primary cut off from its replica refuses writes within the fencing lag; the clusters'
+ * endpoint is a floating address (VRRP) that outlives the host holding it, for a client on the
+ * client host that has only the URI; the stop removes every namespace and link it made.
  */
 import { execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster as RedisCluster, Redis } from 'ioredis';
 import type { Cluster, Connection, ClusterEventList } from '@strata/api';
 import { loopbackPrefix, startStack, type Stack } from '../src';
-import { existingNamespaces, hostSubnet, setHostLink } from '../src/host-network';
+import { existingNamespaces, floatingAddressHolders, hostSubnet, runOnClientHost, setHostLink, spawnOnClientHost } from '../src/host-network';
+import { REPO_ROOT } from '../src/process';
+import { keepalivedProcessesUnder } from '../src/leftovers';
 import { inject } from '../src/nemesis';
 import { runChaos } from '../src/chaos/run';
 
@@ -243,9 +247,66 @@ describe('nodes in network namespaces', () => {
     expect(r.longestGapMs).toBeGreaterThan(1000);
   }, 150_000);
 
-  it('a stop removes every namespace and the bridge', async () => {
-    expect(existingNamespaces(tag)).toHaveLength(3);
+  it('the URI outlives the host that holds the endpoint address: a client on the client host, with only the URI, reads back every acknowledged key', async () => {
+    const net = stack.hostNetwork!;
+    // The client host has the bridge only: one link besides lo, one route (the subnet).
+    expect(runOnClientHost(net, 'ip', ['-br', 'link']).trim().split('\n').map((l) => l.split(/[\s@]/)[0]).sort()).toEqual(['eth0', 'lo']);
+    expect(runOnClientHost(net, 'ip', ['-4', 'route']).trim()).toBe(`${subnet}.0/24 dev eth0 proto kernel scope link src ${net.client.address}`);
+    const created = await api<{ cluster: Cluster }>('POST', '/v1/clusters', { name: 'floating', shards: 3, replicasPerShard: 1, memoryMbPerShard: 32, fencing: 'off' });
+    expect(created.status).toBe(202);
+    const id = created.body.cluster.id;
+    await expect.poll(async () => (await api<Cluster>('GET', `/v1/clusters/${id}`)).body.status.phase, { timeout: 60_000, interval: 300 }).toBe('ready');
+    const conn = (await api<Connection>('GET', `/v1/clusters/${id}/connection`)).body;
+    expect(new URL(conn.uri).hostname).toBe(net.floatingAddress);
+    // One host holds the address, and its agent alone reports serving the endpoint.
+    expect(floatingAddressHolders(net)).toHaveLength(1);
+    const holder = floatingAddressHolders(net)[0]!;
+    await expect.poll(async () => (await api<Connection>('GET', `/v1/clusters/${id}/connection`)).body.endpoint?.servedBy, { timeout: 10_000, interval: 300 })
+      .toEqual([stack.agents[holder]!.name]);
+
+    const client = ['--import', 'tsx', 'infra/local/test/fixtures/uri-client.ts'];
+    const written = JSON.parse(runOnClientHost(net, process.execPath, [...client, 'write', conn.uri, '300'], { timeoutMs: 30_000, cwd: REPO_ROOT })) as { acked: number };
+    expect(written.acked).toBe(300);
+
+    const probe = spawnOnClientHost(net, process.execPath, [...client, 'probe', conn.uri, '300', '30000'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: probe.stdout! });
+    const output: string[] = [];
+    const exited = new Promise<number | null>((resolve) => probe.once('exit', resolve));
+    let during: number[] = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        lines.on('line', (l) => { output.push(l); if (l === 'PROBE_READY') resolve(); });
+        void exited.then(() => reject(new Error(`the probe exited: ${output.join('\n')}`)));
+      });
+      setHostLink(net, holder, false);
+      probe.stdin!.write('go\n');
+      const code = await exited;
+      const result = JSON.parse(output.at(-1)!) as { endpointMs: number | null; allKeysMs: number | null; lastError: string };
+      console.log(`[floating endpoint] host ${holder + 1} (holding ${net.floatingAddress}) cut: first command through the URI after ${result.endpointMs} ms, `
+        + `every acknowledged key read back after ${result.allKeysMs} ms`);
+      expect(code, result.lastError).toBe(0);
+      // keepalived moves the address after about three missed adverts (0.5 s each); Redis fails the cut primary over.
+      expect(result.endpointMs).toBeLessThan(5000);
+      expect(result.allKeysMs).toBeLessThan(20_000);
+      during = floatingAddressHolders(net);
+      expect(during).toHaveLength(1);
+      expect(during[0]).not.toBe(holder);
+    } finally {
+      if (probe.exitCode === null) probe.kill('SIGKILL');
+      setHostLink(net, holder, true);
+    }
+    // Healed: the returning host does not take the address back (no preemption): after longer than a takeover
+    // (about 1.6 s), exactly the same one host holds it.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(floatingAddressHolders(net)).toEqual(during);
+  }, 120_000);
+
+  it('a stop ends every keepalived and removes every namespace and the bridge', async () => {
+    expect(existingNamespaces(tag)).toHaveLength(4);
+    // keepalived and its VRRP child per host.
+    expect(keepalivedProcessesUnder(path.join(dir, 'nodes'))).toHaveLength(6);
     await stack.stop();
+    expect(keepalivedProcessesUnder(path.join(dir, 'nodes'))).toEqual([]);
     expect(existingNamespaces(tag)).toEqual([]);
     expect(() => execFileSync('ip', ['link', 'show', `stb${tag}`], { stdio: 'pipe' })).toThrow();
   }, 60_000);
