@@ -69,9 +69,9 @@ export type SlowLogReset = z.infer<typeof SlowLogReset>;
 
 export const KEY_SCAN_LIMITS = {
   topN: { min: 1, max: 100, default: 10 },
-  budgetMs: { min: 500, max: 600_000, default: 60_000 },
-  batchSize: { min: 10, max: 1000, default: 100 },
-  pauseMs: { min: 0, max: 1000, default: 20 },
+  budgetMs: { min: 500, max: 600_000, default: 300_000 },
+  batchSize: { min: 10, max: 1000, default: 1000 },
+  pauseMs: { min: 0, max: 1000, default: 1000 },
 } as const;
 
 export const KeyScanRequest = z

@@ -98,7 +98,7 @@ describe('diagnostics', () => {
       expect((await api.call('GET', `/v1/clusters/${id}/diagnostics/key-scans`)).body).toEqual({ items: [] });
       expect((await api.call('GET', `/v1/clusters/${id}/diagnostics/key-scans/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
 
-      const started = await api.call<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, { topN: 3 });
+      const started = await api.call<KeyScan>('POST', `/v1/clusters/${id}/diagnostics/key-scans`, { topN: 3, batchSize: 500, pauseMs: 20 });
       expect(started.status).toBe(202);
       expect(started.headers.get('location')).toBe(`/v1/clusters/${id}/diagnostics/key-scans/${started.body.id}`);
       expect(started.body.hotKeys).toMatchObject({ available: false, evictionPolicy: 'noeviction', reason: expect.stringContaining('LFU') });

@@ -9804,11 +9804,11 @@ export interface components {
         KeyScanRequest: {
             /** @description keys kept per shard and list (default 10) */
             topN?: number;
-            /** @description longest a shard's scan may take; it stops there and says how far it got (default 60000) */
+            /** @description longest a shard's scan may take; it stops there and says how far it got (default 300000) */
             budgetMs?: number;
-            /** @description keys per SCAN call and per pipelined batch of MEMORY USAGE (default 100) */
+            /** @description keys per SCAN call and per pipelined batch of MEMORY USAGE (default 1000) */
             batchSize?: number;
-            /** @description least rest between batches, so the primary serves its clients in between (default 20); the scan also rests at least four times as long as its last batch took */
+            /** @description least rest between batches, so the primary serves its clients in between (default 1000); the scan also rests at least four times as long as its last batch took */
             pauseMs?: number;
         };
         KeyScanList: {
