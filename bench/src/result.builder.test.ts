@@ -74,5 +74,8 @@ describe('longestWriteGap', () => {
     // a window that excludes the long gap
     expect(longestWriteGap([h1, h2], 1000, 2500)).toEqual({ ms: 500, startMs: 2000 });
     expect(longestWriteGap([{}], 0, 100)).toEqual({ ms: 0, startMs: 0 });
+    // only gaps that begin by `startsBy` count (a fault's gap, not a later stall); one may run on past it
+    expect(longestWriteGap([h1, h2], 1000, 5000, 2200)).toEqual({ ms: 500, startMs: 2000 });
+    expect(longestWriteGap([h1, h2], 1000, 5000, 2600)).toEqual({ ms: 990, startMs: 2510 });
   });
 });

@@ -118,7 +118,9 @@ export function buildResult(i: ResultInput): BenchmarkResult {
   if (i.fault) {
     const f = i.fault;
     const t = (ms: number) => Math.round((ms - steadyStart) / 10) / 100;
-    const gap = longestWriteGap(i.hosts, steadyStart, steadyEnd);
+    // The fault's gap: the longest that begins between the kill and 2 s after the failover (or the run's end).
+    const gapStartsBy = f.injectedAtMs === undefined ? Infinity : (f.failover ? f.failover.promotedAtMs + 2000 : steadyEnd);
+    const gap = longestWriteGap(i.hosts, f.injectedAtMs === undefined ? steadyStart : Math.max(steadyStart, f.injectedAtMs - 1000), steadyEnd, gapStartsBy);
     fault = {
       kind: f.kind, shard: f.shard, instanceId: f.instanceId, endpoint: f.endpoint,
       injectedAtT: f.injectedAtMs === undefined ? undefined : t(f.injectedAtMs),
@@ -181,8 +183,10 @@ export function writesOf(ops: readonly OpCounts[]): number {
 /**
  * Longest time inside [fromMs, toMs) with no acknowledged write on any host:
  * the hosts' write bitmaps (same run start and slot size) OR-ed together.
+ * With `startsBy`, only gaps that begin no later than it count (a gap may run
+ * on past it): the gap a fault caused, not a later stall of a busy host.
  */
-export function longestWriteGap(hosts: Pick<HostRun, 'writeSlots'>[], fromMs: number, toMs: number): { ms: number; startMs: number } {
+export function longestWriteGap(hosts: Pick<HostRun, 'writeSlots'>[], fromMs: number, toMs: number, startsBy = Infinity): { ms: number; startMs: number } {
   const parts = hosts.map((h) => h.writeSlots).filter((w): w is NonNullable<typeof w> => w !== undefined);
   if (parts.length === 0 || !(toMs > fromMs)) return { ms: 0, startMs: fromMs };
   const { startMs, slotMs } = parts[0]!;
@@ -202,7 +206,7 @@ export function longestWriteGap(hosts: Pick<HostRun, 'writeSlots'>[], fromMs: nu
       continue;
     }
     run++;
-    if (run > best) {
+    if (run > best && startMs + (s - run + 1) * slotMs <= startsBy) {
       best = run;
       bestStart = s - run + 1;
     }

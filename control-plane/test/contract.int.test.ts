@@ -136,10 +136,12 @@ describe.runIf(found.version || ci)('the contract as served (Schemathesis agains
 
     dir = mkdtempSync(path.join(os.tmpdir(), 'strata-contract-'));
     writeFileSync(path.join(dir, 'schemathesis.toml'), config({ cluster, benchmark: started.body.id, operation, node }, stack.adminToken));
+    // One worker: Schemathesis's worker threads share Python's lock (four took several times longer here than one) and
+    // raced in CPython 3.11's ast module (a tool error, not the API's).
     const args = [
       '-m', 'schemathesis.cli', '--config-file', path.join(dir, 'schemathesis.toml'), '--no-color',
       'run', `${stack.url}/v1/openapi.json`, '--checks', 'response_schema_conformance',
-      '--phases', 'coverage,fuzzing', '--max-examples', '5', '--seed', '1', '--workers', '4',
+      '--phases', 'coverage,fuzzing', '--max-examples', '5', '--seed', '1', '--workers', '1',
       '--report', 'har,json', '--report-har-path', path.join(dir, 'run.har'), '--report-json-path', path.join(dir, 'run.json'),
     ];
     const once = async () => {
@@ -157,19 +159,6 @@ describe.runIf(found.version || ci)('the contract as served (Schemathesis agains
     };
     const t0 = Date.now();
     run = await once();
-    // CPython 3.11's ast module can fail when several threads parse at once (Hypothesis describing a
-    // strategy's lambda in each of Schemathesis's workers): an error of the tool, not of the API. Such a run
-    // is run again, at most twice; any other error, or the race three times, fails the test below.
-    const toolRace = (r: typeof run) => {
-      if (!r.report.errors.length || !/AST constructor recursion depth mismatch/.test(r.output)) return false;
-      // Schemathesis sums errors up by kind ("🚫 Runtime Error: 1"): only Runtime Errors, and no failure, may be the race.
-      const kinds = [...r.output.matchAll(/🚫 ([A-Za-z ]+): \d+/g)].map((m) => m[1]!.trim());
-      return kinds.length > 0 && kinds.every((k) => k === 'Runtime Error') && !r.report.failures.length;
-    };
-    for (let again = 1; again <= 2 && toolRace(run); again++) {
-      console.log(`schemathesis: the run hit a CPython ast race in Hypothesis (not an API error); running it again (${again} of 2)`);
-      run = await once();
-    }
     const report = run.report;
     console.log(`schemathesis ${found.version}: ${report.test_cases.generated} test cases, ${run.exchanges.length} requests in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }, 700_000);
