@@ -280,12 +280,15 @@ describe('backups and restore', () => {
     const opId = restored.body.operation.id;
     expect(restored.body.operation.steps.map((s) => s.name)).toEqual(['plan', 'start-instances', 'form-cluster', 'load-data', 'verify']);
 
-    // Mid-move: a file's temporary engine runs and the operation shows that file part-way in; its agent is killed.
+    // Mid-move: a file's temporary engine runs while the operation shows that file not loaded yet; its agent is killed.
     const scratch = (a: (typeof stack.agents)[number]) => path.join(a.dir, 'restore-scratch');
     const tempEngines = () => stack.agents.flatMap((a) => redisUnder(scratch(a)).map((e) => ({ agent: a, ...e })));
     const { victim, detail } = await api.pollUntil(async () => {
       const step = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body.steps.find((s) => s.name === 'load-data');
-      const partWay = new Set([...(step?.detail ?? '').matchAll(/shard (\d+): (\d+)\/(\d+) keys/g)].filter((m) => Number(m[2]) > 0 && Number(m[2]) < Number(m[3])).map((m) => Number(m[1])));
+      // A file not loaded yet ("starting" or "x/y keys" with x < y) whose temporary engine runs: its move is under way
+      // (the step's detail follows the reconciler's passes, seconds apart on a busy host, so "x/y" alone can be missed).
+      const partWay = new Set([...(step?.detail ?? '').matchAll(/shard (\d+): (?:starting|(\d+)\/(\d+) keys)/g)]
+        .filter((m) => m[2] === undefined || Number(m[2]) < Number(m[3])).map((m) => Number(m[1])));
       const moving = tempEngines().find((e) => partWay.has(e.shard));
       return moving ? { victim: moving, detail: step!.detail } : undefined;
     }, 60_000, () => 'no file was seen part-way through its move', { steady: true });

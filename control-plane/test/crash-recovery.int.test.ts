@@ -38,6 +38,7 @@ describe('kill -9 of the control plane', () => {
     const ids: string[] = [];
     for (const delayMs of [0, 150, 400]) {
       const r = await api.createCluster({ name: `crash-at-${delayMs}`, shards: 2, replicasPerShard: 1 });
+      expect(r.status, `create after a restart (${stack.url}): ${JSON.stringify(r.body)}`).toBe(202);
       ids.push(r.body.cluster.id);
       await new Promise((res) => setTimeout(res, delayMs));
       await stack.stopControlPlane('SIGKILL');
