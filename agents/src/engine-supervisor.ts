@@ -406,7 +406,14 @@ export class EngineSupervisor {
   }
 
   private async start(instanceId: string): Promise<void> {
-    if (this.closing) throw new Error('the agent is stopping: not starting engines');
+    if (this.closing) {
+      // A start asked for before the stop began (its checks awaited meanwhile) ends here, recorded as stopped.
+      const rt = this.runtime.get(instanceId) ?? fresh(null, 'stopped');
+      rt.state = 'stopped';
+      rt.lastError = 'the agent is stopping: engine not started';
+      if (this.d.registry.get(instanceId)) this.runtime.set(instanceId, rt);
+      throw new Error(rt.lastError);
+    }
     const rec = this.d.registry.get(instanceId);
     if (!rec) throw new Error(`unknown instance ${instanceId}`);
     const dir = this.d.registry.instanceDir(instanceId);
@@ -432,6 +439,7 @@ export class EngineSupervisor {
         return;
       }
       await this.refuseTakenPort(rec.spec.port);
+      if (this.closing) throw new Error('the agent is stopping');
       const child = spawn(this.d.redisServer, [path.join(dir, 'redis.conf')], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
       spawned = true;
       const pid = child.pid;
