@@ -9,6 +9,16 @@ import './styles/components.css';
 import './styles/cluster.css';
 import './styles/responsive.css';
 
+// A page part loaded on demand whose file could not be fetched (a newer console replaced it, or the browser dropped the
+// request when the machine's network changed): load the page again, at most once in 10 s, rather than show nothing.
+window.addEventListener('vite:preloadError', (event) => {
+  const last = Number(sessionStorage.getItem('strata-preload-reload') ?? 0);
+  if (Date.now() - last < 10_000) return;
+  sessionStorage.setItem('strata-preload-reload', String(Date.now()));
+  event.preventDefault();
+  window.location.reload();
+});
+
 const queryClient = createQueryClient();
 
 createRoot(document.getElementById('root')!).render(
