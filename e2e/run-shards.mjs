@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const here = import.meta.dirname;
 const shards = Math.max(1, Number(process.env.STRATA_E2E_SHARDS ?? 1));
@@ -38,7 +39,25 @@ function runShard(i) {
 // Ctrl-C or a parent's SIGTERM reaches every shard, whose teardown stops its stack.
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { for (const c of children) c.kill(sig); });
 
+/**
+ * What the page showed when a test failed (Playwright's error-context.md: the
+ * error and the page's accessibility snapshot), printed so a CI log that
+ * keeps no artifacts still says why.
+ */
+function printErrorContexts(dir) {
+  if (!existsSync(dir)) return;
+  for (const test of readdirSync(dir)) {
+    const file = path.join(dir, test, 'error-context.md');
+    if (!existsSync(file)) continue;
+    const lines = readFileSync(file, 'utf8').split('\n');
+    console.log(`--- page when ${test} failed (${file}) ---`);
+    for (const l of lines.slice(0, 200)) console.log(`  ${l}`);
+    if (lines.length > 200) console.log(`  … ${lines.length - 200} more lines`);
+  }
+}
+
 const codes = await Promise.all(Array.from({ length: shards }, (_, k) => runShard(k + 1)));
+codes.forEach((code, k) => { if (code !== 0) printErrorContexts(path.join(here, 'artifacts', shards > 1 ? `test-results-${k + 1}` : 'test-results')); });
 const failed = codes.filter((c) => c !== 0).length;
 console.log(`e2e: ${shards - failed} of ${shards} shard(s) passed`);
 process.exit(failed ? 1 : 0);
