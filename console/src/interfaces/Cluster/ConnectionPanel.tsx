@@ -124,7 +124,7 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
                 ? <>Client certificates required: every client also presents a certificate signed by this CA; the snippets read it from <code>{CLIENT_CERT_FILE}</code> and <code>{CLIENT_KEY_FILE}</code>.</>
                 : conn.tlsClientAuth === 'optional'
                   ? 'Client certificates optional: a certificate a client presents is verified, and the password alone also works; move clients to certificates, then require them.'
-                  : 'Client certificates are not asked for (they can be, from the Settings API); a certificate created here is ready for when they are.'}
+                  : 'Client certificates are not asked for (they can be, on the Settings tab); a certificate created here is ready for when they are.'}
             </span>
             <ClientCertificateCreate clusterId={clusterId} />
             <ClientCertificateList clusterId={clusterId} />
