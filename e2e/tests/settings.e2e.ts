@@ -19,6 +19,9 @@ test('Settings tab: 3 -> 4 shards, the plan drawn before anything changes, apply
   await clusterPage.openTab('Settings');
   const settings = new SettingsTab(page);
   await expect(settings.shards).toHaveValue('3');
+  // Client certificates need TLS: a plain-text cluster is told so instead of offered them.
+  await expect(settings.clientAuthNotApplicable).toContainText('not applicable');
+  await expect(settings.clientAuth).toHaveCount(0);
   await settings.shards.fill('4');
   await settings.previewButton.click();
 

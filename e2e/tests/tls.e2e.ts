@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Cluster as RedisCluster } from 'ioredis';
 import { test, expect, saveScreenshot, uniqueName } from '../support/fixtures';
+import { SettingsTab } from '../support/pages/SettingsTab';
 
-test('a TLS cluster from the wizard: Download CA saves the CA, the snippets speak TLS, a client with the downloaded CA writes and reads; a client certificate is created (key once), listed and revoked', async ({
+test('a TLS cluster from the wizard: Download CA saves the CA, the snippets speak TLS, a client with the downloaded CA writes and reads; a client certificate is created (key once), listed and revoked; Rotate CA (asked first) runs its steps and offers the new CA, which a client uses; Settings requires client certificates, warned first', async ({
   signedInPage: page, api, wizard, clusterPage,
 }, testInfo) => {
   const name = uniqueName('e2e-tls');
@@ -60,6 +61,49 @@ test('a TLS cluster from the wizard: Download CA saves the CA, the snippets spea
     await dialog.getByRole('button', { name: 'Revoke certificate' }).click();
     await expect(row).toContainText('revoked', { timeout: 20_000 });
     await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
+
+    // Rotate CA: asked first with what happens, the old CA retired right away (a 1x1 rotates in seconds), the steps to 100 %, the new CA offered.
+    await clusterPage.connection.getByRole('button', { name: 'Rotate CA' }).click();
+    const rotateDialog = page.getByTestId('rotate-ca-confirm');
+    await expect(rotateDialog).toContainText('holds both CAs');
+    await expect(rotateDialog).toContainText('before then');
+    await rotateDialog.getByLabel('Retire the old CA after').selectOption({ label: 'Right away (only if no client trusts the old CA alone)' });
+    await rotateDialog.getByRole('button', { name: 'Rotate CA' }).click();
+    const rotation = page.getByTestId('ca-rotation-progress');
+    await expect(rotation.getByRole('list', { name: 'Steps' }).getByRole('listitem')).toHaveCount(4);
+    await expect(page.getByTestId('ca-rotation-percent')).toHaveText('100%', { timeout: 30_000 });
+    await expect(rotation).toContainText('CA rotated');
+    await saveScreenshot(page, 'cluster-tls-ca-rotated', testInfo);
+    const newCaDownload = page.waitForEvent('download');
+    await rotation.getByRole('link', { name: 'Download the new CA' }).click();
+    const newCa = readFileSync((await (await newCaDownload).path())!, 'utf8');
+    expect(newCa).not.toBe(ca);
+    expect(newCa.match(/BEGIN CERTIFICATE/g)).toHaveLength(1);
+    expect(newCa).toBe((await api.getConnection(clusterId)).caCertificate);
+    const rotated = new RedisCluster([{ host: u.hostname, port: Number(u.port) }], {
+      redisOptions: { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca: newCa } },
+      slotsRefreshTimeout: 5000,
+    });
+    try {
+      expect(await rotated.get('e2e:tls')).toBe('over-tls');
+    } finally {
+      rotated.disconnect();
+    }
+
+    // Settings: client certificates required, warned first (at the field and when applying), applied in place with its progress.
+    await clusterPage.openTab('Settings');
+    const settings = new SettingsTab(page);
+    await expect(settings.clientAuth).toHaveValue('none');
+    await settings.clientAuth.selectOption('required');
+    await expect(settings.clientAuthWarning).toContainText('without a certificate are refused');
+    await settings.previewButton.click();
+    await expect(settings.plan).toContainText('Client certificates: Not asked → Required');
+    await settings.applyButton.click();
+    await expect(settings.applyDialog).toContainText('without a certificate are refused');
+    await settings.confirmApplyButton.click();
+    await expect(settings.percent).toHaveText('100%', { timeout: 30_000 });
+    await expect(settings.migration).toContainText('Change complete');
+    expect((await api.getCluster(clusterId)).spec.tlsClientAuth).toBe('required');
   } finally {
     await api.deleteCluster(clusterId);
   }

@@ -6,6 +6,9 @@ export class SettingsTab {
   readonly shards: Locator;
   readonly replicas: Locator;
   readonly memory: Locator;
+  readonly clientAuth: Locator;
+  readonly clientAuthWarning: Locator;
+  readonly clientAuthNotApplicable: Locator;
   readonly error: Locator;
   readonly previewButton: Locator;
   readonly plan: Locator;
@@ -25,6 +28,9 @@ export class SettingsTab {
     this.shards = this.form.getByLabel('Shards');
     this.replicas = this.form.getByLabel('Replicas per shard');
     this.memory = this.form.getByLabel('Memory per shard');
+    this.clientAuth = this.form.getByLabel('Client certificates');
+    this.clientAuthWarning = page.getByTestId('client-auth-warning');
+    this.clientAuthNotApplicable = page.getByTestId('client-auth-not-applicable');
     this.error = page.getByTestId('settings-error');
     this.previewButton = page.getByRole('button', { name: 'Preview plan' });
     this.plan = page.getByTestId('plan-preview');

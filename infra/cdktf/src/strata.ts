@@ -46,6 +46,11 @@ export interface StrataClusterConfig {
   restoreFrom?: string;
   /** Clients also present a certificate signed by the cluster's CA (default none; needs tls required); changes in place. */
   tlsClientAuth?: 'none' | 'optional' | 'required';
+  /**
+   * Rotates the CA in place (tls required) whenever `trigger` changes (not at create); the old CA stays trusted
+   * `retireAfterSeconds` (0-2592000, default 3600) once every instance serves the new one.
+   */
+  caRotation?: { trigger: string; retireAfterSeconds?: number };
   waitForReady?: boolean;
   timeouts?: { create?: string; update?: string; delete?: string };
 }
@@ -55,7 +60,7 @@ export class StrataCluster extends BoundResource<StrataClusterConfig> {
   static readonly tfResourceType = 'strata_cluster';
   /** Every attribute this binding writes or reads, as the provider names it (checked against `terraform providers schema -json`). */
   static readonly tfAttributes = ['name', 'shards', 'replicas_per_shard', 'memory_mb_per_shard', 'durability', 'eviction_policy', 'fencing', 'migration_priority', 'maintenance_window',
-    'engine_version', 'tls', 'tls_client_auth', 'backup', 'restore_from', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
+    'engine_version', 'tls', 'tls_client_auth', 'ca_rotation', 'backup', 'restore_from', 'wait_for_ready', 'timeouts', 'id', 'status', 'connection_uri', 'username', 'password', 'seeds', 'ca_certificate'] as const;
   constructor(scope: Construct, id: string, config: StrataClusterConfig & TerraformMetaArguments) {
     super(scope, id, StrataCluster.tfResourceType, 'strata', config);
   }
@@ -65,7 +70,7 @@ export class StrataCluster extends BoundResource<StrataClusterConfig> {
   get username(): string { return this.getStringAttribute('username'); }
   get password(): string { return this.getStringAttribute('password'); }
   get seeds(): string[] { return this.getListAttribute('seeds'); }
-  /** PEM of the cluster's CA when tls is required. */
+  /** PEM of the cluster's CA when tls is required (during a CA rotation, both CAs). */
   get caCertificate(): string { return this.getStringAttribute('ca_certificate'); }
 }
 
@@ -164,6 +169,31 @@ export class StrataDatabaseUser extends BoundResource<StrataDatabaseUserConfig> 
   get userId(): string { return this.getStringAttribute('id'); }
   get password(): string { return this.getStringAttribute('password'); }
   get createdAt(): string { return this.getStringAttribute('created_at'); }
+}
+
+export interface StrataClientCertificateConfig {
+  /** A cluster with tls required. */
+  clusterId: string;
+  /** Its subject's common name: 1-64 letters, digits, _ . -. */
+  name: string;
+  /** 1-3650 (default 365). */
+  validityDays?: number;
+}
+
+/** strata_client_certificate: a client certificate (mTLS) of a TLS cluster; its key is `privateKeyPem` (sensitive), destroy revokes it. */
+export class StrataClientCertificate extends BoundResource<StrataClientCertificateConfig> {
+  static readonly tfResourceType = 'strata_client_certificate';
+  static readonly tfAttributes = ['cluster_id', 'name', 'validity_days', 'id', 'serial_number', 'created_at', 'expires_at', 'revocable', 'certificate_pem', 'private_key_pem'] as const;
+  constructor(scope: Construct, id: string, config: StrataClientCertificateConfig & TerraformMetaArguments) {
+    super(scope, id, StrataClientCertificate.tfResourceType, 'strata', config);
+  }
+  get certificateId(): string { return this.getStringAttribute('id'); }
+  /** PEM of the certificate (client.crt). */
+  get certificatePem(): string { return this.getStringAttribute('certificate_pem'); }
+  /** PEM of its private key (client.key), known only to the state that created it. */
+  get privateKeyPem(): string { return this.getStringAttribute('private_key_pem'); }
+  get serialNumber(): string { return this.getStringAttribute('serial_number'); }
+  get expiresAt(): string { return this.getStringAttribute('expires_at'); }
 }
 
 /** data "strata_cluster": by id or name. */

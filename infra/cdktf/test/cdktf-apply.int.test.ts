@@ -16,7 +16,7 @@ import { App } from 'cdktf';
 import { createStrataClient } from '@strata/api/client';
 import { startStack, type Stack } from '@strata/local';
 import { ExampleAppStack } from '../src/stacks/example-app';
-import { DataStrataBackup, DataStrataCluster, DataStrataNodes, StrataAlertRule, StrataApiToken, StrataCluster, StrataDatabaseUser, StrataNotificationChannel } from '../src/strata';
+import { DataStrataBackup, DataStrataCluster, DataStrataNodes, StrataAlertRule, StrataApiToken, StrataClientCertificate, StrataCluster, StrataDatabaseUser, StrataNotificationChannel } from '../src/strata';
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 const providerDir = path.join(repo, 'infra/terraform-provider-strata');
@@ -169,6 +169,8 @@ resource "strata_cluster" "c" {
     expect([...StrataNotificationChannel.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_notification_channel!.block));
     expect([...StrataAlertRule.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_alert_rule!.block));
     expect([...StrataDatabaseUser.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_database_user!.block));
+    expect([...StrataClientCertificate.tfAttributes].sort()).toEqual(names(schema.resource_schemas.strata_client_certificate!.block));
+    expect(Object.keys(schema.resource_schemas.strata_cluster!.block.attributes.ca_rotation!.nested_type!.attributes).sort()).toEqual(['retire_after_seconds', 'trigger']);
     expect([...DataStrataCluster.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_cluster!.block));
     expect([...DataStrataBackup.tfAttributes].sort()).toEqual(names(schema.data_source_schemas.strata_backup!.block));
     const nodes = schema.data_source_schemas.strata_nodes!.block;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { App, TerraformStack } from 'cdktf';
-import { StrataAlertRule, StrataNotificationChannel, StrataProvider } from '../src/strata';
+import { StrataAlertRule, StrataClientCertificate, StrataCluster, StrataNotificationChannel, StrataProvider } from '../src/strata';
 import { DeploymentStack } from '../src/stacks/deployment';
 import { ExampleAppStack } from '../src/stacks/example-app';
 
@@ -104,5 +104,21 @@ describe('alert bindings', () => {
       cluster_id: 'c0ffee00-0000-4000-8000-000000000000', metric: 'memory_used_percent', threshold: 80, for_seconds: 60,
       channel_ids: ['${strata_notification_channel.pager.id}'],
     });
+  });
+});
+
+describe('TLS bindings', () => {
+  it('write a client certificate of a TLS cluster and the CA rotation trigger in the provider\'s attribute names', () => {
+    const doc = synthJson((app) => {
+      const stack = new TerraformStack(app, 'tls');
+      new StrataProvider(stack, 'strata');
+      const cluster = new StrataCluster(stack, 'billing', {
+        name: 'billing', shards: 3, replicasPerShard: 1, tls: 'required', tlsClientAuth: 'required', caRotation: { trigger: '2026-01', retireAfterSeconds: 86_400 },
+      });
+      new StrataClientCertificate(stack, 'api', { clusterId: cluster.clusterId, name: 'billing-api', validityDays: 90 });
+    }, 'tls');
+    expect(doc.resource.strata_cluster.billing).toMatchObject({ tls: 'required', tls_client_auth: 'required', ca_rotation: { trigger: '2026-01', retire_after_seconds: 86_400 } });
+    expect(doc.resource.strata_client_certificate.api).toMatchObject({ cluster_id: '${strata_cluster.billing.id}', name: 'billing-api', validity_days: 90 });
+    expect(Object.keys(doc.resource.strata_client_certificate.api).filter((k) => k !== '//').sort()).toEqual(['cluster_id', 'name', 'validity_days']);
   });
 });

@@ -8,6 +8,7 @@ import { Tabs } from '../../components/ui/Tabs';
 import { useDatabaseUsersQuery } from '../../data/database-users/database-users-query';
 import { ClientCertificateCreate } from './ClientCertificateCreate';
 import { ClientCertificateList } from './ClientCertificateList';
+import { CaRotationPanel } from './CaRotationPanel';
 import { CA_FILE, CLIENT_CERT_FILE, CLIENT_KEY_FILE, CLIENTS, MASK, asDatabaseUser, buildSnippet, maskUri, type ClientKey } from './snippets';
 
 const CONNECTABLE: Record<ClusterPhase, boolean> = {
@@ -49,13 +50,13 @@ export function ConnectionPanel({ clusterId, phase }: { clusterId: string; phase
           <ErrorState error={conn.error} title="Could not load connection details" onRetry={() => void conn.refetch()} />
         )
       ) : (
-        <ConnectionDetails clusterId={clusterId} conn={conn.data} />
+        <ConnectionDetails clusterId={clusterId} phase={phase} conn={conn.data} />
       )}
     </section>
   );
 }
 
-function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Connection }) {
+function ConnectionDetails({ clusterId, phase, conn }: { clusterId: string; phase: ClusterPhase; conn: Connection }) {
   const [reveal, setReveal] = useState(false);
   const [client, setClient] = useState<ClientKey>('redis-cli');
   const [as, setAs] = useState<string>(conn.username);
@@ -119,12 +120,13 @@ function ConnectionDetails({ clusterId, conn }: { clusterId: string; conn: Conne
                 Download CA
               </a>
             </div>
+            <CaRotationPanel clusterId={clusterId} phase={phase} />
             <span className="small" data-testid="client-auth">
               {conn.tlsClientAuth === 'required'
                 ? <>Client certificates required: every client also presents a certificate signed by this CA; the snippets read it from <code>{CLIENT_CERT_FILE}</code> and <code>{CLIENT_KEY_FILE}</code>.</>
                 : conn.tlsClientAuth === 'optional'
                   ? 'Client certificates optional: a certificate a client presents is verified, and the password alone also works; move clients to certificates, then require them.'
-                  : 'Client certificates are not asked for (they can be, from the Settings API); a certificate created here is ready for when they are.'}
+                  : 'Client certificates are not asked for (they can be, on the Settings tab); a certificate created here is ready for when they are.'}
             </span>
             <ClientCertificateCreate clusterId={clusterId} />
             <ClientCertificateList clusterId={clusterId} />

@@ -13,7 +13,7 @@ import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
 import { ClusterSummary } from './ClusterSummary';
-import { DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
+import { CLIENT_AUTH_OPTIONS, DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
 import { DurabilityAdvice } from '../Nodes/DurabilityAdvice';
 import { RestoreSourceCard } from './RestoreSourceCard';
 import { restoreFormValues, restoreMemoryProblem } from './restore-prefill';
@@ -314,14 +314,11 @@ export default function CreateClusterPage() {
                     onChange={(e) => set('tlsClientAuth', e.target.value as TlsClientAuth)}
                     aria-describedby="tls-client-auth-hint"
                   >
-                    <option value="none">Not asked</option>
-                    <option value="optional">Optional (verified when presented)</option>
-                    <option value="required">Required</option>
+                    {(Object.keys(CLIENT_AUTH_OPTIONS) as TlsClientAuth[]).map((a) => <option key={a} value={a}>{CLIENT_AUTH_OPTIONS[a].title}</option>)}
                   </select>
                 </label>
                 <p id="tls-client-auth-hint" className="field-hint">
-                  Required: every client also presents a certificate of the cluster (create them on the Connect tab). Optional: a
-                  certificate is verified when presented and the password alone also works, to move clients over first. Can be changed later.
+                  {CLIENT_AUTH_OPTIONS[values.tlsClientAuth].description} Can be changed later on the Settings tab.
                 </p>
                 {errorFor('tlsClientAuth') && <p className="field-error">{errorFor('tlsClientAuth')}</p>}
               </>

@@ -1,4 +1,4 @@
-import { LIMITS, type Durability, type EvictionPolicy, type Fencing } from '@strata/api';
+import { LIMITS, type Durability, type EvictionPolicy, type Fencing, type TlsClientAuth } from '@strata/api';
 
 /** One line per durability mode, shown in the wizard. Keys are checked against the schema's enum. */
 export const DURABILITY_OPTIONS: Record<Durability, { title: string; description: string }> = {
@@ -27,6 +27,33 @@ export const FENCING_OPTIONS: Record<Fencing, { title: string; description: stri
     description: 'A primary accepts writes only while a replica acknowledged it within 2 s: cut off from its replicas it refuses writes, so it cannot acknowledge writes a failover would throw away. A shard also refuses writes while it has no replica connected (a replica restarting or being rebuilt): two replicas per shard avoid that.',
   },
 };
+
+/** Client certificates (mTLS) of a TLS cluster, as the wizard and Settings offer them: what each means for clients. */
+export const CLIENT_AUTH_OPTIONS: Record<TlsClientAuth, { title: string; description: string }> = {
+  none: {
+    title: 'Not asked',
+    description: 'Clients log in with their password over TLS and present no certificate.',
+  },
+  optional: {
+    title: 'Optional (verified when presented)',
+    description: 'A client that presents a certificate must present a valid one from this cluster; a client without one logs in on its password alone. Use it to move clients to certificates before requiring them.',
+  },
+  required: {
+    title: 'Required',
+    description: 'Every client presents a certificate from this cluster (create them on the Connect tab) as well as its password; a client without one is refused during the TLS handshake.',
+  },
+};
+
+/**
+ * What a change of client certificates does to clients that are connecting
+ * now, said before it is applied; null when nothing is refused that was let in.
+ */
+export function clientAuthWarning(from: TlsClientAuth, to: TlsClientAuth): string | null {
+  if (to !== 'required' || from === 'required') return null;
+  return from === 'optional'
+    ? 'Clients that connect without a certificate are refused from then on: give every client its certificate first. Open connections stay.'
+    : 'Clients without a certificate are refused from then on: create a certificate for every client on the Connect tab and deploy them first (or choose Optional first). Open connections stay.';
+}
 
 export const EVICTION_OPTIONS: Record<EvictionPolicy, string> = {
   noeviction: 'Reject writes when memory is full (best for data you must not lose).',

@@ -1709,6 +1709,44 @@ type BackupShardFile struct {
 // BackupShardFileSourceRole defines model for BackupShardFile.Source.Role.
 type BackupShardFileSourceRole string
 
+// ClientCertificate defines model for ClientCertificate.
+type ClientCertificate struct {
+	// Applied every running instance trusts it (or, revoked, no longer does); a fresh certificate works once applied, within seconds
+	Applied bool `json:"applied"`
+
+	// CreatedAt RFC 3339 timestamp
+	CreatedAt string `json:"createdAt"`
+
+	// ExpiresAt RFC 3339 timestamp
+	ExpiresAt string             `json:"expiresAt"`
+	Id        openapi_types.UUID `json:"id"`
+	Name      string             `json:"name"`
+
+	// Revocable false: signed by the cluster's CA itself, so it stays valid until it expires (revoking it is refused with code not_revocable)
+	Revocable bool `json:"revocable"`
+
+	// RevokedAt when it was revoked (null: it was not); a revoked certificate is refused at the TLS handshake once applied
+	RevokedAt *string `json:"revokedAt"`
+
+	// SerialNumber hex, as openssl x509 -serial prints it
+	SerialNumber string `json:"serialNumber"`
+}
+
+// ClientCertificateList defines model for ClientCertificateList.
+type ClientCertificateList struct {
+	Items []ClientCertificate `json:"items"`
+}
+
+// ClientCertificateWithKey defines model for ClientCertificateWithKey.
+type ClientCertificateWithKey struct {
+	// Certificate PEM of the certificate, signed by the cluster's CA (save as client.crt)
+	Certificate       string            `json:"certificate"`
+	ClientCertificate ClientCertificate `json:"clientCertificate"`
+
+	// PrivateKey PEM (PKCS #8) of its private key, shown once: Strata does not keep it (save as client.key)
+	PrivateKey string `json:"privateKey"`
+}
+
 // Cluster defines model for Cluster.
 type Cluster struct {
 	// CreatedAt RFC 3339 timestamp
@@ -1871,6 +1909,15 @@ type CreateAlertRuleRequest struct {
 
 // CreateAlertRuleRequestMetric memory_used_percent (%), ops_per_sec, latency_p99_ms (server-side, ms), replication_lag_bytes (bytes), connected_clients, evictions (keys/s), cluster_degraded, failover, node_down, backup_failed
 type CreateAlertRuleRequestMetric string
+
+// CreateClientCertificateRequest defines model for CreateClientCertificateRequest.
+type CreateClientCertificateRequest struct {
+	// Name what the certificate is for (e.g. the application); its subject's common name
+	Name string `json:"name"`
+
+	// ValidityDays days it is valid (default 365); never past the cluster's CA
+	ValidityDays *int `json:"validityDays,omitempty"`
+}
 
 // CreateClusterRequest defines model for CreateClusterRequest.
 type CreateClusterRequest struct {
@@ -2299,6 +2346,12 @@ type RestoreFrom struct {
 	BackupId openapi_types.UUID `json:"backupId"`
 }
 
+// RotateCaRequest defines model for RotateCaRequest.
+type RotateCaRequest struct {
+	// RetireAfterSeconds how long after every instance serves a certificate of the new CA the old CA stays trusted (default 3600): time for clients to take the new CA
+	RetireAfterSeconds *int `json:"retireAfterSeconds,omitempty"`
+}
+
 // SlotRange defines model for SlotRange.
 type SlotRange struct {
 	End   int `json:"end"`
@@ -2517,6 +2570,12 @@ type CreateClusterAlertRuleJSONRequestBody = CreateAlertRuleRequest
 
 // SetBackupScheduleJSONRequestBody defines body for SetBackupSchedule for application/json ContentType.
 type SetBackupScheduleJSONRequestBody = BackupSchedule
+
+// CreateClientCertificateJSONRequestBody defines body for CreateClientCertificate for application/json ContentType.
+type CreateClientCertificateJSONRequestBody = CreateClientCertificateRequest
+
+// RotateCaJSONRequestBody defines body for RotateCa for application/json ContentType.
+type RotateCaJSONRequestBody = RotateCaRequest
 
 // CreateDatabaseUserJSONRequestBody defines body for CreateDatabaseUser for application/json ContentType.
 type CreateDatabaseUserJSONRequestBody = CreateDatabaseUserRequest
@@ -2973,10 +3032,48 @@ type ClientInterface interface {
 	// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
 	SetBackupSchedule(ctx context.Context, id openapi_types.UUID, body SetBackupScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListClientCertificates The client certificates issued for a cluster, revoked ones included (never their keys)
+	//
+	// Corresponds with GET /v1/clusters/{id}/client-certificates (the `ListClientCertificates` operationId).
+	ListClientCertificates(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateClientCertificateWithBody Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+	CreateClientCertificateWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateClientCertificate Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+	CreateClientCertificate(ctx context.Context, id openapi_types.UUID, body CreateClientCertificateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeClientCertificate Revoke a client certificate: every instance stops trusting it within seconds (refused at the TLS handshake; open connections stay), without a restart
+	//
+	// Corresponds with POST /v1/clusters/{id}/client-certificates/{certificateId}/revoke (the `RevokeClientCertificate` operationId).
+	RevokeClientCertificate(ctx context.Context, id string, certificateId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetConnection Connection string and credentials
 	//
 	// Corresponds with GET /v1/clusters/{id}/connection (the `GetConnection` operationId).
 	GetConnection(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateCaWithBody Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+	RotateCaWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateCa Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+	RotateCa(ctx context.Context, id openapi_types.UUID, body RotateCaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetTopology Shards, slot ranges and instances
 	//
@@ -3395,11 +3492,109 @@ func (c *Client) SetBackupSchedule(ctx context.Context, id openapi_types.UUID, b
 	return c.Client.Do(req)
 }
 
+// ListClientCertificates The client certificates issued for a cluster, revoked ones included (never their keys)
+//
+// Corresponds with GET /v1/clusters/{id}/client-certificates (the `ListClientCertificates` operationId).
+func (c *Client) ListClientCertificates(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListClientCertificatesRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateClientCertificateWithBody Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+func (c *Client) CreateClientCertificateWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateClientCertificateRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateClientCertificate Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+func (c *Client) CreateClientCertificate(ctx context.Context, id openapi_types.UUID, body CreateClientCertificateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateClientCertificateRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeClientCertificate Revoke a client certificate: every instance stops trusting it within seconds (refused at the TLS handshake; open connections stay), without a restart
+//
+// Corresponds with POST /v1/clusters/{id}/client-certificates/{certificateId}/revoke (the `RevokeClientCertificate` operationId).
+func (c *Client) RevokeClientCertificate(ctx context.Context, id string, certificateId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeClientCertificateRequest(c.Server, id, certificateId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetConnection Connection string and credentials
 //
 // Corresponds with GET /v1/clusters/{id}/connection (the `GetConnection` operationId).
 func (c *Client) GetConnection(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetConnectionRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateCaWithBody Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+func (c *Client) RotateCaWithBody(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateCaRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateCa Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+func (c *Client) RotateCa(ctx context.Context, id openapi_types.UUID, body RotateCaJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateCaRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -4222,6 +4417,128 @@ func NewSetBackupScheduleRequestWithBody(server string, id openapi_types.UUID, c
 	return req, nil
 }
 
+// NewListClientCertificatesRequest constructs an http.Request for the ListClientCertificates method
+func NewListClientCertificatesRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/client-certificates", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateClientCertificateRequest calls the generic CreateClientCertificate builder with application/json body
+func NewCreateClientCertificateRequest(server string, id openapi_types.UUID, body CreateClientCertificateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateClientCertificateRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCreateClientCertificateRequestWithBody constructs an http.Request for the CreateClientCertificate method, with any body, and a specified content type
+func NewCreateClientCertificateRequestWithBody(server string, id openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/client-certificates", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRevokeClientCertificateRequest constructs an http.Request for the RevokeClientCertificate method
+func NewRevokeClientCertificateRequest(server string, id string, certificateId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "certificateId", certificateId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/client-certificates/%s/revoke", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetConnectionRequest constructs an http.Request for the GetConnection method
 func NewGetConnectionRequest(server string, id openapi_types.UUID) (*http.Request, error) {
 	var err error
@@ -4252,6 +4569,53 @@ func NewGetConnectionRequest(server string, id openapi_types.UUID) (*http.Reques
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewRotateCaRequest calls the generic RotateCa builder with application/json body
+func NewRotateCaRequest(server string, id openapi_types.UUID, body RotateCaJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRotateCaRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRotateCaRequestWithBody constructs an http.Request for the RotateCa method, with any body, and a specified content type
+func NewRotateCaRequestWithBody(server string, id openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/clusters/%s/tls/rotate-ca", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -4900,12 +5264,54 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /v1/clusters/{id}/backup-schedule (the `SetBackupSchedule` operationId).
 	SetBackupScheduleWithResponse(ctx context.Context, id openapi_types.UUID, body SetBackupScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*SetBackupScheduleResponse, error)
 
+	// ListClientCertificatesWithResponse The client certificates issued for a cluster, revoked ones included (never their keys)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/clusters/{id}/client-certificates (the `ListClientCertificates` operationId).
+	ListClientCertificatesWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ListClientCertificatesResponse, error)
+
+	// CreateClientCertificateWithBodyWithResponse Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+	CreateClientCertificateWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateClientCertificateResponse, error)
+
+	// CreateClientCertificateWithResponse Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+	CreateClientCertificateWithResponse(ctx context.Context, id openapi_types.UUID, body CreateClientCertificateJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateClientCertificateResponse, error)
+
+	// RevokeClientCertificateWithResponse Revoke a client certificate: every instance stops trusting it within seconds (refused at the TLS handshake; open connections stay), without a restart
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/client-certificates/{certificateId}/revoke (the `RevokeClientCertificate` operationId).
+	RevokeClientCertificateWithResponse(ctx context.Context, id string, certificateId string, reqEditors ...RequestEditorFn) (*RevokeClientCertificateResponse, error)
+
 	// GetConnectionWithResponse Connection string and credentials
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/clusters/{id}/connection (the `GetConnection` operationId).
 	GetConnectionWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetConnectionResponse, error)
+
+	// RotateCaWithBodyWithResponse Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+	RotateCaWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RotateCaResponse, error)
+
+	// RotateCaWithResponse Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+	RotateCaWithResponse(ctx context.Context, id openapi_types.UUID, body RotateCaJSONRequestBody, reqEditors ...RequestEditorFn) (*RotateCaResponse, error)
 
 	// GetTopologyWithResponse Shards, slot ranges and instances
 	//
@@ -6217,6 +6623,276 @@ func (r SetBackupScheduleResponse) ContentType() string {
 	return ""
 }
 
+// ListClientCertificatesResponse429Headers the declared response headers of an HTTP 429 response for ListClientCertificates
+type ListClientCertificatesResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListClientCertificatesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClientCertificateList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListClientCertificatesResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListClientCertificatesResponse) GetJSON200() *ClientCertificateList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListClientCertificatesResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListClientCertificatesResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListClientCertificatesResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListClientCertificatesResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListClientCertificatesResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListClientCertificatesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListClientCertificatesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListClientCertificatesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListClientCertificatesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateClientCertificateResponse429Headers the declared response headers of an HTTP 429 response for CreateClientCertificate
+type CreateClientCertificateResponse429Headers struct {
+	RetryAfter *int
+}
+
+type CreateClientCertificateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ClientCertificateWithKey
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateClientCertificateResponse429Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateClientCertificateResponse) GetJSON201() *ClientCertificateWithKey {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateClientCertificateResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateClientCertificateResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateClientCertificateResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateClientCertificateResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateClientCertificateResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateClientCertificateResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateClientCertificateResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateClientCertificateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateClientCertificateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateClientCertificateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateClientCertificateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeClientCertificateResponse429Headers the declared response headers of an HTTP 429 response for RevokeClientCertificate
+type RevokeClientCertificateResponse429Headers struct {
+	RetryAfter *int
+}
+
+type RevokeClientCertificateResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClientCertificate
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RevokeClientCertificateResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RevokeClientCertificateResponse) GetJSON200() *ClientCertificate {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeClientCertificateResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokeClientCertificateResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeClientCertificateResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokeClientCertificateResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RevokeClientCertificateResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RevokeClientCertificateResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeClientCertificateResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeClientCertificateResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeClientCertificateResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeClientCertificateResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetConnectionResponse429Headers the declared response headers of an HTTP 429 response for GetConnection
 type GetConnectionResponse429Headers struct {
 	RetryAfter *int
@@ -6301,6 +6977,96 @@ func (r GetConnectionResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetConnectionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateCaResponse429Headers the declared response headers of an HTTP 429 response for RotateCa
+type RotateCaResponse429Headers struct {
+	RetryAfter *int
+}
+
+type RotateCaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *ClusterWithOperation
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateCaResponse429Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r RotateCaResponse) GetJSON202() *ClusterWithOperation {
+	return r.JSON202
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RotateCaResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateCaResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateCaResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RotateCaResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RotateCaResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RotateCaResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateCaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateCaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateCaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateCaResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7604,6 +8370,58 @@ func (c *ClientWithResponses) SetBackupScheduleWithResponse(ctx context.Context,
 	return ParseSetBackupScheduleResponse(rsp)
 }
 
+// ListClientCertificatesWithResponse The client certificates issued for a cluster, revoked ones included (never their keys)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/clusters/{id}/client-certificates (the `ListClientCertificates` operationId).
+func (c *ClientWithResponses) ListClientCertificatesWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ListClientCertificatesResponse, error) {
+	rsp, err := c.ListClientCertificates(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListClientCertificatesResponse(rsp)
+}
+
+// CreateClientCertificateWithBodyWithResponse Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+func (c *ClientWithResponses) CreateClientCertificateWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateClientCertificateResponse, error) {
+	rsp, err := c.CreateClientCertificateWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateClientCertificateResponse(rsp)
+}
+
+// CreateClientCertificateWithResponse Issue a client certificate signed by the cluster's CA (mTLS); its private key is shown once
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/client-certificates (the `CreateClientCertificate` operationId).
+func (c *ClientWithResponses) CreateClientCertificateWithResponse(ctx context.Context, id openapi_types.UUID, body CreateClientCertificateJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateClientCertificateResponse, error) {
+	rsp, err := c.CreateClientCertificate(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateClientCertificateResponse(rsp)
+}
+
+// RevokeClientCertificateWithResponse Revoke a client certificate: every instance stops trusting it within seconds (refused at the TLS handshake; open connections stay), without a restart
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/client-certificates/{certificateId}/revoke (the `RevokeClientCertificate` operationId).
+func (c *ClientWithResponses) RevokeClientCertificateWithResponse(ctx context.Context, id string, certificateId string, reqEditors ...RequestEditorFn) (*RevokeClientCertificateResponse, error) {
+	rsp, err := c.RevokeClientCertificate(ctx, id, certificateId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeClientCertificateResponse(rsp)
+}
+
 // GetConnectionWithResponse Connection string and credentials
 //
 // Returns a wrapper object for the known response body format(s).
@@ -7615,6 +8433,32 @@ func (c *ClientWithResponses) GetConnectionWithResponse(ctx context.Context, id 
 		return nil, err
 	}
 	return ParseGetConnectionResponse(rsp)
+}
+
+// RotateCaWithBodyWithResponse Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+func (c *ClientWithResponses) RotateCaWithBodyWithResponse(ctx context.Context, id openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RotateCaResponse, error) {
+	rsp, err := c.RotateCaWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateCaResponse(rsp)
+}
+
+// RotateCaWithResponse Rotate a TLS cluster's CA in place: new CA trusted, instance certificates re-issued, old CA retired, without a restart
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/clusters/{id}/tls/rotate-ca (the `RotateCa` operationId).
+func (c *ClientWithResponses) RotateCaWithResponse(ctx context.Context, id openapi_types.UUID, body RotateCaJSONRequestBody, reqEditors ...RequestEditorFn) (*RotateCaResponse, error) {
+	rsp, err := c.RotateCa(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateCaResponse(rsp)
 }
 
 // GetTopologyWithResponse Shards, slot ranges and instances
@@ -8911,6 +9755,249 @@ func ParseSetBackupScheduleResponse(rsp *http.Response) (*SetBackupScheduleRespo
 	return response, nil
 }
 
+// ParseListClientCertificatesResponse parses an HTTP response from a ListClientCertificatesWithResponse call
+func ParseListClientCertificatesResponse(rsp *http.Response) (*ListClientCertificatesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListClientCertificatesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClientCertificateList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListClientCertificatesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateClientCertificateResponse parses an HTTP response from a CreateClientCertificateWithResponse call
+func ParseCreateClientCertificateResponse(rsp *http.Response) (*CreateClientCertificateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateClientCertificateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ClientCertificateWithKey
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers CreateClientCertificateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeClientCertificateResponse parses an HTTP response from a RevokeClientCertificateWithResponse call
+func ParseRevokeClientCertificateResponse(rsp *http.Response) (*RevokeClientCertificateResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeClientCertificateResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClientCertificate
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers RevokeClientCertificateResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetConnectionResponse parses an HTTP response from a GetConnectionWithResponse call
 func ParseGetConnectionResponse(rsp *http.Response) (*GetConnectionResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -8979,6 +10066,87 @@ func ParseGetConnectionResponse(rsp *http.Response) (*GetConnectionResponse, err
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetConnectionResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateCaResponse parses an HTTP response from a RotateCaWithResponse call
+func ParseRotateCaResponse(rsp *http.Response) (*RotateCaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateCaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest ClusterWithOperation
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers RotateCaResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "e2140b39459c730760a5b9644ec3e32d99bfd2801d73f5dd9345c1e64770b429"
+const SpecSHA256 = "734e958a0bc50dd799f5a710101c3128ded600f06f18a9589dd7bd2b83c04750"

@@ -328,6 +328,24 @@ func (a *API) poll(ctx context.Context, what string, probe func() (done bool, re
 
 // WaitOperation polls an operation until it succeeds (nil), fails or is cancelled (error).
 func (a *API) WaitOperation(ctx context.Context, id string) (*client.Operation, error) {
+	return a.waitOperation(ctx, id, func(*client.Operation) bool { return false })
+}
+
+// WaitOperationStep polls an operation until its step named step succeeded or the operation did (nil),
+// or it fails or is cancelled (error).
+func (a *API) WaitOperationStep(ctx context.Context, id, step string) (*client.Operation, error) {
+	return a.waitOperation(ctx, id, func(op *client.Operation) bool {
+		for _, s := range op.Steps {
+			if s.Name == step {
+				return s.State == client.OperationStepStateSucceeded
+			}
+		}
+		return false
+	})
+}
+
+// waitOperation polls until the operation succeeds or enough (reached) is done.
+func (a *API) waitOperation(ctx context.Context, id string, reached func(*client.Operation) bool) (*client.Operation, error) {
 	u, err := parseID(id)
 	if err != nil {
 		return nil, err
@@ -351,6 +369,9 @@ func (a *API) WaitOperation(ctx context.Context, id string) (*client.Operation, 
 				msg += ": " + last.Error.Code + ": " + last.Error.Message
 			}
 			return false, 0, fmt.Errorf("operation %s (%s) %s", id, last.Kind, msg)
+		}
+		if reached(last) {
+			return true, 0, nil
 		}
 		return false, retryAfter(r.HTTPResponse.Header), nil
 	})

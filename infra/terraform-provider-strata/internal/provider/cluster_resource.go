@@ -26,9 +26,10 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*clusterResource)(nil)
-	_ resource.ResourceWithConfigure   = (*clusterResource)(nil)
-	_ resource.ResourceWithImportState = (*clusterResource)(nil)
+	_ resource.Resource                   = (*clusterResource)(nil)
+	_ resource.ResourceWithConfigure      = (*clusterResource)(nil)
+	_ resource.ResourceWithImportState    = (*clusterResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*clusterResource)(nil)
 )
 
 // Durabilities and eviction policies the API accepts (kept in step with @strata/api by the generated client's enums).
@@ -71,6 +72,7 @@ type clusterModel struct {
 	TLS               types.String `tfsdk:"tls"`
 	TLSClientAuth     types.String `tfsdk:"tls_client_auth"`
 	CACertificate     types.String `tfsdk:"ca_certificate"`
+	CARotation        types.Object `tfsdk:"ca_rotation"`
 	WaitForReady      types.Bool   `tfsdk:"wait_for_ready"`
 	Timeouts          types.Object `tfsdk:"timeouts"`
 	Status            types.String `tfsdk:"status"`
@@ -124,7 +126,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
 		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, fencing, tls_client_auth, migration_priority and maintenance_window change in place " +
-			"(PATCH /v1/clusters/{id}, waiting for the operation); backup changes in place at once; name, engine_version, tls and restore_from force a new cluster.",
+			"(PATCH /v1/clusters/{id}, waiting for the operation); backup changes in place at once; name, engine_version, tls and restore_from force a new cluster; a new ca_rotation trigger rotates the CA in place.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
 			"name": schema.StringAttribute{
@@ -202,7 +204,8 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Description: "none, optional or required: with required, every client also presents a client certificate of the cluster; with optional, a certificate is verified when a client presents one and the password alone also works (roll certificates out, then require them). Needs tls required. Default none. Changes in place.",
 				Validators:  []validator.String{stringvalidator.OneOf("none", "optional", "required")},
 			},
-			"ca_certificate": schema.StringAttribute{Computed: true, Description: "PEM of the cluster's CA when tls is required (clients verify the instances against it), else null."},
+			"ca_certificate": schema.StringAttribute{Computed: true, Description: "PEM of the cluster's CA when tls is required (clients verify the instances against it), else null; during a CA rotation both CAs, the new one first."},
+			"ca_rotation":    caRotationSchemaAttribute(),
 			"wait_for_ready": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
 				Description: "Wait for create and update operations to finish (default true). Provider-side only: changing it never touches the cluster.",
@@ -407,6 +410,10 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 			return
 		}
 	}
+	rotation, d := caRotationAsked(ctx, plan.CARotation, state.CARotation)
+	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
+		return
+	}
 	patch, changed, removeWindow := clusterPatch(ctx, plan, state)
 	if removeWindow {
 		// The generated body cannot carry an explicit null: the removal goes alone (applied at once, no operation).
@@ -421,11 +428,17 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 			resp.Diagnostics.AddError("Cannot change the cluster in place", err.Error())
 			return
 		}
-		if op != nil && plan.WaitForReady.ValueBool() {
+		// A CA rotation waits for the change: the API runs one operation at a time.
+		if op != nil && (plan.WaitForReady.ValueBool() || rotation != nil) {
 			if _, err := r.api.WaitOperation(ctx, op.Id.String()); err != nil {
 				resp.Diagnostics.AddError("The change did not finish", err.Error())
 				return
 			}
+		}
+	}
+	if rotation != nil {
+		if resp.Diagnostics.Append(r.rotateCA(ctx, state.ID.ValueString(), rotation, plan.WaitForReady.ValueBool())...); resp.Diagnostics.HasError() {
+			return
 		}
 	}
 	plan.ID = state.ID

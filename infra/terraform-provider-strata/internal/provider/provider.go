@@ -82,7 +82,7 @@ func (p *strataProvider) Configure(ctx context.Context, req provider.ConfigureRe
 }
 
 func (p *strataProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewClusterResource, NewAPITokenResource, NewNotificationChannelResource, NewAlertRuleResource, NewDatabaseUserResource}
+	return []func() resource.Resource{NewClusterResource, NewAPITokenResource, NewNotificationChannelResource, NewAlertRuleResource, NewDatabaseUserResource, NewClientCertificateResource}
 }
 
 func (p *strataProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type Fencing, type MigrationPriority, type Operation, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { LIMITS, type Cluster, type Durability, type EvictionPolicy, type Fencing, type MigrationPriority, type Operation, type TlsClientAuth, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
 import { useClusterPlanMutation, useClusterUpdateMutation } from '../../../data/clusters/cluster-update-mutation';
 import { useCapacityQuery } from '../../../data/capacity/capacity-query';
 import { isApiError } from '../../../data/fetcher';
@@ -9,7 +9,7 @@ import { memoryHint, replicasHint, shapeBounds, shardsHint, type CapacityField }
 import type { ClusterShape } from '../../../lib/cluster-math';
 import { toast } from '../../../lib/toast';
 import { Field } from '../../../components/ui/Field';
-import { DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from '../../ClusterCreate/options';
+import { CLIENT_AUTH_OPTIONS, DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB, clientAuthWarning } from '../../ClusterCreate/options';
 import { DurabilityAdvice } from '../../Nodes/DurabilityAdvice';
 import { PlanPreview } from './PlanPreview';
 import { SwitchoverPanel } from './SwitchoverPanel';
@@ -18,7 +18,7 @@ import { MaintenanceWindowPanel } from './MaintenanceWindowPanel';
 import { MigrationPanel } from './MigrationPanel';
 import { ApplyConfirm } from './ApplyConfirm';
 
-type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy; fencing: Fencing; migrationPriority: MigrationPriority };
+type Form = { shards: string; replicasPerShard: string; memoryMbPerShard: number; durability: Durability; evictionPolicy: EvictionPolicy; fencing: Fencing; tlsClientAuth: TlsClientAuth; migrationPriority: MigrationPriority };
 type FormField = keyof Form;
 
 const PRIORITY_HINTS: Record<MigrationPriority, string> = {
@@ -29,7 +29,7 @@ const PRIORITY_HINTS: Record<MigrationPriority, string> = {
 
 const fromSpec = (c: Cluster): Form => ({
   shards: String(c.spec.shards), replicasPerShard: String(c.spec.replicasPerShard), memoryMbPerShard: c.spec.memoryMbPerShard,
-  durability: c.spec.durability, evictionPolicy: c.spec.evictionPolicy, fencing: c.spec.fencing, migrationPriority: c.spec.migrationPriority,
+  durability: c.spec.durability, evictionPolicy: c.spec.evictionPolicy, fencing: c.spec.fencing, tlsClientAuth: c.spec.tlsClientAuth, migrationPriority: c.spec.migrationPriority,
 });
 
 /** Only the fields that differ from the cluster's spec. */
@@ -41,6 +41,7 @@ function changes(c: Cluster, f: Form): UpdateClusterRequest {
   if (f.durability !== c.spec.durability) out.durability = f.durability;
   if (f.evictionPolicy !== c.spec.evictionPolicy) out.evictionPolicy = f.evictionPolicy;
   if (f.fencing !== c.spec.fencing) out.fencing = f.fencing;
+  if (f.tlsClientAuth !== c.spec.tlsClientAuth) out.tlsClientAuth = f.tlsClientAuth;
   if (f.migrationPriority !== c.spec.migrationPriority) out.migrationPriority = f.migrationPriority;
   return out;
 }
@@ -79,7 +80,7 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
   const menu = [...new Set([...memoryOptions, cluster.spec.memoryMbPerShard])].sort((a, b) => a - b);
 
   const serverFieldError = (f: string) => (isApiError(error) ? error.fieldErrors.find((e) => e.field === f)?.message : undefined);
-  const FIELDS: FormField[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'migrationPriority'];
+  const FIELDS: FormField[] = ['shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'tlsClientAuth', 'migrationPriority'];
   /** One message per field: the server's refusal, else what the nodes cannot hold (said at once, as in the wizard). */
   const fieldError = (f: FormField) => serverFieldError(f) ?? (changed && check?.problem?.field === (f as CapacityField) ? check.problem.message : undefined);
   // The summary only for what no field shows.
@@ -153,6 +154,7 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
             {(Object.keys(FENCING_OPTIONS) as Fencing[]).map((f) => <option key={f} value={f}>{FENCING_OPTIONS[f].title}</option>)}
           </select>
         </Field>
+        <ClientAuthField cluster={cluster} value={form.tlsClientAuth} error={fieldError('tlsClientAuth')} onChange={(v) => set('tlsClientAuth', v)} />
         <Field label="Migration priority" error={fieldError('migrationPriority')} hint={PRIORITY_HINTS[form.migrationPriority]}>
           <select className="input" name="migrationPriority" value={form.migrationPriority} onChange={(e) => set('migrationPriority', e.target.value as MigrationPriority)}>
             {(Object.keys(PRIORITY_HINTS) as MigrationPriority[]).map((p) => <option key={p} value={p}>{p}</option>)}
@@ -208,6 +210,32 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
       <SwitchoverPanel cluster={cluster} busy={!!running} />
       <MaintenanceWindowPanel cluster={cluster} />
       <RestartPanel cluster={cluster} busy={!!running} />
+    </div>
+  );
+}
+
+/**
+ * Client certificates (tls-auth-clients), changed in place through the same
+ * plan and apply as the other settings. A cluster without TLS has no CA to
+ * check certificates against: the field says so instead.
+ */
+function ClientAuthField({ cluster, value, error, onChange }: { cluster: Cluster; value: TlsClientAuth; error: string | undefined; onChange: (v: TlsClientAuth) => void }) {
+  if (cluster.spec.tls !== 'required') {
+    return (
+      <p className="muted small" data-testid="client-auth-not-applicable">
+        Client certificates: not applicable, this cluster does not use TLS (TLS is chosen when a cluster is created).
+      </p>
+    );
+  }
+  const warning = clientAuthWarning(cluster.spec.tlsClientAuth, value);
+  return (
+    <div>
+      <Field label="Client certificates" error={error} hint={`${CLIENT_AUTH_OPTIONS[value].description} Now ${CLIENT_AUTH_OPTIONS[cluster.spec.tlsClientAuth].title.toLowerCase()}.`}>
+        <select className="input" name="tlsClientAuth" value={value} onChange={(e) => onChange(e.target.value as TlsClientAuth)}>
+          {(Object.keys(CLIENT_AUTH_OPTIONS) as TlsClientAuth[]).map((a) => <option key={a} value={a}>{CLIENT_AUTH_OPTIONS[a].title}</option>)}
+        </select>
+      </Field>
+      {warning && <p className="summary-warning" data-testid="client-auth-warning"><strong>Warning:</strong> {warning}</p>}
     </div>
   );
 }
