@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
-import { createControlPlaneMetrics } from './control-plane.metrics';
 import type { MetricsIngest } from './metrics-ingest';
 
 const eld = vi.hoisted(() => ({ resolutions: [] as number[] }));
@@ -17,6 +16,9 @@ vi.mock('node:perf_hooks', async (importOriginal) => {
 
 describe('control-plane metrics: event-loop delay', () => {
   it('is sampled every 10 ms only once /metrics is scraped, and every lag gauge is exposed once', async () => {
+    // A fresh copy of the module, so it sees the mock even where another file of the same worker loaded it first.
+    vi.resetModules();
+    const { createControlPlaneMetrics } = await import('./control-plane.metrics');
     const before = eld.resolutions.length;
     const m = createControlPlaneMetrics({
       pool: { query: async () => ({ rows: [] }) } as unknown as pg.Pool,
