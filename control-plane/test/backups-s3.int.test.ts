@@ -287,26 +287,31 @@ describe('backups to S3-compatible storage', () => {
 
     // The storage now wants another secret: the organization's credentials are refused.
     const config = path.join(stack.dir, 'seaweedfs', 's3.json');
-    writeFileSync(config, JSON.stringify({ identities: [{ name: 'strata', credentials: [{ accessKey: s3.accessKeyId, secretKey: 'rotated-secret' }], actions: ['Admin', 'Read', 'Write', 'List'] }] }));
-    await s3.stop();
-    await s3.restart();
-    const refused = await waitEnded((await startBackup(srcId)).id);
-    expect(refused.status).toBe('failed');
-    expect(refused.error).toMatchObject({ code: 'storage_failed', message: expect.stringMatching(/credentials were refused/) });
-    expect(refused.manifest).toBeNull();
-    await writer.stop();
-    writer['client'].disconnect();
-    // The cluster served throughout.
-    expect(writer.errors).toBe(0);
-    expect(writer.acked.length).toBeGreaterThan(50);
-    expect((await api.getCluster(srcId)).body.status.phase).toBe('ready');
-    // No agent died of it.
-    expect(stack.agents.map((a) => a.restarts)).toEqual(restarts);
-
-    // Back to the right secret (the test's own view of the bucket uses it).
-    writeFileSync(config, JSON.stringify({ identities: [{ name: 'strata', credentials: [{ accessKey: s3.accessKeyId, secretKey: s3.secretAccessKey }], actions: ['Admin', 'Read', 'Write', 'List'] }] }));
-    await s3.stop();
-    await s3.restart();
+    const withSecret = (secretKey: string) => JSON.stringify({ identities: [{ name: 'strata', credentials: [{ accessKey: s3.accessKeyId, secretKey }], actions: ['Admin', 'Read', 'Write', 'List'] }] });
+    writeFileSync(config, withSecret('rotated-secret'));
+    let refused: Backup;
+    try {
+      await s3.stop();
+      await s3.restart();
+      refused = await waitEnded((await startBackup(srcId)).id);
+      expect(refused.status).toBe('failed');
+      expect(refused.error).toMatchObject({ code: 'storage_failed', message: expect.stringMatching(/credentials were refused/) });
+      expect(refused.manifest).toBeNull();
+      await writer.stop();
+      // The cluster served throughout.
+      expect(writer.errors, writer.firstErrors.join('\n')).toBe(0);
+      expect(writer.acked.length).toBeGreaterThan(50);
+      expect((await api.getCluster(srcId)).body.status.phase).toBe('ready');
+      // No agent died of it.
+      expect(stack.agents.map((a) => a.restarts)).toEqual(restarts);
+    } finally {
+      // Back to the right secret (the test's own view of the bucket and the next tests use it), whatever failed above.
+      await writer.stop();
+      writer['client'].disconnect();
+      writeFileSync(config, withSecret(s3.secretAccessKey));
+      await s3.stop();
+      await s3.restart();
+    }
     await api.pollUntil(async () => ((await objectsOf(refused.id)).length === 0 ? true : undefined), 20_000, () => 'objects of the refused backup remain');
     expect(await bucket.openUploads()).toEqual([]);
     expect(leftoverSnapshots()).toEqual([]);

@@ -70,6 +70,8 @@ export async function countPresent(client: Cluster, prefix: string, count: numbe
 export class DurableWriter {
   readonly acked: string[] = [];
   errors = 0;
+  /** The first few errors, with when they happened (for a failed assertion's message). */
+  readonly firstErrors: string[] = [];
   longestGapMs = 0;
   private stopped = false;
   private loop?: Promise<void>;
@@ -92,9 +94,9 @@ export class DurableWriter {
             const now = Date.now();
             this.longestGapMs = Math.max(this.longestGapMs, now - last);
             last = now;
-          } else if (setErr) this.errors++;
-        } catch {
-          this.errors++;
+          } else if (setErr) this.noteError(setErr);
+        } catch (err) {
+          this.noteError(err);
           await new Promise((r) => setTimeout(r, 10));
         }
         await pace(began, this.everyMs);
@@ -106,6 +108,11 @@ export class DurableWriter {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.loop;
+  }
+
+  private noteError(err: unknown): void {
+    this.errors++;
+    if (this.firstErrors.length < 5) this.firstErrors.push(`${new Date().toISOString()} ${(err as Error)?.message ?? String(err)}`);
   }
 
   /** Acknowledged keys that no longer hold their value. */

@@ -34,7 +34,7 @@ describe('terraform-provider-strata', () => {
     const cli = path.join(home, 'terraformrc');
     writeFileSync(cli, '# empty: acceptance tests use in-process providers\n');
     try {
-      const r = await runAsync('go', ['test', '-count=1', '-v', '-timeout', '25m', './...'], {
+      const r = await runAsync('go', ['test', '-count=1', '-v', '-parallel', '8', '-timeout', '25m', './...'], {
         cwd: dir,
         env: {
           ...process.env, TF_ACC: '1', TF_ACC_TERRAFORM_PATH: terraform, TF_CLI_CONFIG_FILE: cli, CHECKPOINT_DISABLE: '1',

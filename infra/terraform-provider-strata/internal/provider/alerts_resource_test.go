@@ -35,6 +35,8 @@ func TestAccAlertRuleAndChannel(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	// Beside the other acceptance tests on the same stack: each uses names of its own.
+	t.Parallel()
 	var ruleID string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6,

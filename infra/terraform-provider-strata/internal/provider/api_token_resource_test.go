@@ -20,6 +20,8 @@ func TestAccAPIToken(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	// Beside the other acceptance tests on the same stack: each uses names of its own.
+	t.Parallel()
 	var id, secret string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: protoV6,

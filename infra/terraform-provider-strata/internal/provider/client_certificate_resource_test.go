@@ -101,6 +101,8 @@ func TestAccClientCertificateAndCARotation(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	// Beside the other acceptance tests on the same stack: each uses names of its own.
+	t.Parallel()
 	api := testAPI(t)
 	var cid, certID, firstCA, seed, user, password string
 	var certPEM, keyPEM string

@@ -177,6 +177,8 @@ func TestAccCluster(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1 (npm test does, through infra/terraform-provider-strata/test/provider.int.test.ts)")
 	}
+	// Beside the other acceptance tests on the same stack: each uses names of its own.
+	t.Parallel()
 	api := testAPI(t)
 	var firstID string
 	inPlace := clusterConfig("tf-acc", 32, false) // without PATCH: a provider-side field changes in place
@@ -293,6 +295,8 @@ func TestAccClusterDeletedOutsideTerraform(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	// Beside the other acceptance tests on the same stack: each uses names of its own.
+	t.Parallel()
 	api := testAPI(t)
 	cfg := `
 resource "strata_cluster" "test" {

@@ -60,6 +60,8 @@ func TestAccDatabaseUser(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	// Beside the other acceptance tests on the same stack: each uses names of its own.
+	t.Parallel()
 	api := testAPI(t)
 	var cid, readerPassword, seed string
 	resource.Test(t, resource.TestCase{

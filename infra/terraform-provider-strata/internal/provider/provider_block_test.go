@@ -56,6 +56,8 @@ func TestAccNodesWithMemberTokenInProviderBlock(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC=1")
 	}
+	// Beside the other acceptance tests on the same stack: each uses names of its own.
+	t.Parallel()
 	token := memberToken(t, "tf-member@nodes.test")
 	// A cluster of the organization (made with the stack's admin token), so some node runs its instances.
 	admin := testAPI(t)
