@@ -39,7 +39,7 @@ export function MigrationPanel({ clusterId, operation }: { clusterId: string; op
         <h2 id="migration-title" className="card-title">
           {operation.state === 'succeeded' ? 'Change complete' : operation.state === 'cancelled' ? 'Change cancelled; the cluster is back as it was'
             : operation.state === 'failed' ? `Change failed: ${operation.error?.message ?? ''}`
-            : operation.cancelRequested ? 'Cancelling: moving back' : operation.paused ? 'Change paused' : 'Changing the topology'}
+            : operation.cancelRequested ? 'Cancelling: moving back' : operation.paused ? 'Change paused' : m ? 'Changing the topology' : 'Applying the change'}
         </h2>
         <span className="mono" data-testid="migration-percent">{Math.round(operation.progress * 100)}%</span>
       </div>
