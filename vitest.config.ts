@@ -11,6 +11,10 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Nothing here is timed: npm test runs these beside the integration
+          // and e2e suites, where a CPU-heavy test (generating the API's types)
+          // can wait several seconds for a core.
+          testTimeout: 30_000,
           include: ['{api,control-plane,engine,bench,agents,infra}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts'],
         },

@@ -527,6 +527,32 @@ describe('a TLS cluster', () => {
     console.log(`CA rotated in ${Date.parse(rotatedOp.finishedAt!) - Date.parse(rotatedOp.createdAt)} ms without a restart; writer trusting the old CA ${rotationWriter.acked.length} acknowledged writes, longest gap ${rotationWriter.longestGapMs} ms`);
     afterRotation.disconnect();
     rotationWriter['client'].disconnect();
+
+    // A rotation that keeps the old CA trusted for an hour does not stop healing meanwhile: the primary of this one-shard
+    // cluster (Redis cannot fail it over alone: no other primary votes) killed while the rotation waits is replaced by
+    // its replica, and a writer with the new CA keeps every acknowledged write.
+    const patient = await api.call<{ operation: { id: string } }>('POST', `/v1/clusters/${id}/tls/rotate-ca`, { retireAfterSeconds: 3600 });
+    expect(patient.status, JSON.stringify(patient.body)).toBe(202);
+    await api.pollUntil(async () => {
+      const op = (await api.operation(patient.body.operation.id)).body;
+      return op.steps[2]?.state === 'running' ? op : undefined;
+    }, 60_000, () => 'the second rotation did not reach its wait for retiring the old CA');
+    const waitingCa = (await api.connection(id)).body.caCertificate!;
+    const healWriter = new DurableWriter(tlsClient(conn.uri, waitingCa, client), 'rotheal', 1).start();
+    await new Promise((res) => setTimeout(res, 300));
+    const primary = (await api.topology(id)).body.shards[0]!.instances.find((i) => i.role === 'primary')!;
+    process.kill(enginePid(primary.address), 'SIGKILL');
+    const failover = await api.waitForEvent(id, 'failover', (e) => e.oldPrimary.address === primary.address, 30_000);
+    expect((await api.operation(patient.body.operation.id)).body.state).toBe('running');
+    await api.waitForHealthy(id, 60_000);
+    await new Promise((res) => setTimeout(res, 300));
+    await healWriter.stop();
+    expect(healWriter.acked.length).toBeGreaterThan(10);
+    const reader = tlsClient(conn.uri, waitingCa, client);
+    expect(await healWriter.lost(reader)).toEqual([]);
+    reader.disconnect();
+    console.log(`primary killed while a rotation waited to retire the old CA: ${failover.cause} failover to ${failover.newPrimary.address}; writer ${healWriter.acked.length} acknowledged, longest gap ${healWriter.longestGapMs} ms`);
+    healWriter['client'].disconnect();
     // Strata's own new connections (the slow log opens one per instance) present the certificate the control plane issued.
     const slow = await api.call<SlowLog>('GET', `/v1/clusters/${id}/diagnostics/slowlog`);
     expect(slow.body.sources.every((x) => x.ok), JSON.stringify(slow.body.sources)).toBe(true);

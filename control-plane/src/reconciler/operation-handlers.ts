@@ -28,6 +28,13 @@ export interface OperationHandler {
    * Runs before the operation is saved as finished, and again after a crash in between: it must be idempotent.
    */
   onSucceeded?(ctx: ClusterContext): Promise<void>;
+  /**
+   * The operation never changes the cluster's topology, and may wait a long
+   * time (a CA rotation keeps the old CA trusted for hours or days): healing
+   * runs beside it as when no operation runs, so a primary that dies meanwhile
+   * is replaced and lost copies are rebuilt.
+   */
+  healsAsWhenIdle?: true;
 }
 
 export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandler } = {
@@ -53,6 +60,7 @@ export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandl
   },
   'rotate-ca': {
     steps: rotateCaSteps,
+    healsAsWhenIdle: true,
   },
   switchover: {
     steps: switchoverSteps,

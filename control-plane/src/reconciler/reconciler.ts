@@ -239,8 +239,9 @@ export class Reconciler {
       if (op.startsAt) delete op.startsAt;
       const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : op.kind === 'restart-cluster' ? 'restart' as const : undefined;
       const healCtx = op.kind !== 'delete-cluster' ? await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() }) : null;
-      if (during && healCtx) {
-        // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`).
+      if ((during || handler.healsAsWhenIdle) && healCtx) {
+        // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`);
+        // beside an operation that leaves the topology alone, healing plans as when no operation runs.
         const plan = planFor(healCtx, null, during);
         const asked = plan.actions.filter((a) => a.kind === 'promote' && !taskFor(healCtx, { kind: 'promote', shard: a.shard, fromInstanceId: a.fromInstanceId, crashedAt: a.crashedAt }));
         if (asked.length) this.deps.log.warn({ clusterId, operationId: op.id, promoted: asked }, 'primary died during the operation: promoting its replica');

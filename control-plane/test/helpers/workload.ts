@@ -70,6 +70,8 @@ export async function countPresent(client: Cluster, prefix: string, count: numbe
 export class DurableWriter {
   readonly acked: string[] = [];
   errors = 0;
+  /** Writes sent to a node that no longer serves the key's slot, written again after the client refreshed its slot map. */
+  redirects = 0;
   /** The first few errors, with when they happened (for a failed assertion's message). */
   readonly firstErrors: string[] = [];
   longestGapMs = 0;
@@ -94,6 +96,13 @@ export class DurableWriter {
             const now = Date.now();
             this.longestGapMs = Math.max(this.longestGapMs, now - last);
             last = now;
+          } else if (setErr && /^(MOVED|ASK) /.test(setErr.message)) {
+            // The slot is served elsewhere now (a failover or a switchover moved it). ioredis follows a
+            // redirect by itself, but not inside a pipeline whose WAIT (no key) was answered: refresh the
+            // slot map as a client would and write this key again. Not an error: nothing was refused.
+            this.redirects++;
+            i--;
+            await new Promise<void>((resolve) => this.client.refreshSlotsCache(() => resolve()));
           } else if (setErr) this.noteError(setErr);
         } catch (err) {
           this.noteError(err);
