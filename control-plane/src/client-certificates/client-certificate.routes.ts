@@ -18,6 +18,7 @@ import type { SecretBox } from '../crypto/secret-box';
 import { issueRevocableClientCertificate } from '../crypto/cluster-ca';
 import { desiredClientTrust, openSecrets } from '../services/cluster-secrets';
 import type { ClientCertificateRow, ClientCertificateStore } from './client-certificate.store';
+import { trustApplied } from './trust-applied';
 
 const BASE = '/v1';
 const DAY_MS = 86_400_000;
@@ -45,11 +46,7 @@ export function clientCertificateRoutes(d: {
     const bundle = desiredClientTrust(openSecrets(d.box, c.secretsEnc), await d.store.trustedIssuers(c.id));
     if (bundle === null) return true;
     const digest = clientTrustDigest(bundle);
-    const instances = await d.clusters.instances(c.id);
-    return instances.every((i) => {
-      const o = d.observed.instance(i.id, i.nodeId);
-      return !o || o.state !== 'running' || o.trustDigest === digest;
-    });
+    return trustApplied(await d.clusters.instances(c.id), (id, nodeId) => d.observed.instance(id, nodeId), digest);
   };
 
   const view = (row: ClientCertificateRow, isApplied: boolean): ClientCertificate => ({
@@ -100,7 +97,12 @@ export function clientCertificateRoutes(d: {
       type: 'client-certificate-revoked', certificateId: row.id, name: row.name, serialNumber: row.serialNumber,
       message: `Client certificate ${row.name} (serial ${row.serialNumber}) revoked: every instance refuses it at the TLS handshake once it has reloaded its trust (no restart); open connections stay.`,
     }, `client-certificate-revoked:${row.id}`);
-    if (found.revokedAt) return view(row, await applied(c));
+    if (found.revokedAt) {
+      const isApplied = await applied(c);
+      // A call that revoked it may have died before asking for a pass (or asked another control plane): ask again.
+      if (!isApplied) await d.requestPass(c.id);
+      return view(row, isApplied);
+    }
     await d.requestPass(c.id);
     return view(row, false);
   });
