@@ -57,6 +57,13 @@ const retireOld: Step<ClusterContext> = {
       const reissued = ctx.operation!.steps.find((s) => s.name === ROTATE_CA_STEPS[1].name)?.finishedAt;
       const at = Date.parse(reissued ?? new Date().toISOString()) + planOf(ctx).retireAfterSeconds * 1000;
       if (Date.now() < at) return { kind: 'wait', detail: `the old CA stays trusted until ${new Date(at).toISOString().replace('.000Z', 'Z')} (clients take the new CA meanwhile)` };
+      // Not while an instance may still serve a certificate from the old CA: one on a node that does not report
+      // (it would be cut off from the others once they trust the new CA alone), or one started or adopted since
+      // the re-issue (a copy healing rebuilt, an agent back after an outage) that has no certificate of this round yet.
+      const unseen = ctx.instances.filter((i) => !ctx.observe(i.id));
+      if (unseen.length) return { kind: 'wait', detail: `${unseen.length} instance(s) on nodes that do not report: the old CA stays trusted until they serve a certificate from the new CA` };
+      const caughtUp = await reissue(ctx, 1);
+      if (caughtUp.kind !== 'done') return caughtUp;
       const { tlsCaRotation: _retired, ...rest } = secrets;
       const sealed = ctx.deps.box.seal(JSON.stringify(rest));
       await ctx.deps.clusters.setSecrets(ctx.cluster.id, sealed);
