@@ -122,11 +122,11 @@ async function openSource(p: BackupShardTaskSpec, d: BackupShardDeps, mine: stri
 }
 
 export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?: StorageCredentials }, d: BackupShardDeps): Promise<BackupShardResult> {
-  const server = String(await d.client.call('INFO', 'server'));
-  const memory = String(await d.client.call('INFO', 'memory'));
-  const engineVersion = field(server, 'redis_version') ?? 'unknown';
-  const usedMemoryBytes = Number(field(memory, 'used_memory') ?? 0);
-  await removeOthers(d.instanceDir, p.backupId);
+  const startedAt = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const [server, memory] = (await Promise.all([d.client.call('INFO', 'server'), d.client.call('INFO', 'memory'), removeOthers(d.instanceDir, p.backupId)])).map(String);
+  const engineVersion = field(server!, 'redis_version') ?? 'unknown';
+  const usedMemoryBytes = Number(field(memory!, 'used_memory') ?? 0);
   const mine = path.join(d.instanceDir, `backup-${p.backupId}.rdb`);
   let lastReport = 0;
   let total: number | null = null;
@@ -139,6 +139,8 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
   let src: Awaited<ReturnType<typeof openSource>> | undefined;
   try {
     src = await openSource(p, d, mine);
+    const openedAt = performance.now();
+    let lastByteAt = openedAt;
     total = src.total;
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
@@ -156,6 +158,10 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
         }
         cb(null, c);
       },
+      flush(cb) {
+        lastByteAt = performance.now();
+        cb();
+      },
     });
     // The storage's pipeline reports the tap's errors while it runs; before it started (or after it failed) they are ours already.
     tap.on('error', () => {});
@@ -170,12 +176,18 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
     const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress });
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);
+    const storedAt = performance.now();
+    const cpu = process.cpuUsage(cpuBefore);
     d.progress?.(stored.bytes, stored.bytes);
     d.log(`shard ${p.shard}: ${stored.bytes} bytes, ${c.keys} keys stored as ${p.key}`);
     await removeSnapshot(mine);
     return {
       kind: 'backup-shard', bytes: stored.bytes, sha256: stored.sha256, keys: c.keys, keysWithExpiry: c.keysWithExpiry, usedMemoryBytes, engineVersion,
       snapshotAt: src.snapshotAt.toISOString(), finishedAt: new Date().toISOString(),
+      phases: {
+        openMs: Math.round(openedAt - startedAt), streamMs: Math.round(lastByteAt - openedAt), storeMs: Math.round(storedAt - lastByteAt),
+        cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      },
     };
   } catch (err) {
     // A failed run leaves nothing behind (only an agent killed mid-upload leaves a file, for the task's next run);

@@ -11462,6 +11462,16 @@ export interface components {
                 snapshotAt: string;
                 /** @description RFC 3339 timestamp */
                 finishedAt: string;
+                phases?: {
+                    /** @description from the task's start to the snapshot streaming (the instance forked and answered) */
+                    openMs: number;
+                    /** @description from then to the snapshot's last byte read */
+                    streamMs: number;
+                    /** @description from the last byte read to the object stored (the last part and the completion) */
+                    storeMs: number;
+                    /** @description the agent process's CPU time meanwhile (all its work, not only this task's) */
+                    cpuMs: number;
+                };
             } | {
                 /** @enum {string} */
                 kind: "backup-consistent-start";

@@ -57,6 +57,8 @@ export const shardKey = (backupId: string, shard: number) => `${backupId}/shard-
 export class BackupCoordinator {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** A pass was asked for while one ran (a task ended meanwhile): another runs right after. */
+  private again = false;
 
   constructor(private readonly d: BackupCoordinatorDeps) {}
 
@@ -71,15 +73,21 @@ export class BackupCoordinator {
 
   /** One pass over every running backup (also called right after a backup starts and when a task ends). */
   async tick(): Promise<void> {
-    if (this.busy) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
     this.busy = true;
     try {
-      for (const b of await this.d.store.running()) {
-        await this.drive(b).catch((err) => this.d.log.error({ err, backupId: b.id }, 'backup pass failed'));
-      }
-      for (const b of await this.d.store.unswept()) {
-        await this.sweep(b).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files'));
-      }
+      do {
+        this.again = false;
+        for (const b of await this.d.store.running()) {
+          await this.drive(b).catch((err) => this.d.log.error({ err, backupId: b.id }, 'backup pass failed'));
+        }
+        for (const b of await this.d.store.unswept()) {
+          await this.sweep(b).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files'));
+        }
+      } while (this.again);
     } finally {
       this.busy = false;
     }
