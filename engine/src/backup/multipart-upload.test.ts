@@ -52,11 +52,13 @@ describe('multipartUpload', () => {
     expect(seen.reduce((a, b) => a + b, 0)).toBe(10_000);
   });
 
-  it('holds at most `queue` parts: the one filling and queue - 1 in flight', async () => {
+  it('holds at most `queue` parts: the one filling and queue - 1 in flight; a buffer is filled again only once its part was sent', async () => {
+    // The fake target reads each body only when its (slow) request ends, as a real one may.
     const { t, got } = target({ delayMs: 20 });
-    await multipartUpload(bytes(20 * 1024, 512), t, { partBytes: 1024, queue: 3 });
-    expect(got.parts.size).toBe(20);
+    await multipartUpload(bytes(20 * 1024 + 100, 512), t, { partBytes: 1024, queue: 3 });
+    expect(got.parts.size).toBe(21);
     expect(got.maxInFlight).toBe(2);
+    expect(Buffer.concat(Array.from({ length: 21 }, (_, i) => got.parts.get(i + 1)!))).toEqual(expected(20 * 1024 + 100));
   });
 
   it('aborts the upload when a part fails, and throws its error', async () => {

@@ -1,7 +1,8 @@
 /**
  * A streaming multipart upload, cut from a byte stream as it arrives: each
- * chunk is copied once, into the part being filled (a buffer of `partBytes`,
- * allocated once per part), and a full part is sent while the next one fills.
+ * chunk is copied once, into the part being filled (the first part's buffer
+ * grows with it; later parts reuse the buffers of parts already sent), and a
+ * full part is sent while the next one fills.
  * At most `queue` parts are held (filling or in flight): when they are all
  * taken, reading waits, so the source is slowed, never buffered whole. A
  * stream that fits in one part is sent with a single request. Whatever
@@ -46,10 +47,15 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
   let filled = 0;
   let bytes = 0;
 
+  /** Whole-part buffers whose upload ended, filled again (memory touched once: fresh pages cost more than the copy). */
+  const free: Buffer[] = [];
   const send = (body: Buffer) => {
     const partNumber = sent.length + 1;
     uploadId ??= target.start();
-    const p = uploadId.then((id) => target.putPart(id, partNumber, body)).then((etag) => ({ partNumber, etag }));
+    const p = uploadId.then((id) => target.putPart(id, partNumber, body)).then((etag) => {
+      if (body.length === o.partBytes) free.push(body);
+      return { partNumber, etag };
+    });
     // A failed part is seen at the next chunk (and at the end): reading stops there.
     const settled = p.then(() => undefined, (err) => { failed ??= err; });
     inFlight.add(settled);
@@ -80,7 +86,7 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
           // The part filling next counts too: wait until fewer than `queue` are held.
           while (inFlight.size >= o.queue - 1) await Promise.race(inFlight);
           if (failed) throw failed;
-          part = Buffer.allocUnsafeSlow(o.partBytes);
+          part = free.pop() ?? Buffer.allocUnsafeSlow(o.partBytes);
           filled = 0;
         }
       }
