@@ -43,7 +43,7 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
   const inFlight = new Set<Promise<unknown>>();
   let failed: unknown;
   // The first part grows as bytes come (a small object never takes a whole part's memory); later ones are whole parts.
-  let part = Buffer.allocUnsafeSlow(Math.min(o.partBytes, 64 * 1024));
+  let part: Buffer = Buffer.allocUnsafeSlow(Math.min(o.partBytes, 64 * 1024));
   let filled = 0;
   let bytes = 0;
 
