@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import type { BackupShardResult, BackupShardTaskSpec, StorageCredentials } from '@strata/api';
-import { openStorage, readRdbCounts, type RdbCounts, type RdbSync, type StoredObject } from '@strata/engine/backup';
+import { openStorage, RdbDatabaseScan, rdbDatabasesProblem, readRdbCounts, type RdbCounts, type RdbSync, type StoredObject } from '@strata/engine/backup';
 
 /** How often a running snapshot is looked at (INFO persistence on the local instance: cheap). */
 const POLL_MS = 10;
@@ -38,6 +38,8 @@ export interface BackupShardDeps {
   progressEveryMs?: number;
   /** Upload rate limit (bytes a second; 0 or absent: none). */
   maxBytesPerSec?: number;
+  /** Refuse a file with keys outside database 0 (an import's source; a cluster's own instances have database 0 only). */
+  checkDatabases?: boolean;
 }
 
 /** Holds chunks back so that no more than `rate` bytes a second pass. */
@@ -144,6 +146,7 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
     total = src.total;
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
+    const scan = d.checkDatabases ? new RdbDatabaseScan() : null;
     // Reads the header on the way through; no listener of its own, so nothing flows before the storage reads it.
     const tap = new Transform({
       transform(c: Buffer, _enc, cb) {
@@ -153,6 +156,19 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
             counts = readRdbCounts(head);
           } catch (err) {
             cb(err as Error);
+            return;
+          }
+        }
+        if (scan) {
+          try {
+            scan.update(c);
+          } catch (err) {
+            cb(err as Error);
+            return;
+          }
+          const others = rdbDatabasesProblem(scan.databases);
+          if (others) {
+            cb(new Error(others));
             return;
           }
         }

@@ -17,7 +17,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { ENGINE_VERSIONS, LIMITS, type BackupManifest, type BackupShardResult } from '@strata/api';
 import { DEFAULT_MIGRATION_PRIORITY } from '@strata/engine';
-import { isRdbVersionError, isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
+import { isRdbDatabasesError, isRdbVersionError, isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
@@ -137,8 +137,9 @@ export class BackupCoordinator {
       if (t?.state === 'succeeded' && t.result?.kind === 'backup-shard') { done.push({ shard: s.shard, task: t, result: t.result }); continue; }
       if (t && (t.state === 'pending' || t.state === 'leased')) continue;
       if (t?.state === 'failed') {
-        // A file the engine here cannot load fails the backup at once: another try fetches the same version.
+        // A file the engine here cannot load (or with keys outside database 0) fails the backup at once: another try fetches the same.
         if (t.error && isRdbVersionError(t.error)) return void await this.fail(b, 'rdb_version_unsupported', `shard ${s.shard + 1}: ${t.error.slice(t.error.indexOf('rdb_version_unsupported: ') + 25)}`);
+        if (t.error && isRdbDatabasesError(t.error)) return void await this.fail(b, 'rdb_databases_unsupported', `shard ${s.shard + 1}: ${t.error.slice(t.error.indexOf('rdb_databases_unsupported: ') + 27)}`);
         const failures = await this.d.tasks.countFailures(b.clusterId, null, taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }));
         if (failures >= (this.d.maxAttempts ?? 3)) {
           const why = t.error ?? 'the snapshot failed';

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "e2140b39459c730760a5b9644ec3e32d99bfd2801d73f5dd9345c1e64770b429"
+const SpecSHA256 = "c5d91cde03137ff8eaeba6f22fc13ca89bbde7d4133c50a43728b8fba9592d7e"
