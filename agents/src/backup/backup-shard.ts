@@ -65,6 +65,12 @@ async function persistence(client: Redis): Promise<{ inProgress: boolean; saves:
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Each shard's last snapshot size, in this agent process: the next snapshot of the shard is expected to be about
+ * as large, which lets object storage take in most of it while it streams (PutOptions.expectedBytes).
+ */
+const lastBytes = new Map<string, number>();
+
 /** Waits for the snapshot a consistent backup started during its write pause; it must be the only save since. */
 async function awaitSnapshot(d: BackupShardDeps, savesBefore: number): Promise<void> {
   const deadline = Date.now() + (d.snapshotTimeoutMs ?? 30 * 60_000);
@@ -189,7 +195,10 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
     } else {
       src.stream.pipe(tap);
     }
-    const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress });
+    const sizeKey = `${p.clusterId}:${p.shard}`;
+    const expectedBytes = total ?? lastBytes.get(sizeKey);
+    const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress, ...(expectedBytes ? { expectedBytes } : {}) });
+    lastBytes.set(sizeKey, stored.bytes);
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);
     const storedAt = performance.now();

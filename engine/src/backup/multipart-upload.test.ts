@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { multipartUpload, type PartTarget } from './multipart-upload';
+import type { Readable } from 'node:stream';
+import { multipartUpload, partLayout, type PartTarget } from './multipart-upload';
 
-/** A target that records what it got; `failPart` fails that part number. */
-function target(o: { failPart?: number; delayMs?: number } = {}) {
-  const got = { whole: null as Buffer | null, parts: new Map<number, Buffer>(), completed: null as number[] | null, aborted: [] as string[], started: 0, maxInFlight: 0 };
+/** A target that records what it got; `failPart` fails that part number; `streams`: it takes parts as streams (`failStream`: that one breaks). */
+function target(o: { failPart?: number; delayMs?: number; streams?: boolean; failStream?: number } = {}) {
+  const got = {
+    whole: null as Buffer | null, parts: new Map<number, Buffer>(), completed: null as number[] | null, aborted: [] as string[], started: 0, maxInFlight: 0,
+    streamed: [] as number[], cut: [] as number[],
+  };
   let inFlight = 0;
   const t: PartTarget = {
     putObject: async (body) => { got.whole = Buffer.from(body); },
@@ -20,6 +24,23 @@ function target(o: { failPart?: number; delayMs?: number } = {}) {
     complete: async (_id, parts) => { got.completed = parts.map((p) => p.partNumber); },
     abort: async (id) => { got.aborted.push(id); },
   };
+  if (o.streams) {
+    t.streamPart = (_id: string, n: number, body: Readable, bytes: number, signal: AbortSignal) => new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let have = 0;
+      signal.addEventListener('abort', () => { got.cut.push(n); reject(new Error('stopped')); }, { once: true });
+      body.on('data', (c: Buffer) => {
+        chunks.push(Buffer.from(c));
+        have += c.length;
+        if (n === o.failStream && have > bytes / 2) return reject(new Error('connection reset'));
+        if (have === bytes) {
+          got.parts.set(n, Buffer.concat(chunks));
+          got.streamed.push(n);
+          resolve(`etag-${n}`);
+        }
+      });
+    });
+  }
   return { t, got };
 }
 
@@ -83,5 +104,33 @@ describe('multipartUpload', () => {
     const b = target();
     await expect(multipartUpload(bytes(10_000, 700), b.t, { partBytes: 2048, queue: 3, onChunk: () => { if (b.got.started) throw new Error('bad header'); } })).rejects.toThrow('bad header');
     expect(b.got.aborted).toEqual(['u1']);
+  });
+
+  it('sizes parts from the expected size so the last is small, streams each as it fills, and sends the last whole', async () => {
+    expect(partLayout(10 * 1024 * 1024)).toBe(9961472);
+    expect(partLayout(1000 * 1024 * 1024)).toBe(5 * 1024 * 1024);
+    expect(partLayout(100 * 1024 ** 3)).toBe(Math.ceil((100 * 1024 ** 3) / 9000));
+    expect(partLayout(1024, 1024)).toBe(1024);
+    const { t, got } = target({ streams: true });
+    expect(await multipartUpload(bytes(10_000, 700), t, { partBytes: 1024, queue: 3, expectedBytes: 10_000 })).toBe(10_000);
+    // 95 % of 10,000 in 9 parts of 1055 bytes, streamed; the last 505 bytes sent once the stream ended.
+    expect(got.streamed).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(got.parts.get(1)!.length).toBe(1055);
+    expect(got.parts.get(10)!.length).toBe(505);
+    expect(got.cut).toEqual([10]);
+    expect(Buffer.concat(Array.from({ length: 10 }, (_, i) => got.parts.get(i + 1)!))).toEqual(expected(10_000));
+    expect(got.completed).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('sends whole a streamed part that broke, and an object smaller than expected in one cut-short part', async () => {
+    const broken = target({ streams: true, failStream: 2 });
+    await multipartUpload(bytes(10_000, 700), broken.t, { partBytes: 1024, queue: 3, expectedBytes: 10_000 });
+    expect(broken.got.streamed).not.toContain(2);
+    expect(Buffer.concat(Array.from({ length: 10 }, (_, i) => broken.got.parts.get(i + 1)!))).toEqual(expected(10_000));
+    const small = target({ streams: true });
+    expect(await multipartUpload(bytes(600, 100), small.t, { partBytes: 1024, queue: 3, expectedBytes: 10_000 })).toBe(600);
+    expect(small.got.cut).toEqual([1]);
+    expect(small.got.parts.get(1)).toEqual(expected(600));
+    expect(small.got.completed).toEqual([1]);
   });
 });

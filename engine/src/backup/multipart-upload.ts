@@ -9,10 +9,18 @@
  * fails (the source, a part, the completion, a stop), the upload is aborted
  * before the error is thrown, so no parts are left behind.
  *
+ * Given the size the object is expected to have, parts are sized so that
+ * the last one is small, and each part's request starts with its first byte
+ * and is fed as the part fills: the store takes in (and hashes) the object
+ * while it streams, and little is left to send once it ends. A part cut
+ * short (the object ended sooner) or whose request failed is sent again
+ * whole from the bytes held.
+ *
  * The object store is behind `PartTarget` (S3Storage gives the AWS SDK's
  * calls), so the cutting, the bound on memory and the abort are tested
  * without one.
  */
+import { PassThrough, type Readable } from 'node:stream';
 
 export interface PartTarget {
   /** The whole object, when it fits in one part. */
@@ -21,12 +29,22 @@ export interface PartTarget {
   start(): Promise<string>;
   /** Sends part `partNumber` (from 1); returns its ETag. */
   putPart(uploadId: string, partNumber: number, body: Buffer): Promise<string>;
+  /**
+   * Sends part `partNumber` of exactly `bytes` bytes from `body`, written while the part fills (no retry: a
+   * failure, or `signal`, ends it; the part is then sent again whole with putPart). Without it, parts are buffered.
+   */
+  streamPart?(uploadId: string, partNumber: number, body: Readable, bytes: number, signal: AbortSignal): Promise<string>;
   complete(uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<void>;
   abort(uploadId: string): Promise<void>;
 }
 
 export interface MultipartOptions {
   partBytes: number;
+  /**
+   * The size the object is expected to have (e.g. the last copy's): parts are then sized so the last one is small
+   * (`partLayout`) and, where the target can, streamed while they fill, so that little is left to send at the end.
+   */
+  expectedBytes?: number;
   /** Parts held at once: the one filling plus those in flight (at least 2, so one is sent while the next fills). */
   queue: number;
   signal?: AbortSignal;
@@ -34,25 +52,62 @@ export interface MultipartOptions {
   onChunk?: (chunk: Buffer) => void;
 }
 
+/** S3's smallest part (all but the last). */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+/**
+ * The part size for an object of about `expectedBytes`: whole parts of at least `minBytes` covering 95 % of it,
+ * so that what is left for the end is small (about 5 % of a small object, at most a part of a large one), and
+ * few enough that S3's 10,000 parts hold it with room to spare.
+ */
+export function partLayout(expectedBytes: number, minBytes = MIN_PART_BYTES): number {
+  const covered = Math.floor(expectedBytes * 0.95);
+  const parts = Math.max(1, Math.floor(covered / minBytes));
+  return Math.max(minBytes, Math.floor(covered / parts), Math.ceil(expectedBytes / 9000));
+}
+
 /** Sends `data` to `target` in parts; resolves with the byte count once the object is complete. */
-export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartTarget, o: MultipartOptions): Promise<number> {
-  if (o.queue < 2) throw new Error('multipartUpload needs a queue of at least 2 parts');
+export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartTarget, options: MultipartOptions): Promise<number> {
+  if (options.queue < 2) throw new Error('multipartUpload needs a queue of at least 2 parts');
+  const streaming = options.expectedBytes !== undefined && target.streamPart !== undefined;
+  const o = streaming ? { ...options, partBytes: Math.max(options.partBytes, partLayout(options.expectedBytes!, options.partBytes)) } : options;
   let uploadId: Promise<string> | undefined;
   const sent: Promise<{ partNumber: number; etag: string }>[] = [];
   /** Parts in flight, to wait for one when the queue is full. */
   const inFlight = new Set<Promise<unknown>>();
   let failed: unknown;
   // The first part grows as bytes come (a small object never takes a whole part's memory); later ones are whole parts.
-  let part: Buffer = Buffer.allocUnsafeSlow(Math.min(o.partBytes, 64 * 1024));
+  let part: Buffer = Buffer.allocUnsafeSlow(streaming ? o.partBytes : Math.min(o.partBytes, 64 * 1024));
   let filled = 0;
   let bytes = 0;
 
   /** Whole-part buffers whose upload ended, filled again (memory touched once: fresh pages cost more than the copy). */
   const free: Buffer[] = [];
+  /** The part filling, streamed as it fills (streaming mode): its request, its body, and how to stop it. */
+  let live: { request: Promise<string>; body: PassThrough; stop: AbortController } | null = null;
+  const startLive = () => {
+    const partNumber = sent.length + 1;
+    uploadId ??= target.start();
+    const body = new PassThrough({ highWaterMark: o.partBytes });
+    const stop = new AbortController();
+    const request = uploadId.then((id) => target.streamPart!(id, partNumber, body, o.partBytes, stop.signal));
+    request.catch(() => undefined);
+    live = { request, body, stop };
+  };
   const send = (body: Buffer) => {
     const partNumber = sent.length + 1;
     uploadId ??= target.start();
-    const p = uploadId.then((id) => target.putPart(id, partNumber, body)).then((etag) => {
+    const streamed = live;
+    live = null;
+    if (streamed) {
+      // Whole: its stream ends and its request completes; cut short (the last part): its request is stopped.
+      if (body.length === o.partBytes) streamed.body.end();
+      else streamed.stop.abort();
+    }
+    // A part whose stream failed (or was cut short) is sent whole.
+    const put = () => uploadId!.then((id) => target.putPart(id, partNumber, body));
+    const etag = streamed && body.length === o.partBytes ? streamed.request.catch(put) : streamed ? streamed.request.then(put, put) : put();
+    const p = etag.then((etag) => {
       if (body.length === o.partBytes) free.push(body);
       return { partNumber, etag };
     });
@@ -79,6 +134,10 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
           part = grown;
         }
         chunk.copy(part, filled, at, at + n);
+        if (streaming) {
+          if (!live) startLive();
+          live!.body.write(part.subarray(filled, filled + n));
+        }
         filled += n;
         at += n;
         if (filled === o.partBytes) {
@@ -92,16 +151,17 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
       }
     }
     if (o.signal?.aborted) throw new Error('stopped');
-    if (!uploadId) {
+    if (!uploadId && !live) {
       await target.putObject(part.subarray(0, filled));
       return bytes;
     }
     if (filled > 0) send(part.subarray(0, filled));
     const parts = await Promise.all(sent);
     if (o.signal?.aborted) throw new Error('stopped');
-    await target.complete(await uploadId, parts);
+    await target.complete(await uploadId!, parts);
     return bytes;
   } catch (err) {
+    (live as { stop: AbortController } | null)?.stop.abort();
     if (uploadId) {
       await Promise.allSettled(inFlight);
       // A start that failed left nothing to abort.

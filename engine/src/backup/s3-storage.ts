@@ -63,8 +63,13 @@ export class S3Storage implements BackupStorage {
   }
 
   private open(s3: Sdk): S3Client {
+    this.client = new s3.S3Client(this.clientConfig());
+    return this.client;
+  }
+
+  private clientConfig() {
     const { ref, credentials } = this;
-    this.client = new s3.S3Client({
+    return {
       endpoint: ref.endpoint,
       region: ref.region,
       credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
@@ -75,8 +80,14 @@ export class S3Storage implements BackupStorage {
       maxAttempts: 3,
       // An unreachable storage fails in seconds, not minutes.
       requestHandler: { connectionTimeout: 3000, requestTimeout: 120_000 },
-    });
-    return this.client;
+    } as const;
+  }
+
+  private streaming?: Promise<S3Client>;
+
+  /** A client like `client`, without retries: for part bodies that are streams. */
+  private streamingClient(): Promise<S3Client> {
+    return (this.streaming ??= this.s3().then(({ s3 }) => new s3.S3Client({ ...this.clientConfig(), maxAttempts: 1 })));
   }
 
   private key(key: string): string {
@@ -110,6 +121,11 @@ export class S3Storage implements BackupStorage {
       putObject: (Body) => call(async () => { await cleared; await client.send(new s3.PutObjectCommand({ Bucket, Key, Body }), { abortSignal }); }),
       start: () => call(async () => { await cleared; return (await client.send(new s3.CreateMultipartUploadCommand({ Bucket, Key }), { abortSignal })).UploadId!; }),
       putPart: (UploadId, PartNumber, Body) => call(async () => (await client.send(new s3.UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body }), { abortSignal })).ETag!),
+      // Streamed parts go through a client without retries (a stream cannot be sent twice; the part is sent again whole).
+      streamPart: (UploadId, PartNumber, Body, ContentLength, stop) => call(async () => {
+        const signal = abortSignal ? AbortSignal.any([abortSignal, stop]) : stop;
+        return (await (await this.streamingClient()).send(new s3.UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body, ContentLength }), { abortSignal: signal })).ETag!;
+      }),
       complete: (UploadId, parts) => call(async () => {
         await client.send(new s3.CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts.map((x) => ({ PartNumber: x.partNumber, ETag: x.etag })) } }), { abortSignal });
       }),
@@ -119,7 +135,7 @@ export class S3Storage implements BackupStorage {
     let bytes = 0;
     try {
       await multipartUpload(data, target, {
-        partBytes: PART_BYTES, queue: QUEUE, signal: opts.signal,
+        partBytes: PART_BYTES, queue: QUEUE, signal: opts.signal, expectedBytes: opts.expectedBytes,
         onChunk: (c) => {
           hash.update(c);
           bytes += c.length;
@@ -219,5 +235,6 @@ export class S3Storage implements BackupStorage {
 
   destroy(): void {
     this.client?.destroy();
+    void this.streaming?.then((c) => c.destroy());
   }
 }
