@@ -52,6 +52,9 @@ export interface MultipartOptions {
   onChunk?: (chunk: Buffer) => void;
 }
 
+/** A streamed part is fed to its request in slices of this much. */
+const STREAM_SLICE = 256 * 1024;
+
 /** S3's smallest part (all but the last). */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 
@@ -84,7 +87,7 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
   /** Whole-part buffers whose upload ended, filled again (memory touched once: fresh pages cost more than the copy). */
   const free: Buffer[] = [];
   /** The part filling, streamed as it fills (streaming mode): its request, its body, and how to stop it. */
-  let live: { request: Promise<string>; body: PassThrough; stop: AbortController } | null = null;
+  let live: { request: Promise<string>; body: PassThrough; stop: AbortController; fed: number } | null = null;
   const startLive = () => {
     const partNumber = sent.length + 1;
     uploadId ??= target.start();
@@ -92,7 +95,7 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
     const stop = new AbortController();
     const request = uploadId.then((id) => target.streamPart!(id, partNumber, body, o.partBytes, stop.signal));
     request.catch(() => undefined);
-    live = { request, body, stop };
+    live = { request, body, stop, fed: 0 };
   };
   const send = (body: Buffer) => {
     const partNumber = sent.length + 1;
@@ -134,12 +137,16 @@ export async function multipartUpload(data: AsyncIterable<Buffer>, target: PartT
           part = grown;
         }
         chunk.copy(part, filled, at, at + n);
-        if (streaming) {
-          if (!live) startLive();
-          live!.body.write(part.subarray(filled, filled + n));
-        }
         filled += n;
         at += n;
+        if (streaming) {
+          if (!live) startLive();
+          // Fed in slices of at least STREAM_SLICE (fewer, larger socket writes), and the part's end.
+          if (filled - live!.fed >= STREAM_SLICE || filled === o.partBytes) {
+            live!.body.write(part.subarray(live!.fed, filled));
+            live!.fed = filled;
+          }
+        }
         if (filled === o.partBytes) {
           send(part);
           // The part filling next counts too: wait until fewer than `queue` are held.
