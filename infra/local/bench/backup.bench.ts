@@ -6,7 +6,11 @@
  * snapshot on its replica, streamed by the agent with a multipart upload),
  * and RUNS times with the reference: `redis-cli --rdb` of each primary to a
  * local file, the three in parallel. Prints each run, the medians and the
- * ratio (redis-cli time / Strata time; goal >= 0.8x). Then PAUSES consistent
+ * ratio (redis-cli time / Strata time; goal >= 0.8x), and for each run where
+ * the time went: each shard's phases on its agent (the task result's
+ * `phases`) and the CPU each group of processes used. Strata's time ends
+ * when the backup-completed event arrives on the live event stream (no
+ * polling load on the control plane). Then PAUSES consistent
  * backups (default 10) under a writer: the write pause each manifest
  * records (p50 / max; goal < 50 ms for 3 shards) and the longest write the
  * writer saw meanwhile. Prints the load average at start and end (other
