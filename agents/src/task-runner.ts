@@ -158,7 +158,7 @@ export class TaskRunner {
         return await backupShard({ ...p, instanceId: p.backupId, port: p.source.port }, {
           client,
           openSync: () => openRdbSync({ host: p.source.host, port: p.source.port, ...auth }),
-          instanceDir: path.join(this.d.dataDir ?? '.', 'import-scratch'), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
+          instanceDir: path.join(this.d.dataDir ?? '.', 'import-scratch'), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec, checkDatabases: true,
           progress: (bytes, total) => {
             last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 0, detail: backupProgressDetail(bytes, total) }))
               .catch((err) => log.warn({ err: (err as Error).message }, 'could not report import progress'));

@@ -231,6 +231,13 @@ export const BackupShardResult = z.object({
   engineVersion: safeString(),
   snapshotAt: Timestamp,
   finishedAt: Timestamp,
+  /** Where the agent's time went (benchmarks print it; absent from agents that do not measure it). */
+  phases: z.object({
+    openMs: z.number().describe('from the task\'s start to the snapshot streaming (the instance forked and answered)'),
+    streamMs: z.number().describe('from then to the snapshot\'s last byte read'),
+    storeMs: z.number().describe('from the last byte read to the object stored (the last part and the completion)'),
+    cpuMs: z.number().describe('the agent process\'s CPU time meanwhile (all its work, not only this task\'s)'),
+  }).optional(),
 });
 export type BackupShardResult = z.infer<typeof BackupShardResult>;
 

@@ -237,16 +237,17 @@ export const OPERATION_TABLE = {
     method: 'post', path: '/v1/backups/import', summary: 'Import a running Redis or Redis Cluster as a backup: an RDB of each primary fetched over the replication protocol into the storage, then restorable like any backup',
     scope: 'clusters:write', body: ImportBackupRequest, errors: ALL,
     success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
-    problems: { 422: 'The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), the credentials refused (import_auth_failed), or a Redis writing an RDB version newer than the engine loads (rdb_version_unsupported); field url' },
+    problems: { 422: 'The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), the credentials refused (import_auth_failed), a Redis writing an RDB version newer than the engine loads (rdb_version_unsupported), or one with keys outside database 0 (rdb_databases_unsupported); field url' },
   }),
   uploadBackup: op({
     method: 'post', path: '/v1/backups/upload', summary: 'Upload an RDB file as a backup (streamed into the storage, checked whole), then restorable like any backup',
     scope: 'clusters:write', query: UploadBackupQuery, rawBody: { mediaType: 'application/octet-stream', description: 'the RDB file (e.g. a dump.rdb), as raw bytes' }, errors: [400, 401, 403],
     success: { status: 201, schema: BackupResponse, description: 'Stored and checked: the backup is completed', headers: { Location: { schema: { type: 'string' } } } },
     problems: {
+      408: 'No byte of the file arrived for STRATA_BACKUP_UPLOAD_IDLE_TIMEOUT_MS (code request_timeout); the upload\'s total duration is not bounded',
       413: 'The file is larger than the upload limit (code payload_too_large)',
       415: 'The body is not application/octet-stream (code unsupported_media_type)',
-      422: 'The file is not a whole RDB: truncated, damaged or not an RDB (code backup_corrupted), or of an RDB version newer than the engine loads (rdb_version_unsupported)',
+      422: 'The file is not a whole RDB: truncated, damaged or not an RDB (code backup_corrupted), of an RDB version newer than the engine loads (rdb_version_unsupported), or with keys outside database 0 (rdb_databases_unsupported)',
     },
   }),
   listBackups: op({

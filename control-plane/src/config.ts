@@ -31,6 +31,10 @@ const Env = z.object({
   STRATA_BACKUP_SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   /** The largest RDB file POST /v1/backups/upload accepts (bytes; default 10 GiB). */
   STRATA_BACKUP_UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 ** 3),
+  /** An RDB upload that sends no byte for this long is ended (408): its total duration is not bounded. */
+  STRATA_BACKUP_UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** How long any other request may take to arrive in full (Node's requestTimeout, which this replaces; 0: none). */
+  STRATA_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(300_000),
   STRATA_METRICS_RAW_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 31).default(6),
   STRATA_METRICS_ROLLUP_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Reconciler timings (reconciler/timings.ts says what each is).
@@ -94,7 +98,9 @@ export interface Config {
   alerts: { evaluation: EvaluatorTimings; dispatch: DispatchTimings; smtp: { url: string; from: string } | null };
   /** Tests only: the fault-point file (STRATA_TEST_FAULT_FILE); unset in production. */
   testFaultFile: string | null;
-  backups: { schedulerIntervalMs: number; uploadMaxBytes: number };
+  backups: { schedulerIntervalMs: number; uploadMaxBytes: number; uploadIdleTimeoutMs: number };
+  /** How long a request may take to arrive in full (request-deadline.ts). */
+  requestTimeoutMs: number;
   limits: ApiLimits;
   /** HTTPS: the PEM certificate chain and key files (null: plain HTTP). */
   tls: { certFile: string; keyFile: string } | null;
@@ -178,7 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtp: e.STRATA_SMTP_URL ? { url: e.STRATA_SMTP_URL, from: e.STRATA_SMTP_FROM } : null,
     },
     testFaultFile: e.STRATA_TEST_FAULT_FILE ?? null,
-    backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS, uploadMaxBytes: e.STRATA_BACKUP_UPLOAD_MAX_BYTES },
+    backups: { schedulerIntervalMs: e.STRATA_BACKUP_SCHEDULER_INTERVAL_MS, uploadMaxBytes: e.STRATA_BACKUP_UPLOAD_MAX_BYTES, uploadIdleTimeoutMs: e.STRATA_BACKUP_UPLOAD_IDLE_TIMEOUT_MS },
+    requestTimeoutMs: e.STRATA_REQUEST_TIMEOUT_MS,
     tlsRenewBeforeMs: e.STRATA_TLS_RENEW_BEFORE_DAYS * 86_400_000,
     tls: e.STRATA_TLS_CERT && e.STRATA_TLS_KEY ? { certFile: path.resolve(e.STRATA_TLS_CERT), keyFile: path.resolve(e.STRATA_TLS_KEY) } : null,
     limits: {

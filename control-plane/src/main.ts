@@ -1,5 +1,5 @@
 /** Composition root of the control plane: config once, then everything passed in. */
-import type { StorageCredentials, StorageRef } from '@strata/api';
+import { OPERATION_TABLE, type StorageCredentials, type StorageRef } from '@strata/api';
 import pg from 'pg';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +31,7 @@ import { loadServerTls } from './http/server-tls';
 import { createApp } from './http/app';
 import { EventStreams } from './http/event-streams';
 import { agentFastLane } from './http/agent-fast-lane';
+import { withRequestDeadline } from './http/request-deadline';
 import { acceptStatusReport } from './services/agent-status';
 import { Janitor } from './services/janitor';
 import { OrphanSweeper } from './services/orphan-sweeper';
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
   const backups = createBackupModule({
     pool, log, box, clusters, nodes, tasks, observed, events, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
-    schedulerIntervalMs: config.backups.schedulerIntervalMs, uploadMaxBytes: config.backups.uploadMaxBytes,
+    schedulerIntervalMs: config.backups.schedulerIntervalMs, uploadMaxBytes: config.backups.uploadMaxBytes, uploadIdleTimeoutMs: config.backups.uploadIdleTimeoutMs,
   });
   storageCredentials = (ref) => backups.storage.credentials(ref);
   registerBackupMetrics(metrics.cpMetrics.registry, backups.store);
@@ -199,7 +200,13 @@ async function main(): Promise<void> {
       getAgentEndpoints: () => endpoints.forAgents(),
     },
   });
-  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }, handler) : http.createServer(handler);
+  // Requests must arrive within STRATA_REQUEST_TIMEOUT_MS, except an RDB upload, bounded by idleness instead (request-deadline.ts).
+  const uploadPath = OPERATION_TABLE.uploadBackup.path;
+  const deadline = withRequestDeadline(handler, {
+    totalMs: config.requestTimeoutMs, streamsBody: (req) => req.method === 'POST' && (req.url ?? '').split('?')[0] === uploadPath,
+  });
+  const server = tls ? https.createServer({ cert: tls.cert, key: tls.key }, deadline) : http.createServer(deadline);
+  server.requestTimeout = 0;
   // Agents keep one connection and use it every second: idle connections are closed after 65 s (like common load
   // balancers), not Node's 5 s, which raced with a client sending on a connection the server was closing.
   server.keepAliveTimeout = 65_000;

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import type { BackupShardResult, BackupShardTaskSpec, StorageCredentials } from '@strata/api';
-import { openStorage, readRdbCounts, type RdbCounts, type RdbSync, type StoredObject } from '@strata/engine/backup';
+import { openStorage, RdbDatabaseScan, rdbDatabasesProblem, readRdbCounts, type RdbCounts, type RdbSync, type StoredObject } from '@strata/engine/backup';
 
 /** How often a running snapshot is looked at (INFO persistence on the local instance: cheap). */
 const POLL_MS = 10;
@@ -38,6 +38,8 @@ export interface BackupShardDeps {
   progressEveryMs?: number;
   /** Upload rate limit (bytes a second; 0 or absent: none). */
   maxBytesPerSec?: number;
+  /** Refuse a file with keys outside database 0 (an import's source; a cluster's own instances have database 0 only). */
+  checkDatabases?: boolean;
 }
 
 /** Holds chunks back so that no more than `rate` bytes a second pass. */
@@ -62,6 +64,12 @@ async function persistence(client: Redis): Promise<{ inProgress: boolean; saves:
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Each shard's last snapshot size, in this agent process: the next snapshot of the shard is expected to be about
+ * as large, which lets object storage take in most of it while it streams (PutOptions.expectedBytes).
+ */
+const lastBytes = new Map<string, number>();
 
 /** Waits for the snapshot a consistent backup started during its write pause; it must be the only save since. */
 async function awaitSnapshot(d: BackupShardDeps, savesBefore: number): Promise<void> {
@@ -122,11 +130,11 @@ async function openSource(p: BackupShardTaskSpec, d: BackupShardDeps, mine: stri
 }
 
 export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?: StorageCredentials }, d: BackupShardDeps): Promise<BackupShardResult> {
-  const server = String(await d.client.call('INFO', 'server'));
-  const memory = String(await d.client.call('INFO', 'memory'));
-  const engineVersion = field(server, 'redis_version') ?? 'unknown';
-  const usedMemoryBytes = Number(field(memory, 'used_memory') ?? 0);
-  await removeOthers(d.instanceDir, p.backupId);
+  const startedAt = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const [server, memory] = (await Promise.all([d.client.call('INFO', 'server'), d.client.call('INFO', 'memory'), removeOthers(d.instanceDir, p.backupId)])).map(String);
+  const engineVersion = field(server!, 'redis_version') ?? 'unknown';
+  const usedMemoryBytes = Number(field(memory!, 'used_memory') ?? 0);
   const mine = path.join(d.instanceDir, `backup-${p.backupId}.rdb`);
   let lastReport = 0;
   let total: number | null = null;
@@ -139,9 +147,12 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
   let src: Awaited<ReturnType<typeof openSource>> | undefined;
   try {
     src = await openSource(p, d, mine);
+    const openedAt = performance.now();
+    let lastByteAt = openedAt;
     total = src.total;
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
+    const scan = d.checkDatabases ? new RdbDatabaseScan() : null;
     // Reads the header on the way through; no listener of its own, so nothing flows before the storage reads it.
     const tap = new Transform({
       transform(c: Buffer, _enc, cb) {
@@ -154,7 +165,24 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
             return;
           }
         }
+        if (scan) {
+          try {
+            scan.update(c);
+          } catch (err) {
+            cb(err as Error);
+            return;
+          }
+          const others = rdbDatabasesProblem(scan.databases);
+          if (others) {
+            cb(new Error(others));
+            return;
+          }
+        }
         cb(null, c);
+      },
+      flush(cb) {
+        lastByteAt = performance.now();
+        cb();
       },
     });
     // The storage's pipeline reports the tap's errors while it runs; before it started (or after it failed) they are ours already.
@@ -167,15 +195,24 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
     } else {
       src.stream.pipe(tap);
     }
-    const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress });
+    const sizeKey = `${p.clusterId}:${p.shard}`;
+    const expectedBytes = total ?? lastBytes.get(sizeKey);
+    const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress, ...(expectedBytes ? { expectedBytes } : {}) });
+    lastBytes.set(sizeKey, stored.bytes);
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);
+    const storedAt = performance.now();
+    const cpu = process.cpuUsage(cpuBefore);
     d.progress?.(stored.bytes, stored.bytes);
     d.log(`shard ${p.shard}: ${stored.bytes} bytes, ${c.keys} keys stored as ${p.key}`);
     await removeSnapshot(mine);
     return {
       kind: 'backup-shard', bytes: stored.bytes, sha256: stored.sha256, keys: c.keys, keysWithExpiry: c.keysWithExpiry, usedMemoryBytes, engineVersion,
       snapshotAt: src.snapshotAt.toISOString(), finishedAt: new Date().toISOString(),
+      phases: {
+        openMs: Math.round(openedAt - startedAt), streamMs: Math.round(lastByteAt - openedAt), storeMs: Math.round(storedAt - lastByteAt),
+        cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+      },
     };
   } catch (err) {
     // A failed run leaves nothing behind (only an agent killed mid-upload leaves a file, for the task's next run);

@@ -2470,7 +2470,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), the credentials refused (import_auth_failed), or a Redis writing an RDB version newer than the engine loads (rdb_version_unsupported); field url */
+                /** @description The source cannot be imported: unreachable (code import_unreachable), not a Redis (import_not_redis), the credentials refused (import_auth_failed), a Redis writing an RDB version newer than the engine loads (rdb_version_unsupported), or one with keys outside database 0 (rdb_databases_unsupported); field url */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -2562,6 +2562,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description No byte of the file arrived for STRATA_BACKUP_UPLOAD_IDLE_TIMEOUT_MS (code request_timeout); the upload's total duration is not bounded */
+                408: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The file is larger than the upload limit (code payload_too_large) */
                 413: {
                     headers: {
@@ -2580,7 +2589,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The file is not a whole RDB: truncated, damaged or not an RDB (code backup_corrupted), or of an RDB version newer than the engine loads (rdb_version_unsupported) */
+                /** @description The file is not a whole RDB: truncated, damaged or not an RDB (code backup_corrupted), of an RDB version newer than the engine loads (rdb_version_unsupported), or with keys outside database 0 (rdb_databases_unsupported) */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -9084,7 +9093,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "not_revocable" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "rdb_version_unsupported" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "not_revocable" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "rdb_version_unsupported" | "rdb_databases_unsupported" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -11462,6 +11471,16 @@ export interface components {
                 snapshotAt: string;
                 /** @description RFC 3339 timestamp */
                 finishedAt: string;
+                phases?: {
+                    /** @description from the task's start to the snapshot streaming (the instance forked and answered) */
+                    openMs: number;
+                    /** @description from then to the snapshot's last byte read */
+                    streamMs: number;
+                    /** @description from the last byte read to the object stored (the last part and the completion) */
+                    storeMs: number;
+                    /** @description the agent process's CPU time meanwhile (all its work, not only this task's) */
+                    cpuMs: number;
+                };
             } | {
                 /** @enum {string} */
                 kind: "backup-consistent-start";

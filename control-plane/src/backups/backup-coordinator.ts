@@ -17,7 +17,7 @@ import { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { ENGINE_VERSIONS, LIMITS, type BackupManifest, type BackupShardResult } from '@strata/api';
 import { DEFAULT_MIGRATION_PRIORITY } from '@strata/engine';
-import { isRdbVersionError, isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
+import { isRdbDatabasesError, isRdbVersionError, isStorageError, planBackupSources, type BackupSource } from '@strata/engine/backup';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { TaskRow, TaskStore } from '../stores/task.store';
@@ -57,6 +57,8 @@ export const shardKey = (backupId: string, shard: number) => `${backupId}/shard-
 export class BackupCoordinator {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** A pass was asked for while one ran (a task ended meanwhile): another runs right after. */
+  private again = false;
 
   constructor(private readonly d: BackupCoordinatorDeps) {}
 
@@ -71,15 +73,21 @@ export class BackupCoordinator {
 
   /** One pass over every running backup (also called right after a backup starts and when a task ends). */
   async tick(): Promise<void> {
-    if (this.busy) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
     this.busy = true;
     try {
-      for (const b of await this.d.store.running()) {
-        await this.drive(b).catch((err) => this.d.log.error({ err, backupId: b.id }, 'backup pass failed'));
-      }
-      for (const b of await this.d.store.unswept()) {
-        await this.sweep(b).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files'));
-      }
+      do {
+        this.again = false;
+        for (const b of await this.d.store.running()) {
+          await this.drive(b).catch((err) => this.d.log.error({ err, backupId: b.id }, 'backup pass failed'));
+        }
+        for (const b of await this.d.store.unswept()) {
+          await this.sweep(b).catch((err) => this.d.log.warn({ err, backupId: b.id }, 'could not remove a failed backup\'s files'));
+        }
+      } while (this.again);
     } finally {
       this.busy = false;
     }
@@ -129,8 +137,9 @@ export class BackupCoordinator {
       if (t?.state === 'succeeded' && t.result?.kind === 'backup-shard') { done.push({ shard: s.shard, task: t, result: t.result }); continue; }
       if (t && (t.state === 'pending' || t.state === 'leased')) continue;
       if (t?.state === 'failed') {
-        // A file the engine here cannot load fails the backup at once: another try fetches the same version.
+        // A file the engine here cannot load (or with keys outside database 0) fails the backup at once: another try fetches the same.
         if (t.error && isRdbVersionError(t.error)) return void await this.fail(b, 'rdb_version_unsupported', `shard ${s.shard + 1}: ${t.error.slice(t.error.indexOf('rdb_version_unsupported: ') + 25)}`);
+        if (t.error && isRdbDatabasesError(t.error)) return void await this.fail(b, 'rdb_databases_unsupported', `shard ${s.shard + 1}: ${t.error.slice(t.error.indexOf('rdb_databases_unsupported: ') + 27)}`);
         const failures = await this.d.tasks.countFailures(b.clusterId, null, taskKey({ kind: 'backup-shard', backupId: b.id, shard: s.shard }));
         if (failures >= (this.d.maxAttempts ?? 3)) {
           const why = t.error ?? 'the snapshot failed';

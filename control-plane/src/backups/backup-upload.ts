@@ -2,8 +2,9 @@
  * An uploaded RDB file becoming a backup (POST /v1/backups/upload). The
  * request body streams through one pass into the organization's storage,
  * never held whole in memory: on the way its size is held to the limit, its
- * header read (RDB version, key counts, the writer's memory) and its SHA-256
- * and CRC-64 computed. Once stored, a file that is not a whole RDB (truncated,
+ * header read (RDB version, key counts, the writer's memory), its databases
+ * listed (keys outside database 0 are refused as soon as they show) and its
+ * SHA-256 and CRC-64 computed. Once stored, a file that is not a whole RDB (truncated,
  * a flipped byte, not an RDB at all) is refused and removed; a whole one
  * gets its manifest and the backup is completed, restorable like an import.
  *
@@ -14,13 +15,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import { isRdbVersionError, RdbTrailerCheck, readRdbCounts, type RdbCounts } from '@strata/engine/backup';
+import { isRdbVersionError, RdbDatabaseScan, rdbDatabasesProblem, RdbTrailerCheck, readRdbCounts, type RdbCounts } from '@strata/engine/backup';
 import { AppError, unprocessable } from '../errors';
+import { requestTimedOut } from '../http/request-deadline';
 import type { BackupCoordinator } from './backup-coordinator';
 import { shardKey } from './backup-coordinator';
 import type { BackupRow, BackupStore } from './backup.store';
 import type { BackupStorageStore } from './backup-storage.store';
-import { rdbVersionUnsupported } from './backup.service';
+import { rdbDatabasesUnsupported, rdbVersionUnsupported } from './backup.service';
 
 export interface BackupUploadDeps {
   store: BackupStore;
@@ -30,6 +32,8 @@ export interface BackupUploadDeps {
   maxBytes: number;
   /** How often a running upload's row is touched (its process is alive). */
   touchEveryMs?: number;
+  /** An upload that sends no byte for this long (while it is read) is ended with 408; its total duration is not bounded. */
+  idleTimeoutMs?: number;
 }
 
 /** The header must show the first database's key counts within this many bytes (aux fields come first; they are small). */
@@ -64,13 +68,24 @@ export class BackupUploads {
     alive.unref();
 
     const trailer = new RdbTrailerCheck();
+    const scan = new RdbDatabaseScan();
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
     let seen = 0;
     /** Why the stream was stopped on the way (the answer the user gets). */
     let refusal: AppError | null = null;
+    // Idle: no byte for idleTimeoutMs while the body is read (not while the storage holds it back).
+    const idleMs = this.d.idleTimeoutMs ?? 60_000;
+    const idle = setTimeout(function check() {
+      if (input.body.isPaused() || input.body.readableEnded) return void idle.refresh();
+      refusal = requestTimedOut(idleMs, FIELD, `no byte of the file arrived for ${idleMs / 1000} s; nothing was stored`);
+      input.body.unpipe(inspect);
+      inspect.destroy(refusal);
+    }, idleMs);
+    idle.unref();
     const inspect = new Transform({
       transform(c: Buffer, _enc, cb) {
+        idle.refresh();
         seen += c.length;
         if (seen > maxBytes) return cb(refusal = uploadTooLarge(maxBytes));
         if (!counts) {
@@ -84,6 +99,14 @@ export class BackupUploads {
           if (!counts && head.length > HEADER_MAX) return cb(refusal = corrupted(`it has no database header in its first ${HEADER_MAX} bytes`));
         }
         trailer.update(c);
+        try {
+          scan.update(c);
+        } catch (err) {
+          return cb(refusal = corrupted(`it cannot be read as an RDB file (${(err as Error).message})`));
+        }
+        // Refused at the first database other than 0 (its header comes before its keys).
+        const others = rdbDatabasesProblem(scan.databases);
+        if (others) return cb(refusal = rdbDatabasesUnsupported(others, FIELD, 'the uploaded file'));
         cb(null, c);
       },
     });
@@ -118,6 +141,7 @@ export class BackupUploads {
       throw refusal ?? err;
     } finally {
       clearInterval(alive);
+      clearTimeout(idle);
     }
   }
 }

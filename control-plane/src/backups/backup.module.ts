@@ -34,6 +34,8 @@ export function createBackupModule(d: {
   schedulerIntervalMs?: number;
   /** The largest uploaded RDB file (bytes). */
   uploadMaxBytes?: number;
+  /** An upload that sends nothing for this long is ended (408). */
+  uploadIdleTimeoutMs?: number;
   now?: () => Date;
 }) {
   const log = d.log.child({ module: 'backups' });
@@ -45,7 +47,7 @@ export function createBackupModule(d: {
     keepDays: async (clusterId) => (await schedules.get(clusterId))?.schedule.keepDays ?? null,
   });
   const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage, box: d.box });
-  const uploads = new BackupUploads({ store, storage, coordinator, maxBytes: d.uploadMaxBytes ?? 10 * 1024 ** 3 });
+  const uploads = new BackupUploads({ store, storage, coordinator, maxBytes: d.uploadMaxBytes ?? 10 * 1024 ** 3, idleTimeoutMs: d.uploadIdleTimeoutMs });
   const now = d.now ?? (() => new Date());
   const scheduler = new BackupScheduler({ schedules, store, service, log, now, intervalMs: d.schedulerIntervalMs });
   return {

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseBackupProgressDetail, type Backup, type CreateBackupRequest, type CreateClusterRequest, type ImportBackupRequest, type InstanceSeed } from '@strata/api';
-import { checksumOf, planRestore, probeRedis, ProbeError, rdbVersionOfRedis, rdbVersionProblem, readRdbVersion, restoreMemoryNeededMb } from '@strata/engine/backup';
+import { checksumOf, planRestore, probeRedis, ProbeError, rdbDatabasesProblem, rdbVersionOfRedis, rdbVersionProblem, readRdbVersion, restoreMemoryNeededMb } from '@strata/engine/backup';
 import type { SecretBox } from '../crypto/secret-box';
 import { AppError, conflict, notFound, unprocessable, validationFailed } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
@@ -30,6 +30,12 @@ export interface BackupServiceDeps {
 export function rdbVersionUnsupported(problem: string, field: string, what: string): AppError {
   const message = `${what}: ${problem.replace(/^rdb_version_unsupported: /, '')}`;
   return unprocessable('rdb_version_unsupported', 'RDB version not supported', `${message}; nothing was stored or created.`, [{ field, message }]);
+}
+
+/** 422 rdb_databases_unsupported: `problem` from rdbDatabasesProblem, `what` the file or source it is about. */
+export function rdbDatabasesUnsupported(problem: string, field: string, what: string): AppError {
+  const message = `${what}: ${problem.replace(/^rdb_databases_unsupported: /, '')}`;
+  return unprocessable('rdb_databases_unsupported', 'Keys outside database 0', `${message}; nothing was stored or created.`, [{ field, message }]);
 }
 
 const PROBE_CODES = { unreachable: 'import_unreachable', not_redis: 'import_not_redis', auth: 'import_auth_failed' } as const;
@@ -76,6 +82,9 @@ export class BackupService {
     const rdbVersion = rdbVersionOfRedis(probed.version);
     const tooNew = rdbVersion === null ? null : rdbVersionProblem(rdbVersion);
     if (tooNew) throw rdbVersionUnsupported(tooNew, 'url', `Redis ${probed.version} writes RDB version ${rdbVersion}`);
+    // Keys outside database 0 have no place in a cluster: refused before anything is fetched (and again while each file streams).
+    const otherDatabases = rdbDatabasesProblem(probed.databases);
+    if (otherDatabases) throw rdbDatabasesUnsupported(otherDatabases.replace('the file has', 'the source has'), 'url', `${u.host}`);
     const id = randomUUID();
     const url = `redis://${username ? `${encodeURIComponent(username)}@` : ''}${u.host}`;
     await this.d.store.insertImport({

@@ -35,6 +35,8 @@ export interface PutOptions {
   signal?: AbortSignal;
   /** Called as bytes are stored (total so far). */
   onProgress?: (bytes: number) => void;
+  /** The size the object is expected to have (e.g. the last copy's): object storage then sends most of it while it streams. */
+  expectedBytes?: number;
 }
 
 /** What writing an object measured. */

@@ -1,6 +1,7 @@
 /** Backups: where they are stored, and what an RDB file says about itself. */
 export * from './backup-storage';
 export * from './rdb-header';
+export * from './rdb-databases';
 export * from './rdb-version';
 export * from './rdb-check';
 export * from './backup-source.planner';

@@ -20,6 +20,13 @@ describe('RDB file check', () => {
     expect(new Crc64().update(Buffer.from('1234')).update(Buffer.from('56789')).digest()).toEqual(new Crc64().update(Buffer.from('123456789')).digest());
   });
 
+  it('folds eight bytes at a time to the same CRC as one byte at a time, at every alignment', () => {
+    const data = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 7919 + (i >> 3)) & 0xff));
+    const bytewise = new Crc64();
+    for (const b of data) bytewise.update(Buffer.from([b]));
+    for (const cut of [0, 1, 3, 7, 8, 9, 500, 999]) expect(new Crc64().update(data.subarray(0, cut)).update(data.subarray(cut)).digest()).toEqual(bytewise.digest());
+  });
+
   it('accepts a whole file however it is cut', () => {
     for (const pieces of [1, 2, 5, 24]) expect(check(rdb(), pieces)).toBeNull();
   });

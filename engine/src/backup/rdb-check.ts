@@ -7,11 +7,14 @@
  * its EOF opcode only, as Redis itself does when it loads one.
  */
 
-/** Jones' polynomial 0xad93d23594c935a9, reflected (Redis's crc64.c), as 32-bit halves (int32 arithmetic: fast in V8). */
+/**
+ * Jones' polynomial 0xad93d23594c935a9, reflected (Redis's crc64.c), as 32-bit halves (int32 arithmetic: fast in
+ * V8), in eight tables: eight bytes are folded in per step (slicing-by-8, as Redis's crcspeed does).
+ */
 const POLY_HI = 0x95ac9329 | 0;
 const POLY_LO = 0xac4bc9b5 | 0;
-const TABLE_HI = new Int32Array(256);
-const TABLE_LO = new Int32Array(256);
+const HI = Array.from({ length: 8 }, () => new Int32Array(256));
+const LO = Array.from({ length: 8 }, () => new Int32Array(256));
 for (let i = 0; i < 256; i++) {
   let hi = 0;
   let lo = i;
@@ -21,9 +24,21 @@ for (let i = 0; i < 256; i++) {
     hi >>>= 1;
     if (odd) { hi ^= POLY_HI; lo ^= POLY_LO; }
   }
-  TABLE_HI[i] = hi;
-  TABLE_LO[i] = lo;
+  HI[0]![i] = hi;
+  LO[0]![i] = lo;
 }
+// Table k: the CRC of a byte followed by k zero bytes.
+for (let k = 1; k < 8; k++) {
+  for (let i = 0; i < 256; i++) {
+    const hi = HI[k - 1]![i]!;
+    const lo = LO[k - 1]![i]!;
+    const idx = lo & 0xff;
+    LO[k]![i] = ((lo >>> 8) | (hi << 24)) ^ LO[0]![idx]!;
+    HI[k]![i] = (hi >>> 8) ^ HI[0]![idx]!;
+  }
+}
+const [H0, H1, H2, H3, H4, H5, H6, H7] = HI as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+const [L0, L1, L2, L3, L4, L5, L6, L7] = LO as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
 
 /** Redis's CRC-64, fed in pieces. */
 export class Crc64 {
@@ -34,10 +49,18 @@ export class Crc64 {
     let hi = this.hi | 0;
     let lo = this.lo | 0;
     const n = buf.length;
-    for (let i = 0; i < n; i++) {
+    let i = 0;
+    for (; i + 8 <= n; i += 8) {
+      lo ^= buf[i]! | (buf[i + 1]! << 8) | (buf[i + 2]! << 16) | (buf[i + 3]! << 24);
+      hi ^= buf[i + 4]! | (buf[i + 5]! << 8) | (buf[i + 6]! << 16) | (buf[i + 7]! << 24);
+      const nlo = L7[lo & 0xff]! ^ L6[(lo >>> 8) & 0xff]! ^ L5[(lo >>> 16) & 0xff]! ^ L4[lo >>> 24]! ^ L3[hi & 0xff]! ^ L2[(hi >>> 8) & 0xff]! ^ L1[(hi >>> 16) & 0xff]! ^ L0[hi >>> 24]!;
+      hi = H7[lo & 0xff]! ^ H6[(lo >>> 8) & 0xff]! ^ H5[(lo >>> 16) & 0xff]! ^ H4[lo >>> 24]! ^ H3[hi & 0xff]! ^ H2[(hi >>> 8) & 0xff]! ^ H1[(hi >>> 16) & 0xff]! ^ H0[hi >>> 24]!;
+      lo = nlo;
+    }
+    for (; i < n; i++) {
       const idx = (lo ^ buf[i]!) & 0xff;
-      lo = ((lo >>> 8) | (hi << 24)) ^ TABLE_LO[idx]!;
-      hi = (hi >>> 8) ^ TABLE_HI[idx]!;
+      lo = ((lo >>> 8) | (hi << 24)) ^ L0[idx]!;
+      hi = (hi >>> 8) ^ H0[idx]!;
     }
     this.hi = hi;
     this.lo = lo;

@@ -90,6 +90,17 @@ export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
         return;
       }
       // Diskless: hold back the last 40 bytes until we know they are not the end mark.
+      if (chunk.length >= EOF_MARK_LENGTH) {
+        // The usual case, without copying the chunk: the held-back bytes go on, and the chunk's last 40 are held.
+        const end = chunk.length - EOF_MARK_LENGTH;
+        const last = chunk.subarray(end);
+        let room = tail.length ? rdb.write(tail) : true;
+        if (end) room = rdb.write(chunk.subarray(0, end)) && room;
+        if (last.equals(mark!)) return finish();
+        tail = Buffer.from(last);
+        if (!room) socket.pause();
+        return;
+      }
       const all = Buffer.concat([tail, chunk]);
       if (all.length >= EOF_MARK_LENGTH && all.subarray(all.length - EOF_MARK_LENGTH).equals(mark!)) {
         const body = all.subarray(0, all.length - EOF_MARK_LENGTH);

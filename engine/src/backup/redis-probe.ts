@@ -28,6 +28,8 @@ export interface ProbedSource {
   /** One per primary: a standalone server is one shard owning every slot. */
   shards: { host: string; port: number; slots: SlotRange[] }[];
   usedMemoryBytes: number;
+  /** Keys per database holding any (INFO keyspace of the server reached; a cluster node has database 0 only). */
+  databases: Map<number, number>;
 }
 
 const command = (...args: string[]) => Buffer.from(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`);
@@ -108,7 +110,8 @@ export async function probeRedis(t: ProbeTarget): Promise<ProbedSource> {
     const version = field(info.value, 'redis_version');
     if (!version) throw new ProbeError('not_redis', `${where} answered INFO without a redis_version`);
     const usedMemoryBytes = Number(field(info.value, 'used_memory') ?? 0);
-    if (field(info.value, 'cluster_enabled') !== '1') return { version, usedMemoryBytes, shards: [{ host: t.host, port: t.port, slots: [{ start: 0, end: 16383 }] }] };
+    const databases = new Map([...info.value.matchAll(/^db(\d+):keys=(\d+)/gm)].map((m) => [Number(m[1]), Number(m[2])]));
+    if (field(info.value, 'cluster_enabled') !== '1') return { version, usedMemoryBytes, databases, shards: [{ host: t.host, port: t.port, slots: [{ start: 0, end: 16383 }] }] };
     const nodes = await ask('CLUSTER', 'NODES');
     if (!nodes.ok) throw new ProbeError(/NOPERM/.test(nodes.value) ? 'auth' : 'not_redis', `${where} refused CLUSTER NODES: ${nodes.value}`);
     const shards = nodes.value.split('\n').flatMap((line) => {
@@ -124,7 +127,7 @@ export async function probeRedis(t: ProbeTarget): Promise<ProbedSource> {
       return slots.length ? [{ host: hostPort.slice(0, colon) || t.host, port: Number(hostPort.slice(colon + 1)), slots }] : [];
     });
     if (!shards.length) throw new ProbeError('not_redis', `${where} is a Redis Cluster node, but no primary owns slots`);
-    return { version, usedMemoryBytes, shards: shards.sort((a, b) => a.slots[0]!.start - b.slots[0]!.start) };
+    return { version, usedMemoryBytes, databases, shards: shards.sort((a, b) => a.slots[0]!.start - b.slots[0]!.start) };
   } finally {
     clearTimeout(timer);
     socket.destroy();

@@ -1,26 +1,28 @@
 /**
  * S3-compatible object storage (AWS S3, SeaweedFS, MinIO, ...). Objects are
- * written with a streaming multipart upload (parts of `PART_BYTES`, at most
- * `QUEUE` of them in memory): never a whole file. An upload that fails or is
+ * written with a streaming multipart upload (multipart-upload.ts: parts of
+ * `PART_BYTES`, at most `QUEUE` of them in memory): never a whole file. An upload that fails or is
  * cancelled is aborted, so no parts are left behind; an object becomes
  * visible only when its upload completes.
  */
+import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { assertSafeKey, digestStream, type BackupStorage, type PutOptions, type StorageCredentials, type StorageRef, type StoredObject } from './backup-storage';
+import { multipartUpload, type PartTarget } from './multipart-upload';
+import { assertSafeKey, type BackupStorage, type PutOptions, type StorageCredentials, type StorageRef, type StoredObject } from './backup-storage';
 
 // S3's smallest part: the upload of a snapshot streamed as it is produced starts after its first 5 MB.
 const PART_BYTES = 5 * 1024 * 1024;
 const QUEUE = 4;
 
-type Sdk = typeof import('@aws-sdk/client-s3') & typeof import('@aws-sdk/lib-storage');
+type Sdk = typeof import('@aws-sdk/client-s3');
 let sdkLoad: Promise<Sdk> | undefined;
 /**
  * The AWS SDK, loaded on first use: loading it costs a process about 0.7 s of CPU, and most agents and
  * control planes never talk to an object store.
  */
-const loadSdk = (): Promise<Sdk> => (sdkLoad ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([a, b]) => ({ ...a, ...b })));
+const loadSdk = (): Promise<Sdk> => (sdkLoad ??= import('@aws-sdk/client-s3'));
 
 type S3Ref = Extract<StorageRef, { kind: 's3' }>;
 
@@ -61,8 +63,13 @@ export class S3Storage implements BackupStorage {
   }
 
   private open(s3: Sdk): S3Client {
+    this.client = new s3.S3Client(this.clientConfig());
+    return this.client;
+  }
+
+  private clientConfig() {
     const { ref, credentials } = this;
-    this.client = new s3.S3Client({
+    return {
       endpoint: ref.endpoint,
       region: ref.region,
       credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
@@ -73,8 +80,14 @@ export class S3Storage implements BackupStorage {
       maxAttempts: 3,
       // An unreachable storage fails in seconds, not minutes.
       requestHandler: { connectionTimeout: 3000, requestTimeout: 120_000 },
-    });
-    return this.client;
+    } as const;
+  }
+
+  private streaming?: Promise<S3Client>;
+
+  /** A client like `client`, without retries: for part bodies that are streams. */
+  private streamingClient(): Promise<S3Client> {
+    return (this.streaming ??= this.s3().then(({ s3 }) => new s3.S3Client({ ...this.clientConfig(), maxAttempts: 1 })));
   }
 
   private key(key: string): string {
@@ -90,36 +103,51 @@ export class S3Storage implements BackupStorage {
 
   async put(key: string, data: Readable, opts: PutOptions = {}): Promise<StoredObject> {
     const { client, s3 } = await this.s3().catch((err) => { throw this.wrap(err); });
-    // An earlier writer of this key that died mid-upload left its parts: abort them (one writer per key at a time).
-    await this.abortUploadsUnder(this.key(key)).catch((err) => { throw this.wrap(err); });
-    const d = digestStream(opts.onProgress);
-    const body = new PassThrough({ highWaterMark: 1024 * 1024 });
-    const upload = new s3.Upload({
-      client,
-      params: { Bucket: this.ref.bucket, Key: this.key(key), Body: body },
-      partSize: PART_BYTES,
-      queueSize: QUEUE,
-      leavePartsOnError: false,
-    });
-    const onAbort = () => void upload.abort().catch(() => undefined);
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    const feeding = pipeline(data, d, body);
+    const Bucket = this.ref.bucket;
+    const Key = this.key(key);
+    // An earlier writer of this key that died mid-upload left its parts: aborted (one writer per key at a time)
+    // while the first part fills, before this upload starts.
+    const cleared = this.abortUploadsUnder(Key);
+    cleared.catch(() => undefined);
+    const call = async <T>(f: () => Promise<T>): Promise<T> => {
+      try {
+        return await f();
+      } catch (err) {
+        throw this.wrap(err);
+      }
+    };
+    const abortSignal = opts.signal;
+    const target: PartTarget = {
+      putObject: (Body) => call(async () => { await cleared; await client.send(new s3.PutObjectCommand({ Bucket, Key, Body }), { abortSignal }); }),
+      start: () => call(async () => { await cleared; return (await client.send(new s3.CreateMultipartUploadCommand({ Bucket, Key }), { abortSignal })).UploadId!; }),
+      putPart: (UploadId, PartNumber, Body) => call(async () => (await client.send(new s3.UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body }), { abortSignal })).ETag!),
+      // Streamed parts go through a client without retries (a stream cannot be sent twice; the part is sent again whole).
+      streamPart: (UploadId, PartNumber, Body, ContentLength, stop) => call(async () => {
+        const signal = abortSignal ? AbortSignal.any([abortSignal, stop]) : stop;
+        return (await (await this.streamingClient()).send(new s3.UploadPartCommand({ Bucket, Key, UploadId, PartNumber, Body, ContentLength }), { abortSignal: signal })).ETag!;
+      }),
+      complete: (UploadId, parts) => call(async () => {
+        await client.send(new s3.CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts.map((x) => ({ PartNumber: x.partNumber, ETag: x.etag })) } }), { abortSignal });
+      }),
+      abort: (UploadId) => call(async () => { await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key, UploadId })); }),
+    };
+    const hash = createHash('sha256');
+    let bytes = 0;
     try {
-      // Both must end well: the source read in full, and the upload completed.
-      const [fed, done] = await Promise.allSettled([feeding, upload.done()]);
-      if (fed.status === 'rejected') {
-        await this.abortUploads(key);
-        throw fed.reason;
-      }
-      if (done.status === 'rejected') {
-        await this.abortUploads(key);
-        throw this.wrap(done.reason);
-      }
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
+      await multipartUpload(data, target, {
+        partBytes: PART_BYTES, queue: QUEUE, signal: opts.signal, expectedBytes: opts.expectedBytes,
+        onChunk: (c) => {
+          hash.update(c);
+          bytes += c.length;
+          opts.onProgress?.(bytes);
+        },
+      });
+    } catch (err) {
+      // Also what a concurrent writer of this key may have left (the upload's own parts are aborted already).
+      await this.abortUploads(key);
+      throw err;
     }
-    if (opts.signal?.aborted) throw new Error('stopped');
-    return d.result();
+    return { bytes, sha256: hash.digest('hex') };
   }
 
   get(key: string): Readable {
@@ -207,5 +235,6 @@ export class S3Storage implements BackupStorage {
 
   destroy(): void {
     this.client?.destroy();
+    void this.streaming?.then((c) => c.destroy());
   }
 }

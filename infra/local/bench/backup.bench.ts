@@ -6,7 +6,11 @@
  * snapshot on its replica, streamed by the agent with a multipart upload),
  * and RUNS times with the reference: `redis-cli --rdb` of each primary to a
  * local file, the three in parallel. Prints each run, the medians and the
- * ratio (redis-cli time / Strata time; goal >= 0.8x). Then PAUSES consistent
+ * ratio (redis-cli time / Strata time; goal >= 0.8x), and for each run where
+ * the time went: each shard's phases on its agent (the task result's
+ * `phases`) and the CPU each group of processes used. Strata's time ends
+ * when the backup-completed event arrives on the live event stream (no
+ * polling load on the control plane). Then PAUSES consistent
  * backups (default 10) under a writer: the write pause each manifest
  * records (p50 / max; goal < 50 ms for 3 shards) and the longest write the
  * writer saw meanwhile. Prints the load average at start and end (other
@@ -15,11 +19,12 @@
  *   npm run bench:backup            (KEYS=1000000 RUNS=3 PAUSES=10)
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cluster } from 'ioredis';
-import type { Backup, BackupResponse, Connection, Topology } from '@strata/api';
+import pg from 'pg';
+import type { Backup, BackupResponse, BackupShardResult, Connection, Topology } from '@strata/api';
 import { startStack } from '../src/stack';
 import { loopbackAddress, loopbackPrefix } from '../src/loopback';
 import { startSeaweedFs } from '../src/seaweedfs.runner';
@@ -33,6 +38,34 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
 const MB = 1024 * 1024;
+
+/** CPU time (ms) a process used, with its waited-for children's (a redis-server's snapshot forks); 0 once gone. */
+function cpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * (1000 / 100);
+  } catch {
+    return 0;
+  }
+}
+
+/** The stack's redis-server processes (they name themselves after their address). */
+function enginePids(prefix: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').startsWith(`redis-server ${prefix}.`)) out.push(Number(d));
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+/** CPU used by groups of processes over a stretch of time. */
+function cpuMeter(groups: Record<string, () => number[]>) {
+  const before = Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, pids().reduce((n, p) => n + cpuMs(p), 0)]));
+  return () => Object.entries(groups).map(([k, pids]) => `${k} ${Math.round(pids().reduce((n, p) => n + cpuMs(p), 0) - before[k]!)}`).join(', ');
+}
 
 /** Redis Cluster's hash slot of a key without a {hash tag}: CRC16-XMODEM mod 16384. */
 function calculateSlot(key: string): number {
@@ -71,6 +104,8 @@ async function main(): Promise<void> {
     return (text ? JSON.parse(text) : undefined) as T;
   };
   const clients: Cluster[] = [];
+  let db: pg.Client | undefined;
+  const liveStream = new AbortController();
   try {
     await api('PUT', '/v1/backup-storage', { kind: 's3', endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     const { cluster } = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: 'bench-backup', shards: 3, replicasPerShard: 1, memoryMbPerShard: 512 });
@@ -121,30 +156,84 @@ async function main(): Promise<void> {
       mkdirSync(refDir, { recursive: true });
       return { ms, bytes };
     };
+    // Completion is seen on the organization's live event stream (the backup-completed or -failed event the
+    // control plane records as it ends the backup), as a console or a script would: no polling load on the
+    // control plane during the measurement.
+    const ended = new Map<string, () => void>();
+    let endEventAt = 0;
+    const live = await fetch(`${stack.url}/v1/events/stream`, { headers: { authorization: `Bearer ${stack.adminToken}`, accept: 'text/event-stream' }, signal: liveStream.signal });
+    if (!live.ok || !live.body) throw new Error(`GET /v1/events/stream: ${live.status}`);
+    void (async () => {
+      let buf = '';
+      for await (const chunk of live.body!.pipeThrough(new TextDecoderStream())) {
+        buf += chunk;
+        for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
+          const frame = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = /^data: (.*)$/m.exec(frame)?.[1];
+          const e = data ? (JSON.parse(data) as { type: string; clusterId?: string; eventType?: string }) : null;
+          if (e?.type === 'cluster-activity' && /^backup-(completed|failed)$/.test(e.eventType ?? '')) {
+            endEventAt = performance.now();
+            for (const f of ended.values()) f();
+          }
+        }
+      }
+    })().catch(() => {});
     const strataBackup = async (consistent: boolean): Promise<{ ms: number; backup: Backup }> => {
       const started = performance.now();
-      const { backup } = await api<BackupResponse>('POST', `/v1/clusters/${cluster.id}/backups`, { consistent });
-      for (;;) {
-        const b = (await api<BackupResponse>('GET', `/v1/backups/${backup.id}`)).backup;
-        if (b.status === 'completed') return { ms: performance.now() - started, backup: b };
-        if (b.status === 'failed') throw new Error(`backup failed: ${JSON.stringify(b.error)}`);
-        await sleep(25);
+      let wake = () => {};
+      const key = String(started);
+      ended.set(key, () => wake());
+      try {
+        const { backup } = await api<BackupResponse>('POST', `/v1/clusters/${cluster.id}/backups`, { consistent });
+        for (;;) {
+          // Woken by the event (a slow safety poll covers a dropped stream).
+          const woken = new Promise<void>((r) => { wake = r; setTimeout(r, 2000); });
+          const b = (await api<BackupResponse>('GET', `/v1/backups/${backup.id}`)).backup;
+          if (b.status === 'completed') return { ms: (endEventAt > started ? endEventAt : performance.now()) - started, backup: b };
+          if (b.status === 'failed') throw new Error(`backup failed: ${JSON.stringify(b.error)}`);
+          await woken;
+        }
+      } finally {
+        ended.delete(key);
       }
+    };
+
+    db = new pg.Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    /** What each shard's agent measured (the tasks' results). */
+    const agentPhases = async (backupId: string) => {
+      const r = await db!.query<{ result: BackupShardResult }>("SELECT result FROM tasks WHERE dedupe_key LIKE $1 AND state = 'succeeded' ORDER BY dedupe_key", [`backup:${backupId}:%`]);
+      return r.rows.map((x) => x.result.phases).map((p) => (p ? `${p.openMs}/${p.streamMs}/${p.storeMs} ms (agent CPU ${p.cpuMs} ms)` : 'not measured')).join(', ');
+    };
+    const groups = {
+      engines: () => enginePids(PREFIX), agents: () => stack.agents.map((a) => a.proc?.child.pid ?? 0).filter(Boolean),
+      'control plane': () => stack.controlPlanes.map((c) => c.proc?.child.pid ?? 0).filter(Boolean), SeaweedFS: () => [s3.pid], 'redis-cli and this bench': () => [process.pid],
     };
 
     const strata: number[] = [];
     const ref: number[] = [];
     for (let run = 1; run <= RUNS; run++) {
+      let cpu = cpuMeter(groups);
       const s = await strataBackup(false);
+      // A fork's CPU counts once its instance reaped it (its cron does, within a few hundred ms).
+      await sleep(500);
+      const strataCpu = cpu();
       const bytes = s.backup.manifest!.shards.reduce((n, x) => n + x.bytes, 0);
       strata.push(s.ms);
+      const phasesOfAgents = await agentPhases(s.backup.id);
       await api('DELETE', `/v1/backups/${s.backup.id}`);
+      cpu = cpuMeter(groups);
       const r = await redisCliRdb();
+      await sleep(500);
+      const refCpu = cpu();
       ref.push(r.ms);
       const m = s.backup.manifest!;
       const t = (iso: string) => Date.parse(iso);
       const phases = `start to first snapshot ${Math.min(...m.shards.map((x) => t(x.snapshotAt))) - t(m.startedAt)} ms, snapshot+upload per shard ${m.shards.map((x) => t(x.finishedAt) - t(x.snapshotAt)).join('/')} ms, last shard to completed ${t(s.backup.finishedAt!) - Math.max(...m.shards.map((x) => t(x.finishedAt)))} ms`;
       console.log(`run ${run}: ${phases}`);
+      console.log(`run ${run}: per shard, on its agent: open (fork, SYNC answered) / stream (to its last byte) / store (last part, completion): ${phasesOfAgents}`);
+      console.log(`run ${run}: CPU ms during Strata's backup and 0.5 s after: ${strataCpu}; during redis-cli's and 0.5 s after: ${refCpu}`);
       console.log(`run ${run}: Strata to S3 ${(s.ms / 1000).toFixed(2)} s (${(bytes / MB).toFixed(1)} MB, ${(bytes / MB / (s.ms / 1000)).toFixed(1)} MB/s, skew ${s.backup.manifest!.skewMs} ms); redis-cli --rdb x3 to local files ${(r.ms / 1000).toFixed(2)} s (${(r.bytes / MB).toFixed(1)} MB)`);
     }
     const ratio = median(ref) / median(strata);
@@ -180,6 +269,8 @@ async function main(): Promise<void> {
     console.log(`pauses: ${pauses.map((p) => p.toFixed(1)).join(', ')}`);
   } finally {
     for (const c of clients) c.disconnect();
+    liveStream.abort();
+    await db?.end();
     await s3.stop();
     await stack.stop();
     console.log(`load average at end: ${loadAverage()}`);

@@ -1058,45 +1058,47 @@ func (e PlannedInstanceChangeRole) Valid() bool {
 
 // Defines values for ProblemCode.
 const (
-	BackupCorrupted       ProblemCode = "backup_corrupted"
-	BackupInProgress      ProblemCode = "backup_in_progress"
-	BackupNotCompleted    ProblemCode = "backup_not_completed"
-	BackupRunning         ProblemCode = "backup_running"
-	Conflict              ProblemCode = "conflict"
-	CsrfFailed            ProblemCode = "csrf_failed"
-	DoesNotFit            ProblemCode = "does_not_fit"
-	Forbidden             ProblemCode = "forbidden"
-	ImportAuthFailed      ProblemCode = "import_auth_failed"
-	ImportNotRedis        ProblemCode = "import_not_redis"
-	ImportUnreachable     ProblemCode = "import_unreachable"
-	InsufficientSpace     ProblemCode = "insufficient_space"
-	Internal              ProblemCode = "internal"
-	InvalidCredentials    ProblemCode = "invalid_credentials"
-	InvalidState          ProblemCode = "invalid_state"
-	JoinTokenInvalid      ProblemCode = "join_token_invalid"
-	NameTaken             ProblemCode = "name_taken"
-	NoMaintenanceWindow   ProblemCode = "no_maintenance_window"
-	NodeBusy              ProblemCode = "node_busy"
-	NotFound              ProblemCode = "not_found"
-	NotRevocable          ProblemCode = "not_revocable"
-	NotYetSupported       ProblemCode = "not_yet_supported"
-	OperationInProgress   ProblemCode = "operation_in_progress"
-	PayloadTooLarge       ProblemCode = "payload_too_large"
-	RateLimited           ProblemCode = "rate_limited"
-	RdbVersionUnsupported ProblemCode = "rdb_version_unsupported"
-	RestoreMemoryTooSmall ProblemCode = "restore_memory_too_small"
-	ScanInProgress        ProblemCode = "scan_in_progress"
-	SignInLocked          ProblemCode = "sign_in_locked"
-	SmtpNotConfigured     ProblemCode = "smtp_not_configured"
-	StorageInvalid        ProblemCode = "storage_invalid"
-	StorageUnavailable    ProblemCode = "storage_unavailable"
-	TlsOff                ProblemCode = "tls_off"
-	TooManyStreams        ProblemCode = "too_many_streams"
-	Unauthorized          ProblemCode = "unauthorized"
-	Unplaceable           ProblemCode = "unplaceable"
-	UnsupportedMediaType  ProblemCode = "unsupported_media_type"
-	ValidationFailed      ProblemCode = "validation_failed"
-	WouldLoseData         ProblemCode = "would_lose_data"
+	BackupCorrupted         ProblemCode = "backup_corrupted"
+	BackupInProgress        ProblemCode = "backup_in_progress"
+	BackupNotCompleted      ProblemCode = "backup_not_completed"
+	BackupRunning           ProblemCode = "backup_running"
+	Conflict                ProblemCode = "conflict"
+	CsrfFailed              ProblemCode = "csrf_failed"
+	DoesNotFit              ProblemCode = "does_not_fit"
+	Forbidden               ProblemCode = "forbidden"
+	ImportAuthFailed        ProblemCode = "import_auth_failed"
+	ImportNotRedis          ProblemCode = "import_not_redis"
+	ImportUnreachable       ProblemCode = "import_unreachable"
+	InsufficientSpace       ProblemCode = "insufficient_space"
+	Internal                ProblemCode = "internal"
+	InvalidCredentials      ProblemCode = "invalid_credentials"
+	InvalidState            ProblemCode = "invalid_state"
+	JoinTokenInvalid        ProblemCode = "join_token_invalid"
+	NameTaken               ProblemCode = "name_taken"
+	NoMaintenanceWindow     ProblemCode = "no_maintenance_window"
+	NodeBusy                ProblemCode = "node_busy"
+	NotFound                ProblemCode = "not_found"
+	NotRevocable            ProblemCode = "not_revocable"
+	NotYetSupported         ProblemCode = "not_yet_supported"
+	OperationInProgress     ProblemCode = "operation_in_progress"
+	PayloadTooLarge         ProblemCode = "payload_too_large"
+	RateLimited             ProblemCode = "rate_limited"
+	RdbDatabasesUnsupported ProblemCode = "rdb_databases_unsupported"
+	RdbVersionUnsupported   ProblemCode = "rdb_version_unsupported"
+	RequestTimeout          ProblemCode = "request_timeout"
+	RestoreMemoryTooSmall   ProblemCode = "restore_memory_too_small"
+	ScanInProgress          ProblemCode = "scan_in_progress"
+	SignInLocked            ProblemCode = "sign_in_locked"
+	SmtpNotConfigured       ProblemCode = "smtp_not_configured"
+	StorageInvalid          ProblemCode = "storage_invalid"
+	StorageUnavailable      ProblemCode = "storage_unavailable"
+	TlsOff                  ProblemCode = "tls_off"
+	TooManyStreams          ProblemCode = "too_many_streams"
+	Unauthorized            ProblemCode = "unauthorized"
+	Unplaceable             ProblemCode = "unplaceable"
+	UnsupportedMediaType    ProblemCode = "unsupported_media_type"
+	ValidationFailed        ProblemCode = "validation_failed"
+	WouldLoseData           ProblemCode = "would_lose_data"
 )
 
 // Valid indicates whether the value is a known member of the ProblemCode enum.
@@ -1152,7 +1154,11 @@ func (e ProblemCode) Valid() bool {
 		return true
 	case RateLimited:
 		return true
+	case RdbDatabasesUnsupported:
+		return true
 	case RdbVersionUnsupported:
+		return true
+	case RequestTimeout:
 		return true
 	case RestoreMemoryTooSmall:
 		return true

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "734e958a0bc50dd799f5a710101c3128ded600f06f18a9589dd7bd2b83c04750"
+const SpecSHA256 = "f686b8b1e92041924f4309f7e28ebc55b3f60a45376f3fde2829fd77085433eb"
