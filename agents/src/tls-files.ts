@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { EngineCredentials } from '@strata/api';
 import { clientTrustDigest, TLS_FILES, type TlsFiles } from '@strata/engine';
@@ -12,7 +12,12 @@ import { clientTrustDigest, TLS_FILES, type TlsFiles } from '@strata/engine';
  */
 export function writeTlsFiles(instanceDir: string, tls: NonNullable<EngineCredentials['tls']>): TlsFiles {
   mkdirSync(path.join(instanceDir, path.dirname(TLS_FILES.caFile)), { recursive: true, mode: 0o700 });
-  const write = (file: string, pem: string) => writeFileSync(path.join(instanceDir, file), pem, { mode: 0o600 });
+  // Each file whole or not at all (a new file renamed over the old): an agent killed mid-write leaves no truncated PEM.
+  const write = (file: string, pem: string) => {
+    const target = path.join(instanceDir, file);
+    writeFileSync(`${target}.tmp`, pem, { mode: 0o600 });
+    renameSync(`${target}.tmp`, target);
+  };
   // What the engine trusts: the CA and the issuers of the cluster's live client certificates (the CA alone from older records).
   write(TLS_FILES.caFile, tls.trustedCertificates ?? tls.caCertificate);
   if (tls.instanceCertificate) {
