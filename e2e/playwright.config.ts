@@ -3,16 +3,6 @@ import { defineConfig } from '@playwright/test';
 // Debian's Chromium, never a downloaded browser.
 const CHROMIUM = process.env.STRATA_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
-/**
- * Files that need the stack to themselves, run one at a time after the rest:
- * they count the nodes' free capacity, drain or profile a node, load the
- * machine on purpose (benchmarks), or time what the page shows to the second.
- * Every other file runs two at a time against the same stack: each creates
- * its own clusters and users under unique names.
- */
-const EXCLUSIVE = ['benchmarks', 'disk-profile', 'drain', 'live-seeds', 'live-state', 'monitoring', 'settings-bounds', 'tenant-nodes', 'wizard-capacity']
-  .map((name) => `**/${name}.e2e.ts`);
-
 export default defineConfig({
   testDir: './tests',
   testMatch: '**/*.e2e.ts',
@@ -20,11 +10,7 @@ export default defineConfig({
   globalSetup: './global-setup.ts',
   globalTeardown: './global-teardown.ts',
   fullyParallel: false,
-  workers: Number(process.env.STRATA_E2E_WORKERS ?? 2),
-  projects: [
-    { name: 'shared', testIgnore: EXCLUSIVE },
-    { name: 'exclusive', testMatch: EXCLUSIVE, dependencies: ['shared'], workers: 1 },
-  ],
+  workers: 1,
   retries: 0,
   timeout: 180_000,
   expect: { timeout: 10_000 },

@@ -159,25 +159,25 @@ if (mode === 'start') {
   try { installSeaweedFs(); } catch (err) { fail(err.message); }
   ensureNodeModules();
   ensureNativeWorker({ optional: false });
-  // Every suite starts at once but the Playwright one, which serves the
-  // built console and starts when the build is done: the integration files
-  // and the e2e suite spend most of their time waiting on clusters, so the
-  // type check and unit tests fill cores they leave idle. Each stack has its
-  // own loopback range.
+  // The unit tests and the console build first (about 20 s; the e2e suite
+  // serves the built console); then the type check, the integration files and
+  // the Playwright suite side by side: each stack has its own loopback range,
+  // and most of their time is spent waiting on clusters. A suite whose
+  // predecessors failed is not run.
+  const first = ['unit', 'console build'];
   const suites = [
-    { name: 'types', cmd: 'npm', args: ['run', 'typecheck'], prefix: 'types' },
     { name: 'unit', cmd: 'npm', args: ['run', 'test:unit'], prefix: 'unit' },
     { name: 'console build', cmd: 'npm', args: ['run', 'build', '--workspace', '@strata/console'], prefix: 'build' },
-    { name: 'integration (real PostgreSQL, agents, redis-server)', cmd: 'npm', args: ['run', 'test:integration'] },
-    { name: 'e2e (Playwright in Chromium against a real stack)', cmd: 'npm', args: ['run', 'test:e2e'], prefix: 'e2e', after: 'console build' },
+    { name: 'types', cmd: 'npm', args: ['run', 'typecheck'], prefix: 'types', after: first },
+    { name: 'integration (real PostgreSQL, agents, redis-server)', cmd: 'npm', args: ['run', 'test:integration'], after: first },
+    { name: 'e2e (Playwright in Chromium against a real stack)', cmd: 'npm', args: ['run', 'test:e2e'], prefix: 'e2e', after: first },
   ];
   const total = Date.now();
   const outcome = new Map();
   const runSuite = async (suite) => {
-    if (suite.after) {
-      const before = await outcome.get(suite.after);
-      if (!before.ok) {
-        say(`NOT RUN  ${suite.name} (${suite.after} failed)`);
+    for (const name of suite.after ?? []) {
+      if (!(await outcome.get(name)).ok) {
+        say(`NOT RUN  ${suite.name} (${name} failed)`);
         return { name: suite.name, ok: false, ran: false, s: '0.0' };
       }
     }
