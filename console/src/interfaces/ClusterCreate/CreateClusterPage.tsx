@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Durability, EvictionPolicy, Fencing, LIMITS, type TlsClientAuth } from '@strata/api';
+import { Durability, EngineVersion, EvictionPolicy, Fencing, LIMITS, type TlsClientAuth } from '@strata/api';
 import { useClusterCreateMutation } from '../../data/clusters/cluster-create-mutation';
 import { useCapacityQuery } from '../../data/capacity/capacity-query';
 import { useBackupQuery } from '../../data/backups/backup-query';
@@ -13,7 +13,7 @@ import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
 import { ClusterSummary } from './ClusterSummary';
-import { CLIENT_AUTH_OPTIONS, DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
+import { CLIENT_AUTH_OPTIONS, DURABILITY_OPTIONS, ENGINE_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
 import { DurabilityAdvice } from '../Nodes/DurabilityAdvice';
 import { RestoreSourceCard } from './RestoreSourceCard';
 import { restoreFormValues, restoreMemoryProblem } from './restore-prefill';
@@ -274,6 +274,15 @@ export default function CreateClusterPage() {
                 ))}
               </select>
             </Field>
+            <Field label="Engine" error={errorFor('engineVersion')} hint={`${ENGINE_OPTIONS[values.engineVersion].description} Set at creation.`}>
+              <select className="input" name="engineVersion" value={values.engineVersion} onChange={(e) => set('engineVersion', e.target.value as EngineVersion)}>
+                {EngineVersion.options.map((v) => (
+                  <option key={v} value={v}>
+                    {ENGINE_OPTIONS[v].title}
+                  </option>
+                ))}
+              </select>
+            </Field>
             <Field label="Write fencing" error={errorFor('fencing')} hint={FENCING_OPTIONS[values.fencing].description}>
               <select className="input" name="fencing" value={values.fencing} onChange={(e) => set('fencing', e.target.value as Fencing)}>
                 {Fencing.options.map((f) => (
@@ -301,7 +310,7 @@ export default function CreateClusterPage() {
             </label>
             <p id="tls-hint" className="field-hint">
               Clients, replication and the cluster bus speak TLS only, with certificates from the cluster&apos;s own CA (downloadable once
-              it is ready). Set at creation.
+              it is ready). {values.engineVersion === 'valkey-8' ? 'Valkey 8 can turn it on or off later, in place.' : 'Set at creation (Redis 7.0).'}
             </p>
             {errorFor('tls') && <p className="field-error">{errorFor('tls')}</p>}
             {values.tls === 'required' && (

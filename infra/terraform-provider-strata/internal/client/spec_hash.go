@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "734e958a0bc50dd799f5a710101c3128ded600f06f18a9589dd7bd2b83c04750"
+const SpecSHA256 = "d827777c0e88cc1179007c49d917ea6e3dfa8a150707ec941b0f510471731815"
