@@ -42,7 +42,7 @@ export type TlsClientAuth = z.infer<typeof TlsClientAuth>;
 export const ENGINE_VERSIONS = ['7', 'valkey-8'] as const;
 export const EngineVersion = z
   .enum(ENGINE_VERSIONS)
-  .describe("the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server), which also turns TLS on and off in place. The same clients and commands work with both. Set at create");
+  .describe("the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create");
 export type EngineVersion = z.infer<typeof EngineVersion>;
 /** What each engine is called where people read it (console, docs, messages). */
 export const ENGINE_LABELS: Record<EngineVersion, string> = { '7': 'Redis 7.0', 'valkey-8': 'Valkey 8' };

@@ -8760,7 +8760,7 @@ export interface components {
              */
             migrationPriority: "gentle" | "balanced" | "fast";
             /**
-             * @description the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server), which also turns TLS on and off in place. The same clients and commands work with both. Set at create
+             * @description the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create
              * @enum {string}
              */
             engineVersion: "7" | "valkey-8";
@@ -9281,7 +9281,7 @@ export interface components {
              */
             engineVersion?: "7" | "valkey-8";
             /**
-             * @description TLS turned on or off in place, on a valkey-8 cluster only (a 7 cluster is refused: 422 tls_switch_needs_valkey)
+             * @description set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
              * @enum {string}
              */
             tls?: "off" | "required";

@@ -59,7 +59,9 @@ function refuseEngineChanges(cluster: ClusterRow, req: UpdateClusterRequest): vo
       [{ field: 'tls', message: 'needs engineVersion valkey-8 to change in place' }]);
   }
   if (req.tls !== undefined && req.tls !== spec.tls) {
-    throw new AppError(422, 'not_yet_supported', 'TLS switch not yet available', `Turning TLS on or off in place is not available yet on cluster ${cluster.name}.`, [{ field: 'tls', message: 'set at create' }]);
+    // Valkey 8 switches in place (engine: runTlsSwitchStage); the operation that drives it across agents is not served yet.
+    throw new AppError(422, 'not_yet_supported', 'TLS switch not yet available',
+      `Turning TLS on or off in place on a running cluster is not available yet (cluster ${cluster.name}); tls is set at create.`, [{ field: 'tls', message: 'set at create for now' }]);
   }
 }
 

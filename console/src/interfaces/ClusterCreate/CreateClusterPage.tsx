@@ -310,7 +310,7 @@ export default function CreateClusterPage() {
             </label>
             <p id="tls-hint" className="field-hint">
               Clients, replication and the cluster bus speak TLS only, with certificates from the cluster&apos;s own CA (downloadable once
-              it is ready). {values.engineVersion === 'valkey-8' ? 'Valkey 8 can turn it on or off later, in place.' : 'Set at creation (Redis 7.0).'}
+              it is ready). Set at creation.
             </p>
             {errorFor('tls') && <p className="field-error">{errorFor('tls')}</p>}
             {values.tls === 'required' && (

@@ -20,11 +20,11 @@ export const DURABILITY_OPTIONS: Record<Durability, { title: string; description
 export const ENGINE_OPTIONS: Record<EngineVersion, { title: string; description: string }> = {
   '7': {
     title: 'Redis 7.0',
-    description: "Debian's redis-server 7.0. TLS is chosen at creation and stays as chosen.",
+    description: "Debian's redis-server 7.0.",
   },
   'valkey-8': {
     title: 'Valkey 8',
-    description: 'Valkey 8.0, the open-source fork of Redis 7.2: the same protocol, commands and clients. TLS can also be turned on or off later, in place.',
+    description: 'Valkey 8.0, the open-source fork of Redis 7.2: the same protocol, commands and clients.',
   },
 };
 

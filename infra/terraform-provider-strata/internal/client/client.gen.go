@@ -1831,7 +1831,7 @@ type ClusterSpec struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
 	Durability ClusterSpecDurability `json:"durability"`
 
-	// EngineVersion the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server), which also turns TLS on and off in place. The same clients and commands work with both. Set at create
+	// EngineVersion the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create
 	EngineVersion  ClusterSpecEngineVersion  `json:"engineVersion"`
 	EvictionPolicy ClusterSpecEvictionPolicy `json:"evictionPolicy"`
 
@@ -1857,7 +1857,7 @@ type ClusterSpec struct {
 // ClusterSpecDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
 type ClusterSpecDurability string
 
-// ClusterSpecEngineVersion the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server), which also turns TLS on and off in place. The same clients and commands work with both. Set at create
+// ClusterSpecEngineVersion the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create
 type ClusterSpecEngineVersion string
 
 // ClusterSpecEvictionPolicy defines model for ClusterSpec.EvictionPolicy.
@@ -2572,7 +2572,7 @@ type UpdateClusterRequest struct {
 	ReplicasPerShard  *int                                   `json:"replicasPerShard,omitempty"`
 	Shards            *int                                   `json:"shards,omitempty"`
 
-	// Tls TLS turned on or off in place, on a valkey-8 cluster only (a 7 cluster is refused: 422 tls_switch_needs_valkey)
+	// Tls set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
 	Tls *UpdateClusterRequestTls `json:"tls,omitempty"`
 
 	// TlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
@@ -2597,7 +2597,7 @@ type UpdateClusterRequestMaintenanceWindowDayOfWeek string
 // UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
 type UpdateClusterRequestMigrationPriority string
 
-// UpdateClusterRequestTls TLS turned on or off in place, on a valkey-8 cluster only (a 7 cluster is refused: 422 tls_switch_needs_valkey)
+// UpdateClusterRequestTls set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
 type UpdateClusterRequestTls string
 
 // UpdateClusterRequestTlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "d827777c0e88cc1179007c49d917ea6e3dfa8a150707ec941b0f510471731815"
+const SpecSHA256 = "d8aea6e065251736e4cf1f1d54967393c625ddb0a55cb031921bf7350c65f483"
