@@ -8,6 +8,7 @@ import { existsSync, statSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installSeaweedFs } from './install-seaweedfs.mjs';
+import { installValkey } from './install-valkey.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mode = process.argv[2];
@@ -146,12 +147,14 @@ function ensureAutomationTools() {
 
 if (mode === 'start') {
   ensureSystemPackages([redis, postgres, fio, ...(process.env.STRATA_LOCAL_NETWORK === 'netns' ? [hostNetwork] : [])]);
+  try { installValkey(); } catch (err) { fail(err.message); }
   ensureNodeModules();
   ensureNativeWorker({ optional: true });
   ensureConsoleBuilt();
   process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
 } else if (mode === 'test') {
   ensureSystemPackages([redis, postgres, fio, cc, chromium, prometheus, python, golang, hostNetwork]);
+  try { installValkey(); } catch (err) { fail(err.message); }
   ensureRedisPy();
   ensureSchemathesis();
   ensureAutomationTools();

@@ -41,6 +41,8 @@ const Env = z.object({
   STRATA_AGENT_MEMORY_MB: z.coerce.number().int().min(64).default(Math.floor(os.totalmem() / 1024 / 1024 / 2)),
   STRATA_AGENT_STOP_ENGINES_ON_EXIT: z.enum(['true', 'false']).default('false'),
   STRATA_REDIS_SERVER: z.string().default('redis-server'),
+  /** The valkey-8 engine's server (Valkey 8). */
+  STRATA_VALKEY_SERVER: z.string().default('valkey-server'),
   STRATA_AGENT_SPARES: z.coerce.number().int().min(0).max(50).default(3),
   /** Upper bound on a backup upload's rate in MB/s (0: unlimited), to spare the host's network. */
   STRATA_AGENT_BACKUP_MAX_MBPS: z.coerce.number().min(0).default(0),
@@ -85,6 +87,8 @@ export interface AgentConfig {
   memoryMb: number;
   stopEnginesOnExit: boolean;
   redisServer: string;
+  /** The valkey-8 engine's server binary. */
+  valkeyServer: string;
   /** Warm spare engines kept ready for new primaries, on ports counting down from spareTopPort. */
   spares: number;
   /** Overrides the migration priority's slots per round (tests slow a move down with it). */
@@ -142,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AgentConfig {
     memoryMb: e.STRATA_AGENT_MEMORY_MB,
     stopEnginesOnExit: e.STRATA_AGENT_STOP_ENGINES_ON_EXIT === 'true',
     redisServer: e.STRATA_REDIS_SERVER,
+    valkeyServer: e.STRATA_VALKEY_SERVER,
     spares: e.STRATA_AGENT_SPARES,
     migrateSlotsPerRound: e.STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND,
     spareTopPort: e.STRATA_AGENT_SPARE_TOP_PORT,

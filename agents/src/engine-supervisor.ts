@@ -49,6 +49,9 @@ const CRASH_MARK = 'crashed-at';
  */
 export const ENGINE_STOP_GRACE_MS = 4000;
 
+/** Warm spares run redis-server (Redis 7.0): only an instance of that engine may become one. */
+export const sparesServe = (spec: Pick<InstanceSpec, 'engineVersion'>): boolean => (spec.engineVersion ?? '7') === '7';
+
 /**
  * Runs redis-server processes for this node. Engines are started detached so
  * they outlive an agent restart; a new agent adopts them by pid file. The
@@ -82,6 +85,8 @@ export class EngineSupervisor {
   constructor(
     private readonly d: {
       registry: InstanceRegistry; address: string; redisServer: string; log: Logger; onChange: () => void; spares?: SparePool;
+      /** The valkey-8 engine's server (default valkey-server). */
+      valkeyServer?: string;
         },
   ) {}
 
@@ -191,8 +196,9 @@ export class EngineSupervisor {
     const dir = this.d.registry.instanceDir(spec.instanceId);
     const firstStart = !this.d.registry.get(spec.instanceId) && !existsSync(dir);
     if (firstStart && seed) return this.startSeeded(spec, credentials, seed);
-    // Warm spares serve plain text: a TLS instance starts cold with its certificate, in place of a spare on its port.
-    if (firstStart && credentials.tls) await this.discardSpare(spec.port);
+    // Warm spares are plain-text redis-servers: a TLS instance starts cold with its certificate, and a valkey-8 one with
+    // its own engine, in place of a spare on its port.
+    if (firstStart && (credentials.tls || !sparesServe(spec))) await this.discardSpare(spec.port);
     else if (firstStart && (await this.claimSpare(spec, credentials))) return;
     this.d.registry.put({ spec, credentials });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -209,6 +215,11 @@ export class EngineSupervisor {
     if (rt) rt.held = false;
     this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, usersDigest: usersDigestOf(credentials) });
     await this.start(spec.instanceId);
+  }
+
+  /** The server binary an instance runs: redis-server, or valkey-server for the valkey-8 engine. */
+  private engineBinary(spec: InstanceSpec): string {
+    return spec.engineVersion === 'valkey-8' ? (this.d.valkeyServer ?? 'valkey-server') : this.d.redisServer;
   }
 
   /** The instance's data directory (its engine's working directory). */
@@ -440,7 +451,7 @@ export class EngineSupervisor {
       }
       await this.refuseTakenPort(rec.spec.port);
       if (this.closing) throw new Error('the agent is stopping');
-      const child = spawn(this.d.redisServer, [path.join(dir, 'redis.conf')], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
+      const child = spawn(this.engineBinary(rec.spec), [path.join(dir, 'redis.conf')], { cwd: dir, detached: true, stdio: ['ignore', out, out] });
       spawned = true;
       const pid = child.pid;
       if (pid) this.children.add(pid);

@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     topPort: config.spareTopPort, usedPorts: () => new Set(registry.all().map((r) => r.spec.port)), onChange: () => reporter?.poke(),
   });
   const supervisor = new EngineSupervisor({
-    registry, address: config.address, redisServer: config.redisServer, log, onChange: () => reporter?.poke(), spares,
+    registry, address: config.address, redisServer: config.redisServer, valkeyServer: config.valkeyServer, log, onChange: () => reporter?.poke(), spares,
   });
   const connections = new InstanceConnections({ address: config.address, timeoutMs: 500 });
   const floating = config.floatingAddress

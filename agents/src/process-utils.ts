@@ -18,12 +18,18 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Is `pid` a redis-server serving this port? (redis sets its title to "redis-server host:port [cluster]") */
+/** The engines' process names: Redis 7.0's and Valkey 8's (the valkey-8 engine). */
+export const ENGINE_PROGRAMS = ['redis-server', 'valkey-server'] as const;
+
+/**
+ * Is `pid` an engine (redis-server or valkey-server) serving this port? (Each sets its title to "<program> host:port
+ * [cluster]"; a TLS instance's title names its TLS port.)
+ */
 export function isRedisOnPort(pid: number, port: number): boolean {
   if (!isAlive(pid)) return false;
   try {
     const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return cmd.includes('redis-server') && cmd.includes(`:${port}`);
+    return ENGINE_PROGRAMS.some((p) => cmd.includes(p)) && cmd.includes(`:${port}`);
   } catch {
     return false;
   }
@@ -130,21 +136,21 @@ export function worksUnder(p: ProcessInfo, dir: string): boolean {
   return !!cwd && (cwd === root || cwd.startsWith(root + '/'));
 }
 
-/** redis-server processes whose working directory is `dir` or lies under it (engines and spares of one node). */
-export const redisProcessesUnder = (dir: string): ProcessInfo[] => programProcessesUnder('redis-server', dir);
+/** Engine processes (redis-server, valkey-server) whose working directory is `dir` or lies under it (engines and spares of one node). */
+export const redisProcessesUnder = (dir: string): ProcessInfo[] => programProcessesUnder(ENGINE_PROGRAMS, dir);
 
 /** keepalived processes (parent and VRRP child) whose working directory is `dir` or lies under it (floating-address.ts). */
-export const keepalivedProcessesUnder = (dir: string): ProcessInfo[] => programProcessesUnder('keepalived', dir);
+export const keepalivedProcessesUnder = (dir: string): ProcessInfo[] => programProcessesUnder(['keepalived'], dir);
 
-/** Live processes of one program (by its process name) whose working directory is `dir` or lies under it. */
-function programProcessesUnder(program: string, dir: string): ProcessInfo[] {
+/** Live processes of these programs (by process name) whose working directory is `dir` or lies under it. */
+function programProcessesUnder(programs: readonly string[], dir: string): ProcessInfo[] {
   const root = real(dir);
   const out: ProcessInfo[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let comm = '';
     try { comm = readFileSync(`/proc/${name}/comm`, 'utf8').trim(); } catch { continue; }
-    if (comm !== program) continue;
+    if (!programs.includes(comm)) continue;
     const p = processInfo(Number(name));
     if (p && worksUnder(p, root) && isAlive(p.pid)) out.push(p);
   }

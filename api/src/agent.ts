@@ -3,7 +3,7 @@
  * leases tasks. Agents and the control plane meet only over these types.
  */
 import { z, Id, Timestamp, safeString, freeText } from './common';
-import { Durability, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, SlotRange, TlsClientAuth } from './clusters';
+import { Durability, EngineVersion, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, SlotRange, TlsClientAuth } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
@@ -55,6 +55,7 @@ export const InstanceSpec = z.object({
   evictionPolicy: EvictionPolicy,
   fencing: Fencing.optional().describe('absent: off'),
   tlsClientAuth: TlsClientAuth.optional().describe('a TLS instance: client certificates required (tls-auth-clients); absent: none'),
+  engineVersion: EngineVersion.optional().describe("the engine the agent runs: valkey-8 starts valkey-server; absent or 7: redis-server"),
 });
 export type InstanceSpec = z.infer<typeof InstanceSpec>;
 

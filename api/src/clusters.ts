@@ -39,7 +39,13 @@ export const TlsClientAuth = z
   .describe('client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster\'s CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)');
 export type TlsClientAuth = z.infer<typeof TlsClientAuth>;
 
-export const ENGINE_VERSIONS = ['7'] as const;
+export const ENGINE_VERSIONS = ['7', 'valkey-8'] as const;
+export const EngineVersion = z
+  .enum(ENGINE_VERSIONS)
+  .describe("the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create");
+export type EngineVersion = z.infer<typeof EngineVersion>;
+/** What each engine is called where people read it (console, docs, messages). */
+export const ENGINE_LABELS: Record<EngineVersion, string> = { '7': 'Redis 7.0', 'valkey-8': 'Valkey 8' };
 export const LIMITS = {
   shards: { min: 1, max: 64 },
   replicasPerShard: { min: 0, max: 5 },
@@ -73,7 +79,7 @@ export const CreateClusterRequest = z
     evictionPolicy: EvictionPolicy.optional(),
     fencing: Fencing.optional().describe('default off; on needs replicasPerShard >= 1'),
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
-    engineVersion: z.enum(ENGINE_VERSIONS).optional(),
+    engineVersion: EngineVersion.optional().describe('default 7 (Redis 7.0); set at create'),
     tls: TlsMode.optional().describe('default off; set at create'),
     tlsClientAuth: TlsClientAuth.optional().describe('default none; optional and required need tls required'),
     restoreFrom: RestoreFrom.optional().describe("start with the data of a backup; shards, replicas and memory may differ from the backup's"),
@@ -91,7 +97,7 @@ export const ClusterSpec = z
     evictionPolicy: EvictionPolicy,
     fencing: Fencing,
     migrationPriority: MigrationPriority,
-    engineVersion: z.enum(ENGINE_VERSIONS),
+    engineVersion: EngineVersion,
     tls: TlsMode,
     tlsClientAuth: TlsClientAuth,
     maintenanceWindow: MaintenanceWindow.nullable().describe('weekly window (UTC) in which changes that restart engines run (null: none; they run when asked)'),

@@ -76,6 +76,8 @@ export const ErrorCode = z.enum([
   'import_not_redis',
   'import_auth_failed',
   'not_yet_supported',
+  'engine_change_unsupported',
+  'tls_switch_needs_valkey',
   'rate_limited',
   'too_many_streams',
   'sign_in_locked',

@@ -3,7 +3,7 @@
  * run that returns the plan, and switchover of a shard's primary.
  */
 import { z, Id } from './common';
-import { Cluster, Durability, EvictionPolicy, Fencing, LIMITS, MigrationPriority, SlotRange, TlsClientAuth } from './clusters';
+import { Cluster, Durability, EngineVersion, EvictionPolicy, Fencing, LIMITS, MigrationPriority, SlotRange, TlsClientAuth, TlsMode } from './clusters';
 import { Operation } from './operations';
 import { MaintenanceWindow } from './maintenance-window';
 
@@ -18,9 +18,11 @@ export const UpdateClusterRequest = z
     fencing: Fencing.optional().describe('turned on or off in place on every instance (CONFIG SET, no restart); on needs replicasPerShard >= 1'),
     tlsClientAuth: TlsClientAuth.optional().describe('client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required'),
     migrationPriority: MigrationPriority.optional().describe('applies to this change\'s slot moves and every later one'),
+    engineVersion: EngineVersion.optional().describe('set at create: another engine than the cluster\'s is refused (422 engine_change_unsupported)'),
+    tls: TlsMode.optional().describe('set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported'),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation'),
   })
-  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, fencing, tlsClientAuth, migrationPriority, maintenanceWindow' })
+  .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, fencing, tlsClientAuth, tls, migrationPriority, maintenanceWindow' })
   .openapi('UpdateClusterRequest');
 export type UpdateClusterRequest = z.infer<typeof UpdateClusterRequest>;
 

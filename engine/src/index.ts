@@ -23,6 +23,7 @@ export {
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
 export { clientAuthSettings, tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';
+export { busPort, stageConnection, switchOrder, tlsSwitchActs, type TlsDirection, type TlsSwitchAct, type TlsSwitchMember, type TlsSwitchStage } from './redis/tls-switch.plan';
 export {
   planCertificateRenewal, earliestCertificateExpiry, instanceCertValidityMs, INSTANCE_CERT_VALIDITY_DAYS, DEFAULT_RENEW_BEFORE_DAYS,
   type CertificateInstance, type RenewCertificateAction,

@@ -8768,8 +8768,11 @@ export interface components {
              * @enum {string}
              */
             migrationPriority: "gentle" | "balanced" | "fast";
-            /** @enum {string} */
-            engineVersion: "7";
+            /**
+             * @description the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create
+             * @enum {string}
+             */
+            engineVersion: "7" | "valkey-8";
             /**
              * @description off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
              * @enum {string}
@@ -9093,7 +9096,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "not_revocable" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "rdb_version_unsupported" | "rdb_databases_unsupported" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "not_revocable" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_not_completed" | "backup_corrupted" | "rdb_version_unsupported" | "rdb_databases_unsupported" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "engine_change_unsupported" | "tls_switch_needs_valkey" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {
@@ -9129,8 +9132,11 @@ export interface components {
              * @enum {string}
              */
             migrationPriority?: "gentle" | "balanced" | "fast";
-            /** @enum {string} */
-            engineVersion?: "7";
+            /**
+             * @description default 7 (Redis 7.0); set at create
+             * @enum {string}
+             */
+            engineVersion?: "7" | "valkey-8";
             /**
              * @description default off; set at create
              * @enum {string}
@@ -9278,6 +9284,16 @@ export interface components {
              * @enum {string}
              */
             migrationPriority?: "gentle" | "balanced" | "fast";
+            /**
+             * @description set at create: another engine than the cluster's is refused (422 engine_change_unsupported)
+             * @enum {string}
+             */
+            engineVersion?: "7" | "valkey-8";
+            /**
+             * @description set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
+             * @enum {string}
+             */
+            tls?: "off" | "required";
             /** @description set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation */
             maintenanceWindow?: {
                 /**
@@ -10413,6 +10429,11 @@ export interface components {
                      * @enum {string}
                      */
                     tlsClientAuth?: "none" | "optional" | "required";
+                    /**
+                     * @description the engine the agent runs: valkey-8 starts valkey-server; absent or 7: redis-server
+                     * @enum {string}
+                     */
+                    engineVersion?: "7" | "valkey-8";
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
@@ -10747,6 +10768,11 @@ export interface components {
                      * @enum {string}
                      */
                     tlsClientAuth?: "none" | "optional" | "required";
+                    /**
+                     * @description the engine the agent runs: valkey-8 starts valkey-server; absent or 7: redis-server
+                     * @enum {string}
+                     */
+                    engineVersion?: "7" | "valkey-8";
                 };
                 credentials: {
                     customerUser: string;

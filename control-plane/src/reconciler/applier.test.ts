@@ -128,6 +128,13 @@ describe('one function per act, whoever asks', () => {
     expect(heal.enqueued.map((t) => t.dedupeKey)).toEqual([taskKey({ kind: 'start', instanceId: 'r1' }), taskKey({ kind: 'start', instanceId: 'r1' })]);
   });
 
+  it("a valkey-8 cluster's instances name their engine (a Redis 7.0 one's do not: the agent's default)", () => {
+    const f = fake();
+    f.ctx.cluster.spec.engineVersion = 'valkey-8';
+    expect(instanceSpec(f.ctx, f.byId('p0')).engineVersion).toBe('valkey-8');
+    expect(instanceSpec(fake().ctx, f.byId('p0'))).not.toHaveProperty('engineVersion');
+  });
+
   it('each healing action becomes the task of its kind', async () => {
     const f = fake();
     await applyAction(f.ctx, { kind: 'promote', shard: 0, instanceId: 'r0', fromInstanceId: 'p0', mode: 'force', crashedAt: 5 });

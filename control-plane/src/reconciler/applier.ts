@@ -97,6 +97,8 @@ export function instanceSpec(ctx: ClusterContext, inst: InstanceRow, settings?: 
     durability: s.durability, evictionPolicy: s.evictionPolicy, fencing: s.fencing ?? 'off',
     // Only a TLS instance has a client certificate rule (tls is set at create, so the cluster's spec decides).
     ...(ctx.cluster.spec.tls === 'required' ? { tlsClientAuth: s.tlsClientAuth ?? 'none' } : {}),
+    // Redis 7.0 (absent) or Valkey 8: which binary the agent starts.
+    ...(ctx.cluster.spec.engineVersion !== '7' ? { engineVersion: ctx.cluster.spec.engineVersion } : {}),
   };
 }
 

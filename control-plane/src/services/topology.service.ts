@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { CA_RETIRE_AFTER_SECONDS, LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type RestartClusterRequest, type RotateCaRequest, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
+import { CA_RETIRE_AFTER_SECONDS, ENGINE_LABELS, LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type RestartClusterRequest, type RotateCaRequest, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
 import { planTopologyChange, restartOrder, type PlacementNode, type TopologyInstance } from '@strata/engine';
 import { largest } from './placement-bounds';
 import { inTransaction, type Db } from '../db/tx';
@@ -40,6 +40,30 @@ export interface TopologyServiceDeps {
 }
 
 const CHANGEABLE = ['ready', 'degraded'];
+
+/**
+ * What a PATCH may not change in place: the engine (set at create) and, on a Redis 7.0 cluster, TLS (7.0 announces one
+ * client port on the cluster bus, so while both protocols were served cluster-aware clients of the other one would be
+ * redirected to the wrong port; Valkey 8 announces both).
+ */
+function refuseEngineChanges(cluster: ClusterRow, req: UpdateClusterRequest): void {
+  const spec = cluster.spec;
+  if (req.engineVersion !== undefined && req.engineVersion !== spec.engineVersion) {
+    throw new AppError(422, 'engine_change_unsupported', 'Engine is set at create',
+      `Cluster ${cluster.name} runs ${ENGINE_LABELS[spec.engineVersion]}; the engine cannot be changed in place. Create a cluster with engineVersion ${req.engineVersion} and restore a backup into it.`,
+      [{ field: 'engineVersion', message: `set at create (${spec.engineVersion})` }]);
+  }
+  if (req.tls !== undefined && req.tls !== spec.tls && spec.engineVersion === '7') {
+    throw new AppError(422, 'tls_switch_needs_valkey', 'TLS cannot be switched on Redis 7.0',
+      `Cluster ${cluster.name} runs Redis 7.0, which announces only one client port on the cluster bus: while plain text and TLS were both served, cluster-aware clients would be sent to the other protocol's port. Turning TLS on or off in place needs the valkey-8 engine; create a cluster with "tls": "${req.tls}" (and restore a backup into it).`,
+      [{ field: 'tls', message: 'needs engineVersion valkey-8 to change in place' }]);
+  }
+  if (req.tls !== undefined && req.tls !== spec.tls) {
+    // Valkey 8 switches in place (engine: runTlsSwitchStage); the operation that drives it across agents is not served yet.
+    throw new AppError(422, 'not_yet_supported', 'TLS switch not yet available',
+      `Turning TLS on or off in place on a running cluster is not available yet (cluster ${cluster.name}); tls is set at create.`, [{ field: 'tls', message: 'set at create for now' }]);
+  }
+}
 
 export class TopologyService {
   constructor(private readonly d: TopologyServiceDeps) {}
@@ -132,6 +156,7 @@ export class TopologyService {
     const result = await inTransaction(this.d.pool, async (db) => {
       const cluster = await this.lockCluster(db, organizationId, clusterId);
       const from = cluster.spec;
+      refuseEngineChanges(cluster, req);
       const to: ClusterSpec = { ...from, ...Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined)) };
       const [{ instances, shards, shardSlots, nodes, data, topoInstances }, nodeRows] = await Promise.all([this.planInputs(db, clusterId), this.d.nodes.list(db)]);
       const plan = planTopologyChange({ current: from, desired: to, shardSlots, instances: topoInstances, nodes, data });

@@ -38,7 +38,7 @@ export async function testStack(addressPrefix: string, opts: Partial<StackOption
 export function redisPidsOn(addresses: string[], kind: 'instances' | 'spares' = 'instances'): number[] {
   let out = '';
   try {
-    out = execFileSync('pgrep', ['-a', 'redis-server'], { encoding: 'utf8' });
+    out = execFileSync('pgrep', ['-a', 'redis-server|valkey-server'], { encoding: 'utf8' });
   } catch {
     return [];
   }

@@ -8,6 +8,8 @@ export interface WizardInput {
   memory?: string;
   durability?: 'None (in memory)' | 'AOF, every second' | 'AOF, every write';
   evictionPolicy?: string;
+  /** Visible option text of the Engine menu. */
+  engine?: 'Redis 7.0' | 'Valkey 8';
 }
 
 export class CreateClusterPage {
@@ -17,6 +19,7 @@ export class CreateClusterPage {
   readonly replicasPerShard: Locator;
   readonly memory: Locator;
   readonly evictionPolicy: Locator;
+  readonly engine: Locator;
   readonly submit: Locator;
   readonly summary: Locator;
   readonly formError: Locator;
@@ -28,6 +31,7 @@ export class CreateClusterPage {
     this.replicasPerShard = page.getByLabel('Replicas per shard', { exact: true });
     this.memory = page.getByLabel('Memory per shard', { exact: true });
     this.evictionPolicy = page.getByLabel('Eviction policy', { exact: true });
+    this.engine = page.getByLabel('Engine', { exact: true });
     this.submit = page.getByRole('button', { name: 'Create cluster' });
     this.summary = page.getByTestId('cluster-summary');
     this.formError = page.getByRole('form', { name: 'Create cluster' }).getByRole('alert');
@@ -53,5 +57,6 @@ export class CreateClusterPage {
     if (input.memory) await this.memory.selectOption({ label: input.memory });
     if (input.durability) await this.durability(input.durability).check();
     if (input.evictionPolicy) await this.evictionPolicy.selectOption(input.evictionPolicy);
+    if (input.engine) await this.engine.selectOption({ label: input.engine });
   }
 }

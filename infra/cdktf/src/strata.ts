@@ -37,7 +37,7 @@ export interface StrataClusterConfig {
   migrationPriority?: MigrationPriority;
   /** Weekly window (UTC) in which rolling restarts run unless forced; unset: none. */
   maintenanceWindow?: { dayOfWeek: 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'; startTime: string; durationMinutes: number };
-  engineVersion?: '7';
+  engineVersion?: '7' | 'valkey-8';
   /** TLS only on the client port, replication and the cluster bus (default off); set at creation. */
   tls?: 'off' | 'required';
   /** Scheduled backups and retention (in place): exactly one of intervalHours and dailyAt (HH:MM UTC); at most one of keepLast and keepDays. Unset: no schedule. */

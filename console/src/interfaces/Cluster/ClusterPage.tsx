@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { Cluster, Operation } from '@strata/api';
+import { ENGINE_LABELS, type Cluster, type Operation } from '@strata/api';
 import { useClusterQuery } from '../../data/clusters/cluster-query';
 import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
 import { isOperationActive } from '../../data/polling';
@@ -136,7 +136,7 @@ function ClusterHeader({ cluster }: { cluster: Cluster }) {
             <span>{plural(s.replicasPerShard, 'replica')} per shard</span>
             <span>{formatMemoryMb(s.memoryMbPerShard)} per shard</span>
             <span>{DURABILITY_LABELS[s.durability]}</span>
-            <span>Redis {s.engineVersion}</span>
+            <span>{ENGINE_LABELS[s.engineVersion]}</span>
             {s.tls === 'required' && <span>TLS only</span>}
           </span>
         }

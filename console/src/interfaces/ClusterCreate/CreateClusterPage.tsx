@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Durability, EvictionPolicy, Fencing, LIMITS, type TlsClientAuth } from '@strata/api';
+import { Durability, EngineVersion, EvictionPolicy, Fencing, LIMITS, type TlsClientAuth } from '@strata/api';
 import { useClusterCreateMutation } from '../../data/clusters/cluster-create-mutation';
 import { useCapacityQuery } from '../../data/capacity/capacity-query';
 import { useBackupQuery } from '../../data/backups/backup-query';
@@ -13,7 +13,7 @@ import { PageHeader } from '../../components/layout/PageHeader';
 import { Field } from '../../components/ui/Field';
 import { InlineAlert } from '../../components/ui/States';
 import { ClusterSummary } from './ClusterSummary';
-import { CLIENT_AUTH_OPTIONS, DURABILITY_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
+import { CLIENT_AUTH_OPTIONS, DURABILITY_OPTIONS, ENGINE_OPTIONS, EVICTION_OPTIONS, FENCING_OPTIONS, MEMORY_OPTIONS_MB } from './options';
 import { DurabilityAdvice } from '../Nodes/DurabilityAdvice';
 import { RestoreSourceCard } from './RestoreSourceCard';
 import { restoreFormValues, restoreMemoryProblem } from './restore-prefill';
@@ -270,6 +270,15 @@ export default function CreateClusterPage() {
                 {EvictionPolicy.options.map((p) => (
                   <option key={p} value={p}>
                     {p}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Engine" error={errorFor('engineVersion')} hint={`${ENGINE_OPTIONS[values.engineVersion].description} Set at creation.`}>
+              <select className="input" name="engineVersion" value={values.engineVersion} onChange={(e) => set('engineVersion', e.target.value as EngineVersion)}>
+                {EngineVersion.options.map((v) => (
+                  <option key={v} value={v}>
+                    {ENGINE_OPTIONS[v].title}
                   </option>
                 ))}
               </select>

@@ -1,4 +1,4 @@
-import { LIMITS, type Durability, type EvictionPolicy, type Fencing, type TlsClientAuth } from '@strata/api';
+import { LIMITS, type Durability, type EngineVersion, type EvictionPolicy, type Fencing, type TlsClientAuth } from '@strata/api';
 
 /** One line per durability mode, shown in the wizard. Keys are checked against the schema's enum. */
 export const DURABILITY_OPTIONS: Record<Durability, { title: string; description: string }> = {
@@ -13,6 +13,18 @@ export const DURABILITY_OPTIONS: Record<Durability, { title: string; description
   'aof-always': {
     title: 'AOF, every write',
     description: 'fsync before every write is acknowledged: no acknowledged write is lost, at the cost of throughput.',
+  },
+};
+
+/** The engines, as the wizard offers them: what each means for the cluster. */
+export const ENGINE_OPTIONS: Record<EngineVersion, { title: string; description: string }> = {
+  '7': {
+    title: 'Redis 7.0',
+    description: "Debian's redis-server 7.0.",
+  },
+  'valkey-8': {
+    title: 'Valkey 8',
+    description: 'Valkey 8.0, the open-source fork of Redis 7.2: the same protocol, commands and clients.',
   },
 };
 

@@ -34,9 +34,9 @@ describe('restore prefill', () => {
   });
 
   it('a manifest written before fencing, TLS and client certificates existed fills their defaults', () => {
-    const { fencing: _f, tls: _t, tlsClientAuth: _c, ...older } = manifest.cluster.spec;
+    const { fencing: _f, tls: _t, tlsClientAuth: _c, engineVersion: _e, ...older } = manifest.cluster.spec;
     const v = restoreFormValues({ ...manifest, cluster: { ...manifest.cluster, spec: older as typeof manifest.cluster.spec } });
-    expect(v).toMatchObject({ fencing: 'off', tls: 'off', tlsClientAuth: 'none' });
+    expect(v).toMatchObject({ fencing: 'off', engineVersion: '7', tls: 'off', tlsClientAuth: 'none' });
     expect(validateClusterForm(v).ok).toBe(true);
   });
 

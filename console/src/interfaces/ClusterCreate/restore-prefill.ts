@@ -26,7 +26,7 @@ export function restoreName(source: string, taken: readonly string[] = []): stri
   for (let i = 2; ; i++) if (!taken.includes(`${stem}-${i}`)) return `${stem}-${i}`;
 }
 
-/** The form as the backed-up cluster was: same shape, memory, durability, eviction, fencing, TLS and client certificates; a new name. */
+/** The form as the backed-up cluster was: same shape, memory, durability, eviction, fencing, engine, TLS and client certificates; a new name. */
 export function restoreFormValues(m: BackupManifest, taken: readonly string[] = []): ClusterFormValues {
   const spec = m.cluster.spec;
   return {
@@ -38,6 +38,7 @@ export function restoreFormValues(m: BackupManifest, taken: readonly string[] = 
     evictionPolicy: spec.evictionPolicy,
     // Manifests written before a setting existed lack it: the default then.
     fencing: spec.fencing ?? 'off',
+    engineVersion: spec.engineVersion ?? '7',
     tls: spec.tls ?? 'off',
     tlsClientAuth: spec.tlsClientAuth ?? 'none',
   };

@@ -8,8 +8,13 @@ describe('validateClusterForm (mirrors the server schema)', () => {
     const r = validateClusterForm(valid);
     expect(r).toEqual({
       ok: true,
-      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off', tls: 'off', tlsClientAuth: 'none' },
+      body: { name: 'orders-cache', shards: 3, replicasPerShard: 1, memoryMbPerShard: 256, durability: 'aof-everysec', evictionPolicy: 'noeviction', fencing: 'off', engineVersion: '7', tls: 'off', tlsClientAuth: 'none' },
     });
+  });
+
+  it('asks for the engine chosen', () => {
+    const r = validateClusterForm({ ...valid, engineVersion: 'valkey-8' });
+    expect(r.ok && r.body.engineVersion).toBe('valkey-8');
   });
 
   it('asks for TLS when the box is ticked', () => {
@@ -54,8 +59,8 @@ describe('mapServerErrors', () => {
       mapServerErrors([
         { field: 'name', message: 'taken' },
         { field: 'replicasPerShard', message: 'not enough nodes' },
-        { field: 'engineVersion', message: 'nope' },
+        { field: 'restoreFrom', message: 'nope' },
       ]),
-    ).toEqual({ fields: { name: 'Taken.', replicasPerShard: 'Not enough nodes.' }, other: ['engineVersion: nope'] });
+    ).toEqual({ fields: { name: 'Taken.', replicasPerShard: 'Not enough nodes.' }, other: ['restoreFrom: nope'] });
   });
 });

@@ -1,4 +1,4 @@
-import { CreateClusterRequest, LIMITS, type Durability, type EvictionPolicy, type Fencing, type FieldError, type TlsClientAuth, type TlsMode } from '@strata/api';
+import { CreateClusterRequest, LIMITS, type Durability, type EngineVersion, type EvictionPolicy, type Fencing, type FieldError, type TlsClientAuth, type TlsMode } from '@strata/api';
 import { specProblem } from '@strata/engine/spec-rule';
 
 /** What the form holds: numbers stay strings until validated, exactly as typed. */
@@ -10,6 +10,7 @@ export interface ClusterFormValues {
   durability: Durability;
   evictionPolicy: EvictionPolicy;
   fencing: Fencing;
+  engineVersion: EngineVersion;
   tls: TlsMode;
   tlsClientAuth: TlsClientAuth;
 }
@@ -17,7 +18,7 @@ export interface ClusterFormValues {
 export type FormField = keyof ClusterFormValues;
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'tls', 'tlsClientAuth'];
+export const FORM_FIELDS: readonly FormField[] = ['name', 'shards', 'replicasPerShard', 'memoryMbPerShard', 'durability', 'evictionPolicy', 'fencing', 'engineVersion', 'tls', 'tlsClientAuth'];
 
 export const INITIAL_VALUES: ClusterFormValues = {
   name: '',
@@ -27,6 +28,7 @@ export const INITIAL_VALUES: ClusterFormValues = {
   durability: 'aof-everysec',
   evictionPolicy: 'noeviction',
   fencing: 'off',
+  engineVersion: '7',
   tls: 'off',
   tlsClientAuth: 'none',
 };
@@ -45,6 +47,7 @@ export function toRequestBody(v: ClusterFormValues): Record<string, unknown> {
     durability: v.durability,
     evictionPolicy: v.evictionPolicy,
     fencing: v.fencing,
+    engineVersion: v.engineVersion,
     tls: v.tls,
     // Client certificates are a TLS setting: turning TLS off in the form drops them.
     tlsClientAuth: v.tls === 'required' ? v.tlsClientAuth : 'none',

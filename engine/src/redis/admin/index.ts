@@ -17,3 +17,4 @@ export { syncDatabaseUsers } from './database-users';
 export { readSlowLog, resetSlowLog, scanKeys, type SlowLogReading, type KeyScanOptions, type KeyScanOutcome } from './diagnostics';
 export { openInstanceSocket, type InstanceSocket } from '../instance-socket';
 export { moveKeys, type MoveKeysOptions, type MoveKeysResult } from './move-keys';
+export { runTlsSwitchStage, type TlsSwitchOptions } from './tls-switch';

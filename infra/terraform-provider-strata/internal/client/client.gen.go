@@ -281,13 +281,16 @@ func (e ClusterSpecDurability) Valid() bool {
 
 // Defines values for ClusterSpecEngineVersion.
 const (
-	ClusterSpecEngineVersionN7 ClusterSpecEngineVersion = "7"
+	ClusterSpecEngineVersionN7      ClusterSpecEngineVersion = "7"
+	ClusterSpecEngineVersionValkey8 ClusterSpecEngineVersion = "valkey-8"
 )
 
 // Valid indicates whether the value is a known member of the ClusterSpecEngineVersion enum.
 func (e ClusterSpecEngineVersion) Valid() bool {
 	switch e {
 	case ClusterSpecEngineVersionN7:
+		return true
+	case ClusterSpecEngineVersionValkey8:
 		return true
 	default:
 		return false
@@ -533,13 +536,16 @@ func (e CreateClusterRequestDurability) Valid() bool {
 
 // Defines values for CreateClusterRequestEngineVersion.
 const (
-	CreateClusterRequestEngineVersionN7 CreateClusterRequestEngineVersion = "7"
+	CreateClusterRequestEngineVersionN7      CreateClusterRequestEngineVersion = "7"
+	CreateClusterRequestEngineVersionValkey8 CreateClusterRequestEngineVersion = "valkey-8"
 )
 
 // Valid indicates whether the value is a known member of the CreateClusterRequestEngineVersion enum.
 func (e CreateClusterRequestEngineVersion) Valid() bool {
 	switch e {
 	case CreateClusterRequestEngineVersionN7:
+		return true
+	case CreateClusterRequestEngineVersionValkey8:
 		return true
 	default:
 		return false
@@ -1065,6 +1071,7 @@ const (
 	Conflict                ProblemCode = "conflict"
 	CsrfFailed              ProblemCode = "csrf_failed"
 	DoesNotFit              ProblemCode = "does_not_fit"
+	EngineChangeUnsupported ProblemCode = "engine_change_unsupported"
 	Forbidden               ProblemCode = "forbidden"
 	ImportAuthFailed        ProblemCode = "import_auth_failed"
 	ImportNotRedis          ProblemCode = "import_not_redis"
@@ -1093,6 +1100,7 @@ const (
 	StorageInvalid          ProblemCode = "storage_invalid"
 	StorageUnavailable      ProblemCode = "storage_unavailable"
 	TlsOff                  ProblemCode = "tls_off"
+	TlsSwitchNeedsValkey    ProblemCode = "tls_switch_needs_valkey"
 	TooManyStreams          ProblemCode = "too_many_streams"
 	Unauthorized            ProblemCode = "unauthorized"
 	Unplaceable             ProblemCode = "unplaceable"
@@ -1117,6 +1125,8 @@ func (e ProblemCode) Valid() bool {
 	case CsrfFailed:
 		return true
 	case DoesNotFit:
+		return true
+	case EngineChangeUnsupported:
 		return true
 	case Forbidden:
 		return true
@@ -1173,6 +1183,8 @@ func (e ProblemCode) Valid() bool {
 	case StorageUnavailable:
 		return true
 	case TlsOff:
+		return true
+	case TlsSwitchNeedsValkey:
 		return true
 	case TooManyStreams:
 		return true
@@ -1329,6 +1341,24 @@ func (e UpdateClusterRequestDurability) Valid() bool {
 	}
 }
 
+// Defines values for UpdateClusterRequestEngineVersion.
+const (
+	UpdateClusterRequestEngineVersionN7      UpdateClusterRequestEngineVersion = "7"
+	UpdateClusterRequestEngineVersionValkey8 UpdateClusterRequestEngineVersion = "valkey-8"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestEngineVersion enum.
+func (e UpdateClusterRequestEngineVersion) Valid() bool {
+	switch e {
+	case UpdateClusterRequestEngineVersionN7:
+		return true
+	case UpdateClusterRequestEngineVersionValkey8:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for UpdateClusterRequestEvictionPolicy.
 const (
 	UpdateClusterRequestEvictionPolicyAllkeysLfu     UpdateClusterRequestEvictionPolicy = "allkeys-lfu"
@@ -1431,6 +1461,24 @@ func (e UpdateClusterRequestMigrationPriority) Valid() bool {
 	case UpdateClusterRequestMigrationPriorityFast:
 		return true
 	case UpdateClusterRequestMigrationPriorityGentle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateClusterRequestTls.
+const (
+	UpdateClusterRequestTlsOff      UpdateClusterRequestTls = "off"
+	UpdateClusterRequestTlsRequired UpdateClusterRequestTls = "required"
+)
+
+// Valid indicates whether the value is a known member of the UpdateClusterRequestTls enum.
+func (e UpdateClusterRequestTls) Valid() bool {
+	switch e {
+	case UpdateClusterRequestTlsOff:
+		return true
+	case UpdateClusterRequestTlsRequired:
 		return true
 	default:
 		return false
@@ -1787,7 +1835,9 @@ type ClusterList struct {
 // ClusterSpec defines model for ClusterSpec.
 type ClusterSpec struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability     ClusterSpecDurability     `json:"durability"`
+	Durability ClusterSpecDurability `json:"durability"`
+
+	// EngineVersion the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create
 	EngineVersion  ClusterSpecEngineVersion  `json:"engineVersion"`
 	EvictionPolicy ClusterSpecEvictionPolicy `json:"evictionPolicy"`
 
@@ -1813,7 +1863,7 @@ type ClusterSpec struct {
 // ClusterSpecDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
 type ClusterSpecDurability string
 
-// ClusterSpecEngineVersion defines model for ClusterSpec.EngineVersion.
+// ClusterSpecEngineVersion the engine: 7 is Redis 7.0 (Debian's redis-server); valkey-8 is Valkey 8 (Redis 7.2's protocol and cluster bus, valkey-server). The same clients and commands work with both. Set at create
 type ClusterSpecEngineVersion string
 
 // ClusterSpecEvictionPolicy defines model for ClusterSpec.EvictionPolicy.
@@ -1928,7 +1978,9 @@ type CreateClientCertificateRequest struct {
 // CreateClusterRequest defines model for CreateClusterRequest.
 type CreateClusterRequest struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability     *CreateClusterRequestDurability     `json:"durability,omitempty"`
+	Durability *CreateClusterRequestDurability `json:"durability,omitempty"`
+
+	// EngineVersion default 7 (Redis 7.0); set at create
 	EngineVersion  *CreateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
 	EvictionPolicy *CreateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
 
@@ -1967,7 +2019,7 @@ type CreateClusterRequest struct {
 // CreateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
 type CreateClusterRequestDurability string
 
-// CreateClusterRequestEngineVersion defines model for CreateClusterRequest.EngineVersion.
+// CreateClusterRequestEngineVersion default 7 (Redis 7.0); set at create
 type CreateClusterRequestEngineVersion string
 
 // CreateClusterRequestEvictionPolicy defines model for CreateClusterRequest.EvictionPolicy.
@@ -2499,7 +2551,10 @@ type UpdateClusterDryRunDryRun bool
 // UpdateClusterRequest defines model for UpdateClusterRequest.
 type UpdateClusterRequest struct {
 	// Durability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
-	Durability     *UpdateClusterRequestDurability     `json:"durability,omitempty"`
+	Durability *UpdateClusterRequestDurability `json:"durability,omitempty"`
+
+	// EngineVersion set at create: another engine than the cluster's is refused (422 engine_change_unsupported)
+	EngineVersion  *UpdateClusterRequestEngineVersion  `json:"engineVersion,omitempty"`
 	EvictionPolicy *UpdateClusterRequestEvictionPolicy `json:"evictionPolicy,omitempty"`
 
 	// Fencing turned on or off in place on every instance (CONFIG SET, no restart); on needs replicasPerShard >= 1
@@ -2523,12 +2578,18 @@ type UpdateClusterRequest struct {
 	ReplicasPerShard  *int                                   `json:"replicasPerShard,omitempty"`
 	Shards            *int                                   `json:"shards,omitempty"`
 
+	// Tls set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
+	Tls *UpdateClusterRequestTls `json:"tls,omitempty"`
+
 	// TlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
 	TlsClientAuth *UpdateClusterRequestTlsClientAuth `json:"tlsClientAuth,omitempty"`
 }
 
 // UpdateClusterRequestDurability none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
 type UpdateClusterRequestDurability string
+
+// UpdateClusterRequestEngineVersion set at create: another engine than the cluster's is refused (422 engine_change_unsupported)
+type UpdateClusterRequestEngineVersion string
 
 // UpdateClusterRequestEvictionPolicy defines model for UpdateClusterRequest.EvictionPolicy.
 type UpdateClusterRequestEvictionPolicy string
@@ -2541,6 +2602,9 @@ type UpdateClusterRequestMaintenanceWindowDayOfWeek string
 
 // UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
 type UpdateClusterRequestMigrationPriority string
+
+// UpdateClusterRequestTls set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
+type UpdateClusterRequestTls string
 
 // UpdateClusterRequestTlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
 type UpdateClusterRequestTlsClientAuth string

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "f686b8b1e92041924f4309f7e28ebc55b3f60a45376f3fde2829fd77085433eb"
+const SpecSHA256 = "1fbabbcd16d70b2b3debb9112b08c7c85c1fcc6e6ac823f8c69cb3d1a75d15e3"

@@ -192,7 +192,8 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"engine_version": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("7"), PlanModifiers: replace,
-				Description: "Redis major version. Default 7. Changing it creates a new cluster.",
+				Description: "The engine: 7 (Redis 7.0) or valkey-8 (Valkey 8: Redis 7.2's protocol, the same clients). Default 7. Changing it creates a new cluster.",
+				Validators:  []validator.String{stringvalidator.OneOf("7", "valkey-8")},
 			},
 			"tls": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("off"), PlanModifiers: replace,
