@@ -64,6 +64,7 @@ export const ErrorCode = z.enum([
   'node_busy',
   'would_lose_data',
   'backup_in_progress',
+  'backup_engine_unsupported',
   'backup_not_completed',
   'backup_corrupted',
   'rdb_version_unsupported',

@@ -231,7 +231,7 @@ export const OPERATION_TABLE = {
     method: 'post', path: '/v1/clusters/{id}/backups', summary: 'Back up a cluster now: one snapshot per shard (from an in-sync replica where there is one) and a manifest',
     scope: 'clusters:write', body: CreateBackupRequest, errors: ALL,
     success: { status: 202, schema: BackupResponse, description: 'Accepted; follow the backup at Location', headers: { Location: { schema: { type: 'string' } } } },
-    problems: { 409: 'The cluster is not ready, or a backup of it is already running (code backup_in_progress)' },
+    problems: { 409: 'The cluster is not ready, or a backup of it is already running (code backup_in_progress)', 422: 'The cluster runs an engine whose snapshots Strata cannot restore yet (code backup_engine_unsupported)' },
   }),
   importBackup: op({
     method: 'post', path: '/v1/backups/import', summary: 'Import a running Redis or Redis Cluster as a backup: an RDB of each primary fetched over the replication protocol into the storage, then restorable like any backup',

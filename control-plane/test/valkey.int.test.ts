@@ -81,5 +81,10 @@ describe('the valkey-8 engine', () => {
     expect(tlsOnValkey.status, JSON.stringify(tlsOnValkey.body)).toBe(422);
     expect(tlsOnValkey.body).toMatchObject({ code: 'not_yet_supported', errors: [{ field: 'tls' }] });
     expect((await api.getCluster(vk.body.cluster.id)).body.spec.engineVersion).toBe('valkey-8');
+    // Its snapshots (RDB 11) could not be restored: a backup is refused up front, naming why, and none is recorded.
+    const backup = await api.call<{ code: string; errors: { field: string }[] }>('POST', `/v1/clusters/${vk.body.cluster.id}/backups`, {});
+    expect(backup.status, JSON.stringify(backup.body)).toBe(422);
+    expect(backup.body).toMatchObject({ code: 'backup_engine_unsupported', errors: [{ field: 'engineVersion' }] });
+    expect((await api.call<{ items: unknown[] }>('GET', `/v1/clusters/${vk.body.cluster.id}/backups`)).body.items).toEqual([]);
   });
 });

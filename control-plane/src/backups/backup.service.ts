@@ -49,6 +49,12 @@ export class BackupService {
     if (!['ready', 'degraded'].includes(cluster.status.phase)) {
       throw conflict('invalid_state', `The cluster is ${cluster.status.phase}; backups are taken of a ready (or degraded) cluster.`);
     }
+    if (cluster.spec.engineVersion === 'valkey-8') {
+      // Valkey 8 writes RDB version 11; restores load files into Redis 7.0 engines, which read up to version 10.
+      throw unprocessable('backup_engine_unsupported', 'Backups of this engine are not available',
+        `Cluster ${cluster.name} runs Valkey 8, whose snapshots (RDB version 11) Strata cannot restore yet; nothing was started.`,
+        [{ field: 'engineVersion', message: 'backups are taken of engineVersion 7 clusters' }]);
+    }
     const id = randomUUID();
     const shards = Array.from({ length: cluster.spec.shards }, (_, shard) => ({ shard, key: shardKey(id, shard) }));
     const storage = await this.d.storage.refFor(organizationId);

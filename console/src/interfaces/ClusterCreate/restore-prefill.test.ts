@@ -27,7 +27,7 @@ describe('restore prefill', () => {
     const v = restoreFormValues(manifest);
     expect(v).toEqual({
       name: 'orders-restored', shards: '2', replicasPerShard: '1', memoryMbPerShard: 128,
-      durability: 'aof-always', evictionPolicy: 'allkeys-lru', fencing: 'on', tls: 'required', tlsClientAuth: 'required',
+      durability: 'aof-always', evictionPolicy: 'allkeys-lru', fencing: 'on', tls: 'required', tlsClientAuth: 'required', engineVersion: '7',
     });
     // What it fills in is a valid request as it stands.
     expect(validateClusterForm(v).ok).toBe(true);

@@ -1065,6 +1065,7 @@ func (e PlannedInstanceChangeRole) Valid() bool {
 // Defines values for ProblemCode.
 const (
 	BackupCorrupted         ProblemCode = "backup_corrupted"
+	BackupEngineUnsupported ProblemCode = "backup_engine_unsupported"
 	BackupInProgress        ProblemCode = "backup_in_progress"
 	BackupNotCompleted      ProblemCode = "backup_not_completed"
 	BackupRunning           ProblemCode = "backup_running"
@@ -1113,6 +1114,8 @@ const (
 func (e ProblemCode) Valid() bool {
 	switch e {
 	case BackupCorrupted:
+		return true
+	case BackupEngineUnsupported:
 		return true
 	case BackupInProgress:
 		return true

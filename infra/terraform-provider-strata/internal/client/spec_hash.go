@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "1fbabbcd16d70b2b3debb9112b08c7c85c1fcc6e6ac823f8c69cb3d1a75d15e3"
+const SpecSHA256 = "1db879fbf348076547286520f41ce0c6409172e9de56821ab8fd01a4a3050f0f"
