@@ -32,6 +32,17 @@ export async function joinAsReplica(client: Redis, primary: { host: string; port
       await client.call('CLUSTER', 'REPLICATE', entry.id);
       return;
     } catch (err) {
+      // A primary that owns no slot but holds keys (one killed and restarted with its files while keys were
+      // copied into its new shard, whose replica took over meanwhile) is refused: "To set a master the node
+      // must be empty and without assigned slots". A node without slots serves none of its keys; as a replica
+      // it would drop them at the full sync anyway. Empty it and ask again.
+      if (/must be empty/.test((err as Error).message)) {
+        const me = parseClusterNodes(String(await client.call('CLUSTER', 'NODES'))).find((n) => n.myself)!;
+        if (me.role === 'primary' && me.slots.length === 0) {
+          await client.call('FLUSHALL', 'SYNC');
+          continue;
+        }
+      }
       // "Unknown node" until the primary's id has spread to this node.
       if (Date.now() > deadline) throw err;
       await sleep(100);
