@@ -274,7 +274,7 @@ func TestAccCluster(t *testing.T) {
 			inPlaceStep(api, &firstID, clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
 			// What cannot change in place plans a replacement.
 			replaceStep(clusterSpec{name: "tf-acc-renamed", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", wait: true}),
-			replaceStep(clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "8", wait: true}),
+			replaceStep(clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "valkey-8", wait: true}),
 			replaceStep(clusterSpec{name: "tf-acc", shards: 2, replicas: 0, memory: 48, durability: "aof-everysec", eviction: "allkeys-lfu", engine: "7", tls: "required", wait: true}),
 		},
 		CheckDestroy: func(s *terraform.State) error {
