@@ -19,7 +19,6 @@
  * then starts requiring client certificates in place, without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import net from 'node:net';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
@@ -27,6 +26,7 @@ import { X509Certificate } from 'node:crypto';
 import { Cluster, Redis } from 'ioredis';
 import type { BackupResponse, Benchmark, ClientCertificate, ClientCertificateList, ClientCertificateWithKey, DatabaseUserList, DatabaseUserWithPassword, KeyScan, SlowLog, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
+import { plainPing } from '@strata/engine/testing';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
@@ -60,19 +60,6 @@ function tlsClient(uri: string, ca: string, client?: ClientPem): Cluster {
   return c;
 }
 
-/** What a plain-text client gets from host:port after sending PING: the bytes received before the server closed (or 500 ms). */
-function plainPing(host: string, port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host, port });
-    let got = '';
-    const done = () => { clearTimeout(t); s.destroy(); resolve(got); };
-    const t = setTimeout(done, 500);
-    s.on('connect', () => s.write('PING\r\n'));
-    s.on('data', (d) => { got += d.toString('latin1'); });
-    s.on('close', done);
-    s.on('error', done);
-  });
-}
 
 /** Completes a TLS handshake with host:port verified against `ca`; resolves with the peer certificate's SANs. */
 function handshake(host: string, port: number, ca?: string): Promise<string> {

@@ -5,3 +5,4 @@
  */
 export { startRedisFleet, TEST_CREDENTIALS, type RedisFleet, type FleetMember, type FleetOptions, type RunningRedis } from './redis/admin/testing/redis-fleet.fixture';
 export { parseClusterNodes, countSlots, type ClusterNodeEntry } from './redis/admin/cluster-reply.parser';
+export { plainPing } from './redis/admin/testing/plain-ping';

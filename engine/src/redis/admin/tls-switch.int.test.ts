@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { Cluster, Redis } from 'ioredis';
@@ -19,6 +18,7 @@ import { formCluster } from './form-cluster';
 import { connectAdmin } from './admin-connection';
 import { runTlsSwitchStage } from './tls-switch';
 import { startRedisFleet, TEST_CREDENTIALS as creds, type RedisFleet } from './testing/redis-fleet.fixture';
+import { plainPing } from './testing/plain-ping';
 
 const HOST = loopbackAddress('127.0.6.1');
 const [P, R] = [7300, 7301];
@@ -83,19 +83,6 @@ class Writer {
   }
 }
 
-/** What a plain-text client gets after sending PING: the bytes before the server closed (or 500 ms). */
-function plainPing(port: number): Promise<string> {
-  return new Promise((resolve) => {
-    const s = net.connect({ host: HOST, port });
-    let got = '';
-    const done = () => { clearTimeout(t); s.destroy(); resolve(got); };
-    const t = setTimeout(done, 500);
-    s.on('connect', () => s.write('PING\r\n'));
-    s.on('data', (d) => { got += d.toString('latin1'); });
-    s.on('close', done);
-    s.on('error', done);
-  });
-}
 
 /** A TLS handshake verified by the CA: true when it completes, false when refused or unanswered (a plain-text port) within 1 s. */
 function tlsHandshake(port: number): Promise<boolean> {
@@ -157,7 +144,7 @@ describe('TLS switched in place on Valkey 8 (1x1)', () => {
   it('on: plain before, both during (each client told its own ports), TLS only after; then off the same way; no acknowledged write lost', async () => {
     const t0 = Date.now();
     // Before: plain text on P; no TLS anywhere.
-    expect(await plainPing(P)).toMatch(/^-NOAUTH|^\+PONG/);
+    expect(await plainPing(HOST, P)).toMatch(/^-NOAUTH|^\+PONG/);
     expect(await tlsHandshake(P)).toBe(false);
     const plainWriter = new Writer(client(P, false), 'a').start();
     await settle(200);
@@ -178,7 +165,7 @@ describe('TLS switched in place on Valkey 8 (1x1)', () => {
     const done = Date.now();
     // After: TLS on P with the CA; plain text gets nothing, the stage's port is closed; replication over TLS on P.
     expect(await tlsHandshake(P)).toBe(true);
-    expect(await plainPing(P)).toBe('');
+    expect(await plainPing(HOST, P)).toBe('');
     expect(await tlsHandshake(7400)).toBe(false);
     expect(await slotsPort(P, true)).toBe(P);
     expect(await replicaLink(R, true)).toBe(`${P} up`);
@@ -201,9 +188,9 @@ describe('TLS switched in place on Valkey 8 (1x1)', () => {
     await settle(300);
     await tlsWriter2.stop();
     await stage('off', 'finish');
-    expect(await plainPing(P)).toMatch(/^-NOAUTH|^\+PONG/);
+    expect(await plainPing(HOST, P)).toMatch(/^-NOAUTH|^\+PONG/);
     expect(await tlsHandshake(P)).toBe(false);
-    expect(await plainPing(7400)).toBe('');
+    expect(await plainPing(HOST, 7400)).toBe('');
     expect(await slotsPort(P, false)).toBe(P);
     expect(await replicaLink(R, false)).toBe(`${P} up`);
     await settle(300);
