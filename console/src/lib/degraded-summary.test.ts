@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterEvent, Topology, TopologyInstance } from '@strata/api';
-import { degradedSummary } from './degraded-summary';
+import { degradedSummary, recoveredSummary } from './degraded-summary';
 import { shownRole } from './instance-role';
 
 const inst = (id: string, node: string, role: 'primary' | 'replica', over: Partial<TopologyInstance> = {}): TopologyInstance => ({
@@ -32,6 +32,17 @@ describe('degradedSummary', () => {
     expect(degradedSummary(topology, [], 'ready', T0)).toEqual([]);
     const calm: Topology = { clusterId: 'c', shards: [{ index: 1, slots: [], instances: [inst('7002', 'node-3', 'primary')] }] };
     expect(degradedSummary(calm, [failover(1)], 'degraded', T0 + 10 * 60_000)).toEqual([]);
+  });
+});
+
+describe('recoveredSummary', () => {
+  it('a ready cluster still tells of a failover of the last two minutes, newest per shard, and forgets older ones', () => {
+    const older = { ...failover(1), id: 'e0', at: new Date(T0).toISOString(), newPrimary: { instanceId: '7001', address: '127.0.0.1:7001', nodeName: 'node-9' } } as ClusterEvent;
+    const newestFirst = [failover(1), older];
+    expect(recoveredSummary(newestFirst, 'ready', T0 + 5000)).toEqual(["Shard 2's primary on node-2 crashed; node-3 took over 0.15 s later; healthy again."]);
+    expect(recoveredSummary(newestFirst, 'ready', T0 + 1000 + 2 * 60_000)).toEqual([]);
+    expect(recoveredSummary(newestFirst, 'degraded', T0 + 5000)).toEqual([]);
+    expect(recoveredSummary(undefined, 'ready', T0)).toEqual([]);
   });
 });
 

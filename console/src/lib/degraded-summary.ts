@@ -7,6 +7,8 @@ const CAUSE: Record<string, string> = {
   engine: 'failed',
 };
 
+type FailoverEvent = Extract<ClusterEvent, { type: 'failover' }>;
+
 const seconds = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms / 1000)} s`);
 
 /**
@@ -20,14 +22,10 @@ export function degradedSummary(topology: Topology | undefined, events: readonly
   const out: string[] = [];
   for (const shard of [...topology.shards].sort((a, b) => a.index - b.index)) {
     const parts: string[] = [];
-    const failover = events?.find((e): e is Extract<ClusterEvent, { type: 'failover' }> => e.type === 'failover' && e.shard === shard.index && now - Date.parse(e.at) < recentMs);
+    const failover = events?.find((e): e is FailoverEvent => e.type === 'failover' && e.shard === shard.index && now - Date.parse(e.at) < recentMs);
     const unwell = shard.instances.filter((i) => i.health !== 'healthy' || i.sync);
     if (!failover && unwell.length === 0) continue;
-    if (failover) {
-      const from = failover.detectedAt ? Date.parse(failover.detectedAt) : null;
-      const after = from !== null ? ` ${seconds(Math.max(0, Date.parse(failover.promotedAt) - from))} later` : '';
-      parts.push(`${shardLabel(shard.index)}'s primary on ${failover.oldPrimary.nodeName} ${CAUSE[failover.cause] ?? 'failed'}; ${failover.newPrimary.nodeName} took over${after}`);
-    }
+    if (failover) parts.push(failoverSentence(failover));
     for (const i of unwell) {
       if (i.sync) {
         const pct = i.sync.totalBytes ? `${Math.round((100 * i.sync.receivedBytes) / i.sync.totalBytes)}%` : `${(i.sync.receivedBytes / 1048576).toFixed(1)} MB copied`;
@@ -44,4 +42,26 @@ export function degradedSummary(topology: Topology | undefined, events: readonly
     if (first) out.push([failover ? first : `${shardLabel(shard.index)}: ${first}`, ...rest].join('; ') + '.');
   }
   return out;
+}
+
+/** "Shard 2's primary on node-2 crashed; node-3 took over 0.15 s later" */
+function failoverSentence(f: FailoverEvent): string {
+  const from = f.detectedAt ? Date.parse(f.detectedAt) : null;
+  const after = from !== null ? ` ${seconds(Math.max(0, Date.parse(f.promotedAt) - from))} later` : '';
+  return `${shardLabel(f.shard)}'s primary on ${f.oldPrimary.nodeName} ${CAUSE[f.cause] ?? 'failed'}; ${f.newPrimary.nodeName} took over${after}`;
+}
+
+/**
+ * What a ready cluster went through lately: one sentence per failover of the
+ * last `recentMs` (newest per shard). A failover can heal within a second or
+ * two, before anyone looked; the page still says what happened.
+ */
+export function recoveredSummary(events: readonly ClusterEvent[] | undefined, phase: ClusterPhase, now: number, recentMs = 2 * 60_000): string[] {
+  if (phase !== 'ready' || !events) return [];
+  const newest = new Map<number, FailoverEvent>();
+  for (const e of events) {
+    if (e.type !== 'failover' || now - Date.parse(e.at) >= recentMs || newest.has(e.shard)) continue;
+    newest.set(e.shard, e);
+  }
+  return [...newest.values()].sort((a, b) => a.shard - b.shard).map((f) => `${failoverSentence(f)}; healthy again.`);
 }

@@ -1,7 +1,7 @@
 import type { Cluster } from '@strata/api';
 import { useClusterTopologyQuery } from '../../data/clusters/cluster-topology-query';
 import { useClusterEventsQuery } from '../../data/clusters/cluster-events-query';
-import { degradedSummary } from '../../lib/degraded-summary';
+import { degradedSummary, recoveredSummary } from '../../lib/degraded-summary';
 import { useNow } from '../../lib/hooks';
 
 /** The condition reasons in plain words (the code stays on the line as data-reason, and in Activity's table). */
@@ -22,9 +22,10 @@ export function ClusterHealthAlert({ cluster }: { cluster: Cluster }) {
   const { phase, conditions } = cluster.status;
   const troubled = phase === 'degraded' || phase === 'failed';
   const topology = useClusterTopologyQuery(cluster.id, { fast: troubled });
-  const events = useClusterEventsQuery(cluster.id, { fast: troubled, enabled: troubled });
+  // Read while ready too (the live stream re-reads it on each new event): a failover that healed in a second still gets told.
+  const events = useClusterEventsQuery(cluster.id, { fast: troubled, enabled: troubled || phase === 'ready' });
   const now = useNow(1000);
-  if (!troubled) return null;
+  if (!troubled) return <RecoveredNotice lines={recoveredSummary(events.data?.items, phase, now)} />;
   const story = degradedSummary(topology.data, events.data?.items, phase, now);
   const wrong = conditions.filter((c) => c.status === 'false');
   const doing = conditions.filter((c) => c.type === 'Healing' && c.status === 'true');
@@ -61,6 +62,23 @@ export function ClusterHealthAlert({ cluster }: { cluster: Cluster }) {
             </ul>
           </details>
         )}
+      </div>
+    </div>
+  );
+}
+
+/** A ready cluster that failed over lately: what happened, for two minutes after it. */
+function RecoveredNotice({ lines }: { lines: string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <div className="alert alert-success health-alert" role="status" data-testid="cluster-recovered">
+      <div>
+        <strong className="alert-title">Recovered from a failover</strong>
+        <ul className="alert-body health-reasons">
+          {lines.map((line) => (
+            <li key={line} data-testid="recovered-story">{line}</li>
+          ))}
+        </ul>
       </div>
     </div>
   );
