@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export class ClusterPage {
   readonly status: Locator;
@@ -35,8 +35,16 @@ export class ClusterPage {
     await this.page.goto(`/clusters/${id}`);
   }
 
+  /**
+   * Opens a tab and waits until it is the current one. On a CPU-starved machine a click can land while the page
+   * above it still reflows (a closed plan shrinks the page and scrolls it): the click is then repeated.
+   */
   async openTab(name: 'Overview' | 'Activity' | 'Settings' | 'Users' | 'Diagnostics'): Promise<void> {
-    await this.tabs.getByRole('link', { name }).click();
+    const link = this.tabs.getByRole('link', { name });
+    await expect(async () => {
+      if ((await link.getAttribute('aria-current')) !== 'page') await link.click();
+      await expect(link).toHaveAttribute('aria-current', 'page', { timeout: 3000 });
+    }).toPass({ timeout: 30_000 });
   }
 
   /** Clicks "Copy" and returns what landed on the clipboard. */
