@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState } from '@strata/api';
+import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState, TaskPayload } from '@strata/api';
 import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
 import { certificateExpiry, trustFileDigest, writeTlsFiles } from './tls-files';
-import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, SPARE_USERS, syncDatabaseUsers } from '@strata/engine/redis-admin';
+import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, runTlsSwitchMember, SPARE_USERS, syncDatabaseUsers, tlsLogin } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRecord, InstanceRegistry } from './instance-registry';
@@ -319,6 +319,34 @@ export class EngineSupervisor {
     await this.reloadTls(instanceId, rec, { caCertificate: tls.caCertificate, trustedCertificates: tls.trustedCertificates }, tls, credentials);
   }
 
+  /**
+   * This instance's part of a stage of an in-place TLS switch: its certificate and CA written first (the stage that
+   * turns TLS on loads them), the stage's settings set on the running engine, then the spec it runs with from now on
+   * kept in its record and its redis.conf (a restart serves the same), with the credentials Strata's own connections
+   * use on its port (plain text or TLS as the port now speaks).
+   */
+  async switchTls(p: Extract<TaskPayload, { kind: 'tls-switch' }>): Promise<{ applied: boolean }> {
+    const id = p.member.instanceId;
+    const rec = this.d.registry.get(id);
+    if (!rec) throw new Error(`instance ${id} is not on this node`);
+    if (!p.credentials.tls) throw new Error('tls-switch came without TLS credentials');
+    writeTlsFiles(this.d.registry.instanceDir(id), p.credentials.tls);
+    const r = await runTlsSwitchMember({
+      direction: p.direction, stage: p.stage, member: { ...p.member, host: this.d.address }, replicas: p.replicas,
+      username: p.credentials.internalUser, password: p.credentials.internalPassword, tls: tlsLogin(p.credentials.tls), clientAuth: p.instance.tlsClientAuth,
+    });
+    const layout = p.instance.tlsLayout?.layout ?? 'tls';
+    const { tls, ...rest } = p.credentials;
+    const credentials: EngineCredentials = layout === 'plain' && !p.instance.tlsLayout?.bus
+      ? rest
+      : { ...rest, tls: { ...tls, plainPort: layout === 'plain' || layout === 'plain+tls' ? true : undefined } };
+    if (!credentials.tls?.plainPort) delete credentials.tls?.plainPort;
+    this.d.registry.put({ ...rec, spec: p.instance, credentials });
+    this.writeConfig(p.instance, credentials);
+    if (credentials.tls) this.servedCertificateLoaded(id);
+    return r;
+  }
+
   /** Writes these TLS files into the instance's directory, keeps `kept` in its record, and has the engine load them (CONFIG SET, no restart). */
   private async reloadTls(
     instanceId: string, rec: InstanceRecord, files: Parameters<typeof writeTlsFiles>[1], kept: NonNullable<EngineCredentials['tls']>, credentials: EngineCredentials,
@@ -373,6 +401,7 @@ export class EngineSupervisor {
     writeFileSync(path.join(dir, 'redis.conf'), renderRedisConfig({
       address: this.d.address, port: spec.port, dataDir: '.', memoryMb: spec.memoryMb,
       durability: spec.durability, evictionPolicy: spec.evictionPolicy, fencing: spec.fencing, credentials, tls, tlsClientAuth: spec.tlsClientAuth,
+      ...(spec.tlsLayout ? { tlsLayout: spec.tlsLayout } : {}),
     }), { mode: 0o600 });
   }
 

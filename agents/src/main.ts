@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   let reporter: StatusReporter | undefined;
   const spares = new SparePool({
     dataDir: config.dataDir, address: config.address, redisServer: config.redisServer, log, count: config.spares,
-    topPort: config.spareTopPort, usedPorts: () => new Set(registry.all().map((r) => r.spec.port)), onChange: () => reporter?.poke(),
+    topPort: config.spareTopPort, usedPorts: () => new Set(registry.all().flatMap((r) => [r.spec.port, ...(r.spec.tlsLayout?.secondPort ? [r.spec.tlsLayout.secondPort] : [])])), onChange: () => reporter?.poke(),
   });
   const supervisor = new EngineSupervisor({
     registry, address: config.address, redisServer: config.redisServer, valkeyServer: config.valkeyServer, log, onChange: () => reporter?.poke(), spares,

@@ -228,6 +228,10 @@ export class TaskRunner {
       return this.d.supervisor.renewCertificate(p.instanceId, p.credentials);
     },
     'sync-trust': (p) => this.d.supervisor.syncTrust(p.instanceId, p.credentials),
+    'tls-switch': async (p, log) => {
+      const r = await this.d.supervisor.switchTls(p);
+      log.info({ instanceId: p.member.instanceId, direction: p.direction, stage: p.stage, applied: r.applied }, 'TLS switch stage done on the instance');
+    },
     'configure-instance': async (p) => {
       this.d.supervisor.updateSpec(p.instance, p.credentials);
       const client = await this.d.connections.get(p.instance.instanceId, p.instance.port, internalLogin(p.credentials));
@@ -306,6 +310,8 @@ const lockKey = (p: TaskPayload): string => {
     case 'ensure-instance':
     case 'configure-instance':
       return `instance:${p.instance.instanceId}`;
+    case 'tls-switch':
+      return `instance:${p.member.instanceId}`;
     case 'meet-primary':
     case 'sync-users':
     case 'renew-certificate':

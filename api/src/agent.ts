@@ -40,10 +40,18 @@ export const EngineCredentials = z.object({
       .describe("PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone)"),
     clientCertificate: z.object({ certificate: z.string(), privateKey: z.string() }).optional()
       .describe("the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates)"),
-  }).optional().describe('present when the cluster requires TLS'),
+    plainPort: z.boolean().optional().describe("true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text"),
+  }).optional().describe('present when the cluster serves TLS somewhere (its ports, a second port, or its bus)'),
   databaseUsers: z.array(DatabaseUserAcl).optional().describe("the cluster's database users as desired when the task was handed out (password hashes only)"),
 });
 export type EngineCredentials = z.infer<typeof EngineCredentials>;
+
+export const TlsLayout = z.enum(['plain', 'plain+tls', 'tls+plain', 'tls']);
+export const InstanceTlsLayout = z.object({
+  layout: TlsLayout.describe("the instance's own port's protocol first; plain+tls and tls+plain serve the other on secondPort"),
+  secondPort: z.number().int().optional(),
+  bus: z.boolean().describe('the cluster bus speaks TLS (kept from the cluster\'s create)'),
+});
 
 /** Everything an agent needs to run one redis-server instance. */
 export const InstanceSpec = z.object({
@@ -56,8 +64,22 @@ export const InstanceSpec = z.object({
   fencing: Fencing.optional().describe('absent: off'),
   tlsClientAuth: TlsClientAuth.optional().describe('a TLS instance: client certificates required (tls-auth-clients); absent: none'),
   engineVersion: EngineVersion.optional().describe("the engine the agent runs: valkey-8 starts valkey-server; absent or 7: redis-server"),
+  tlsLayout: InstanceTlsLayout.optional().describe('a valkey-8 cluster whose TLS is or was switched in place: what its ports and bus serve; absent: the credentials decide (TLS everywhere, or none)'),
 });
 export type InstanceSpec = z.infer<typeof InstanceSpec>;
+
+/** One member of an in-place TLS switch stage, carried out by the agent of its node. */
+export const TlsSwitchMemberSpec = z.object({
+  instanceId: Id, host: z.string(), port: z.number().int(), secondPort: z.number().int(), role: InstanceRole,
+});
+const TlsSwitchTask = {
+  clusterId: Id,
+  direction: z.enum(['on', 'off']),
+  stage: z.enum(['serve-both', 'finish', 'withdraw']),
+  member: TlsSwitchMemberSpec,
+  replicas: z.number().int().describe('a primary: replicas that must be linked on the new protocol before its part is done'),
+  instance: InstanceSpec.describe('the instance as it runs after the stage (kept by the agent and written into its config)'),
+};
 
 export const ClusterMember = z.object({
   instanceId: Id,
@@ -129,6 +151,8 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   }).describe("a TLS instance's fresh certificate (in the credentials) written into its directory and loaded with CONFIG SET, without a restart"),
   z.object({ kind: z.literal('sync-trust'), clusterId: Id, instanceId: Id })
     .describe("a TLS instance's CA file rewritten from the credentials' trustedCertificates and loaded with CONFIG SET, without a restart"),
+  z.object({ kind: z.literal('tls-switch'), ...TlsSwitchTask })
+    .describe("one instance's part of a stage of an in-place TLS switch (valkey-8): CONFIG SET on the running engine (its certificate written first), no restart"),
   z.object({
     kind: z.literal('meet-primary'),
     clusterId: Id,
@@ -174,6 +198,7 @@ export const TaskPayload = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('sync-users'), clusterId: Id, instanceId: Id, credentials: EngineCredentials }),
   z.object({ kind: z.literal('renew-certificate'), clusterId: Id, instanceId: Id, replaces: Timestamp, credentials: EngineCredentials }),
   z.object({ kind: z.literal('sync-trust'), clusterId: Id, instanceId: Id, credentials: EngineCredentials }),
+  z.object({ kind: z.literal('tls-switch'), ...TlsSwitchTask, credentials: EngineCredentials }),
   z.object({ kind: z.literal('meet-primary'), clusterId: Id, instanceId: Id, port: z.number().int(), seed: ClusterMember, credentials: EngineCredentials }),
   z.object({
     kind: z.literal('migrate-slots'), clusterId: Id, targets: z.array(SlotTarget), primaries: z.array(ClusterMember),

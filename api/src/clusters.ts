@@ -30,8 +30,8 @@ export const MigrationPriority = z
 export type MigrationPriority = z.infer<typeof MigrationPriority>;
 
 export const TlsMode = z
-  .enum(['off', 'required'])
-  .describe('off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster\'s own CA');
+  .enum(['off', 'preferred', 'required'])
+  .describe('off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster\'s own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances\' ports and the other on a second port per instance');
 export type TlsMode = z.infer<typeof TlsMode>;
 
 export const TlsClientAuth = z
@@ -80,7 +80,7 @@ export const CreateClusterRequest = z
     fencing: Fencing.optional().describe('default off; on needs replicasPerShard >= 1'),
     migrationPriority: MigrationPriority.optional().describe('default balanced'),
     engineVersion: EngineVersion.optional().describe('default 7 (Redis 7.0); set at create'),
-    tls: TlsMode.optional().describe('default off; set at create'),
+    tls: TlsMode.optional().describe('default off; off or required at create (preferred is a stage of an in-place switch, by PATCH on valkey-8)'),
     tlsClientAuth: TlsClientAuth.optional().describe('default none; optional and required need tls required'),
     restoreFrom: RestoreFrom.optional().describe("start with the data of a backup; shards, replicas and memory may differ from the backup's"),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('weekly window (UTC) in which changes that restart engines run; default none'),
@@ -190,7 +190,8 @@ export type Topology = z.infer<typeof Topology>;
 
 export const Connection = z
   .object({
-    uri: z.string().describe('redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster\'s stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest'),
+    uri: z.string().describe('redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster\'s stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest. While tls is preferred: plain text (redis://)'),
+    tlsUri: z.string().nullable().describe('rediss:// URI while TLS is served (with caCertificate): the same as uri when tls is required; while tls is preferred, the TLS one beside the plain uri (on the port that serves TLS: the endpoint or a primary\'s second port); null when TLS is off'),
     seeds: z.array(z.string()).describe('host:port of every primary'),
     username: z.string(),
     password: z.string(),
@@ -205,6 +206,7 @@ export const Connection = z
     tls: TlsMode,
     tlsClientAuth: TlsClientAuth.describe('required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works'),
     caCertificate: z.string().nullable().describe("PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off)"),
+    tlsServed: z.enum(['plain', 'plain+tls', 'tls+plain', 'tls']).describe("what the instances serve now, their own port's protocol first (plain+tls: plain text on the port, TLS on a second port); during a switch it follows the stages"),
   })
   .openapi('Connection');
 export type Connection = z.infer<typeof Connection>;

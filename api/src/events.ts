@@ -122,15 +122,22 @@ export const RestoreCompletedEvent = z.object({
   keys: z.number().int().describe("the backup's key count"),
 });
 
+export const TlsSwitchedEvent = z.object({
+  ...base,
+  type: z.literal('tls-switched'),
+  stage: z.string().describe('the stage done: serve-tls-beside-plain, close-plain, serve-plain-beside-tls, close-tls, close-second-tls, close-second-plain'),
+  served: z.enum(['plain', 'plain+tls', 'tls+plain', 'tls']).describe("what every instance serves from now on, its own port's protocol first"),
+});
+
 export const ClusterEvent = z
   .discriminatedUnion('type', [
     FailoverEvent, InstanceRestartedEvent, DataLostEvent, PrimariesRebalancedEvent, SlotsRepairedEvent, NodeDownEvent, ReplicaRebuiltEvent,
-    CertificateRotatedEvent, ClientCertificateRevokedEvent, BackupCompletedEvent, BackupFailedEvent, RestoreCompletedEvent,
+    CertificateRotatedEvent, ClientCertificateRevokedEvent, BackupCompletedEvent, BackupFailedEvent, RestoreCompletedEvent, TlsSwitchedEvent,
   ])
   .openapi('ClusterEvent');
 export type ClusterEvent = z.infer<typeof ClusterEvent>;
 export type ClusterEventType = ClusterEvent['type'];
-export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt', 'certificate-rotated', 'client-certificate-revoked', 'backup-completed', 'backup-failed', 'restore-completed'] as const satisfies readonly ClusterEventType[];
+export const CLUSTER_EVENT_TYPES = ['failover', 'instance-restarted', 'data-lost', 'primaries-rebalanced', 'slots-repaired', 'node-down', 'replica-rebuilt', 'certificate-rotated', 'client-certificate-revoked', 'backup-completed', 'backup-failed', 'restore-completed', 'tls-switched'] as const satisfies readonly ClusterEventType[];
 
 export const ClusterEventList = z
   .object({

@@ -1,6 +1,6 @@
 import { z, Id, Timestamp } from './common';
 
-export const OperationKind = z.enum(['create-cluster', 'delete-cluster', 'update-cluster', 'switchover', 'restart-cluster', 'rotate-ca']);
+export const OperationKind = z.enum(['create-cluster', 'delete-cluster', 'update-cluster', 'switchover', 'restart-cluster', 'rotate-ca', 'tls-switch']);
 export type OperationKind = z.infer<typeof OperationKind>;
 export const OperationState = z.enum(['pending', 'running', 'succeeded', 'failed', 'cancelled']);
 export type OperationState = z.infer<typeof OperationState>;

@@ -19,7 +19,7 @@ export const UpdateClusterRequest = z
     tlsClientAuth: TlsClientAuth.optional().describe('client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required'),
     migrationPriority: MigrationPriority.optional().describe('applies to this change\'s slot moves and every later one'),
     engineVersion: EngineVersion.optional().describe('set at create: another engine than the cluster\'s is refused (422 engine_change_unsupported)'),
-    tls: TlsMode.optional().describe('set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported'),
+    tls: TlsMode.optional().describe('valkey-8: switched in place as a tls-switch operation, alone in its PATCH (no restart; replicas before primaries; preferred serves both protocols while clients move). On a 7 cluster 422 tls_switch_needs_valkey (Redis 7.0 announces one client port, so cluster clients of one protocol would be sent to the other\'s port)'),
     maintenanceWindow: MaintenanceWindow.nullable().optional().describe('set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation'),
   })
   .refine((r) => Object.values(r).some((v) => v !== undefined), { message: 'name at least one of shards, replicasPerShard, memoryMbPerShard, durability, evictionPolicy, fencing, tlsClientAuth, tls, migrationPriority, maintenanceWindow' })

@@ -2,7 +2,7 @@
  * The valkey-8 engine: a cluster created with `engineVersion: "valkey-8"` runs valkey-server (never a warm spare, which
  * is a redis-server), serves the same clients through the same URI, and its engine cannot be changed in place; a
  * Redis 7.0 cluster beside it keeps its redis-server and refuses a TLS switch, saying it needs the valkey-8 engine
- * (a valkey-8 one answers that the switch is not served yet).
+ * (a valkey-8 one plans it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -76,10 +76,11 @@ describe('the valkey-8 engine', () => {
     expect(tlsOn7.body).toMatchObject({ code: 'tls_switch_needs_valkey', errors: [{ field: 'tls' }] });
     expect(tlsOn7.body.detail).toMatch(/valkey-8/);
     expect((await api.getCluster(rd.body.cluster.id)).body.spec.tls).toBe('off');
-    // On valkey-8 the engine can switch (engine/src/redis/admin/tls-switch.int.test.ts); the operation that drives it is not served yet.
-    const tlsOnValkey = await api.updateCluster(vk.body.cluster.id, { tls: 'required' });
-    expect(tlsOnValkey.status, JSON.stringify(tlsOnValkey.body)).toBe(422);
-    expect(tlsOnValkey.body).toMatchObject({ code: 'not_yet_supported', errors: [{ field: 'tls' }] });
+    // On valkey-8 TLS switches in place (tls-switch.int.test.ts): its dry run plans the stages, changing nothing.
+    const tlsOnValkey = await api.updateCluster(vk.body.cluster.id, { tls: 'required' }, true);
+    expect(tlsOnValkey.status, JSON.stringify(tlsOnValkey.body)).toBe(200);
+    expect(tlsOnValkey.body.plan.steps.map((s) => s.name)).toEqual(['serve-tls-beside-plain', 'close-plain']);
+    expect((await api.getCluster(vk.body.cluster.id)).body.spec.tls).toBe('off');
     expect((await api.getCluster(vk.body.cluster.id)).body.spec.engineVersion).toBe('valkey-8');
     // Its snapshots (RDB 11) could not be restored: a backup is refused up front, naming why, and none is recorded.
     const backup = await api.call<{ code: string; errors: { field: string }[] }>('POST', `/v1/clusters/${vk.body.cluster.id}/backups`, {});

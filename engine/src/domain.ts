@@ -62,6 +62,8 @@ export interface EngineCredentials {
     instanceCertificate?: { certificate: string; privateKey: string };
     /** The certificate (PEM) and key Strata's own connections present (a cluster that requires client certificates asks for one). */
     clientCertificate?: { certificate: string; privateKey: string };
+    /** The instances' own port still serves plain text (TLS on a second port, or on the cluster bus only). */
+    plainPort?: boolean;
   };
   /** Database users (with password hashes only), as desired when the task was handed out. */
   databaseUsers?: DatabaseUserAcl[];

@@ -11,6 +11,7 @@ export { keySlot } from './redis/key-slot';
 export {
   planPlacement,
   placeReplacement,
+  planSecondPorts,
   type ReplacementRequest,
   type ReplacementResult,
   DEFAULT_BASE_PORT,
@@ -20,10 +21,13 @@ export {
   type PlacementResult,
   type PlacementFailureCode,
 } from './placement.planner';
-export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type RedisConfigInput } from './redis/config.renderer';
+export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type InstanceTlsLayout, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
 export { clientAuthSettings, tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';
-export { busPort, stageConnection, switchOrder, tlsSwitchActs, type TlsDirection, type TlsSwitchAct, type TlsSwitchMember, type TlsSwitchStage } from './redis/tls-switch.plan';
+export {
+  busPort, layoutAfter, layoutPorts, planTlsChange, replicationPortAfter, servesBoth, servesTls, stageConnection, stageName, switchOrder, tlsSwitchActs, tlsTargetOf, TLS_LAYOUTS,
+  type TlsDirection, type TlsLayout, type TlsStageRef, type TlsSwitchAct, type TlsSwitchMember, type TlsSwitchStage, type TlsTarget,
+} from './redis/tls-switch.plan';
 export {
   planCertificateRenewal, earliestCertificateExpiry, instanceCertValidityMs, INSTANCE_CERT_VALIDITY_DAYS, DEFAULT_RENEW_BEFORE_DAYS,
   type CertificateInstance, type RenewCertificateAction,

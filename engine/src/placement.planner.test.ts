@@ -177,3 +177,18 @@ describe('placeReplacement', () => {
     expect(placeReplacement({ memoryMb: 900, excludeNodeIds: ['a'], nodes: [n('a', 0), n('b', 512)] })).toMatchObject({ ok: false, code: 'insufficient_memory', reason: expect.stringContaining('512 MB') });
   });
 });
+
+describe('planSecondPorts (a TLS switch serves the other protocol there)', () => {
+  it('never a port or bus port in use nor a spare, and two instances on one node never share one', async () => {
+    const { planSecondPorts } = await import('./placement.planner');
+    const a = node('a', { usedPorts: [7000, 7001], sparePorts: [7002] });
+    const b = node('b', { usedPorts: [7000] });
+    const ports = planSecondPorts([a, b], [{ id: 'x', nodeId: a.id }, { id: 'y', nodeId: a.id }, { id: 'z', nodeId: b.id }]);
+    expect(ports.get('x')).toBe(7003);
+    expect(ports.get('y')).toBe(7004);
+    expect(ports.get('z')).toBe(7001);
+    // An instance's bus port (port + 10000) is no second port either.
+    expect(planSecondPorts([node('c', { usedPorts: [7000] })], [{ id: 'w', nodeId: 'id-c' }], 17000).get('w')).toBe(17001);
+    expect(() => planSecondPorts([a], [{ id: 'q', nodeId: 'nowhere' }])).toThrow(/placement does not know/);
+  });
+});

@@ -217,3 +217,28 @@ export function placeReplacement(req: ReplacementRequest): ReplacementResult {
   for (const p of chosen.sparePorts ?? []) taken.add(p);
   return { ok: true, nodeId: chosen.id, port: nextFreePort(taken, req.basePort ?? DEFAULT_BASE_PORT, chosen.name) };
 }
+
+/**
+ * A second port for each instance (an in-place TLS switch serves the other protocol there while both are served),
+ * on the instance's node: the lowest free port pair from `basePort`, never a port or bus port in use, nor a warm
+ * spare's. Ports are handed out in the order given; instance id -> port.
+ */
+export function planSecondPorts(nodes: readonly PlacementNode[], instances: readonly { id: string; nodeId: string }[], basePort = DEFAULT_BASE_PORT): Map<string, number> {
+  const taken = new Map<string, Set<number>>();
+  const out = new Map<string, number>();
+  for (const i of instances) {
+    const node = nodes.find((n) => n.id === i.nodeId);
+    if (!node) throw new Error(`instance ${i.id} is on node ${i.nodeId}, which placement does not know`);
+    let t = taken.get(node.id);
+    if (!t) {
+      t = takenPorts(node.usedPorts);
+      for (const p of node.sparePorts ?? []) {
+        t.add(p);
+        t.add(p + BUS_PORT_OFFSET);
+      }
+      taken.set(node.id, t);
+    }
+    out.set(i.id, nextFreePort(t, basePort, node.name));
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ import type { Fencing, TlsClientAuth } from './domain';
  * Client certificates are a TLS setting: they need `tls: required`.
  */
 export function specProblem(
-  spec: { replicasPerShard: number; fencing?: Fencing; tls?: 'off' | 'required'; tlsClientAuth?: TlsClientAuth },
+  spec: { replicasPerShard: number; fencing?: Fencing; tls?: 'off' | 'preferred' | 'required'; tlsClientAuth?: TlsClientAuth },
   changed?: readonly string[],
 ): { field: 'fencing' | 'replicasPerShard' | 'tlsClientAuth'; reason: string } | null {
   if ((spec.tlsClientAuth ?? 'none') !== 'none' && spec.tls !== 'required') {

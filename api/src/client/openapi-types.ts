@@ -8783,10 +8783,10 @@ export interface components {
              */
             engineVersion: "7" | "valkey-8";
             /**
-             * @description off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+             * @description off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster's own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances' ports and the other on a second port per instance
              * @enum {string}
              */
-            tls: "off" | "required";
+            tls: "off" | "preferred" | "required";
             /**
              * @description client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
              * @enum {string}
@@ -8833,7 +8833,7 @@ export interface components {
             /** Format: uuid */
             clusterId: string;
             /** @enum {string} */
-            kind: "create-cluster" | "delete-cluster" | "update-cluster" | "switchover" | "restart-cluster" | "rotate-ca";
+            kind: "create-cluster" | "delete-cluster" | "update-cluster" | "switchover" | "restart-cluster" | "rotate-ca" | "tls-switch";
             /** @enum {string} */
             state: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             progress: number;
@@ -9147,10 +9147,10 @@ export interface components {
              */
             engineVersion?: "7" | "valkey-8";
             /**
-             * @description default off; set at create
+             * @description default off; off or required at create (preferred is a stage of an in-place switch, by PATCH on valkey-8)
              * @enum {string}
              */
-            tls?: "off" | "required";
+            tls?: "off" | "preferred" | "required";
             /**
              * @description default none; optional and required need tls required
              * @enum {string}
@@ -9299,10 +9299,10 @@ export interface components {
              */
             engineVersion?: "7" | "valkey-8";
             /**
-             * @description set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
+             * @description valkey-8: switched in place as a tls-switch operation, alone in its PATCH (no restart; replicas before primaries; preferred serves both protocols while clients move). On a 7 cluster 422 tls_switch_needs_valkey (Redis 7.0 announces one client port, so cluster clients of one protocol would be sent to the other's port)
              * @enum {string}
              */
-            tls?: "off" | "required";
+            tls?: "off" | "preferred" | "required";
             /** @description set (or with null, remove) the weekly maintenance window; alone it changes no engine and runs no operation */
             maintenanceWindow?: {
                 /**
@@ -9378,8 +9378,10 @@ export interface components {
             } | null;
         };
         Connection: {
-            /** @description redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest */
+            /** @description redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest. While tls is preferred: plain text (redis://) */
             uri: string;
+            /** @description rediss:// URI while TLS is served (with caCertificate): the same as uri when tls is required; while tls is preferred, the TLS one beside the plain uri (on the port that serves TLS: the endpoint or a primary's second port); null when TLS is off */
+            tlsUri: string | null;
             /** @description host:port of every primary */
             seeds: string[];
             username: string;
@@ -9392,10 +9394,10 @@ export interface components {
                 servedBy: string[];
             } | null;
             /**
-             * @description off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+             * @description off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster's own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances' ports and the other on a second port per instance
              * @enum {string}
              */
-            tls: "off" | "required";
+            tls: "off" | "preferred" | "required";
             /**
              * @description required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works
              * @enum {string}
@@ -9403,6 +9405,11 @@ export interface components {
             tlsClientAuth: "none" | "optional" | "required";
             /** @description PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off) */
             caCertificate: string | null;
+            /**
+             * @description what the instances serve now, their own port's protocol first (plain+tls: plain text on the port, TLS on a second port); during a switch it follows the stages
+             * @enum {string}
+             */
+            tlsServed: "plain" | "plain+tls" | "tls+plain" | "tls";
         };
         ClientCertificateWithKey: {
             clientCertificate: components["schemas"]["ClientCertificate"];
@@ -9711,6 +9718,23 @@ export interface components {
             mode: "seed" | "move";
             /** @description the backup's key count */
             keys: number;
+        } | {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            clusterId: string;
+            /** @description RFC 3339 timestamp */
+            at: string;
+            message: string;
+            /** @enum {string} */
+            type: "tls-switched";
+            /** @description the stage done: serve-tls-beside-plain, close-plain, serve-plain-beside-tls, close-tls, close-second-tls, close-second-plain */
+            stage: string;
+            /**
+             * @description what every instance serves from now on, its own port's protocol first
+             * @enum {string}
+             */
+            served: "plain" | "plain+tls" | "tls+plain" | "tls";
         };
         SlowLog: {
             /** Format: uuid */
@@ -10443,6 +10467,17 @@ export interface components {
                      * @enum {string}
                      */
                     engineVersion?: "7" | "valkey-8";
+                    /** @description a valkey-8 cluster whose TLS is or was switched in place: what its ports and bus serve; absent: the credentials decide (TLS everywhere, or none) */
+                    tlsLayout?: {
+                        /**
+                         * @description the instance's own port's protocol first; plain+tls and tls+plain serve the other on secondPort
+                         * @enum {string}
+                         */
+                        layout: "plain" | "plain+tls" | "tls+plain" | "tls";
+                        secondPort?: number;
+                        /** @description the cluster bus speaks TLS (kept from the cluster's create) */
+                        bus: boolean;
+                    };
                 };
                 seed?: {
                     storage: components["schemas"]["BackupStorageRef"];
@@ -10461,7 +10496,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10477,6 +10512,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10530,7 +10567,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10546,6 +10583,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10575,7 +10614,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10591,6 +10630,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10621,7 +10662,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10637,6 +10678,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10670,7 +10713,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10686,6 +10729,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10720,7 +10765,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10736,6 +10781,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10782,13 +10829,24 @@ export interface components {
                      * @enum {string}
                      */
                     engineVersion?: "7" | "valkey-8";
+                    /** @description a valkey-8 cluster whose TLS is or was switched in place: what its ports and bus serve; absent: the credentials decide (TLS everywhere, or none) */
+                    tlsLayout?: {
+                        /**
+                         * @description the instance's own port's protocol first; plain+tls and tls+plain serve the other on secondPort
+                         * @enum {string}
+                         */
+                        layout: "plain" | "plain+tls" | "tls+plain" | "tls";
+                        secondPort?: number;
+                        /** @description the cluster bus speaks TLS (kept from the cluster's create) */
+                        bus: boolean;
+                    };
                 };
                 credentials: {
                     customerUser: string;
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10804,6 +10862,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10830,7 +10890,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10846,6 +10906,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10874,7 +10936,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10890,6 +10952,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10916,7 +10980,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10932,6 +10996,107 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
+                    };
+                    /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
+                    databaseUsers?: {
+                        name: string;
+                        /**
+                         * @description read-only: reads only; read-write: what the cluster's own user may do (data commands, KEYS, FLUSHALL, SORT; no admin); read-write-safe: reads and writes without admin or dangerous commands (no KEYS, FLUSHALL, FLUSHDB, SORT)
+                         * @enum {string}
+                         */
+                        preset: "read-only" | "read-write" | "read-write-safe";
+                        keyPatterns?: string[];
+                        channelPatterns?: string[];
+                        passwordHashes: string[];
+                    }[];
+                };
+            } | {
+                /** @enum {string} */
+                kind: "tls-switch";
+                /** Format: uuid */
+                clusterId: string;
+                /** @enum {string} */
+                direction: "on" | "off";
+                /** @enum {string} */
+                stage: "serve-both" | "finish" | "withdraw";
+                member: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    host: string;
+                    port: number;
+                    secondPort: number;
+                    /** @enum {string} */
+                    role: "primary" | "replica";
+                };
+                /** @description a primary: replicas that must be linked on the new protocol before its part is done */
+                replicas: number;
+                /** @description the instance as it runs after the stage (kept by the agent and written into its config) */
+                instance: {
+                    /** Format: uuid */
+                    instanceId: string;
+                    /** Format: uuid */
+                    clusterId: string;
+                    port: number;
+                    memoryMb: number;
+                    /**
+                     * @description none: in memory only; aof-everysec: append-only file fsynced every second; aof-always: fsync on every write
+                     * @enum {string}
+                     */
+                    durability: "none" | "aof-everysec" | "aof-always";
+                    /** @enum {string} */
+                    evictionPolicy: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
+                    /**
+                     * @description absent: off
+                     * @enum {string}
+                     */
+                    fencing?: "off" | "on";
+                    /**
+                     * @description a TLS instance: client certificates required (tls-auth-clients); absent: none
+                     * @enum {string}
+                     */
+                    tlsClientAuth?: "none" | "optional" | "required";
+                    /**
+                     * @description the engine the agent runs: valkey-8 starts valkey-server; absent or 7: redis-server
+                     * @enum {string}
+                     */
+                    engineVersion?: "7" | "valkey-8";
+                    /** @description a valkey-8 cluster whose TLS is or was switched in place: what its ports and bus serve; absent: the credentials decide (TLS everywhere, or none) */
+                    tlsLayout?: {
+                        /**
+                         * @description the instance's own port's protocol first; plain+tls and tls+plain serve the other on secondPort
+                         * @enum {string}
+                         */
+                        layout: "plain" | "plain+tls" | "tls+plain" | "tls";
+                        secondPort?: number;
+                        /** @description the cluster bus speaks TLS (kept from the cluster's create) */
+                        bus: boolean;
+                    };
+                };
+                credentials: {
+                    customerUser: string;
+                    customerPassword: string;
+                    internalUser: string;
+                    internalPassword: string;
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
+                    tls?: {
+                        /** @description PEM of the cluster CA: every connection to an instance verifies against it */
+                        caCertificate: string;
+                        /** @description the certificate (PEM) and key of the instance a task runs (ensure-instance, configure-instance, renew-certificate), for the node it runs on */
+                        instanceCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description PEM bundle the instances load as their CA file: the cluster's CA and the issuer of every live client certificate (absent: the CA alone) */
+                        trustedCertificates?: string;
+                        /** @description the certificate (PEM) and key Strata's own connections to the cluster's instances present (asked for when the cluster requires client certificates) */
+                        clientCertificate?: {
+                            certificate: string;
+                            privateKey: string;
+                        };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -10965,7 +11130,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -10981,6 +11146,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -11029,7 +11196,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -11045,6 +11212,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -11089,7 +11258,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -11105,6 +11274,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -11151,7 +11322,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -11167,6 +11338,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -11214,7 +11387,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -11230,6 +11403,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -11263,7 +11438,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -11279,6 +11454,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -11317,7 +11494,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -11333,6 +11510,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {
@@ -11377,7 +11556,7 @@ export interface components {
                     customerPassword: string;
                     internalUser: string;
                     internalPassword: string;
-                    /** @description present when the cluster requires TLS */
+                    /** @description present when the cluster serves TLS somewhere (its ports, a second port, or its bus) */
                     tls?: {
                         /** @description PEM of the cluster CA: every connection to an instance verifies against it */
                         caCertificate: string;
@@ -11393,6 +11572,8 @@ export interface components {
                             certificate: string;
                             privateKey: string;
                         };
+                        /** @description true: the instances' own port still serves plain text (TLS on a second port, or only on the cluster bus); Strata's connections there speak plain text */
+                        plainPort?: boolean;
                     };
                     /** @description the cluster's database users as desired when the task was handed out (password hashes only) */
                     databaseUsers?: {

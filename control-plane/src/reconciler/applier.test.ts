@@ -55,7 +55,7 @@ function fake(opts: { operationId?: string | null; observed?: Record<string, Par
   for (const [id, o] of Object.entries(opts.observed ?? {})) if (o === null) delete observed[id];
   const ctx: ClusterContext = {
     deps,
-    cluster: { id: 'c', organizationId: 'o', spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'aof-everysec', evictionPolicy: 'noeviction', engineVersion: '7' } } as ClusterRow,
+    cluster: { id: 'c', organizationId: 'o', spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'aof-everysec', evictionPolicy: 'noeviction', engineVersion: '7' }, tlsLayout: 'plain', tlsBus: false } as ClusterRow,
     operationId: opts.operationId ?? null,
     instances, lost: opts.lost ?? [], shards: [],
     nodes: new Map(['n0', 'n1'].map((id, k) => [id, { id, name: id, address: `10.0.0.${k + 1}` } as never])),

@@ -7,7 +7,7 @@
  * (dedupe-keys.ts), so applying an act twice is harmless.
  */
 import type { ClusterSpec, FormClusterShard, InstanceRole, InstanceSpec, SlotRange, TaskRequest } from '@strata/api';
-import { planSlots, type HealAction, type OperationAction } from '@strata/engine';
+import { planSlots, servesBoth, servesTls, type HealAction, type OperationAction, type TlsLayout, type TlsStageRef } from '@strata/engine';
 import { address, timingsOf, type ClusterContext } from './cluster-context';
 import type { StepResult } from './step-runner';
 import { eventKey, taskKey, type TaskId } from './dedupe-keys';
@@ -25,7 +25,7 @@ export type Submitted = StepResult | null;
 const SETTLE_MS = {
   start: 3000, restart: 2000, promote: 2000, switchover: 5000, join: 8000, meet: 60_000, remove: 3000,
   forget: 5000, configure: 60_000, form: 5000, 'repair-slots': 2000, 'sync-users': 3000,
-  'renew-certificate': 5000, 'sync-trust': 3000,
+  'renew-certificate': 5000, 'sync-trust': 3000, 'tls-switch': 0,
 } as const;
 
 /** The newest task of this identity in the context's owner (its operation, or healing). */
@@ -89,16 +89,30 @@ export async function enqueue(
 /** Memory, durability, eviction, write fencing and (a TLS cluster) client certificates an instance runs with. */
 export type InstanceSettings = Pick<ClusterSpec, 'memoryMbPerShard' | 'durability' | 'evictionPolicy'> & Partial<Pick<ClusterSpec, 'fencing' | 'tlsClientAuth'>>;
 
+/** What an instance serves now: its own layout mid-stage of a TLS switch, else its cluster's. */
+export const instanceLayout = (ctx: ClusterContext, inst: InstanceRow): TlsLayout => inst.tlsLayout ?? ctx.cluster.tlsLayout;
+
+/**
+ * The layout part of an instance's spec: absent for the two layouts a cluster is created with (TLS everywhere, or
+ * none), so those render as they always did; any other (a switch's stage, or a bus that kept its protocol) is explicit.
+ */
+function layoutSpec(ctx: ClusterContext, inst: InstanceRow, layout: TlsLayout): Pick<InstanceSpec, 'tlsLayout'> {
+  const bus = ctx.cluster.tlsBus;
+  if ((layout === 'plain' && !bus) || (layout === 'tls' && bus)) return {};
+  return { tlsLayout: { layout, bus, ...(servesBoth(layout) && inst.secondPort ? { secondPort: inst.secondPort } : {}) } };
+}
+
 /** What an agent needs to run an instance: the cluster's settings (or `settings`), the instance's memory unless `settings` say otherwise. */
-export function instanceSpec(ctx: ClusterContext, inst: InstanceRow, settings?: InstanceSettings): InstanceSpec {
+export function instanceSpec(ctx: ClusterContext, inst: InstanceRow, settings?: InstanceSettings, layout: TlsLayout = instanceLayout(ctx, inst)): InstanceSpec {
   const s = settings ?? ctx.cluster.spec;
   return {
     instanceId: inst.id, clusterId: ctx.cluster.id, port: inst.port, memoryMb: settings?.memoryMbPerShard ?? inst.memoryMb,
     durability: s.durability, evictionPolicy: s.evictionPolicy, fencing: s.fencing ?? 'off',
-    // Only a TLS instance has a client certificate rule (tls is set at create, so the cluster's spec decides).
-    ...(ctx.cluster.spec.tls === 'required' ? { tlsClientAuth: s.tlsClientAuth ?? 'none' } : {}),
+    // Only an instance that serves TLS has a client certificate rule.
+    ...(servesTls(layout) ? { tlsClientAuth: s.tlsClientAuth ?? 'none' } : {}),
     // Redis 7.0 (absent) or Valkey 8: which binary the agent starts.
     ...(ctx.cluster.spec.engineVersion !== '7' ? { engineVersion: ctx.cluster.spec.engineVersion } : {}),
+    ...layoutSpec(ctx, inst, layout),
   };
 }
 
@@ -194,6 +208,22 @@ export function syncTrust(ctx: ClusterContext, inst: InstanceRow, digest: string
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'sync-trust', instanceId: inst.id, digest }, settleMs: SETTLE_MS['sync-trust'],
     request: { kind: 'sync-trust', clusterId: ctx.cluster.id, instanceId: inst.id },
+  });
+}
+
+/**
+ * One instance's part of a stage of an in-place TLS switch: its agent sets it at runtime (its certificate written
+ * first) and keeps the spec it runs with afterwards; a primary's part ends once `replicas` replicas are linked to
+ * it over the new protocol.
+ */
+export function switchTlsOn(ctx: ClusterContext, inst: InstanceRow, step: TlsStageRef, stage: string, after: TlsLayout, replicas: number): Promise<Submitted> {
+  return submitTask(ctx, {
+    nodeId: inst.nodeId, id: { kind: 'tls-switch', instanceId: inst.id, stage }, settleMs: SETTLE_MS['tls-switch'],
+    request: {
+      kind: 'tls-switch', clusterId: ctx.cluster.id, direction: step.direction, stage: step.stage,
+      member: { instanceId: inst.id, host: address(ctx, inst).host, port: inst.port, secondPort: inst.secondPort!, role: inst.role },
+      replicas, instance: instanceSpec(ctx, inst, undefined, after),
+    },
   });
 }
 

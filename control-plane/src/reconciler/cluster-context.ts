@@ -113,7 +113,7 @@ export async function loadContext(
     opts.nodes ?? deps.nodes.list(),
     deps.tasks.latestByKey(cluster.id, operationId),
     deps.databaseUsers?.(cluster.id) ?? Promise.resolve(null),
-    cluster.spec.tls === 'required' ? deps.clientTrustIssuers?.(cluster.id) ?? Promise.resolve(undefined) : Promise.resolve(undefined),
+    cluster.spec.tls === 'required' && cluster.tlsLayout === 'tls' ? deps.clientTrustIssuers?.(cluster.id) ?? Promise.resolve(undefined) : Promise.resolve(undefined),
   ]);
   const placedOn = new Map(instances.map((i) => [i.id, i.nodeId]));
   return {

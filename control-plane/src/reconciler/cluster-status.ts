@@ -43,6 +43,7 @@ const RUNNING_PHASE: Record<OperationKind, ClusterPhase | null> = {
   switchover: null,
   'restart-cluster': 'updating',
   'rotate-ca': null,
+  'tls-switch': 'updating',
 };
 
 /** Phase once an operation of this kind failed, and the condition that says why. */
@@ -54,6 +55,7 @@ const FAILED: Record<OperationKind, { phase: ClusterPhase; type: string }> = {
   switchover: { phase: 'degraded', type: 'Switchover' },
   'restart-cluster': { phase: 'degraded', type: 'Restarted' },
   'rotate-ca': { phase: 'degraded', type: 'CaRotated' },
+  'tls-switch': { phase: 'degraded', type: 'TlsSwitched' },
 };
 
 const isOpen = (s: OperationState) => s === 'pending' || s === 'running';

@@ -59,7 +59,9 @@ export type TaskId =
   /** One shard's part of a key scan. */
   | { kind: 'key-scan'; scanId: string; shard: number }
   /** A restore into another layout: the keys of one backup file moved into the new cluster (one per create operation). */
-  | { kind: 'restore-keys'; backupShard: number };
+  | { kind: 'restore-keys'; backupShard: number }
+  /** One instance's part of one stage of an in-place TLS switch (one per operation and stage). */
+  | { kind: 'tls-switch'; instanceId: string; stage: string };
 
 export type TaskKind = TaskId['kind'];
 
@@ -91,6 +93,7 @@ export function taskKey(t: TaskId): string {
     case 'slowlog': return `slowlog:${t.requestId}:${t.nodeId}`;
     case 'key-scan': return `key-scan:${t.scanId}:${t.shard}`;
     case 'restore-keys': return `restore-keys:${t.backupShard}`;
+    case 'tls-switch': return `tls-switch:${t.stage}:${t.instanceId}`;
   }
 }
 
@@ -111,7 +114,9 @@ export type EventId =
   | { type: 'certificate-rotated'; instanceId: string; previousExpiresAt: number }
   /** A backup completes or fails once. */
   | { type: 'backup-ended'; backupId: string }
-  | { type: 'restore-completed'; clusterId: string };
+  | { type: 'restore-completed'; clusterId: string }
+  /** One stage of an in-place TLS switch done. */
+  | { type: 'tls-switched'; operationId: string; stage: string };
 
 /** The dedupe key of an event. */
 export function eventKey(e: EventId): string {
@@ -128,5 +133,6 @@ export function eventKey(e: EventId): string {
     case 'certificate-rotated': return `certificate-rotated:${e.instanceId}:${e.previousExpiresAt}`;
     case 'backup-ended': return `backup-ended:${e.backupId}`;
     case 'restore-completed': return `restore-completed:${e.clusterId}`;
+    case 'tls-switched': return `tls-switched:${e.operationId}:${e.stage}`;
   }
 }

@@ -13,6 +13,7 @@ import { updateClusterSteps } from './update-cluster.steps';
 import { recordSwitchover, switchoverSteps } from './switchover.steps';
 import { restartStartsAt, restartSteps } from './restart.steps';
 import { rotateCaSteps } from './rotate-ca.steps';
+import { tlsSwitchSteps } from './tls-switch.steps';
 import type { RestartPlanRecord } from './update-plan';
 import { recordRestore } from './restore-event';
 
@@ -60,6 +61,11 @@ export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandl
   },
   'rotate-ca': {
     steps: rotateCaSteps,
+    healsAsWhenIdle: true,
+  },
+  'tls-switch': {
+    steps: tlsSwitchSteps,
+    // No instance is added, removed or restarted: a primary that dies meanwhile is replaced as when idle.
     healsAsWhenIdle: true,
   },
   switchover: {

@@ -21,7 +21,7 @@ function ctx(loaded: Record<string, string>, opts: { retireAfterSeconds: number;
     .map((id) => [taskKey({ kind: 'renew-certificate', instanceId: id, expiresAt: Date.parse(createdAt) + 1 }), { state: 'succeeded' }]));
   const c = {
     deps: { box, clusters: { setSecrets: async (_id: string, sealed: string) => { saved.push(sealed); } } },
-    cluster: { id: 'c', spec: { tls: 'required' }, secretsEnc: box.seal(JSON.stringify({ tlsCa: { certificate: 'NEW\n', privateKey: 'K' }, tlsCaRotation: { previous: 'OLD\n', cross: 'X\n' } })) },
+    cluster: { id: 'c', spec: { tls: 'required' }, tlsLayout: 'tls', tlsBus: true, secretsEnc: box.seal(JSON.stringify({ tlsCa: { certificate: 'NEW\n', privateKey: 'K' }, tlsCaRotation: { previous: 'OLD\n', cross: 'X\n' } })) },
     operation: { createdAt, plan: { kind: 'rotate-ca', retireAfterSeconds: opts.retireAfterSeconds }, steps: [{ name: 'reissue', finishedAt: opts.reissuedAt }] },
     tasks,
     clientTrustIssuers: ['ISSUER\n'],

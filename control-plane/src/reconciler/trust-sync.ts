@@ -15,7 +15,8 @@ export type SyncTrustAction = Extract<ClusterAction, { kind: 'sync-trust' }>;
 
 /** The digest of the trust file every instance should have loaded; null: the cluster has no TLS. */
 export function desiredTrustDigest(ctx: ClusterContext): string | null {
-  if (ctx.cluster.spec.tls !== 'required') return null;
+  // Client certificates exist only on a cluster that requires TLS and serves it alone (not mid-switch).
+  if (ctx.cluster.spec.tls !== 'required' || ctx.cluster.tlsLayout !== 'tls') return null;
   const bundle = desiredClientTrust(openSecrets(ctx.deps.box, ctx.cluster.secretsEnc), ctx.clientTrustIssuers ?? []);
   return bundle === null ? null : clientTrustDigest(bundle);
 }

@@ -6,7 +6,8 @@
  * (Rows written before this carry `vertical` and `public` too; nothing reads them.)
  */
 import type { ClusterSpec, SlotRange } from '@strata/api';
-import type { UpdateDesired } from '@strata/engine';
+import { stageName, type TlsLayout, type TlsStageRef, type TlsTarget, type UpdateDesired } from '@strata/engine';
+import type { StepDef } from './steps';
 
 export interface UpdatePlanRecord extends UpdateDesired {
   kind: 'update';
@@ -60,3 +61,26 @@ export const UPDATE_STEP_TITLES: Record<string, string> = {
 export const SWITCHOVER_STEPS = [
   { name: 'switchover', title: 'Promote the replica once it has caught up (CLUSTER FAILOVER, no acknowledged write lost)', weight: 1 },
 ] as const;
+
+/** An in-place TLS switch (valkey-8): the layout it started from, what was asked, and each stage with the layout after it. */
+export interface TlsSwitchPlanRecord {
+  kind: 'tls-switch';
+  from: TlsLayout;
+  to: TlsTarget;
+  stages: { step: TlsStageRef; after: TlsLayout }[];
+}
+
+const SERVED: Record<TlsLayout, string> = {
+  plain: 'plain text only',
+  'plain+tls': "plain text on each instance's port and TLS on a second port",
+  'tls+plain': "TLS on each instance's port and plain text on a second port",
+  tls: 'TLS only',
+};
+
+/** A stage as an operation step: what every instance serves once it is done. */
+export function tlsStageStep(s: { step: TlsStageRef; after: TlsLayout }, weight: number): StepDef {
+  const order = 'replicas before primaries, without a restart';
+  return { name: stageName(s.step), title: `Every instance serves ${SERVED[s.after]} (${order})`, weight };
+}
+
+export const tlsServedWords = (layout: TlsLayout): string => SERVED[layout];

@@ -166,13 +166,24 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     if (cluster.status.phase === 'deleting') throw conflict('invalid_state', 'The cluster is being deleted.');
     const [instances, nodes] = await Promise.all([d.clusters.instances(cluster.id), d.nodes.list()]);
     const byId = new Map(nodes.map((n) => [n.id, n]));
-    const seeds = instances.filter((i) => i.role === 'primary').map((i) => `${byId.get(i.nodeId)?.address}:${i.port}`);
+    const primaries = instances.filter((i) => i.role === 'primary');
+    const seeds = primaries.map((i) => `${byId.get(i.nodeId)?.address}:${i.port}`);
     const s = openSecrets(d.box, cluster.secretsEnc);
     const endpoint = d.endpoints.forCluster(cluster, nodes);
-    const scheme = cluster.spec.tls === 'required' ? 'rediss' : 'redis';
+    const layout = cluster.tlsLayout;
+    const login = `${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}`;
+    // The stable endpoint when there is one: it outlives the loss of any node; a primary's address does not. It forwards
+    // to the instances' own ports, so a protocol served on their second ports (both served, during a switch) is reached
+    // through a primary's second port.
+    const onPorts = `${endpoint ? `${endpoint.host}:${endpoint.port}` : seeds[0]}`;
+    const second = primaries.find((i) => i.secondPort);
+    const onSecond = second ? `${byId.get(second.nodeId)?.address}:${second.secondPort}` : onPorts;
+    const plainAt = layout === 'tls' ? null : layout === 'tls+plain' ? onSecond : onPorts;
+    const tlsAt = layout === 'plain' ? null : layout === 'plain+tls' ? onSecond : onPorts;
     const conn: Connection = {
-      // The stable endpoint when there is one: it outlives the loss of any node; a primary's address does not.
-      uri: `${scheme}://${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}@${endpoint ? `${endpoint.host}:${endpoint.port}` : seeds[0]}`,
+      uri: plainAt ? `redis://${login}@${plainAt}` : `rediss://${login}@${tlsAt}`,
+      tlsUri: tlsAt ? `rediss://${login}@${tlsAt}` : null,
+      tlsServed: layout,
       seeds,
       username: s.customerUser,
       password: s.customerPassword,
@@ -180,7 +191,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
       tls: cluster.spec.tls,
       tlsClientAuth: cluster.spec.tlsClientAuth,
       // During a CA rotation, the new CA and the old one: a client trusting both connects whichever an instance serves.
-      caCertificate: trustedCas(s),
+      caCertificate: layout === 'plain' ? null : trustedCas(s),
     };
     res.set('Cache-Control', 'no-store');
     return conn;
@@ -188,7 +199,7 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
 
   mountRaw(r, BASE, 'getClusterCa', async ({ req, res }) => {
     const cluster = await load(req.principal!.organizationId, req.params.id);
-    const cas = trustedCas(openSecrets(d.box, cluster.secretsEnc));
+    const cas = cluster.tlsLayout === 'plain' ? null : trustedCas(openSecrets(d.box, cluster.secretsEnc));
     if (!cas) throw conflict('tls_off', 'TLS is off for this cluster: it has no CA.');
     res.set('Content-Type', 'application/x-pem-file');
     // The name every connection snippet reads the CA from.

@@ -1,5 +1,6 @@
 import type { EngineCredentials } from '@strata/api';
 import { clientTrustBundle } from '@strata/engine';
+import type { TlsLayout } from '@strata/engine';
 import type { SecretBox } from '../crypto/secret-box';
 import type { PemPair } from '../crypto/cluster-ca';
 
@@ -45,12 +46,19 @@ export const openSecrets = (box: SecretBox, sealed: string): ClusterSecrets => J
  * for a task that runs an instance, that instance's certificate. Never the
  * CA's key.
  */
-export function engineCredentials(s: ClusterSecrets, certificates: { instance?: PemPair; client?: PemPair; trustedIssuers?: readonly string[] } = {}): EngineCredentials {
+export function engineCredentials(
+  s: ClusterSecrets, certificates: { instance?: PemPair; client?: PemPair; trustedIssuers?: readonly string[] } = {},
+  served?: { layout: TlsLayout; bus: boolean; tlsSwitch?: boolean },
+): EngineCredentials {
   const { customerUser, customerPassword, internalUser, internalPassword } = s;
   const pem = (p: PemPair) => ({ certificate: p.certificate, privateKey: p.privateKey });
+  // A cluster with a CA that serves no TLS now (switched off, bus plain) gets none, unless the task switches it on.
+  const withTls = !!s.tlsCa && (!served || served.tlsSwitch || served.layout !== 'plain' || served.bus);
+  const plainPort = !!served && (served.layout === 'plain' || served.layout === 'plain+tls');
   return {
     customerUser, customerPassword, internalUser, internalPassword,
-    ...(s.tlsCa ? { tls: {
+    ...(withTls && s.tlsCa ? { tls: {
+      ...(plainPort ? { plainPort: true } : {}),
       caCertificate: trustedCas(s)!,
       // What the instances trust for clients: the CA(s), and the issuers of the live client certificates.
       trustedCertificates: desiredClientTrust(s, certificates.trustedIssuers ?? [])!,

@@ -91,7 +91,7 @@ export class ClusterService {
         usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0) + Math.ceil((temporary.get(n.id) ?? 0) / (1024 * 1024)),
         // Also the ports of engines the node still runs for copies no longer in any row (a deleted
         // cluster's copy on a node that was away): placed there, a new instance would find its port taken.
-        usedPorts: [...new Set([...mine.map((i) => i.port), ...this.d.observed.enginePorts(n.id)])],
+        usedPorts: [...new Set([...mine.flatMap((i) => (i.secondPort ? [i.port, i.secondPort] : [i.port])), ...this.d.observed.enginePorts(n.id)])],
         sparePorts: this.d.observed.sparePorts(n.id),
       };
     });
@@ -100,6 +100,10 @@ export class ClusterService {
   /** `restore`: records, in the same transaction, what a cluster restored from a backup starts from. */
   async create(organizationId: string, req: CreateClusterRequest, restore?: RestoreRecord): Promise<{ cluster: ClusterRow; operation: OperationRow }> {
     const spec = withDefaults(req);
+    if (spec.tls === 'preferred') {
+      throw validationFailed([{ field: 'tls', message: 'preferred is a stage of an in-place switch: create with off or required' }],
+        'A cluster is created with tls off or required; preferred (both protocols served while clients move) is reached by PATCH on a valkey-8 cluster.');
+    }
     const problem = specProblem(spec);
     if (problem) throw validationFailed([{ field: problem.field, message: problem.reason }], `${problem.reason[0]!.toUpperCase()}${problem.reason.slice(1)}.`);
     const id = randomUUID();

@@ -82,7 +82,7 @@ export class TaskBroker {
     if (!cluster) return null;
     const secrets = openSecrets(this.d.box, cluster.secretsEnc);
     // A task that runs an instance gets a certificate for it, issued now for the node it runs on (the CA key stays here).
-    const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance' || request.kind === 'renew-certificate';
+    const runsInstance = request.kind === 'ensure-instance' || request.kind === 'configure-instance' || request.kind === 'renew-certificate' || request.kind === 'tls-switch';
     const instanceCertificate = secrets.tlsCa && runsInstance ? await this.instanceCertificate(secrets.tlsCa, row.nodeId) : undefined;
     // Every task on a TLS cluster gets a client certificate for Strata's own connections (presented when the instances ask for one:
     // the cluster requires client certificates, now or after an in-place change). Valid as long as an instance's: the agent keeps the
@@ -90,7 +90,8 @@ export class TaskBroker {
     const clientCertificate = secrets.tlsCa ? await issueClientCertificate(secrets.tlsCa, STRATA_CLIENT_NAME, { validityMs: this.d.certificateValidityMs ?? DEFAULT_VALIDITY_MS }) : undefined;
     const databaseUsers = (await this.d.databaseUsers?.(cluster.id)) ?? [];
     const trustedIssuers = secrets.tlsCa ? (await this.d.clientTrustIssuers?.(cluster.id)) ?? [] : [];
-    const credentials = { ...engineCredentials(secrets, { instance: instanceCertificate, client: clientCertificate, trustedIssuers }), databaseUsers };
+    const served = { layout: cluster.tlsLayout, bus: cluster.tlsBus, tlsSwitch: request.kind === 'tls-switch' };
+    const credentials = { ...engineCredentials(secrets, { instance: instanceCertificate, client: clientCertificate, trustedIssuers }, served), databaseUsers };
     // Backup storage credentials travel only inside the task on its way to the agent.
     const storage = (ref: StorageRef) => this.d.storageCredentials?.(ref);
     if (request.kind === 'backup-shard') return TaskPayload.parse({ ...request, credentials, storageCredentials: await storage(request.storage) });

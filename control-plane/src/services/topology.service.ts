@@ -8,8 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CA_RETIRE_AFTER_SECONDS, ENGINE_LABELS, LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type RestartClusterRequest, type RotateCaRequest, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
-import { planTopologyChange, restartOrder, type PlacementNode, type TopologyInstance } from '@strata/engine';
+import { planSecondPorts, planTlsChange, planTopologyChange, restartOrder, servesBoth, type PlacementNode, type TopologyInstance } from '@strata/engine';
 import { largest } from './placement-bounds';
+import { specProblem } from '@strata/engine';
 import { inTransaction, type Db } from '../db/tx';
 import { AppError, conflict, doesNotFit, notFound, operationInProgress, unplaceable, validationFailed } from '../errors';
 import type { ClusterRow, ClusterStore, InstanceRow } from '../stores/cluster.store';
@@ -22,7 +23,7 @@ import { PLACEMENT_LOCK, type ClusterService } from './cluster.service';
 import type { SecretBox } from '../crypto/secret-box';
 import { createClusterCa, crossCertificate } from '../crypto/cluster-ca';
 import { openSecrets, type ClusterSecrets } from './cluster-secrets';
-import { RESTART_STEPS, ROTATE_CA_STEPS, SWITCHOVER_STEPS, type RestartPlanRecord, type RotateCaPlanRecord, type SwitchoverPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
+import { RESTART_STEPS, ROTATE_CA_STEPS, SWITCHOVER_STEPS, tlsServedWords, tlsStageStep, type RestartPlanRecord, type RotateCaPlanRecord, type SwitchoverPlanRecord, type TlsSwitchPlanRecord, type UpdatePlanRecord } from '../reconciler/update-plan';
 import { shardLabel, shardName } from '@strata/api';
 
 export interface TopologyServiceDeps {
@@ -58,11 +59,17 @@ function refuseEngineChanges(cluster: ClusterRow, req: UpdateClusterRequest): vo
       `Cluster ${cluster.name} runs Redis 7.0, which announces only one client port on the cluster bus: while plain text and TLS were both served, cluster-aware clients would be sent to the other protocol's port. Turning TLS on or off in place needs the valkey-8 engine; create a cluster with "tls": "${req.tls}" (and restore a backup into it).`,
       [{ field: 'tls', message: 'needs engineVersion valkey-8 to change in place' }]);
   }
-  if (req.tls !== undefined && req.tls !== spec.tls) {
-    // Valkey 8 switches in place (engine: runTlsSwitchStage); the operation that drives it across agents is not served yet.
-    throw new AppError(422, 'not_yet_supported', 'TLS switch not yet available',
-      `Turning TLS on or off in place on a running cluster is not available yet (cluster ${cluster.name}); tls is set at create.`, [{ field: 'tls', message: 'set at create for now' }]);
+}
+
+/** A PATCH that switches TLS: `tls` differs from what the instances serve. It names nothing else that changes. */
+function tlsSwitchAsked(cluster: ClusterRow, req: UpdateClusterRequest): boolean {
+  if (req.tls === undefined || planTlsChange(cluster.tlsLayout, req.tls).length === 0) return false;
+  const others = Object.entries(req).filter(([k, v]) => k !== 'tls' && v !== undefined && JSON.stringify(v) !== JSON.stringify(cluster.spec[k as keyof ClusterSpec]));
+  if (others.length) {
+    throw validationFailed([{ field: 'tls', message: `change tls on its own (this request also changes ${others.map(([k]) => k).join(', ')})` }],
+      'A TLS switch runs as an operation of its own: change tls in one request and the rest in another.');
   }
+  return true;
 }
 
 export class TopologyService {
@@ -157,6 +164,7 @@ export class TopologyService {
       const cluster = await this.lockCluster(db, organizationId, clusterId);
       const from = cluster.spec;
       refuseEngineChanges(cluster, req);
+      if (tlsSwitchAsked(cluster, req)) return this.startTlsSwitch(db, cluster, req.tls!, dryRun);
       const to: ClusterSpec = { ...from, ...Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined)) };
       const [{ instances, shards, shardSlots, nodes, data, topoInstances }, nodeRows] = await Promise.all([this.planInputs(db, clusterId), this.d.nodes.list(db)]);
       const plan = planTopologyChange({ current: from, desired: to, shardSlots, instances: topoInstances, nodes, data });
@@ -206,6 +214,47 @@ export class TopologyService {
     });
     if (result.operation) this.d.wake(clusterId);
     return result;
+  }
+
+  /**
+   * A TLS switch (valkey-8): the stages from what the instances serve to what `tls` asks, a CA made now if the cluster
+   * has none, a second port per instance held (placement's ports, under its lock) for as long as both protocols are
+   * served, the spec stored and the tls-switch operation started.
+   */
+  private async startTlsSwitch(db: Db, cluster: ClusterRow, to: NonNullable<UpdateClusterRequest['tls']>, dryRun: boolean) {
+    const stages = planTlsChange(cluster.tlsLayout, to);
+    const problem = specProblem({ ...cluster.spec, tls: to });
+    if (problem) throw validationFailed([{ field: problem.field, message: problem.reason }], `${problem.reason[0]!.toUpperCase()}${problem.reason.slice(1)}.`);
+    const steps = stages.map((s) => tlsStageStep(s, 1 / stages.length));
+    const plan: TopologyPlan = {
+      changes: [{ field: 'tls', from: cluster.spec.tls, to }], slotMoves: [], addInstances: [], removeInstances: [],
+      steps: steps.map(({ name, title }) => ({ name, title })), online: true,
+      notes: [
+        `Now served: ${tlsServedWords(cluster.tlsLayout)}; after: ${tlsServedWords(stages[stages.length - 1]!.after)}. No engine restarts; replicas before primaries; replication follows with a partial resynchronisation.`,
+        ...(stages.some((s) => servesBoth(s.after)) ? ['While both protocols are served each instance also listens on a second port; clients of either protocol are sent to ports they can speak.'] : []),
+        ...(!cluster.tlsBus && to !== 'off' ? ["The cluster bus stays plain text: it keeps the protocol the cluster was created with (Valkey reads tls-cluster only at start)."] : []),
+      ],
+      totals: { slots: 0, keys: 0, bytes: 0 }, migrationPriority: cluster.spec.migrationPriority, migrationCosts: [],
+    };
+    if (dryRun) return { plan, cluster, operation: null };
+    const box = this.d.box!;
+    const secrets = openSecrets(box, cluster.secretsEnc);
+    if (!secrets.tlsCa) await this.d.clusters.setSecrets(cluster.id, box.seal(JSON.stringify({ ...secrets, tlsCa: await createClusterCa(cluster.name) })), db);
+    const instances = await this.d.clusters.instances(cluster.id, db);
+    const without = instances.filter((i) => !i.secondPort);
+    if (without.length) {
+      const nodes = await this.d.placement.placementNodes(db);
+      const ports = planSecondPorts(nodes, without.map((i) => ({ id: i.id, nodeId: i.nodeId })));
+      await this.d.clusters.setSecondPorts(ports, db);
+    }
+    await this.d.clusters.updateSpec(cluster.id, { ...cluster.spec, tls: to }, db);
+    await this.d.clusters.markNeedsReconcile(cluster.id, db);
+    const record: TlsSwitchPlanRecord = { kind: 'tls-switch', from: cluster.tlsLayout, to, stages };
+    const operation = await this.d.operations.create({
+      clusterId: cluster.id, organizationId: cluster.organizationId, kind: 'tls-switch', plan: record, steps: steps.map((s) => ({ name: s.name, title: s.title, state: 'pending' as const })),
+    }, db);
+    await writeStatus(this.d.clusters, cluster.id, { stored: storedStatus(cluster), operation, health: null }, db);
+    return { plan, cluster: (await this.d.clusters.get(cluster.id, cluster.organizationId, db))!, operation };
   }
 
   /** POST /v1/clusters/{id}/shards/{index}/switchover. */
@@ -282,7 +331,7 @@ export class TopologyService {
     const result = await inTransaction(this.d.pool, async (db) => {
       const cluster = await this.lockCluster(db, organizationId, clusterId);
       const secrets = openSecrets(box, cluster.secretsEnc);
-      if (cluster.spec.tls !== 'required' || !secrets.tlsCa) throw conflict('tls_off', `Cluster ${cluster.name} does not use TLS: it has no CA to rotate.`);
+      if (cluster.spec.tls !== 'required' || cluster.tlsLayout !== 'tls' || !secrets.tlsCa) throw conflict('tls_off', `Cluster ${cluster.name} does not use TLS: it has no CA to rotate.`);
       const next = await createClusterCa(cluster.name);
       const rotated: ClusterSecrets = { ...secrets, tlsCa: next, tlsCaRotation: { previous: secrets.tlsCa.certificate, cross: await crossCertificate(next, secrets.tlsCa) } };
       await this.d.clusters.setSecrets(clusterId, box.seal(JSON.stringify(rotated)), db);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Cluster, ClusterPhase, ClusterSpec, Condition, InstanceRole, SlotRange } from '@strata/api';
+import type { TlsLayout } from '@strata/engine';
 import type { Db } from '../db/tx';
 
 export interface ClusterRow extends Cluster {
@@ -8,6 +9,10 @@ export interface ClusterRow extends Cluster {
   reconcileRequests: string;
   /** The port of the cluster's stable endpoint (null until assigned). */
   endpointPort: number | null;
+  /** What its instances serve now (an in-place TLS switch moves it stage by stage); spec.tls is what was asked. */
+  tlsLayout: TlsLayout;
+  /** Its cluster bus speaks TLS (created with TLS; never changes). */
+  tlsBus: boolean;
 }
 
 export interface ShardRow {
@@ -32,6 +37,10 @@ export interface InstanceRow {
   engineId?: string | null;
   /** Its config epoch as last observed. */
   configEpoch?: number | null;
+  /** A TLS switch: the port the second protocol is served on while both are (null: none held). */
+  secondPort?: number | null;
+  /** A TLS switch mid-stage: this instance's layout when its part of the stage is done and the cluster's is not yet. */
+  tlsLayout?: TlsLayout | null;
 }
 
 /** An instance whose node went down and that was replaced elsewhere. */
@@ -58,16 +67,19 @@ const toCluster = (r: any): ClusterRow => ({
   secretsEnc: r.secrets_enc,
   reconcileRequests: String(r.reconcile_requests),
   endpointPort: r.endpoint_port ?? null,
+  tlsLayout: r.tls_layout ?? (r.spec?.tls === 'required' ? 'tls' : 'plain'),
+  tlsBus: r.tls_bus ?? r.spec?.tls === 'required',
 });
 
 const toInstance = (r: any): InstanceRow => ({
   id: r.id, clusterId: r.cluster_id, shardIndex: r.shard_index, role: r.role, preferredRole: r.preferred_role, replicaIndex: r.replica_index,
   nodeId: r.node_id, port: r.port, memoryMb: r.memory_mb, engineId: r.engine_id,
   configEpoch: r.config_epoch === null || r.config_epoch === undefined ? null : Number(r.config_epoch),
+  secondPort: r.second_port ?? null, tlsLayout: r.tls_layout ?? null,
 });
 
 /** Strips what must never leave the server. */
-export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointPort: _e, ...c }: ClusterRow): Cluster => c;
+export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointPort: _e, tlsLayout: _l, tlsBus: _b, ...c }: ClusterRow): Cluster => c;
 
 export class ClusterStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -75,8 +87,9 @@ export class ClusterStore {
   /** A new cluster row; its first status comes from `initialStatus()` (reconciler/cluster-status.ts). */
   async insert(c: { id: string; organizationId: string; name: string; spec: ClusterSpec; status: { phase: ClusterPhase; conditions: Condition[] }; secretsEnc: string; endpointPort?: number | null }, db: Db): Promise<ClusterRow> {
     const r = await db.query(
-      `INSERT INTO clusters (id, organization_id, name, spec, phase, conditions, secrets_enc, endpoint_port) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-      [c.id, c.organizationId, c.name, JSON.stringify(c.spec), c.status.phase, JSON.stringify(c.status.conditions), c.secretsEnc, c.endpointPort ?? null],
+      `INSERT INTO clusters (id, organization_id, name, spec, phase, conditions, secrets_enc, endpoint_port, tls_layout, tls_bus) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
+      [c.id, c.organizationId, c.name, JSON.stringify(c.spec), c.status.phase, JSON.stringify(c.status.conditions), c.secretsEnc, c.endpointPort ?? null,
+        c.spec.tls === 'required' ? 'tls' : 'plain', c.spec.tls === 'required'],
     );
     return toCluster(r.rows[0]);
   }
@@ -169,6 +182,22 @@ export class ClusterStore {
 
   async deleteInstance(id: string, db: Db = this.pool): Promise<void> {
     await db.query('DELETE FROM instances WHERE id = $1', [id]);
+  }
+
+  /** Second ports held for a TLS switch (instance id -> port). Call under the placement lock. */
+  async setSecondPorts(ports: Map<string, number>, db: Db = this.pool): Promise<void> {
+    for (const [id, port] of ports) await db.query('UPDATE instances SET second_port = $2 WHERE id = $1', [id, port]);
+  }
+
+  /** A TLS switch stage done on every instance: the cluster serves `layout`; instances follow it again; second ports released unless kept. */
+  async setTlsLayout(clusterId: string, layout: TlsLayout, keepSecondPorts: boolean, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET tls_layout = $2 WHERE id = $1', [clusterId, layout]);
+    await db.query(`UPDATE instances SET tls_layout = NULL${keepSecondPorts ? '' : ', second_port = NULL'} WHERE cluster_id = $1`, [clusterId]);
+  }
+
+  /** One instance's part of a TLS switch stage done (its cluster's layout follows once every instance's is). */
+  async setInstanceTlsLayout(id: string, layout: TlsLayout, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE instances SET tls_layout = $2 WHERE id = $1', [id, layout]);
   }
 
   async setPreferredRole(id: string, role: InstanceRole, db: Db = this.pool): Promise<void> {

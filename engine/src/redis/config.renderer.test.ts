@@ -66,6 +66,27 @@ describe('renderRedisConfig', () => {
     expect(lines()).toContain('port 7001');
   });
 
+  it.each([
+    ['plain+tls', false, ['port 7001', 'tls-port 7101', 'tls-replication yes', 'tls-cluster no']],
+    ['tls+plain', false, ['port 7101', 'tls-port 7001', 'tls-replication no', 'tls-cluster no']],
+    ['tls', false, ['port 0', 'tls-port 7001', 'tls-replication yes', 'tls-cluster no']],
+    ['plain', true, ['port 7001', 'tls-port 0', 'tls-replication no', 'tls-cluster yes']],
+  ] as const)('a switched cluster (%s, TLS bus %s): what each port serves, the bus keeping its protocol on a pinned port', (layout, bus, present) => {
+    const out = lines({ tls: TLS_FILES, tlsLayout: { layout, bus, secondPort: 7101 } });
+    for (const line of present) expect(out).toContain(line);
+    expect(out).toContain('cluster-port 17001');
+    expect(out.filter((l) => l.startsWith('tls-port'))).toHaveLength(1);
+    expect(out.filter((l) => /^port /.test(l))).toHaveLength(1);
+    expect(out).toContain('tls-cert-file "tls/instance.crt"');
+  });
+
+  it('a switched-off cluster with a plain bus has no TLS line at all', () => {
+    const out = lines({ tlsLayout: { layout: 'plain', bus: false } });
+    expect(out.filter((l) => l.startsWith('tls-'))).toEqual([]);
+    expect(out).toContain('port 7001');
+    expect(() => lines({ tlsLayout: { layout: 'plain+tls', bus: false, secondPort: 7101 } })).toThrow(/needs TLS files/);
+  });
+
   it('asks clients for a certificate signed by the CA when the cluster requires client certificates, in redis.conf and at runtime', () => {
     const out = lines({ tls: TLS_FILES, tlsClientAuth: 'required' });
     expect(out).toContain('tls-auth-clients yes');

@@ -1,6 +1,7 @@
 import type { Durability, EngineCredentials, EvictionPolicy, Fencing, TlsClientAuth } from '../domain';
 import { assertSafeUsername, quoteConfigArg } from './config.quoting';
 import { clientAuthSettings, tlsSettings, type TlsFiles } from './tls-settings';
+import { layoutPorts, type TlsLayout } from './tls-switch.plan';
 import { CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES } from './acl-rules';
 import { databaseUserConfigLines } from './database-users';
 
@@ -21,6 +22,19 @@ export interface RedisConfigInput {
   tls?: TlsFiles;
   /** With `tls`: whether clients must present a certificate (absent: none). */
   tlsClientAuth?: TlsClientAuth;
+  /**
+   * A valkey-8 cluster whose TLS was switched in place (or is being switched): what its ports serve and the protocol
+   * of its cluster bus, which keeps the one it was created with. Absent: `tls` alone decides (TLS everywhere, or none).
+   */
+  tlsLayout?: InstanceTlsLayout;
+}
+
+/** What one instance's ports serve; `secondPort` while both protocols are served. */
+export interface InstanceTlsLayout {
+  layout: TlsLayout;
+  secondPort?: number;
+  /** The cluster bus speaks TLS (tls-cluster). */
+  bus: boolean;
 }
 
 
@@ -98,7 +112,7 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     '# Rendered by @strata/engine. Do not edit: the agent rewrites it.',
     `bind ${address}`,
     // A TLS instance has no plain-text port: it serves TLS on `port` (tls-port below).
-    `port ${input.tls ? 0 : port}`,
+    `port ${input.tlsLayout ? layoutPorts(input.tlsLayout.layout, port, input.tlsLayout.secondPort ?? null).plainPort : input.tls ? 0 : port}`,
     'protected-mode no',
     'daemonize no',
     `dir ${q(dataDir)}`,
@@ -136,6 +150,21 @@ export function renderRedisConfig(input: RedisConfigInput): string {
     `user ${credentials.customerUser} reset on ${q(`>${credentials.customerPassword}`)} ${CUSTOMER_ACL_RULES.join(' ')}`,
     ...(credentials.databaseUsers?.length ? ['', '# Database users (passwords as SHA-256)', ...databaseUserConfigLines(credentials.databaseUsers)] : []),
   ];
-  if (input.tls) lines.push('', '# TLS only: client port, replication and cluster bus', ...tlsSettings(port, input.tls, input.tlsClientAuth).map(directive));
+  if (input.tlsLayout) lines.push(...layoutLines(port, input.tlsLayout, input.tls, input.tlsClientAuth));
+  else if (input.tls) lines.push('', '# TLS only: client port, replication and cluster bus', ...tlsSettings(port, input.tls, input.tlsClientAuth).map(directive));
   return `${lines.join('\n')}\n`;
+}
+
+/** The TLS lines of an instance with a layout: its TLS port (0: none), replication's and the bus's protocol; the bus port pinned. */
+function layoutLines(port: number, l: InstanceTlsLayout, files: TlsFiles | undefined, clientAuth: TlsClientAuth | undefined): string[] {
+  const p = layoutPorts(l.layout, port, l.secondPort ?? null);
+  // The bus port never follows a client port (one of them may be 0).
+  const out = ['', `# TLS: ${l.layout} (the bus: ${l.bus ? 'TLS' : 'plain text'})`, `cluster-port ${port + 10000}`];
+  if (!p.tlsPort && !l.bus) return out;
+  if (!files) throw new Error(`TLS layout ${l.layout} needs TLS files`);
+  const [, ...settings] = tlsSettings(port, files, clientAuth ?? 'none');
+  const set = new Map<string, string>(settings.map(([k, v]) => [k, v]));
+  set.set('tls-replication', p.tlsReplication ? 'yes' : 'no');
+  set.set('tls-cluster', l.bus ? 'yes' : 'no');
+  return [...out, directive(['tls-port', String(p.tlsPort)]), ...[...set].map(directive)];
 }

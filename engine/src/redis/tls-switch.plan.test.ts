@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stageConnection, switchOrder, tlsSwitchActs, type TlsSwitchMember } from './tls-switch.plan';
+import { layoutAfter, layoutPorts, planTlsChange, replicationPortAfter, stageConnection, stageName, switchOrder, tlsSwitchActs, tlsTargetOf, TLS_LAYOUTS, type TlsSwitchMember, type TlsTarget } from './tls-switch.plan';
 
 const m: TlsSwitchMember = { host: '10.0.0.1', port: 7000, secondPort: 7100, role: 'primary' };
 const settings = (acts: ReturnType<typeof tlsSwitchActs>) => acts.map((a) => (a.kind === 'config' ? Object.fromEntries(a.settings) : { kill: a.address }));
@@ -45,5 +45,69 @@ describe('in-place TLS switch plan', () => {
     expect(stageConnection('on', 'finish', m)).toEqual({ tls: true, port: 7100 });
     expect(stageConnection('off', 'serve-both', m)).toEqual({ tls: true, port: 7000 });
     expect(stageConnection('off', 'finish', m)).toEqual({ tls: false, port: 7100 });
+  });
+
+  it('withdraw undoes serve-both: replication back first, then the second port closed and its connections cut', () => {
+    expect(settings(tlsSwitchActs('on', 'withdraw', m))).toEqual([
+      { 'tls-replication': 'no' },
+      { 'tls-port': '0', 'cluster-announce-tls-port': '0' },
+      { kill: '10.0.0.1:7100' },
+    ]);
+    expect(settings(tlsSwitchActs('off', 'withdraw', m))).toEqual([
+      { 'tls-replication': 'yes' },
+      { port: '0', 'cluster-announce-port': '0' },
+      { kill: '10.0.0.1:7100' },
+    ]);
+    // Over the port, which keeps the old protocol throughout; replication ends on the port.
+    expect(stageConnection('on', 'withdraw', m)).toEqual({ tls: false, port: 7000 });
+    expect(stageConnection('off', 'withdraw', m)).toEqual({ tls: true, port: 7000 });
+    expect(replicationPortAfter('withdraw', m)).toBe(7000);
+    expect(replicationPortAfter('serve-both', m)).toBe(7100);
+    expect(replicationPortAfter('finish', m)).toBe(7000);
+  });
+});
+
+describe('TLS change plan (what a PATCH of tls runs)', () => {
+  const names = (from: Parameters<typeof planTlsChange>[0], to: TlsTarget) => planTlsChange(from, to).map((s) => `${stageName(s.step)}>${s.after}`);
+
+  it.each([
+    ['plain', 'preferred', ['serve-tls-beside-plain>plain+tls']],
+    ['plain', 'required', ['serve-tls-beside-plain>plain+tls', 'close-plain>tls']],
+    ['plain+tls', 'required', ['close-plain>tls']],
+    ['plain+tls', 'off', ['close-second-tls>plain']],
+    ['tls', 'off', ['serve-plain-beside-tls>tls+plain', 'close-tls>plain']],
+    ['tls', 'preferred', ['serve-plain-beside-tls>tls+plain']],
+    ['tls+plain', 'off', ['close-tls>plain']],
+    ['tls+plain', 'required', ['close-second-plain>tls']],
+    ['plain', 'off', []],
+    ['plain+tls', 'preferred', []],
+    ['tls+plain', 'preferred', []],
+    ['tls', 'required', []],
+  ] as const)('%s -> %s', (from, to, expected) => {
+    expect(names(from, to)).toEqual(expected);
+  });
+
+  it('every plan ends where the setting asks, each stage a move the engine knows, never without the old protocol before the new one was offered', () => {
+    for (const from of TLS_LAYOUTS) {
+      for (const to of ['off', 'preferred', 'required'] as const) {
+        let at = from;
+        for (const s of planTlsChange(from, to)) {
+          const next = layoutAfter(at, s.step);
+          expect(next, `${at} ${stageName(s.step)}`).toBe(s.after);
+          // A single protocol is only ever reached from a layout serving both.
+          if (next === 'plain' || next === 'tls') expect(at === 'plain+tls' || at === 'tls+plain').toBe(true);
+          at = next!;
+        }
+        expect(tlsTargetOf(at)).toBe(to);
+      }
+    }
+  });
+
+  it('what the ports serve in each layout', () => {
+    expect(layoutPorts('plain', 7000, null)).toEqual({ plainPort: 7000, tlsPort: 0, tlsReplication: false });
+    expect(layoutPorts('plain+tls', 7000, 7100)).toEqual({ plainPort: 7000, tlsPort: 7100, tlsReplication: true });
+    expect(layoutPorts('tls+plain', 7000, 7100)).toEqual({ plainPort: 7100, tlsPort: 7000, tlsReplication: false });
+    expect(layoutPorts('tls', 7000, null)).toEqual({ plainPort: 0, tlsPort: 7000, tlsReplication: true });
+    expect(() => layoutPorts('plain+tls', 7000, null)).toThrow(/second port/);
   });
 });

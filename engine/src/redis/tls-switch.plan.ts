@@ -25,7 +25,8 @@ import type { TlsClientAuth } from '../domain';
 import { clientAuthSettings, TLS_FILES, type TlsFiles } from './tls-settings';
 
 export type TlsDirection = 'on' | 'off';
-export type TlsSwitchStage = 'serve-both' | 'finish';
+/** serve-both: the second protocol beside the first; finish: the first one closed; withdraw: serve-both undone. */
+export type TlsSwitchStage = 'serve-both' | 'finish' | 'withdraw';
 export type Setting = readonly [string, string];
 
 /** One instance as the switch sees it: the port clients use (before and after) and a free one for the stage. */
@@ -49,7 +50,8 @@ export const busPort = (m: Pick<TlsSwitchMember, 'port'>): number => m.port + 10
 /** How Strata reaches a member while it carries out `stage`: a port that stays open throughout. */
 export function stageConnection(direction: TlsDirection, stage: TlsSwitchStage, m: TlsSwitchMember): StageConnection {
   // serve-both: the old protocol on `port`. finish: the new one on `secondPort`, which closes last (only once `port` serves it).
-  if (stage === 'serve-both') return { tls: direction === 'off', port: m.port };
+  // withdraw: the old protocol on `port` too (only the second port closes).
+  if (stage === 'serve-both' || stage === 'withdraw') return { tls: direction === 'off', port: m.port };
   return { tls: direction === 'on', port: m.secondPort };
 }
 
@@ -68,6 +70,16 @@ export function tlsSwitchActs(direction: TlsDirection, stage: TlsSwitchStage, m:
       // A replica first speaks TLS to its primary once the primary announces its TLS port (below, primaries after replicas).
       { kind: 'config', settings: [replication] },
       { kind: 'config', settings: [['tls-port', String(m.secondPort)], ['cluster-announce-tls-port', String(m.secondPort)]] },
+    ];
+  }
+  if (stage === 'withdraw') {
+    // Replication back to the old protocol first (replicas before primaries): a replica reconnects on the port once its
+    // primary stops announcing the second one; then the second port closes and its open connections are cut.
+    const old: Setting = ['tls-replication', direction === 'on' ? 'no' : 'yes'];
+    return [
+      { kind: 'config', settings: [old] },
+      { kind: 'config', settings: direction === 'on' ? [['tls-port', '0'], ['cluster-announce-tls-port', '0']] : [['port', '0'], ['cluster-announce-port', '0']] },
+      { kind: 'kill-clients-on', address: `${m.host}:${m.secondPort}` },
     ];
   }
   if (direction === 'on') {
@@ -89,4 +101,85 @@ export function tlsSwitchActs(direction: TlsDirection, stage: TlsSwitchStage, m:
     { kind: 'kill-clients-on', address: `${m.host}:${m.port}` },
     { kind: 'config', settings: [['port', String(m.port)], ['cluster-announce-port', String(m.port)]] },
   ];
+}
+
+/** The port a replica's primary serves replication on once `stage` is done. */
+export function replicationPortAfter(stage: TlsSwitchStage, primary: Pick<TlsSwitchMember, 'port' | 'secondPort'>): number {
+  return stage === 'serve-both' ? primary.secondPort : primary.port;
+}
+
+/**
+ * What a cluster's instances serve, the protocol on their own port first: `plain` (TLS off), `plain+tls` (plain text
+ * on the port, TLS on a second port), `tls+plain` (TLS on the port, plain text on a second port), `tls` (TLS only).
+ * The two middle ones are the `preferred` stage: both served, so clients move before the old protocol closes.
+ */
+export type TlsLayout = 'plain' | 'plain+tls' | 'tls+plain' | 'tls';
+export const TLS_LAYOUTS = ['plain', 'plain+tls', 'tls+plain', 'tls'] as const satisfies readonly TlsLayout[];
+
+/** What a cluster's `tls` setting asks for. */
+export type TlsTarget = 'off' | 'preferred' | 'required';
+
+export interface TlsStageRef { direction: TlsDirection; stage: TlsSwitchStage }
+
+/** Each stage moves from one layout to another; no other move exists. */
+const MOVES: readonly { from: TlsLayout; to: TlsLayout; step: TlsStageRef }[] = [
+  { from: 'plain', to: 'plain+tls', step: { direction: 'on', stage: 'serve-both' } },
+  { from: 'plain+tls', to: 'tls', step: { direction: 'on', stage: 'finish' } },
+  { from: 'plain+tls', to: 'plain', step: { direction: 'on', stage: 'withdraw' } },
+  { from: 'tls', to: 'tls+plain', step: { direction: 'off', stage: 'serve-both' } },
+  { from: 'tls+plain', to: 'plain', step: { direction: 'off', stage: 'finish' } },
+  { from: 'tls+plain', to: 'tls', step: { direction: 'off', stage: 'withdraw' } },
+];
+
+/** The layout an instance has after `step`, from `from` (null: the step does not apply there). */
+export function layoutAfter(from: TlsLayout, step: TlsStageRef): TlsLayout | null {
+  return MOVES.find((m) => m.from === from && m.step.direction === step.direction && m.step.stage === step.stage)?.to ?? null;
+}
+
+/** The setting a layout satisfies. */
+export function tlsTargetOf(layout: TlsLayout): TlsTarget {
+  return layout === 'plain' ? 'off' : layout === 'tls' ? 'required' : 'preferred';
+}
+
+/** Both protocols are served: instances need a second port. */
+export const servesBoth = (layout: TlsLayout): boolean => layout === 'plain+tls' || layout === 'tls+plain';
+/** TLS is served on some port. */
+export const servesTls = (layout: TlsLayout): boolean => layout !== 'plain';
+
+/**
+ * The stages (in order) that take a cluster serving `from` to what `to` asks, with the layout after each: `preferred`
+ * keeps the protocol served now on the instances' ports and adds the other on a second port; `off` and `required`
+ * pass through both being served (never a moment where a client of the old protocol has nowhere to go before it was
+ * offered the new one). Empty when `from` already satisfies `to`.
+ */
+export function planTlsChange(from: TlsLayout, to: TlsTarget): { step: TlsStageRef; after: TlsLayout }[] {
+  const goal: TlsLayout = to === 'off' ? 'plain' : to === 'required' ? 'tls' : from === 'tls' ? 'tls+plain' : from === 'plain' ? 'plain+tls' : from;
+  const out: { step: TlsStageRef; after: TlsLayout }[] = [];
+  let at = from;
+  while (at !== goal) {
+    // From a single protocol, the only move is serving both; from both, the move that ends at the goal.
+    const move = MOVES.find((m) => m.from === at && m.to === goal) ?? MOVES.find((m) => m.from === at && servesBoth(m.to))!;
+    out.push({ step: move.step, after: move.to });
+    at = move.to;
+  }
+  return out;
+}
+
+/** A stage's name as an operation step shows it: serve-both-tls, finish-tls, withdraw-plain, ... (the protocol it concerns). */
+export function stageName(s: TlsStageRef): string {
+  const added = s.direction === 'on' ? 'tls' : 'plain';
+  const old = s.direction === 'on' ? 'plain' : 'tls';
+  return s.stage === 'serve-both' ? `serve-${added}-beside-${old}` : s.stage === 'finish' ? `close-${old}` : `close-second-${added}`;
+}
+
+/** What the instance's ports serve in a layout (0: closed), and whether replication and the bus speak TLS. */
+export function layoutPorts(layout: TlsLayout, port: number, secondPort: number | null): { plainPort: number; tlsPort: number; tlsReplication: boolean } {
+  const second = secondPort ?? 0;
+  if (servesBoth(layout) && !second) throw new Error(`layout ${layout} needs a second port`);
+  switch (layout) {
+    case 'plain': return { plainPort: port, tlsPort: 0, tlsReplication: false };
+    case 'plain+tls': return { plainPort: port, tlsPort: second, tlsReplication: true };
+    case 'tls+plain': return { plainPort: second, tlsPort: port, tlsReplication: false };
+    case 'tls': return { plainPort: 0, tlsPort: port, tlsReplication: true };
+  }
 }

@@ -26,7 +26,7 @@ export interface TopologySpec {
   /** How hard slot moves press on the primaries (absent: the default). */
   migrationPriority?: MigrationPriority;
   /** TLS (set at create; absent: off). */
-  tls?: 'off' | 'required';
+  tls?: 'off' | 'preferred' | 'required';
   /** Client certificates of a TLS cluster (absent: none). */
   tlsClientAuth?: TlsClientAuth;
 }

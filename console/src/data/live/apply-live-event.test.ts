@@ -25,7 +25,7 @@ describe('applyLiveEvent', () => {
   it('a cluster change updates the list and the page, and a deleting one drops its connection details', () => {
     qc.setQueryData<ClusterList>(clusterKeys.list(), { items: [cluster('a', 'ready'), cluster('b', 'ready')] });
     qc.setQueryData(clusterKeys.detail('a'), cluster('a', 'ready'));
-    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: [], username: 'u', password: 'p', endpoint: null, tls: 'off', tlsClientAuth: 'none', caCertificate: null });
+    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: [], username: 'u', password: 'p', endpoint: null, tls: 'off', tlsClientAuth: 'none', caCertificate: null, tlsUri: null, tlsServed: 'plain' });
     applyLiveEvent(qc, { type: 'cluster', cluster: cluster('a', 'deleting') }, { reconnected: false });
     expect(qc.getQueryData<Cluster>(clusterKeys.detail('a'))?.status.phase).toBe('deleting');
     expect(qc.getQueryData<ClusterList>(clusterKeys.list())?.items.map((c) => c.status.phase)).toEqual(['deleting', 'ready']);
@@ -33,7 +33,7 @@ describe('applyLiveEvent', () => {
   });
 
   it('a topology change (a failover, a shard removed) makes the seeds and snippets stale along with the topology', () => {
-    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: ['h:7996'], username: 'u', password: 'p', endpoint: null, tls: 'off', tlsClientAuth: 'none', caCertificate: null });
+    qc.setQueryData<Connection>(clusterKeys.connection('a'), { uri: 'redis://x', seeds: ['h:7996'], username: 'u', password: 'p', endpoint: null, tls: 'off', tlsClientAuth: 'none', caCertificate: null, tlsUri: null, tlsServed: 'plain' });
     qc.setQueryData(clusterKeys.topology('a'), { shards: [] });
     applyLiveEvent(qc, { type: 'topology', clusterId: 'a' }, { reconnected: false });
     expect(qc.getQueryState(clusterKeys.connection('a'))?.isInvalidated).toBe(true);

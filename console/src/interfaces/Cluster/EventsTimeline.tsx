@@ -18,6 +18,7 @@ const TITLES: Record<ClusterEvent['type'], string> = {
   'backup-completed': 'Backup completed',
   'backup-failed': 'Backup failed',
   'restore-completed': 'Restored from a backup',
+  'tls-switched': 'TLS switched',
 };
 
 const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'success' | 'neutral'> = {
@@ -33,6 +34,7 @@ const TONES: Record<ClusterEvent['type'], 'info' | 'warning' | 'danger' | 'succe
   'backup-completed': 'success',
   'backup-failed': 'danger',
   'restore-completed': 'success',
+  'tls-switched': 'info',
 };
 
 /** What happened to the cluster and what Strata did about it, newest first. */

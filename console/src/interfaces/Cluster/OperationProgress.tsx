@@ -13,6 +13,7 @@ export const OPERATION_TITLES: Record<OperationKind, string> = {
   switchover: 'Switchover',
   'restart-cluster': 'Rolling restart',
   'rotate-ca': 'CA rotation',
+  'tls-switch': 'TLS switch',
 };
 
 /** The running (or just-failed) operation: progress bar and its steps. */

@@ -11,6 +11,8 @@ const conn: Connection = {
   tls: 'off',
   tlsClientAuth: 'none',
   caCertificate: null,
+  tlsUri: null,
+  tlsServed: 'plain',
 };
 
 describe('with a stable endpoint', () => {

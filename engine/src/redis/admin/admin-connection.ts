@@ -37,10 +37,11 @@ export interface AdminTarget extends AdminLogin {
  * valid for client use too.
  */
 export function internalLogin(c: EngineCredentials): AdminLogin {
-  return { username: c.internalUser, password: c.internalPassword, ...(c.tls ? { tls: tlsLogin(c.tls) } : {}) };
+  return { username: c.internalUser, password: c.internalPassword, ...(c.tls && !c.tls.plainPort ? { tls: tlsLogin(c.tls) } : {}) };
 }
 
-function tlsLogin(t: NonNullable<EngineCredentials['tls']>): TlsLogin {
+/** TLS of a connection to a cluster's instances whatever their own port speaks (an in-place switch reaching a second port). */
+export function tlsLogin(t: NonNullable<EngineCredentials['tls']>): TlsLogin {
   const client = t.clientCertificate ?? t.instanceCertificate;
   return { ca: t.caCertificate, ...(client ? { cert: client.certificate, key: client.privateKey } : {}) };
 }

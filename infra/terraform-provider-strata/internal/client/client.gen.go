@@ -374,14 +374,17 @@ func (e ClusterSpecMigrationPriority) Valid() bool {
 
 // Defines values for ClusterSpecTls.
 const (
-	ClusterSpecTlsOff      ClusterSpecTls = "off"
-	ClusterSpecTlsRequired ClusterSpecTls = "required"
+	ClusterSpecTlsOff       ClusterSpecTls = "off"
+	ClusterSpecTlsPreferred ClusterSpecTls = "preferred"
+	ClusterSpecTlsRequired  ClusterSpecTls = "required"
 )
 
 // Valid indicates whether the value is a known member of the ClusterSpecTls enum.
 func (e ClusterSpecTls) Valid() bool {
 	switch e {
 	case ClusterSpecTlsOff:
+		return true
+	case ClusterSpecTlsPreferred:
 		return true
 	case ClusterSpecTlsRequired:
 		return true
@@ -434,14 +437,17 @@ func (e ConditionStatus) Valid() bool {
 
 // Defines values for ConnectionTls.
 const (
-	ConnectionTlsOff      ConnectionTls = "off"
-	ConnectionTlsRequired ConnectionTls = "required"
+	ConnectionTlsOff       ConnectionTls = "off"
+	ConnectionTlsPreferred ConnectionTls = "preferred"
+	ConnectionTlsRequired  ConnectionTls = "required"
 )
 
 // Valid indicates whether the value is a known member of the ConnectionTls enum.
 func (e ConnectionTls) Valid() bool {
 	switch e {
 	case ConnectionTlsOff:
+		return true
+	case ConnectionTlsPreferred:
 		return true
 	case ConnectionTlsRequired:
 		return true
@@ -465,6 +471,30 @@ func (e ConnectionTlsClientAuth) Valid() bool {
 	case ConnectionTlsClientAuthOptional:
 		return true
 	case ConnectionTlsClientAuthRequired:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectionTlsServed.
+const (
+	Plain    ConnectionTlsServed = "plain"
+	PlainTls ConnectionTlsServed = "plain+tls"
+	Tls      ConnectionTlsServed = "tls"
+	TlsPlain ConnectionTlsServed = "tls+plain"
+)
+
+// Valid indicates whether the value is a known member of the ConnectionTlsServed enum.
+func (e ConnectionTlsServed) Valid() bool {
+	switch e {
+	case Plain:
+		return true
+	case PlainTls:
+		return true
+	case Tls:
+		return true
+	case TlsPlain:
 		return true
 	default:
 		return false
@@ -662,14 +692,17 @@ func (e CreateClusterRequestMigrationPriority) Valid() bool {
 
 // Defines values for CreateClusterRequestTls.
 const (
-	CreateClusterRequestTlsOff      CreateClusterRequestTls = "off"
-	CreateClusterRequestTlsRequired CreateClusterRequestTls = "required"
+	CreateClusterRequestTlsOff       CreateClusterRequestTls = "off"
+	CreateClusterRequestTlsPreferred CreateClusterRequestTls = "preferred"
+	CreateClusterRequestTlsRequired  CreateClusterRequestTls = "required"
 )
 
 // Valid indicates whether the value is a known member of the CreateClusterRequestTls enum.
 func (e CreateClusterRequestTls) Valid() bool {
 	switch e {
 	case CreateClusterRequestTlsOff:
+		return true
+	case CreateClusterRequestTlsPreferred:
 		return true
 	case CreateClusterRequestTlsRequired:
 		return true
@@ -970,6 +1003,7 @@ const (
 	RestartCluster OperationKind = "restart-cluster"
 	RotateCa       OperationKind = "rotate-ca"
 	Switchover     OperationKind = "switchover"
+	TlsSwitch      OperationKind = "tls-switch"
 	UpdateCluster  OperationKind = "update-cluster"
 )
 
@@ -985,6 +1019,8 @@ func (e OperationKind) Valid() bool {
 	case RotateCa:
 		return true
 	case Switchover:
+		return true
+	case TlsSwitch:
 		return true
 	case UpdateCluster:
 		return true
@@ -1472,14 +1508,17 @@ func (e UpdateClusterRequestMigrationPriority) Valid() bool {
 
 // Defines values for UpdateClusterRequestTls.
 const (
-	UpdateClusterRequestTlsOff      UpdateClusterRequestTls = "off"
-	UpdateClusterRequestTlsRequired UpdateClusterRequestTls = "required"
+	UpdateClusterRequestTlsOff       UpdateClusterRequestTls = "off"
+	UpdateClusterRequestTlsPreferred UpdateClusterRequestTls = "preferred"
+	UpdateClusterRequestTlsRequired  UpdateClusterRequestTls = "required"
 )
 
 // Valid indicates whether the value is a known member of the UpdateClusterRequestTls enum.
 func (e UpdateClusterRequestTls) Valid() bool {
 	switch e {
 	case UpdateClusterRequestTlsOff:
+		return true
+	case UpdateClusterRequestTlsPreferred:
 		return true
 	case UpdateClusterRequestTlsRequired:
 		return true
@@ -1856,7 +1895,7 @@ type ClusterSpec struct {
 	ReplicasPerShard  int                          `json:"replicasPerShard"`
 	Shards            int                          `json:"shards"`
 
-	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+	// Tls off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster's own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances' ports and the other on a second port per instance
 	Tls ClusterSpecTls `json:"tls"`
 
 	// TlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
@@ -1878,7 +1917,7 @@ type ClusterSpecFencing string
 // ClusterSpecMigrationPriority how hard a slot migration may press on the primaries it moves keys between: gentle (smallest steps, one source at a time, rests whenever a primary is busy), balanced (short steps, sources in parallel, rests when a primary is busy), fast (long steps, never rests: requests on moving shards may wait several ms)
 type ClusterSpecMigrationPriority string
 
-// ClusterSpecTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+// ClusterSpecTls off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster's own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances' ports and the other on a second port per instance
 type ClusterSpecTls string
 
 // ClusterSpecTlsClientAuth client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster's CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)
@@ -1930,22 +1969,31 @@ type Connection struct {
 	// Seeds host:port of every primary
 	Seeds []string `json:"seeds"`
 
-	// Tls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+	// Tls off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster's own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances' ports and the other on a second port per instance
 	Tls ConnectionTls `json:"tls"`
 
 	// TlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works
 	TlsClientAuth ConnectionTlsClientAuth `json:"tlsClientAuth"`
 
-	// Uri redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest
+	// TlsServed what the instances serve now, their own port's protocol first (plain+tls: plain text on the port, TLS on a second port); during a switch it follows the stages
+	TlsServed ConnectionTlsServed `json:"tlsServed"`
+
+	// TlsUri rediss:// URI while TLS is served (with caCertificate): the same as uri when tls is required; while tls is preferred, the TLS one beside the plain uri (on the port that serves TLS: the endpoint or a primary's second port); null when TLS is off
+	TlsUri *string `json:"tlsUri"`
+
+	// Uri redis:// (rediss:// when TLS is required) USER:PASSWORD@HOST:PORT of the cluster's stable endpoint (or of one primary when the installation has no endpoint host); Redis Cluster clients discover the rest. While tls is preferred: plain text (redis://)
 	Uri      string `json:"uri"`
 	Username string `json:"username"`
 }
 
-// ConnectionTls off: plain text; required: TLS only, on the client port, replication and the cluster bus, with certificates from the cluster's own CA
+// ConnectionTls off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster's own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances' ports and the other on a second port per instance
 type ConnectionTls string
 
 // ConnectionTlsClientAuth required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works
 type ConnectionTlsClientAuth string
+
+// ConnectionTlsServed what the instances serve now, their own port's protocol first (plain+tls: plain text on the port, TLS on a second port); during a switch it follows the stages
+type ConnectionTlsServed string
 
 // CreateAlertRuleRequest defines model for CreateAlertRuleRequest.
 type CreateAlertRuleRequest struct {
@@ -2012,7 +2060,7 @@ type CreateClusterRequest struct {
 	RestoreFrom *RestoreFrom `json:"restoreFrom,omitempty"`
 	Shards      int          `json:"shards"`
 
-	// Tls default off; set at create
+	// Tls default off; off or required at create (preferred is a stage of an in-place switch, by PATCH on valkey-8)
 	Tls *CreateClusterRequestTls `json:"tls,omitempty"`
 
 	// TlsClientAuth default none; optional and required need tls required
@@ -2037,7 +2085,7 @@ type CreateClusterRequestMaintenanceWindowDayOfWeek string
 // CreateClusterRequestMigrationPriority default balanced
 type CreateClusterRequestMigrationPriority string
 
-// CreateClusterRequestTls default off; set at create
+// CreateClusterRequestTls default off; off or required at create (preferred is a stage of an in-place switch, by PATCH on valkey-8)
 type CreateClusterRequestTls string
 
 // CreateClusterRequestTlsClientAuth default none; optional and required need tls required
@@ -2581,7 +2629,7 @@ type UpdateClusterRequest struct {
 	ReplicasPerShard  *int                                   `json:"replicasPerShard,omitempty"`
 	Shards            *int                                   `json:"shards,omitempty"`
 
-	// Tls set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
+	// Tls valkey-8: switched in place as a tls-switch operation, alone in its PATCH (no restart; replicas before primaries; preferred serves both protocols while clients move). On a 7 cluster 422 tls_switch_needs_valkey (Redis 7.0 announces one client port, so cluster clients of one protocol would be sent to the other's port)
 	Tls *UpdateClusterRequestTls `json:"tls,omitempty"`
 
 	// TlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required
@@ -2606,7 +2654,7 @@ type UpdateClusterRequestMaintenanceWindowDayOfWeek string
 // UpdateClusterRequestMigrationPriority applies to this change's slot moves and every later one
 type UpdateClusterRequestMigrationPriority string
 
-// UpdateClusterRequestTls set at create for now: a change is refused, on a 7 cluster with 422 tls_switch_needs_valkey (Redis 7.0 cannot serve both protocols to cluster clients), on a valkey-8 one with 422 not_yet_supported
+// UpdateClusterRequestTls valkey-8: switched in place as a tls-switch operation, alone in its PATCH (no restart; replicas before primaries; preferred serves both protocols while clients move). On a 7 cluster 422 tls_switch_needs_valkey (Redis 7.0 announces one client port, so cluster clients of one protocol would be sent to the other's port)
 type UpdateClusterRequestTls string
 
 // UpdateClusterRequestTlsClientAuth client certificates none, optional or required, changed in place on every instance in any order (CONFIG SET tls-auth-clients, no restart; open connections stay); optional and required need tls required

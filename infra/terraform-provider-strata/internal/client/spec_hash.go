@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "1db879fbf348076547286520f41ce0c6409172e9de56821ab8fd01a4a3050f0f"
+const SpecSHA256 = "4c9a4f99ea6a533c19b12e29c13ebfcf042f8e6c24a6385c11e6f65df098328b"
