@@ -24,6 +24,13 @@ interface Runtime {
   crashedAt: number | null;
 }
 
+/**
+ * The engine `pid` is this instance's: its process title names the instance's port, or (Valkey retitles itself with
+ * its plain-text port) the second port it serves plain text on while an in-place TLS switch serves both.
+ */
+const onItsPort = (pid: number, spec: InstanceSpec): boolean =>
+  isRedisOnPort(pid, spec.port) || (!!spec.tlsLayout?.secondPort && isRedisOnPort(pid, spec.tlsLayout.secondPort));
+
 const fresh = (pid: number | null, state: ObservedInstanceState, restarts = 0): Runtime => ({
   pid, state, restarts, lastError: null, nextRestartAt: 0, backoffMs: MIN_BACKOFF, held: false, crashedAt: null,
 });
@@ -99,7 +106,7 @@ export class EngineSupervisor {
     const lastSeenRunning = this.readMark(path.join(this.d.registry.dataDir, ALIVE_MARK));
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
-      const pid = await this.runningEngine(id, rec.spec.port);
+      const pid = await this.runningEngine(id, rec.spec);
       if (pid) {
         this.runtime.set(id, fresh(pid, 'running'));
         this.d.log.info({ instanceId: id, pid }, 'adopted running engine');
@@ -165,10 +172,10 @@ export class EngineSupervisor {
    * The pid of this instance's redis-server if one runs: by its pid file, else the redis-server listening on its
    * port from the instance's directory (a pid file gone or stale).
    */
-  private async runningEngine(instanceId: string, port: number): Promise<number | null> {
+  private async runningEngine(instanceId: string, spec: InstanceSpec): Promise<number | null> {
     const pid = readPid(this.pidFile(instanceId));
-    if (pid && isRedisOnPort(pid, port)) return pid;
-    const own = (await portHoldersIfListening(this.d.address, port)).find((h) => h.process && isRedisOnPort(h.process.pid, port) && worksUnder(h.process, this.d.registry.instanceDir(instanceId)));
+    if (pid && onItsPort(pid, spec)) return pid;
+    const own = (await portHoldersIfListening(this.d.address, spec.port)).find((h) => h.process && onItsPort(h.process.pid, spec) && worksUnder(h.process, this.d.registry.instanceDir(instanceId)));
     return own?.process?.pid ?? null;
   }
 
@@ -177,7 +184,7 @@ export class EngineSupervisor {
     const pids = new Set(this.children);
     for (const rec of this.d.registry.all()) {
       const pid = this.runtime.get(rec.spec.instanceId)?.pid;
-      if (pid && isRedisOnPort(pid, rec.spec.port)) pids.add(pid);
+      if (pid && onItsPort(pid, rec.spec)) pids.add(pid);
     }
     return [...pids];
   }
@@ -204,8 +211,8 @@ export class EngineSupervisor {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.writeConfig(spec, credentials);
     const rt = this.runtime.get(spec.instanceId);
-    if (rt?.pid && isRedisOnPort(rt.pid, spec.port)) return;
-    const pid = await this.runningEngine(spec.instanceId, spec.port);
+    if (rt?.pid && onItsPort(rt.pid, spec)) return;
+    const pid = await this.runningEngine(spec.instanceId, spec);
     if (pid) {
       this.runtime.set(spec.instanceId, fresh(pid, 'running', rt?.restarts ?? 0));
       return;
@@ -335,7 +342,8 @@ export class EngineSupervisor {
       direction: p.direction, stage: p.stage, member: { ...p.member, host: this.d.address }, replicas: p.replicas,
       username: p.credentials.internalUser, password: p.credentials.internalPassword, tls: tlsLogin(p.credentials.tls), clientAuth: p.instance.tlsClientAuth,
     });
-    const layout = p.instance.tlsLayout?.layout ?? 'tls';
+    if (!p.instance.tlsLayout) throw new Error('tls-switch came without the layout the instance serves after the stage');
+    const layout = p.instance.tlsLayout.layout;
     const { tls, ...rest } = p.credentials;
     const credentials: EngineCredentials = layout === 'plain' && !p.instance.tlsLayout?.bus
       ? rest
@@ -468,7 +476,7 @@ export class EngineSupervisor {
     let spawned = false;
     try {
       // Its own engine still running (a stale pid file): adopt it. A stranger on its ports: say who, start nothing.
-      const own = await this.runningEngine(instanceId, rec.spec.port);
+      const own = await this.runningEngine(instanceId, rec.spec);
       if (own) {
         rt.pid = own;
         rt.state = 'running';
@@ -583,7 +591,7 @@ export class EngineSupervisor {
     if (rt) rt.state = 'stopped';
     this.runtime.delete(instanceId);
     if (rec) this.d.registry.delete(instanceId);
-    if (pid && (!rec || isRedisOnPort(pid, rec.spec.port))) await this.kill(pid);
+    if (pid && (!rec || onItsPort(pid, rec.spec))) await this.kill(pid);
     rmSync(this.d.registry.instanceDir(instanceId), { recursive: true, force: true });
     this.d.onChange();
   }
@@ -602,7 +610,7 @@ export class EngineSupervisor {
     // 'starting' before the exit: the exit handler and the watch take it for ours, not a crash.
     if (rt) rt.state = 'starting';
     this.d.onChange();
-    if (pid && isRedisOnPort(pid, rec.spec.port)) await this.kill(pid);
+    if (pid && onItsPort(pid, rec.spec)) await this.kill(pid);
     this.d.log.info({ instanceId, pid, port: rec.spec.port }, 'engine stopped for a restart');
     await this.start(instanceId);
   }
@@ -615,7 +623,7 @@ export class EngineSupervisor {
   async crash(instanceId: string): Promise<void> {
     const rec = this.d.registry.get(instanceId);
     const rt = this.runtime.get(instanceId);
-    if (!rec || !rt?.pid || rt.state !== 'running' || !isRedisOnPort(rt.pid, rec.spec.port)) throw new Error(`instance ${instanceId} is not running on this node`);
+    if (!rec || !rt?.pid || rt.state !== 'running' || !onItsPort(rt.pid, rec.spec)) throw new Error(`instance ${instanceId} is not running on this node`);
     process.kill(rt.pid, 'SIGKILL');
   }
 
@@ -637,7 +645,7 @@ export class EngineSupervisor {
     for (const rec of this.d.registry.all()) {
       const rt = this.runtime.get(rec.spec.instanceId);
       if (rt) rt.state = 'stopped';
-      for (const pid of [rt?.pid, readPid(this.pidFile(rec.spec.instanceId))]) if (pid && isRedisOnPort(pid, rec.spec.port)) pids.add(pid);
+      for (const pid of [rt?.pid, readPid(this.pidFile(rec.spec.instanceId))]) if (pid && onItsPort(pid, rec.spec)) pids.add(pid);
     }
     return stopProcesses(pids, graceMs);
   }

@@ -217,12 +217,17 @@ export function syncTrust(ctx: ClusterContext, inst: InstanceRow, digest: string
  * it over the new protocol.
  */
 export function switchTlsOn(ctx: ClusterContext, inst: InstanceRow, step: TlsStageRef, stage: string, after: TlsLayout, replicas: number): Promise<Submitted> {
+  // The layout is always explicit here: the agent keeps it, and decides from it how Strata speaks to the port.
+  const instance: InstanceSpec = {
+    ...instanceSpec(ctx, inst, undefined, after),
+    tlsLayout: { layout: after, bus: ctx.cluster.tlsBus, ...(servesBoth(after) && inst.secondPort ? { secondPort: inst.secondPort } : {}) },
+  };
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'tls-switch', instanceId: inst.id, stage }, settleMs: SETTLE_MS['tls-switch'],
     request: {
       kind: 'tls-switch', clusterId: ctx.cluster.id, direction: step.direction, stage: step.stage,
       member: { instanceId: inst.id, host: address(ctx, inst).host, port: inst.port, secondPort: inst.secondPort!, role: inst.role },
-      replicas, instance: instanceSpec(ctx, inst, undefined, after),
+      replicas, instance,
     },
   });
 }
