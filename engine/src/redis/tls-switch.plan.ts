@@ -15,6 +15,12 @@
  *   old one (0) in its own CLUSTER SLOTS / SHARDS answers until an announce setting changes (measured).
  * - `finish`: the old protocol is closed, its open connections are cut, and the new protocol moves to `port`
  *   (clients of the new kind on `secondPort` keep their connection; new ones are sent to `port` by the cluster).
+ * - `withdraw` (instead of `finish`): serve-both undone. Replication goes back to the old protocol, the second port
+ *   closes and its open connections are cut; replicas reconnect on their primary's `port` once it stops announcing
+ *   the second one (measured: a partial resync).
+ *
+ * A cluster's `tls` setting maps onto layouts (`planTlsChange` below): `preferred` is one of the two layouts serving
+ * both, reached by serve-both and left by finish (the new protocol alone) or withdraw (the old one alone).
  *
  * The cluster bus keeps the protocol it was started with: `tls-cluster` is read when the bus listener opens (a
  * restart), and a bus whose nodes disagree cannot gossip (a node set to `tls-cluster yes` at runtime is marked

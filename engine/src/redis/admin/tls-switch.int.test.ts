@@ -3,7 +3,8 @@
  * client works before; during the stage both protocols are served and each kind of cluster client is told its own
  * ports; afterwards a TLS client with the CA works and plain text gets nothing; then back off the same way. Writers
  * acknowledged by a replica (WAIT 1) run through every step, moving from one protocol to the other during the stage
- * as an application would: no acknowledged write is lost, and the replica's link follows each switch.
+ * as an application would: no acknowledged write is lost, and the replica's link follows each switch. Serving both
+ * is also withdrawn in each direction (back to what was served before, the second port closed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
@@ -205,5 +206,38 @@ describe('TLS switched in place on Valkey 8 (1x1)', () => {
     primary.disconnect();
     expect(/sync_full:(\d+)/.exec(stats)?.[1]).toBe('1');
     expect(Number(/sync_partial_ok:(\d+)/.exec(stats)?.[1])).toBeGreaterThanOrEqual(4);
+  });
+
+  it('withdraw: serving both undone in each direction (preferred back to what was served), replication following, no acknowledged write lost', async () => {
+    // Plain text now (the test above ended there). On, then withdrawn: plain text only again, the second port closed.
+    const w1 = new Writer(client(P, false), 'e').start();
+    await stage('on', 'serve-both');
+    expect(await replicaLink(R, false)).toBe('7400 up');
+    await stage('on', 'withdraw');
+    expect(await tlsHandshake(7400)).toBe(false);
+    expect(await tlsHandshake(P)).toBe(false);
+    expect(await plainPing(HOST, P)).toMatch(/^-NOAUTH|^\+PONG/);
+    expect(await replicaLink(R, false)).toBe(`${P} up`);
+    await settle(300);
+    await w1.stop();
+    // TLS only, then plain text beside it, withdrawn: TLS only again.
+    await stage('on', 'serve-both');
+    await stage('on', 'finish');
+    const w2 = new Writer(client(P, true), 'f').start();
+    await stage('off', 'serve-both');
+    expect(await replicaLink(R, true)).toBe('7400 up');
+    await stage('off', 'withdraw');
+    expect(await plainPing(HOST, 7400)).toBe('');
+    expect(await plainPing(HOST, P)).toBe('');
+    expect(await tlsHandshake(P)).toBe(true);
+    expect(await replicaLink(R, true)).toBe(`${P} up`);
+    await settle(300);
+    await w2.stop();
+    expect(w1.acked.length).toBeGreaterThan(20);
+    expect(w2.acked.length).toBeGreaterThan(20);
+    expect(await missing(client(P, true), [...w1.acked, ...w2.acked])).toEqual([]);
+    // Back to plain text for whoever runs next.
+    await stage('off', 'serve-both');
+    await stage('off', 'finish');
   });
 });
