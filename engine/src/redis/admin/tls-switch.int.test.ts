@@ -126,7 +126,7 @@ async function missing(c: Cluster, keys: string[]): Promise<string[]> {
 }
 
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const stage = (direction: 'on' | 'off', s: 'serve-both' | 'finish') => runTlsSwitchStage({ direction, stage: s, members, ...internal, tls: { ca }, files });
+const stage = (direction: 'on' | 'off', s: 'serve-both' | 'finish' | 'withdraw') => runTlsSwitchStage({ direction, stage: s, members, ...internal, tls: { ca }, files });
 
 describe('TLS switched in place on Valkey 8 (1x1)', () => {
   beforeAll(async () => {
