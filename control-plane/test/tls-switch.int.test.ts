@@ -3,7 +3,8 @@
  * writes count only once a replica acknowledged them (WAIT 1). One 3x1 cluster holding keys:
  * off -> preferred: both served, the connection details give the plain URI and a TLS one with the CA; the writer
  * moves to the TLS URI while a plain client still works;
- * preferred -> required: plain text gets nothing on the instances' ports, the TLS client keeps writing;
+ * preferred -> required (the control plane killed -9 mid-stage and started again): plain text gets nothing on the
+ * instances' ports, the TLS client keeps writing;
  * required -> off: plain text again (a writer moves back while both are served), TLS refused, the second ports
  * released. No acknowledged write lost, every loaded key kept, one event per stage, the cluster ready after each.
  */
@@ -11,17 +12,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import tls from 'node:tls';
 import { Cluster } from 'ioredis';
 import type { Connection } from '@strata/api';
+import type { Stack } from '@strata/local';
 import { plainPing } from '@strata/engine/testing';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
 
+let stack: Stack;
 let api: TestApi;
 let cleanup: () => Promise<void>;
 const open: Cluster[] = [];
 
 beforeAll(async () => {
-  ({ api, cleanup } = await testStack('127.0.139', { nodes: 2 }));
+  ({ stack, api, cleanup } = await testStack('127.0.139', { nodes: 2 }));
 });
 afterAll(async () => {
   for (const c of open) c.disconnect();
@@ -115,9 +118,16 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     await settle(300);
     await plainWriter.stop();
 
-    // preferred -> required: plain text gets nothing on the instances' ports; the TLS client goes on.
+    // preferred -> required, the control plane killed (-9) mid-stage and started again: the switch resumes where the
+    // records say. Then plain text gets nothing on the instances' ports; the TLS client goes on.
     const toRequired = await api.updateCluster(id, { tls: 'required' });
     expect(toRequired.status, JSON.stringify(toRequired.body)).toBe(202);
+    const midway = await api.pollUntil(async () => {
+      const op = (await api.operation(toRequired.body.operation.id)).body;
+      return op.progress > 0 || ['succeeded', 'failed'].includes(op.state) ? op : undefined;
+    }, 30_000, () => 'the switch to required never got under way', { steady: true });
+    await stack.stopControlPlane('SIGKILL');
+    await stack.startControlPlane();
     const op2 = await api.waitForOperation(toRequired.body.operation.id, 60_000);
     expect(op2.state, JSON.stringify(op2)).toBe('succeeded');
     const tlsOnly = (await api.connection(id)).body;
@@ -170,6 +180,6 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
       'serve-tls-beside-plain>plain+tls', 'close-plain>tls', 'serve-plain-beside-tls>tls+plain', 'close-tls>plain',
     ]);
     console.log(`TLS switch through the API: acknowledged ${plainWriter.acked.length} plain + ${tlsWriter.acked.length} TLS + ${backWriter.acked.length} plain writes `
-      + `(errors ${plainWriter.errors} + ${tlsWriter.errors} + ${backWriter.errors}), none lost; stages took ${[op1, op2, op3].map((o) => Date.parse(o.finishedAt!) - Date.parse(o.createdAt)).join(' / ')} ms`);
+      + `(errors ${plainWriter.errors} + ${tlsWriter.errors} + ${backWriter.errors}), none lost; control plane killed at ${midway.state} ${midway.progress}; stages took ${[op1, op2, op3].map((o) => Date.parse(o.finishedAt!) - Date.parse(o.createdAt)).join(' / ')} ms`);
   }, 240_000);
 });
