@@ -22,6 +22,10 @@ test('Settings tab: 3 -> 4 shards, the plan drawn before anything changes, apply
   // Client certificates need TLS: a plain-text cluster is told so instead of offered them.
   await expect(settings.clientAuthNotApplicable).toContainText('not applicable');
   await expect(settings.clientAuth).toHaveCount(0);
+  // TLS switches in place only on valkey-8: on this Redis 7.0 cluster the setting says why and cannot change.
+  await expect(settings.tls).toBeDisabled();
+  await expect(settings.tlsBlocked).toContainText('needs the valkey-8 engine');
+  await expect(settings.tlsSwitchButton).toBeDisabled();
   await settings.shards.fill('4');
   await settings.previewButton.click();
 
@@ -65,4 +69,25 @@ test('Settings tab: 3 -> 4 shards, the plan drawn before anything changes, apply
   expect(keys).toBe(6000);
   await expect(settings.switchoverButton(0)).toBeDisabled(); // no replica to promote
   fresh.disconnect();
+});
+
+test('Settings tab: TLS turned on in place on a valkey-8 cluster, asked first with what happens, then both protocols served', async ({
+  signedInPage: page, api, createCluster, clusterPage,
+}) => {
+  const cluster = await createCluster({ name: uniqueName('e2e-tls-switch'), engineVersion: 'valkey-8' }, { waitReady: true });
+  await clusterPage.goto(cluster.id);
+  await clusterPage.openTab('Settings');
+  const settings = new SettingsTab(page);
+  await expect(settings.tlsBlocked).toHaveCount(0);
+  await expect(settings.tlsSwitchButton).toBeDisabled();
+  await settings.tls.selectOption({ label: 'Preferred (both)' });
+  await settings.tlsSwitchButton.click();
+  await expect(settings.tlsDialog).toContainText('serving TLS on a second port beside plain text');
+  await expect(settings.tlsDialog).toContainText('No restart');
+  await settings.tlsDialog.getByRole('button', { name: 'Switch TLS' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'TLS switch started' })).toBeVisible();
+  await expect.poll(async () => (await api.getConnection(cluster.id)).tlsServed, { timeout: 60_000 }).toBe('plain+tls');
+  const conn = await api.getConnection(cluster.id);
+  expect(conn.uri).toMatch(/^redis:\/\//);
+  expect(conn.tlsUri).toMatch(/^rediss:\/\//);
 });

@@ -22,6 +22,11 @@ export class SettingsTab {
   readonly migration: Locator;
   readonly percent: Locator;
   readonly stats: Locator;
+  readonly tlsPanel: Locator;
+  readonly tls: Locator;
+  readonly tlsBlocked: Locator;
+  readonly tlsSwitchButton: Locator;
+  readonly tlsDialog: Locator;
 
   constructor(readonly page: Page) {
     this.form = page.getByTestId('settings-form');
@@ -44,6 +49,11 @@ export class SettingsTab {
     this.migration = page.getByTestId('migration-progress');
     this.percent = page.getByTestId('migration-percent');
     this.stats = page.getByTestId('migration-stats');
+    this.tlsPanel = page.getByTestId('tls-panel');
+    this.tls = this.tlsPanel.getByLabel('TLS');
+    this.tlsBlocked = page.getByTestId('tls-switch-blocked');
+    this.tlsSwitchButton = this.tlsPanel.getByRole('button', { name: 'Switch TLS' });
+    this.tlsDialog = page.getByTestId('tls-switch-confirm');
   }
 
   switchoverButton(shard: number /* 0-based index */): Locator {

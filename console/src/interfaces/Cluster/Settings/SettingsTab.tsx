@@ -14,6 +14,7 @@ import { DurabilityAdvice } from '../../Nodes/DurabilityAdvice';
 import { PlanPreview } from './PlanPreview';
 import { SwitchoverPanel } from './SwitchoverPanel';
 import { RestartPanel } from './RestartPanel';
+import { TlsPanel } from './TlsPanel';
 import { MaintenanceWindowPanel } from './MaintenanceWindowPanel';
 import { MigrationPanel } from './MigrationPanel';
 import { ApplyConfirm } from './ApplyConfirm';
@@ -208,6 +209,7 @@ export function SettingsTab({ cluster, latest }: { cluster: Cluster; latest: Ope
         />
       )}
       <SwitchoverPanel cluster={cluster} busy={!!running} />
+      <TlsPanel cluster={cluster} busy={!!running} />
       <MaintenanceWindowPanel cluster={cluster} />
       <RestartPanel cluster={cluster} busy={!!running} />
     </div>
@@ -223,7 +225,7 @@ function ClientAuthField({ cluster, value, error, onChange }: { cluster: Cluster
   if (cluster.spec.tls !== 'required') {
     return (
       <p className="muted small" data-testid="client-auth-not-applicable">
-        Client certificates: not applicable, this cluster does not use TLS (TLS is chosen when a cluster is created).
+        Client certificates: not applicable, this cluster does not require TLS.
       </p>
     );
   }
