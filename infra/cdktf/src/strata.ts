@@ -38,8 +38,8 @@ export interface StrataClusterConfig {
   /** Weekly window (UTC) in which rolling restarts run unless forced; unset: none. */
   maintenanceWindow?: { dayOfWeek: 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'; startTime: string; durationMinutes: number };
   engineVersion?: '7' | 'valkey-8';
-  /** TLS only on the client port, replication and the cluster bus (default off); set at creation. */
-  tls?: 'off' | 'required';
+  /** off, preferred (both served while clients move) or required (TLS only); default off. In place on valkey-8, a new cluster on 7. */
+  tls?: 'off' | 'preferred' | 'required';
   /** Scheduled backups and retention (in place): exactly one of intervalHours and dailyAt (HH:MM UTC); at most one of keepLast and keepDays. Unset: no schedule. */
   backup?: { intervalHours?: number; dailyAt?: string; keepLast?: number; keepDays?: number; consistent?: boolean };
   /** Id of a completed backup the new cluster starts with (any shape); changing it creates a new cluster. */

@@ -126,7 +126,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
 		Description: "A Strata Redis Cluster. shards, replicas_per_shard, memory_mb_per_shard, durability, eviction_policy, fencing, tls_client_auth, migration_priority and maintenance_window change in place " +
-			"(PATCH /v1/clusters/{id}, waiting for the operation); backup changes in place at once; name, engine_version, tls and restore_from force a new cluster; a new ca_rotation trigger rotates the CA in place.",
+			"(PATCH /v1/clusters/{id}, waiting for the operation); tls changes in place on a valkey-8 cluster (a TLS switch of its own); backup changes in place at once; name, engine_version, restore_from and tls on a 7 cluster force a new cluster; a new ca_rotation trigger rotates the CA in place.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, Description: "Cluster id (UUID).", PlanModifiers: keep},
 			"name": schema.StringAttribute{
@@ -196,9 +196,11 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Validators:  []validator.String{stringvalidator.OneOf("7", "valkey-8")},
 			},
 			"tls": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("off"), PlanModifiers: replace,
-				Description: "off or required: TLS only on the client port, replication and the cluster bus, with certificates from the cluster's own CA (ca_certificate). Default off. Changing it creates a new cluster.",
-				Validators:  []validator.String{stringvalidator.OneOf("off", "required")},
+				Optional: true, Computed: true, Default: stringdefault.StaticString("off"), PlanModifiers: []planmodifier.String{tlsReplacedOn7()},
+				Description: "off, preferred or required: required serves TLS only on the client port and replication (and the cluster bus of a cluster created with it), with certificates from the cluster's own CA (ca_certificate); " +
+					"preferred (valkey-8, in place only) serves both protocols while clients move (connection_uri is then the plain-text URI; the TLS one is in GET /v1/clusters/{id}/connection). Default off. " +
+					"On a valkey-8 cluster it changes in place without a restart (a tls-switch operation, applied alone after or before the other changes); on a 7 cluster changing it creates a new cluster.",
+				Validators: []validator.String{stringvalidator.OneOf("off", "preferred", "required")},
 			},
 			"tls_client_auth": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("none"),
@@ -416,6 +418,16 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	patch, changed, removeWindow := clusterPatch(ctx, plan, state)
+	// TLS switches alone: to required before the rest (client certificates need it), otherwise after it.
+	tlsTo := ""
+	if !plan.TLS.Equal(state.TLS) && !plan.TLS.IsUnknown() {
+		tlsTo = plan.TLS.ValueString()
+	}
+	if tlsTo == "required" {
+		if resp.Diagnostics.Append(r.switchTLS(ctx, state.ID.ValueString(), tlsTo, true)...); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if removeWindow {
 		// The generated body cannot carry an explicit null: the removal goes alone (applied at once, no operation).
 		if err := r.api.RemoveMaintenanceWindow(ctx, state.ID.ValueString()); err != nil {
@@ -429,12 +441,17 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 			resp.Diagnostics.AddError("Cannot change the cluster in place", err.Error())
 			return
 		}
-		// A CA rotation waits for the change: the API runs one operation at a time.
-		if op != nil && (plan.WaitForReady.ValueBool() || rotation != nil) {
+		// A CA rotation or a TLS switch waits for the change: the API runs one operation at a time.
+		if op != nil && (plan.WaitForReady.ValueBool() || rotation != nil || (tlsTo != "" && tlsTo != "required")) {
 			if _, err := r.api.WaitOperation(ctx, op.Id.String()); err != nil {
 				resp.Diagnostics.AddError("The change did not finish", err.Error())
 				return
 			}
+		}
+	}
+	if tlsTo != "" && tlsTo != "required" {
+		if resp.Diagnostics.Append(r.switchTLS(ctx, state.ID.ValueString(), tlsTo, plan.WaitForReady.ValueBool() || rotation != nil)...); resp.Diagnostics.HasError() {
+			return
 		}
 	}
 	if rotation != nil {
@@ -528,4 +545,31 @@ func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportSt
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("wait_for_ready"), true)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("timeouts"), types.ObjectNull(timeoutsAttrTypes))...)
+}
+
+// tlsReplacedOn7: tls switches in place on valkey-8 (Valkey announces a port per protocol); on Redis 7.0 a change
+// plans a new cluster.
+func tlsReplacedOn7() planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(func(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+		var engine types.String
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("engine_version"), &engine)...)
+		resp.RequiresReplace = engine.ValueString() != "valkey-8"
+	}, "Changing tls on a 7 cluster creates a new cluster (valkey-8 switches in place).", "Changing `tls` on a `7` cluster creates a new cluster (`valkey-8` switches in place).")
+}
+
+// switchTLS changes tls alone (the API runs a TLS switch as an operation of its own) and waits for it when asked.
+func (r *clusterResource) switchTLS(ctx context.Context, id string, to string, wait bool) diag.Diagnostics {
+	var d diag.Diagnostics
+	v := client.UpdateClusterRequestTls(to)
+	op, err := r.api.UpdateCluster(ctx, id, ClusterPatch{Tls: &v})
+	if err != nil {
+		d.AddError("Cannot switch TLS in place", err.Error())
+		return d
+	}
+	if op != nil && wait {
+		if _, err := r.api.WaitOperation(ctx, op.Id.String()); err != nil {
+			d.AddError("The TLS switch did not finish", err.Error())
+		}
+	}
+	return d
 }

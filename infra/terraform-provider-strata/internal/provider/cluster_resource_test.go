@@ -141,7 +141,7 @@ func inPlaceStep(api *API, firstID *string, c clusterSpec) resource.TestStep {
 			}
 			sp := got.Spec
 			if sp.Shards != c.shards || sp.ReplicasPerShard != c.replicas || sp.MemoryMbPerShard != c.memory ||
-				string(sp.Durability) != c.durability || string(sp.EvictionPolicy) != c.eviction || string(sp.Fencing) != tlsOr(c.fencing) || got.Status.Phase != "ready" {
+				string(sp.Durability) != c.durability || string(sp.EvictionPolicy) != c.eviction || string(sp.Fencing) != tlsOr(c.fencing) || string(sp.Tls) != tlsOr(c.tls) || got.Status.Phase != "ready" {
 				return fmt.Errorf("API has %+v (phase %s), want %+v", sp, got.Status.Phase, c)
 			}
 			if (sp.MaintenanceWindow != nil) != (c.window != "") || (sp.MaintenanceWindow != nil && (sp.MaintenanceWindow.DayOfWeek != "sunday" || sp.MaintenanceWindow.StartTime != "02:00" || sp.MaintenanceWindow.DurationMinutes != 120)) {
@@ -286,6 +286,42 @@ func TestAccCluster(t *testing.T) {
 				return fmt.Errorf("cluster %s still exists after destroy (err %v)", firstID, err)
 			}
 			return nil
+		},
+	})
+}
+
+// TestAccClusterTlsSwitch: on a valkey-8 cluster tls changes in place (off -> preferred -> required -> off), the
+// same cluster throughout, each switch waited for; the CA is given while TLS is served.
+func TestAccClusterTlsSwitch(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1")
+	}
+	t.Parallel()
+	api := testAPI(t)
+	var firstID string
+	spec := func(tls string) clusterSpec {
+		return clusterSpec{name: "tf-tls-switch", shards: 1, replicas: 0, memory: 16, durability: "none", eviction: "noeviction", engine: "valkey-8", tls: tls, wait: true}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: protoV6,
+		Steps: []resource.TestStep{
+			{
+				Config: clusterConfigSpec(spec("off")),
+				Check: func(s *terraform.State) error {
+					var err error
+					firstID, err = clusterID(s)
+					return err
+				},
+			},
+			inPlaceStep(api, &firstID, spec("preferred")),
+			{
+				// Nothing left to do once both are served; the CA is given for the TLS clients.
+				Config:           clusterConfigSpec(spec("preferred")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.TestCheckResourceAttrSet("strata_cluster.test", "ca_certificate"),
+			},
+			inPlaceStep(api, &firstID, spec("required")),
+			inPlaceStep(api, &firstID, spec("off")),
 		},
 	})
 }
