@@ -43,7 +43,7 @@ describe('terraform-provider-strata', () => {
       });
       const out = r.out;
       expect(r.status, out.slice(-6000)).toBe(0);
-      for (const t of ['TestAccCluster', 'TestAccClusterDeletedOutsideTerraform', 'TestAccClusterBackup', 'TestAccAPIToken', 'TestAccAlertRuleAndChannel', 'TestAccDatabaseUser', 'TestAccClientCertificateAndCARotation', 'TestCARotationAskedOnANewTrigger', 'TestAccNodesWithMemberTokenInProviderBlock', 'TestAccProviderBlockMissingToken', 'TestGeneratedFromCommittedSpec', 'TestGeneratedCodeIsFresh', 'TestWaitOperationHonorsRetryAfterAnd429']) {
+      for (const t of ['TestAccCluster', 'TestAccClusterTlsSwitch', 'TestAccClusterDeletedOutsideTerraform', 'TestAccClusterBackup', 'TestAccAPIToken', 'TestAccAlertRuleAndChannel', 'TestAccDatabaseUser', 'TestAccClientCertificateAndCARotation', 'TestCARotationAskedOnANewTrigger', 'TestAccNodesWithMemberTokenInProviderBlock', 'TestAccProviderBlockMissingToken', 'TestGeneratedFromCommittedSpec', 'TestGeneratedCodeIsFresh', 'TestWaitOperationHonorsRetryAfterAnd429']) {
         expect(out).toContain(`--- PASS: ${t} `);
       }
       expect(out).not.toContain('--- SKIP');
