@@ -90,4 +90,9 @@ test('Settings tab: TLS turned on in place on a valkey-8 cluster, asked first wi
   const conn = await api.getConnection(cluster.id);
   expect(conn.uri).toMatch(/^redis:\/\//);
   expect(conn.tlsUri).toMatch(/^rediss:\/\//);
+  // The connection details offer the TLS URI and the CA beside the plain one.
+  await clusterPage.openTab('Overview');
+  const both = clusterPage.connection.getByTestId('tls-preferred');
+  await expect(both).toContainText(conn.tlsUri!.split('@')[1]!);
+  await expect(both.getByTestId('download-ca')).toBeVisible();
 });

@@ -17,6 +17,7 @@ import type { OperationRow, OperationStore } from '../stores/operation.store';
 import { CREATE_STEPS, CREATE_STEPS_LOADING_KEYS, DELETE_STEPS } from '../reconciler/steps';
 import { initialStatus, storedStatus, writeStatus } from '../reconciler/cluster-status';
 import type { ClusterSecrets } from './cluster-secrets';
+import { holdSecondPorts } from './second-ports';
 import type { ObservedState } from '../observed/observed-state';
 
 export interface ClusterServiceDeps {
@@ -180,6 +181,7 @@ export class ClusterService {
       };
       await this.d.clusters.markLost(lost.id, db);
       await this.d.clusters.insertInstances([replacement], db);
+      await holdSecondPorts({ clusters: this.d.clusters, placement: this }, cluster.id, [replacement], db);
       if (lost.preferredRole === 'primary') {
         const serving = others.find((i) => i.role === 'primary');
         if (serving) await this.d.clusters.setPreferredRole(serving.id, 'primary', db);
@@ -208,6 +210,7 @@ export class ClusterService {
         replicaIndex: Math.max(0, ...members.map((i) => i.replicaIndex)) + 1, nodeId: placed.nodeId, port: placed.port, memoryMb: draining.memoryMb,
       };
       await this.d.clusters.insertInstances([replacement], db);
+      await holdSecondPorts({ clusters: this.d.clusters, placement: this }, cluster.id, [replacement], db);
       return { ok: true as const, replacement };
     });
   }

@@ -8,8 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { CA_RETIRE_AFTER_SECONDS, ENGINE_LABELS, LIMITS, type Capacity, type CapacityQuery, type ClusterSpec, type OperationStep, type RestartClusterRequest, type RotateCaRequest, type SwitchoverRequest, type TopologyPlan, type UpdateClusterRequest } from '@strata/api';
-import { planSecondPorts, planTlsChange, planTopologyChange, restartOrder, servesBoth, type PlacementNode, type TopologyInstance } from '@strata/engine';
+import { planTlsChange, planTopologyChange, restartOrder, servesBoth, type PlacementNode, type TopologyInstance } from '@strata/engine';
 import { largest } from './placement-bounds';
+import { holdSecondPorts } from './second-ports';
 import { specProblem } from '@strata/engine';
 import { inTransaction, type Db } from '../db/tx';
 import { AppError, conflict, doesNotFit, notFound, operationInProgress, unplaceable, validationFailed } from '../errors';
@@ -198,6 +199,7 @@ export class TopologyService {
       if (dryRun) return { plan: publicPlan, cluster, operation: null };
 
       await this.d.clusters.insertInstances(addedRows, db);
+      await holdSecondPorts({ clusters: this.d.clusters, placement: this.d.placement }, clusterId, addedRows, db, cluster.tlsLayout);
       if (to.memoryMbPerShard !== from.memoryMbPerShard) await this.d.clusters.setInstancesMemory(clusterId, to.memoryMbPerShard, db);
       // New shards exist (with no slots yet) from now on; slot ranges follow the migration.
       await this.d.clusters.insertShards(plan.targetSlots.map((_, i) => i).filter((i) => i >= shards.length).map((i) => ({ clusterId, shardIndex: i, slots: [] })), db);
@@ -240,13 +242,8 @@ export class TopologyService {
     const box = this.d.box!;
     const secrets = openSecrets(box, cluster.secretsEnc);
     if (!secrets.tlsCa) await this.d.clusters.setSecrets(cluster.id, box.seal(JSON.stringify({ ...secrets, tlsCa: await createClusterCa(cluster.name) })), db);
-    const instances = await this.d.clusters.instances(cluster.id, db);
-    const without = instances.filter((i) => !i.secondPort);
-    if (without.length) {
-      const nodes = await this.d.placement.placementNodes(db);
-      const ports = planSecondPorts(nodes, without.map((i) => ({ id: i.id, nodeId: i.nodeId })));
-      await this.d.clusters.setSecondPorts(ports, db);
-    }
+    // Every stage but the last serves both protocols (the second ports are what it serves the other one on).
+    await holdSecondPorts({ clusters: this.d.clusters, placement: this.d.placement }, cluster.id, await this.d.clusters.instances(cluster.id, db), db, 'plain+tls');
     await this.d.clusters.updateSpec(cluster.id, { ...cluster.spec, tls: to }, db);
     await this.d.clusters.markNeedsReconcile(cluster.id, db);
     const record: TlsSwitchPlanRecord = { kind: 'tls-switch', from: cluster.tlsLayout, to, stages };

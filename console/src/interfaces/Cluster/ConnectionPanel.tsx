@@ -105,6 +105,20 @@ function ConnectionDetails({ clusterId, phase, conn }: { clusterId: string; phas
             </div>
           </div>
         </div>
+        {conn.tls !== 'required' && conn.tlsUri && (
+          <div className="kv" data-testid="tls-preferred">
+            <span className="kv-key">TLS</span>
+            <div className="secret-row">
+              <span className="small">
+                Both served while applications move: the URI above is plain text, the TLS one ({conn.tlsUri.split('@')[1]}) verifies the instances against the cluster&apos;s CA.
+              </span>
+              <CopyButton text={conn.tlsUri} label="Copy TLS URI" />
+              <a className="btn btn-secondary btn-sm" href={`/v1/clusters/${clusterId}/ca.pem`} download={CA_FILE} data-testid="download-ca">
+                Download CA
+              </a>
+            </div>
+          </div>
+        )}
         {conn.tls === 'required' && (
           <div className="kv">
             <span className="kv-key">TLS</span>

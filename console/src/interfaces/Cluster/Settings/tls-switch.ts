@@ -18,8 +18,8 @@ export function tlsSwitchBlocked(cluster: Cluster): string | null {
 /** What a switch from the cluster's TLS to `to` does, in the order it happens (the confirm dialog's list). */
 export function tlsSwitchImpact(from: TlsMode, to: TlsMode): string[] {
   const out: string[] = [];
-  if (from === 'off') out.push('Every instance gets a certificate from the cluster\'s CA and starts serving TLS on a second port beside plain text; the Connect tab then shows a rediss:// URI and the CA.');
-  if (from === 'required') out.push('Every instance starts serving plain text on a second port beside TLS; the Connect tab then shows a redis:// URI.');
+  if (from === 'off') out.push('Every instance gets a certificate from the cluster\'s CA and starts serving TLS on a second port beside plain text; the connection details (Overview) then show a rediss:// URI and the CA.');
+  if (from === 'required') out.push('Every instance starts serving plain text on a second port beside TLS; the connection details (Overview) then show a redis:// URI.');
   if (to === 'preferred') out.push('Both protocols stay served: move your applications to the new URI at your pace, then switch again to close the old protocol.');
   if (to === 'required') out.push('Plain text then closes on every instance: clients still on redis:// are disconnected and refused. Move them to the TLS URI first (Preferred).');
   if (to === 'off') out.push('TLS then closes on every instance: clients still on rediss:// are disconnected and refused. Move them to the plain-text URI first (Preferred).');
