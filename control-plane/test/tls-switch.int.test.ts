@@ -2,7 +2,7 @@
  * TLS turned on and off in place on a running valkey-8 cluster through the API (PATCH tls), under writers whose
  * writes count only once a replica acknowledged them (WAIT 1). One 3x1 cluster holding keys:
  * off -> preferred: both served, the connection details give the plain URI and a TLS one with the CA; the writer
- * moves to the TLS URI while a plain client still works;
+ * moves to the TLS URI while a plain client still works; a replica killed meanwhile comes back serving both;
  * preferred -> required (the control plane killed -9 mid-stage and started again): plain text gets nothing on the
  * instances' ports, the TLS client keeps writing;
  * required -> off: plain text again (a writer moves back while both are served), TLS refused, the second ports
@@ -10,7 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import tls from 'node:tls';
-import { Cluster } from 'ioredis';
+import { execFileSync } from 'node:child_process';
+import { Cluster, Redis } from 'ioredis';
 import type { Connection } from '@strata/api';
 import type { Stack } from '@strata/local';
 import { plainPing } from '@strata/engine/testing';
@@ -65,6 +66,26 @@ function tlsHandshake(address: string, ca: string): Promise<boolean> {
   });
 }
 
+/** The pid of the valkey-server serving host:port (its process title names the address). */
+function valkeyPid(address: string): number {
+  const out = execFileSync('pgrep', ['-f', `valkey-server ${address}`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  expect(out, `one valkey-server on ${address}`).toHaveLength(1);
+  return Number(out[0]);
+}
+
+/** host:port of every instance as CLUSTER SLOTS tells a TLS client (over a TLS connection: their TLS ports). */
+async function tlsSlotsAddresses(uri: string, ca: string): Promise<string[]> {
+  const u = new URL(uri);
+  const r = new Redis({ host: u.hostname, port: Number(u.port), username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca }, lazyConnect: true, maxRetriesPerRequest: 0 });
+  await r.connect();
+  try {
+    const slots = (await r.call('CLUSTER', 'SLOTS')) as [number, number, ...[string, number, string][]][];
+    return [...new Set(slots.flatMap(([, , ...nodes]) => nodes.map(([host, port]) => `${host}:${port}`)))];
+  } finally {
+    r.disconnect();
+  }
+}
+
 const split = (a: string) => ({ host: a.slice(0, a.lastIndexOf(':')), port: Number(a.slice(a.lastIndexOf(':') + 1)) });
 const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -110,6 +131,17 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     // The primaries' ports still speak plain text; TLS is served beside them.
     for (const a of primaries) expect(await plainPing(split(a).host, split(a).port)).toMatch(/^-NOAUTH|^\+PONG/);
     expect(await tlsHandshake(new URL(both.tlsUri!).host, ca)).toBe(true);
+
+    // A replica killed (-9) while both are served comes back serving both (the layout its agent keeps), in sync.
+    const replica = (await api.topology(id)).body.shards[0]!.instances.find((i) => i.role === 'replica')!;
+    process.kill(valkeyPid(replica.address), 'SIGKILL');
+    await settle(500);
+    await api.waitForHealthy(id, 30_000);
+    expect(await plainPing(split(replica.address).host, split(replica.address).port)).toMatch(/^-NOAUTH|^\+PONG/);
+    // Every instance, the restarted one too, is told to a TLS client with a port that completes a TLS handshake.
+    const tlsNodes = await tlsSlotsAddresses(both.tlsUri!, ca);
+    expect(tlsNodes).toHaveLength(6);
+    for (const a of tlsNodes) expect(await tlsHandshake(a, ca), a).toBe(true);
 
     // The application moves to TLS; a plain client still reads.
     const tlsApp = tlsClient(both.tlsUri!, ca);
