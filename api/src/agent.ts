@@ -3,7 +3,7 @@
  * leases tasks. Agents and the control plane meet only over these types.
  */
 import { z, Id, Timestamp, safeString, freeText } from './common';
-import { Durability, EngineVersion, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, SlotRange, TlsClientAuth } from './clusters';
+import { Durability, EngineVersion, EvictionPolicy, Fencing, InstanceRole, MigrationPriority, SlotRange, TlsClientAuth, TlsLayout } from './clusters';
 import { MigrationProgress } from './operations';
 import { BenchmarkTaskSpec } from './benchmarks';
 import { DiskProfileTaskSpec } from './disk-profiles';
@@ -46,7 +46,6 @@ export const EngineCredentials = z.object({
 });
 export type EngineCredentials = z.infer<typeof EngineCredentials>;
 
-export const TlsLayout = z.enum(['plain', 'plain+tls', 'tls+plain', 'tls']);
 export const InstanceTlsLayout = z.object({
   layout: TlsLayout.describe("the instance's own port's protocol first; plain+tls and tls+plain serve the other on secondPort"),
   secondPort: z.number().int().optional(),

@@ -34,6 +34,10 @@ export const TlsMode = z
   .describe('off: plain text; required: TLS only, on the client port and replication (and the cluster bus of a cluster created with TLS), with certificates from the cluster\'s own CA; preferred (valkey-8, by PATCH): both served while clients move, the protocol served before on the instances\' ports and the other on a second port per instance');
 export type TlsMode = z.infer<typeof TlsMode>;
 
+/** What a cluster's instances serve, their own port's protocol first (plain+tls: plain text on the port, TLS on a second port). */
+export const TlsLayout = z.enum(['plain', 'plain+tls', 'tls+plain', 'tls']);
+export type TlsLayout = z.infer<typeof TlsLayout>;
+
 export const TlsClientAuth = z
   .enum(['none', 'optional', 'required'])
   .describe('client certificates (mTLS), only with tls required. none: clients log in with a password over TLS and present no certificate; optional: a client that presents a certificate must present a valid one from the cluster, one without logs in on its password alone (tls-auth-clients optional: roll certificates out before requiring them); required: every connection must also present a certificate signed by the cluster\'s CA (POST /v1/clusters/{id}/client-certificates issues them), else the TLS handshake is refused (tls-auth-clients yes)');
@@ -206,7 +210,7 @@ export const Connection = z
     tls: TlsMode,
     tlsClientAuth: TlsClientAuth.describe('required: connect with a client certificate from POST /v1/clusters/{id}/client-certificates as well as the password; optional: a certificate is verified when presented, the password alone also works'),
     caCertificate: z.string().nullable().describe("PEM of the cluster's CA, which signed every instance's certificate (null when TLS is off)"),
-    tlsServed: z.enum(['plain', 'plain+tls', 'tls+plain', 'tls']).describe("what the instances serve now, their own port's protocol first (plain+tls: plain text on the port, TLS on a second port); during a switch it follows the stages"),
+    tlsServed: TlsLayout.describe("what the instances serve now, their own port's protocol first (plain+tls: plain text on the port, TLS on a second port); during a switch it follows the stages"),
   })
   .openapi('Connection');
 export type Connection = z.infer<typeof Connection>;

@@ -4,6 +4,7 @@
  * rotation). Kept in PostgreSQL, newest first.
  */
 import { z, Id, Timestamp, safeString } from './common';
+import { TlsLayout } from './clusters';
 
 export const EventInstanceRef = z.object({
   instanceId: Id,
@@ -126,7 +127,7 @@ export const TlsSwitchedEvent = z.object({
   ...base,
   type: z.literal('tls-switched'),
   stage: z.string().describe('the stage done: serve-tls-beside-plain, close-plain, serve-plain-beside-tls, close-tls, close-second-tls, close-second-plain'),
-  served: z.enum(['plain', 'plain+tls', 'tls+plain', 'tls']).describe("what every instance serves from now on, its own port's protocol first"),
+  served: TlsLayout.describe("what every instance serves from now on, its own port's protocol first"),
 });
 
 export const ClusterEvent = z

@@ -19,6 +19,7 @@ export type DomainConformance = [
   Assert<Same<Api.InstanceRole, Engine.InstanceRole>>,
   Assert<Same<Api.MigrationPriority, Engine.MigrationPriority>>,
   Assert<Same<Api.SlotRange, Engine.SlotRange>>,
+  Assert<Same<Api.TlsLayout, Engine.TlsLayout>>,
   Assert<Same<Api.EngineCredentials, Engine.EngineCredentials>>,
   Assert<Same<Api.FormClusterShard, Engine.FormClusterShard>>,
   Assert<Same<Api.ObservedInstanceState, Engine.ObservedInstanceState>>,
