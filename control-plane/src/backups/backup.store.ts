@@ -195,6 +195,20 @@ export class BackupStore {
     await db.query('INSERT INTO cluster_restores (cluster_id, backup_id, seeds, mode) VALUES ($1, $2, $3, $4)', [clusterId, backupId, JSON.stringify(files), mode]);
   }
 
+  /** Restores that still read this backup: the create operations of clusters restored from it that have not ended. */
+  async restoresReading(backupId: string): Promise<{ operationId: string; clusterId: string; clusterName: string }[]> {
+    const r = await this.pool.query(
+      `SELECT o.id AS operation_id, c.id AS cluster_id, c.name
+         FROM cluster_restores r
+         JOIN clusters c ON c.id = r.cluster_id
+         JOIN operations o ON o.cluster_id = r.cluster_id AND o.kind = 'create-cluster' AND o.state IN ('pending', 'running')
+        WHERE r.backup_id = $1
+        ORDER BY o.created_at`,
+      [backupId],
+    );
+    return r.rows.map((x) => ({ operationId: x.operation_id, clusterId: x.cluster_id, clusterName: x.name }));
+  }
+
   /** The file a restored cluster's shard starts from; null when the cluster is no restore, or its keys are moved in. */
   async restoreSeed(clusterId: string, shard: number): Promise<InstanceSeed | null> {
     const r = await this.pool.query(`SELECT seeds FROM cluster_restores WHERE cluster_id = $1 AND mode = 'seed'`, [clusterId]);
