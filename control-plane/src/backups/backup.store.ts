@@ -173,6 +173,21 @@ export class BackupStore {
     return r.rows.map(toRow);
   }
 
+  /** Every S3 storage backups were or will be written to: the organizations' configured ones and those existing backups name. */
+  async s3StoragesInUse(): Promise<StorageRef[]> {
+    const r = await this.pool.query(
+      `SELECT storage AS ref FROM backups WHERE storage->>'kind' = 's3'
+        UNION SELECT ref FROM backup_storage_configs WHERE ref->>'kind' = 's3'`,
+    );
+    return r.rows.map((x) => x.ref as StorageRef);
+  }
+
+  /** The ids of the backups running now. */
+  async runningIds(): Promise<Set<string>> {
+    const r = await this.pool.query(`SELECT id FROM backups WHERE status = 'running'`);
+    return new Set(r.rows.map((x) => x.id as string));
+  }
+
   async running(): Promise<BackupRow[]> {
     const r = await this.pool.query(`SELECT * FROM backups WHERE status = 'running' ORDER BY created_at`);
     return r.rows.map(toRow);
