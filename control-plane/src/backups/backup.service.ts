@@ -120,8 +120,12 @@ export class BackupService {
     await this.remove(b);
   }
 
-  /** Removes a backup's objects and record (a user's delete, or retention). */
-  async remove(b: BackupRow): Promise<void> {
+  /** Removes a backup's objects and record (a user's delete, or retention), under its lock: no restore of it starts meanwhile. */
+  remove(b: BackupRow): Promise<void> {
+    return this.d.store.whileLocked(b.id, () => this.removeLocked(b));
+  }
+
+  private async removeLocked(b: BackupRow): Promise<void> {
     if (b.status === 'running') {
       throw conflict('backup_running', `Backup ${b.id} is still running; cancel it first (POST /v1/backups/${b.id}/cancel) or wait for it to end.`);
     }

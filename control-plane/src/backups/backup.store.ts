@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { Backup, BackupConsistentStartResult, BackupManifest, BackupStatus, InstanceSeed, SlotRange, StorageRef } from '@strata/api';
 import type { Db } from '../db/tx';
+import { validationFailed } from '../errors';
 
 /** An import's source as stored (the password is sealed apart, in import_secret_enc). */
 export interface ImportSource {
@@ -49,6 +50,9 @@ const toRow = (r: any): BackupRow => ({
   storage: r.storage, shards: r.shards, manifest: r.manifest, error: r.error, createdAt: r.created_at, finishedAt: r.finished_at,
   trigger: r.trigger, importSource: r.import_source ?? null, expiresAt: r.expires_at, filesRemoved: r.files_removed, consistentStart: r.consistent_start ?? null,
 });
+
+/** The first key of a backup's advisory lock (the second: a hash of its id). */
+const BACKUP_LOCK = 4848;
 
 export class BackupStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -205,9 +209,36 @@ export class BackupStore {
     return r.rowCount === 1;
   }
 
-  /** `files`: the backup's, by its shard index; `mode`: seed the new primaries with them, or move their keys (restore-layout.ts). */
+  /**
+   * `files`: the backup's, by its shard index; `mode`: seed the new primaries with them, or move their keys
+   * (restore-layout.ts). Recorded under the backup's lock (shared: restores of one backup do not wait for each
+   * other) while it still exists: a delete holding the lock is waited for, and then refuses this restore.
+   */
   async insertRestore(clusterId: string, backupId: string, files: InstanceSeed[], mode: RestoreMode, db: Db): Promise<void> {
-    await db.query('INSERT INTO cluster_restores (cluster_id, backup_id, seeds, mode) VALUES ($1, $2, $3, $4)', [clusterId, backupId, JSON.stringify(files), mode]);
+    await db.query('SELECT pg_advisory_xact_lock_shared($1, hashtext($2))', [BACKUP_LOCK, backupId]);
+    const r = await db.query(
+      `INSERT INTO cluster_restores (cluster_id, backup_id, seeds, mode) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM backups WHERE id = $2)`,
+      [clusterId, backupId, JSON.stringify(files), mode],
+    );
+    if (r.rowCount !== 1) throw validationFailed([{ field: 'restoreFrom.backupId', message: 'no backup with this id (deleted meanwhile)' }], 'The backup to restore from does not exist.');
+  }
+
+  /**
+   * Runs `fn` (a backup's removal) holding the backup's lock: no restore of it is recorded meanwhile, and one
+   * being recorded is waited for (its cluster then reads the backup: `restoresReading`).
+   */
+  async whileLocked<T>(backupId: string, fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [BACKUP_LOCK, backupId]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [BACKUP_LOCK, backupId]);
+      }
+    } finally {
+      client.release();
+    }
   }
 
   /** Restores that still read this backup: the create operations of clusters restored from it that have not ended. */
