@@ -73,9 +73,10 @@ describe('a backup\'s delete and a restore of it', () => {
       recorded = true;
     });
     await new Promise((r) => setTimeout(r, 300));
-    expect(recorded, 'the restore was recorded while the backup was being removed').toBe(false);
+    const recordedDuringRemoval = recorded;
     finish();
     await removal;
+    expect(recordedDuringRemoval, 'the restore was recorded while the backup was being removed').toBe(false);
     await expect(restore).rejects.toMatchObject({ code: 'validation_failed', errors: [{ field: 'restoreFrom.backupId' }] });
     expect((await pool.query('SELECT count(*)::int AS n FROM cluster_restores WHERE backup_id = $1', [id])).rows[0].n).toBe(0);
   });
@@ -98,10 +99,11 @@ describe('a backup\'s delete and a restore of it', () => {
     let readers: Awaited<ReturnType<BackupStore['restoresReading']>> | undefined;
     const removal = store.whileLocked(id, async () => { readers = await store.restoresReading(id); });
     await new Promise((r) => setTimeout(r, 300));
-    expect(readers, 'the removal ran while the restore was being recorded').toBeUndefined();
+    const readersDuringRestore = readers;
     commit();
     const clusterId = await restore;
     await removal;
+    expect(readersDuringRestore, 'the removal ran while the restore was being recorded').toBeUndefined();
     expect(readers).toEqual([expect.objectContaining({ clusterId })]);
   });
 });

@@ -191,9 +191,15 @@ describe('lease fencing', () => {
       return ops.save({ ...op, state: 'running', progress: 0.3, steps: [] }, db);
     });
     await entered;
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await clusters.leaseForReconcile('cp-b', 5000, 100, [])).map((l) => l.clusterId)).not.toContain(id);
-    release();
+    let taken: string[];
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      taken = (await clusters.leaseForReconcile('cp-b', 5000, 100, [])).map((l) => l.clusterId);
+    } finally {
+      // Never left open (a failed assertion would keep the pool from closing).
+      release();
+    }
+    expect(taken).not.toContain(id);
     expect(await write).toBe(true);
     // Once A's transaction ended, B takes the expired lease, and A's next write is refused.
     const [b] = (await clusters.leaseForReconcile('cp-b', 5000, 100, [])).filter((l) => l.clusterId === id);
