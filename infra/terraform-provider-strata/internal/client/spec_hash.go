@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "1db879fbf348076547286520f41ce0c6409172e9de56821ab8fd01a4a3050f0f"
+const SpecSHA256 = "f613ebb08d7f91433632a37ef72ed76c19e205162c10f99eae45217c79f16548"
