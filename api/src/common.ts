@@ -70,6 +70,7 @@ export const ErrorCode = z.enum([
   'rdb_version_unsupported',
   'rdb_databases_unsupported',
   'backup_running',
+  'backup_in_use',
   'storage_invalid',
   'storage_unavailable',
   'restore_memory_too_small',

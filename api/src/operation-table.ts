@@ -276,7 +276,7 @@ export const OPERATION_TABLE = {
   }),
   deleteBackup: op({
     method: 'delete', path: '/v1/backups/{id}', summary: "Delete a backup and its files in the storage", scope: 'clusters:write', errors: ALL,
-    success: { status: 204, description: 'Deleted' }, problems: { 409: 'The backup is still running (code backup_running)', 502: 'The storage could not delete its files (code storage_unavailable)' },
+    success: { status: 204, description: 'Deleted' }, problems: { 409: 'The backup is still running (code backup_running), or a restore still reads it (code backup_in_use, naming the restore\'s operation in operationId)', 502: 'The storage could not delete its files (code storage_unavailable)' },
   }),
   getBackupStorage: op({
     method: 'get', path: '/v1/backup-storage', summary: "Where the organization's backups go: the control plane's directory (default) or S3-compatible storage (the secret is never shown)",

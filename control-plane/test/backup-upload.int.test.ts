@@ -11,6 +11,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +81,59 @@ function slowPost(p: string, contentType: string, total: number, parts: Buffer[]
   });
 }
 
+/**
+ * A POST over a plain socket by a client that reads nothing before it has sent its whole body (as blocking HTTP
+ * clients do): `total` bytes as fast as the socket takes them, or with `stallAfter` that many and then silence.
+ * Resolves with the raw answer read afterwards and when the server closed the connection (ms after the answer);
+ * rejects when the connection was reset while the body was sent.
+ */
+function rawPost(p: string, contentType: string, total: number, stallAfter?: number): Promise<{ status: number; headers: string; body: Problem; closedAfterMs: number | null }> {
+  const url = new URL(`${stack.url}${p}`);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: url.hostname, port: Number(url.port) });
+    const chunks: Buffer[] = [];
+    let answeredAt = 0;
+    let closedAt: number | null = null;
+    let gaveUp = false;
+    socket.on('error', reject);
+    const read = () => {
+      socket.on('data', (c: Buffer) => {
+        chunks.push(c);
+        answeredAt ||= performance.now();
+        // Without a stall the whole answer is all this client waits for.
+        const text = Buffer.concat(chunks).toString('utf8');
+        const length = /content-length: (\d+)/i.exec(text)?.[1];
+        if (stallAfter === undefined && length && text.length >= text.indexOf('\r\n\r\n') + 4 + Number(length)) {
+          gaveUp = true;
+          socket.destroy();
+        }
+      });
+      const settle = () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+        resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: JSON.parse(body), closedAfterMs: closedAt === null ? null : closedAt - answeredAt });
+      };
+      socket.on('close', () => { if (!gaveUp) closedAt = performance.now(); settle(); });
+      // A connection the server keeps open: the answer as it stands then.
+      setTimeout(() => { gaveUp = true; socket.destroy(); }, stallAfter === undefined ? 5000 : IDLE_MS + 5000).unref();
+    };
+    socket.write(`POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${stack.adminToken}\r\n`
+      + `Content-Type: ${contentType}\r\nContent-Length: ${total}\r\n\r\n`);
+    const chunk = Buffer.alloc(256 * 1024, 7);
+    const goal = stallAfter ?? total;
+    let sent = 0;
+    const pump = () => {
+      while (sent < goal) {
+        const n = Math.min(chunk.length, goal - sent);
+        sent += n;
+        if (!socket.write(chunk.subarray(0, n))) return void socket.once('drain', pump);
+      }
+      read();
+    };
+    pump();
+  });
+}
+
 const slices = (b: Buffer, n: number) => Array.from({ length: n }, (_, i) => b.subarray(Math.floor((i * b.length) / n), Math.floor(((i + 1) * b.length) / n)));
 const uploads = async () => (await api.call<BackupList>('GET', '/v1/backups?trigger=upload')).body.items;
 const storageDir = () => path.join(stack.dir, 'backups');
@@ -136,5 +190,22 @@ describe('an RDB upload', () => {
     expect(r2.body.errors![0]!.message).toMatch(/keys in database 3 \(20 keys\); a cluster/);
     await api.pollUntil(async () => ((await uploads()).length === uploaded ? true : undefined), 10_000, () => 'a refused upload was kept');
     expect(objects()).toEqual(before);
+  }, 60_000);
+
+  it('answers a wrong Content-Type with 415 problem+json that a client sending its whole body first reads, and stops reading a body that stalls', async () => {
+    const before = (await uploads()).length;
+    // 48 MB: far more than the socket buffers hold, so most of it is still being sent when the answer is written.
+    const big = await rawPost('/v1/backups/upload?name=wrong-type', 'text/plain', 48 * 1024 * 1024);
+    expect(big.status, JSON.stringify(big.body)).toBe(415);
+    expect(big.headers).toMatch(/content-type: application\/problem\+json/);
+    expect(big.body).toMatchObject({ code: 'unsupported_media_type', status: 415 });
+
+    // A body that stops coming after the answer: the connection is closed once it is idle for the upload idle timeout.
+    const stalled = await rawPost('/v1/backups/upload?name=wrong-type', 'text/plain', 1024 * 1024 * 1024, 64 * 1024);
+    expect(stalled.status, JSON.stringify(stalled.body)).toBe(415);
+    expect(stalled.body.code).toBe('unsupported_media_type');
+    expect(stalled.closedAfterMs, 'the server kept the connection open for a body that never came').not.toBeNull();
+    expect(stalled.closedAfterMs!).toBeLessThan(IDLE_MS + 3000);
+    expect((await uploads()).length).toBe(before);
   }, 60_000);
 });

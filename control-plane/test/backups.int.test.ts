@@ -279,6 +279,12 @@ describe('backups and restore', () => {
     const newId = restored.body.cluster.id;
     const opId = restored.body.operation.id;
     expect(restored.body.operation.steps.map((s) => s.name)).toEqual(['plan', 'start-instances', 'form-cluster', 'load-data', 'verify']);
+    // The restore reads the backup's files until its operation ends: deleting the backup meanwhile is refused, naming the operation.
+    const inUse = await api.call<Problem & { operationId?: string }>('DELETE', `/v1/backups/${backup.id}`);
+    expect(inUse.status, JSON.stringify(inUse.body)).toBe(409);
+    expect(inUse.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(inUse.body).toMatchObject({ code: 'backup_in_use', operationId: opId, detail: expect.stringContaining(`operation ${opId}`) });
+    expect((await backupOf(backup.id)).status).toBe('completed');
 
     // Mid-move: a file's temporary engine runs while the operation shows that file not loaded yet; its agent is killed.
     const scratch = (a: (typeof stack.agents)[number]) => path.join(a.dir, 'restore-scratch');
@@ -308,6 +314,8 @@ describe('backups and restore', () => {
     expect(freeAfter - freeDuringMove).toBeGreaterThanOrEqual(smallestFileMb);
     expect(op.steps.find((s) => s.name === 'load-data')!.detail).toMatch(/^3 backup file\(s\) loaded: shard 0: done \(\d+ keys\), shard 1: done/);
     await api.waitForEvent(newId, 'restore-completed', () => true);
+    // Once the restore has ended the backup can go.
+    expect((await api.call('DELETE', `/v1/backups/${backup.id}`)).status).toBe(204);
     expect((await api.events(newId)).body.items.filter((e) => e.type === 'restore-completed')).toEqual([
       expect.objectContaining({ backupId: backup.id, mode: 'move', message: expect.stringContaining('keys moved by slot from 3 file(s) into 5 shard(s)') }),
     ]);

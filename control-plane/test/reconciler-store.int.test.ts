@@ -15,7 +15,9 @@ import { startPostgres } from '@strata/local';
 import { migrate } from '../src/db/migrate';
 import { TaskStore } from '../src/stores/task.store';
 import { OperationStore } from '../src/stores/operation.store';
-import { ClusterStore } from '../src/stores/cluster.store';
+import { ClusterStore, type ClusterLease } from '../src/stores/cluster.store';
+import { inTransaction } from '../src/db/tx';
+import { fencedTransaction, LeaseLost } from '../src/reconciler/lease-fence';
 import { EventStore } from '../src/stores/event.store';
 import { NodeStore } from '../src/stores/node.store';
 import { ObservedState } from '../src/observed/observed-state';
@@ -101,14 +103,109 @@ describe('operations and reconcile requests', () => {
     const clusters = new ClusterStore(pool);
     const id = await cluster();
     const owner = 'test-owner';
-    expect(await clusters.leaseForReconcile(owner, 5000, 100, [])).toContain(id);
+    const leaseOf = async () => (await clusters.leaseForReconcile(owner, 5000, 100, [])).find((l) => l.clusterId === id)!;
+    const first = await leaseOf();
+    expect(first).toBeDefined();
     const seen = (await clusters.get(id))!.reconcileRequests;
     await clusters.markNeedsReconcile(id); // an observation changed mid-pass
-    await clusters.releaseLease(id, owner, seen);
+    await clusters.releaseLease(first, seen);
     expect((await pool.query('SELECT needs_reconcile FROM clusters WHERE id = $1', [id])).rows[0].needs_reconcile).toBe(true);
-    expect(await clusters.leaseForReconcile(owner, 5000, 100, [])).toContain(id);
-    await clusters.releaseLease(id, owner, (await clusters.get(id))!.reconcileRequests);
+    const second = await leaseOf();
+    expect(second).toBeDefined();
+    await clusters.releaseLease(second, (await clusters.get(id))!.reconcileRequests);
     expect((await pool.query('SELECT needs_reconcile FROM clusters WHERE id = $1', [id])).rows[0].needs_reconcile).toBe(false);
+  });
+});
+
+describe('lease fencing', () => {
+  /** One control plane's worker: its lease and the fenced transaction its writes go through (as the Reconciler builds them). */
+  const worker = (clusters: ClusterStore, lease: ClusterLease) =>
+    fencedTransaction(lease, (l, db) => clusters.holdsLease(l, db), (fn) => inTransaction(pool, fn));
+
+  it('a holder whose lease was taken over between its read and its write changes nothing: no step saved, no task enqueued, no status, no topology', async () => {
+    const clusters = new ClusterStore(pool);
+    const ops = new OperationStore(pool);
+    const tasks = new TaskStore(pool);
+    const id = await cluster();
+    const op = await ops.create({ clusterId: id, organizationId: org, kind: 'create-cluster', steps: [{ name: 'plan', title: 'Plan', state: 'pending' }] }, pool);
+    await clusters.markNeedsReconcile(id);
+    // A node of its own: its only task is this test's.
+    const node = randomUUID();
+    await pool.query(`INSERT INTO nodes (id, name, address, memory_mb, credential_hash) VALUES ($1, $2, '127.0.0.1', 64, $3)`, [node, `n-${node.slice(0, 8)}`, `h-${node}`]);
+
+    // A leases the cluster for 200 ms and reads what a pass reads.
+    const [a] = (await clusters.leaseForReconcile('cp-a', 200, 100, [])).filter((l) => l.clusterId === id);
+    expect(a).toBeDefined();
+    const read = (await ops.active(id))!;
+    expect((await tasks.latestByKey(id, op.id)).size).toBe(0);
+    // A stalls past its lease (SIGSTOP, a long GC); B takes the cluster and moves the operation on.
+    await new Promise((r) => setTimeout(r, 300));
+    const [b] = (await clusters.leaseForReconcile('cp-b', 5000, 100, [])).filter((l) => l.clusterId === id);
+    expect(b).toBeDefined();
+    expect(Number(b!.epoch)).toBeGreaterThan(Number(a!.epoch));
+    const request = { kind: 'remove-instance' as const, instanceId: randomUUID(), clusterId: id };
+    await worker(clusters, b!)(async (db) => {
+      await tasks.enqueue({ nodeId: node, clusterId: id, operationId: op.id, dedupeKey: 'remove:1', request }, db);
+      await ops.save({ ...read, state: 'running', progress: 0.5, steps: [{ name: 'plan', title: 'Plan', state: 'succeeded' }] }, db);
+    });
+    const leased = (await tasks.lease(node, 5000))!;
+    await tasks.complete(leased.id, node, 'succeeded');
+    const before = (await pool.query('SELECT state, progress, steps, updated_at FROM operations WHERE id = $1', [op.id])).rows[0];
+    const clusterBefore = (await pool.query('SELECT phase, conditions, spec FROM clusters WHERE id = $1', [id])).rows[0];
+
+    // A resumes with what it read before the pause: each write is refused whole, and nothing changed.
+    const stale = worker(clusters, a!);
+    await expect(stale(async (db) => ops.save({ ...read, state: 'running', progress: 0.1, steps: [{ name: 'plan', title: 'Plan', state: 'running' }] }, db))).rejects.toBeInstanceOf(LeaseLost);
+    await expect(stale(async (db) => tasks.enqueue({ nodeId: node, clusterId: id, operationId: op.id, dedupeKey: 'remove:1', request }, db))).rejects.toBeInstanceOf(LeaseLost);
+    await expect(stale(async (db) => clusters.setStatus(id, { phase: 'failed', conditions: [], observed: true }, db))).rejects.toBeInstanceOf(LeaseLost);
+    await expect(stale(async (db) => clusters.replaceShards(id, [[{ start: 0, end: 1 }]], db))).rejects.toBeInstanceOf(LeaseLost);
+    expect((await pool.query('SELECT state, progress, steps, updated_at FROM operations WHERE id = $1', [op.id])).rows[0]).toEqual(before);
+    expect((await pool.query('SELECT phase, conditions, spec FROM clusters WHERE id = $1', [id])).rows[0]).toEqual(clusterBefore);
+    expect((await pool.query('SELECT count(*)::int AS n FROM shards WHERE cluster_id = $1', [id])).rows[0].n).toBe(0);
+    // The finished task was not enqueued again.
+    expect((await pool.query('SELECT state FROM tasks WHERE cluster_id = $1', [id])).rows).toEqual([{ state: 'succeeded' }]);
+    // Nor can A renew or release B's lease.
+    expect(await clusters.renewLease(a!, 5000)).toBe(false);
+    await clusters.releaseLease(a!, null);
+    expect((await pool.query('SELECT lease_owner FROM clusters WHERE id = $1', [id])).rows[0].lease_owner).toBe('cp-b');
+    // B's writes still go through.
+    await worker(clusters, b!)((db) => ops.save({ ...read, state: 'running', progress: 0.6, steps: [{ name: 'plan', title: 'Plan', state: 'succeeded' }] }, db));
+    expect((await ops.get(op.id))!.progress).toBe(0.6);
+  });
+
+  it('a lease cannot be taken while its holder\'s fenced write is open: the take skips the row, and the write lands before any takeover', async () => {
+    const clusters = new ClusterStore(pool);
+    const ops = new OperationStore(pool);
+    const id = await cluster();
+    const op = await ops.create({ clusterId: id, organizationId: org, kind: 'create-cluster', steps: [] }, pool);
+    await clusters.markNeedsReconcile(id);
+    const [a] = (await clusters.leaseForReconcile('cp-a', 100, 100, [])).filter((l) => l.clusterId === id);
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    let inside!: () => void;
+    const entered = new Promise<void>((r) => { inside = r; });
+    // A's fenced transaction passed its check and stays open past the lease's end.
+    const write = worker(clusters, a!)(async (db) => {
+      inside();
+      await held;
+      return ops.save({ ...op, state: 'running', progress: 0.3, steps: [] }, db);
+    });
+    await entered;
+    let taken: string[];
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      taken = (await clusters.leaseForReconcile('cp-b', 5000, 100, [])).map((l) => l.clusterId);
+    } finally {
+      // Never left open (a failed assertion would keep the pool from closing).
+      release();
+    }
+    expect(taken).not.toContain(id);
+    expect(await write).toBe(true);
+    // Once A's transaction ended, B takes the expired lease, and A's next write is refused.
+    const [b] = (await clusters.leaseForReconcile('cp-b', 5000, 100, [])).filter((l) => l.clusterId === id);
+    expect(b).toBeDefined();
+    await expect(worker(clusters, a!)((db) => ops.save({ ...op, state: 'running', progress: 0.4, steps: [] }, db))).rejects.toBeInstanceOf(LeaseLost);
+    expect((await ops.get(op.id))!.progress).toBe(0.3);
   });
 });
 

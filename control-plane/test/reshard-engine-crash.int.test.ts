@@ -22,7 +22,8 @@ let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   // Removing instances waits 10 s (not 60) for a member that is down: the cancel case's dead source stays down.
-  ({ api, cleanup } = await testStack('127.0.64', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '4' }, extraEnv: { STRATA_UPDATE_FORGET_WAIT_MS: '10000' } }));
+  // 16 slots a round (not 128): slow enough that every kill lands mid-migration, fast enough that the rest takes seconds.
+  ({ api, cleanup } = await testStack('127.0.64', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '16' }, extraEnv: { STRATA_UPDATE_FORGET_WAIT_MS: '10000' } }));
 });
 afterAll(async () => cleanup?.());
 

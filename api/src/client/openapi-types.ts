@@ -3064,7 +3064,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The backup is still running (code backup_running) */
+                /** @description The backup is still running (code backup_running), or a restore still reads it (code backup_in_use, naming the restore's operation in operationId) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9105,7 +9105,7 @@ export interface components {
             title: string;
             status: number;
             /** @enum {string} */
-            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "not_revocable" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_engine_unsupported" | "backup_not_completed" | "backup_corrupted" | "rdb_version_unsupported" | "rdb_databases_unsupported" | "backup_running" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "engine_change_unsupported" | "tls_switch_needs_valkey" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
+            code: "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "name_taken" | "unplaceable" | "invalid_state" | "tls_off" | "not_revocable" | "csrf_failed" | "invalid_credentials" | "join_token_invalid" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | "operation_in_progress" | "does_not_fit" | "insufficient_space" | "node_busy" | "would_lose_data" | "backup_in_progress" | "backup_engine_unsupported" | "backup_not_completed" | "backup_corrupted" | "rdb_version_unsupported" | "rdb_databases_unsupported" | "backup_running" | "backup_in_use" | "storage_invalid" | "storage_unavailable" | "restore_memory_too_small" | "import_unreachable" | "import_not_redis" | "import_auth_failed" | "not_yet_supported" | "engine_change_unsupported" | "tls_switch_needs_valkey" | "rate_limited" | "too_many_streams" | "sign_in_locked" | "smtp_not_configured" | "no_maintenance_window" | "scan_in_progress" | "internal";
             detail?: string;
             instance?: string;
             errors?: {

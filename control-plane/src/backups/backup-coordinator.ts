@@ -26,6 +26,7 @@ import { memberObservation } from '../observed/instance-health';
 import { eventKey, taskKey } from '../reconciler/dedupe-keys';
 import type { EventStore, NewClusterEvent } from '../stores/event.store';
 import { backupCompletedEvent, backupFailedEvent } from './backup-events';
+import { sweepOpenUploads } from './open-upload-sweep';
 import type { BackupRow, BackupStore, ImportSource } from './backup.store';
 import type { BackupStorageStore } from './backup-storage.store';
 
@@ -49,6 +50,8 @@ export interface BackupCoordinatorDeps {
   uploadStaleMs?: number;
   /** Consistent backups: the longest write pause before it ends by itself. */
   pauseTimeoutMs?: number;
+  /** How often unfinished multipart uploads no running backup owns are aborted (open-upload-sweep.ts; also at start). Default 10 minutes. */
+  openUploadSweepMs?: number;
 }
 
 export const manifestKey = (backupId: string) => `${backupId}/manifest.json`;
@@ -56,6 +59,7 @@ export const shardKey = (backupId: string, shard: number) => `${backupId}/shard-
 
 export class BackupCoordinator {
   private timer: NodeJS.Timeout | undefined;
+  private uploadSweepTimer: NodeJS.Timeout | undefined;
   private busy = false;
   /** A pass was asked for while one ran (a task ended meanwhile): another runs right after. */
   private again = false;
@@ -65,10 +69,23 @@ export class BackupCoordinator {
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.d.intervalMs ?? 1000);
     this.timer.unref();
+    // At start first: what a control plane killed mid-upload left open is aborted without waiting.
+    void this.sweepOpenUploads();
+    this.uploadSweepTimer = setInterval(() => void this.sweepOpenUploads(), this.d.openUploadSweepMs ?? 10 * 60_000);
+    this.uploadSweepTimer.unref();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.uploadSweepTimer) clearInterval(this.uploadSweepTimer);
+  }
+
+  /** Aborts the unfinished multipart uploads no running backup owns (open-upload-sweep.ts); the keys aborted. */
+  sweepOpenUploads(): Promise<string[]> {
+    return sweepOpenUploads(this.d).catch((err) => {
+      this.d.log.warn({ err }, 'unfinished upload sweep failed');
+      return [];
+    });
   }
 
   /** One pass over every running backup (also called right after a backup starts and when a task ends). */
@@ -121,7 +138,9 @@ export class BackupCoordinator {
   private async drive(b: BackupRow): Promise<void> {
     // An upload is driven by the request streaming it; one whose process died is failed here.
     if (b.trigger === 'upload') {
-      if (await this.d.store.uploadIsStale(b.id, this.d.uploadStaleMs ?? 60_000)) await this.fail(b, 'upload_interrupted', 'the upload stopped before the whole file arrived');
+      if (await this.d.store.uploadIsStale(b.id, this.d.uploadStaleMs ?? 60_000)) {
+        await this.fail(b, 'upload_interrupted', 'the control plane receiving the file stopped (a crash or restart) before the whole file arrived; what was stored of it is removed');
+      }
       return;
     }
     if (!b.importSource) {

@@ -56,7 +56,7 @@ export function createBackupModule(d: {
     coordinator,
     scheduler,
     storage,
-    router: backupRoutes({ store, service, uploads, clusters: d.clusters, storage, schedules, now }),
+    router: backupRoutes({ store, service, uploads, clusters: d.clusters, storage, schedules, now, uploadIdleTimeoutMs: d.uploadIdleTimeoutMs ?? 60_000 }),
     taskShouldStop: (taskId: string) => store.taskShouldStop(taskId),
     start: () => { coordinator.start(); scheduler.start(); },
     stop: () => { coordinator.stop(); scheduler.stop(); },

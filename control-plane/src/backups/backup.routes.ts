@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { BackupList, BackupScheduleResponse } from '@strata/api';
 import { S3Storage } from '@strata/engine/backup';
 import { parseUuid } from '../http/validate';
+import { dropUnreadBody } from '../http/unread-body';
 import { mountOperation } from '../http/operation-router';
 import { AppError, notFound, unprocessable } from '../errors';
 import type { ClusterStore } from '../stores/cluster.store';
@@ -14,12 +15,15 @@ import type { BackupScheduleStore } from './backup-schedule.store';
 import { nextBackupAt } from './backup-schedule.planner';
 
 const BASE = '/v1';
-/** What is read and dropped of a refused upload's body before its connection is closed. */
+/** What is read and dropped of a refused upload's body before its connection is closed (dropUnreadBody). */
 const DRAIN_MAX = 64 * 1024 * 1024;
 
 export function backupRoutes(d: {
   store: BackupStore; service: BackupService; uploads: BackupUploads; clusters: ClusterStore; storage: BackupStorageStore; schedules: BackupScheduleStore; now: () => Date;
+  /** A refused upload's connection is closed once its body sends no byte for this long. */
+  uploadIdleTimeoutMs: number;
 }): Router {
+  const drop = { maxBytes: DRAIN_MAX, idleMs: d.uploadIdleTimeoutMs };
   const r = Router();
 
   mountOperation(r, BASE, 'startBackup', async ({ req, res, body }) => {
@@ -38,6 +42,8 @@ export function backupRoutes(d: {
   mountOperation(r, BASE, 'uploadBackup', async ({ req, res, query }) => {
     const { name } = query;
     if (!req.is('application/octet-stream')) {
+      // Answered before the body is read: the client reads the 415 while the rest of the body is read and dropped (bounded).
+      dropUnreadBody(req, drop);
       throw new AppError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the RDB file as the raw body with Content-Type: application/octet-stream; nothing was stored.');
     }
     const length = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : null;
@@ -46,12 +52,8 @@ export function backupRoutes(d: {
       b = await d.uploads.receive(req.principal!.organizationId, { name, body: req, length });
     } catch (err) {
       // Refused before the whole body arrived: the rest is read and dropped so that the client gets the answer
-      // (closing a socket with unread data resets it, and the answer with it), up to DRAIN_MAX more bytes.
-      if (!req.complete) {
-        let dropped = 0;
-        req.on('data', (c: Buffer) => { if ((dropped += c.length) > DRAIN_MAX) req.socket.destroy(); });
-        req.resume();
-      }
+      // (closing a socket with unread data resets it, and the answer with it), bounded.
+      dropUnreadBody(req, drop);
       throw err;
     }
     res.location(`/v1/backups/${b.id}`);

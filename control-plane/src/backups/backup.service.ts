@@ -120,12 +120,23 @@ export class BackupService {
     await this.remove(b);
   }
 
-  /** Removes a backup's objects and record (a user's delete, or retention). */
-  async remove(b: BackupRow): Promise<void> {
+  /** Removes a backup's objects and record (a user's delete, or retention), under its lock: no restore of it starts meanwhile. */
+  remove(b: BackupRow): Promise<void> {
+    return this.d.store.whileLocked(b.id, () => this.removeLocked(b));
+  }
+
+  private async removeLocked(b: BackupRow): Promise<void> {
     if (b.status === 'running') {
       throw conflict('backup_running', `Backup ${b.id} is still running; cancel it first (POST /v1/backups/${b.id}/cancel) or wait for it to end.`);
     }
     if (await this.d.coordinator.hasTaskRunning(b)) throw conflict('backup_running', `Backup ${b.id} still has a task running on an agent; try again in a few seconds.`);
+    // A restore reads the files until its cluster's create operation ends (seeds at first start, keys moved from temporary engines).
+    const [reader] = await this.d.store.restoresReading(b.id);
+    if (reader) {
+      throw new AppError(409, 'backup_in_use', 'Backup in use',
+        `Backup ${b.id} is being restored into cluster "${reader.clusterName}" (operation ${reader.operationId}); delete it once that operation has ended.`,
+        undefined, { operationId: reader.operationId });
+    }
     try {
       await (await this.d.storage.open(b.storage)).deletePrefix(b.id);
     } catch (err) {

@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import type { Backup, BackupConsistentStartResult, BackupManifest, BackupStatus, InstanceSeed, SlotRange, StorageRef } from '@strata/api';
 import type { Db } from '../db/tx';
+import { validationFailed } from '../errors';
 
 /** An import's source as stored (the password is sealed apart, in import_secret_enc). */
 export interface ImportSource {
@@ -49,6 +50,9 @@ const toRow = (r: any): BackupRow => ({
   storage: r.storage, shards: r.shards, manifest: r.manifest, error: r.error, createdAt: r.created_at, finishedAt: r.finished_at,
   trigger: r.trigger, importSource: r.import_source ?? null, expiresAt: r.expires_at, filesRemoved: r.files_removed, consistentStart: r.consistent_start ?? null,
 });
+
+/** The first key of a backup's advisory lock (the second: a hash of its id). */
+const BACKUP_LOCK = 4848;
 
 export class BackupStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -173,6 +177,21 @@ export class BackupStore {
     return r.rows.map(toRow);
   }
 
+  /** Every S3 storage backups were or will be written to: the organizations' configured ones and those existing backups name. */
+  async s3StoragesInUse(): Promise<StorageRef[]> {
+    const r = await this.pool.query(
+      `SELECT storage AS ref FROM backups WHERE storage->>'kind' = 's3'
+        UNION SELECT ref FROM backup_storage_configs WHERE ref->>'kind' = 's3'`,
+    );
+    return r.rows.map((x) => x.ref as StorageRef);
+  }
+
+  /** The ids of the backups running now. */
+  async runningIds(): Promise<Set<string>> {
+    const r = await this.pool.query(`SELECT id FROM backups WHERE status = 'running'`);
+    return new Set(r.rows.map((x) => x.id as string));
+  }
+
   async running(): Promise<BackupRow[]> {
     const r = await this.pool.query(`SELECT * FROM backups WHERE status = 'running' ORDER BY created_at`);
     return r.rows.map(toRow);
@@ -190,9 +209,50 @@ export class BackupStore {
     return r.rowCount === 1;
   }
 
-  /** `files`: the backup's, by its shard index; `mode`: seed the new primaries with them, or move their keys (restore-layout.ts). */
+  /**
+   * `files`: the backup's, by its shard index; `mode`: seed the new primaries with them, or move their keys
+   * (restore-layout.ts). Recorded under the backup's lock (shared: restores of one backup do not wait for each
+   * other) while it still exists: a delete holding the lock is waited for, and then refuses this restore.
+   */
   async insertRestore(clusterId: string, backupId: string, files: InstanceSeed[], mode: RestoreMode, db: Db): Promise<void> {
-    await db.query('INSERT INTO cluster_restores (cluster_id, backup_id, seeds, mode) VALUES ($1, $2, $3, $4)', [clusterId, backupId, JSON.stringify(files), mode]);
+    await db.query('SELECT pg_advisory_xact_lock_shared($1, hashtext($2))', [BACKUP_LOCK, backupId]);
+    const r = await db.query(
+      `INSERT INTO cluster_restores (cluster_id, backup_id, seeds, mode) SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM backups WHERE id = $2)`,
+      [clusterId, backupId, JSON.stringify(files), mode],
+    );
+    if (r.rowCount !== 1) throw validationFailed([{ field: 'restoreFrom.backupId', message: 'no backup with this id (deleted meanwhile)' }], 'The backup to restore from does not exist.');
+  }
+
+  /**
+   * Runs `fn` (a backup's removal) holding the backup's lock: no restore of it is recorded meanwhile, and one
+   * being recorded is waited for (its cluster then reads the backup: `restoresReading`).
+   */
+  async whileLocked<T>(backupId: string, fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [BACKUP_LOCK, backupId]);
+      try {
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [BACKUP_LOCK, backupId]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Restores that still read this backup: the create operations of clusters restored from it that have not ended. */
+  async restoresReading(backupId: string): Promise<{ operationId: string; clusterId: string; clusterName: string }[]> {
+    const r = await this.pool.query(
+      `SELECT o.id AS operation_id, c.id AS cluster_id, c.name
+         FROM cluster_restores r
+         JOIN clusters c ON c.id = r.cluster_id
+         JOIN operations o ON o.cluster_id = r.cluster_id AND o.kind = 'create-cluster' AND o.state IN ('pending', 'running')
+        WHERE r.backup_id = $1
+        ORDER BY o.created_at`,
+      [backupId],
+    );
+    return r.rows.map((x) => ({ operationId: x.operation_id, clusterId: x.cluster_id, clusterName: x.name }));
   }
 
   /** The file a restored cluster's shard starts from; null when the cluster is no restore, or its keys are moved in. */

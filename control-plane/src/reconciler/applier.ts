@@ -8,7 +8,7 @@
  */
 import type { ClusterSpec, FormClusterShard, InstanceRole, InstanceSpec, SlotRange, TaskRequest } from '@strata/api';
 import { planSlots, servesBoth, servesTls, type HealAction, type OperationAction, type TlsLayout, type TlsStageRef } from '@strata/engine';
-import { address, timingsOf, type ClusterContext } from './cluster-context';
+import { address, inTx, timingsOf, type ClusterContext } from './cluster-context';
 import type { StepResult } from './step-runner';
 import { eventKey, taskKey, type TaskId } from './dedupe-keys';
 import { faultPoint } from './fault-point';
@@ -31,9 +31,6 @@ const SETTLE_MS = {
 /** The newest task of this identity in the context's owner (its operation, or healing). */
 export const taskFor = (ctx: ClusterContext, id: TaskId): TaskRow | undefined => ctx.tasks.get(taskKey(id));
 
-/** One transaction when the deps provide one; otherwise statement by statement on the pool. */
-const inTx = <T>(ctx: ClusterContext, fn: (db: Db | undefined) => Promise<T>): Promise<T> =>
-  ctx.deps.transaction ? ctx.deps.transaction(fn) : fn(undefined);
 
 /**
  * Hands one idempotent task to an agent unless one is open or just succeeded
@@ -301,7 +298,7 @@ export async function forgetNonMembers(
   if (latest?.state === 'succeeded' && lostInstanceIds.length) {
     // The 60 s FORGET ban keeps gossip from bringing them back meanwhile.
     const forgotten = ctx.lost.filter((l) => !l.forgottenAt && lostInstanceIds.includes(l.id) && l.lostAt.getTime() <= latest.createdAt.getTime());
-    if (forgotten.length) await ctx.deps.clusters.markForgotten(forgotten.map((l) => l.id));
+    if (forgotten.length) await inTx(ctx, (db) => ctx.deps.clusters.markForgotten(forgotten.map((l) => l.id), db));
   }
   const runner = members.find((i) => running(ctx, i));
   if (!runner || members.some((i) => address(ctx, i).host === 'unknown')) return null;
@@ -335,7 +332,8 @@ export function switchOver(ctx: ClusterContext, target: InstanceRow, id: Extract
 
 /** Store what an instance says about itself (role, Redis node id, config epoch): the one writer of observed roles. */
 export async function recordObserved(ctx: ClusterContext, inst: InstanceRow, seen: { role: InstanceRole; engineId: string; configEpoch: number }, db?: Db): Promise<void> {
-  await ctx.deps.clusters.recordObservedInstance(inst.id, seen, db);
+  if (db) await ctx.deps.clusters.recordObservedInstance(inst.id, seen, db);
+  else await inTx(ctx, (tx) => ctx.deps.clusters.recordObservedInstance(inst.id, seen, tx));
   Object.assign(inst, seen);
 }
 
@@ -353,9 +351,12 @@ export async function rememberEngineIds(ctx: ClusterContext, rows: InstanceRow[]
 }
 
 /** Make `primary` its shard's preferred primary (rebalancing returns the primary role to it), and `old` a preferred replica. */
-export async function preferPrimary(ctx: ClusterContext, primary: InstanceRow, old?: InstanceRow): Promise<void> {
-  await ctx.deps.clusters.setPreferredRole(primary.id, 'primary');
-  if (old) await ctx.deps.clusters.setPreferredRole(old.id, 'replica');
+export async function preferPrimary(ctx: ClusterContext, primary: InstanceRow, old?: InstanceRow, db?: Db): Promise<void> {
+  const write = async (tx: Db | undefined) => {
+    await ctx.deps.clusters.setPreferredRole(primary.id, 'primary', tx);
+    if (old) await ctx.deps.clusters.setPreferredRole(old.id, 'replica', tx);
+  };
+  await (db ? write(db) : inTx(ctx, write));
 }
 
 /** The live role an instance reports; a promotion commits with the failover event that reports it. */
@@ -401,13 +402,14 @@ export function repairSlots(ctx: ClusterContext, slots: number[]): Promise<Submi
  * rolled back), the spec and the instances' memory before the change too.
  */
 export async function recordTopology(ctx: ClusterContext, slots: SlotRange[][], spec?: ClusterSpec): Promise<void> {
-  await ctx.deps.clusters.replaceShards(ctx.cluster.id, slots);
-  if (!spec) return;
-  if (JSON.stringify(ctx.cluster.spec) !== JSON.stringify(spec)) {
-    await ctx.deps.clusters.updateSpec(ctx.cluster.id, spec);
-    ctx.cluster.spec = spec;
-  }
-  if (ctx.instances.some((i) => i.memoryMb !== spec.memoryMbPerShard)) await ctx.deps.clusters.setInstancesMemory(ctx.cluster.id, spec.memoryMbPerShard);
+  const specChanged = !!spec && JSON.stringify(ctx.cluster.spec) !== JSON.stringify(spec);
+  await inTx(ctx, async (db) => {
+    await ctx.deps.clusters.replaceShards(ctx.cluster.id, slots, db);
+    if (!spec) return;
+    if (specChanged) await ctx.deps.clusters.updateSpec(ctx.cluster.id, spec, db);
+    if (ctx.instances.some((i) => i.memoryMb !== spec.memoryMbPerShard)) await ctx.deps.clusters.setInstancesMemory(ctx.cluster.id, spec.memoryMbPerShard, db);
+  });
+  if (spec && specChanged) ctx.cluster.spec = spec;
 }
 
 // ---- placement
@@ -439,11 +441,13 @@ export async function retire(ctx: ClusterContext, a: Extract<HealAction, { kind:
   const old = byId(ctx, a.instanceId);
   const elsewhere = ctx.instances.filter((i) => i.shardIndex === a.shard && i.id !== old.id && !ctx.nodes.get(i.nodeId)?.draining);
   const replacement = elsewhere.filter((i) => i.role === 'replica').sort((x, y) => y.replicaIndex - x.replicaIndex)[0];
-  if (old.preferredRole === 'primary') {
-    const serving = elsewhere.find((i) => i.role === 'primary');
-    if (serving) await preferPrimary(ctx, serving);
-  }
-  await ctx.deps.clusters.markLost(old.id);
+  await inTx(ctx, async (db) => {
+    if (old.preferredRole === 'primary') {
+      const serving = elsewhere.find((i) => i.role === 'primary');
+      if (serving) await preferPrimary(ctx, serving, undefined, db);
+    }
+    await ctx.deps.clusters.markLost(old.id, db);
+  });
   if (replacement) {
     const from = eventRef(ctx, old);
     const to = eventRef(ctx, replacement);

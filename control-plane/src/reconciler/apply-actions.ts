@@ -5,7 +5,7 @@
  */
 import type { ClusterSpec } from '@strata/api';
 import type { ClusterAction, HealAction, OperationAction, OpInstance, TaskView } from '@strata/engine';
-import { address, type ClusterContext } from './cluster-context';
+import { address, inTx, type ClusterContext } from './cluster-context';
 import type { TaskId } from './dedupe-keys';
 import { memberObservation } from '../observed/instance-health';
 import {
@@ -45,9 +45,9 @@ export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promis
     case 'retire': await retire(ctx, a); return null;
     case 'record-role': return blocked(await recordRole(ctx, a));
     case 'remember-ids': await rememberEngineIds(ctx, a.instanceIds.map((id) => byId(ctx, id))); return null;
-    case 'drop-rows': for (const id of a.instanceIds) await ctx.deps.clusters.deleteInstance(id); return null;
+    case 'drop-rows': await inTx(ctx, async (db) => { for (const id of a.instanceIds) await ctx.deps.clusters.deleteInstance(id, db); }); return null;
     case 'record-topology': await recordTopology(ctx, a.slots, a.spec as ClusterSpec | undefined); return null;
-    case 'record-progress': await ctx.deps.operations.setMigration(ctx.operationId!, a.stats); return null;
+    case 'record-progress': await inTx(ctx, (db) => ctx.deps.operations.setMigration(ctx.operationId!, a.stats, db)); return null;
     case 'migrate': await migrateSlots(ctx, a); return null;
     case 'sync-users': return syncUsers(ctx, byId(ctx, a.instanceId), a.generation, a.digest);
     case 'renew-certificate': return renewCertificate(ctx, byId(ctx, a.instanceId), a.expiresAt);

@@ -10,6 +10,7 @@ import type { Db } from '../db/tx';
 import { healthyMembers } from '../observed/instance-health';
 import { DEFAULT_TIMINGS, type ReconcilerTimings } from './timings';
 import type { DatabaseUserRow } from '../database-users/database-user.store';
+import type { Transaction } from './lease-fence';
 
 export interface ReconcileDeps {
   clusters: ClusterStore;
@@ -36,19 +37,21 @@ export interface ReconcileDeps {
    * Places a new copy of a lost instance's shard on another node and marks
    * the lost one (one transaction, under the placement lock).
    */
-  replaceInstance?: (cluster: ClusterRow, lost: InstanceRow) => Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }>;
+  replaceInstance?: (cluster: ClusterRow, lost: InstanceRow, fence?: PlacementFence) => Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }>;
   /**
    * Runs `fn` in one database transaction (a task or role write and the
    * events that tell the user about it commit together). Without it (tests
-   * of single steps), the statements run one by one on the pool.
+   * of single steps), the statements run one by one on the pool. A
+   * reconciler worker's passes get one fenced by its lease (lease-fence.ts):
+   * every write of a pass goes through it (`inTx`).
    */
-  transaction?: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+  transaction?: Transaction;
   /**
    * Drains: places one more replica of `draining`'s shard on another node
    * (never beside another copy), unless the shard already has `copies`
    * copies off draining nodes. The draining copy stays until it is in sync.
    */
-  addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
+  addReplica?: (cluster: ClusterRow, draining: InstanceRow, copies: number, fence?: PlacementFence) => Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }>;
   /** A cluster restored from a backup: the file its shard's primary starts from (null: it starts empty). */
   restoreSeed?: (clusterId: string, shard: number) => Promise<InstanceSeed | null>;
   /** TLS clusters: how long before its certificate expires an instance gets a fresh one (STRATA_TLS_RENEW_BEFORE_DAYS; 30 days when absent). */
@@ -62,6 +65,9 @@ export interface ReconcileDeps {
   /** TLS clusters: the issuers of the live client certificates, which the instances trust beside the CA (none when absent). */
   clientTrustIssuers?: (clusterId: string) => Promise<string[]>;
 }
+
+/** Run inside a placement's transaction before it writes: throws (LeaseLost) when the worker placing no longer holds the cluster's lease. */
+export type PlacementFence = (db: Db) => Promise<void>;
 
 export interface HealingSettings {
   /** Promote a replica as soon as an agent sees its primary exit (otherwise Redis's own detection). */
@@ -134,6 +140,14 @@ export async function loadContext(
     clientTrustIssuers,
   };
 }
+
+/**
+ * The way every write of a pass is made: in one transaction when the deps
+ * provide one (a worker's is fenced by its lease), otherwise statement by
+ * statement on the pool.
+ */
+export const inTx = <T>(ctx: { deps: Pick<ReconcileDeps, 'transaction'> }, fn: (db: Db | undefined) => Promise<T>): Promise<T> =>
+  ctx.deps.transaction ? ctx.deps.transaction(fn) : fn(undefined);
 
 /** The reconciler's timings: what main.ts passed in, today's values for the rest. */
 export const timingsOf = (deps: Pick<ReconcileDeps, 'timings'>): ReconcilerTimings => ({ ...DEFAULT_TIMINGS, ...deps.timings });

@@ -6,7 +6,7 @@
  */
 import type { TaskResult } from '@strata/api';
 import { planHealing, type HealInput, type HealInstance, type HealPlan } from '@strata/engine';
-import type { ClusterContext } from './cluster-context';
+import { inTx, type ClusterContext } from './cluster-context';
 import type { TaskRow } from '../stores/task.store';
 import { eventKey } from './dedupe-keys';
 import { taskFor } from './applier';
@@ -57,7 +57,7 @@ export async function releaseCleanedUpLost(ctx: ClusterContext): Promise<void> {
   for (const l of ctx.lost) {
     if (!l.forgottenAt || ctx.deps.observed.isSilent(l.nodeId)) continue;
     if (ctx.deps.observed.nodeInstances(l.nodeId).some((i) => i.instanceId === l.id)) continue;
-    await ctx.deps.clusters.deleteInstance(l.id);
+    await inTx(ctx, (db) => ctx.deps.clusters.deleteInstance(l.id, db));
   }
 }
 

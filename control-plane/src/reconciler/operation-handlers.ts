@@ -6,7 +6,7 @@
  */
 import type { OperationKind } from '@strata/api';
 import type { Step } from './step-runner';
-import type { ClusterContext } from './cluster-context';
+import { inTx, type ClusterContext } from './cluster-context';
 import { createClusterSteps } from './create-cluster.steps';
 import { deleteClusterSteps } from './delete-cluster.steps';
 import { updateClusterSteps } from './update-cluster.steps';
@@ -48,7 +48,11 @@ export const OPERATION_HANDLERS: { readonly [K in OperationKind]: OperationHandl
   'delete-cluster': {
     steps: deleteClusterSteps,
     async onSucceeded(ctx) {
-      await ctx.deps.clusters.delete(ctx.cluster.id);
+      // The cluster's row holds the lease every write is fenced by: its removal and the operation's end commit together.
+      await inTx(ctx, async (db) => {
+        await ctx.deps.clusters.delete(ctx.cluster.id, db);
+        await ctx.deps.operations.save(ctx.operation!, db);
+      });
     },
   },
   'update-cluster': {

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClusterPhase } from '@strata/api';
-import { loadContext, timingsOf, type ClusterContext, type ReconcileDeps } from './cluster-context';
+import { inTx, loadContext, timingsOf, type ClusterContext, type ReconcileDeps } from './cluster-context';
 import type { ReconcilerTimings } from './timings';
-import { storedStatus, writeStatus, type HealthVerdict } from './cluster-status';
+import { deriveStatus, statusChanged, storedStatus, writeStatus, type HealthVerdict } from './cluster-status';
 import type { OperationRow } from '../stores/operation.store';
 import type { NodeRow } from '../stores/node.store';
+import type { ClusterLease } from '../stores/cluster.store';
+import type { Db } from '../db/tx';
+import { fencedTransaction, LeaseLost } from './lease-fence';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
@@ -19,6 +22,8 @@ import { recordRotatedCertificates, renewCertificates } from './certificate-rene
 const PROVISIONED: ClusterPhase[] = ['ready', 'degraded'];
 
 interface Worker {
+  /** The lease it works under: every write of its passes is fenced by it (lease-fence.ts). */
+  lease: ClusterLease;
   wake: () => void;
   /** pass again before releasing the cluster */
   again: boolean;
@@ -164,8 +169,8 @@ export class Reconciler {
     if (this.stopped || this.ticking) return;
     this.ticking = true;
     try {
-      const ids = await this.deps.clusters.leaseForReconcile(this.owner, this.t.leaseMs, 16, [...this.workers.keys()]);
-      for (const id of ids) this.spawn(id);
+      const leases = await this.deps.clusters.leaseForReconcile(this.owner, this.t.leaseMs, 16, [...this.workers.keys()]);
+      for (const lease of leases) this.spawn(lease);
     } catch (err) {
       this.deps.log.error({ err }, 'reconciler tick failed');
     } finally {
@@ -173,26 +178,28 @@ export class Reconciler {
     }
   }
 
-  private spawn(clusterId: string): void {
+  private spawn(lease: ClusterLease): void {
+    const { clusterId } = lease;
     let wakeUp = () => {};
-    const worker: Worker = { wake: () => wakeUp(), again: false, urgent: false };
+    const worker: Worker = { lease, wake: () => wakeUp(), again: false, urgent: false };
     this.workers.set(clusterId, worker);
+    const deps = this.fencedDeps(lease);
     void (async () => {
       try {
         while (!this.stopped) {
           worker.again = false;
           worker.urgent = false;
           const started = performance.now();
-          const { done, seen } = await this.pass(clusterId).catch((err) => {
+          const { done, seen } = await this.pass(clusterId, deps).catch((err) => {
             this.deps.onPass?.('failed', (performance.now() - started) / 1000);
             throw err;
           });
           this.deps.onPass?.(done ? 'done' : 'requeued', (performance.now() - started) / 1000);
           if (done && !worker.again) {
-            await this.deps.clusters.releaseLease(clusterId, this.owner, seen);
+            await this.deps.clusters.releaseLease(lease, seen);
             return;
           }
-          if (!(await this.deps.clusters.renewLease(clusterId, this.owner, this.t.leaseMs))) return;
+          if (!(await this.deps.clusters.renewLease(lease, this.t.leaseMs))) throw new LeaseLost(lease);
           if (worker.urgent) continue;
           await new Promise<void>((resolve) => {
             const t = setTimeout(resolve, Math.max(0, started + this.t.requeueMs - performance.now()));
@@ -200,10 +207,17 @@ export class Reconciler {
           });
           wakeUp = () => {};
         }
-        await this.deps.clusters.releaseLease(clusterId, this.owner, null);
+        await this.deps.clusters.releaseLease(lease, null);
       } catch (err) {
+        if (err instanceof LeaseLost) {
+          // Paused past the lease (SIGSTOP, a long GC) and another worker took it: what this one read is outdated.
+          // It wrote nothing since (every write is fenced); it drops the cluster and leaves it to the new holder.
+          this.deps.log.warn({ clusterId, epoch: lease.epoch }, 'lost the cluster\'s reconcile lease to another worker; dropping its work here');
+          this.forget(clusterId);
+          return;
+        }
         this.deps.log.error({ err, clusterId }, 'reconcile pass failed; will retry');
-        await this.deps.clusters.releaseLease(clusterId, this.owner, null).catch(() => {});
+        await this.deps.clusters.releaseLease(lease, null).catch(() => {});
       } finally {
         this.workers.delete(clusterId);
       }
@@ -211,34 +225,58 @@ export class Reconciler {
   }
 
   /**
+   * The deps a worker's passes use: every write goes through a transaction
+   * fenced by its lease (lease-fence.ts), placements included.
+   */
+  private fencedDeps(lease: ClusterLease): ReconcileDeps {
+    const { clusters, transaction, replaceInstance, addReplica } = this.deps;
+    const fence = async (db: Db) => {
+      if (!(await clusters.holdsLease(lease, db))) throw new LeaseLost(lease);
+    };
+    return {
+      ...this.deps,
+      transaction: fencedTransaction(lease, (l, db) => clusters.holdsLease(l, db), transaction),
+      replaceInstance: replaceInstance && ((cluster, lost) => replaceInstance(cluster, lost, fence)),
+      addReplica: addReplica && ((cluster, draining, copies) => addReplica(cluster, draining, copies, fence)),
+    };
+  }
+
+  /** What this process keeps in memory about a cluster it no longer drives. */
+  private forget(clusterId: string): void {
+    this.settled.delete(clusterId);
+    this.healthySince.delete(clusterId);
+  }
+
+  /**
    * One pass. `done` when the cluster needs nothing more right now; `seen` is
    * the request counter read at its start (the flag is cleared only if it
    * has not moved since).
    */
-  private async pass(clusterId: string): Promise<{ done: boolean; seen: string | null }> {
+  private async pass(clusterId: string, deps: ReconcileDeps): Promise<{ done: boolean; seen: string | null }> {
     this.passes++;
-    const { clusters, operations } = this.deps;
+    const { clusters, operations } = deps;
+    const save = (op: OperationRow) => inTx({ deps }, (db) => operations.save(op, db));
     const cluster = await clusters.get(clusterId);
     if (!cluster) return { done: true, seen: null };
     const seen = cluster.reconcileRequests;
     const op = await operations.active(clusterId);
     if (op) {
       this.settled.delete(clusterId);
-      const ctx = await loadContext(this.deps, cluster, op.id);
+      const ctx = await loadContext(deps, cluster, op.id);
       ctx.operation = op;
       const handler = handlerFor(op.kind);
       if (!handler) {
         op.state = 'failed';
         op.error = { code: 'unknown_operation_kind', message: `This control plane has no handler for operations of kind "${op.kind}".` };
-        await operations.save(op);
+        await save(op);
         this.deps.log.error({ clusterId, kind: op.kind }, 'unknown operation kind; operation failed');
         return { done: true, seen };
       }
       const waiting = op.state === 'pending' ? handler.waitsUntil?.(ctx, this.deps.now?.() ?? Date.now()) : null;
-      if (waiting) return { done: await this.waitForStart(ctx, op, waiting), seen };
+      if (waiting) return { done: await this.waitForStart(ctx, op, waiting, save), seen };
       if (op.startsAt) delete op.startsAt;
       const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : op.kind === 'restart-cluster' ? 'restart' as const : undefined;
-      const healCtx = op.kind !== 'delete-cluster' ? await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() }) : null;
+      const healCtx = op.kind !== 'delete-cluster' ? await loadContext(deps, cluster, null, { nodes: await this.nodeList() }) : null;
       if ((during || handler.healsAsWhenIdle) && healCtx) {
         // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`);
         // beside an operation that leaves the topology alone, healing plans as when no operation runs.
@@ -261,9 +299,13 @@ export class Reconciler {
       // it again (each handler is idempotent). The other order left a deleted cluster's row behind for good when
       // the control plane died between the two writes.
       if (outcome.kind === 'succeeded') await handler.onSucceeded?.(ctx);
-      if (JSON.stringify([op.state, op.progress, op.steps]) !== before && !(await operations.save(op))) {
-        // The row moved on without us (a delete cancelled this create, or the delete removed the cluster and its operations): look again.
-        if (outcome.kind === 'succeeded' && op.kind === 'delete-cluster') this.deps.log.info({ clusterId, name: cluster.name, kind: op.kind }, 'operation succeeded');
+      if (outcome.kind === 'succeeded' && op.kind === 'delete-cluster') {
+        // The delete removed the cluster's row and saved the operation as succeeded with it (operation-handlers.ts).
+        this.deps.log.info({ clusterId, name: cluster.name, kind: op.kind }, 'operation succeeded');
+        return { done: true, seen: null };
+      }
+      if (JSON.stringify([op.state, op.progress, op.steps]) !== before && !(await save(op))) {
+        // The row moved on without us (a delete cancelled this create): look again.
         return { done: false, seen };
       }
       if (outcome.kind === 'succeeded') {
@@ -284,7 +326,7 @@ export class Reconciler {
       this.settled.delete(clusterId);
       return { done: true, seen };
     }
-    return { done: await this.heal(clusterId), seen };
+    return { done: await this.heal(clusterId, deps), seen };
   }
 
   /**
@@ -293,14 +335,16 @@ export class Reconciler {
    * cluster is healed meanwhile as if nothing were asked, but never counts
    * as settled, so the 2 s sweep notices the window opening.
    */
-  private async waitForStart(ctx: ClusterContext, op: OperationRow, waiting: { startsAt: string; detail: string }): Promise<boolean> {
+  private async waitForStart(
+    ctx: ClusterContext, op: OperationRow, waiting: { startsAt: string; detail: string }, save: (op: OperationRow) => Promise<boolean>,
+  ): Promise<boolean> {
     const first = op.steps[0];
     if (op.startsAt !== waiting.startsAt || (first && first.detail !== waiting.detail)) {
       op.startsAt = waiting.startsAt;
       if (first) first.detail = waiting.detail;
-      await this.deps.operations.save(op);
+      await save(op);
     }
-    const done = PROVISIONED.includes(ctx.cluster.status.phase) ? await this.heal(ctx.cluster.id) : true;
+    const done = PROVISIONED.includes(ctx.cluster.status.phase) ? await this.heal(ctx.cluster.id, ctx.deps) : true;
     this.settled.delete(ctx.cluster.id);
     return done;
   }
@@ -308,20 +352,19 @@ export class Reconciler {
   /** Phase and conditions from the operation this pass drove (or none) and what agents observe: the one status writer. */
   private async writeStatus(ctx: ClusterContext, op: OperationRow | null, health: HealthVerdict | null): Promise<void> {
     const c = ctx.cluster;
-    const next = await writeStatus(this.deps.clusters, c.id, {
-      stored: storedStatus(c),
-      operation: op ? { kind: op.kind, state: op.state, error: op.error } : null,
-      health,
-    });
+    const input = { stored: storedStatus(c), operation: op ? { kind: op.kind, state: op.state, error: op.error } : null, health };
+    const next = deriveStatus(input);
+    // Fenced like every write of the pass, and only when there is something to write (most passes change nothing).
+    if (next && statusChanged(input.stored, next)) await inTx(ctx, (db) => writeStatus(ctx.deps.clusters, c.id, input, db));
     if (next && next.phase !== c.status.phase) {
       this.deps.log.info({ clusterId: c.id, phase: next.phase, conditions: next.conditions.filter((x) => x.status !== 'true' || x.type === 'Healing') }, 'cluster phase changed');
     }
   }
 
   /** No operation runs: hold the cluster to its spec. True when nothing is left to do. */
-  private async heal(clusterId: string): Promise<boolean> {
-    const cluster = (await this.deps.clusters.get(clusterId))!;
-    const ctx = await loadContext(this.deps, cluster, null, { nodes: await this.nodeList() });
+  private async heal(clusterId: string, deps: ReconcileDeps): Promise<boolean> {
+    const cluster = (await deps.clusters.get(clusterId))!;
+    const ctx = await loadContext(deps, cluster, null, { nodes: await this.nodeList() });
     const plan = planFor(ctx, this.healthySince.get(clusterId) ?? null);
     let blocked = 0;
     if (plan.actions.length) {

@@ -11,7 +11,7 @@
  * cross-certificate.
  */
 import type { Step, StepResult } from './step-runner';
-import type { ClusterContext } from './cluster-context';
+import { inTx, type ClusterContext } from './cluster-context';
 import { renewCertificate, taskFor } from './applier';
 import { desiredTrustDigest } from './trust-sync';
 import { openSecrets } from '../services/cluster-secrets';
@@ -66,7 +66,7 @@ const retireOld: Step<ClusterContext> = {
       if (caughtUp.kind !== 'done') return caughtUp;
       const { tlsCaRotation: _retired, ...rest } = secrets;
       const sealed = ctx.deps.box.seal(JSON.stringify(rest));
-      await ctx.deps.clusters.setSecrets(ctx.cluster.id, sealed);
+      await inTx(ctx, (db) => ctx.deps.clusters.setSecrets(ctx.cluster.id, sealed, db));
       ctx.cluster.secretsEnc = sealed;
     }
     return trustLoaded(ctx, 'no longer trust the old CA');

@@ -9,7 +9,7 @@
 import { shardLabel } from '@strata/api';
 import { servesBoth, type TlsLayout } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
-import type { ClusterContext } from './cluster-context';
+import { inTx, type ClusterContext } from './cluster-context';
 import { instanceLayout, switchTlsOn, taskFor } from './applier';
 import { eventKey } from './dedupe-keys';
 import { tlsServedWords, tlsStageStep, type TlsSwitchPlanRecord } from './update-plan';
@@ -41,7 +41,7 @@ async function runStage(ctx: ClusterContext, index: number): Promise<StepResult>
         continue;
       }
       if (taskFor(ctx, { kind: 'tls-switch', instanceId: inst.id, stage: name })?.state === 'succeeded') {
-        await ctx.deps.clusters.setInstanceTlsLayout(inst.id, after);
+        await inTx(ctx, (db) => ctx.deps.clusters.setInstanceTlsLayout(inst.id, after, db));
         inst.tlsLayout = after;
         done++;
         continue;
@@ -64,15 +64,13 @@ async function runStage(ctx: ClusterContext, index: number): Promise<StepResult>
 
 /** The cluster's layout moves on and the event telling it commit together (a crash between would lose the event for good). */
 async function record(ctx: ClusterContext, stage: string, after: TlsLayout): Promise<void> {
-  const write = async (db?: Parameters<ClusterContext['deps']['clusters']['setTlsLayout']>[3]) => {
+  await inTx(ctx, async (db) => {
     await ctx.deps.clusters.setTlsLayout(ctx.cluster.id, after, servesBoth(after), db);
     const message = servesBoth(after)
       ? `TLS: every instance serves ${tlsServedWords(after)}; clients can move to the ${after === 'plain+tls' ? 'TLS' : 'plain-text'} URI (GET /connection) before the other protocol closes.`
       : `TLS: every instance serves ${tlsServedWords(after)}; the second ports are released.`;
     await ctx.deps.events.record(ctx.cluster, { type: 'tls-switched', stage, served: after, message }, eventKey({ type: 'tls-switched', operationId: ctx.operationId!, stage }), db);
-  };
-  if (ctx.deps.transaction) await ctx.deps.transaction(write);
-  else await write();
+  });
   ctx.cluster.tlsLayout = after;
   for (const i of ctx.instances) {
     i.tlsLayout = null;

@@ -19,6 +19,7 @@ import { initialStatus, storedStatus, writeStatus } from '../reconciler/cluster-
 import type { ClusterSecrets } from './cluster-secrets';
 import { holdSecondPorts } from './second-ports';
 import type { ObservedState } from '../observed/observed-state';
+import type { PlacementFence } from '../reconciler/cluster-context';
 
 export interface ClusterServiceDeps {
   pool: pg.Pool;
@@ -163,9 +164,11 @@ export class ClusterService {
    * placement lock. If the lost copy was the shard's preferred primary, the
    * copy serving the shard now becomes the preferred one.
    */
-  async replaceInstance(cluster: ClusterRow, lost: InstanceRow): Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }> {
+  async replaceInstance(cluster: ClusterRow, lost: InstanceRow, fence?: PlacementFence): Promise<{ ok: true; replacement: InstanceRow } | { ok: false; reason: string }> {
     return inTransaction(this.d.pool, async (db) => {
       await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+      // A reconciler worker places under its lease: one that lost it writes nothing.
+      await fence?.(db);
       const members = (await this.d.clusters.instances(cluster.id, db)).filter((i) => i.shardIndex === lost.shardIndex);
       if (!members.some((i) => i.id === lost.id)) return { ok: false as const, reason: 'already replaced' };
       const others = members.filter((i) => i.id !== lost.id);
@@ -196,9 +199,10 @@ export class ClusterService {
    * already has `copies` copies on online, undrained nodes. The draining
    * copy is left alone (removed once the new one is in sync).
    */
-  async addReplica(cluster: ClusterRow, draining: InstanceRow, copies: number): Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }> {
+  async addReplica(cluster: ClusterRow, draining: InstanceRow, copies: number, fence?: PlacementFence): Promise<{ ok: true; replacement: InstanceRow | null } | { ok: false; reason: string }> {
     return inTransaction(this.d.pool, async (db) => {
       await db.query('SELECT pg_advisory_xact_lock($1)', [PLACEMENT_LOCK]);
+      await fence?.(db);
       const members = (await this.d.clusters.instances(cluster.id, db)).filter((i) => i.shardIndex === draining.shardIndex);
       const nodes = await this.placementNodes(db);
       const online = new Set(nodes.filter((n) => n.online).map((n) => n.id));

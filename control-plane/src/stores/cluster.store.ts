@@ -43,6 +43,13 @@ export interface InstanceRow {
   tlsLayout?: TlsLayout | null;
 }
 
+/** A reconcile lease as taken: the cluster, this process's owner name, and the epoch the take gave it (the fencing token). */
+export interface ClusterLease {
+  clusterId: string;
+  owner: string;
+  epoch: string;
+}
+
 /** An instance whose node went down and that was replaced elsewhere. */
 export interface LostInstanceRow extends InstanceRow {
   lostAt: Date;
@@ -255,41 +262,58 @@ export class ClusterStore {
 
   /**
    * Leases up to `limit` clusters that need reconciling and are not leased by
-   * another live worker. Returns their ids.
+   * another live worker. Each lease taken gets a new epoch (the fencing token
+   * every write on its behalf checks: `holdsLease`). A row a fenced write
+   * holds locked is skipped, not waited for.
    */
-  async leaseForReconcile(owner: string, leaseMs: number, limit: number, exclude: string[]): Promise<string[]> {
+  async leaseForReconcile(owner: string, leaseMs: number, limit: number, exclude: string[]): Promise<ClusterLease[]> {
     const r = await this.pool.query(
-      `UPDATE clusters SET lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000)
+      `UPDATE clusters SET lease_owner = $1, lease_until = now() + make_interval(secs => $2::double precision / 1000), lease_epoch = lease_epoch + 1
         WHERE id IN (
           SELECT id FROM clusters
            WHERE needs_reconcile AND NOT (id = ANY($4::uuid[]))
              AND (lease_until IS NULL OR lease_until < now() OR lease_owner = $1)
            ORDER BY updated_at FOR UPDATE SKIP LOCKED LIMIT $3)
-        RETURNING id`,
+        RETURNING id, lease_epoch`,
       [owner, leaseMs, limit, exclude],
     );
-    return r.rows.map((row) => row.id);
+    return r.rows.map((row) => ({ clusterId: row.id, owner, epoch: String(row.lease_epoch) }));
   }
 
-  async renewLease(id: string, owner: string, leaseMs: number): Promise<boolean> {
+  /** Extends a lease still held (same owner and epoch); false when it was taken over. */
+  async renewLease(lease: ClusterLease, leaseMs: number): Promise<boolean> {
     const r = await this.pool.query(
-      `UPDATE clusters SET lease_until = now() + make_interval(secs => $3::double precision / 1000) WHERE id = $1 AND lease_owner = $2`,
-      [id, owner, leaseMs],
+      `UPDATE clusters SET lease_until = now() + make_interval(secs => $4::double precision / 1000) WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3`,
+      [lease.clusterId, lease.owner, lease.epoch, leaseMs],
     );
     return r.rowCount === 1;
   }
 
   /**
-   * Gives the cluster back. With `doneAt` (the reconcile_requests value read
-   * when the last pass began) the flag is cleared, but only if nobody asked
-   * for work since that pass began.
+   * The fence: true when the lease is still held, and the cluster's row is
+   * then locked until `db`'s transaction ends, so that no other control plane
+   * can take the lease between this check and the writes after it in the
+   * same transaction (its lease attempt skips the locked row).
    */
-  async releaseLease(id: string, owner: string, doneAt: string | null): Promise<void> {
+  async holdsLease(lease: ClusterLease, db: Db = this.pool): Promise<boolean> {
+    const r = await db.query(
+      'SELECT 1 FROM clusters WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3 FOR NO KEY UPDATE',
+      [lease.clusterId, lease.owner, lease.epoch],
+    );
+    return r.rowCount === 1;
+  }
+
+  /**
+   * Gives the cluster back (only a lease still held). With `doneAt` (the
+   * reconcile_requests value read when the last pass began) the flag is
+   * cleared, but only if nobody asked for work since that pass began.
+   */
+  async releaseLease(lease: ClusterLease, doneAt: string | null): Promise<void> {
     await this.pool.query(
       `UPDATE clusters SET lease_owner = NULL, lease_until = NULL,
-              needs_reconcile = needs_reconcile AND NOT ($3::bigint IS NOT NULL AND reconcile_requests = $3::bigint)
-        WHERE id = $1 AND lease_owner = $2`,
-      [id, owner, doneAt],
+              needs_reconcile = needs_reconcile AND NOT ($4::bigint IS NOT NULL AND reconcile_requests = $4::bigint)
+        WHERE id = $1 AND lease_owner = $2 AND lease_epoch = $3`,
+      [lease.clusterId, lease.owner, lease.epoch, doneAt],
     );
   }
 

@@ -78,9 +78,9 @@ export class OperationStore {
    * never goes back. Returns false when the row refused the write (e.g. a
    * delete cancelled the create this pass was driving).
    */
-  async save(op: Pick<Operation, 'id' | 'state' | 'progress' | 'steps' | 'error' | 'startsAt'>): Promise<boolean> {
+  async save(op: Pick<Operation, 'id' | 'state' | 'progress' | 'steps' | 'error' | 'startsAt'>, db: Db = this.pool): Promise<boolean> {
     const finished = op.state === 'succeeded' || op.state === 'failed' || op.state === 'cancelled';
-    const r = await this.pool.query(
+    const r = await db.query(
       `UPDATE operations SET state = $2, progress = GREATEST(progress, $3), steps = $4, error = $5, updated_at = now(),
               finished_at = CASE WHEN $6 THEN coalesce(finished_at, now()) ELSE NULL END, starts_at = $7
         WHERE id = $1 AND state IN ('pending', 'running')`,
@@ -90,8 +90,8 @@ export class OperationStore {
   }
 
   /** Live slot-migration progress of an update (written by the reconciler from the agent's reports). */
-  async setMigration(id: string, migration: MigrationProgress): Promise<void> {
-    await this.pool.query(`UPDATE operations SET migration = $2, updated_at = now() WHERE id = $1 AND state IN ('pending', 'running')`, [id, JSON.stringify(migration)]);
+  async setMigration(id: string, migration: MigrationProgress, db: Db = this.pool): Promise<void> {
+    await db.query(`UPDATE operations SET migration = $2, updated_at = now() WHERE id = $1 AND state IN ('pending', 'running')`, [id, JSON.stringify(migration)]);
   }
 
   /** Cancels a restart that has not started (it waits for the maintenance window). False when it started or is not one. */

@@ -195,6 +195,38 @@ export class S3Storage implements BackupStorage {
     return (r.Uploads ?? []).map((u) => u.Key!);
   }
 
+  /**
+   * Every unfinished multipart upload under the storage's prefix (keys relative to it), page by page: what a
+   * writer that died mid-upload (a `kill -9`) left, until it is aborted.
+   */
+  async unfinishedUploads(): Promise<{ key: string; uploadId: string; initiated: Date | null }[]> {
+    try {
+      const { client, s3 } = await this.s3();
+      const out: { key: string; uploadId: string; initiated: Date | null }[] = [];
+      let KeyMarker: string | undefined;
+      let UploadIdMarker: string | undefined;
+      do {
+        const page = await client.send(new s3.ListMultipartUploadsCommand({ Bucket: this.ref.bucket, Prefix: this.ref.prefix, KeyMarker, UploadIdMarker }));
+        for (const u of page.Uploads ?? []) out.push({ key: u.Key!.slice(this.ref.prefix.length), uploadId: u.UploadId!, initiated: u.Initiated ?? null });
+        [KeyMarker, UploadIdMarker] = page.IsTruncated ? [page.NextKeyMarker, page.NextUploadIdMarker] : [undefined, undefined];
+      } while (KeyMarker);
+      return out;
+    } catch (err) {
+      throw this.wrap(err);
+    }
+  }
+
+  /** Aborts one unfinished multipart upload (`key` relative to the storage's prefix); one already gone is no error. */
+  async abortUpload(key: string, uploadId: string): Promise<void> {
+    try {
+      const { client, s3 } = await this.s3();
+      await client.send(new s3.AbortMultipartUploadCommand({ Bucket: this.ref.bucket, Key: this.key(key), UploadId: uploadId }));
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchUpload' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return;
+      throw this.wrap(err);
+    }
+  }
+
   /** Object keys under a prefix (relative to the storage's own prefix). */
   async list(prefix = ''): Promise<string[]> {
     const { client, s3 } = await this.s3();

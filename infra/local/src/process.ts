@@ -50,8 +50,8 @@ export async function startTs(opts: {
     // A process that never says it is ready is stopped, not left running unsupervised.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${path.basename(opts.entry)} did not start within ${opts.timeoutMs ?? 30_000} ms (stopped); see ${opts.logFile}`));
-    }, opts.timeoutMs ?? 30_000);
+      reject(new Error(`${path.basename(opts.entry)} did not start within ${opts.timeoutMs ?? 60_000} ms (stopped); see ${opts.logFile}`));
+    }, opts.timeoutMs ?? 60_000);
     lines.on('line', (line) => {
       log.write(line + '\n');
       if (opts.echo) process.stdout.write(line + '\n');

@@ -1103,6 +1103,7 @@ const (
 	BackupCorrupted         ProblemCode = "backup_corrupted"
 	BackupEngineUnsupported ProblemCode = "backup_engine_unsupported"
 	BackupInProgress        ProblemCode = "backup_in_progress"
+	BackupInUse             ProblemCode = "backup_in_use"
 	BackupNotCompleted      ProblemCode = "backup_not_completed"
 	BackupRunning           ProblemCode = "backup_running"
 	Conflict                ProblemCode = "conflict"
@@ -1154,6 +1155,8 @@ func (e ProblemCode) Valid() bool {
 	case BackupEngineUnsupported:
 		return true
 	case BackupInProgress:
+		return true
+	case BackupInUse:
 		return true
 	case BackupNotCompleted:
 		return true

@@ -3,4 +3,4 @@
 package client
 
 // SpecSHA256 is the sha256 of openapi.json the client was generated from (checked by client_test.go).
-const SpecSHA256 = "4c9a4f99ea6a533c19b12e29c13ebfcf042f8e6c24a6385c11e6f65df098328b"
+const SpecSHA256 = "8dc1ecff305863601c9f55b91cc889fb6811f1b1165a75c9743583bfafb88150"
