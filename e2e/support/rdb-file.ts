@@ -12,10 +12,15 @@ export async function savedRdbFile(keys: number): Promise<{ file: string; cleanu
   const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-e2e-rdb-'));
   const socket = path.join(dir, 'redis.sock');
   const server = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-  const client = new Redis({ path: socket, lazyConnect: true, retryStrategy: (n) => (n > 50 ? null : 50) });
+  let exited: number | null | undefined;
+  server.once('exit', (code) => { exited = code; });
+  const client = new Redis({ path: socket, lazyConnect: true, retryStrategy: (n) => (n > 200 ? null : 50) });
   client.on('error', () => {});
   try {
-    for (let i = 0; i < 100 && !existsSync(socket); i++) await new Promise((r) => setTimeout(r, 50));
+    // Beside the integration suite a redis-server can take seconds to open its socket.
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(socket) && exited === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    if (!existsSync(socket)) throw new Error(`redis-server for the RDB file ${exited === undefined ? 'opened no socket within 30 s' : `exited (${exited})`}`);
     await client.connect();
     await Promise.all(Array.from({ length: keys }, (_, i) => client.set(`rdb:${i}`, `v${i}`)));
     await client.call('SAVE');
