@@ -12,8 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres } from '@strata/local';
-import { migrate } from '../src/db/migrate';
+import { migratedPostgres } from './helpers/migrated-postgres';
 import { inTransaction } from '../src/db/tx';
 import { BackupStore } from '../src/backups/backup.store';
 import { ClusterStore } from '../src/stores/cluster.store';
@@ -25,15 +24,10 @@ let pool: pg.Pool;
 const org = randomUUID();
 
 beforeAll(async () => {
-  const handle = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log'), fast: true });
-  stopPg = handle.stop;
-  pool = new pg.Pool({ connectionString: handle.url });
-  pool.on('error', () => {});
-  await migrate(pool);
+  ({ pool, stop: stopPg } = await migratedPostgres(dir));
   await pool.query(`INSERT INTO organizations (id, name) VALUES ($1, 'o')`, [org]);
 });
 afterAll(async () => {
-  await pool?.end();
   await stopPg?.();
   rmSync(dir, { recursive: true, force: true });
 });

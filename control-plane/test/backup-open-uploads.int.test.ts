@@ -20,8 +20,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StorageRef } from '@strata/api';
 import { S3Storage } from '@strata/engine/backup';
-import { loopbackAddress, startPostgres, startSeaweedFs, type SeaweedFs } from '@strata/local';
-import { migrate } from '../src/db/migrate';
+import { loopbackAddress, startSeaweedFs, type SeaweedFs } from '@strata/local';
+import { migratedPostgres } from './helpers/migrated-postgres';
 import { SecretBox } from '../src/crypto/secret-box';
 import { BackupStore } from '../src/backups/backup.store';
 import { BackupStorageStore } from '../src/backups/backup-storage.store';
@@ -42,11 +42,7 @@ const org = randomUUID();
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  const handle = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log'), fast: true });
-  stopPg = handle.stop;
-  pool = new pg.Pool({ connectionString: handle.url });
-  pool.on('error', () => {});
-  await migrate(pool);
+  ({ pool, stop: stopPg } = await migratedPostgres(dir));
   s3 = await startSeaweedFs({ dir: path.join(dir, 'seaweedfs'), address: loopbackAddress('127.0.139.250') });
   ref = { kind: 's3', endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, prefix: 'strata/', credentialsId: randomUUID() };
   bucket = new S3Storage(ref, s3);
@@ -54,7 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   bucket?.destroy();
-  await pool?.end();
   await s3?.stop();
   await stopPg?.();
   rmSync(dir, { recursive: true, force: true });

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { startPostgres } from '@strata/local';
-import { migrate } from '../src/db/migrate';
+import { migratedPostgres } from './helpers/migrated-postgres';
 import { InstanceDirectory } from '../src/metrics/instance-directory';
 import { MetricsStore } from '../src/metrics/metrics.store';
 import { MetricsIngest } from '../src/metrics/metrics-ingest';
@@ -22,15 +21,10 @@ const log = pino({ level: 'silent' });
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'strata-metrics-history-'));
-  const handle = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log'), fast: true });
-  stopPg = handle.stop;
-  pool = new pg.Pool({ connectionString: handle.url, max: 4 });
-  pool.on('error', () => {}); // the server stopping at teardown
-  await migrate(pool);
+  ({ pool, stop: stopPg } = await migratedPostgres(dir, { max: 4 }));
   fleet = await seedFleet(pool, { nodes: 2, clusters: 1, shards: 2 });
 });
 afterAll(async () => {
-  await pool?.end();
   await stopPg?.();
   rmSync(dir, { recursive: true, force: true });
 });

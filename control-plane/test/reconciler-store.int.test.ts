@@ -11,8 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres } from '@strata/local';
-import { migrate } from '../src/db/migrate';
+import { migratedPostgres } from './helpers/migrated-postgres';
 import { TaskStore } from '../src/stores/task.store';
 import { OperationStore } from '../src/stores/operation.store';
 import { ClusterStore, type ClusterLease } from '../src/stores/cluster.store';
@@ -31,18 +30,13 @@ let org: string;
 let node: string;
 
 beforeAll(async () => {
-  const handle = await startPostgres({ dataDir: path.join(dir, 'pg'), logFile: path.join(dir, 'pg.log'), fast: true });
-  stopPg = handle.stop;
-  pool = new pg.Pool({ connectionString: handle.url });
-  pool.on('error', () => {}); // idle clients see the server stop in afterAll
-  await migrate(pool);
+  ({ pool, stop: stopPg } = await migratedPostgres(dir));
   org = randomUUID();
   node = randomUUID();
   await pool.query(`INSERT INTO organizations (id, name) VALUES ($1, 'o')`, [org]);
   await pool.query(`INSERT INTO nodes (id, name, address, memory_mb, credential_hash) VALUES ($1, 'n', '127.0.0.1', 64, 'h')`, [node]);
 });
 afterAll(async () => {
-  await pool?.end();
   await stopPg?.();
   rmSync(dir, { recursive: true, force: true });
 });

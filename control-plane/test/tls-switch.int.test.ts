@@ -139,8 +139,9 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     await api.waitForHealthy(id, 30_000);
     expect(await plainPing(split(replica.address).host, split(replica.address).port)).toMatch(/^-NOAUTH|^\+PONG/);
     // Every instance, the restarted one too, is told to a TLS client with a port that completes a TLS handshake.
-    const tlsNodes = await tlsSlotsAddresses(both.tlsUri!, ca);
-    expect(tlsNodes).toHaveLength(6);
+    // (The cluster's gossip tells the others of the restarted replica within a node timeout or so: asked until then.)
+    let tlsNodes: string[] = [];
+    await expect.poll(async () => (tlsNodes = await tlsSlotsAddresses(both.tlsUri!, ca)).length, { timeout: 20_000, interval: 250 }).toBe(6);
     for (const a of tlsNodes) expect(await tlsHandshake(a, ca), a).toBe(true);
 
     // The application moves to TLS; a plain client still reads.
