@@ -24,6 +24,9 @@ export async function savedRdbFile(keys: number): Promise<{ file: string; cleanu
     await client.connect();
     await Promise.all(Array.from({ length: keys }, (_, i) => client.set(`rdb:${i}`, `v${i}`)));
     await client.call('SAVE');
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
   } finally {
     client.disconnect();
     server.kill('SIGKILL');
