@@ -3,7 +3,7 @@
  * control-plane kill -9 and an agent restart mid-migration: after each,
  * every slot has exactly one owner and none is left open, and the client
  * that wrote the whole time finds every key with its last acknowledged value.
- * Small migration rounds (8 slots) keep the migration slow enough to catch.
+ * Small migration rounds (2 slots) keep the migration slow enough to catch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
@@ -18,7 +18,7 @@ let api: TestApi;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ stack, api, cleanup } = await testStack('127.0.61', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '8' } }));
+  ({ stack, api, cleanup } = await testStack('127.0.61', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '2' } }));
 });
 afterAll(async () => cleanup?.());
 
