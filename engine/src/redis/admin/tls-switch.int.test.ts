@@ -77,7 +77,10 @@ class Writer {
     })();
     return this;
   }
-  async stop(): Promise<this> {
+  /** Stops once at least `atLeast` writes were acknowledged (up to 20 s more), so a loaded machine still writes enough to judge. */
+  async stop(atLeast = 21): Promise<this> {
+    const until = Date.now() + 20_000;
+    while (this.acked.length < atLeast && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     this.stopped = true;
     await this.loop;
     return this;
