@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, r
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState, TaskPayload } from '@strata/api';
-import { databaseUsersDigest, renderRedisConfig } from '@strata/engine';
+import { databaseUsersDigest, renderRedisConfig, withoutOwnClaims } from '@strata/engine';
 import { certificateExpiry, trustFileDigest, writeTlsFiles } from './tls-files';
 import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, runTlsSwitchMember, SPARE_USERS, syncDatabaseUsers, tlsLogin } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
@@ -198,7 +198,7 @@ export class EngineSupervisor {
   }
 
   /** Idempotent: write the config and make sure the engine runs. */
-  async ensure(spec: InstanceSpec, credentials: EngineCredentials, seed?: InstanceSeed): Promise<void> {
+  async ensure(spec: InstanceSpec, credentials: EngineCredentials, seed?: InstanceSeed, opts: { dropClaims?: boolean } = {}): Promise<void> {
     if (this.closing) throw new Error('the agent is stopping: not starting engines');
     const dir = this.d.registry.instanceDir(spec.instanceId);
     const firstStart = !this.d.registry.get(spec.instanceId) && !existsSync(dir);
@@ -221,7 +221,19 @@ export class EngineSupervisor {
     if (rt?.held) this.d.log.info({ instanceId: spec.instanceId }, 'control plane released the held engine; restarting it');
     if (rt) rt.held = false;
     this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, usersDigest: usersDigestOf(credentials) });
+    if (opts.dropClaims) this.dropOwnClaims(spec.instanceId);
     await this.start(spec.instanceId);
+  }
+
+  /** A replaced primary, not running: its nodes.conf loses the slots and migration marks it claimed (see withoutOwnClaims). */
+  private dropOwnClaims(instanceId: string): void {
+    const file = path.join(this.d.registry.instanceDir(instanceId), 'nodes.conf');
+    if (!existsSync(file)) return;
+    const edited = withoutOwnClaims(readFileSync(file, 'utf8'));
+    if (!edited?.dropped.length) return;
+    writeFileSync(`${file}.tmp`, edited.text, { mode: 0o600 });
+    renameSync(`${file}.tmp`, file);
+    this.d.log.info({ instanceId, dropped: edited.dropped.join(' ') }, 'replaced primary starts without its old slot claims');
   }
 
   /** The server binary an instance runs: redis-server, or valkey-server for the valkey-8 engine. */

@@ -14,7 +14,7 @@ import type { ClusterUpdateAccepted, MigrationPriority, Operation, Problem, Topo
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, enginePid, loadKeys } from './helpers/workload';
-import { LastValueLoad, slotReport, until } from './helpers/reshard-load';
+import { LastValueLoad, clusterViews, slotReport, until } from './helpers/reshard-load';
 import { RespConnection, keySlot } from '@strata/bench/loadgen';
 
 let api: TestApi;
@@ -68,7 +68,9 @@ async function expectWhole(c: Awaited<ReturnType<typeof loadedCluster>>, shards:
   });
   expect(healthy.shards).toHaveLength(shards);
   const primaries = healthy.shards.flatMap((s) => s.instances.filter((i) => i.role === 'primary').map((i) => i.address));
-  expect(await slotReport(primaries, c.auth)).toEqual({ owned: 16384, open: [], assigned: 16384 });
+  const slots = await slotReport(primaries, c.auth);
+  const views = slots.owned === 16384 && !slots.open.length ? '' : await clusterViews(healthy.shards.flatMap((s) => s.instances.map((i) => i.address)), c.auth);
+  expect(slots, `primaries ${primaries.join(', ')}; each instance's view:\n${views}`).toEqual({ owned: 16384, open: [], assigned: 16384 });
   await c.load.stop();
   const fresh = appClient(c.uri, (await api.connection(c.id)).body.seeds);
   expect(await c.load.wrong(fresh)).toEqual([]);

@@ -10491,6 +10491,7 @@ export interface components {
                     keys: number;
                     keysWithExpiry: number;
                 };
+                dropClaims?: boolean;
                 credentials: {
                     customerUser: string;
                     customerPassword: string;

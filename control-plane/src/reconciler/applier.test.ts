@@ -152,10 +152,18 @@ describe('one function per act, whoever asks', () => {
 
   it('restart: the task and the events that tell the user commit in one transaction', async () => {
     const f = fake({ observed: { p0: { state: 'crashed', held: true } } });
-    await applyAction(f.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true });
+    await applyAction(f.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true, superseded: false });
     expect(f.txs()).toBe(1);
     expect(f.enqueued).toMatchObject([{ inTx: true, dedupeKey: taskKey({ kind: 'restart', instanceId: 'p0', crashedAt: 9 }) }]);
     expect(f.events.map((e) => [e.type, e.inTx])).toEqual([['instance-restarted', true], ['data-lost', true]]);
+    // Restarted in place (no replica took over): it keeps its slot claims.
+    expect(f.enqueued[0]!.request).not.toHaveProperty('dropClaims');
+  });
+
+  it('restart of a primary a replica replaced: the agent drops its old slot claims before it starts', async () => {
+    const f = fake({ observed: { p0: { state: 'crashed', held: true } } });
+    await applyAction(f.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'rejoins as a replica of the new primary', dataLost: false, superseded: true });
+    expect(f.enqueued[0]!.request).toMatchObject({ kind: 'ensure-instance', dropClaims: true });
   });
 
   it('record-role: a promotion commits with the failover event of the primary it replaces', async () => {

@@ -143,7 +143,7 @@ export function restartInstance(ctx: ClusterContext, a: Extract<HealAction, { ki
   const instance = eventRef(ctx, inst);
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'restart', instanceId: inst.id, crashedAt: a.crashedAt }, settleMs: SETTLE_MS.restart,
-    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst) },
+    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst), ...(a.superseded ? { dropClaims: true } : {}) },
     alongside: async (db) => {
       await ctx.deps.events.record(ctx.cluster, {
         type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,

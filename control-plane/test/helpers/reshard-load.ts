@@ -118,6 +118,23 @@ export async function slotReport(addresses: string[], auth: { username: string; 
   return { owned, open, assigned };
 }
 
+/** Every instance's own CLUSTER NODES, for a failure message: who claims what, as each member sees it. */
+export async function clusterViews(addresses: string[], auth: { username: string; password: string }): Promise<string> {
+  const out: string[] = [];
+  for (const a of addresses) {
+    const c = new Redis({ host: a.slice(0, a.lastIndexOf(':')), port: Number(a.slice(a.lastIndexOf(':') + 1)), ...auth, lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await c.connect();
+      out.push(`--- ${a}\n${String(await c.call('CLUSTER', 'NODES')).trim()}`);
+    } catch (err) {
+      out.push(`--- ${a}: ${(err as Error).message}`);
+    } finally {
+      c.disconnect();
+    }
+  }
+  return out.join('\n');
+}
+
 /** Polls `probe` every 50 ms until it returns something truthy (errors count as not yet). */
 export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 90_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -21,7 +21,8 @@ export type ClusterAction =
   /** Start an instance (or keep it running) as planned, with the cluster's settings or `settings`. */
   | { kind: 'start'; shard: number; instanceId: string; settings?: Settings }
   /** Restart a stopped instance; `dataLost`: without persistence it comes back empty. */
-  | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean }
+  /** `superseded`: another member serves its slots with a newer claim; it starts without its own old claims (nodes-conf.ts) and rejoins as a replica. */
+  | { kind: 'restart'; shard: number; instanceId: string; crashedAt: number | null; reason: string; dataLost: boolean; superseded: boolean }
   /** Restart a running instance on purpose (a rolling restart): stopped gracefully, started again with its data and config. */
   | { kind: 'restart-running'; shard: number; instanceId: string }
   /** Stop an instance and delete its data. */

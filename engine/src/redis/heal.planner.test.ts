@@ -64,14 +64,14 @@ describe('planHealing', () => {
     {
       name: 'no replicas: restart the primary and say the data is lost (durability none)',
       build: () => set(healthy().filter((i) => i.role === 'primary'), 'p1', (i) => crash(i)),
-      expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', reason: 'the shard has no replica', dataLost: true }],
+      expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', reason: 'the shard has no replica', dataLost: true, superseded: false }],
     },
     {
-      name: 'after promotion: record the new roles, then restart the held old primary as a replica',
+      name: 'after promotion: record the new roles, then restart the held old primary as a replica, without its old slot claims',
       build: () => set(set(healthy(), 'p1', (i) => crash(i)), 'r1', (i) => { i.obs!.view = view({ myId: 'R1', role: 'primary', configEpoch: 2 }); }),
       expect: [
         { kind: 'record-role', instanceId: 'r1', role: 'primary', previousRole: 'replica', configEpoch: 2 },
-        { kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false },
+        { kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false, superseded: true },
       ],
     },
     {

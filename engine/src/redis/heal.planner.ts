@@ -158,7 +158,7 @@ export function planHealing(input: HealInput): HealPlan {
     const supersedes = (h: HealInstance) => serving.some((s) => s.obs!.view!.state === 'ok'
       && (s.obs!.view!.configEpoch > (h.configEpoch ?? 0) || (h.role === 'replica' && s.obs!.view!.configEpoch >= (h.configEpoch ?? 0))));
     for (const m of held.filter(supersedes)) {
-      actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: m.role === 'replica' ? 'rejoins as a replica of its primary' : 'rejoins as a replica of the new primary', dataLost: false });
+      actions.push({ kind: 'restart', shard, instanceId: m.id, crashedAt: m.obs!.crashedAt, reason: m.role === 'replica' ? 'rejoins as a replica of its primary' : 'rejoins as a replica of the new primary', dataLost: false, superseded: true });
     }
     if (serving.length) {
       if (held.some((h) => !supersedes(h))) waiting.push(`${shardName(shard)}: waiting for the new primary's claim to reach the agents`);
@@ -230,6 +230,7 @@ export function planHealing(input: HealInput): HealPlan {
       kind: 'restart', shard, instanceId: primary.id, crashedAt,
       reason: hasReplicas ? 'no replica was in sync when the primary stopped' : 'the shard has no replica',
       dataLost: !persistent,
+      superseded: false,
     });
   }
 

@@ -13,6 +13,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { MigrationPriority, MigrationProgress, SlotRange } from '../../domain';
+import { compressSlots } from '../topology.planner';
 import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type MigrationPace } from '../migration-pace';
 import { AdminConnectionPool, type AdminLogin } from './admin-connection';
 import { BulkRestoreConnection } from './bulk-restore.connection';
@@ -174,7 +175,9 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       }
     }
     const slotsTotal = [...pairs.values()].reduce((n, p) => n + p.slots.length, 0);
-    log(`${slotsTotal} slot(s) to move in ${pairs.size} pair(s)`);
+    const ranges = (slots: number[]) => compressSlots(slots).map((r) => (r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(',');
+    log(`owners: ${[...members.values()].map((m) => `${m.host}:${m.port} ${ranges(owner.flatMap((o, s) => (o === m ? [s] : [])))}`).join('; ')}`);
+    log(`${slotsTotal} slot(s) to move in ${pairs.size} pair(s): ${[...pairs.values()].map((p) => `${p.from.host}:${p.from.port} -> ${p.to.host}:${p.to.port} ${ranges(p.slots)}`).join('; ')}`);
 
     const others = [...members.values()];
     const stats = { slotsDone: 0, keysMoved: 0, bytesMoved: 0, currentSlot: null as number | null };

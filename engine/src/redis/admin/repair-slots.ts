@@ -43,8 +43,11 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     }));
     const openSlots = [...new Set(views.flatMap((v) => v.open.map((o) => o.slot)))].sort((a, b) => a - b);
     const repaired: { slot: number; movedKeys: number }[] = [];
+    // Two primaries may both claim a slot for a moment (a stale one back with its old claims): the newer claim
+    // (higher config epoch) is the owner, as Redis settles it.
     const ownerOf = (slot: number) => {
-      const owner = views.find((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end));
+      const owner = views.filter((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end))
+        .sort((a, b) => b.myself.configEpoch - a.myself.configEpoch)[0];
       if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
       return owner;
     };
@@ -136,7 +139,7 @@ export async function untilClusterOk(members: { host: string; port: number; clie
   }
 }
 
-type View = { host: string; port: number; client: Redis; myself: { id: string }; open: { slot: number; state: 'importing' | 'migrating'; peerId: string }[] };
+type View = { host: string; port: number; client: Redis; myself: { id: string; configEpoch: number }; open: { slot: number; state: 'importing' | 'migrating'; peerId: string }[] };
 
 /**
  * Every member but the owner that holds keys of an open slot becomes an
