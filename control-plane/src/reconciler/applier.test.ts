@@ -197,6 +197,21 @@ describe('forgetNonMembers', () => {
     // ... and asks again, for the copy lost since.
     expect(f.enqueued).toHaveLength(1);
   });
+
+  it('a copy lost just after a run succeeded is forgotten at once, not after the run settles; without one the run settles', async () => {
+    const lost = (id: string, lostAt: number) => ({ id, clusterId: 'c', shardIndex: 0, role: 'replica', preferredRole: 'replica', replicaIndex: 2, nodeId: 'n9', port: 7002, memoryMb: 64, lostAt: new Date(lostAt), forgottenAt: null }) as LostInstanceRow;
+    const now = Date.now();
+    const settled = fake({ lost: [lost('a', now - 2000)] });
+    settled.setTask(taskKey({ kind: 'forget', scope: 'heal' }), 'succeeded', 500, new Date(now - 1000));
+    await forgetNonMembers(settled.ctx, settled.ctx.instances, 'heal', ['a']);
+    expect(settled.forgotten).toEqual(['a']);
+    expect(settled.enqueued).toEqual([]);
+    const f = fake({ lost: [lost('a', now - 2000), lost('b', now - 500)] });
+    f.setTask(taskKey({ kind: 'forget', scope: 'heal' }), 'succeeded', 500, new Date(now - 1000));
+    await forgetNonMembers(f.ctx, f.ctx.instances, 'heal', ['a', 'b']);
+    expect(f.forgotten).toEqual(['a']);
+    expect(f.enqueued).toHaveLength(1);
+  });
 });
 
 describe('remove', () => {
