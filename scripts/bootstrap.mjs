@@ -162,22 +162,26 @@ if (mode === 'start') {
   try { installSeaweedFs(); } catch (err) { fail(err.message); }
   ensureNodeModules();
   ensureNativeWorker({ optional: false });
-  // The unit tests and the console build first (about 20 s; the e2e suite
-  // serves the built console); then the type check, the integration files and
-  // the Playwright suite side by side: each stack has its own loopback range,
-  // and most of their time is spent waiting on clusters. A suite whose
-  // predecessors failed is not run.
-  const first = ['unit', 'console build'];
+  // The integration files (the longest suite) start at once, beside the unit
+  // tests and the console build; the Playwright suite once the console is
+  // built (it serves it); the type check once the Playwright suite is done,
+  // in the minutes the integration files still run alone (CPU is what the
+  // suites compete for on 2 cores). Each stack has its own loopback range.
+  // `after`: suites that must pass first (else this one is not run);
+  // `startAfter`: suites that must have finished, whatever their outcome.
+  const E2E = 'e2e (Playwright in Chromium against a real stack)';
   const suites = [
     { name: 'unit', cmd: 'npm', args: ['run', 'test:unit'], prefix: 'unit' },
     { name: 'console build', cmd: 'npm', args: ['run', 'build', '--workspace', '@strata/console'], prefix: 'build' },
-    { name: 'types', cmd: 'npm', args: ['run', 'typecheck'], prefix: 'types', after: first },
-    { name: 'integration (real PostgreSQL, agents, redis-server)', cmd: 'npm', args: ['run', 'test:integration'], after: first },
-    { name: 'e2e (Playwright in Chromium against a real stack)', cmd: 'npm', args: ['run', 'test:e2e'], prefix: 'e2e', after: first },
+    { name: 'types', cmd: 'npm', args: ['run', 'typecheck'], prefix: 'types', startAfter: ['unit', E2E] },
+    { name: 'integration (real PostgreSQL, agents, redis-server)', cmd: 'npm', args: ['run', 'test:integration'] },
+    { name: E2E, cmd: 'npm', args: ['run', 'test:e2e'], prefix: 'e2e', after: ['console build'] },
   ];
   const total = Date.now();
   const outcome = new Map();
   const runSuite = async (suite) => {
+    await null; // every suite's outcome is in the map before any waits on another's
+    for (const name of suite.startAfter ?? []) await outcome.get(name);
     for (const name of suite.after ?? []) {
       if (!(await outcome.get(name)).ok) {
         say(`NOT RUN  ${suite.name} (${name} failed)`);
