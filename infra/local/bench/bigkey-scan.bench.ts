@@ -16,7 +16,19 @@
  * start and end (other work on the machine moves every figure). Asserts
  * nothing.
  *
- *   npm run bench:bigkeys            (KEYS=150000 ROUNDS=3 WORKERS=8 WINDOW_S=10)
+ * Two kinds of load (docs/benchmarks.md, "how a credible benchmark works"):
+ * - open loop (default): a first 5 s closed-loop pass measures the client's
+ *   capacity, then ops are sent at RATE_PCT (default 50) % of it, each at its
+ *   intended start time whether or not earlier ones answered; latency is
+ *   response time (intended start -> reply, so a stall counts in full), and
+ *   service time (send -> reply) is printed beside it. The client's CPU
+ *   share per window is printed; a window above 80 % of a core is marked
+ *   invalid (the client, not the cluster, would set the latency).
+ * - closed loop (LOOP=closed): WORKERS loops as fast as they can, one command
+ *   at a time each; on 2 cores this saturates the machine, so the p99 mostly
+ *   says how long a loop waited for a CPU (kept for comparison).
+ *
+ *   npm run bench:bigkeys            (KEYS=150000 ROUNDS=3 WINDOW_S=10 RATE_PCT=50; RATE=ops/s to fix the rate)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -30,6 +42,8 @@ import { startStack } from '../src/stack';
 const KEYS = Number(process.env.KEYS ?? 150_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WORKERS = Number(process.env.WORKERS ?? 8);
+const OPEN_LOOP = process.env.LOOP !== 'closed';
+const RATE_PCT = Number(process.env.RATE_PCT ?? 50);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
 const PREFIX = '127.0.67';
 /** The scan's own settings (BATCH, PAUSE_MS); unset: the API's defaults, as a user gets them. */
@@ -56,9 +70,56 @@ class Load {
   readonly lat = new Map<string, number[]>();
   readonly spans = new Map<string, { from: number; to: number }>();
   errors = 0;
+  /** Open loop: send -> reply per window (the response times are in `lat`). */
+  readonly service = new Map<string, number[]>();
+  /** Client CPU (user + system, µs) at each window's start. */
+  readonly cpuAt = new Map<string, number>();
+  /** Open loop: ops sent late by more than 1 ms (the client's own scheduling fell behind). */
+  late = 0;
   private stop = false;
   private loops: Promise<void>[] = [];
   constructor(private readonly c: Cluster) {}
+  private record(map: Map<string, number[]>, ms: number): void {
+    const list = map.get(this.window) ?? [];
+    list.push(ms);
+    map.set(this.window, list);
+  }
+  /**
+   * Open loop at `rate` ops/s: a 1 ms tick sends every op whose intended start has come, without waiting for
+   * earlier replies; each op's latency counts from its intended start.
+   */
+  startOpen(rate: number): this {
+    const every = 1000 / rate;
+    const t0 = performance.now();
+    let sent = 0;
+    let inFlight = Promise.resolve();
+    const op = (intended: number, n: number): Promise<void> => {
+      const i = Math.floor(Math.random() * KEYS);
+      const at = performance.now();
+      if (at - intended > 1) this.late++;
+      const p = n % 4 === 0 ? this.c.set(`k:${i}`, `v${i}`) : this.c.get(`k:${i}`);
+      return p.then(() => {
+        const now = performance.now();
+        this.record(this.lat, now - intended);
+        this.record(this.service, now - at);
+      }, () => { this.errors++; });
+    };
+    this.loops.push((async () => {
+      const pending = new Set<Promise<void>>();
+      while (!this.stop) {
+        const due = Math.floor((performance.now() - t0) / every);
+        for (; sent < due; sent++) {
+          const p = op(t0 + sent * every, sent);
+          pending.add(p);
+          void p.finally(() => pending.delete(p));
+        }
+        await new Promise((r) => setTimeout(r, 1));
+      }
+      inFlight = Promise.all(pending).then(() => {});
+      await inFlight;
+    })());
+    return this;
+  }
   start(): this {
     for (let w = 0; w < WORKERS; w++) this.loops.push((async () => {
       for (let n = 0; !this.stop; n++) {
@@ -99,15 +160,20 @@ class Load {
   }
   enter(name: string): void {
     const now = performance.now();
+    const cpu = process.cpuUsage();
+    this.cpuAt.set(name, cpu.user + cpu.system);
     const prev = this.spans.get(this.window);
     if (prev) prev.to = now;
     this.window = name;
     this.spans.set(name, { from: now, to: now });
   }
-  stats(name: string) {
+  stats(name: string, next?: string) {
     const xs = this.lat.get(name) ?? [];
     const span = this.spans.get(name)!;
-    return { n: xs.length, opsPerSec: xs.length / ((span.to - span.from) / 1000), p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999) };
+    const secs = (span.to - span.from) / 1000;
+    const cpuEnd = next ? this.cpuAt.get(next) : undefined;
+    const cpuPct = cpuEnd !== undefined ? ((cpuEnd - this.cpuAt.get(name)!) / 1e6 / secs) * 100 : NaN;
+    return { n: xs.length, opsPerSec: xs.length / secs, p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999), serviceP99: q(this.service.get(name) ?? [], 0.99), cpuPct };
   }
   async end(): Promise<void> {
     this.enter('end');
@@ -178,7 +244,19 @@ try {
   const primaries = topo.shards.map((s) => s.instances.find((i) => i.role === 'primary')!.address);
 
   const loadClient = client(conn.seeds, auth);
-  const lg = new Load(loadClient).start();
+  let rate = Number(process.env.RATE ?? 0);
+  if (OPEN_LOOP && !rate) {
+    // The client's capacity: WORKERS closed loops for 5 s (after 2 s of warm-up).
+    const cal = new Load(loadClient).start();
+    await sleep(2000);
+    cal.enter('capacity');
+    await sleep(5000);
+    const capacity = cal.stats('capacity').n / 5;
+    await cal.end();
+    rate = Math.round((capacity * RATE_PCT) / 100);
+    console.log(`client capacity (closed loop, ${WORKERS} loops): ${Math.round(capacity)} ops/s; open loop at ${RATE_PCT} %: ${rate} ops/s`);
+  }
+  const lg = OPEN_LOOP ? new Load(loadClient).startOpen(rate) : new Load(loadClient).start();
   lg.probes = primaries.map((a) => new Redis({ host: a.slice(0, a.lastIndexOf(':')), port: Number(a.slice(a.lastIndexOf(':') + 1)), ...auth }));
   await sleep(3000);
 
@@ -215,16 +293,18 @@ try {
   loadClient.disconnect();
   for (const p of lg.probes) p.disconnect();
 
-  const rows = windows.map((w, i) => ({ ...w, ...lg.stats(w.name), server: lg.serverP99(w.name, windows[i + 1]?.name ?? 'end') }));
-  console.log('\nwindow                  ops      ops/s    p50 ms   p99 ms  p99.9 ms   server p99 (GET/SET, µs, at most)');
-  const line = (name: string, r: { n: number; opsPerSec: number; p50: number; p99: number; p999: number }, server: string) =>
-    console.log(`${name.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)}   ${server}`);
+  const rows = windows.map((w, i) => ({ ...w, ...lg.stats(w.name, windows[i + 1]?.name ?? 'end'), server: lg.serverP99(w.name, windows[i + 1]?.name ?? 'end') }));
+  console.log(`\n${OPEN_LOOP ? `open loop at ${rate} ops/s: latency is response time (intended start -> reply); service p99 is send -> reply` : `closed loop, ${WORKERS} loops`}`);
+  console.log('window                  ops      ops/s    p50 ms   p99 ms  p99.9 ms  service p99  client CPU   server p99 (GET/SET, µs, at most)');
+  const line = (name: string, r: { n: number; opsPerSec: number; p50: number; p99: number; p999: number; serviceP99?: number; cpuPct?: number }, server: string) =>
+    console.log(`${name.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)} ${(r.serviceP99 ?? NaN).toFixed(3).padStart(12)} ${Number.isFinite(r.cpuPct) ? `${r.cpuPct!.toFixed(0)} %${r.cpuPct! > 80 ? ' INVALID' : ''}` : ''}`.padEnd(12) + `   ${server}`);
   for (const r of rows) line(r.name, r, String(r.server));
   const pooled = (kind: string) => {
     const names = windows.filter((w) => w.kind === kind).map((w) => w.name);
     const xs = names.flatMap((n) => lg.lat.get(n) ?? []);
     const secs = names.reduce((a, n) => { const sp = lg.spans.get(n)!; return a + (sp.to - sp.from) / 1000; }, 0);
-    return { n: xs.length, opsPerSec: xs.length / secs, p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999) };
+    const service = names.flatMap((n) => lg.service.get(n) ?? []);
+    return { n: xs.length, opsPerSec: xs.length / secs, p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999), serviceP99: q(service, 0.99) };
   };
   const quiet = pooled('quiet');
   const strata = pooled('strata');
@@ -242,7 +322,8 @@ try {
   console.log(`client p99, pooled over ${ROUNDS} rounds: quiet ${quiet.p99.toFixed(3)} ms, during strata's scan ${strata.p99.toFixed(3)} ms (${pctText(change(strata.p99))}; goal < 10 %: ${change(strata.p99) < 10 ? 'met' : 'NOT met'}), during redis-cli --memkeys ${cliPooled.p99.toFixed(3)} ms (${pctText(change(cliPooled.p99))})`);
   const spread = windows.filter((w) => w.kind === 'quiet').map((w) => lg.stats(w.name).p99);
   console.log(`quiet windows' own p99 range (the machine's noise): ${Math.min(...spread).toFixed(3)}-${Math.max(...spread).toFixed(3)} ms; server p99 (GET/SET) ${Math.min(...rows.map((r) => r.server))}-${Math.max(...rows.map((r) => r.server))} µs in every window`);
-  console.log(`client errors: ${lg.errors}; load average at end: ${loadAverage()}`);
+  const invalid = rows.filter((r) => r.cpuPct > 80).map((r) => r.name);
+  console.log(`client errors: ${lg.errors}${OPEN_LOOP ? `; ops sent over 1 ms late: ${lg.late}` : ''}; windows with the client above 80 % of a core (invalid): ${invalid.length ? invalid.join(', ') : 'none'}; load average at end: ${loadAverage()}`);
 } finally {
   await stack.stop();
   if (process.env.STRATA_KEEP_TEST_DIRS) console.log(`kept ${dir}`);
