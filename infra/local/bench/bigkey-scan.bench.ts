@@ -16,19 +16,19 @@
  * start and end (other work on the machine moves every figure). Asserts
  * nothing.
  *
- * Two kinds of load (docs/benchmarks.md, "how a credible benchmark works"):
- * - open loop (default): a first 5 s closed-loop pass measures the client's
- *   capacity, then ops are sent at RATE_PCT (default 50) % of it, each at its
- *   intended start time whether or not earlier ones answered; latency is
- *   response time (intended start -> reply, so a stall counts in full), and
- *   service time (send -> reply) is printed beside it. The client's CPU
- *   share per window is printed; a window above 80 % of a core is marked
- *   invalid (the client, not the cluster, would set the latency).
- * - closed loop (LOOP=closed): WORKERS loops as fast as they can, one command
- *   at a time each; on 2 cores this saturates the machine, so the p99 mostly
- *   says how long a loop waited for a CPU (kept for comparison).
+ * The load (docs/benchmarks.md, "how a credible benchmark works"):
+ * - open loop (default): the project's load generator (bigkeys/open-load.ts)
+ *   first measures the client's capacity (closed loop, 5 s), then sends
+ *   GET/SET 3:1 at RATE_PCT (default 25) % of it, each op at its intended
+ *   start; latency is response time (intended start -> reply: a stall counts
+ *   in full), service time beside it. The run is marked invalid when the
+ *   client's thread is busier than 80 % or falls behind its schedule (lag p99
+ *   over 1 ms): then the client, not the cluster, sets the latency.
+ * - closed loop (LOOP=closed): WORKERS loops (default 8), one command at a
+ *   time each, as fast as they can. On 2 cores this saturates the machine:
+ *   its p99 says mostly how long a loop waited for a CPU.
  *
- *   npm run bench:bigkeys            (KEYS=150000 ROUNDS=3 WINDOW_S=10 RATE_PCT=50; RATE=ops/s to fix the rate)
+ *   npm run bench:bigkeys            (KEYS=150000 ROUNDS=3 WINDOW_S=10 RATE_PCT=25; RATE=<ops/s> fixes the rate)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -38,12 +38,13 @@ import { Cluster, Redis } from 'ioredis';
 import type { Connection, KeyScan, Topology } from '@strata/api';
 import { latencyDelta, parseLatencyHistogram, summarizeBuckets, type CommandLatency } from '@strata/bench';
 import { startStack } from '../src/stack';
+import { OpenLoad } from './bigkeys/open-load';
 
 const KEYS = Number(process.env.KEYS ?? 150_000);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const WORKERS = Number(process.env.WORKERS ?? 8);
 const OPEN_LOOP = process.env.LOOP !== 'closed';
-const RATE_PCT = Number(process.env.RATE_PCT ?? 50);
+const RATE_PCT = Number(process.env.RATE_PCT ?? 25);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
 const PREFIX = '127.0.67';
 /** The scan's own settings (BATCH, PAUSE_MS); unset: the API's defaults, as a user gets them. */
@@ -70,57 +71,11 @@ class Load {
   readonly lat = new Map<string, number[]>();
   readonly spans = new Map<string, { from: number; to: number }>();
   errors = 0;
-  /** Open loop: send -> reply per window (the response times are in `lat`). */
-  readonly service = new Map<string, number[]>();
-  /** Client CPU (user + system, µs) at each window's start. */
-  readonly cpuAt = new Map<string, number>();
-  /** Open loop: ops sent late by more than 1 ms (the client's own scheduling fell behind). */
-  late = 0;
   private stop = false;
   private loops: Promise<void>[] = [];
   constructor(private readonly c: Cluster) {}
-  private record(map: Map<string, number[]>, ms: number): void {
-    const list = map.get(this.window) ?? [];
-    list.push(ms);
-    map.set(this.window, list);
-  }
-  /**
-   * Open loop at `rate` ops/s: a 1 ms tick sends every op whose intended start has come, without waiting for
-   * earlier replies; each op's latency counts from its intended start.
-   */
-  startOpen(rate: number): this {
-    const every = 1000 / rate;
-    const t0 = performance.now();
-    let sent = 0;
-    let inFlight = Promise.resolve();
-    const op = (intended: number, n: number): Promise<void> => {
-      const i = Math.floor(Math.random() * KEYS);
-      const at = performance.now();
-      if (at - intended > 1) this.late++;
-      const p = n % 4 === 0 ? this.c.set(`k:${i}`, `v${i}`) : this.c.get(`k:${i}`);
-      return p.then(() => {
-        const now = performance.now();
-        this.record(this.lat, now - intended);
-        this.record(this.service, now - at);
-      }, () => { this.errors++; });
-    };
-    this.loops.push((async () => {
-      const pending = new Set<Promise<void>>();
-      while (!this.stop) {
-        const due = Math.floor((performance.now() - t0) / every);
-        for (; sent < due; sent++) {
-          const p = op(t0 + sent * every, sent);
-          pending.add(p);
-          void p.finally(() => pending.delete(p));
-        }
-        await new Promise((r) => setTimeout(r, 1));
-      }
-      inFlight = Promise.all(pending).then(() => {});
-      await inFlight;
-    })());
-    return this;
-  }
   start(): this {
+    if (OPEN_LOOP) return this; // windows and the servers' histograms only: OpenLoad sends the ops
     for (let w = 0; w < WORKERS; w++) this.loops.push((async () => {
       for (let n = 0; !this.stop; n++) {
         const i = Math.floor(Math.random() * KEYS);
@@ -160,20 +115,15 @@ class Load {
   }
   enter(name: string): void {
     const now = performance.now();
-    const cpu = process.cpuUsage();
-    this.cpuAt.set(name, cpu.user + cpu.system);
     const prev = this.spans.get(this.window);
     if (prev) prev.to = now;
     this.window = name;
     this.spans.set(name, { from: now, to: now });
   }
-  stats(name: string, next?: string) {
-    const xs = this.lat.get(name) ?? [];
-    const span = this.spans.get(name)!;
-    const secs = (span.to - span.from) / 1000;
-    const cpuEnd = next ? this.cpuAt.get(next) : undefined;
-    const cpuPct = cpuEnd !== undefined ? ((cpuEnd - this.cpuAt.get(name)!) / 1e6 / secs) * 100 : NaN;
-    return { n: xs.length, opsPerSec: xs.length / secs, p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999), serviceP99: q(this.service.get(name) ?? [], 0.99), cpuPct };
+  pooled(names: string[]) {
+    const xs = names.flatMap((n) => this.lat.get(n) ?? []);
+    const secs = names.reduce((a, n) => { const sp = this.spans.get(n)!; return a + (sp.to - sp.from) / 1000; }, 0);
+    return { n: xs.length, opsPerSec: xs.length / secs, p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999) };
   }
   async end(): Promise<void> {
     this.enter('end');
@@ -182,9 +132,9 @@ class Load {
   }
 }
 
-/** Loads k:0..KEYS-1 with pipelined SETs (auto-pipelining client) and the planted big keys; returns the big keys of each shard. */
+/** Loads k:0..KEYS-1 with pipelined SETs (auto-pipelining client; closed loop only) and the planted big keys; returns the big keys of each shard. */
 async function load(c: Cluster, topo: Topology): Promise<string[][]> {
-  for (let i = 0; i < KEYS; i += 5000) {
+  for (let i = 0; !OPEN_LOOP && i < KEYS; i += 5000) {
     await Promise.all(Array.from({ length: Math.min(5000, KEYS - i) }, (_, k) => c.set(`k:${i + k}`, `v${i + k}`)));
   }
   const big: string[][] = topo.shards.map(() => []);
@@ -243,29 +193,32 @@ try {
   console.log(`loaded in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   const primaries = topo.shards.map((s) => s.instances.find((i) => i.role === 'primary')!.address);
 
-  const loadClient = client(conn.seeds, auth);
+  let open: OpenLoad | undefined;
   let rate = Number(process.env.RATE ?? 0);
-  if (OPEN_LOOP && !rate) {
-    // The client's capacity: WORKERS closed loops for 5 s (after 2 s of warm-up).
-    const cal = new Load(loadClient).start();
-    await sleep(2000);
-    cal.enter('capacity');
-    await sleep(5000);
-    const capacity = cal.stats('capacity').n / 5;
-    await cal.end();
-    rate = Math.round((capacity * RATE_PCT) / 100);
-    console.log(`client capacity (closed loop, ${WORKERS} loops): ${Math.round(capacity)} ops/s; open loop at ${RATE_PCT} %: ${rate} ops/s`);
+  if (OPEN_LOOP) {
+    t = performance.now();
+    open = await OpenLoad.prepare({ seeds: conn.seeds, auth, records: KEYS, valueSize: 8 });
+    console.log(`${KEYS.toLocaleString()} keys for the open-loop load in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    if (!rate) {
+      const cap = await open.capacity(5);
+      rate = Math.round((cap.opsPerSec * RATE_PCT) / 100);
+      console.log(`client capacity (closed loop, 16 connections, 1 thread): ${Math.round(cap.opsPerSec)} ops/s, thread ${Math.round(cap.busiestThread * 100)} % busy; open loop at ${RATE_PCT} %: ${rate} ops/s`);
+    }
+    await open.start(rate, 3600);
   }
-  const lg = OPEN_LOOP ? new Load(loadClient).startOpen(rate) : new Load(loadClient).start();
+  const loadClient = client(conn.seeds, auth);
+  const lg = new Load(loadClient).start();
   lg.probes = primaries.map((a) => new Redis({ host: a.slice(0, a.lastIndexOf(':')), port: Number(a.slice(a.lastIndexOf(':') + 1)), ...auth }));
   await sleep(3000);
 
   // ROUNDS of: quiet, Strata's scan, quiet, redis-cli --memkeys; each quiet window as long as the scan before it.
   // Pooling the rounds cancels much of the machine's own drift (other work starts and stops).
-  const windows: { name: string; kind: 'quiet' | 'strata' | 'cli' }[] = [];
-  const enter = async (name: string, kind: 'quiet' | 'strata' | 'cli') => { windows.push({ name, kind }); await lg.enterWithServer(name); };
+  const windows: { name: string; kind: 'quiet' | 'strata' | 'cli' | 'settle' }[] = [];
+  const enter = async (name: string, kind: 'quiet' | 'strata' | 'cli' | 'settle') => { windows.push({ name, kind }); await lg.enterWithServer(name); open?.enter(name); };
   const scans: { ms: number; scan: KeyScan }[] = [];
   const clis: { ms: number; found: boolean }[] = [];
+  await enter('settle 0', 'settle'); // the load's first seconds (connections, JIT): not counted
+  await sleep(WINDOW_S * 1000);
   await enter('quiet 0', 'quiet');
   await sleep(WINDOW_S * 1000);
   for (let round = 1; round <= ROUNDS; round++) {
@@ -285,27 +238,27 @@ try {
     t = performance.now();
     const cli = await Promise.all(primaries.map((a) => memkeys(a, auth)));
     clis.push({ ms: performance.now() - t, found: cli.every((c, i) => c.biggest === big[i]![2]) });
+    // redis-cli saturates the primaries for a second or two: an open-loop client then has a backlog of ops to
+    // catch up on, whose late replies are not the next window's doing (not counted).
+    await enter(`settle ${round}`, 'settle');
+    await sleep(WINDOW_S * 1000);
     await enter(`quiet ${round}b`, 'quiet');
     await sleep(WINDOW_S * 1000);
   }
   await lg.enterWithServer('end');
   await lg.end();
+  const openEnd = await open?.end();
   loadClient.disconnect();
   for (const p of lg.probes) p.disconnect();
 
-  const rows = windows.map((w, i) => ({ ...w, ...lg.stats(w.name, windows[i + 1]?.name ?? 'end'), server: lg.serverP99(w.name, windows[i + 1]?.name ?? 'end') }));
-  console.log(`\n${OPEN_LOOP ? `open loop at ${rate} ops/s: latency is response time (intended start -> reply); service p99 is send -> reply` : `closed loop, ${WORKERS} loops`}`);
-  console.log('window                  ops      ops/s    p50 ms   p99 ms  p99.9 ms  service p99  client CPU   server p99 (GET/SET, µs, at most)');
-  const line = (name: string, r: { n: number; opsPerSec: number; p50: number; p99: number; p999: number; serviceP99?: number; cpuPct?: number }, server: string) =>
-    console.log(`${name.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)} ${(r.serviceP99 ?? NaN).toFixed(3).padStart(12)} ${Number.isFinite(r.cpuPct) ? `${r.cpuPct!.toFixed(0)} %${r.cpuPct! > 80 ? ' INVALID' : ''}` : ''}`.padEnd(12) + `   ${server}`);
+  const windowStats = (names: string[]) => (open ? open.stats(names) : { ...lg.pooled(names), serviceP99: NaN });
+  const rows = windows.map((w, i) => ({ ...w, ...windowStats([w.name]), server: lg.serverP99(w.name, windows[i + 1]?.name ?? 'end') }));
+  console.log(`\n${open ? `open loop at ${rate} ops/s: latency is response time (intended start -> reply), service p99 is send -> reply` : `closed loop, ${WORKERS} loops: latency is send -> reply`}`);
+  console.log('window                  ops      ops/s    p50 ms   p99 ms  p99.9 ms  service p99   server p99 (GET/SET, µs, at most)');
+  const line = (name: string, r: { n: number; opsPerSec: number; p50: number; p99: number; p999: number; serviceP99: number }, server: string) =>
+    console.log(`${name.padEnd(22)} ${String(r.n).padStart(7)} ${Math.round(r.opsPerSec).toString().padStart(9)} ${r.p50.toFixed(3).padStart(9)} ${r.p99.toFixed(3).padStart(8)} ${r.p999.toFixed(3).padStart(9)} ${(Number.isFinite(r.serviceP99) ? r.serviceP99.toFixed(3) : '-').padStart(12)}   ${server}`);
   for (const r of rows) line(r.name, r, String(r.server));
-  const pooled = (kind: string) => {
-    const names = windows.filter((w) => w.kind === kind).map((w) => w.name);
-    const xs = names.flatMap((n) => lg.lat.get(n) ?? []);
-    const secs = names.reduce((a, n) => { const sp = lg.spans.get(n)!; return a + (sp.to - sp.from) / 1000; }, 0);
-    const service = names.flatMap((n) => lg.service.get(n) ?? []);
-    return { n: xs.length, opsPerSec: xs.length / secs, p50: q(xs, 0.5), p99: q(xs, 0.99), p999: q(xs, 0.999), serviceP99: q(service, 0.99) };
-  };
+  const pooled = (kind: string) => windowStats(windows.filter((w) => w.kind === kind).map((w) => w.name));
   const quiet = pooled('quiet');
   const strata = pooled('strata');
   const cliPooled = pooled('cli');
@@ -320,10 +273,14 @@ try {
   console.log(`\nstrata scan: ${scans.map((x) => `${(x.ms / 1000).toFixed(1)} s`).join(', ')} (last: ${last.shards.map((s) => `shard ${s.shard + 1} ${s.result?.keysScanned ?? '?'} keys in ${((s.result?.elapsedMs ?? 0) / 1000).toFixed(1)} s, ${s.result?.batches ?? '?'} batches`).join('; ')}); found every planted key in order: ${found}`);
   console.log(`redis-cli --memkeys (3 primaries at once): ${clis.map((x) => `${(x.ms / 1000).toFixed(1)} s`).join(', ')}; named each shard's 5 MB key: ${clis.every((x) => x.found)}`);
   console.log(`client p99, pooled over ${ROUNDS} rounds: quiet ${quiet.p99.toFixed(3)} ms, during strata's scan ${strata.p99.toFixed(3)} ms (${pctText(change(strata.p99))}; goal < 10 %: ${change(strata.p99) < 10 ? 'met' : 'NOT met'}), during redis-cli --memkeys ${cliPooled.p99.toFixed(3)} ms (${pctText(change(cliPooled.p99))})`);
-  const spread = windows.filter((w) => w.kind === 'quiet').map((w) => lg.stats(w.name).p99);
+  const spread = windows.filter((w) => w.kind === 'quiet').map((w) => windowStats([w.name]).p99);
   console.log(`quiet windows' own p99 range (the machine's noise): ${Math.min(...spread).toFixed(3)}-${Math.max(...spread).toFixed(3)} ms; server p99 (GET/SET) ${Math.min(...rows.map((r) => r.server))}-${Math.max(...rows.map((r) => r.server))} µs in every window`);
-  const invalid = rows.filter((r) => r.cpuPct > 80).map((r) => r.name);
-  console.log(`client errors: ${lg.errors}${OPEN_LOOP ? `; ops sent over 1 ms late: ${lg.late}` : ''}; windows with the client above 80 % of a core (invalid): ${invalid.length ? invalid.join(', ') : 'none'}; load average at end: ${loadAverage()}`);
+  if (openEnd) {
+    const lag = (openEnd.scheduleLagP99Us ?? 0) / 1000;
+    const invalid = [openEnd.busiestThread > 0.8 ? `client thread ${Math.round(openEnd.busiestThread * 100)} % busy (limit 80 %)` : '', lag > 1 ? `schedule lag p99 ${lag.toFixed(2)} ms (limit 1 ms)` : ''].filter(Boolean);
+    console.log(`client: thread ${Math.round(openEnd.busiestThread * 100)} % busy, schedule lag p99 ${lag.toFixed(2)} ms, ${openEnd.errors} errors; run ${invalid.length ? `INVALID: ${invalid.join('; ')}` : 'valid'}`);
+  }
+  console.log(`client errors: ${lg.errors}; load average at end: ${loadAverage()}`);
 } finally {
   await stack.stop();
   if (process.env.STRATA_KEEP_TEST_DIRS) console.log(`kept ${dir}`);
