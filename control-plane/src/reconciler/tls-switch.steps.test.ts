@@ -10,7 +10,7 @@ import type { TlsSwitchPlanRecord } from './update-plan';
 type Row = Pick<InstanceRow, 'id' | 'role' | 'shardIndex' | 'nodeId' | 'port' | 'secondPort' | 'tlsLayout'>;
 
 /** One shard (primary p on node 1, replica r on node 2) switching plain -> required; `succeeded`: instances whose stage-0 task succeeded. */
-function ctx(opts: { layout?: TlsLayout; succeeded?: string[]; down?: string[]; rows?: Row[] } = {}) {
+function ctx(opts: { layout?: TlsLayout; succeeded?: string[]; down?: string[]; rows?: Row[]; steps?: { name: string; startedAt: string }[] } = {}) {
   const plan: TlsSwitchPlanRecord = { kind: 'tls-switch', from: 'plain', to: 'required', stages: planTlsChange('plain', 'required') };
   const enqueued: { nodeId: string; request: TaskRequest }[] = [];
   const layouts: [string, TlsLayout, boolean][] = [];
@@ -31,7 +31,8 @@ function ctx(opts: { layout?: TlsLayout; succeeded?: string[]; down?: string[]; 
       events: { record: async (_c: unknown, e: unknown) => { events.push(e); return true; } },
     },
     cluster: { id: 'c', organizationId: 'o', spec: { tls: 'required', durability: 'none', evictionPolicy: 'noeviction', memoryMbPerShard: 32, engineVersion: 'valkey-8' }, tlsLayout: opts.layout ?? 'plain', tlsBus: false },
-    operation: { plan, createdAt: '2026-01-01T00:00:00.000Z' },
+    operation: { plan, createdAt: '2026-01-01T00:00:00.000Z', steps: opts.steps ?? [] },
+    lost: [],
     operationId: 'op',
     tasks: new Map((opts.succeeded ?? []).map((id) => [taskKey({ kind: 'tls-switch', instanceId: id, stage: 'serve-tls-beside-plain' }), { state: 'succeeded' }])),
     nodes: new Map([['n1', { address: '10.0.0.1' }], ['n2', { address: '10.0.0.2' }]]),
@@ -42,6 +43,18 @@ function ctx(opts: { layout?: TlsLayout; succeeded?: string[]; down?: string[]; 
 }
 
 describe('tls-switch steps', () => {
+  it('the last stage ends once every instance reports healthy again, or 60 s after it began (the switch itself is done)', async () => {
+    // Both instances run but report no cluster view yet (just switched): not healthy members.
+    const fresh = ctx({ layout: 'tls', steps: [{ name: 'close-plain', startedAt: new Date(Date.now() - 5_000).toISOString() }] });
+    expect(await tlsSwitchSteps(fresh.c)[1]!.run(fresh.c)).toMatchObject({ kind: 'wait', detail: expect.stringContaining('waiting for 2 of 2 to report healthy') });
+    const late = ctx({ layout: 'tls', steps: [{ name: 'close-plain', startedAt: new Date(Date.now() - 61_000).toISOString() }] });
+    expect(await tlsSwitchSteps(late.c)[1]!.run(late.c)).toEqual({ kind: 'done' });
+    // A stage before the last does not wait for health, and stays done while the last one waits.
+    const first = ctx({ layout: 'plain+tls' });
+    expect(await tlsSwitchSteps(first.c)[0]!.run(first.c)).toEqual({ kind: 'done' });
+    expect(await tlsSwitchSteps(fresh.c)[0]!.run(fresh.c)).toEqual({ kind: 'done' });
+  });
+
   it('one step per stage of the plan, named after it', () => {
     expect(tlsSwitchSteps(ctx().c).map((s) => s.def.name)).toEqual(['serve-tls-beside-plain', 'close-plain']);
   });

@@ -9,7 +9,7 @@
 import { shardLabel } from '@strata/api';
 import { servesBoth, type TlsLayout } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
-import { inTx, type ClusterContext } from './cluster-context';
+import { healthyMembersOf, inTx, type ClusterContext } from './cluster-context';
 import { instanceLayout, switchTlsOn, taskFor } from './applier';
 import { eventKey } from './dedupe-keys';
 import { tlsServedWords, tlsStageStep, type TlsSwitchPlanRecord } from './update-plan';
@@ -18,12 +18,32 @@ import type { InstanceRow } from '../stores/cluster.store';
 const planOf = (ctx: ClusterContext) => ctx.operation!.plan as TlsSwitchPlanRecord;
 const running = (ctx: ClusterContext, i: InstanceRow) => ctx.observe(i.id)?.state === 'running';
 
+/** How long the last stage waits for every instance to report healthy again before it ends anyway (the switch is done). */
+const SETTLE_MAX_MS = 60_000;
+
+/**
+ * The last stage ends once every instance is a healthy member again over what is served now, so that a caller
+ * waiting for the operation (Terraform's wait_for_ready) finds the cluster ready; bounded, since the switch itself
+ * is complete and a cluster degraded for another reason must not hold the operation.
+ */
+function settled(ctx: ClusterContext, name: string, after: TlsLayout): StepResult {
+  const healthy = healthyMembersOf(ctx);
+  const notYet = ctx.instances.filter((i) => !healthy.has(i.id)).length;
+  if (!notYet) return { kind: 'done' };
+  const started = ctx.operation?.steps.find((s) => s.name === name)?.startedAt;
+  if (started && Date.now() - Date.parse(started) > SETTLE_MAX_MS) return { kind: 'done' };
+  return { kind: 'wait', detail: `every instance serves ${tlsServedWords(after)}; waiting for ${notYet} of ${ctx.instances.length} to report healthy`, fraction: 0.99 };
+}
+
 async function runStage(ctx: ClusterContext, index: number): Promise<StepResult> {
   const plan = planOf(ctx);
   const { step, after } = plan.stages[index]!;
   const before: TlsLayout = index === 0 ? plan.from : plan.stages[index - 1]!.after;
   const name = tlsStageStep(plan.stages[index]!, 0).name;
-  if (ctx.cluster.tlsLayout === after) return { kind: 'done' };
+  const last = index === plan.stages.length - 1;
+  if (ctx.cluster.tlsLayout === after) return last ? settled(ctx, name, after) : { kind: 'done' };
+  // Every step runs on every pass: a stage whose layout a later stage has already moved on from is done.
+  if (plan.stages.slice(index + 1).some((s) => s.after === ctx.cluster.tlsLayout && s.after !== plan.from)) return { kind: 'done' };
   if (ctx.cluster.tlsLayout !== before) {
     return { kind: 'failed', code: 'tls_layout_mismatch', message: `the cluster serves ${tlsServedWords(ctx.cluster.tlsLayout)}, not ${tlsServedWords(before)} as this stage expects` };
   }
@@ -59,7 +79,7 @@ async function runStage(ctx: ClusterContext, index: number): Promise<StepResult>
     if (waiting.length) return { kind: 'wait', detail: `${done} of ${total} instances serve ${tlsServedWords(after)}; waiting for ${waiting.join(', ')}`, fraction: total ? done / total : 0 };
   }
   await record(ctx, name, after);
-  return { kind: 'done' };
+  return last ? settled(ctx, name, after) : { kind: 'done' };
 }
 
 /** The cluster's layout moves on and the event telling it commit together (a crash between would lose the event for good). */
