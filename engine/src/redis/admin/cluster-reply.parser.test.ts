@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeSlotOwners, parseClusterNodes, parseClusterSlots, parseInfo, subtractRanges } from './cluster-reply.parser';
+import { normalizeSlotOwners, parseClusterNodes, parseClusterSlots, parseInfo, slotOwners, subtractRanges } from './cluster-reply.parser';
 
 const NODES = [
   'a1 127.0.5.1:7100@17100 myself,master - 0 0 1 connected 0-5460',
@@ -42,5 +42,19 @@ describe('slot owners', () => {
     [[{ start: 10, end: 20 }], [{ start: 0, end: 5 }, { start: 30, end: 40 }], [{ start: 10, end: 20 }]],
   ])('subtractRanges(%j, %j) = %j', (wanted, have, expected) => {
     expect(subtractRanges(wanted, have)).toEqual(expected);
+  });
+});
+
+describe('slotOwners', () => {
+  it('gives a slot two primaries claim to the higher config epoch, leaves unclaimed slots null', () => {
+    const owners = slotOwners([
+      { of: 'stale', slots: [{ start: 0, end: 10 }], configEpoch: 7 },
+      { of: 'new', slots: [{ start: 5, end: 20 }], configEpoch: 8 },
+    ]);
+    expect(owners[0]).toBe('stale');
+    expect(owners[5]).toBe('new');
+    expect(owners[10]).toBe('new');
+    expect(owners[20]).toBe('new');
+    expect(owners[21]).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ import { compressSlots } from '../topology.planner';
 import { BatchPacer, DEFAULT_MIGRATION_PRIORITY, MIGRATION_PACES, type MigrationPace } from '../migration-pace';
 import { AdminConnectionPool, type AdminLogin } from './admin-connection';
 import { BulkRestoreConnection } from './bulk-restore.connection';
-import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots } from './cluster-reply.parser';
+import { countSlots, parseClusterNodes, parseInfo, parseOpenSlots, slotOwners } from './cluster-reply.parser';
 import { repairOpenSlots, untilClusterOk } from './repair-slots';
 import { exec, movePair, type PairContext, type Phase } from './slot-move';
 import { loadSlotMoveScripts } from './slot-move.scripts';
@@ -119,8 +119,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     }
 
     // 2. Who owns what now: each primary's own claim; a double claim (gossip in flight) goes to the higher epoch.
-    const owner = new Array<Member | null>(16384).fill(null);
-    const epochOf = new Array<number>(16384).fill(-1);
+    const claims: { of: Member; slots: SlotRange[]; configEpoch: number }[] = [];
     const viewOf = new Map<Member, ReturnType<typeof parseClusterNodes>>();
     const openOf = new Map<Member, ReturnType<typeof parseOpenSlots>>();
     for (const m of members.values()) {
@@ -129,10 +128,9 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       viewOf.set(m, nodes);
       openOf.set(m, parseOpenSlots(text, m.id));
       const me = nodes.find((n) => n.myself)!;
-      for (const r of me.slots) for (let s = r.start; s <= r.end; s++) {
-        if (me.configEpoch > epochOf[s]!) { owner[s] = m; epochOf[s] = me.configEpoch; }
-      }
+      claims.push({ of: m, slots: me.slots, configEpoch: me.configEpoch });
     }
+    const owner = slotOwners(claims);
     // A slot no live primary claims, that the others say belongs to a (dead) former primary of the shard it is
     // wanted in: that primary died just after claiming it, before its replica (now promoted) heard of it. Redis
     // leaves such a slot uncovered (cluster_state:fail everywhere); the replica holds its keys: it claims it.

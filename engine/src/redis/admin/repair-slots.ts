@@ -11,7 +11,7 @@
 import type { Redis } from 'ioredis';
 import type { AdminLogin } from './admin-connection';
 import { AdminConnectionPool } from './admin-connection';
-import { parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
+import { parseClusterNodes, parseOpenSlots, slotOwners } from './cluster-reply.parser';
 
 export interface RepairSlotsOptions {
   primaries: { host: string; port: number }[];
@@ -43,11 +43,10 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     }));
     const openSlots = [...new Set(views.flatMap((v) => v.open.map((o) => o.slot)))].sort((a, b) => a - b);
     const repaired: { slot: number; movedKeys: number }[] = [];
-    // Two primaries may both claim a slot for a moment (a stale one back with its old claims): the newer claim
-    // (higher config epoch) is the owner, as Redis settles it.
+    // Two primaries may both claim a slot for a moment (a stale one back with its old claims): slotOwners decides.
+    const owners = slotOwners(views.map((v) => ({ of: v, slots: v.myself.slots, configEpoch: v.myself.configEpoch })));
     const ownerOf = (slot: number) => {
-      const owner = views.filter((v) => v.myself.slots.some((r) => r.start <= slot && slot <= r.end))
-        .sort((a, b) => b.myself.configEpoch - a.myself.configEpoch)[0];
+      const owner = owners[slot];
       if (!owner) throw new Error(`slot ${slot} is open but no primary owns it`);
       return owner;
     };
