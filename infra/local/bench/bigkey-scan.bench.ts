@@ -23,7 +23,11 @@
  *   start; latency is response time (intended start -> reply: a stall counts
  *   in full), service time beside it. The run is marked invalid when the
  *   client's thread is busier than 80 % or falls behind its schedule (lag p99
- *   over 1 ms): then the client, not the cluster, sets the latency.
+ *   over LAG_LIMIT_MS, default 2): then the client, not the cluster, sets the
+ *   latency. The generator wakes on Node's timer, whose resolution is 1 ms,
+ *   so a client that keeps its schedule still sends some operations up to
+ *   ~1 ms (plus the OS's wake-up) late; one that falls behind lags by its
+ *   whole backlog, which grows.
  * - closed loop (LOOP=closed): WORKERS loops (default 8), one command at a
  *   time each, as fast as they can. On 2 cores this saturates the machine:
  *   its p99 says mostly how long a loop waited for a CPU.
@@ -46,6 +50,8 @@ const WORKERS = Number(process.env.WORKERS ?? 8);
 const OPEN_LOOP = process.env.LOOP !== 'closed';
 const RATE_PCT = Number(process.env.RATE_PCT ?? 25);
 const WINDOW_S = Number(process.env.WINDOW_S ?? 10);
+/** Schedule lag p99 above which the client, not the cluster, sets the latency (timer resolution 1 ms + wake-up). */
+const LAG_LIMIT_MS = Number(process.env.LAG_LIMIT_MS ?? 2);
 const PREFIX = '127.0.67';
 /** The scan's own settings (BATCH, PAUSE_MS); unset: the API's defaults, as a user gets them. */
 const SCAN_OPTIONS = {
@@ -277,7 +283,7 @@ try {
   console.log(`quiet windows' own p99 range (the machine's noise): ${Math.min(...spread).toFixed(3)}-${Math.max(...spread).toFixed(3)} ms; server p99 (GET/SET) ${Math.min(...rows.map((r) => r.server))}-${Math.max(...rows.map((r) => r.server))} µs in every window`);
   if (openEnd) {
     const lag = (openEnd.scheduleLagP99Us ?? 0) / 1000;
-    const invalid = [openEnd.busiestThread > 0.8 ? `client thread ${Math.round(openEnd.busiestThread * 100)} % busy (limit 80 %)` : '', lag > 1 ? `schedule lag p99 ${lag.toFixed(2)} ms (limit 1 ms)` : ''].filter(Boolean);
+    const invalid = [openEnd.busiestThread > 0.8 ? `client thread ${Math.round(openEnd.busiestThread * 100)} % busy (limit 80 %)` : '', lag > LAG_LIMIT_MS ? `schedule lag p99 ${lag.toFixed(2)} ms (limit ${LAG_LIMIT_MS} ms)` : ''].filter(Boolean);
     console.log(`client: thread ${Math.round(openEnd.busiestThread * 100)} % busy, schedule lag p99 ${lag.toFixed(2)} ms, ${openEnd.errors} errors; run ${invalid.length ? `INVALID: ${invalid.join('; ')}` : 'valid'}`);
   }
   console.log(`client errors: ${lg.errors}; load average at end: ${loadAverage()}`);
