@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import tls from 'node:tls';
+import net from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { Cluster, Redis } from 'ioredis';
 import type { Connection } from '@strata/api';
@@ -52,6 +53,17 @@ function tlsClient(uri: string, ca: string): Cluster {
   c.on('error', () => {});
   open.push(c);
   return c;
+}
+
+/** Whether anything accepts a TCP connection on host:port (within 1 s). */
+function listening(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host, port });
+    const done = (ok: boolean) => { clearTimeout(t); s.destroy(); resolve(ok); };
+    const t = setTimeout(() => done(false), 1000);
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
 }
 
 /** A TLS handshake verified by the CA: true when it completes, false when refused or unanswered within 1 s. */
@@ -128,6 +140,13 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     expect(both.tlsUri).toMatch(/^rediss:\/\//);
     const ca = both.caCertificate!;
     expect(ca).toContain('BEGIN CERTIFICATE');
+    // TLS has a stable endpoint of its own while both are served: on the endpoint host, beside the plain one's port.
+    const plainAt = new URL(both.uri);
+    const secondEndpoint = new URL(both.tlsUri!);
+    expect(plainAt.hostname).toBe(stack.endpointHost);
+    expect(secondEndpoint.hostname).toBe(stack.endpointHost);
+    expect(secondEndpoint.port).not.toBe(plainAt.port);
+    await expect.poll(() => tlsHandshake(secondEndpoint.host, ca), { timeout: 10_000, interval: 250 }).toBe(true);
     // The primaries' ports still speak plain text; TLS is served beside them.
     for (const a of primaries) expect(await plainPing(split(a).host, split(a).port)).toMatch(/^-NOAUTH|^\+PONG/);
     expect(await tlsHandshake(new URL(both.tlsUri!).host, ca)).toBe(true);
@@ -167,6 +186,9 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     expect(tlsOnly).toMatchObject({ tls: 'required', tlsServed: 'tls' });
     expect(tlsOnly.uri).toMatch(/^rediss:\/\//);
     expect(tlsOnly.tlsUri).toBe(tlsOnly.uri);
+    // One protocol left: TLS is on the cluster's own endpoint, and the second endpoint is closed.
+    expect(new URL(tlsOnly.uri).host).toBe(plainAt.host);
+    await expect.poll(() => listening(secondEndpoint.hostname, Number(secondEndpoint.port)), { timeout: 10_000, interval: 250 }).toBe(false);
     for (const a of primaries) {
       expect(await plainPing(split(a).host, split(a).port)).toBe('');
       expect(await tlsHandshake(a, ca)).toBe(true);

@@ -173,11 +173,11 @@ export function clusterRoutes(d: ClusterRoutesDeps): Router {
     const layout = cluster.tlsLayout;
     const login = `${encodeURIComponent(s.customerUser)}:${encodeURIComponent(s.customerPassword)}`;
     // The stable endpoint when there is one: it outlives the loss of any node; a primary's address does not. It forwards
-    // to the instances' own ports, so a protocol served on their second ports (both served, during a switch) is reached
-    // through a primary's second port.
+    // to the instances' own ports; a protocol served on their second ports (both served, during a switch) has a second
+    // endpoint (without endpoints: a primary's second port).
     const onPorts = `${endpoint ? `${endpoint.host}:${endpoint.port}` : seeds[0]}`;
     const second = primaries.find((i) => i.secondPort);
-    const onSecond = second ? `${byId.get(second.nodeId)?.address}:${second.secondPort}` : onPorts;
+    const onSecond = d.endpoints.secondFor(cluster) ?? (second ? `${byId.get(second.nodeId)?.address}:${second.secondPort}` : onPorts);
     const plainAt = layout === 'tls' ? null : layout === 'tls+plain' ? onSecond : onPorts;
     const tlsAt = layout === 'plain' ? null : layout === 'plain+tls' ? onSecond : onPorts;
     const conn: Connection = {

@@ -18,7 +18,7 @@ export interface EndpointDirectoryDeps {
 }
 
 /**
- * Stable per-cluster endpoints (issue 7). Every cluster gets a port on the
+ * Stable per-cluster endpoints. Every cluster gets a port on the
  * endpoint host; every live agent is told which endpoints exist and which
  * live instances they forward to (primaries first). Whichever agent holds
  * the address serves it (locally: the first to bind; on hosts: the one that
@@ -54,17 +54,23 @@ export class EndpointDirectory {
     if (this.cache && this.now() - this.cache.at < 500) return this.cache.value;
     const [clusters, instances, nodes] = await Promise.all([this.d.clusters.withEndpoints(), this.d.clusters.allInstances(), this.d.nodes.list()]);
     const live = new Map(nodes.filter((n) => !this.d.observed.isSilent(n.id)).map((n) => [n.id, n]));
-    const items = clusters.map((c) => ({
-      clusterId: c.id,
-      port: c.endpointPort!,
-      targets: instances
-        .filter((i) => i.clusterId === c.id && live.has(i.nodeId))
-        .sort((a, b) => Number(b.role === 'primary') - Number(a.role === 'primary') || a.shardIndex - b.shardIndex)
-        .map((i) => `${live.get(i.nodeId)!.address}:${i.port}`),
-    }));
+    const targets = (clusterId: string, port: (i: (typeof instances)[number]) => number | null | undefined) => instances
+      .filter((i) => i.clusterId === clusterId && live.has(i.nodeId) && port(i))
+      .sort((a, b) => Number(b.role === 'primary') - Number(a.role === 'primary') || a.shardIndex - b.shardIndex)
+      .map((i) => `${live.get(i.nodeId)!.address}:${port(i)}`);
+    const items = clusters.flatMap((c) => [
+      { clusterId: c.id, port: c.endpointPort!, targets: targets(c.id, (i) => i.port) },
+      // While both protocols are served: the second protocol's endpoint, to the instances' second ports.
+      ...(c.endpointSecondPort ? [{ clusterId: c.id, port: c.endpointSecondPort, targets: targets(c.id, (i) => i.secondPort) }] : []),
+    ]);
     const value = { host: this.d.host, items };
     this.cache = { at: this.now(), value };
     return value;
+  }
+
+  /** host:port of the cluster's second stable endpoint (the protocol its instances serve on their second ports), if it has one. */
+  secondFor(cluster: ClusterRow): string | null {
+    return this.enabled && cluster.endpointSecondPort ? `${this.d.host}:${cluster.endpointSecondPort}` : null;
   }
 
   /** The endpoint part of a cluster's connection details. */

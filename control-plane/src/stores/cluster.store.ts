@@ -9,6 +9,8 @@ export interface ClusterRow extends Cluster {
   reconcileRequests: string;
   /** The port of the cluster's stable endpoint (null until assigned). */
   endpointPort: number | null;
+  /** The port of its second stable endpoint, held while its instances serve both protocols (to their second ports). */
+  endpointSecondPort?: number | null;
   /** What its instances serve now (an in-place TLS switch moves it stage by stage); spec.tls is what was asked. */
   tlsLayout: TlsLayout;
   /** Its cluster bus speaks TLS (created with TLS; never changes). */
@@ -74,6 +76,7 @@ const toCluster = (r: any): ClusterRow => ({
   secretsEnc: r.secrets_enc,
   reconcileRequests: String(r.reconcile_requests),
   endpointPort: r.endpoint_port ?? null,
+  endpointSecondPort: r.endpoint_second_port ?? null,
   tlsLayout: r.tls_layout ?? (r.spec?.tls === 'required' ? 'tls' : 'plain'),
   tlsBus: r.tls_bus ?? r.spec?.tls === 'required',
 });
@@ -86,7 +89,7 @@ const toInstance = (r: any): InstanceRow => ({
 });
 
 /** Strips what must never leave the server. */
-export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointPort: _e, tlsLayout: _l, tlsBus: _b, ...c }: ClusterRow): Cluster => c;
+export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointPort: _e, endpointSecondPort: _e2, tlsLayout: _l, tlsBus: _b, ...c }: ClusterRow): Cluster => c;
 
 export class ClusterStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -101,12 +104,15 @@ export class ClusterStore {
     return toCluster(r.rows[0]);
   }
 
-  /** The lowest endpoint port from `base` up that no cluster holds. Call under the placement lock. */
+  /** The lowest endpoint port from `base` up that no cluster holds (as its endpoint or its second one). Call under the placement lock. */
   async freeEndpointPort(base: number, db: Db = this.pool): Promise<number> {
-    const r = await db.query('SELECT endpoint_port FROM clusters WHERE endpoint_port >= $1 ORDER BY endpoint_port', [base]);
+    const r = await db.query(
+      `SELECT p FROM (SELECT endpoint_port AS p FROM clusters UNION SELECT endpoint_second_port FROM clusters) held WHERE p >= $1 ORDER BY p`,
+      [base],
+    );
     let port = base;
     for (const row of r.rows) {
-      if (row.endpoint_port !== port) break;
+      if (row.p !== port) break;
       port++;
     }
     return port;
@@ -114,6 +120,11 @@ export class ClusterStore {
 
   async setEndpointPort(id: string, port: number, db: Db = this.pool): Promise<void> {
     await db.query('UPDATE clusters SET endpoint_port = $2 WHERE id = $1', [id, port]);
+  }
+
+  /** Holds (a port) or releases (null) the cluster's second endpoint. Call under the placement lock. */
+  async setEndpointSecondPort(id: string, port: number | null, db: Db = this.pool): Promise<void> {
+    await db.query('UPDATE clusters SET endpoint_second_port = $2 WHERE id = $1', [id, port]);
   }
 
   /** Clusters with an endpoint that agents should serve (every phase but deleting). */
@@ -198,7 +209,7 @@ export class ClusterStore {
 
   /** A TLS switch stage done on every instance: the cluster serves `layout`; instances follow it again; second ports released unless kept. */
   async setTlsLayout(clusterId: string, layout: TlsLayout, keepSecondPorts: boolean, db: Db = this.pool): Promise<void> {
-    await db.query('UPDATE clusters SET tls_layout = $2 WHERE id = $1', [clusterId, layout]);
+    await db.query(`UPDATE clusters SET tls_layout = $2${keepSecondPorts ? '' : ', endpoint_second_port = NULL'} WHERE id = $1`, [clusterId, layout]);
     await db.query(`UPDATE instances SET tls_layout = NULL${keepSecondPorts ? '' : ', second_port = NULL'} WHERE cluster_id = $1`, [clusterId]);
   }
 
