@@ -56,7 +56,10 @@ async function startHandMade(dir: string): Promise<{ target: Target; stop(): Pro
         `user default on nopass ~* &* +@all`, `user ${auth.username} on >${auth.password} ~* &* +@all`,
       ].join('\n');
       writeFileSync(path.join(d, 'redis.conf'), conf + '\n');
-      procs.push(spawn('redis-server', [path.join(d, 'redis.conf')], { cwd: d, stdio: 'ignore' }));
+      // Each in a session of its own, as a daemonized or service-managed redis-server runs (and as agents start the
+      // managed engines): with the kernel's autogroup scheduling, processes sharing the benchmark client's session
+      // are scheduled as one group with it, which favours their request-reply round trips.
+      procs.push(spawn('redis-server', [path.join(d, 'redis.conf')], { cwd: d, stdio: 'ignore', detached: true }));
     }
     const addrs = Array.from({ length: 6 }, (_, i) => `${HAND_HOST}:${HAND_PORT + i}`);
     for (const a of addrs) {

@@ -167,6 +167,13 @@ const controlPlaneActivity = async (): Promise<Record<string, number>> => {
   };
 };
 const hand: ChildProcess[] = [];
+// Interrupted (Ctrl-C, a timeout): the hand-made engines (sessions of their own, so not reached by the terminal's signal) go too.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    for (const p of hand) p.kill('SIGKILL');
+    process.exit(130);
+  });
+}
 console.log(`load average at start (1 / 5 / 15 min): ${loadAverage()}; ${os.cpus().length} cores; ${KEYS.toLocaleString()} keys; Strata at ${PRIORITY} priority`);
 try {
   // --- Strata ---
@@ -219,7 +226,9 @@ try {
     mkdirSync(d, { recursive: true });
     // The same redis.conf Strata renders for its instances (users, cluster settings, no persistence, 512 MB).
     writeFileSync(path.join(d, 'redis.conf'), renderRedisConfig({ address: HAND, port: p, dataDir: '.', memoryMb: 512, durability: 'none', evictionPolicy: 'noeviction', credentials: CREDS }));
-    hand.push(spawn('redis-server', ['redis.conf'], { cwd: d, stdio: 'ignore' }));
+    // In a session of its own like the managed engines (with autogroup scheduling, sharing the load client's
+    // session would schedule it as one group with the client).
+    hand.push(spawn('redis-server', ['redis.conf'], { cwd: d, stdio: 'ignore', detached: true }));
   }
   await sleep(300);
   const cli = (...args: string[]) => {
