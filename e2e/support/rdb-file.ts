@@ -14,21 +14,36 @@ export async function savedRdbFile(keys: number): Promise<{ file: string; cleanu
   const server = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
   let exited: number | null | undefined;
   server.once('exit', (code) => { exited = code; });
-  const client = new Redis({ path: socket, lazyConnect: true, retryStrategy: (n) => (n > 200 ? null : 50) });
-  client.on('error', () => {});
+  let client: Redis | undefined;
   try {
-    // Beside the integration suite a redis-server can take seconds to open its socket.
+    // Beside the integration suite a redis-server can take seconds to open its socket, and a connection made
+    // between the socket file's creation and the server's listen is refused: tried again, a fresh client each time.
     const deadline = Date.now() + 30_000;
-    while (!existsSync(socket) && exited === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    if (!existsSync(socket)) throw new Error(`redis-server for the RDB file ${exited === undefined ? 'opened no socket within 30 s' : `exited (${exited})`}`);
-    await client.connect();
-    await Promise.all(Array.from({ length: keys }, (_, i) => client.set(`rdb:${i}`, `v${i}`)));
-    await client.call('SAVE');
+    for (;;) {
+      if (exited !== undefined) throw new Error(`redis-server for the RDB file exited (${exited})`);
+      if (existsSync(socket)) {
+        const c = new Redis({ path: socket, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+        c.on('error', () => {});
+        try {
+          await c.connect();
+          client = c;
+          break;
+        } catch (err) {
+          c.disconnect();
+          if (Date.now() > deadline) throw new Error(`redis-server for the RDB file refused connections for 30 s: ${(err as Error).message}`);
+        }
+      } else if (Date.now() > deadline) {
+        throw new Error('redis-server for the RDB file opened no socket within 30 s');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await Promise.all(Array.from({ length: keys }, (_, i) => client!.set(`rdb:${i}`, `v${i}`)));
+    await client!.call('SAVE');
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   } finally {
-    client.disconnect();
+    client?.disconnect();
     server.kill('SIGKILL');
   }
   return { file: path.join(dir, 'dump.rdb'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
