@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import { InstanceDirectory } from './instance-directory';
 
@@ -15,13 +15,21 @@ function fakePool(ms: number) {
   } as unknown as pg.Pool;
   return { pool, state };
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Fake timers: the loads' and the directory's timers run when the test moves the clock, not when a loaded machine
+// gets round to them.
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('InstanceDirectory', () => {
+  beforeEach(() => { vi.useFakeTimers(); });
+  afterEach(() => { vi.useRealTimers(); });
+
   it('reloads once for a burst of announced changes, and not at all while nothing changes', async () => {
     const { pool, state } = fakePool(1);
     const d = new InstanceDirectory(pool, 60_000, 10);
-    await d.reload();
+    const first = d.reload();
+    await sleep(1);
+    await first;
+    expect(state.loads).toBe(1);
     state.instances.push({ id: 'i1' });
     for (let i = 0; i < 5; i++) d.changed();
     await sleep(50);
@@ -37,7 +45,9 @@ describe('InstanceDirectory', () => {
     const first = d.reload();
     await sleep(10);
     state.instances.push({ id: 'i2' });
-    await d.reload(); // joins the load under way
+    const joined = d.reload(); // joins the load under way
+    await sleep(20);
+    await joined;
     await first;
     expect(d.get('i2')).toBeUndefined();
     await sleep(80);
