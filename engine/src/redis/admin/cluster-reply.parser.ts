@@ -3,6 +3,7 @@
  * CLUSTER NODES, CLUSTER SLOTS and INFO-style "key:value" text.
  */
 import type { SlotRange } from '../../domain';
+import { SLOT_COUNT } from '../slots.planner';
 
 export interface ClusterNodeEntry {
   id: string;
@@ -49,15 +50,14 @@ function parseSlotField(field: string): SlotRange {
   return { start: Number(start), end: Number(end ?? start) };
 }
 
-/** Parses INFO / CLUSTER INFO text into a key -> value map. */
 /**
  * Each slot's owner among primaries' own claims (their `myself` lines): where two claim a slot (gossip in flight,
  * a stale primary back with its old claims) the higher config epoch wins, as Redis settles it; on a tie, the
  * first listed. Null where nobody claims the slot.
  */
 export function slotOwners<T>(claims: { of: T; slots: SlotRange[]; configEpoch: number }[]): (T | null)[] {
-  const owner = new Array<T | null>(16384).fill(null);
-  const epochOf = new Array<number>(16384).fill(-1);
+  const owner = new Array<T | null>(SLOT_COUNT).fill(null);
+  const epochOf = new Array<number>(SLOT_COUNT).fill(-1);
   for (const c of claims) {
     for (const r of c.slots) for (let s = r.start; s <= r.end; s++) {
       if (c.configEpoch > epochOf[s]!) { owner[s] = c.of; epochOf[s] = c.configEpoch; }
@@ -66,6 +66,7 @@ export function slotOwners<T>(claims: { of: T; slots: SlotRange[]; configEpoch: 
   return owner;
 }
 
+/** Parses INFO / CLUSTER INFO text into a key -> value map. */
 export function parseInfo(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of text.split(/\r?\n/)) {
