@@ -72,6 +72,8 @@ export class BackupUploads {
     let head = Buffer.alloc(0);
     let counts: RdbCounts | null = null;
     let seen = 0;
+    /** Why the file's keys could not be read, when they could not. */
+    let unreadable: string | null = null;
     /** Why the stream was stopped on the way (the answer the user gets). */
     let refusal: AppError | null = null;
     // Idle: no byte for idleTimeoutMs while the body is read (not while the storage holds it back).
@@ -99,10 +101,14 @@ export class BackupUploads {
           if (!counts && head.length > HEADER_MAX) return cb(refusal = corrupted(`it has no database header in its first ${HEADER_MAX} bytes`));
         }
         trailer.update(c);
-        try {
-          scan.update(c);
-        } catch (err) {
-          return cb(refusal = corrupted(`it cannot be read as an RDB file (${(err as Error).message})`));
+        // A file that stops parsing is read to its end all the same: a damaged byte is named by the CRC-64 check
+        // there, which is the more exact verdict (a flipped bit often makes a length unreadable first).
+        if (unreadable === null) {
+          try {
+            scan.update(c);
+          } catch (err) {
+            unreadable = `it cannot be read as an RDB file (${(err as Error).message})`;
+          }
         }
         // Refused at the first database other than 0 (its header comes before its keys).
         const others = rdbDatabasesProblem(scan.databases);
@@ -119,7 +125,7 @@ export class BackupUploads {
       const storage = await this.d.storage.open(ref);
       const stored = await storage.put(key, inspect);
       const c = counts as RdbCounts | null;
-      const problem = trailer.problem() ?? (c ? null : 'it ends before its first database header');
+      const problem = trailer.problem() ?? unreadable ?? (c ? null : 'it ends before its first database header');
       if (problem) throw refusal = corrupted(problem);
       const row = await this.d.store.get(id);
       const done = row && await this.d.coordinator.completeUpload(row, {
