@@ -89,6 +89,12 @@ export class BulkRestoreConnection {
     return this.send(encodeRestores(entries), entries.length);
   }
 
+  /** Writes `count` RESTORE-ASKING commands already RESP-encoded (a slot move's COPY reply); rejects like restore. */
+  restoreEncoded(commands: Buffer, count: number): Promise<void> {
+    if (!count) return Promise.resolve();
+    return this.send(commands, count);
+  }
+
   close(): void {
     this.socket.destroy();
   }

@@ -1,27 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { parseCopyReply } from './slot-move.scripts';
+import { combineDigests, copyArgs, EMPTY_DIGEST, parseCopyReply } from './slot-move.scripts';
 
-const entry = (fp: string, payload: Buffer) => {
-  const head = Buffer.alloc(8);
-  head.writeInt32BE(fp.length, 0);
-  head.writeInt32BE(payload.length, 4);
-  return Buffer.concat([head, Buffer.from(fp, 'latin1'), payload]);
+const head = (keys: number, digest: string) => {
+  const b = Buffer.alloc(4);
+  b.writeInt32BE(keys, 0);
+  return Buffer.concat([b, Buffer.from(digest, 'latin1')]);
 };
-const gone = () => { const b = Buffer.alloc(4); b.writeInt32BE(-1, 0); return b; };
 
 describe('parseCopyReply', () => {
-  it('reads fingerprints, expiries and binary payloads, and keys gone since they were listed', () => {
-    const payload = Buffer.from([0, 0x0d, 0x0a, 0xff, 0x2b]);
-    const reply = Buffer.concat([entry(`${'a'.repeat(40)}:-1`, payload), gone(), entry(`${'b'.repeat(40)}:1795680971000`, Buffer.from('x'))]);
-    expect(parseCopyReply(reply, 3)).toEqual([
-      { fp: `${'a'.repeat(40)}:-1`, expireAt: -1, payload },
-      null,
-      { fp: `${'b'.repeat(40)}:1795680971000`, expireAt: 1795680971000, payload: Buffer.from('x') },
-    ]);
+  it('reads each group\'s key count and digest, and keeps the restore commands as they came', () => {
+    const commands = Buffer.from('*5\r\n$14\r\nRESTORE-ASKING\r\n$1\r\nk\r\n$1\r\n0\r\n$3\r\n\x00\r\n\r\n$7\r\nREPLACE\r\n', 'latin1');
+    const reply = Buffer.concat([head(1, 'a'.repeat(32)), head(0, EMPTY_DIGEST), commands]);
+    expect(parseCopyReply(reply, 2)).toEqual({ groups: [{ keys: 1, digest: 'a'.repeat(32) }, { keys: 0, digest: EMPTY_DIGEST }], restores: commands, keys: 1 });
   });
 
-  it('refuses a reply that does not match the keys asked for', () => {
-    expect(() => parseCopyReply(Buffer.concat([gone(), gone()]), 1)).toThrow(/left over/);
+  it('refuses a reply shorter than its headers, or with keys and no command', () => {
+    expect(() => parseCopyReply(head(0, EMPTY_DIGEST), 2)).toThrow(/shorter/);
+    expect(() => parseCopyReply(head(3, 'b'.repeat(32)), 1)).toThrow(/no command/);
+  });
+});
+
+describe('combineDigests', () => {
+  it('XORs two digests word by word (the order of the parts does not matter; a part twice cancels out)', () => {
+    const a = '0123456789abcdef'.repeat(2);
+    const b = 'ffffffff00000000'.repeat(2);
+    expect(combineDigests(a, b)).toBe('fedcba9889abcdef'.repeat(2));
+    expect(combineDigests(b, a)).toBe(combineDigests(a, b));
+    expect(combineDigests(combineDigests(a, b), b)).toBe(a);
+    expect(combineDigests(a, EMPTY_DIGEST)).toBe(a);
+  });
+});
+
+describe('copyArgs', () => {
+  it('sends a whole slot as `slot -1`, listed keys as `slot n keys...`', () => {
+    expect(copyArgs([{ slot: 7 }, { slot: 9, keys: [Buffer.from('a'), Buffer.from('b')] }])).toEqual(['7', '-1', '9', '2', Buffer.from('a'), Buffer.from('b')]);
   });
 });
 

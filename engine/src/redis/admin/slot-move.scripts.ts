@@ -1,72 +1,151 @@
 /**
  * The two Lua scripts of a slot move, each atomic on the source primary.
  *
- * COPY reads keys of slots the source still serves alone (not MIGRATING):
- * for each, its DUMP payload and a fingerprint (SHA-1 of the payload, and
- * the absolute expiry, which the target needs too), all in one binary
- * reply: per key a big-endian int32 fingerprint length (-1: the key is gone
- * since it was listed), an int32 payload length, the fingerprint, the
- * payload. The keys are passed as arguments, not declared, so one call can
- * read keys of several slots this node owns (legacy EVAL scripts may).
+ * A slot's digest is its key count and the XOR of one SHA-1 per key over
+ * the key's name, its DUMP payload and its absolute expiry (PEXPIRETIME):
+ * order-independent, so a slot listed in another order (a rehash) digests
+ * the same, and any change to a key, its expiry or the key set changes it.
  *
- * HANDOVER gives one slot up, all or nothing: only if the slot holds
- * exactly the keys copied, each unchanged since its copy (same
- * fingerprint), it deletes them and marks the slot MIGRATING to the target,
- * which already holds the copies (and whose replica has them). From then
- * on every key of the slot is answered with ASK by the source and served
- * by the target. Otherwise it changes nothing and answers 0.
+ * COPY reads keys of slots the source still serves alone (not MIGRATING).
+ * Its arguments are groups `slot n key1 .. keyn`, or `slot -1` for every key
+ * of the slot (listed by the script itself, so the agent sends no names).
+ * Its one binary reply: per group a big-endian int32 count of the keys read
+ * (a listed key gone since is skipped) and the 32-hex-digit digest of those
+ * keys, then the `RESTORE-ASKING key ttl payload REPLACE [ABSTTL]`
+ * commands, RESP-encoded, that recreate them on the target: the agent
+ * writes them to the target as they are, without parsing a key. The keys
+ * are not declared, so one call can read several slots this node owns
+ * (legacy EVAL scripts may).
+ *
+ * HANDOVER gives one slot up, all or nothing: only if the slot's digest is
+ * the one its copy had (same keys, each unchanged), it deletes the keys and
+ * marks the slot MIGRATING to the target, which already holds the copies
+ * (and whose replica has them). From then on every key of the slot is
+ * answered with ASK by the source and served by the target. Otherwise it
+ * changes nothing and answers 0.
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export const COPY_SCRIPT = `
-local parts = {}
-for i = 1, #ARGV do
-  local d = redis.call('DUMP', ARGV[i])
-  if d then
-    local fp = redis.sha1hex(d) .. ':' .. redis.call('PEXPIRETIME', ARGV[i])
-    parts[#parts + 1] = struct.pack('>i4i4', #fp, #d)
-    parts[#parts + 1] = fp
-    parts[#parts + 1] = d
-  else
-    parts[#parts + 1] = struct.pack('>i4', -1)
-  end
+/** Folds one key into a digest (a, b, c, d: four 32-bit words); nil when the key is gone. */
+const DIGEST_LUA = `
+local function fold(k, acc)
+  local v = redis.call('DUMP', k)
+  if not v then return nil end
+  local t = redis.call('PEXPIRETIME', k)
+  local h = redis.sha1hex(struct.pack('>I4', #k) .. k .. v .. ':' .. t)
+  acc[1] = bit.bxor(acc[1], tonumber(string.sub(h, 1, 8), 16))
+  acc[2] = bit.bxor(acc[2], tonumber(string.sub(h, 9, 16), 16))
+  acc[3] = bit.bxor(acc[3], tonumber(string.sub(h, 17, 24), 16))
+  acc[4] = bit.bxor(acc[4], tonumber(string.sub(h, 25, 32), 16))
+  return v, t
 end
-return table.concat(parts)
+local function hex(acc)
+  return bit.tohex(acc[1]) .. bit.tohex(acc[2]) .. bit.tohex(acc[3]) .. bit.tohex(acc[4])
+end
 `;
 
-/** Reads COPY's reply: per key its fingerprint, absolute expiry (<= 0: none) and payload, or null when it is gone. */
-export function parseCopyReply(reply: Buffer, keys: number): ({ fp: string; expireAt: number; payload: Buffer } | null)[] {
-  const out: ({ fp: string; expireAt: number; payload: Buffer } | null)[] = [];
-  let at = 0;
-  for (let i = 0; i < keys; i++) {
-    const fpLen = reply.readInt32BE(at);
-    at += 4;
-    if (fpLen < 0) { out.push(null); continue; }
-    const payloadLen = reply.readInt32BE(at);
-    at += 4;
-    const fp = reply.toString('latin1', at, at + fpLen);
-    at += fpLen;
-    out.push({ fp, expireAt: Number(fp.slice(fp.indexOf(':') + 1)), payload: reply.subarray(at, at + payloadLen) });
-    at += payloadLen;
+export const COPY_SCRIPT = `${DIGEST_LUA}
+local heads, cmds = {}, {}
+local i = 1
+while i <= #ARGV do
+  local slot, n = ARGV[i], tonumber(ARGV[i + 1])
+  local keys
+  if n < 0 then
+    keys = redis.call('CLUSTER', 'GETKEYSINSLOT', slot, redis.call('CLUSTER', 'COUNTKEYSINSLOT', slot))
+    i = i + 2
+  else
+    keys = {}
+    for j = 1, n do keys[j] = ARGV[i + 1 + j] end
+    i = i + 2 + n
+  end
+  local acc, read = {0, 0, 0, 0}, 0
+  for _, k in ipairs(keys) do
+    local v, t = fold(k, acc)
+    if v then
+      read = read + 1
+      if t > 0 then
+        local ts = string.format('%d', t)
+        cmds[#cmds + 1] = '*6\\r\\n$14\\r\\nRESTORE-ASKING\\r\\n$' .. #k .. '\\r\\n' .. k .. '\\r\\n$' .. #ts .. '\\r\\n' .. ts .. '\\r\\n$' .. #v .. '\\r\\n' .. v .. '\\r\\n$7\\r\\nREPLACE\\r\\n$6\\r\\nABSTTL\\r\\n'
+      else
+        cmds[#cmds + 1] = '*5\\r\\n$14\\r\\nRESTORE-ASKING\\r\\n$' .. #k .. '\\r\\n' .. k .. '\\r\\n$1\\r\\n0\\r\\n$' .. #v .. '\\r\\n' .. v .. '\\r\\n$7\\r\\nREPLACE\\r\\n'
+      end
+    end
+  end
+  heads[#heads + 1] = struct.pack('>i4', read) .. hex(acc)
+end
+return table.concat(heads) .. table.concat(cmds)
+`;
+
+/** One group of a COPY call: a slot's listed keys, or (no keys) every key of the slot. */
+export interface CopyGroup { slot: number; keys?: Buffer[] }
+
+/** COPY's arguments for these groups. */
+export function copyArgs(groups: CopyGroup[]): (string | Buffer)[] {
+  return groups.flatMap((g) => (g.keys ? [String(g.slot), String(g.keys.length), ...g.keys] : [String(g.slot), '-1']));
+}
+
+export interface CopyReply {
+  /** Per group, in order: the keys read and their digest. */
+  groups: { keys: number; digest: string }[];
+  /** The RESTORE-ASKING commands for the target, one per key read. */
+  restores: Buffer;
+  /** Keys read in all. */
+  keys: number;
+}
+
+const HEAD = 4 + 32;
+
+/** Reads COPY's reply for `groups` groups. */
+export function parseCopyReply(reply: Buffer, groups: number): CopyReply {
+  if (reply.length < groups * HEAD) throw new Error(`COPY reply: ${reply.length} byte(s), shorter than ${groups} group header(s)`);
+  const out: CopyReply['groups'] = [];
+  let keys = 0;
+  for (let i = 0; i < groups; i++) {
+    const n = reply.readInt32BE(i * HEAD);
+    out.push({ keys: n, digest: reply.toString('latin1', i * HEAD + 4, (i + 1) * HEAD) });
+    keys += n;
   }
-  if (at !== reply.length) throw new Error(`COPY reply: ${reply.length - at} byte(s) left over after ${keys} key(s)`);
+  const restores = reply.subarray(groups * HEAD);
+  if (keys > 0 && restores.length === 0) throw new Error(`COPY reply: ${keys} key(s) read but no command to restore them`);
+  return { groups: out, restores, keys };
+}
+
+/** The digest of keys read in several calls (a slot copied in parts): the XOR of the parts. */
+export function combineDigests(a: string, b: string): string {
+  let out = '';
+  for (let i = 0; i < 32; i += 8) out += ((parseInt(a.slice(i, i + 8), 16) ^ parseInt(b.slice(i, i + 8), 16)) >>> 0).toString(16).padStart(8, '0');
   return out;
 }
 
-export const HANDOVER_SCRIPT = `
+/** The digest of no key. */
+export const EMPTY_DIGEST = '0'.repeat(32);
+
+export const HANDOVER_SCRIPT = `${DIGEST_LUA}
 local slot = ARGV[1]
-if redis.call('CLUSTER', 'COUNTKEYSINSLOT', slot) ~= #KEYS then return 0 end
-for i = 1, #KEYS do
-  local d = redis.call('DUMP', KEYS[i])
-  if not d or (redis.sha1hex(d) .. ':' .. redis.call('PEXPIRETIME', KEYS[i])) ~= ARGV[i + 2] then return 0 end
-end
-for i = 1, #KEYS, 500 do
-  redis.call('DEL', unpack(KEYS, i, math.min(i + 499, #KEYS)))
+local n = redis.call('CLUSTER', 'COUNTKEYSINSLOT', slot)
+if n ~= tonumber(ARGV[3]) then return 0 end
+if n == 0 then
+  if ARGV[4] ~= '${EMPTY_DIGEST}' then return 0 end
+else
+  local keys = redis.call('CLUSTER', 'GETKEYSINSLOT', slot, n)
+  local acc = {0, 0, 0, 0}
+  for _, k in ipairs(keys) do
+    if not fold(k, acc) then return 0 end
+  end
+  if hex(acc) ~= ARGV[4] then return 0 end
+  for i = 1, #keys, 500 do
+    redis.call('DEL', unpack(keys, i, math.min(i + 499, #keys)))
+  end
 end
 redis.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', ARGV[2])
 return 1
 `;
+
+/** HANDOVER's arguments: the slot, the target's id, and the count and digest its copy had. */
+export function handoverArgs(slot: number, targetId: string, copy: { keys: number; digest: string }): string[] {
+  return [String(slot), targetId, String(copy.keys), copy.digest];
+}
 
 const sha = (text: string) => createHash('sha1').update(text).digest('hex');
 export const COPY_SHA = sha(COPY_SCRIPT);

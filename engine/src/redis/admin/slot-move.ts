@@ -7,15 +7,16 @@
  *     (no MIGRATING mark: no client is sent to the target yet);
  *  2. copies of the keys the target still holds from an earlier attempt
  *     are removed (nobody can read them: the source answers for the slot);
- *  3. the source's keys are copied: COPY (atomic on the source) returns
- *     each key's DUMP payload, expiry and fingerprint, and the target
- *     restores them (RESTORE-ASKING ... REPLACE, invisible there like step 2),
- *     one batch while the source reads the next;
+ *  3. the source's keys are copied: COPY (atomic on the source) reads whole
+ *     slots (or a large slot's listed keys), returns their digest and the
+ *     RESP-encoded RESTORE-ASKING ... REPLACE commands that recreate them,
+ *     and the agent writes those to the target as they are (invisible there
+ *     like step 2), one batch while the source reads the next;
  *  4. the target's replica has every copy (its processed replication offset
  *     reaches the target's, when the target has replicas);
- *  5. HANDOVER (atomic on the source) per slot: if the slot holds exactly
- *     the keys copied and each is unchanged, they are deleted and the slot
- *     marked MIGRATING, so clients go to the target (ASK), which has them;
+ *  5. HANDOVER (atomic on the source) per slot: if the slot's digest is
+ *     its copy's (the same keys, each unchanged), they are deleted and the
+ *     slot marked MIGRATING, so clients go to the target (ASK), which has them;
  *     otherwise nothing changes and the slot goes round again;
  *  6. SETSLOT NODE on the target, then on every other primary.
  *
@@ -32,7 +33,7 @@
 import type { Redis } from 'ioredis';
 import { BatchPacer, type MigrationPace } from '../migration-pace';
 import type { BulkRestoreConnection } from './bulk-restore.connection';
-import { COPY_SHA, HANDOVER_SHA, parseCopyReply } from './slot-move.scripts';
+import { combineDigests, COPY_SHA, copyArgs, EMPTY_DIGEST, HANDOVER_SHA, handoverArgs, parseCopyReply, type CopyGroup } from './slot-move.scripts';
 
 export interface MoveMember { host: string; port: number; client: Redis; id: string }
 
@@ -75,7 +76,7 @@ export type Phase = 'open' | 'copy' | 'wait' | 'handover' | 'close' | 'classic' 
 export const HANDOVER_ATTEMPTS = 4;
 /** Keys listed per GETKEYSINSLOT in the classic path and when clearing copies. */
 const LIST_KEYS = 1000;
-/** Keys a slot may hold to be listed whole for the copy (its HANDOVER checks them all in one atomic call). */
+/** Keys a slot may hold to be listed whole for the copy (its HANDOVER digests them all in one atomic call). */
 const MAX_SLOT_KEYS = 1_000_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -122,7 +123,7 @@ async function moveRound(p: PairMove, round: number[], ctx: PairContext): Promis
     const handed = await handOver(p, pending, copied, ctx);
     if (handed.length) {
       await close(p, handed, ctx);
-      ctx.onKeys(from, handed.reduce((n, s) => n + copied.get(s)!.keys.length, 0));
+      ctx.onKeys(from, handed.reduce((n, s) => n + copied.get(s)!.keys, 0));
       ctx.onSlotsDone(handed.length);
     }
     const done = new Set(handed);
@@ -131,40 +132,57 @@ async function moveRound(p: PairMove, round: number[], ctx: PairContext): Promis
   return pending;
 }
 
-interface SlotCopy { keys: Buffer[]; fps: string[] }
+/** What a slot's copy holds: the keys read and their digest (slot-move.scripts.ts). */
+interface SlotCopy { keys: number; digest: string }
 
-/** Step 3: every key of the slots, copied to the target (invisible there until HANDOVER). */
+/**
+ * Step 3: every key of the slots, copied to the target (invisible there until HANDOVER). Slots small enough for
+ * one call are copied whole, several a call, the script listing their keys itself; a larger slot's keys are
+ * listed first and copied in batches. The source's reply holds the target's RESTORE commands ready to write.
+ */
 async function copySlots(p: PairMove, slots: number[], ctx: PairContext): Promise<Map<number, SlotCopy>> {
   const { from, to } = p;
   const pacer = ctx.pacerOf(from);
-  const copied = new Map<number, SlotCopy>(slots.map((s) => [s, { keys: [], fps: [] }]));
-  // Listing is cheap per key; a few slots per pipeline keeps each call short.
-  const listed: { slot: number; key: Buffer }[] = [];
-  for (let i = 0; i < slots.length; i += 16) {
-    const group = slots.slice(i, i + 16);
-    const lists = (await ctx.timed('copy', () => execBuffer(from.client, group.map((s) => ['CLUSTER', 'GETKEYSINSLOT', String(s), String(MAX_SLOT_KEYS)])))) as Buffer[][];
-    group.forEach((s, j) => { for (const key of lists[j]!) listed.push({ slot: s, key }); });
-  }
+  const copied = new Map<number, SlotCopy>(slots.map((s) => [s, { keys: 0, digest: EMPTY_DIGEST }]));
+  const counts = (await ctx.timed('copy', () => exec(from.client, slots.map((s) => ['CLUSTER', 'COUNTKEYSINSLOT', String(s)])))).map(Number);
   const restorer = ctx.restorerOf(to);
   let restoring: Promise<void> = Promise.resolve();
-  for (let i = 0; i < listed.length;) {
+  const copy = async (groups: CopyGroup[], keys: number) => {
     await paceCall(from, ctx);
-    const batch = listed.slice(i, i + pacer.batchKeys());
-    i += batch.length;
     // Timed once the source's turn came: waiting for other calls to it is not what these keys cost.
-    const reply = (await ctx.timed('copy', () => ctx.onSource(from, () => measured(pacer, batch.length, () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...batch.map((b) => b.key)))))) as Buffer;
-    const rows = parseCopyReply(reply, batch.length);
-    const restores = rows.flatMap((row, j) => {
-      if (!row) return []; // gone since it was listed: nothing to copy
-      const c = copied.get(batch[j]!.slot)!;
-      c.keys.push(batch[j]!.key);
-      c.fps.push(row.fp);
-      return [{ key: batch[j]!.key, expireAt: row.expireAt, payload: row.payload }];
+    const reply = (await ctx.timed('copy', () => ctx.onSource(from, () => measured(pacer, Math.max(1, keys), () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...copyArgs(groups)))))) as Buffer;
+    const read = parseCopyReply(reply, groups.length);
+    groups.forEach((g, j) => {
+      const c = copied.get(g.slot)!;
+      c.keys += read.groups[j]!.keys;
+      c.digest = combineDigests(c.digest, read.groups[j]!.digest);
     });
     // The target restores this batch while the source reads the next (one batch in flight).
     await restoring;
-    restoring = ctx.timed('copy', () => restorer.restore(restores));
+    restoring = ctx.timed('copy', () => restorer.restoreEncoded(read.restores, read.keys));
     restoring.catch(() => {}); // awaited below; failing meanwhile must not count as unhandled
+  };
+  for (let i = 0; i < slots.length;) {
+    const budget = pacer.batchKeys();
+    if (counts[i]! > budget) {
+      // A slot larger than a call: its keys listed, then copied a batch at a time.
+      const s = slots[i]!;
+      const keys = (await ctx.timed('copy', () => from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(MAX_SLOT_KEYS)))) as Buffer[];
+      for (let k = 0; k < keys.length;) {
+        const batch = keys.slice(k, k + pacer.batchKeys());
+        k += batch.length;
+        await copy([{ slot: s, keys: batch }], batch.length);
+      }
+      i++;
+      continue;
+    }
+    const groups: CopyGroup[] = [];
+    let keys = 0;
+    while (i < slots.length && counts[i]! <= budget && (groups.length === 0 || keys + counts[i]! <= budget)) {
+      keys += counts[i]!;
+      groups.push({ slot: slots[i++]! });
+    }
+    await copy(groups, keys);
   }
   await restoring;
   return copied;
@@ -180,14 +198,12 @@ async function handOver(p: PairMove, slots: number[], copied: Map<number, SlotCo
     const budget = pacer.batchKeys();
     const group: number[] = [];
     let keys = 0;
-    while (i < slots.length && (group.length === 0 || keys + copied.get(slots[i]!)!.keys.length <= budget)) {
-      keys += copied.get(slots[i]!)!.keys.length;
+    while (i < slots.length && (group.length === 0 || keys + copied.get(slots[i]!)!.keys <= budget)) {
+      keys += copied.get(slots[i]!)!.keys;
       group.push(slots[i++]!);
     }
-    const res = await ctx.timed('handover', () => ctx.onSource(from, () => measured(pacer, Math.max(1, keys), () => exec(from.client, group.map((s) => {
-      const c = copied.get(s)!;
-      return ['EVALSHA', HANDOVER_SHA, String(c.keys.length), ...c.keys, String(s), to.id, ...c.fps];
-    })))));
+    const res = await ctx.timed('handover', () => ctx.onSource(from, () => measured(pacer, Math.max(1, keys), () => exec(from.client, group.map((s) => (
+      ['EVALSHA', HANDOVER_SHA, '0', ...handoverArgs(s, to.id, copied.get(s)!)]))))));
     group.forEach((s, j) => { if (Number(res[j]) === 1) handed.push(s); });
   }
   return handed;
@@ -273,13 +289,6 @@ export async function exec(client: Redis, commands: (string | Buffer)[][]): Prom
   if (!commands.length) return [];
   const pl = client.pipeline();
   for (const [name, ...args] of commands) pl.call(String(name), ...args);
-  return unwrap(commands, await pl.exec());
-}
-
-/** Like exec, with replies as Buffers. */
-async function execBuffer(client: Redis, commands: string[][]): Promise<unknown[]> {
-  const pl = client.pipeline();
-  for (const [name, ...args] of commands) pl.callBuffer(name!, ...args);
   return unwrap(commands, await pl.exec());
 }
 
