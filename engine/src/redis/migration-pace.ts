@@ -23,6 +23,11 @@ export interface MigrationPace {
   parallelPairs: number;
   /** Calls a source primary may have in flight at once (rounds of a pair overlap up to this): more hides round trips on a busy host. */
   inFlightPerSource: number;
+  /**
+   * Share of a source's time the move's calls may take (1: back to back). After a call of d ms the source is left
+   * alone for d x (1 / share - 1) ms, so an application request waits behind at most one call, and only now and then.
+   */
+  busyShare: number;
   minBatchKeys: number;
   maxBatchKeys: number;
   /** Slots opened together per pair and round. */
@@ -32,9 +37,9 @@ export interface MigrationPace {
 }
 
 export const MIGRATION_PACES: Record<MigrationPriority, MigrationPace> = {
-  gentle: { blockBudgetMs: 0.4, busyProbeMs: 1, restMs: 5, parallelPairs: 1, inFlightPerSource: 1, minBatchKeys: 8, maxBatchKeys: 256, slotsPerRound: 32, keysPerSecPerPair: 40_000 },
-  balanced: { blockBudgetMs: 1, busyProbeMs: 3, restMs: 2, parallelPairs: 0, inFlightPerSource: 2, minBatchKeys: 16, maxBatchKeys: 1000, slotsPerRound: 128, keysPerSecPerPair: 60_000 },
-  fast: { blockBudgetMs: 8, busyProbeMs: 50, restMs: 0, parallelPairs: 0, inFlightPerSource: 4, minBatchKeys: 64, maxBatchKeys: 4000, slotsPerRound: 256, keysPerSecPerPair: 120_000 },
+  gentle: { blockBudgetMs: 0.4, busyProbeMs: 1, restMs: 5, parallelPairs: 1, inFlightPerSource: 1, busyShare: 0.25, minBatchKeys: 8, maxBatchKeys: 256, slotsPerRound: 32, keysPerSecPerPair: 14_000 },
+  balanced: { blockBudgetMs: 1, busyProbeMs: 3, restMs: 2, parallelPairs: 0, inFlightPerSource: 2, busyShare: 1, minBatchKeys: 16, maxBatchKeys: 1000, slotsPerRound: 128, keysPerSecPerPair: 25_000 },
+  fast: { blockBudgetMs: 8, busyProbeMs: 50, restMs: 0, parallelPairs: 0, inFlightPerSource: 4, busyShare: 1, minBatchKeys: 64, maxBatchKeys: 4000, slotsPerRound: 256, keysPerSecPerPair: 28_000 },
 };
 
 export const DEFAULT_MIGRATION_PRIORITY: MigrationPriority = 'balanced';
@@ -107,7 +112,7 @@ export function migrationCosts(keys: number, pairs: number): MigrationCost[] {
     const parallel = Math.max(1, p.parallelPairs === 0 ? Math.min(pairs, 3) : Math.min(pairs, p.parallelPairs));
     const estimatedSeconds = Math.round((keys / (p.keysPerSecPerPair * parallel) + 0.5) * 10) / 10;
     const summary = priority === 'gentle'
-      ? `about ${estimatedSeconds} s; each step holds a primary at most ~${p.blockBudgetMs} ms, one pair at a time, resting whenever a primary answers slower than ${p.busyProbeMs} ms`
+      ? `about ${estimatedSeconds} s; each step holds a primary at most ~${p.blockBudgetMs} ms, one pair at a time, leaving each source alone ${Math.round((1 - p.busyShare) * 100)} % of the time and resting whenever a primary answers slower than ${p.busyProbeMs} ms`
       : priority === 'balanced'
         ? `about ${estimatedSeconds} s; each step holds a primary at most ~${p.blockBudgetMs} ms, pairs in parallel, resting when a primary answers slower than ${p.busyProbeMs} ms`
         : `about ${estimatedSeconds} s; steps of up to ~${p.blockBudgetMs} ms, never resting: application requests on moving shards may wait that long`;

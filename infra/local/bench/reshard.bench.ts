@@ -91,6 +91,8 @@ async function load(c: Cluster): Promise<void> {
 class Load {
   phase = 'warmup';
   readonly lat = new Map<string, number[]>();
+  /** (end time, latency) of every command, for TIMELINE=1. */
+  readonly trace: [number, number][] = [];
   errors = 0;
   readonly samples: string[] = [];
   private stop = false;
@@ -105,8 +107,10 @@ class Load {
           if (n % 2) await this.c.set(`k:${i}`, `v${i}`);
           else await this.c.get(`k:${i}`);
           const list = this.lat.get(this.phase) ?? [];
-          list.push(performance.now() - t);
+          const now = performance.now();
+          list.push(now - t);
           this.lat.set(this.phase, list);
+          if (process.env.TIMELINE && this.phase.startsWith('during')) this.trace.push([now, now - t]);
         } catch (err) {
           this.errors++;
           if (this.samples.length < 3) this.samples.push((err as Error).message.slice(0, 120));
@@ -122,6 +126,16 @@ class Load {
   async end(): Promise<void> {
     this.stop = true;
     await Promise.all(this.loops);
+  }
+}
+
+/** TIMELINE=1: the client's latency in 250 ms windows of a change (commands, p99, max), with the steps' starts. */
+function timeline(l: Load, from: number, to: number, steps: { name: string; at: number }[]): void {
+  const rows = l.trace.splice(0).filter(([at]) => at >= from && at <= to);
+  for (let w = from; w < to; w += 250) {
+    const xs = rows.filter(([at]) => at >= w && at < w + 250).map(([, ms]) => ms);
+    const starting = steps.filter((st) => st.at >= w - from && st.at < w - from + 250).map((st) => st.name).join(', ');
+    console.log(`  ${((w - from) / 1000).toFixed(2).padStart(6)} s  ${String(xs.length).padStart(6)} cmds  p99 ${pct(xs, 0.99).toFixed(2).padStart(6)} ms  max ${Math.max(0, ...xs).toFixed(2).padStart(6)} ms  ${starting}`);
   }
 }
 
@@ -198,6 +212,7 @@ try {
     const cpBefore = await controlPlaneActivity();
     sl.phase = `during ${change}`;
     t = performance.now();
+    const wallStart = Date.now();
     const accepted = await api<{ operation: Operation }>('PATCH', `/v1/clusters/${id}`, { shards });
     const ended = (e: LiveEvent): e is LiveEvent & { type: 'operation' } => e.type === 'operation' && e.operation.id === accepted.operation.id && ['succeeded', 'failed', 'cancelled'].includes(e.operation.state);
     await live.waitFor(ended, 300_000);
@@ -208,6 +223,7 @@ try {
     const mig = op.steps.find((st) => st.name === 'migrate-slots');
     const migMs = mig?.startedAt && mig.finishedAt ? Date.parse(mig.finishedAt) - Date.parse(mig.startedAt) : NaN;
     const moved = op.migration?.keysMoved ?? 0;
+    if (process.env.TIMELINE) timeline(sl, t, t + ms, op.steps.map((st) => ({ name: st.name, at: st.startedAt ? Date.parse(st.startedAt) - wallStart : NaN })));
     console.log(`strata ${change}: operation ${op.state}; ${op.migration?.slotsDone} slots, ${moved.toLocaleString()} keys moved; steps ${op.steps.map((st) => `${st.name} ${st.startedAt && st.finishedAt ? ((Date.parse(st.finishedAt) - Date.parse(st.startedAt)) / 1000).toFixed(2) : '?'} s`).join(', ')}`);
     console.log(`strata ${change}: control plane during the change: ${Object.entries(cpAfter).map(([k, v]) => [k, Math.round(v - (cpBefore[k] ?? 0))] as const).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
     const keys = await countKeys(client((await api<Connection>('GET', `/v1/clusters/${id}/connection`)).seeds, auth));

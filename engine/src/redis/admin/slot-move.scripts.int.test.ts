@@ -15,7 +15,7 @@ import { connectAdmin } from './admin-connection';
 import { BulkRestoreConnection } from './bulk-restore.connection';
 import { formCluster } from './form-cluster';
 import { parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
-import { combineDigests, COPY_SHA, copyArgs, HANDOVER_SHA, handoverArgs, loadSlotMoveScripts, parseCopyReply, type CopyGroup } from './slot-move.scripts';
+import { combineDigests, COPY_SHA, copyArgs, HANDOVER_SHA, handoverArgs, loadSlotMoveScripts, parseCopyReply, parseHandoverReply, type CopyGroup } from './slot-move.scripts';
 import { startRedisFleet, TEST_CREDENTIALS as creds, type RedisFleet } from './testing/redis-fleet.fixture';
 
 const NET = process.env.STRATA_TEST_NET ?? '127.0';
@@ -41,7 +41,12 @@ async function copy(groups: CopyGroup[]) {
   return parseCopyReply((await src.callBuffer('EVALSHA', COPY_SHA, '0', ...copyArgs(groups))) as Buffer, groups.length);
 }
 
-const handover = async (slot: number, c: { keys: number; digest: string }) => Number(await src.call('EVALSHA', HANDOVER_SHA, '0', ...handoverArgs(slot, dstId, c)));
+async function handover(slot: number, c: { keys: number; digest: string }): Promise<number> {
+  const r = parseHandoverReply(await src.call('EVALSHA', HANDOVER_SHA, '0', ...handoverArgs(slot, dstId, c)));
+  expect(r.serverMs).toBeGreaterThanOrEqual(0);
+  expect(r.serverMs).toBeLessThan(1000);
+  return r.handed ? 1 : 0;
+}
 
 async function migrating(): Promise<number[]> {
   return parseOpenSlots(String(await src.call('CLUSTER', 'NODES')), srcId).filter((o) => o.state === 'migrating').map((o) => o.slot);

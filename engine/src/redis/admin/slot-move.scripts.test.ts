@@ -10,13 +10,15 @@ const head = (keys: number, digest: string) => {
 describe('parseCopyReply', () => {
   it('reads each group\'s key count and digest, and keeps the restore commands as they came', () => {
     const commands = Buffer.from('*5\r\n$14\r\nRESTORE-ASKING\r\n$1\r\nk\r\n$1\r\n0\r\n$3\r\n\x00\r\n\r\n$7\r\nREPLACE\r\n', 'latin1');
-    const reply = Buffer.concat([head(1, 'a'.repeat(32)), head(0, EMPTY_DIGEST), commands]);
-    expect(parseCopyReply(reply, 2)).toEqual({ groups: [{ keys: 1, digest: 'a'.repeat(32) }, { keys: 0, digest: EMPTY_DIGEST }], restores: commands, keys: 1 });
+    const micros = Buffer.alloc(4);
+    micros.writeInt32BE(1250, 0);
+    const reply = Buffer.concat([micros, head(1, 'a'.repeat(32)), head(0, EMPTY_DIGEST), commands]);
+    expect(parseCopyReply(reply, 2)).toEqual({ serverMs: 1.25, groups: [{ keys: 1, digest: 'a'.repeat(32) }, { keys: 0, digest: EMPTY_DIGEST }], restores: commands, keys: 1 });
   });
 
   it('refuses a reply shorter than its headers, or with keys and no command', () => {
-    expect(() => parseCopyReply(head(0, EMPTY_DIGEST), 2)).toThrow(/shorter/);
-    expect(() => parseCopyReply(head(3, 'b'.repeat(32)), 1)).toThrow(/no command/);
+    expect(() => parseCopyReply(Buffer.concat([Buffer.alloc(4), head(0, EMPTY_DIGEST)]), 2)).toThrow(/shorter/);
+    expect(() => parseCopyReply(Buffer.concat([Buffer.alloc(4), head(3, 'b'.repeat(32))]), 1)).toThrow(/no command/);
   });
 });
 

@@ -9,7 +9,8 @@
  * COPY reads keys of slots the source still serves alone (not MIGRATING).
  * Its arguments are groups `slot n key1 .. keyn`, or `slot -1` for every key
  * of the slot (listed by the script itself, so the agent sends no names).
- * Its one binary reply: per group a big-endian int32 count of the keys read
+ * Its one binary reply: its run time (big-endian int32, µs), then per group
+ * a big-endian int32 count of the keys read
  * (a listed key gone since is skipped) and the 32-hex-digit digest of those
  * keys, then the `RESTORE-ASKING key ttl payload REPLACE [ABSTTL]`
  * commands, RESP-encoded, that recreate them on the target: the agent
@@ -17,12 +18,15 @@
  * are not declared, so one call can read several slots this node owns
  * (legacy EVAL scripts may).
  *
+ * Both report how long they ran on the source (TIME at their start and end),
+ * which sizes the next call and the rest after it.
+ *
  * HANDOVER gives one slot up, all or nothing: only if the slot's digest is
  * the one its copy had (same keys, each unchanged), it deletes the keys and
  * marks the slot MIGRATING to the target, which already holds the copies
  * (and whose replica has them). From then on every key of the slot is
  * answered with ASK by the source and served by the target. Otherwise it
- * changes nothing and answers 0.
+ * changes nothing and answers 0 (with its run time: `{ok, µs}`).
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -42,6 +46,11 @@ local function fold(k, acc)
 end
 local function hex(acc)
   return bit.tohex(acc[1]) .. bit.tohex(acc[2]) .. bit.tohex(acc[3]) .. bit.tohex(acc[4])
+end
+local started = redis.call('TIME')
+local function micros()
+  local now = redis.call('TIME')
+  return (tonumber(now[1]) - tonumber(started[1])) * 1000000 + tonumber(now[2]) - tonumber(started[2])
 end
 `;
 
@@ -74,7 +83,7 @@ while i <= #ARGV do
   end
   heads[#heads + 1] = struct.pack('>i4', read) .. hex(acc)
 end
-return table.concat(heads) .. table.concat(cmds)
+return struct.pack('>i4', micros()) .. table.concat(heads) .. table.concat(cmds)
 `;
 
 /** One group of a COPY call: a slot's listed keys, or (no keys) every key of the slot. */
@@ -86,6 +95,8 @@ export function copyArgs(groups: CopyGroup[]): (string | Buffer)[] {
 }
 
 export interface CopyReply {
+  /** How long the script ran on the source (ms): what an application request waited behind it at most. */
+  serverMs: number;
   /** Per group, in order: the keys read and their digest. */
   groups: { keys: number; digest: string }[];
   /** The RESTORE-ASKING commands for the target, one per key read. */
@@ -96,19 +107,20 @@ export interface CopyReply {
 
 const HEAD = 4 + 32;
 
-/** Reads COPY's reply for `groups` groups. */
+/** Reads COPY's reply for `groups` groups: the script's run time (int32 µs), each group's head, the commands. */
 export function parseCopyReply(reply: Buffer, groups: number): CopyReply {
-  if (reply.length < groups * HEAD) throw new Error(`COPY reply: ${reply.length} byte(s), shorter than ${groups} group header(s)`);
+  if (reply.length < 4 + groups * HEAD) throw new Error(`COPY reply: ${reply.length} byte(s), shorter than ${groups} group header(s)`);
   const out: CopyReply['groups'] = [];
   let keys = 0;
   for (let i = 0; i < groups; i++) {
-    const n = reply.readInt32BE(i * HEAD);
-    out.push({ keys: n, digest: reply.toString('latin1', i * HEAD + 4, (i + 1) * HEAD) });
+    const at = 4 + i * HEAD;
+    const n = reply.readInt32BE(at);
+    out.push({ keys: n, digest: reply.toString('latin1', at + 4, at + HEAD) });
     keys += n;
   }
-  const restores = reply.subarray(groups * HEAD);
+  const restores = reply.subarray(4 + groups * HEAD);
   if (keys > 0 && restores.length === 0) throw new Error(`COPY reply: ${keys} key(s) read but no command to restore them`);
-  return { groups: out, restores, keys };
+  return { serverMs: reply.readInt32BE(0) / 1000, groups: out, restores, keys };
 }
 
 /** The digest of keys read in several calls (a slot copied in parts): the XOR of the parts. */
@@ -124,23 +136,29 @@ export const EMPTY_DIGEST = '0'.repeat(32);
 export const HANDOVER_SCRIPT = `${DIGEST_LUA}
 local slot = ARGV[1]
 local n = redis.call('CLUSTER', 'COUNTKEYSINSLOT', slot)
-if n ~= tonumber(ARGV[3]) then return 0 end
+if n ~= tonumber(ARGV[3]) then return {0, micros()} end
 if n == 0 then
-  if ARGV[4] ~= '${EMPTY_DIGEST}' then return 0 end
+  if ARGV[4] ~= '${EMPTY_DIGEST}' then return {0, micros()} end
 else
   local keys = redis.call('CLUSTER', 'GETKEYSINSLOT', slot, n)
   local acc = {0, 0, 0, 0}
   for _, k in ipairs(keys) do
-    if not fold(k, acc) then return 0 end
+    if not fold(k, acc) then return {0, micros()} end
   end
-  if hex(acc) ~= ARGV[4] then return 0 end
+  if hex(acc) ~= ARGV[4] then return {0, micros()} end
   for i = 1, #keys, 500 do
     redis.call('DEL', unpack(keys, i, math.min(i + 499, #keys)))
   end
 end
 redis.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', ARGV[2])
-return 1
+return {1, micros()}
 `;
+
+/** HANDOVER's reply: whether the slot was given up, and how long the script ran (ms). */
+export function parseHandoverReply(reply: unknown): { handed: boolean; serverMs: number } {
+  const [ok, micros] = reply as [number, number];
+  return { handed: Number(ok) === 1, serverMs: Number(micros) / 1000 };
+}
 
 /** HANDOVER's arguments: the slot, the target's id, and the count and digest its copy had. */
 export function handoverArgs(slot: number, targetId: string, copy: { keys: number; digest: string }): string[] {

@@ -33,7 +33,7 @@
 import type { Redis } from 'ioredis';
 import { BatchPacer, type MigrationPace } from '../migration-pace';
 import type { BulkRestoreConnection } from './bulk-restore.connection';
-import { combineDigests, COPY_SHA, copyArgs, EMPTY_DIGEST, HANDOVER_SHA, handoverArgs, parseCopyReply, type CopyGroup } from './slot-move.scripts';
+import { combineDigests, COPY_SHA, copyArgs, EMPTY_DIGEST, HANDOVER_SHA, handoverArgs, parseCopyReply, parseHandoverReply, type CopyGroup } from './slot-move.scripts';
 
 export interface MoveMember { host: string; port: number; client: Redis; id: string }
 
@@ -150,8 +150,8 @@ async function copySlots(p: PairMove, slots: number[], ctx: PairContext): Promis
   const copy = async (groups: CopyGroup[], keys: number) => {
     await paceCall(from, ctx);
     // Timed once the source's turn came: waiting for other calls to it is not what these keys cost.
-    const reply = (await ctx.timed('copy', () => ctx.onSource(from, () => measured(pacer, Math.max(1, keys), () => from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...copyArgs(groups)))))) as Buffer;
-    const read = parseCopyReply(reply, groups.length);
+    const read = await ctx.timed('copy', () => ctx.onSource(from, () => measured(ctx, from, Math.max(1, keys),
+      async () => parseCopyReply((await from.client.callBuffer('EVALSHA', COPY_SHA, '0', ...copyArgs(groups))) as Buffer, groups.length), (r) => r.serverMs)));
     groups.forEach((g, j) => {
       const c = copied.get(g.slot)!;
       c.keys += read.groups[j]!.keys;
@@ -202,9 +202,10 @@ async function handOver(p: PairMove, slots: number[], copied: Map<number, SlotCo
       keys += copied.get(slots[i]!)!.keys;
       group.push(slots[i++]!);
     }
-    const res = await ctx.timed('handover', () => ctx.onSource(from, () => measured(pacer, Math.max(1, keys), () => exec(from.client, group.map((s) => (
-      ['EVALSHA', HANDOVER_SHA, '0', ...handoverArgs(s, to.id, copied.get(s)!)]))))));
-    group.forEach((s, j) => { if (Number(res[j]) === 1) handed.push(s); });
+    const res = await ctx.timed('handover', () => ctx.onSource(from, () => measured(ctx, from, Math.max(1, keys),
+      async () => (await exec(from.client, group.map((s) => ['EVALSHA', HANDOVER_SHA, '0', ...handoverArgs(s, to.id, copied.get(s)!)]))).map(parseHandoverReply),
+      (r) => r.reduce((ms, x) => ms + x.serverMs, 0))));
+    group.forEach((s, j) => { if (res[j]!.handed) handed.push(s); });
   }
   return handed;
 }
@@ -251,7 +252,7 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
       await paceCall(from, ctx);
       const keys = (await from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(pacer.batchKeys()))) as Buffer[];
       if (!keys.length) break;
-      await ctx.timed('classic', () => ctx.onSource(from, () => measured(pacer, keys.length, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys))));
+      await ctx.timed('classic', () => ctx.onSource(from, () => measured(ctx, from, keys.length, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys))));
       ctx.onKeys(from, keys.length);
     }
   }
@@ -259,11 +260,22 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
   ctx.onSlotsDone(slots.length);
 }
 
-/** Runs a call on a source and tells the pacer what its keys cost. */
-async function measured<T>(pacer: BatchPacer, keys: number, call: () => Promise<T>): Promise<T> {
+/**
+ * Runs a call on a source (within its turn), tells the pacer what its keys cost the source (the script's own run
+ * time when it reports one, else the round trip), then leaves the source alone long enough that the move takes only
+ * the priority's busyShare of its time (the rest of the round trip counts).
+ */
+async function measured<T>(ctx: PairContext, from: MoveMember, keys: number, call: () => Promise<T>, serverMsOf?: (out: T) => number): Promise<T> {
   const t0 = performance.now();
   const out = await call();
-  pacer.observe(keys, performance.now() - t0);
+  const elapsed = performance.now() - t0;
+  const busy = serverMsOf ? Math.min(elapsed, serverMsOf(out)) : elapsed;
+  ctx.pacerOf(from).observe(keys, busy);
+  const share = ctx.pace.busyShare;
+  if (share < 1) {
+    const rest = busy * (1 / share - 1) - (elapsed - busy);
+    if (rest > 0.5) await ctx.timed('rest', () => sleep(rest));
+  }
   return out;
 }
 
