@@ -30,7 +30,15 @@ function updateInput(ctx: ClusterContext): UpdateInput {
   return {
     from: p.from, to: p.to, originalSlots: p.originalSlots, targetSlots: p.targetSlots, added: p.added, removed: p.removed,
     instances: opInstances(ctx), task: (id) => taskView(ctx, id), now: Date.now(), forgetWaitMs: timingsOf(ctx.deps).forgetWaitMs,
+    migrated: migratedBy(ctx, { kind: 'migrate', rollback: !!ctx.operation!.cancelRequested }),
   };
+}
+
+/** The end state a complete migration run read (each primary's view after its last slot closed). */
+function migratedBy(ctx: ClusterContext, id: TaskId): UpdateInput['migrated'] {
+  const t = taskFor(ctx, id);
+  const r = t?.state === 'succeeded' && t.result?.kind === 'migrate-slots' ? t.result : null;
+  return r?.complete && r.final ? { at: t!.updatedAt.getTime(), final: r.final } : null;
 }
 
 /** A step the engine's update planner decides; the applier does what it says. */

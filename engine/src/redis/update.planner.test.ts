@@ -103,6 +103,20 @@ describe('update replicas 1 -> 0 (and a cancelled grow rolling back)', () => {
     expect(planRemoveInstances(removing, false).actions.slice(1)).toEqual([{ kind: 'remove', instanceId: 'p1' }, { kind: 'remove', instanceId: 'r1' }]);
   });
 
+  it('4 -> 3 style removal: the migration run\'s own end state stands for a report still on its way, not for a later one', () => {
+    const l = growing().slice(0, 4);
+    const removing = (migrated: UpdateInput['migrated']) => input(l, { to: spec({ shards: 1 }), added: [], removed: ['p1', 'r1'], targetSlots: [planSlots(1)], migrated });
+    const stops = [{ kind: 'remove', instanceId: 'p1' }, { kind: 'remove', instanceId: 'r1' }];
+    // p1's node last reported (8192 slots) before the run ended; the run read p1 owning nothing: stopped now
+    const ran = { at: NOW + 500, final: [{ instanceId: 'p0', slotsOwned: 16384, openSlots: 0 }, { instanceId: 'p1', slotsOwned: 0, openSlots: 0 }] };
+    expect(planRemoveInstances(removing(ran), false).actions.slice(1)).toEqual(stops);
+    // the run read a slot still open on p1, or did not read p1: the report decides
+    expect(planRemoveInstances(removing({ ...ran, final: [{ instanceId: 'p1', slotsOwned: 0, openSlots: 1 }] }), false).actions.slice(1)).toEqual([]);
+    expect(planRemoveInstances(removing({ ...ran, final: [] }), false).actions.slice(1)).toEqual([]);
+    // p1's node reported after the run, still owning slots: that report decides
+    expect(planRemoveInstances(removing({ ...ran, at: NOW - 1 }), false).verdict).toMatchObject({ kind: 'wait', detail: expect.stringMatching(/p1:7000 \(8192 slots\)/) });
+  });
+
   it('once stopped, every kept member forgets them; a member that is down is waited for, for a while', () => {
     const gone = set(set(shrinking(), 'r0', { obs: null }), 'r1', { obs: null });
     const stopped: [UpdateTaskRef, TaskView][] = [[{ kind: 'remove', instanceId: 'r0' }, ok(1000)], [{ kind: 'remove', instanceId: 'r1' }, ok(1000)]];

@@ -35,6 +35,21 @@ export interface UpdateInput {
   now: number;
   /** Removing instances waits this long for a member that is down to run again. */
   forgetWaitMs: number;
+  /**
+   * The update's last complete slot migration run (or, rolling back, its rollback run): when it ended (ms epoch)
+   * and each primary's own view read after its last slot closed. Null when none ended.
+   */
+  migrated?: { at: number; final: { instanceId: string; slotsOwned: number; openSlots: number }[] } | null;
+}
+
+/**
+ * Whether an instance owns no slot: its node's report says so, or the migration run read it owning none (and none
+ * open) after the move, and its node has not reported since (a later report decides).
+ */
+function ownsNoSlot(i: OpInstance, migrated: UpdateInput['migrated']): boolean {
+  if ((i.obs?.view?.slotsOwned ?? 0) === 0) return true;
+  const f = migrated?.final.find((x) => x.instanceId === i.id);
+  return !!f && f.slotsOwned === 0 && f.openSlots === 0 && (i.nodeReportedAt ?? 0) <= migrated!.at;
 }
 
 export type UpdateStepPlan = Omit<StepPlan, 'actions'> & { actions: UpdateAction[] };
@@ -106,7 +121,7 @@ export function planRemoveInstances(input: UpdateInput, rollback: boolean): Upda
   const actions: UpdateAction[] = [{ kind: 'remember-ids', instanceIds: rows.map((i) => i.id) }];
   // A removed shard's copies (its replicas too) go only once none of them owns a slot: stopping a copy of a
   // shard that still serves slots would lose them (a failover after the move, a report that is late).
-  const stillServing = rows.filter((i) => (i.obs?.view?.slotsOwned ?? 0) > 0 && !isGone(i, input.task({ kind: 'remove', instanceId: i.id })));
+  const stillServing = rows.filter((i) => !ownsNoSlot(i, input.migrated) && !isGone(i, input.task({ kind: 'remove', instanceId: i.id })));
   if (stillServing.length) {
     return { actions, verdict: { kind: 'wait', detail: `waiting for ${stillServing.map((i) => `${i.label} (${i.obs!.view!.slotsOwned} slots)`).join(', ')} to own no slot before removing shard copies`, fraction: 0 } };
   }
