@@ -3,7 +3,7 @@
  * renderRedisConfig, each in its own temp dir. Integration tests only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Durability, EngineCredentials, EvictionPolicy } from '../../../domain';
@@ -99,21 +99,34 @@ async function waitForPing(server: RunningRedis, credentials: EngineCredentials,
   }
 }
 
-/** Kills every spawned process by PID, waits for it to exit and removes the temp dirs. */
+/** A process's children (a redis-server's save or AOF rewrite fork), by PID. */
+async function childPids(pid: number): Promise<number[]> {
+  const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+  return text.split(' ').filter(Boolean).map(Number);
+}
+
+/**
+ * Kills every spawned process by PID (and its save or rewrite fork, which would otherwise go on writing into its
+ * directory), waits for it to exit and removes the temp dirs.
+ */
 async function stopFleet(root: string, servers: RunningRedis[]): Promise<void> {
   await Promise.all(
     servers.map(
-      (s) =>
-        new Promise<void>((resolve) => {
-          if (s.process.exitCode !== null || s.process.signalCode !== null) return resolve();
-          s.process.once('exit', () => resolve());
+      async (s) => {
+        if (s.process.exitCode !== null || s.process.signalCode !== null) return;
+        const exited = new Promise<void>((resolve) => s.process.once('exit', () => resolve()));
+        const forks = await childPids(s.pid);
+        for (const pid of [...forks, s.pid]) {
           try {
-            process.kill(s.pid, 'SIGKILL');
+            process.kill(pid, 'SIGKILL');
           } catch {
-            resolve();
+            // already gone
           }
-        }),
+        }
+        await exited;
+      },
     ),
   );
-  await rm(root, { recursive: true, force: true });
+  // A fork killed a moment ago may still be closing its files.
+  await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
