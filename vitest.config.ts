@@ -26,6 +26,8 @@ export default defineConfig({
           exclude: ['**/node_modules/**'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A failed test prints the end of its stacks' logs.
+          setupFiles: ['control-plane/test/setup/logs-on-failure.ts'],
         },
       },
     ],

@@ -30,6 +30,7 @@ import { plainPing } from '@strata/engine/testing';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
+import { phaseClock } from './helpers/phase-clock';
 import { createClusterCa, issueClientCertificate as issueClientCertificateFrom } from '../src/crypto/cluster-ca';
 
 let stack: Stack;
@@ -132,6 +133,7 @@ const primaryOf = (t: Topology, shard: number) => t.shards[shard]!.instances.fin
 
 describe('a TLS cluster', () => {
   it('serves TLS only, requiring client certificates; a client with its CA and an issued certificate reads and writes every shard; failover, 3 -> 4 and a node loss keep every acknowledged key; backups, diagnostics and database users work over TLS', async () => {
+    const phase = phaseClock('TLS scenario');
     const created = await api.createCluster({ name: 'secure', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64, tls: 'required', tlsClientAuth: 'required' });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     expect(created.body.cluster.spec.tls).toBe('required');
@@ -140,6 +142,7 @@ describe('a TLS cluster', () => {
     const started = Date.now();
     const topology = await api.waitForHealthy(id, 90_000);
     console.log(`TLS cluster 3x1 healthy in ${Date.now() - started} ms`);
+    phase('created');
 
     // Connection details: rediss:// on the endpoint, the CA in PEM, the same CA downloadable.
     const conn = (await api.connection(id)).body;
@@ -155,6 +158,7 @@ describe('a TLS cluster', () => {
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="ca.pem"');
     expect(await download.text()).toBe(ca);
     const client = await issueClientCertificate(id, 'orders-app');
+    phase('client certificate issued');
 
     // Every instance: plain text on its port and on its bus port gets no reply; TLS verified by the CA names its node's address and the endpoint.
     for (const inst of topology.shards.flatMap((s) => s.instances)) {
@@ -181,6 +185,7 @@ describe('a TLS cluster', () => {
     caOnly.on('error', () => {});
     await expect(caOnly.connect().then(() => caOnly.ping())).rejects.toThrow();
     caOnly.disconnect();
+    phase('handshakes checked on every instance');
 
     // Through the endpoint (TLS passes through it) with the CA: every shard written and read; replicas acknowledge over TLS replication.
     const app = tlsClient(conn.uri, ca, client);
@@ -194,6 +199,7 @@ describe('a TLS cluster', () => {
     expect(Number(await r.dbsize())).toBeGreaterThan(KEYS / 6);
     expect(await r.info('replication')).toMatch(/master_link_status:up/);
     r.disconnect();
+    phase('keys loaded');
 
     // kill -9 of a primary with a writer running: the replica takes over over TLS, nothing acknowledged lost.
     const writer = new DurableWriter(tlsClient(conn.uri, ca, client), 'w', 1).start();
@@ -208,6 +214,7 @@ describe('a TLS cluster', () => {
     expect(await writer.lost(app)).toEqual([]);
     expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
     console.log(`failover over TLS: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
+    phase('failover');
 
     // A backup over TLS (the snapshot streamed over the replication protocol on a TLS connection), restored into a new TLS cluster with its own CA.
     const backupStarted = await api.call<BackupResponse>('POST', `/v1/clusters/${id}/backups`, {});
@@ -227,6 +234,7 @@ describe('a TLS cluster', () => {
     rclient.disconnect();
     await api.deleteCluster(restored.body.cluster.id);
     await api.waitForGone(restored.body.cluster.id);
+    phase('backup restored into a new cluster');
 
     // Diagnostics over TLS: a slow command shows in the merged slow log of every instance; a key scan reads every shard.
     await app.eval('local i = 0 while i < 4000000 do i = i + 1 end return i', 1, 'slow:key');
@@ -243,6 +251,7 @@ describe('a TLS cluster', () => {
     }, 60_000, () => 'the key scan did not finish');
     expect(scan.status, JSON.stringify(scan.shards.map((s) => s.detail))).toBe('completed');
     expect(scan.shards.reduce((n, s) => n + s.result!.keysScanned, 0)).toBeGreaterThanOrEqual(KEYS);
+    phase('diagnostics');
 
     // A database user over TLS: created through the API, applied on every instance, reads with the cluster's CA, refused a write.
     const user = await api.call<DatabaseUserWithPassword>('POST', `/v1/clusters/${id}/users`, { name: 'reader', preset: 'read-only' });
@@ -256,6 +265,7 @@ describe('a TLS cluster', () => {
     expect(await reader.get('k:1')).not.toBeNull();
     await expect(reader.set('k:1', 'x')).rejects.toThrow(/NOPERM/);
     reader.disconnect();
+    phase('database user');
 
     // A benchmark over TLS: the js worker threads run it (the native worker speaks plain text only) and say so.
     const bench = await api.call<Benchmark>('POST', `/v1/clusters/${id}/benchmarks`, {
@@ -273,6 +283,7 @@ describe('a TLS cluster', () => {
     expect(read.misses).toBe(0);
     expect(ran.result!.workers[0]).toMatchObject({ engine: 'js', engineNote: expect.stringContaining('TLS') });
     console.log(`ycsb-c over TLS (js workers): ${Math.round(ran.result!.opsPerSec)} ops/s`);
+    phase('benchmark');
 
     // A configuration change hands every instance a fresh certificate, which it serves without a restart.
     const current = (await api.waitForHealthy(id, 60_000)).shards.flatMap((sh) => sh.instances);
@@ -291,6 +302,7 @@ describe('a TLS cluster', () => {
       expect((await peerCertificate(h, p, ca)).serialNumber, address).not.toBe(was.serial);
       expect(enginePid(address), address).toBe(was.pid);
     }
+    phase('certificates rotated by a configuration change');
 
     // 3 -> 4 shards: slots move between TLS instances (MIGRATE over tls-cluster, bulk restores over TLS).
     const up = await api.updateCluster(id, { shards: 4 });
@@ -308,7 +320,7 @@ describe('a TLS cluster', () => {
     expect(fresh.nodes('master')).toHaveLength(4);
     const { host, port } = split(primaryOf(after, 3).address);
     expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
-
+    phase('3 -> 4 shards');
 
     // A node goes silent (its agent killed, its engines still serving): its replicas are rebuilt on the other nodes, each with a
     // certificate for its new node; a primary there still serves, so it stays primary until the node is back.
@@ -320,12 +332,14 @@ describe('a TLS cluster', () => {
     expect(lost.length).toBeGreaterThan(0);
     await stack.stopAgent(silent, 'SIGKILL');
     for (const l of lost) await api.waitForEvent(id, 'replica-rebuilt', (e) => e.lost.instanceId === l.id, 60_000);
+    phase('node silent: replica-rebuilt events');
     // The copies' instances serving (the event tells the rebuild began).
     const rebuilt = await api.pollUntil(async () => {
       const all = (await api.topology(id)).body.shards.flatMap((s) => s.instances);
       const fresh = all.filter((i) => !after.shards.some((s) => s.instances.some((x) => x.id === i.id)));
       return fresh.length === lost.length && fresh.every((i) => i.health === 'healthy') ? fresh : undefined;
     }, 60_000, () => 'the rebuilt replicas are not healthy');
+    phase('rebuilt replicas healthy');
     for (const inst of rebuilt) {
       const at = split(inst.address);
       expect(await plainPing(at.host, at.port)).not.toMatch(/^[+-]/);
@@ -334,6 +348,7 @@ describe('a TLS cluster', () => {
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
     await stack.startAgent(silent);
     await api.waitForHealthy(id, 60_000);
+    phase('node back, cluster healthy');
 
     fresh.disconnect();
     app.disconnect();

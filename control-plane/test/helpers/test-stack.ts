@@ -4,6 +4,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { startStack, type Stack, type StackOptions } from '@strata/local';
 import { TestApi } from './api-client';
+import { watchLogs } from './failure-logs';
 
 /**
  * A hermetic real stack for one test file: own temp dir, own PostgreSQL,
@@ -19,10 +20,12 @@ export async function testStack(addressPrefix: string, opts: Partial<StackOption
     if (!process.env.STRATA_KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  const unwatch = watchLogs(path.join(dir, 'logs'));
   return {
     stack,
     api: new TestApi(stack.url, stack.adminToken),
     cleanup: async () => {
+      unwatch();
       await stack.stop();
       // STRATA_KEEP_TEST_DIRS=1 keeps the stack's directory (logs, data) for a post-mortem.
       if (!process.env.STRATA_KEEP_TEST_DIRS) rmSync(dir, { recursive: true, force: true });
