@@ -43,7 +43,7 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   ({ pool, stop: stopPg } = await migratedPostgres(dir));
-  s3 = await startSeaweedFs({ dir: path.join(dir, 'seaweedfs'), address: loopbackAddress('127.0.139.250') });
+  s3 = await startSeaweedFs({ dir: path.join(dir, 'seaweedfs'), address: loopbackAddress('127.0.140.250') });
   ref = { kind: 's3', endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, prefix: 'strata/', credentialsId: randomUUID() };
   bucket = new S3Storage(ref, s3);
 }, 120_000);

@@ -73,7 +73,7 @@ async function expectOnlyCustomerData(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ({ stack, api, cleanup } = await testStack('127.0.43'));
+  ({ stack, api, cleanup } = await testStack('127.0.44'));
   const created = await api.createCluster({ name: 'customer-data', shards: 3, replicasPerShard: 0, memoryMbPerShard: 64 });
   clusterId = created.body.cluster.id;
   await api.waitForPhase(clusterId, 'ready');

@@ -27,7 +27,7 @@ let writeErrors = 0;
 let writeLoop: Promise<void>;
 
 beforeAll(async () => {
-  ({ stack, api, cleanup } = await testStack('127.0.123'));
+  ({ stack, api, cleanup } = await testStack('127.0.124'));
   const r = await api.createCluster({ name: 'users', shards: 2, replicasPerShard: 1, memoryMbPerShard: 32 });
   clusterId = r.body.cluster.id;
   await api.waitForHealthy(clusterId);

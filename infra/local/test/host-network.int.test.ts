@@ -23,12 +23,12 @@ import { inject } from '../src/nemesis';
 import { runChaos } from '../src/chaos/run';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-hosts-'));
-const { tag, subnet } = hostSubnet(loopbackPrefix('127.0.61'));
+const { tag, subnet } = hostSubnet(loopbackPrefix('127.0.65'));
 let stack: Stack;
 
 beforeAll(async () => {
   stack = await startStack({ endWithLauncher: true,
-    dir, addressPrefix: '127.0.61', port: 0, fastPostgres: true, nodes: 3, network: 'netns',
+    dir, addressPrefix: '127.0.65', port: 0, fastPostgres: true, nodes: 3, network: 'netns',
     // A silent node is offline after 2 s and down after 4 s: faults longer than that show what the control plane does.
     extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '4000' },
   });
@@ -243,8 +243,9 @@ describe('nodes in network namespaces', () => {
     expect(r.lost.wait).toBe(0);
     expect(r.unexpected).toBe(0);
     expect(r.duplicates).toBe(0);
-    // The paused primary's writes stopped for about the pause: the checker saw the gap.
-    expect(r.longestGapMs).toBeGreaterThan(1000);
+    // The checker saw the stall: each client waits up to its 1 s command timeout on the paused primary before it
+    // appends elsewhere, so with two clients no write is acknowledged for most of a second (a few ms without a fault).
+    expect(r.longestGapMs).toBeGreaterThan(500);
   }, 150_000);
 
   it('the URI outlives the host that holds the endpoint address: a client on the client host, with only the URI, reads back every acknowledged key', async () => {

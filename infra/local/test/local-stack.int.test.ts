@@ -77,7 +77,7 @@ describe('the local stack (what npm start runs)', () => {
 describe('a stack started for tests (endWithLauncher)', () => {
   it('ends with its launcher: after a kill -9 of the launcher, no agent, control plane, engine or PostgreSQL of it runs', async () => {
     const home = mkdtempSync(path.join(os.tmpdir(), 'strata-orphan-'));
-    const launcher = spawn(process.execPath, ['--import', 'tsx', 'infra/local/test/fixtures/stack-launcher.ts', home, loopbackPrefix('127.0.16')], {
+    const launcher = spawn(process.execPath, ['--import', 'tsx', 'infra/local/test/fixtures/stack-launcher.ts', home, loopbackPrefix('127.0.116')], {
       cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
