@@ -301,6 +301,8 @@ export const ObservedClusterView = z.object({
   syncTotalBytes: z.number().nullable().optional(),
   /** Config epoch of this node's slot claim (a replica shows its primary's): a higher epoch supersedes a lower one. */
   configEpoch: z.number().int().default(0),
+  /** Redis node ids of the members this engine cannot reach: flagged `fail?` (no answer within the node timeout) or `fail` in its CLUSTER NODES. */
+  unreachablePeers: z.array(safeString()).optional(),
 });
 export type ObservedClusterView = z.infer<typeof ObservedClusterView>;
 

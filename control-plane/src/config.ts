@@ -20,6 +20,8 @@ const Env = z.object({
   STRATA_LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'silent']).default('info'),
   STRATA_NODE_OFFLINE_AFTER_MS: z.coerce.number().int().min(1000).default(5000),
   STRATA_NODE_DOWN_AFTER_MS: z.coerce.number().int().min(1000).default(15_000),
+  /** A node silent this long while its engines' cluster peers cannot reach them is down (node-liveness.ts). */
+  STRATA_NODE_DOWN_CONFIRMED_AFTER_MS: z.coerce.number().int().min(1000).default(4500),
   STRATA_FAST_FAILOVER: z.enum(['true', 'false']).default('true'),
   STRATA_FAILOVER_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   STRATA_REBALANCE_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
@@ -90,6 +92,8 @@ export interface Config {
   nodeOfflineAfterMs: number;
   /** A node silent this long is down (an event says so). */
   nodeDownAfterMs: number;
+  /** A node silent this long while its engines' peers cannot reach them is down (see node-liveness.ts). */
+  nodeDownConfirmedAfterMs: number;
   healing: { fastFailover: boolean; failoverGraceMs: number; rebalanceAfterMs: number };
   /** Stable cluster endpoints: the host clients use (null: none) and the first port. */
   endpoints: { host: string | null; portBase: number };
@@ -150,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.STRATA_LOG_LEVEL,
     nodeOfflineAfterMs: e.STRATA_NODE_OFFLINE_AFTER_MS,
     nodeDownAfterMs: e.STRATA_NODE_DOWN_AFTER_MS,
+    nodeDownConfirmedAfterMs: e.STRATA_NODE_DOWN_CONFIRMED_AFTER_MS,
     healing: {
       fastFailover: e.STRATA_FAST_FAILOVER === 'true',
       failoverGraceMs: e.STRATA_FAILOVER_GRACE_MS,

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   // The reconciler asks the service to place replacements; the service wakes the reconciler.
   let service: ClusterService | undefined;
   const reconciler = new Reconciler({
-    clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs,
+    clusters, nodes, tasks, operations, events, observed, box, log, notifyNode: (id) => broker.notify(id), healing: config.healing, nodeDownAfterMs: config.nodeDownAfterMs, nodeDownConfirmedAfterMs: config.nodeDownConfirmedAfterMs,
     timings: config.reconciler, faultFile: config.testFaultFile, tlsRenewBeforeMs: config.tlsRenewBeforeMs,
     replaceInstance: (cluster, lost) => service!.replaceInstance(cluster, lost),
     transaction: (fn) => inTransaction(pool, fn),
@@ -178,6 +178,7 @@ async function main(): Promise<void> {
     backupStore: backups.store,
     nodeOfflineAfterMs: config.nodeOfflineAfterMs,
     nodeDownAfterMs: config.nodeDownAfterMs,
+    nodeDownConfirmedAfterMs: config.nodeDownConfirmedAfterMs,
     onNodeChanged: () => {
       reconciler.nodesChanged();
       void clusters.markAllNeedReconcile(['ready', 'degraded']).then(() => reconciler.wake(), (err) => log.error({ err }, 'could not request passes'));

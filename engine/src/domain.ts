@@ -117,6 +117,8 @@ export interface ObservedClusterView {
   syncTotalBytes?: number | null;
   /** Config epoch of this node's slot claim (a replica shows its primary's): a higher epoch supersedes a lower one. */
   configEpoch: number;
+  /** Redis node ids of the members this engine cannot reach: flagged `fail?` (no answer within the node timeout) or `fail`. */
+  unreachablePeers?: string[];
 }
 
 /** Live progress of a slot migration. */

@@ -10396,6 +10396,7 @@ export interface components {
                     syncTotalBytes?: number | null;
                     /** @default 0 */
                     configEpoch: number;
+                    unreachablePeers?: string[];
                 } | null;
                 /** @default false */
                 held: boolean;

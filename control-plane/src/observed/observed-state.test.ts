@@ -6,6 +6,14 @@ const inst = (id: string, state: ObservedInstance['state'] = 'running'): Observe
   instanceId: id, clusterId: 'c1', port: 7000, pid: 10, state, restarts: 0, lastError: null, cluster: null, held: false, crashedAt: null,
 });
 const report = (instances: ObservedInstance[], sparePorts?: number[]): AgentStatusReport => ({ agentVersion: 'x', memoryMb: 100, instances, sparePorts });
+/** An engine with Redis node id `myId` that cannot reach the engines `unreachable`. */
+const engine = (id: string, myId: string, unreachable: string[] = []): ObservedInstance => ({
+  ...inst(id),
+  cluster: {
+    myId, role: 'primary', state: 'ok', knownNodes: 3, slotsAssigned: 16384, primaryId: null, primaryLinkUp: null, slotsOwned: 100, openSlots: [],
+    replOffset: 0, linkDownSinceSec: null, syncInProgress: false, configEpoch: 1, unreachablePeers: unreachable,
+  },
+});
 
 describe('ObservedState', () => {
   it('replaces a node’s previous report and forgets instances it no longer lists', () => {
@@ -88,5 +96,44 @@ describe('ObservedState', () => {
     o.record('n1', report([]));
     now += 1000;
     expect(o.silentForMs('n1')).toBe(1000);
+  });
+
+  describe('unreachableByPeers: every engine of a node flagged by an engine on another node that still reports', () => {
+    const fleet = (now: { t: number }) => {
+      const o = new ObservedState(() => now.t, 5000);
+      o.record('n1', report([engine('a', 'A'), engine('b', 'B')]));
+      return o;
+    };
+
+    it('is false while any engine of the node is reachable, and true once peers flag them all', () => {
+      const now = { t: 0 };
+      const o = fleet(now);
+      o.record('n2', report([engine('c', 'C', ['A'])]));
+      expect(o.unreachableByPeers('n1')).toBe(false);
+      o.record('n3', report([engine('d', 'D', ['B'])]));
+      expect(o.unreachableByPeers('n1')).toBe(true);
+      // A peer that reaches it again takes its flag back.
+      o.record('n3', report([engine('d', 'D')]));
+      expect(o.unreachableByPeers('n1')).toBe(false);
+    });
+
+    it('does not count a node flagging its own engines, nor peers that stopped reporting themselves', () => {
+      const now = { t: 0 };
+      const o = fleet(now);
+      o.record('n1', report([engine('a', 'A', ['B']), engine('b', 'B', ['A'])]));
+      expect(o.unreachableByPeers('n1')).toBe(false);
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      expect(o.unreachableByPeers('n1')).toBe(true);
+      now.t += 5001;
+      expect(o.unreachableByPeers('n1')).toBe(false);
+    });
+
+    it('is false for a node that reported no engine with a Redis node id', () => {
+      const o = new ObservedState();
+      o.record('n1', report([inst('a')]));
+      o.record('n2', report([engine('c', 'C', ['A'])]));
+      expect(o.unreachableByPeers('n1')).toBe(false);
+      expect(o.unreachableByPeers('n9')).toBe(false);
+    });
   });
 });

@@ -14,6 +14,8 @@ export class ObservedState {
   private readonly byNode = new Map<string, NodeObservation>();
   private readonly byInstance = new Map<string, { nodeId: string; instance: ObservedInstance; receivedAt: number }>();
   private readonly listeners = new Set<(nodeId: string, clusterIds: Set<string>, changed: Set<string>) => void>();
+  /** Redis node id of an engine -> the nodes whose engines said last that they cannot reach it. */
+  private readonly flaggedBy = new Map<string, Set<string>>();
 
   /**
    * @param staleAfterMs what a node said stops counting once it has been
@@ -45,6 +47,7 @@ export class ObservedState {
       before.set(i.instanceId, fingerprint(i));
     }
     this.byNode.set(nodeId, { receivedAt, report });
+    this.recordFlags(nodeId, prev?.report, report);
     const changed = new Set<string>();
     for (const i of report.instances) {
       this.byInstance.set(i.instanceId, { nodeId, instance: i, receivedAt });
@@ -91,6 +94,31 @@ export class ObservedState {
     return o.instance;
   }
 
+  /**
+   * Do the cluster peers of every engine this node ran say they cannot reach
+   * it? True when each engine of the node's last report (with its Redis node
+   * id) is flagged `fail?` or `fail` by an engine on another node that still
+   * reports. What tells a dead or cut-off host from a stopped agent whose
+   * engines keep serving (see node-liveness.ts).
+   */
+  unreachableByPeers(nodeId: string): boolean {
+    const ids = this.nodeInstances(nodeId).flatMap((i) => (i.cluster?.myId ? [i.cluster.myId] : []));
+    return ids.length > 0 && ids.every((id) => [...this.flaggedBy.get(id) ?? []].some((by) => by !== nodeId && !this.isSilent(by)));
+  }
+
+  private recordFlags(nodeId: string, prev: AgentStatusReport | undefined, report: AgentStatusReport): void {
+    for (const i of prev?.instances ?? []) {
+      for (const id of i.cluster?.unreachablePeers ?? []) {
+        const by = this.flaggedBy.get(id);
+        by?.delete(nodeId);
+        if (by && !by.size) this.flaggedBy.delete(id);
+      }
+    }
+    for (const i of report.instances) {
+      for (const id of i.cluster?.unreachablePeers ?? []) (this.flaggedBy.get(id) ?? this.flaggedBy.set(id, new Set()).get(id)!).add(nodeId);
+    }
+  }
+
   /** Has this node been silent past the staleness limit (or never reported since this process started)? */
   isSilent(nodeId: string): boolean {
     const at = this.lastReportAt(nodeId);
@@ -129,8 +157,8 @@ export class ObservedState {
   }
 }
 
-/** What about an instance makes a reconcile pass worth running at once. */
+/** What about an instance makes a reconcile pass worth running at once (peers it cannot reach included: a host that died shows there first). */
 function fingerprint(i: ObservedInstance): string {
   const v = i.cluster;
-  return [i.state, i.held, v?.role, v?.state, v?.myId, v?.primaryId, v?.primaryLinkUp, v?.slotsOwned, v?.openSlots.length, v?.knownNodes, v?.syncInProgress, v?.configEpoch, i.usersDigest, i.certificateExpiresAt, i.trustDigest].join('|');
+  return [i.state, i.held, v?.role, v?.state, v?.myId, v?.primaryId, v?.primaryLinkUp, v?.slotsOwned, v?.openSlots.length, v?.knownNodes, v?.syncInProgress, v?.configEpoch, v?.unreachablePeers?.join(','), i.usersDigest, i.certificateExpiresAt, i.trustDigest].join('|');
 }

@@ -27,6 +27,8 @@ export interface ReconcileDeps {
   healing: HealingSettings;
   /** A node silent this long is down. */
   nodeDownAfterMs: number;
+  /** A node silent this long while its engines' peers cannot reach them is down (node-liveness.ts); nodeDownAfterMs when absent. */
+  nodeDownConfirmedAfterMs?: number;
   /** Every wait the reconciler and the steps make (DEFAULT_TIMINGS when absent, e.g. in unit tests). */
   timings?: Partial<ReconcilerTimings>;
   /** The wall clock (maintenance windows); Date.now when absent. */

@@ -13,6 +13,7 @@ import { taskFor } from './applier';
 import { applyHealActions } from './apply-actions';
 import { eventRef } from './failover-event';
 import { shardLabel } from '@strata/api';
+import { nodeStatus } from '../observed/node-liveness';
 
 /** Observed state of the context's instances, as the planner sees it. */
 export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstance[] {
@@ -22,7 +23,8 @@ export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstan
     return {
       id: i.id, shard: i.shardIndex, nodeId: i.nodeId, role: i.role, preferredRole: i.preferredRole, engineId: i.engineId ?? null, configEpoch: i.configEpoch ?? null,
       obs: o ? { process: o.state, held: o.held, crashedAt: o.crashedAt ? Date.parse(o.crashedAt) : null, view: o.cluster } : null,
-      nodeSilent: ctx.deps.observed.isSilent(i.nodeId),
+      // A node declared down before its reports went stale (node-liveness.ts) is silent all the same.
+      nodeSilent: ctx.deps.observed.isSilent(i.nodeId) || down.has(i.nodeId),
       nodeDown: down.has(i.nodeId),
       nodeDraining: ctx.nodes.get(i.nodeId)?.draining ?? false,
     };
@@ -62,13 +64,32 @@ export async function releaseCleanedUpLost(ctx: ClusterContext): Promise<void> {
 }
 
 /**
- * Nodes holding this cluster's instances that this control plane has not
- * heard from for the node-down timeout (counted from its own start, so a
- * control-plane outage never makes every node look down at once).
+ * Nodes holding this cluster's instances that are down (node-liveness.ts) by
+ * what this control plane heard: silence counted from its own start, so a
+ * control-plane outage never makes every node look down at once.
  */
 export function downNodes(ctx: ClusterContext, _now = Date.now()) {
   const ids = new Set(ctx.instances.map((i) => i.nodeId));
-  return [...ctx.nodes.values()].filter((n) => ids.has(n.id) && ctx.deps.observed.silentForMs(n.id) > ctx.deps.nodeDownAfterMs);
+  return [...ctx.nodes.values()].filter((n) => ids.has(n.id) && liveness(ctx, n.id) === 'down');
+}
+
+/**
+ * Nodes of this cluster that stopped reporting while their engines' peers
+ * already cannot reach them, not down yet: the pass after the confirmed
+ * timeout declares them down, so the worker keeps passing until then.
+ */
+export function suspectNodes(ctx: ClusterContext): string[] {
+  const ids = new Set(ctx.instances.map((i) => i.nodeId));
+  const o = ctx.deps.observed;
+  return [...ids].filter((id) => o.silentForMs(id) > 1000 && o.unreachableByPeers(id) && liveness(ctx, id) !== 'down');
+}
+
+function liveness(ctx: ClusterContext, nodeId: string) {
+  const o = ctx.deps.observed;
+  const { nodeDownAfterMs } = ctx.deps;
+  return nodeStatus(o.silentForMs(nodeId), o.unreachableByPeers(nodeId), {
+    nodeOfflineAfterMs: o.staleAfterMs, nodeDownAfterMs, nodeDownConfirmedAfterMs: ctx.deps.nodeDownConfirmedAfterMs ?? nodeDownAfterMs,
+  });
 }
 
 /** A node went down: tell the user, once per outage, on every cluster it held instances of. */
@@ -79,7 +100,7 @@ export async function recordDownNodes(ctx: ClusterContext): Promise<void> {
     // Event dedupe keys are unique across clusters: the key names the cluster, or only the first cluster on the node gets one.
     await ctx.deps.events.record(ctx.cluster, {
       type: 'node-down', node: { id: n.id, name: n.name, address: n.address }, silentSince, instances,
-      message: `Node ${n.name} (${n.address}) has not reported since ${silentSince}: it is down. This cluster had ${instances.length} instance(s) on it: ${instances.map((i) => i.address).join(', ')}.`,
+      message: `Node ${n.name} (${n.address}) has not reported since ${silentSince}${ctx.deps.observed.unreachableByPeers(n.id) ? ', and its engines\' cluster peers cannot reach them' : ''}: it is down. This cluster had ${instances.length} instance(s) on it: ${instances.map((i) => i.address).join(', ')}.`,
     }, eventKey({ type: 'node-down', clusterId: ctx.cluster.id, nodeId: n.id, silentSince }));
   }
 }

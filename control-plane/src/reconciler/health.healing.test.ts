@@ -7,7 +7,7 @@ import type { ObservedClusterView, ObservedInstance } from '@strata/api';
 import type { ClusterContext } from './cluster-context';
 import type { InstanceRow } from '../stores/cluster.store';
 import { evaluateHealth } from './health';
-import { planFor } from './heal';
+import { planFor, suspectNodes } from './heal';
 
 const NOW = Date.now();
 const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' | 'replica' }): ObservedClusterView => ({
@@ -27,7 +27,7 @@ function ctx(observed: Record<string, ObservedInstance>): ClusterContext {
   return {
     deps: {
       healing: { fastFailover: true, failoverGraceMs: 5000, rebalanceAfterMs: 30_000 }, nodeDownAfterMs: 15_000,
-      observed: { isSilent: () => false, silentForMs: () => 0 },
+      observed: { isSilent: () => false, silentForMs: () => 0, unreachableByPeers: () => false, staleAfterMs: 5000 },
     } as unknown as ClusterContext['deps'],
     cluster: { id: 'c', spec: { shards: 1, durability: 'none' } } as unknown as ClusterContext['cluster'],
     operationId: null, instances, lost: [], shards: [{ shardIndex: 0 }] as unknown as ClusterContext['shards'],
@@ -79,5 +79,35 @@ describe('evaluateHealth: the Healing condition', () => {
     });
     expect(planFor(lag, null).actions.map((a) => a.kind)).toEqual(['record-role', 'record-role']);
     expect(healing(lag)).toBeUndefined();
+  });
+});
+
+describe('a node whose agent fell silent: down at the confirmed timeout only when its engines\' peers cannot reach them', () => {
+  /** r's node (n2) silent for `silentMs`; p (on n1) serves. */
+  const silentHost = (silentMs: number, unreachable: boolean) => {
+    const c = ctx({
+      p: obs('p', { cluster: view({ myId: 'P', role: 'primary' }) }),
+      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: true }) }),
+    });
+    c.deps.nodeDownConfirmedAfterMs = 4500;
+    c.deps.observed.silentForMs = (n: string) => (n === 'n2' ? silentMs : 0);
+    c.deps.observed.isSilent = (n: string) => n === 'n2' && silentMs > 5000;
+    c.deps.observed.unreachableByPeers = (n: string) => n === 'n2' && unreachable;
+    return c;
+  };
+  const kinds = (c: ClusterContext) => planFor(c, null).actions.map((a) => a.kind);
+
+  it('silent 4.6 s, its engine unreachable by the primary: down, its copy is rebuilt elsewhere', () => {
+    expect(kinds(silentHost(4600, true))).toEqual(['replace']);
+    expect(suspectNodes(silentHost(4600, true))).toEqual([]);
+  });
+  it('silent 3 s (a pause), the primary already flags it: not down yet, and a suspect the worker keeps passing for', () => {
+    expect(kinds(silentHost(3000, true))).toEqual([]);
+    expect(suspectNodes(silentHost(3000, true))).toEqual(['n2']);
+  });
+  it('silent 4.6 s while its engine answers the primary (the agent alone stopped): not down until the node-down timeout', () => {
+    expect(kinds(silentHost(4600, false))).toEqual([]);
+    expect(suspectNodes(silentHost(4600, false))).toEqual([]);
+    expect(kinds(silentHost(15_000, false))).toEqual(['replace']);
   });
 });

@@ -12,7 +12,7 @@ import { fencedTransaction, LeaseLost } from './lease-fence';
 import { runSteps } from './step-runner';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
-import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost } from './heal';
+import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost, suspectNodes } from './heal';
 import { healDuringUpdate } from './update-cluster.steps';
 import { taskFor } from './applier';
 import { syncDatabaseUsers } from './user-sync';
@@ -399,6 +399,9 @@ export class Reconciler {
     const onlyBlockedPlacements = plan.actions.every((a) => a.kind === 'replace' || a.kind === 'add-replica') && blocked === plan.actions.length;
     // Users to sync need no worker either: the task's end and the report showing the new users each bring a pass,
     // and an unsettled cluster is swept every 2 s (an instance that keeps failing to sync is retried with backoff).
+    // A node that stopped reporting, whose engines' peers cannot reach them either, is declared down at the confirmed
+    // timeout: the worker passes until then rather than waiting for the sweep.
+    if (suspectNodes(ctx).length) return false;
     return !plan.actions.length || onlyBlockedPlacements;
   }
 }

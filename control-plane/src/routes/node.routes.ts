@@ -8,6 +8,7 @@ import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { ObservedState } from '../observed/observed-state';
 import { hashToken, newToken } from '../crypto/tokens';
+import { nodeStatus } from '../observed/node-liveness';
 
 export interface NodeRoutesDeps {
   nodes: NodeStore;
@@ -16,6 +17,8 @@ export interface NodeRoutesDeps {
   observed: ObservedState;
   nodeOfflineAfterMs: number;
   nodeDownAfterMs: number;
+  /** Down sooner when its engines' peers cannot reach them (node-liveness.ts); nodeDownAfterMs when absent. */
+  nodeDownConfirmedAfterMs?: number;
   /** A node's placement changed (drain): every cluster on it needs a pass. */
   onNodeChanged?: (nodeId: string) => void;
   /** SHA-256 of the certificate agents pin when the API serves HTTPS (null: plain HTTP). */
@@ -35,6 +38,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
     const mine = new Set(visible.map((c) => c.id));
     const fleet = principal.isPlatformAdmin;
     const now = Date.now();
+    const liveness = { ...d, nodeDownConfirmedAfterMs: d.nodeDownConfirmedAfterMs ?? d.nodeDownAfterMs };
     const items: Node[] = nodes.flatMap((n) => {
       const on = instances.filter((i) => i.nodeId === n.id);
       // The fleet view (platform admins) lists every organization's instances, the ones its capacity counts;
@@ -46,7 +50,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         id: n.id,
         name: n.name,
         address: n.address,
-        status: nodeStatus(d.nodes.silentForMs(n, now), d),
+        status: nodeStatus(d.nodes.silentForMs(n, now), d.observed.unreachableByPeers(n.id), liveness),
         draining: n.draining,
         capacity: fleet ? { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) } : null,
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
@@ -88,10 +92,4 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
   });
 
   return r;
-}
-
-/** online; offline (silent a few seconds, or not reported yet); down (silent past the node-down timeout). */
-export function nodeStatus(silent: number | null, t: { nodeOfflineAfterMs: number; nodeDownAfterMs: number }): Node['status'] {
-  if (silent === null) return 'offline';
-  return silent < t.nodeOfflineAfterMs ? 'online' : silent < t.nodeDownAfterMs ? 'offline' : 'down';
 }

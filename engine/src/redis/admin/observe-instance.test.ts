@@ -36,4 +36,16 @@ describe('observation of an instance', () => {
     // Diskless sync: the total is -1 (unknown).
     expect(toView('b2', 'cluster_state:ok\r\n', nodes, info(-1))).toMatchObject({ syncInProgress: true, syncReadBytes: 5000, syncTotalBytes: null });
   });
+
+  it('the members it cannot reach: flagged fail? (no answer within the node timeout) or fail, never itself', () => {
+    const nodes = [
+      'a1 127.0.5.1:7100@17100 myself,master - 0 0 1 connected 0-5460',
+      'b2 127.0.5.2:7100@17100 master,fail? - 1700000000000 0 2 connected 5461-10921',
+      'c3 127.0.5.3:7100@17100 master,fail - 1700000000000 0 3 disconnected 10922-16383',
+      'd4 127.0.5.3:7101@17101 slave c3 0 1700000000000 3 connected',
+      '',
+    ].join('\n');
+    expect(toView('a1', 'cluster_state:ok\r\n', nodes, 'role:master\r\n').unreachablePeers).toEqual(['b2', 'c3']);
+    expect(toView('a1', 'cluster_state:ok\r\n', NODES, 'role:master\r\n').unreachablePeers).toEqual([]);
+  });
 });

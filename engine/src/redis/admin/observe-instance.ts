@@ -52,7 +52,8 @@ export async function observeWith(client: Redis): Promise<ObservedClusterView | 
 /** Pure: the four replies -> the observed view. */
 export function toView(myId: string, clusterInfoText: string, nodesText: string, replicationText: string): ObservedClusterView {
   const clusterInfo = parseInfo(clusterInfoText);
-  const myself = parseClusterNodes(nodesText).find((n) => n.myself);
+  const nodes = parseClusterNodes(nodesText);
+  const myself = nodes.find((n) => n.myself);
   const replication = parseInfo(replicationText);
   const role = myself?.role === 'replica' || replication.role === 'slave' ? 'replica' : 'primary';
   const openSlots: OpenSlot[] = myself ? parseOpenSlots(nodesText, myself.id) : [];
@@ -74,5 +75,6 @@ export function toView(myId: string, clusterInfoText: string, nodesText: string,
     syncReadBytes: role === 'replica' && replication.master_sync_in_progress === '1' ? num(replication.master_sync_read_bytes) : null,
     syncTotalBytes: role === 'replica' && replication.master_sync_in_progress === '1' && Number(replication.master_sync_total_bytes) > 0 ? num(replication.master_sync_total_bytes) : null,
     configEpoch: myself?.configEpoch ?? 0,
+    unreachablePeers: nodes.filter((n) => !n.myself && (n.flags.includes('fail?') || n.flags.includes('fail'))).map((n) => n.id),
   };
 }

@@ -1,0 +1,31 @@
+import type { Node } from '@strata/api';
+
+/** How long a node may stay silent before it counts as offline, and as down. */
+export interface LivenessTimings {
+  /** Silent this long: offline (its instances' observations are stale). */
+  nodeOfflineAfterMs: number;
+  /** Silent this long: down, whatever its peers say (its copies are rebuilt elsewhere). */
+  nodeDownAfterMs: number;
+  /**
+   * Silent this long while the cluster peers of every engine it ran cannot
+   * reach them either (`fail?` / `fail` in their CLUSTER NODES): down. A
+   * host that died or was cut off is declared down this early; an agent
+   * that stopped while its engines keep serving, or a control plane cut
+   * from a serving host, waits for `nodeDownAfterMs`. Above that, it is
+   * that.
+   */
+  nodeDownConfirmedAfterMs: number;
+}
+
+/**
+ * The one rule for a node's liveness: online, offline (silent a few seconds,
+ * or not reported yet), down (silent past the node-down timeout, or past the
+ * shorter confirmed timeout while its engines' peers cannot reach them).
+ * `silentMs` null: not heard from yet.
+ */
+export function nodeStatus(silentMs: number | null, unreachableByPeers: boolean, t: LivenessTimings): Node['status'] {
+  if (silentMs === null) return 'offline';
+  if (silentMs >= t.nodeDownAfterMs) return 'down';
+  if (unreachableByPeers && silentMs >= Math.min(t.nodeDownConfirmedAfterMs, t.nodeDownAfterMs)) return 'down';
+  return silentMs < t.nodeOfflineAfterMs ? 'online' : 'offline';
+}
