@@ -76,7 +76,8 @@ try {
     console.log(`[chaos] starting a stack (nodes as hosts, ${side === 'strata' ? 'Strata\'s fast failover on' : 'fast failover off: Redis alone'})…`);
     stack = await startStack({ endWithLauncher: true,
       dir, addressPrefix: process.env.STRATA_CHAOS_PREFIX ?? '127.0.93', port: 0, fastPostgres: true, nodes: 3, network: 'netns',
-      extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '5000', STRATA_FAST_FAILOVER: side === 'strata' ? 'true' : 'false' },
+      // The product's own detection timings: a host cut off is declared down once its engines' peers confirm it (4.5 s).
+      extraEnv: { STRATA_FAST_FAILOVER: side === 'strata' ? 'true' : 'false' },
     });
     for (const fault of faults) {
       for (const mode of modes) {
