@@ -366,6 +366,8 @@ export class Reconciler {
     const cluster = (await deps.clusters.get(clusterId))!;
     const ctx = await loadContext(deps, cluster, null, { nodes: await this.nodeList() });
     const plan = planFor(ctx, this.healthySince.get(clusterId) ?? null);
+    // A node that went down is told before what is done about it (the copies rebuilt elsewhere).
+    await recordDownNodes(ctx);
     let blocked = 0;
     if (plan.actions.length) {
       this.deps.log.info({ clusterId, actions: plan.actions }, 'healing');
@@ -377,7 +379,6 @@ export class Reconciler {
     const certificates = await renewCertificates(ctx);
     const trust = await syncClientTrust(ctx);
     await recordRotatedCertificates(ctx);
-    await recordDownNodes(ctx);
     await recordFinishedRepairs(ctx);
     await recordAgentRestarts(ctx);
     await releaseCleanedUpLost(ctx);

@@ -22,7 +22,10 @@ const SETTLE_MS = Number(process.env.SETTLE_MS ?? 3000);
 const STABLE_MS = Number(process.env.STABLE_MS ?? 4500);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface ModeResult { gaps: number[]; strata: number[]; acked: number; replicated: number; lostReplicated: number; lostPrimaryOnly: number; errors: number }
+interface ModeResult { gaps: number[]; strata: number[]; acked: number; replicated: number; lostReplicated: number; lostPrimaryOnly: number; errors: number; slow: string[] }
+
+/** A gap longer than this is listed with the errors the writer got meanwhile. */
+const SLOW_GAP_MS = 1000;
 
 async function api<T>(url: string, token: string, method: string, p: string, body?: unknown): Promise<T> {
   const res = await fetch(url + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
@@ -51,6 +54,8 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number
 class Writer {
   acked: { at: number; key: string; replicated: boolean }[] = [];
   errors = 0;
+  /** When each error happened and what it said (its first words). */
+  readonly errorLog: { at: number; what: string }[] = [];
   private stop = false;
   private done?: Promise<void>;
   private owner: string | null = null;
@@ -92,6 +97,7 @@ class Writer {
           this.acked.push({ at, key, replicated: replicas >= 1 });
         } catch (err) {
           this.errors++;
+          this.errorLog.push({ at: performance.now(), what: String((err as Error).message).split(/\s+/).slice(0, 3).join(' ').replace(/\d+\.\d+\.\d+\.\d+:\d+/g, 'host:port') });
           const moved = /^MOVED \d+ (\S+)/.exec((err as Error).message);
           this.owner = moved ? moved[1]! : null;
           await sleep(2);
@@ -110,13 +116,26 @@ class Writer {
    * just after it; the outage follows).
    */
   gapAfter(t: number, windowMs: number): number {
+    return this.longestGap(t, windowMs).ms;
+  }
+
+  /** The longest gap after `t` (see gapAfter), with where it starts and ends. */
+  longestGap(t: number, windowMs: number): { ms: number; from: number; to: number } {
     const from = this.acked.findLastIndex((a) => a.at <= t);
-    if (from < 0) return NaN;
-    let longest = 0;
+    if (from < 0) return { ms: NaN, from: t, to: t };
+    let longest = { ms: 0, from: t, to: t };
     for (let i = from + 1; i < this.acked.length && this.acked[i - 1]!.at <= t + windowMs; i++) {
-      longest = Math.max(longest, this.acked[i]!.at - this.acked[i - 1]!.at);
+      const ms = this.acked[i]!.at - this.acked[i - 1]!.at;
+      if (ms > longest.ms) longest = { ms, from: this.acked[i - 1]!.at, to: this.acked[i]!.at };
     }
     return longest;
+  }
+
+  /** The errors between two moments, by kind, most frequent first. */
+  errorsBetween(from: number, to: number): string {
+    const kinds = new Map<string, number>();
+    for (const e of this.errorLog) if (e.at >= from && e.at <= to) kinds.set(e.what, (kinds.get(e.what) ?? 0) + 1);
+    return [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n}x ${k}`).join(', ') || 'none';
   }
 }
 
@@ -130,7 +149,9 @@ async function runMode(fast: boolean, prefix: string): Promise<ModeResult> {
   const { url, adminToken: token } = stack;
   const client: { c?: Cluster } = {};
   try {
-    const created = await api<{ cluster: { id: string } }>(url, token, 'POST', '/v1/clusters', { name: 'bench', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
+    // Every acknowledged write stays (one new key each, ~14,000 a second into one shard): 64 MB filled up after ~30 kills,
+    // and from then on the writer got OOM errors, not a failover. 512 MB holds 50 kills and more.
+    const created = await api<{ cluster: { id: string } }>(url, token, 'POST', '/v1/clusters', { name: 'bench', shards: 3, replicasPerShard: 1, memoryMbPerShard: 512 });
     const id = created.cluster.id;
     const healthy = () => waitFor(async () => {
       const c = await api<{ status: { phase: string } }>(url, token, 'GET', `/v1/clusters/${id}`);
@@ -199,7 +220,11 @@ async function runMode(fast: boolean, prefix: string): Promise<ModeResult> {
     }
     verify.disconnect();
     return {
-      gaps: killedAt.map((t) => writer.gapAfter(t, SETTLE_MS)), strata, acked: writer.acked.length, replicated: writer.acked.filter((a) => a.replicated).length,
+      gaps: killedAt.map((t) => writer.gapAfter(t, SETTLE_MS)), strata,
+      slow: killedAt.flatMap((t, k) => {
+        const g = writer.longestGap(t, SETTLE_MS);
+        return g.ms > SLOW_GAP_MS ? [`kill ${k + 1}: ${g.ms.toFixed(0)} ms without writes, from ${(g.from - t).toFixed(0)} ms after the kill; errors meanwhile: ${writer.errorsBetween(g.from, g.to)}`] : [];
+      }), acked: writer.acked.length, replicated: writer.acked.filter((a) => a.replicated).length,
       lostReplicated, lostPrimaryOnly, errors: writer.errors,
     };
   } finally {
@@ -215,20 +240,21 @@ const pct = (xs: number[], p: number) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : NaN;
 };
 const row = (name: string, xs: number[]) =>
-  `${name.padEnd(38)} ${pct(xs, 50).toFixed(0).padStart(6)} ${Math.min(...xs).toFixed(0).padStart(6)} ${pct(xs, 90).toFixed(0).padStart(6)} ${Math.max(...xs).toFixed(0).padStart(6)}   n=${xs.length}`;
+  `${name.padEnd(38)} ${pct(xs, 50).toFixed(0).padStart(6)} ${Math.min(...xs).toFixed(0).padStart(6)} ${pct(xs, 90).toFixed(0).padStart(6)} ${pct(xs, 99).toFixed(0).padStart(6)} ${Math.max(...xs).toFixed(0).padStart(6)}   n=${xs.length}`;
 
 const redisVersion = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1];
 console.log(`kill -9 of the written-to primary, ${KILLS} times per mode, 3x1 cluster, durability none, ${os.cpus().length} cores, redis ${redisVersion}`);
 const modes = (process.env.MODES ?? 'fast,redis').split(',');
-const empty: ModeResult = { gaps: [], strata: [], acked: 0, replicated: 0, lostReplicated: 0, lostPrimaryOnly: 0, errors: 0 };
+const empty: ModeResult = { gaps: [], strata: [], acked: 0, replicated: 0, lostReplicated: 0, lostPrimaryOnly: 0, errors: 0, slow: [] };
 const fast = modes.includes('fast') ? await runMode(true, '127.0.21') : empty;
 const redis = modes.includes('redis') ? await runMode(false, '127.0.22') : empty;
-console.log('time without acknowledged writes (ms)      median    min    p90    max');
+console.log('time without acknowledged writes (ms)      median    min    p90    p99    max');
 console.log(row('client, Strata fast failover', fast.gaps));
 console.log(row("client, Redis's own detection", redis.gaps));
 console.log(row('Strata event (detected -> ok), fast', fast.strata));
 console.log(row('Strata event (detected -> ok), Redis', redis.strata));
 console.log(`median ratio Redis alone / Strata: ${(pct(redis.gaps, 50) / pct(fast.gaps, 50)).toFixed(1)}x`);
 for (const [name, r] of [['Strata fast failover', fast], ['Redis alone', redis]] as const) {
+  for (const line of r.slow) console.log(`${name}, gap over ${SLOW_GAP_MS} ms: ${line}`);
   console.log(`${name}: ${r.acked} writes acknowledged by the primary (${r.replicated} also by a replica), ${r.errors} errors; lost: ${r.lostReplicated} replica-acknowledged, ${r.lostPrimaryOnly} primary-only`);
 }

@@ -56,7 +56,8 @@ try {
 
   const when: Record<string, number> = {};
   const watch = (async () => {
-    while (!when.rebuilt) {
+    // Until both are seen (one pass may record them together), or a minute.
+    for (const until = performance.now() + 60_000; (!when.rebuilt || !when.down) && performance.now() < until;) {
       const events = (await api<{ items: ClusterEvent[] }>('GET', `/v1/clusters/${id}/events?limit=50`)).items;
       const now = performance.now() - t0;
       if (!when.failover && events.some((e) => e.type === 'failover')) when.failover = now;
@@ -75,7 +76,7 @@ try {
   }
   client.disconnect();
   const redis = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1];
-  console.log(`node loss (agent + engines kill -9), 3x1 cluster, ${KEYS} keys, 4 nodes, node-down after ${DOWN_AFTER_MS} ms, ${os.cpus().length} cores, redis ${redis}`);
+  console.log(`node loss (agent + engines kill -9), 3x1 cluster, ${KEYS} keys, 4 nodes, node-down after ${DOWN_AFTER_MS} ms (${process.env.STRATA_NODE_DOWN_CONFIRMED_AFTER_MS ?? 4500} ms once its engines' peers confirm), ${os.cpus().length} cores, redis ${redis}`);
   console.log(`failover event           ${(when.failover! / 1000).toFixed(1)} s`);
   console.log(`node-down event          ${(when.down! / 1000).toFixed(1)} s`);
   console.log(`replica-rebuilt event    ${(when.rebuilt! / 1000).toFixed(1)} s`);
