@@ -80,11 +80,20 @@ export class TestApi {
   /** Waits for an event of this type matching `where`, newest first. */
   waitForEvent<T extends ClusterEvent['type']>(id: string, type: T, where: (e: Extract<ClusterEvent, { type: T }>) => boolean = () => true, timeoutMs = 30_000): Promise<Extract<ClusterEvent, { type: T }>> {
     let seen: string[] = [];
+    let state = '';
     return this.pollUntil(async () => {
       const items = (await this.events(id, '?limit=200')).body.items ?? [];
       seen = items.map((e) => e.type);
-      return items.find((e): e is Extract<ClusterEvent, { type: T }> => e.type === type && where(e as Extract<ClusterEvent, { type: T }>));
-    }, timeoutMs, () => `no ${type} event on cluster ${id} within ${timeoutMs} ms (events: ${seen.join(', ') || 'none'})`);
+      const found = items.find((e): e is Extract<ClusterEvent, { type: T }> => e.type === type && where(e as Extract<ClusterEvent, { type: T }>));
+      if (!found) {
+        // What the cluster says it is doing, and where its copies are, for the message of a wait that times out.
+        const [c, t] = await Promise.all([this.getCluster(id), this.topology(id)]);
+        const failing = (c.body.status?.conditions ?? []).filter((x) => x.status !== (x.type === 'Healing' ? 'false' : 'true')).map((x) => `${x.type}: ${x.message}`);
+        const copies = (t.body.shards ?? []).map((s, i) => `shard ${i}: ${s.instances.map((x) => `${x.id.slice(0, 8)} ${x.role} ${x.address} ${x.health}`).join(', ')}`);
+        state = `; phase ${c.body.status?.phase}; ${failing.join(' | ') || 'no failing condition'}; ${copies.join('; ')}`;
+      }
+      return found;
+    }, timeoutMs, () => `no ${type} event on cluster ${id} within ${timeoutMs} ms (events: ${seen.join(', ') || 'none'}${state})`);
   }
 
   /** Waits until the cluster is ready and every instance is healthy in its recorded role. */
