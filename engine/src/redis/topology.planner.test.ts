@@ -103,6 +103,15 @@ describe('planTopologyChange', () => {
     expect(r.moves).toEqual([]);
   });
 
+  it('3 -> 4 right after a failover, two rows of a shard still recorded primary: no extra copy of that shard', () => {
+    const c = cluster(3, 1, 64, 3);
+    c.instances.find((i) => i.id === 'i1-1')!.role = 'primary'; // promoted; the old primary's row not recorded replica yet
+    const r = planTopologyChange({ current: spec(), desired: spec({ shards: 4 }), ...c, data: [] });
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.add.filter((a) => a.shard < 3)).toEqual([]);
+    expect(r.add.filter((a) => a.shard === 3)).toHaveLength(2);
+  });
+
   it('replicas 2 -> 1: removes the newest replica of each shard, never a primary', () => {
     const c = cluster(3, 2, 64, 3);
     c.instances.find((i) => i.id === 'i0-2')!.role = 'primary'; // failed over: the live primary stays

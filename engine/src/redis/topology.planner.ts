@@ -276,16 +276,18 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
   // Removed shards: every copy goes once its slots moved away.
   for (const i of input.instances) if (i.shard >= want.shards) remove.push(i.id);
 
-  // Replica count of the shards that stay.
+  // Replica count of the shards that stay, counted as copies: a role record that lags behind a failover (two rows
+  // still saying primary) must not add a copy the shard already has.
   for (let shard = 0; shard < Math.min(cur.shards, want.shards); shard++) {
     const members = input.instances.filter((i) => i.shard === shard);
     const replicas = members.filter((i) => i.role === 'replica').sort((a, b) => b.replicaIndex - a.replicaIndex);
-    if (replicas.length > want.replicasPerShard) {
-      for (const r of replicas.slice(0, replicas.length - want.replicasPerShard)) remove.push(r.id);
+    const extra = members.length - 1 - want.replicasPerShard;
+    if (extra > 0) {
+      for (const r of replicas.slice(0, extra)) remove.push(r.id);
     }
     let next = Math.max(0, ...members.map((i) => i.replicaIndex)) + 1;
     const holders = members.map((i) => i.nodeId);
-    for (let n = replicas.length; n < want.replicasPerShard; n++) {
+    for (let n = Math.max(0, members.length - 1); n < want.replicasPerShard; n++) {
       const placed = placeReplacement({ memoryMb: want.memoryMbPerShard, excludeNodeIds: holders, nodes });
       if (!placed.ok) return fail('unplaceable', 'replicasPerShard', `${shardName(shard)}: ${placed.reason}`);
       add.push({ shard, role: 'replica', replicaIndex: next++, nodeId: placed.nodeId, port: placed.port });
