@@ -81,8 +81,11 @@ export function downNodes(ctx: ClusterContext, _now = Date.now()) {
 export function suspectNodes(ctx: ClusterContext): string[] {
   const ids = new Set(ctx.instances.map((i) => i.nodeId));
   const o = ctx.deps.observed;
-  return [...ids].filter((id) => o.silentForMs(id) > 1000 && o.unreachableByPeers(id) && liveness(ctx, id) !== 'down');
+  return [...ids].filter((id) => o.silentForMs(id) > SUSPECT_AFTER_MS && o.unreachableByPeers(id) && liveness(ctx, id) !== 'down');
 }
+
+/** Agents report about once a second: a node silent longer than that has missed a report. */
+const SUSPECT_AFTER_MS = 1000;
 
 function liveness(ctx: ClusterContext, nodeId: string) {
   const o = ctx.deps.observed;
