@@ -442,7 +442,10 @@ export async function addReplica(ctx: ClusterContext, a: Extract<HealAction, { k
   if (!r.ok) return `${shardName(a.shard)}: draining is blocked: no node can take a new replica: ${r.reason}; waiting for room (or undrain)`;
 }
 
-/** Draining: the copy on the draining node leaves once every copy elsewhere is in sync (it is then forgotten and swept). */
+/**
+ * A copy the shard does not need leaves (it is then forgotten and swept): on a draining node once every copy elsewhere
+ * is in sync, or on a down node when the shard has all its copies on live nodes.
+ */
 export async function retire(ctx: ClusterContext, a: Extract<HealAction, { kind: 'retire' }>): Promise<void> {
   const old = byId(ctx, a.instanceId);
   const elsewhere = ctx.instances.filter((i) => i.shardIndex === a.shard && i.id !== old.id && !ctx.nodes.get(i.nodeId)?.draining);
@@ -454,7 +457,8 @@ export async function retire(ctx: ClusterContext, a: Extract<HealAction, { kind:
     }
     await ctx.deps.clusters.markLost(old.id, db);
   });
-  if (replacement) {
+  // A surplus copy on a down node leaves without a replacement (the node-down event named it already).
+  if (replacement && a.reason === 'drain') {
     const from = eventRef(ctx, old);
     const to = eventRef(ctx, replacement);
     await ctx.deps.events.record(ctx.cluster, {

@@ -53,8 +53,11 @@ export type ClusterAction =
   | { kind: 'replace'; shard: number; instanceId: string }
   /** Draining: place a new replica before the copy on the draining node goes. */
   | { kind: 'add-replica'; shard: number; forInstanceId: string }
-  /** Draining: the new replica is in sync; remove the copy on the draining node. */
-  | { kind: 'retire'; shard: number; instanceId: string }
+  /**
+   * Remove a copy the shard does not need: `drain`, the new replica is in sync and the copy is on a draining node;
+   * `surplus`, the copy is on a down node and its shard has every copy its spec asks for elsewhere.
+   */
+  | { kind: 'retire'; shard: number; instanceId: string; reason: 'drain' | 'surplus' }
   /** Record the role an instance reports (`replaces`: a promotion's old primary, whose failover it records). */
   | { kind: 'record-role'; instanceId: string; shard: number; role: InstanceRole; engineId: string; configEpoch: number; previousRole: InstanceRole; replaces?: string }
   /** Record the Redis node ids the instances report. */

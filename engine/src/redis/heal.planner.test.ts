@@ -257,6 +257,29 @@ describe('planHealing', () => {
       ],
     },
     {
+      name: 'a copy on a down node whose shard has all its copies on live nodes is removed, not rebuilt (there may be no node left for it)',
+      build: () => {
+        const l = healthy();
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        // Shard 0 has a third copy on a live node: with one replica per shard it needs no other.
+        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) } });
+        return l;
+      },
+      over: { replicasPerShard: 1 },
+      expect: [{ kind: 'retire', shard: 0, instanceId: 'r0', reason: 'surplus' }],
+    },
+    {
+      name: 'a copy on a down node is rebuilt when its shard has fewer live copies than its spec asks for',
+      build: () => {
+        const l = healthy();
+        for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
+        return l;
+      },
+      over: { replicasPerShard: 1 },
+      expect: [{ kind: 'replace', shard: 0, instanceId: 'r0' }],
+    },
+    {
       name: 'a primary whose node is down but to which another copy is still linked serves: no copy takes over',
       build: () => {
         const l = healthy();
@@ -301,7 +324,7 @@ describe('planHealing', () => {
         return l;
       },
       over: { replicasPerShard: 1 },
-      expect: [{ kind: 'retire', shard: 0, instanceId: 'r0' }],
+      expect: [{ kind: 'retire', shard: 0, instanceId: 'r0', reason: 'drain' }],
     },
     {
       name: 'drain of a shard without replicas is blocked, and says so',

@@ -248,7 +248,11 @@ export function planHealing(input: HealInput): HealPlan {
   for (const i of input.instances.filter((x) => x.nodeDown)) {
     const serving = input.instances.find((m) => m.shard === i.shard && !m.nodeSilent && servesSlots(m));
     if (serving) {
-      actions.push({ kind: 'replace', shard: i.shard, instanceId: i.id });
+      // A copy the shard does not need (it has every copy its spec asks for on live nodes) is dropped, not rebuilt:
+      // there may be no node left to rebuild it on, and a copy too many is no copy lost.
+      const live = input.instances.filter((m) => m.shard === i.shard && !m.nodeDown).length;
+      const surplus = input.replicasPerShard !== undefined && live >= 1 + input.replicasPerShard;
+      actions.push(surplus ? { kind: 'retire', shard: i.shard, instanceId: i.id, reason: 'surplus' } : { kind: 'replace', shard: i.shard, instanceId: i.id });
       continue;
     }
     const linked = i.role === 'primary' && input.instances.some((m) => m.shard === i.shard && !m.nodeSilent && isRunning(m)
@@ -292,7 +296,7 @@ export function planHealing(input: HealInput): HealPlan {
       continue;
     }
     const caughtUp = elsewhere.every((m) => m === serving || (isInSyncReplicaOf(m, serving) && m.obs!.view!.state === 'ok'));
-    if (caughtUp) actions.push({ kind: 'retire', shard: i.shard, instanceId: i.id });
+    if (caughtUp) actions.push({ kind: 'retire', shard: i.shard, instanceId: i.id, reason: 'drain' });
     else waiting.push(`${shardName(i.shard)}: draining; the new replica on another node is syncing; the copy on the draining node stays until it is in sync`);
   }
   // Lost ids are forgotten on every member; again whenever a member still
@@ -401,7 +405,9 @@ export function describeHealAction(a: HealAction): string {
     case 'join': return `${shardName(a.shard)}: a new replica is joining and syncing from its primary`;
     case 'replace': return `${shardName(a.shard)}: rebuilding a copy that was on a down node on another node`;
     case 'add-replica': return `${shardName(a.shard)}: draining; placing a new replica on another node before the copy on the draining node is removed`;
-    case 'retire': return `${shardName(a.shard)}: draining; the new replica is in sync, removing the copy on the draining node`;
+    case 'retire': return a.reason === 'drain'
+      ? `${shardName(a.shard)}: draining; the new replica is in sync, removing the copy on the draining node`
+      : `${shardName(a.shard)}: removing the copy on a down node: the shard has all its copies on live nodes`;
     case 'forget': return a.lostInstanceIds.length ? `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)` : 'members know a node that is not in the cluster: forgetting it (CLUSTER FORGET)';
   }
 }
