@@ -3,7 +3,8 @@
  * (`${STRATA_TEST_NET ?? '127.0'}.6.1..2`, port 7230): a slot copied whole
  * and the same slot copied as listed keys in parts digest alike; the
  * target restores exactly what the source holds (values of every type,
- * binary names, expiries); HANDOVER gives a slot up only while its digest is
+ * binary names, expiries), in the very bytes the TypeScript encoder writes
+ * for the same keys; HANDOVER gives a slot up only while its digest is
  * the copy's, and refuses, changing nothing, after a value, an expiry or the
  * key set changed.
  */
@@ -12,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { keySlot } from '../key-slot';
 import { planSlots } from '../slots.planner';
 import { connectAdmin } from './admin-connection';
-import { BulkRestoreConnection } from './bulk-restore.connection';
+import { BulkRestoreConnection, encodeRestores } from './bulk-restore.connection';
 import { formCluster } from './form-cluster';
 import { parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
 import { combineDigests, COPY_SHA, copyArgs, HANDOVER_SHA, handoverArgs, loadSlotMoveScripts, parseCopyReply, parseHandoverReply, type CopyGroup } from './slot-move.scripts';
@@ -88,6 +89,12 @@ describe('slot move scripts on redis-server', () => {
     const parts = [await copy([{ slot, keys: names.slice(0, 2) }]), await copy([{ slot, keys: [...names.slice(2), Buffer.from(`${bin!}:gone`)] }])];
     expect(parts.map((p) => p.groups[0]!.keys)).toEqual([2, 4]);
     expect(combineDigests(parts[0]!.groups[0]!.digest, parts[1]!.groups[0]!.digest)).toBe(whole.groups[0]!.digest);
+
+    // The script's RESTORE-ASKING commands are byte for byte what the TypeScript encoder (a restore's key mover)
+    // writes for the same keys: the two encoders cannot drift apart.
+    const listed = await copy([{ slot, keys: names }]);
+    const entries = await Promise.all(names.map(async (k) => ({ key: k, payload: (await src.callBuffer('DUMP', k)) as Buffer, expireAt: Number(await src.call('PEXPIRETIME', k)) })));
+    expect(listed.restores.equals(encodeRestores(entries))).toBe(true);
 
     await dst.call('CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', srcId);
     await restorer.restoreEncoded(whole.restores, whole.keys);
