@@ -1,11 +1,13 @@
 /**
  * Test fixture: real redis-server processes with configs from
  * renderRedisConfig, each in its own temp dir. Integration tests only.
+ * A fleet started where an earlier one's test process died first ends that
+ * one's leftovers on its addresses.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Durability, EngineCredentials, EvictionPolicy } from '../../../domain';
 import { renderRedisConfig } from '../../config.renderer';
 import { connectAdmin } from '../admin-connection';
@@ -44,9 +46,31 @@ export interface FleetOptions {
   redisServer?: string;
 }
 
+/**
+ * Ends what an earlier fleet left on these members' addresses when its test process died without stopping it
+ * (a crash, a kill): its redis-server processes, known by their working directory (each runs in its member's
+ * directory under a `strata-engine-` temp dir), and those temp dirs. Only this fixture's own processes are touched.
+ */
+async function clearLeftovers(members: FleetMember[]): Promise<void> {
+  const wanted = new Set(members.map((m) => `${m.host}-${m.port}`));
+  for (const pid of (await readdir('/proc').catch(() => [] as string[])).filter((d) => /^\d+$/.test(d))) {
+    if (!(await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).startsWith('redis-server')) continue;
+    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
+    const root = dirname(cwd);
+    if (dirname(root) !== tmpdir() || !basename(root).startsWith('strata-engine-') || !wanted.has(basename(cwd))) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone already
+    }
+    await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  }
+}
+
 /** Spawns one redis-server per member and waits until each answers PING as the internal user. */
 export async function startRedisFleet(members: FleetMember[], opts: FleetOptions = {}): Promise<RedisFleet> {
   const credentials = opts.credentials ?? TEST_CREDENTIALS;
+  await clearLeftovers(members);
   const root = await mkdtemp(join(tmpdir(), 'strata-engine-'));
   const servers: RunningRedis[] = [];
   const fleet: RedisFleet = {
