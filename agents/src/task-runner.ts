@@ -11,7 +11,7 @@ import { runDiskProfile } from './disk-profile/disk-profile-runner';
 import { backupShard } from './backup/backup-shard';
 import { consistentStart } from './backup/consistent-start';
 import { restoreKeys } from './backup/restore-keys';
-import { openRdbSync } from '@strata/engine/backup';
+import { openRdbSync, StorageCache } from '@strata/engine/backup';
 import { backupProgressDetail, restoreProgressDetail } from '@strata/api';
 import { runKeyScan, runSlowLog } from './diagnostics';
 
@@ -44,6 +44,8 @@ export class TaskRunner {
   private readonly abort = new AbortController();
   private readonly lock = new KeyedLock();
   private readonly running = new Set<Promise<void>>();
+  /** Backup storages opened by this agent, reused by its next backups. */
+  private readonly storages = new StorageCache();
 
   constructor(
     private readonly d: { client: ControlPlaneClient; supervisor: EngineSupervisor; connections: InstanceConnections; log: Logger; onDone: () => void; migrateSlotsPerRound?: number; loadgen?: BenchmarkWorkerDeps['loadgen']; dataDir?: string; fio?: string; backupMaxBytesPerSec?: number;
@@ -142,6 +144,7 @@ export class TaskRunner {
         client,
         openSync: () => openRdbSync({ host: client.options.host!, port: p.port, ...login }),
         instanceDir: this.d.supervisor.instanceDir(p.instanceId), stop: t.stop, log: (msg) => log.info(msg), maxBytesPerSec: this.d.backupMaxBytesPerSec,
+        openStorage: (ref, creds) => this.storages.get(ref, creds),
         progress: (bytes, total) => {
           last = last.then(() => this.d.client.progress(t.taskId, { progress: total ? Math.min(1, bytes / total) : 0, detail: backupProgressDetail(bytes, total) }))
             .catch((err) => log.warn({ err: (err as Error).message }, 'could not report backup progress'));

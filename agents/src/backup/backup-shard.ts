@@ -40,6 +40,8 @@ export interface BackupShardDeps {
   maxBytesPerSec?: number;
   /** Refuse a file with keys outside database 0 (an import's source; a cluster's own instances have database 0 only). */
   checkDatabases?: boolean;
+  /** Opens the backup's storage (e.g. a StorageCache's, reusing its clients); openStorage when absent. */
+  openStorage?: typeof openStorage;
 }
 
 /** Holds chunks back so that no more than `rate` bytes a second pass. */
@@ -197,7 +199,7 @@ export async function backupShard(p: BackupShardTaskSpec & { storageCredentials?
     }
     const sizeKey = `${p.clusterId}:${p.shard}`;
     const expectedBytes = total ?? lastBytes.get(sizeKey);
-    const stored: StoredObject = await openStorage(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress, ...(expectedBytes ? { expectedBytes } : {}) });
+    const stored: StoredObject = await (d.openStorage ?? openStorage)(p.storage, p.storageCredentials).put(p.key, tap, { signal: d.stop, onProgress, ...(expectedBytes ? { expectedBytes } : {}) });
     lastBytes.set(sizeKey, stored.bytes);
     const c = counts as RdbCounts | null;
     if (!c) throw new Error(`could not read the key counts from the snapshot's header (${stored.bytes} bytes)`);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checksumOf, getJson, LocalDirectoryStorage } from './backup-storage';
+import { checksumOf, getJson, LocalDirectoryStorage, StorageCache } from './backup-storage';
 
 const dirs: string[] = [];
 const storage = () => {
@@ -39,5 +39,29 @@ describe('LocalDirectoryStorage', () => {
     await s.deletePrefix('b3');
     expect(await s.size('b3/manifest.json')).toBeNull();
     await expect(s.put('../escape', Readable.from([Buffer.from('x')]))).rejects.toThrow(/invalid storage key/);
+  });
+});
+
+describe('StorageCache', () => {
+  const s3 = { kind: 's3' as const, endpoint: 'http://127.0.0.1:1', bucket: 'b', region: 'us-east-1', prefix: '', credentialsId: 'c1' };
+  const creds = { accessKeyId: 'AK', secretAccessKey: 'secret-1' };
+
+  it('reuses a storage opened with the same ref and credentials, and opens another when either differs', () => {
+    const cache = new StorageCache();
+    const first = cache.get(s3, creds);
+    expect(cache.get({ ...s3 }, { ...creds })).toBe(first);
+    expect(cache.get(s3, { ...creds, secretAccessKey: 'secret-2' })).not.toBe(first);
+    expect(cache.get({ ...s3, bucket: 'other' }, creds)).not.toBe(first);
+    expect(() => cache.get(s3, null)).toThrow(/credentials/);
+  });
+
+  it('keeps at most `max` storages, dropping the least recently used', () => {
+    const cache = new StorageCache(2);
+    const a = cache.get({ kind: 'local', root: '/a' });
+    const b = cache.get({ kind: 'local', root: '/b' });
+    expect(cache.get({ kind: 'local', root: '/a' })).toBe(a);
+    cache.get({ kind: 'local', root: '/c' });
+    expect(cache.get({ kind: 'local', root: '/a' })).toBe(a);
+    expect(cache.get({ kind: 'local', root: '/b' })).not.toBe(b);
   });
 });

@@ -157,3 +157,30 @@ export function openStorage(ref: StorageRef, credentials?: StorageCredentials | 
     }
   }
 }
+
+/**
+ * Opened storages kept for reuse, for a process that stores often (an agent
+ * backing up its shards on a schedule): an S3 storage's clients (connection
+ * pool, signing setup) are made once per storage and credentials, not once a
+ * backup. Credentials that change make a new entry; at most `max` are kept
+ * (the least recently used goes).
+ */
+export class StorageCache {
+  private readonly open = new Map<string, BackupStorage>();
+
+  constructor(private readonly max = 8) {}
+
+  get(ref: StorageRef, credentials?: StorageCredentials | null): BackupStorage {
+    const key = JSON.stringify([ref, credentials?.accessKeyId ?? null, credentials ? createHash('sha256').update(credentials.secretAccessKey).digest('hex') : null]);
+    const found = this.open.get(key);
+    if (found) {
+      this.open.delete(key);
+      this.open.set(key, found);
+      return found;
+    }
+    const made = openStorage(ref, credentials);
+    this.open.set(key, made);
+    if (this.open.size > this.max) this.open.delete(this.open.keys().next().value!);
+    return made;
+  }
+}
