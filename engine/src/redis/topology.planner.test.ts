@@ -121,6 +121,18 @@ describe('planTopologyChange', () => {
     expect(r.remove.sort()).toEqual(['i0-1', 'i1-2', 'i2-2']);
   });
 
+  it('replicas 2 -> 1 with a node away: copies there do not count, and no live replica is removed in their place', () => {
+    const c = cluster(3, 2, 64, 3);
+    c.nodes.find((n) => n.id === 'n0')!.online = false;
+    // Shard 0's primary was on n0: its replica on n1 was promoted, the row on n0 still says primary.
+    c.instances.find((i) => i.id === 'i0-1')!.role = 'primary';
+    const r = planTopologyChange({ current: spec({ replicasPerShard: 2 }), desired: spec({ replicasPerShard: 1 }), ...c, data: [] });
+    if (!r.ok) throw new Error(r.reason);
+    // Every shard keeps its two live copies; the copies on n0 are left to healing.
+    expect(r.remove).toEqual([]);
+    expect(r.add).toEqual([]);
+  });
+
   it('replicas beyond the node count are 422 (anti-affinity), naming replicasPerShard', () => {
     const r = planTopologyChange({ current: spec(), desired: spec({ replicasPerShard: 3 }), ...cluster(3, 1, 64, 3), data: [] });
     expect(r).toMatchObject({ ok: false, code: 'unplaceable', field: 'replicasPerShard' });

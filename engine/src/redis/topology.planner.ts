@@ -277,11 +277,16 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
   for (const i of input.instances) if (i.shard >= want.shards) remove.push(i.id);
 
   // Replica count of the shards that stay, counted as copies: a role record that lags behind a failover (two rows
-  // still saying primary) must not add a copy the shard already has.
+  // still saying primary) must not add a copy the shard already has. Copies to remove are counted and chosen on
+  // online nodes only: a copy on a node that is away is no copy to keep the shard's count with (healing rebuilds it,
+  // or drops it when the shard has its copies elsewhere), and removing a live replica in its place would leave the
+  // shard with fewer copies than it asks for.
+  const onlineNodes = new Set(input.nodes.filter((n) => n.online).map((n) => n.id));
   for (let shard = 0; shard < Math.min(cur.shards, want.shards); shard++) {
     const members = input.instances.filter((i) => i.shard === shard);
-    const replicas = members.filter((i) => i.role === 'replica').sort((a, b) => b.replicaIndex - a.replicaIndex);
-    const extra = members.length - 1 - want.replicasPerShard;
+    const live = members.filter((i) => onlineNodes.has(i.nodeId));
+    const replicas = live.filter((i) => i.role === 'replica').sort((a, b) => b.replicaIndex - a.replicaIndex);
+    const extra = live.length - 1 - want.replicasPerShard;
     if (extra > 0) {
       for (const r of replicas.slice(0, extra)) remove.push(r.id);
     }
