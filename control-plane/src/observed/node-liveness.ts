@@ -21,11 +21,12 @@ export interface LivenessTimings {
  * The one rule for a node's liveness: online, offline (silent a few seconds,
  * or not reported yet), down (silent past the node-down timeout, or past the
  * shorter confirmed timeout while its engines' peers cannot reach them).
- * `silentMs` null: not heard from yet.
+ * `silentMs` null: not heard from yet. `unreachableByPeers` is asked only
+ * for a node silent past the confirmed timeout.
  */
-export function nodeStatus(silentMs: number | null, unreachableByPeers: boolean, t: LivenessTimings): Node['status'] {
+export function nodeStatus(silentMs: number | null, unreachableByPeers: () => boolean, t: LivenessTimings): Node['status'] {
   if (silentMs === null) return 'offline';
   if (silentMs >= t.nodeDownAfterMs) return 'down';
-  if (unreachableByPeers && silentMs >= Math.min(t.nodeDownConfirmedAfterMs, t.nodeDownAfterMs)) return 'down';
+  if (silentMs >= Math.min(t.nodeDownConfirmedAfterMs, t.nodeDownAfterMs) && unreachableByPeers()) return 'down';
   return silentMs < t.nodeOfflineAfterMs ? 'online' : 'offline';
 }

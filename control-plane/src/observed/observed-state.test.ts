@@ -98,33 +98,48 @@ describe('ObservedState', () => {
     expect(o.silentForMs('n1')).toBe(1000);
   });
 
-  describe('unreachableByPeers: every engine of a node flagged by an engine on another node that still reports', () => {
+  describe('unreachableByPeers: every engine of a node flagged by every other node with a fresh report of its cluster', () => {
     const fleet = (now: { t: number }) => {
       const o = new ObservedState(() => now.t, 5000);
       o.record('n1', report([engine('a', 'A'), engine('b', 'B')]));
       return o;
     };
 
-    it('is false while any engine of the node is reachable, and true once peers flag them all', () => {
+    it('is false while any engine of the node is reachable, and true once every peer node flags them all', () => {
       const now = { t: 0 };
       const o = fleet(now);
       o.record('n2', report([engine('c', 'C', ['A'])]));
       expect(o.unreachableByPeers('n1')).toBe(false);
-      o.record('n3', report([engine('d', 'D', ['B'])]));
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      expect(o.unreachableByPeers('n1')).toBe(true);
+      o.record('n3', report([engine('d', 'D', ['A', 'B'])]));
       expect(o.unreachableByPeers('n1')).toBe(true);
       // A peer that reaches it again takes its flag back.
-      o.record('n3', report([engine('d', 'D')]));
+      o.record('n3', report([engine('d', 'D', ['A'])]));
       expect(o.unreachableByPeers('n1')).toBe(false);
     });
 
-    it('does not count a node flagging its own engines, nor peers that stopped reporting themselves', () => {
+    it('is false when one peer node flags the engines and another still reaches them (an asymmetric cut)', () => {
+      const now = { t: 0 };
+      const o = fleet(now);
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      o.record('n3', report([engine('d', 'D')]));
+      expect(o.unreachableByPeers('n1')).toBe(false);
+      // The peer that reached it stops reporting: its word counts only while its reports are fresh.
+      now.t += 2000;
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      now.t += 501;
+      expect(o.unreachableByPeers('n1')).toBe(true);
+    });
+
+    it('does not count a node flagging its own engines, nor peers whose reports are not fresh', () => {
       const now = { t: 0 };
       const o = fleet(now);
       o.record('n1', report([engine('a', 'A', ['B']), engine('b', 'B', ['A'])]));
       expect(o.unreachableByPeers('n1')).toBe(false);
       o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
       expect(o.unreachableByPeers('n1')).toBe(true);
-      now.t += 5001;
+      now.t += 2501;
       expect(o.unreachableByPeers('n1')).toBe(false);
     });
 

@@ -17,13 +17,15 @@ export class ObservedState {
   /** Redis node id of an engine -> the nodes whose engines said last that they cannot reach it. */
   private readonly flaggedBy = new Map<string, Set<string>>();
 
+  private readonly startedAt: number;
+
   /**
    * @param staleAfterMs what a node said stops counting once it has been
    * silent this long: its instances are unknown, never healthy.
+   * @param witnessFreshMs a node vouches for the reachability of its cluster
+   * peers only this long after its report (agents report every second).
    */
-  private readonly startedAt: number;
-
-  constructor(private readonly now: () => number = Date.now, readonly staleAfterMs = 5000) {
+  constructor(private readonly now: () => number = Date.now, readonly staleAfterMs = 5000, readonly witnessFreshMs = 2500) {
     this.startedAt = now();
   }
 
@@ -96,14 +98,32 @@ export class ObservedState {
 
   /**
    * Do the cluster peers of every engine this node ran say they cannot reach
-   * it? True when each engine of the node's last report (with its Redis node
-   * id) is flagged `fail?` or `fail` by an engine on another node that still
-   * reports. What tells a dead or cut-off host from a stopped agent whose
-   * engines keep serving (see node-liveness.ts).
+   * it? True when, for each engine of the node's last report (with its Redis
+   * node id), every other node that reported within `witnessFreshMs` with a
+   * running engine of the same cluster flags it `fail?` or `fail`, and there
+   * is at least one such node. One peer's suspicion is not enough: an
+   * asymmetric cut (the node unreachable from one peer, reachable from
+   * another) is no dead host. What tells a dead or cut-off host from a
+   * stopped agent whose engines keep serving (see node-liveness.ts).
    */
   unreachableByPeers(nodeId: string): boolean {
-    const ids = this.nodeInstances(nodeId).flatMap((i) => (i.cluster?.myId ? [i.cluster.myId] : []));
-    return ids.length > 0 && ids.every((id) => [...this.flaggedBy.get(id) ?? []].some((by) => by !== nodeId && !this.isSilent(by)));
+    const engines = this.nodeInstances(nodeId).filter((i) => i.cluster?.myId);
+    if (!engines.length) return false;
+    return engines.every((e) => {
+      const witnesses = this.witnesses(e.clusterId, nodeId);
+      const by = this.flaggedBy.get(e.cluster!.myId);
+      return witnesses.length > 0 && witnesses.every((w) => by?.has(w));
+    });
+  }
+
+  /** Nodes other than `exceptNodeId` that reported a running engine of the cluster within `witnessFreshMs`. */
+  private witnesses(clusterId: string, exceptNodeId: string): string[] {
+    const out: string[] = [];
+    for (const [id, o] of this.byNode) {
+      if (id === exceptNodeId || this.now() - o.receivedAt > this.witnessFreshMs) continue;
+      if (o.report.instances.some((i) => i.clusterId === clusterId && i.state === 'running' && i.cluster?.myId)) out.push(id);
+    }
+    return out;
   }
 
   private recordFlags(nodeId: string, prev: AgentStatusReport | undefined, report: AgentStatusReport): void {

@@ -90,7 +90,7 @@ const SUSPECT_AFTER_MS = 1000;
 function liveness(ctx: ClusterContext, nodeId: string) {
   const o = ctx.deps.observed;
   const { nodeDownAfterMs } = ctx.deps;
-  return nodeStatus(o.silentForMs(nodeId), o.unreachableByPeers(nodeId), {
+  return nodeStatus(o.silentForMs(nodeId), () => o.unreachableByPeers(nodeId), {
     nodeOfflineAfterMs: o.staleAfterMs, nodeDownAfterMs, nodeDownConfirmedAfterMs: ctx.deps.nodeDownConfirmedAfterMs ?? nodeDownAfterMs,
   });
 }

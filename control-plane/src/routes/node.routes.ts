@@ -50,7 +50,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         id: n.id,
         name: n.name,
         address: n.address,
-        status: nodeStatus(d.nodes.silentForMs(n, now), d.observed.unreachableByPeers(n.id), liveness),
+        status: nodeStatus(d.nodes.silentForMs(n, now), () => d.observed.unreachableByPeers(n.id), liveness),
         draining: n.draining,
         capacity: fleet ? { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) } : null,
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,
