@@ -126,7 +126,8 @@ async function main(): Promise<void> {
     onPass: (outcome, seconds) => metrics.cpMetrics.reconcilePass(outcome, seconds),
   });
   service = new ClusterService({
-    pool, clusters, nodes, operations, box, observed, nodeOfflineAfterMs: config.nodeOfflineAfterMs, wake: (id) => reconciler.wake(id),
+    pool, clusters, nodes, operations, box, observed, wake: (id) => reconciler.wake(id),
+    liveness: { nodeOfflineAfterMs: config.nodeOfflineAfterMs, nodeDownAfterMs: config.nodeDownAfterMs, nodeDownConfirmedAfterMs: config.nodeDownConfirmedAfterMs },
     endpointPortBase: config.endpoints.host ? config.endpoints.portBase : null,
     temporaryEngineMemory: (db) => backups.store.temporaryEngineMemory(db),
   });

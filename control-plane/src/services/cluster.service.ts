@@ -19,6 +19,7 @@ import { initialStatus, storedStatus, writeStatus } from '../reconciler/cluster-
 import type { ClusterSecrets } from './cluster-secrets';
 import { holdSecondPorts } from './second-ports';
 import type { ObservedState } from '../observed/observed-state';
+import { nodeStatus, type LivenessTimings } from '../observed/node-liveness';
 import type { PlacementFence } from '../reconciler/cluster-context';
 
 export interface ClusterServiceDeps {
@@ -28,7 +29,8 @@ export interface ClusterServiceDeps {
   operations: OperationStore;
   box: SecretBox;
   observed: ObservedState;
-  nodeOfflineAfterMs: number;
+  /** When a node counts as offline or down (node-liveness.ts): only online nodes take instances or count copies. */
+  liveness: LivenessTimings;
   /** Called after a change is committed, so the reconciler starts at once. */
   wake: (clusterId: string) => void;
   /** First port of cluster endpoints; null when the installation has no endpoint host. */
@@ -87,8 +89,8 @@ export class ClusterService {
       return {
         id: n.id,
         name: n.name,
-        // A draining node takes no new instances.
-        online: !n.draining && (this.d.nodes.silentForMs(n, now) ?? Infinity) < this.d.nodeOfflineAfterMs,
+        // A draining node takes no new instances; a node declared down is not online, even before it is offline by silence.
+        online: !n.draining && nodeStatus(this.d.nodes.silentForMs(n, now), () => this.d.observed.unreachableByPeers(n.id), this.d.liveness) === 'online',
         memoryMb: n.memoryMb,
         usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0) + Math.ceil((temporary.get(n.id) ?? 0) / (1024 * 1024)),
         // Also the ports of engines the node still runs for copies no longer in any row (a deleted

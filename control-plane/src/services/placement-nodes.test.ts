@@ -15,8 +15,8 @@ function service(temporary: Map<string, number> | undefined): ClusterService {
     nodes: { list: async () => nodes, silentForMs: () => 0 },
     // One 128 MB instance of another cluster on n2.
     clusters: { allInstances: async () => [{ nodeId: 'n2', memoryMb: 128, port: 7000 }] },
-    observed: { enginePorts: () => [], sparePorts: () => [] },
-    nodeOfflineAfterMs: 15_000,
+    observed: { enginePorts: () => [], sparePorts: () => [], unreachableByPeers: () => false },
+    liveness: { nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15_000, nodeDownConfirmedAfterMs: 4500 },
     ...(temporary ? { temporaryEngineMemory: async () => temporary } : {}),
   } as unknown as ClusterServiceDeps;
   return new ClusterService(deps);
@@ -41,5 +41,19 @@ describe('placement and restores\' temporary engines', () => {
     // One 512 MB shard still fits, on n2 (n1 has 424 MB left).
     const one = planPlacement({ shards: 1, replicasPerShard: 0, memoryMbPerShard: 512, nodes: await service(new Map([['n1', 600 * MiB]])).placementNodes(null as never) });
     expect(one.ok && one.instances.map((i) => i.nodeId)).toEqual(['n2']);
+  });
+});
+
+describe('placement and node liveness', () => {
+  it('a node declared down (silent past the confirmed timeout, its peers cannot reach it) is not online, even before it is offline by silence', async () => {
+    const nodes = [{ id: 'n1', name: 'n1', memoryMb: 1024, draining: false }, { id: 'n2', name: 'n2', memoryMb: 1024, draining: false }];
+    const placement = (unreachable: boolean) => new ClusterService({
+      nodes: { list: async () => nodes, silentForMs: (n: { id: string }) => (n.id === 'n1' ? 4600 : 100) },
+      clusters: { allInstances: async () => [] },
+      observed: { enginePorts: () => [], sparePorts: () => [], unreachableByPeers: () => unreachable },
+      liveness: { nodeOfflineAfterMs: 5000, nodeDownAfterMs: 15_000, nodeDownConfirmedAfterMs: 4500 },
+    } as unknown as ClusterServiceDeps).placementNodes(null as never);
+    expect((await placement(true)).map((n) => [n.id, n.online])).toEqual([['n1', false], ['n2', true]]);
+    expect((await placement(false)).map((n) => [n.id, n.online])).toEqual([['n1', true], ['n2', true]]);
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * A replica count lowered while a node is down (on the real stack: 3 nodes,
+ * a 1x2 cluster with a copy on each, 127.0.128.x). The node holding one
+ * replica stops with its engines; it is declared down, and its copy cannot be
+ * rebuilt (the other two nodes hold the shard's other copies). Then
+ * `replicasPerShard` 2 -> 1: the change keeps both live copies (the copy on
+ * the down node is not counted), and healing drops the down node's copy as
+ * one the shard does not need, rather than rebuilding it. A writer runs
+ * throughout (WAIT 1): nothing it had acknowledged is lost.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Stack } from '@strata/local';
+import { redisPidsOn, testStack } from './helpers/test-stack';
+import type { TestApi } from './helpers/api-client';
+import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
+
+let stack: Stack;
+let api: TestApi;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ stack, api, cleanup } = await testStack('127.0.128', { nodes: 3, extraEnv: { STRATA_NODE_DOWN_AFTER_MS: '60000' } }));
+});
+afterAll(async () => cleanup?.());
+
+describe('lowering the replica count while a node is down', () => {
+  it('keeps every live copy, drops the copy on the down node without a rebuild, and loses no acknowledged write', async () => {
+    const created = await api.createCluster({ name: 'down-update', shards: 1, replicasPerShard: 2, memoryMbPerShard: 32 });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.cluster.id;
+    const before = await api.waitForHealthy(id, 60_000);
+    const copies = before.shards[0]!.instances;
+    expect(copies).toHaveLength(3);
+    expect(new Set(copies.map((i) => i.nodeId)).size).toBe(3);
+
+    // With every node online the change would remove one replica; the node that goes down holds the other one,
+    // so a planner counting the down node's copy would remove a live replica.
+    const dry = await api.updateCluster(id, { replicasPerShard: 1 }, true);
+    expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+    const plannedOut = dry.body.plan.removeInstances.map((r) => r.instanceId);
+    expect(plannedOut).toHaveLength(1);
+    const victim = copies.find((i) => i.role === 'replica' && !plannedOut.includes(i.id))!;
+    const live = copies.filter((i) => i.id !== victim.id).map((i) => i.id).sort();
+
+    const uri = (await api.connection(id)).body.uri;
+    const app = appClient(uri);
+    await loadKeys(app, 'k', 2000, 1);
+    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
+
+    const nodes = (await api.nodes()).body.items;
+    const node = nodes.find((n) => n.id === victim.nodeId)!;
+    const index = stack.agents.findIndex((a) => a.name === node.name);
+    await stack.stopAgent(index, 'SIGKILL');
+    for (const pid of redisPidsOn([node.address]).concat(redisPidsOn([node.address], 'spares'))) process.kill(pid, 'SIGKILL');
+    await api.waitForEvent(id, 'node-down', (e) => e.node.id === node.id, 30_000);
+
+    const changed = await api.updateCluster(id, { replicasPerShard: 1 });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(202);
+    expect(changed.body.plan.removeInstances).toEqual([]);
+    const op = await api.waitForOperation(changed.body.operation.id, 60_000);
+    expect(op.state, JSON.stringify(op)).toBe('succeeded');
+
+    // Healing drops the copy on the down node: the shard has its two copies on live nodes.
+    const deadline = Date.now() + 30_000;
+    let members = (await api.topology(id)).body.shards[0]!.instances.map((i) => i.id).sort();
+    while (members.length > 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      members = (await api.topology(id)).body.shards[0]!.instances.map((i) => i.id).sort();
+    }
+    expect(members).toEqual(live);
+    const after = await api.waitForHealthy(id, 60_000);
+    expect(after.shards[0]!.instances.map((i) => i.id).sort()).toEqual(live);
+    const events = (await api.events(id, '?limit=200')).body.items;
+    expect(events.filter((e) => e.type === 'replica-rebuilt')).toEqual([]);
+
+    await writer.stop();
+    expect(writer.acked.length).toBeGreaterThan(50);
+    expect(await writer.lost(app)).toEqual([]);
+    expect(await countPresent(app, 'k', 2000)).toBe(2000);
+    app.disconnect();
+    writer['client'].disconnect();
+  });
+});
