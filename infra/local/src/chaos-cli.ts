@@ -92,6 +92,8 @@ try {
             continue;
           }
           results.push({ ...r, side, run });
+          // Written after every run: a long table interrupted keeps what it measured.
+          if (a.json) writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures, complete: false }, null, 2));
           console.log(`[chaos] ${side} ${fault} ${mode} #${run}: lost ${r.lost.wait} WAIT / ${r.lost.plain} plain of ${r.acknowledged.wait} / ${r.acknowledged.plain} acknowledged; two-primary moments ${r.twoPrimaryMoments}; failed ${pct(r.failedShare)}, unknown ${pct(r.unknownShare)}`);
         }
       }
@@ -118,6 +120,6 @@ console.log('');
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
 if (failures.length) process.exitCode = 1;
 if (a.json) {
-  writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures }, null, 2));
+  writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures, complete: true }, null, 2));
   console.log(`\n[chaos] every run written to ${a.json}`);
 }
