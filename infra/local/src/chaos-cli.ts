@@ -9,7 +9,9 @@
  * fault, mode and side (Strata; and Redis alone: the same with Strata's fast
  * failover off), the acknowledged appends lost, the loss window, unexpected
  * and duplicate elements, moments with two primaries for a slot, the first
- * acknowledged write after the fault and the failed/unknown shares.
+ * acknowledged write after the fault and the failed/unknown shares; then,
+ * per fault and mode, whether Strata's per-run losses are greater than
+ * Redis alone's (chaos/loss-comparison.ts).
  * Bounded: each fault heals after --seconds, and the stack, its namespaces
  * and its rules are removed at the end, also on Ctrl-C.
  */
@@ -19,6 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FAULTS, healAll, type FaultName } from './nemesis';
 import { runChaos, type ChaosMode, type ChaosRunResult } from './chaos/run';
+import { compareLosses, type LossComparison } from './chaos/loss-comparison';
 import { startStack, type Stack } from './stack';
 
 const { values: a } = parseArgs({
@@ -118,8 +121,20 @@ const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length))
 for (const f of failures) console.log(`[chaos] not judged: ${f.side} ${f.fault} ${f.mode} #${f.run}: ${f.error}`);
 console.log('');
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
+
+// Does Strata lose more than Redis alone? By rank over the runs (a few lumpy runs decide totals).
+const comparisons: { fault: FaultName; mode: ChaosMode; kind: 'wait' | 'plain'; comparison: LossComparison }[] = [];
+if (sides.length === 2) {
+  console.log('');
+  for (const fault of faults) for (const mode of modes) for (const kind of ['wait', 'plain'] as const) {
+    const lost = (side: string) => results.filter((r) => r.fault === fault && r.mode === mode && r.side === side).map((r) => r.lost[kind]);
+    const c = compareLosses(lost('strata'), lost('redis-alone'));
+    comparisons.push({ fault, mode, kind, comparison: c });
+    console.log(`${fault} ${mode}, lost ${kind === 'wait' ? 'WAIT 1' : 'plain'} appends per run: median ${c.medianStrata} (Strata) vs ${c.medianBaseline} (Redis alone), one-sided Mann-Whitney p = ${c.p.toFixed(3)}: Strata ${c.losesMore ? 'LOSES MORE' : 'does not lose more'}`);
+  }
+}
 if (failures.length) process.exitCode = 1;
 if (a.json) {
-  writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures, complete: true }, null, 2));
+  writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures, comparisons, complete: true }, null, 2));
   console.log(`\n[chaos] every run written to ${a.json}`);
 }
