@@ -16,6 +16,9 @@
  * writer saw meanwhile. Prints the load average at start and end (other
  * work on the machine moves every figure). Asserts nothing.
  *
+ * STORAGE=local backs up to the default storage instead (a directory on
+ * the control-plane host, as `npm start` has it), the same comparison
+ * without an object store on the machine.
  * WARMUP rounds of both (default 1) run first and are discarded: the
  * agents' first backup compiles its code paths, which a long-running agent
  * has done long before.
@@ -36,6 +39,7 @@ import { startSeaweedFs } from '../src/seaweedfs.runner';
 const KEYS = Number(process.env.KEYS ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 3);
 const WARMUP = Number(process.env.WARMUP ?? 1);
+const STORAGE = process.env.STORAGE === 'local' ? 'local' : 's3';
 const PAUSES = Number(process.env.PAUSES ?? 10);
 const PREFIX = loopbackPrefix('127.0.67');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -112,7 +116,8 @@ async function main(): Promise<void> {
   let db: pg.Client | undefined;
   const liveStream = new AbortController();
   try {
-    await api('PUT', '/v1/backup-storage', { kind: 's3', endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
+    // STORAGE=local: the default storage (a directory on the control-plane host), as `npm start` has it.
+    if (STORAGE === 's3') await api('PUT', '/v1/backup-storage', { kind: 's3', endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey });
     const { cluster } = await api<{ cluster: { id: string } }>('POST', '/v1/clusters', { name: 'bench-backup', shards: 3, replicasPerShard: 1, memoryMbPerShard: 512 });
     for (;;) {
       const c = await api<{ status: { phase: string } }>('GET', `/v1/clusters/${cluster.id}`);
@@ -246,10 +251,10 @@ async function main(): Promise<void> {
       console.log(`run ${run}: ${phases}`);
       console.log(`run ${run}: per shard, on its agent: open (fork, SYNC answered) / stream (to its last byte) / store (last part, completion): ${phasesOfAgents}`);
       console.log(`run ${run}: CPU ms during Strata's backup and 0.5 s after: ${strataCpu}; during redis-cli's and 0.5 s after: ${refCpu}`);
-      console.log(`run ${run}: Strata to S3 ${(s.ms / 1000).toFixed(2)} s (${(bytes / MB).toFixed(1)} MB, ${(bytes / MB / (s.ms / 1000)).toFixed(1)} MB/s, skew ${s.backup.manifest!.skewMs} ms); redis-cli --rdb x3 to local files ${(r.ms / 1000).toFixed(2)} s (${(r.bytes / MB).toFixed(1)} MB)`);
+      console.log(`run ${run}: Strata to ${STORAGE === 's3' ? 'S3' : 'local'} ${(s.ms / 1000).toFixed(2)} s (${(bytes / MB).toFixed(1)} MB, ${(bytes / MB / (s.ms / 1000)).toFixed(1)} MB/s, skew ${s.backup.manifest!.skewMs} ms); redis-cli --rdb x3 to local files ${(r.ms / 1000).toFixed(2)} s (${(r.bytes / MB).toFixed(1)} MB)`);
     }
     const ratio = median(ref) / median(strata);
-    console.log(`backup of ${KEYS} keys on 3 shards, median of ${RUNS}: Strata to SeaweedFS ${(median(strata) / 1000).toFixed(2)} s, redis-cli --rdb ${(median(ref) / 1000).toFixed(2)} s: ${ratio.toFixed(2)}x (goal >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
+    console.log(`backup of ${KEYS} keys on 3 shards, median of ${RUNS}: Strata to ${STORAGE === 's3' ? 'SeaweedFS' : 'the local directory'} ${(median(strata) / 1000).toFixed(2)} s, redis-cli --rdb ${(median(ref) / 1000).toFixed(2)} s: ${ratio.toFixed(2)}x (goal >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
 
     // Consistent mode under a writer: the pause each manifest records, and the longest write meanwhile.
     if (PAUSES < 1) return;
