@@ -55,7 +55,8 @@ export type ClusterAction =
   | { kind: 'add-replica'; shard: number; forInstanceId: string }
   /**
    * Remove a copy the shard does not need: `drain`, the new replica is in sync and the copy is on a draining node;
-   * `surplus`, the copy is on a down node and its shard has every copy its spec asks for elsewhere.
+   * `surplus`, the shard has every copy its spec asks for without it (a copy on a down node, or one too many after
+   * its replica count was lowered while a node was away).
    */
   | { kind: 'retire'; shard: number; instanceId: string; reason: 'drain' | 'surplus' }
   /** Record the role an instance reports (`replaces`: a promotion's old primary, whose failover it records). */

@@ -270,6 +270,52 @@ describe('planHealing', () => {
       expect: [{ kind: 'retire', shard: 0, instanceId: 'r0', reason: 'surplus' }],
     },
     {
+      name: 'one copy too many on live nodes (replicas lowered while a node was away): the replica added last goes',
+      build: () => {
+        const l = healthy();
+        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) } });
+        return l;
+      },
+      over: { replicasPerShard: 1 },
+      expect: [{ kind: 'retire', shard: 0, instanceId: 'r0b', reason: 'surplus' }],
+    },
+    {
+      name: 'one copy too many, one of them on a silent node (not down): that one goes, the in-sync copies stay',
+      build: () => {
+        const l = set(healthy(), 'r0', (i) => { i.obs = null; i.nodeSilent = true; });
+        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) } });
+        return l;
+      },
+      over: { replicasPerShard: 1 },
+      expect: [{ kind: 'retire', shard: 0, instanceId: 'r0', reason: 'surplus' }],
+    },
+    {
+      name: 'one copy too many while one is still syncing: the syncing one goes, the in-sync copy stays',
+      build: () => {
+        const l = healthy();
+        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: false, syncInProgress: true }) } });
+        // Listed before r0 (r0 is the one added last), but r0b is the one not in sync: removing r0 would leave no in-sync replica.
+        return [...l.filter((i) => i.id !== 'r0b').slice(0, 1), l.find((i) => i.id === 'r0b')!, ...l.filter((i) => i.id !== 'r0b').slice(1)];
+      },
+      over: { replicasPerShard: 1 },
+      expect: [{ kind: 'retire', shard: 0, instanceId: 'r0b', reason: 'surplus' }],
+    },
+    {
+      name: 'one copy too many while the primary is not serving (failing over): nothing goes yet',
+      build: () => {
+        const l = set(healthy(), 'p0', (i) => crash(i));
+        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
+          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: false, linkDownSinceSec: 0 }) } });
+        set(l, 'r0', linkDown(0));
+        return l;
+      },
+      over: { replicasPerShard: 1 },
+      expect: [{ kind: 'promote', shard: 0 }],
+    },
+    {
       name: 'a copy on a down node is rebuilt when its shard has fewer live copies than its spec asks for',
       build: () => {
         const l = healthy();

@@ -103,6 +103,8 @@ const LINK_SLACK_MS = 3000;
 
 const isRunning = (i: HealInstance) => i.obs?.process === 'running' && !!i.obs.view;
 const servesSlots = (i: HealInstance) => isRunning(i) && i.obs!.view!.role === 'primary' && i.obs!.view!.slotsOwned > 0;
+/** The copies that count toward a shard's spec: neither on a down node nor on a draining one (in the stored order: replica index). */
+const liveCopies = (input: HealInput, shard: number) => input.instances.filter((m) => m.shard === shard && !m.nodeDown && !m.nodeDraining);
 /** A running replica following `primary` with its link up and no full sync going on (see member-health.ts). */
 const isInSyncReplicaOf = (m: HealInstance, primary: HealInstance) => isInSyncReplica(m.obs, primaryNodeId(primary));
 const isDown = (i: HealInstance) => !!i.obs && (i.obs.process === 'crashed' || i.obs.process === 'stopped');
@@ -250,8 +252,7 @@ export function planHealing(input: HealInput): HealPlan {
     if (serving) {
       // A copy the shard does not need (it has every copy its spec asks for on live nodes) is dropped, not rebuilt:
       // there may be no node left to rebuild it on, and a copy too many is no copy lost.
-      const live = input.instances.filter((m) => m.shard === i.shard && !m.nodeDown).length;
-      const surplus = input.replicasPerShard !== undefined && live >= 1 + input.replicasPerShard;
+      const surplus = input.replicasPerShard !== undefined && liveCopies(input, i.shard).length >= 1 + input.replicasPerShard;
       actions.push(surplus ? { kind: 'retire', shard: i.shard, instanceId: i.id, reason: 'surplus' } : { kind: 'replace', shard: i.shard, instanceId: i.id });
       continue;
     }
@@ -299,6 +300,29 @@ export function planHealing(input: HealInput): HealPlan {
     if (caughtUp) actions.push({ kind: 'retire', shard: i.shard, instanceId: i.id, reason: 'drain' });
     else waiting.push(`${shardName(i.shard)}: draining; the new replica on another node is syncing; the copy on the draining node stays until it is in sync`);
   }
+  // 2d. A shard with more copies than its spec asks for (its replica count
+  //     was lowered while a node holding a copy was away, so the change
+  //     removed none there) drops one per pass: a replica on a silent node
+  //     first, else one not in sync, else the one added last; never a
+  //     primary, and only while every copy it keeps is in sync with the
+  //     serving primary.
+  if (input.replicasPerShard !== undefined) {
+    const busy = new Set(actions.flatMap((a) => ('shard' in a ? [a.shard] : [])));
+    for (let shard = 0; shard < input.shards; shard++) {
+      const copies = liveCopies(input, shard);
+      if (busy.has(shard) || copies.length <= 1 + input.replicasPerShard) continue;
+      const primary = copies.find((m) => !m.nodeSilent && servesSlots(m));
+      const replicas = copies.filter((m) => m !== primary && m.role === 'replica');
+      const victim = replicas.find((m) => m.nodeSilent) ?? replicas.find((m) => primary && !isInSyncReplicaOf(m, primary)) ?? replicas[replicas.length - 1];
+      const kept = copies.filter((m) => m !== victim && m !== primary);
+      if (!primary || !victim || !kept.every((m) => !m.nodeSilent && isInSyncReplicaOf(m, primary))) {
+        waiting.push(`${shardName(shard)}: has more copies than its spec asks for; one is removed once the others are in sync`);
+        continue;
+      }
+      actions.push({ kind: 'retire', shard, instanceId: victim.id, reason: 'surplus' });
+    }
+  }
+
   // Lost ids are forgotten on every member; again whenever a member still
   // knows more nodes than the cluster has (it was unreachable the first time,
   // or learned a lost id back by gossip before everyone forgot it).
@@ -407,7 +431,7 @@ export function describeHealAction(a: HealAction): string {
     case 'add-replica': return `${shardName(a.shard)}: draining; placing a new replica on another node before the copy on the draining node is removed`;
     case 'retire': return a.reason === 'drain'
       ? `${shardName(a.shard)}: draining; the new replica is in sync, removing the copy on the draining node`
-      : `${shardName(a.shard)}: removing the copy on a down node: the shard has all its copies on live nodes`;
+      : `${shardName(a.shard)}: removing a copy the shard does not need: it has all the copies its spec asks for`;
     case 'forget': return a.lostInstanceIds.length ? `removing ${a.lostInstanceIds.length} lost instance(s) from the cluster (CLUSTER FORGET)` : 'members know a node that is not in the cluster: forgetting it (CLUSTER FORGET)';
   }
 }

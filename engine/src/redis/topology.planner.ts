@@ -278,9 +278,9 @@ export function planTopologyChange(input: TopologyPlanInput): TopologyPlanResult
 
   // Replica count of the shards that stay, counted as copies: a role record that lags behind a failover (two rows
   // still saying primary) must not add a copy the shard already has. Copies to remove are counted and chosen on
-  // online nodes only: a copy on a node that is away is no copy to keep the shard's count with (healing rebuilds it,
-  // or drops it when the shard has its copies elsewhere), and removing a live replica in its place would leave the
-  // shard with fewer copies than it asks for.
+  // online nodes only: a copy on a node that is away is no copy to keep the shard's count with, and removing a live
+  // replica in its place would leave the shard with fewer copies than it asks for. Healing settles the count after
+  // the change: it drops the away copy once its node is down, or one copy too many once every kept copy is in sync.
   const onlineNodes = new Set(input.nodes.filter((n) => n.online).map((n) => n.id));
   for (let shard = 0; shard < Math.min(cur.shards, want.shards); shard++) {
     const members = input.instances.filter((i) => i.shard === shard);
