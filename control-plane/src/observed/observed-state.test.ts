@@ -99,8 +99,8 @@ describe('ObservedState', () => {
   });
 
   describe('unreachableByPeers: every engine of a node flagged by every other node with a fresh report of its cluster', () => {
-    const fleet = (now: { t: number }) => {
-      const o = new ObservedState(() => now.t, 5000);
+    const fleet = (now: { t: number }, settleMs = 0) => {
+      const o = new ObservedState(() => now.t, 5000, 2500, settleMs);
       o.record('n1', report([engine('a', 'A'), engine('b', 'B')]));
       return o;
     };
@@ -140,6 +140,24 @@ describe('ObservedState', () => {
       o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
       expect(o.unreachableByPeers('n1')).toBe(true);
       now.t += 2501;
+      expect(o.unreachableByPeers('n1')).toBe(false);
+    });
+
+    it('does not let an engine started just now (a rebuilt copy that has not had the node timeout yet) stand for its node', () => {
+      const now = { t: 0 };
+      const o = fleet(now, 5000);
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      now.t = 4000;
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      expect(o.unreachableByPeers('n1')).toBe(false); // n2's engine has run only 4 s: no witness yet
+      now.t = 5000;
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      o.record('n3', report([engine('d', 'D')])); // a new copy on n3, reaching nobody yet
+      expect(o.unreachableByPeers('n1')).toBe(true);
+      // A restart of n2's engine (reported not running) starts its settle time again.
+      o.record('n2', report([{ ...engine('c', 'C', ['A', 'B']), state: 'crashed' }]));
+      now.t = 6000;
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
       expect(o.unreachableByPeers('n1')).toBe(false);
     });
 

@@ -16,6 +16,8 @@ export class ObservedState {
   private readonly listeners = new Set<(nodeId: string, clusterIds: Set<string>, changed: Set<string>) => void>();
   /** Redis node id of an engine -> the nodes whose engines said last that they cannot reach it. */
   private readonly flaggedBy = new Map<string, Set<string>>();
+  /** Instance id -> since when its node has reported it running in a cluster (without a break). */
+  private readonly runningSince = new Map<string, number>();
 
   private readonly startedAt: number;
 
@@ -24,8 +26,11 @@ export class ObservedState {
    * silent this long: its instances are unknown, never healthy.
    * @param witnessFreshMs a node vouches for the reachability of its cluster
    * peers only this long after its report (agents report every second).
+   * @param witnessSettleMs ...and only with an engine it has reported running
+   * in the cluster for this long: a copy just started (a rebuilt replica) has
+   * not yet had Redis's node timeout (2 s) to flag a dead peer.
    */
-  constructor(private readonly now: () => number = Date.now, readonly staleAfterMs = 5000, readonly witnessFreshMs = 2500) {
+  constructor(private readonly now: () => number = Date.now, readonly staleAfterMs = 5000, readonly witnessFreshMs = 2500, readonly witnessSettleMs = 5000) {
     this.startedAt = now();
   }
 
@@ -50,6 +55,11 @@ export class ObservedState {
     }
     this.byNode.set(nodeId, { receivedAt, report });
     this.recordFlags(nodeId, prev?.report, report);
+    for (const i of prev?.report.instances ?? []) if (!report.instances.some((x) => x.instanceId === i.instanceId)) this.runningSince.delete(i.instanceId);
+    for (const i of report.instances) {
+      if (i.state !== 'running' || !i.cluster?.myId) this.runningSince.delete(i.instanceId);
+      else if (!this.runningSince.has(i.instanceId)) this.runningSince.set(i.instanceId, receivedAt);
+    }
     const changed = new Set<string>();
     for (const i of report.instances) {
       this.byInstance.set(i.instanceId, { nodeId, instance: i, receivedAt });
@@ -99,9 +109,9 @@ export class ObservedState {
   /**
    * Do the cluster peers of every engine this node ran say they cannot reach
    * it? True when, for each engine of the node's last report (with its Redis
-   * node id), every other node that reported within `witnessFreshMs` with a
-   * running engine of the same cluster flags it `fail?` or `fail`, and there
-   * is at least one such node. One peer's suspicion is not enough: an
+   * node id), every other node that reported within `witnessFreshMs` an
+   * engine of the same cluster running for `witnessSettleMs` flags it
+   * `fail?` or `fail`, and there is at least one such node. One peer's suspicion is not enough: an
    * asymmetric cut (the node unreachable from one peer, reachable from
    * another) is no dead host. What tells a dead or cut-off host from a
    * stopped agent whose engines keep serving (see node-liveness.ts).
@@ -116,12 +126,16 @@ export class ObservedState {
     });
   }
 
-  /** Nodes other than `exceptNodeId` that reported a running engine of the cluster within `witnessFreshMs`. */
+  /**
+   * Nodes other than `exceptNodeId` that reported within `witnessFreshMs` an engine of the cluster running for at
+   * least `witnessSettleMs`.
+   */
   private witnesses(clusterId: string, exceptNodeId: string): string[] {
     const out: string[] = [];
+    const settledBefore = this.now() - this.witnessSettleMs;
     for (const [id, o] of this.byNode) {
       if (id === exceptNodeId || this.now() - o.receivedAt > this.witnessFreshMs) continue;
-      if (o.report.instances.some((i) => i.clusterId === clusterId && i.state === 'running' && i.cluster?.myId)) out.push(id);
+      if (o.report.instances.some((i) => i.clusterId === clusterId && (this.runningSince.get(i.instanceId) ?? Infinity) <= settledBefore)) out.push(id);
     }
     return out;
   }
