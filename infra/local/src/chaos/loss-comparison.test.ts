@@ -20,9 +20,26 @@ describe('compareLosses', () => {
     expect(compareLosses([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [30, 31, 35, 40, 41, 44, 50, 52, 60, 61]).losesMore).toBe(false);
   });
 
-  it('matches the exact test on a small sample (p of U = 0 for 3 vs 3 is 1/20 one-sided, 0.04 with continuity correction here)', () => {
-    // Exact one-sided p for complete separation of 3 vs 3 is 0.05; the normal approximation with continuity gives ~0.04.
-    expect(compareLosses([4, 5, 6], [1, 2, 3]).p).toBeCloseTo(0.04, 2);
+  it('is exact on small samples: complete separation of 3 runs against 3 is p = 1/20, not below 0.05', () => {
+    const c = compareLosses([4, 5, 6], [1, 2, 3]);
+    expect(c.p).toBeCloseTo(0.05, 10);
+    expect(c.losesMore).toBe(false);
+    // 4 against 4 separated: 1/70.
+    expect(compareLosses([5, 6, 7, 8], [1, 2, 3, 4]).p).toBeCloseTo(1 / 70, 10);
+  });
+
+  it('counts ties by their mid-ranks: all equal is p = 1, one run above the rest is its share of the splits', () => {
+    expect(compareLosses([7, 7, 7], [7, 7, 7]).p).toBe(1);
+    // Pooled [1, 1, 1, 5]: Strata holds the 5 in half of the C(4,2) = 6 splits.
+    expect(compareLosses([1, 5], [1, 1]).p).toBeCloseTo(0.5, 10);
+  });
+
+  it('agrees with the normal approximation above the exact range', () => {
+    const a = Array.from({ length: 45 }, (_, i) => i * 2 + 1);
+    const b = Array.from({ length: 45 }, (_, i) => i * 2);
+    const c = compareLosses(a, b);
+    expect(c.p).toBeGreaterThan(0.3);
+    expect(c.p).toBeLessThan(0.5);
   });
 
   it('all zero on both sides (nothing lost) is no difference', () => {
