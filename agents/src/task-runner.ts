@@ -86,6 +86,8 @@ export class TaskRunner {
     ]);
     clearTimeout(timer);
     if (this.running.size) this.d.log.warn({ running: this.running.size }, 'stopping with tasks still running; their leases will expire');
+    // Storage clients close now, or (a backup still uploading) when its upload ends.
+    this.storages.close();
   }
 
   private async execute(task: AgentTask): Promise<void> {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checksumOf, getJson, LocalDirectoryStorage, StorageCache } from './backup-storage';
+import { checksumOf, getJson, LocalDirectoryStorage, StorageCache, type BackupStorage, type StorageRef, type StoredObject } from './backup-storage';
 
 const dirs: string[] = [];
 const storage = () => {
@@ -45,23 +45,48 @@ describe('LocalDirectoryStorage', () => {
 describe('StorageCache', () => {
   const s3 = { kind: 's3' as const, endpoint: 'http://127.0.0.1:1', bucket: 'b', region: 'us-east-1', prefix: '', credentialsId: 'c1' };
   const creds = { accessKeyId: 'AK', secretAccessKey: 'secret-1' };
+  /** Storages that count what is done to them. */
+  const fakes = () => {
+    const made: { ref: StorageRef; destroyed: number; release?: () => void }[] = [];
+    const opener = (ref: StorageRef): BackupStorage => {
+      const m: (typeof made)[number] = { ref, destroyed: 0 };
+      made.push(m);
+      return {
+        put: () => new Promise<StoredObject>((resolve) => { m.release = () => resolve({ bytes: 0, sha256: '' }); }),
+        get: () => Readable.from([]), size: async () => null, deletePrefix: async () => {}, destroy: () => { m.destroyed++; },
+      };
+    };
+    return { made, opener };
+  };
 
-  it('reuses a storage opened with the same ref and credentials, and opens another when either differs', () => {
-    const cache = new StorageCache();
-    const first = cache.get(s3, creds);
-    expect(cache.get({ ...s3 }, { ...creds })).toBe(first);
-    expect(cache.get(s3, { ...creds, secretAccessKey: 'secret-2' })).not.toBe(first);
-    expect(cache.get({ ...s3, bucket: 'other' }, creds)).not.toBe(first);
-    expect(() => cache.get(s3, null)).toThrow(/credentials/);
+  it('opens a storage once per ref and credentials, and another when either differs', () => {
+    const { made, opener } = fakes();
+    const cache = new StorageCache(8, opener);
+    cache.get(s3, creds);
+    cache.get({ ...s3 }, { ...creds });
+    expect(made).toHaveLength(1);
+    cache.get(s3, { ...creds, secretAccessKey: 'secret-2' });
+    cache.get({ ...s3, bucket: 'other' }, creds);
+    expect(made).toHaveLength(3);
+    // The real opener refuses an S3 ref without credentials.
+    expect(() => new StorageCache().get(s3, null)).toThrow(/credentials/);
   });
 
-  it('keeps at most `max` storages, dropping the least recently used', () => {
-    const cache = new StorageCache(2);
+  it('keeps at most `max`, closing the least recently used once no put uses it; close ends them all', async () => {
+    const { made, opener } = fakes();
+    const cache = new StorageCache(2, opener);
     const a = cache.get({ kind: 'local', root: '/a' });
-    const b = cache.get({ kind: 'local', root: '/b' });
-    expect(cache.get({ kind: 'local', root: '/a' })).toBe(a);
-    cache.get({ kind: 'local', root: '/c' });
-    expect(cache.get({ kind: 'local', root: '/a' })).toBe(a);
-    expect(cache.get({ kind: 'local', root: '/b' })).not.toBe(b);
+    cache.get({ kind: 'local', root: '/b' });
+    const putting = a.put('k', Readable.from([]));
+    cache.get({ kind: 'local', root: '/a' }); // a is the most recent now
+    cache.get({ kind: 'local', root: '/c' }); // evicts b: idle, closed at once
+    expect(made.map((m) => m.destroyed)).toEqual([0, 1, 0]);
+    cache.get({ kind: 'local', root: '/d' }); // evicts a while its put runs: closed when the put ends
+    expect(made[0]!.destroyed).toBe(0);
+    made[0]!.release!();
+    await putting;
+    expect(made[0]!.destroyed).toBe(1);
+    cache.close();
+    expect(made.map((m) => m.destroyed)).toEqual([1, 1, 1, 1]);
   });
 });

@@ -54,6 +54,8 @@ export interface BackupStorage {
   size(key: string): Promise<number | null>;
   /** Deletes everything under `prefix` (a backup's objects). */
   deletePrefix(prefix: string): Promise<void>;
+  /** Ends what the storage holds open (an S3 client's sockets); absent when it holds nothing. */
+  destroy?(): void;
 }
 
 /** A pass-through that counts bytes and hashes them. */
@@ -162,25 +164,53 @@ export function openStorage(ref: StorageRef, credentials?: StorageCredentials | 
  * Opened storages kept for reuse, for a process that stores often (an agent
  * backing up its shards on a schedule): an S3 storage's clients (connection
  * pool, signing setup) are made once per storage and credentials, not once a
- * backup. Credentials that change make a new entry; at most `max` are kept
- * (the least recently used goes).
+ * backup. Credentials that change make a new entry; at most `max` are kept:
+ * the least recently used goes, its clients closed once no `put` through the
+ * cache uses them. `close` ends them all.
  */
 export class StorageCache {
-  private readonly open = new Map<string, BackupStorage>();
+  private readonly open = new Map<string, { storage: BackupStorage; puts: number; evicted: boolean }>();
 
-  constructor(private readonly max = 8) {}
+  constructor(private readonly max = 8, private readonly opener: (ref: StorageRef, credentials?: StorageCredentials | null) => BackupStorage = openStorage) {}
 
   get(ref: StorageRef, credentials?: StorageCredentials | null): BackupStorage {
     const key = JSON.stringify([ref, credentials?.accessKeyId ?? null, credentials ? createHash('sha256').update(credentials.secretAccessKey).digest('hex') : null]);
-    const found = this.open.get(key);
-    if (found) {
+    let entry = this.open.get(key);
+    if (entry) {
       this.open.delete(key);
-      this.open.set(key, found);
-      return found;
+    } else {
+      entry = { storage: this.opener(ref, credentials), puts: 0, evicted: false };
+      while (this.open.size >= this.max) this.evict(this.open.keys().next().value!);
     }
-    const made = openStorage(ref, credentials);
-    this.open.set(key, made);
-    if (this.open.size > this.max) this.open.delete(this.open.keys().next().value!);
-    return made;
+    this.open.set(key, entry);
+    const e = entry;
+    const storage = e.storage;
+    // The caller's view: every put is counted, so an evicted entry is closed only once its last put ends.
+    return {
+      put: async (k, data, opts) => {
+        e.puts++;
+        try {
+          return await storage.put(k, data, opts);
+        } finally {
+          e.puts--;
+          if (e.evicted && e.puts === 0) storage.destroy?.();
+        }
+      },
+      get: (k) => storage.get(k),
+      size: (k) => storage.size(k),
+      deletePrefix: (p) => storage.deletePrefix(p),
+    };
+  }
+
+  /** Ends every storage's clients (the process is stopping). */
+  close(): void {
+    for (const key of [...this.open.keys()]) this.evict(key);
+  }
+
+  private evict(key: string): void {
+    const e = this.open.get(key)!;
+    this.open.delete(key);
+    e.evicted = true;
+    if (e.puts === 0) e.storage.destroy?.();
   }
 }
