@@ -25,7 +25,7 @@ function testFiles(dir: string, out: string[] = []): string[] {
 /**
  * 127.0.5.x and 127.0.6.x are shared on purpose: the engine's admin tests start bare redis-servers there, each file
  * on ports of its own (127.0.5: form-cluster 7100-7101, form-cluster-warm 7110-7111, apply-settings 7190, rdb-sync
- * 7191, membership 7200-7201, the fleet fixture 7398-7399; 127.0.6: migrate-slots 7200-7211, slot-move.scripts 7230, tls-switch 7300-7401).
+ * 7191, membership 7200-7201, the fleet fixture 7397-7399; 127.0.6: migrate-slots 7200-7211, slot-move.scripts 7230, tls-switch 7300-7401).
  */
 const SHARED = new Set([0, 5, 6]);
 

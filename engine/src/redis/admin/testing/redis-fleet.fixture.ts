@@ -46,18 +46,33 @@ export interface FleetOptions {
   redisServer?: string;
 }
 
+/** A process's start time (clock ticks since boot, /proc/<pid>/stat field 22): with its PID, who it is. */
+async function startTime(pid: number | string): Promise<string | null> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat ? stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null : null;
+}
+
+/** Whether the test process that started a fleet (its `owner` file: PID and start time) still runs. */
+async function ownerAlive(root: string): Promise<boolean> {
+  const owner = await readFile(join(root, 'owner'), 'utf8').catch(() => '');
+  const [pid, started] = owner.trim().split(' ');
+  return !!pid && (await startTime(pid)) === started;
+}
+
 /**
  * Ends what an earlier fleet left on these members' addresses when its test process died without stopping it
- * (a crash, a kill): its redis-server processes, known by their working directory (each runs in its member's
- * directory under a `strata-engine-` temp dir), and those temp dirs. Only this fixture's own processes are touched.
+ * (a crash, a kill): its servers (redis-server or valkey-server), known by their working directory (each runs in
+ * its member's directory under a `strata-engine-` temp dir), and those temp dirs. A fleet whose test process
+ * still runs (another run of the same test) is left alone.
  */
 async function clearLeftovers(members: FleetMember[]): Promise<void> {
   const wanted = new Set(members.map((m) => `${m.host}-${m.port}`));
   for (const pid of (await readdir('/proc').catch(() => [] as string[])).filter((d) => /^\d+$/.test(d))) {
-    if (!(await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).startsWith('redis-server')) continue;
+    if (!/^(redis|valkey)-server\b/.test(await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''))) continue;
     const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => '');
     const root = dirname(cwd);
     if (dirname(root) !== tmpdir() || !basename(root).startsWith('strata-engine-') || !wanted.has(basename(cwd))) continue;
+    if (await ownerAlive(root)) continue;
     try {
       process.kill(Number(pid), 'SIGKILL');
     } catch {
@@ -72,6 +87,7 @@ export async function startRedisFleet(members: FleetMember[], opts: FleetOptions
   const credentials = opts.credentials ?? TEST_CREDENTIALS;
   await clearLeftovers(members);
   const root = await mkdtemp(join(tmpdir(), 'strata-engine-'));
+  await writeFile(join(root, 'owner'), `${process.pid} ${await startTime(process.pid)}`);
   const servers: RunningRedis[] = [];
   const fleet: RedisFleet = {
     root,
