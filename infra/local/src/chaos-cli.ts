@@ -27,7 +27,7 @@ import { startStack, type Stack } from './stack';
 const { values: a } = parseArgs({
   options: {
     fault: { type: 'string', default: 'minority' }, mode: { type: 'string', default: 'both' }, seconds: { type: 'string', default: '8' },
-    runs: { type: 'string', default: '1' }, shards: { type: 'string', default: '3' }, 'no-baseline': { type: 'boolean' }, json: { type: 'string' }, clients: { type: 'string', default: '4' }, help: { type: 'boolean' },
+    runs: { type: 'string', default: '1' }, shards: { type: 'string', default: '3' }, percent: { type: 'string', default: '30' }, 'no-baseline': { type: 'boolean' }, json: { type: 'string' }, clients: { type: 'string', default: '4' }, help: { type: 'boolean' },
   },
 });
 
@@ -52,6 +52,7 @@ const problems = [
   ...(!(seconds >= 1 && seconds <= 120) ? ['--seconds must be 1..120'] : []),
   ...(!(Number.isInteger(runs) && runs >= 1 && runs <= 100) ? ['--runs must be 1..100'] : []),
   ...(!(Number.isInteger(Number(a.shards)) && Number(a.shards) >= 1 && Number(a.shards) <= 6) ? ['--shards must be 1..6'] : []),
+  ...(!(Number(a.percent) >= 1 && Number(a.percent) <= 100) ? ['--percent must be 1..100'] : []),
   ...(process.getuid?.() !== 0 ? ['chaos runs put nodes in network namespaces: run as root'] : []),
 ];
 if (problems.length) {
@@ -87,7 +88,7 @@ try {
         for (let run = 1; run <= runs; run++) {
           let r: ChaosRunResult;
           try {
-            r = await runChaos(stack, { fault, mode, seconds, clients: Number(a.clients), shards: Number(a.shards), name: `chaos-${fault}-${mode}-${run}-${Date.now().toString(36)}`.slice(0, 40), log: (l) => console.log(`[chaos] ${side} ${mode} #${run}: ${l}`) });
+            r = await runChaos(stack, { fault, mode, seconds, clients: Number(a.clients), shards: Number(a.shards), percent: Number(a.percent), name: `chaos-${fault}-${mode}-${run}-${Date.now().toString(36)}`.slice(0, 40), log: (l) => console.log(`[chaos] ${side} ${mode} #${run}: ${l}`) });
           } catch (err) {
             // A run that could not be judged (e.g. the cluster never became ready) is reported, and the others go on.
             failures.push({ side, fault, mode, run, error: (err as Error).message });

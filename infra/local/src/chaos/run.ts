@@ -25,6 +25,8 @@ export interface ChaosRunOptions {
   keys?: number;
   /** Shards of the cluster (1 replica each). Default 3. */
   shards?: number;
+  /** `loss`: the share of the host's packets dropped, in percent. Default 30. */
+  percent?: number;
   /** Cluster name (unique per run). */
   name: string;
   log?: (line: string) => void;
@@ -115,7 +117,7 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
     const fault = inject(net, {
       fault: o.fault, host, seconds: o.seconds,
       ...(o.fault === 'cut-control-plane' ? { controlPlanePort: stack.port } : {}),
-      ...(o.fault === 'loss' ? { percent: 30 } : {}),
+      ...(o.fault === 'loss' ? { percent: o.percent ?? 30 } : {}),
       ...(o.fault === 'pause' ? { pids: [enginePid(primary)] } : {}),
     });
     await fault.healed;
