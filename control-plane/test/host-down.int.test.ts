@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
 import type { Topology } from '@strata/api';
-import { redisPidsOn, testStack } from './helpers/test-stack';
+import { killHost, redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
 
@@ -75,8 +75,7 @@ describe('a node whose host stops (agent and engines together)', () => {
     const lost = replicaOf(t);
     const node = (await api.nodes()).body.items.find((n) => n.name === stack.agents[replicaNode]!.name)!;
     const killedAt = Date.now();
-    await stack.stopAgent(replicaNode, 'SIGKILL');
-    for (const pid of redisPidsOn([node.address]).concat(redisPidsOn([node.address], 'spares'))) process.kill(pid, 'SIGKILL');
+    await killHost(stack, replicaNode);
 
     const down = await api.waitForEvent(id, 'node-down', (e) => e.node.id === node.id, 30_000);
     console.log(`node-down event ${Date.now() - killedAt} ms after the host stopped`);

@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
-import { redisPidsOn, testStack } from './helpers/test-stack';
+import { killHost, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
 
@@ -25,6 +25,16 @@ beforeAll(async () => {
   ({ stack, api, cleanup } = await testStack('127.0.128', { nodes: 3, extraEnv: { STRATA_NODE_DOWN_AFTER_MS: '60000' } }));
 });
 afterAll(async () => cleanup?.());
+
+/** Stops the writer; every write it had acknowledged and every loaded key is read back through `app`. */
+async function expectNothingLost(writer: DurableWriter, app: ReturnType<typeof appClient>): Promise<void> {
+  await writer.stop();
+  expect(writer.acked.length).toBeGreaterThan(50);
+  expect(await writer.lost(app)).toEqual([]);
+  expect(await countPresent(app, 'k', 2000)).toBe(2000);
+  app.disconnect();
+  writer['client'].disconnect();
+}
 
 describe('lowering the replica count while a node is away', () => {
   it('away but not down (its agent stopped, its engines serving): no copy removed meanwhile; once back, the copy too many goes, nothing lost', async () => {
@@ -70,12 +80,7 @@ describe('lowering the replica count while a node is away', () => {
     expect(after.shards[0]!.instances.filter((i) => i.role === 'primary')).toHaveLength(1);
     expect(new Set(after.shards[0]!.instances.map((i) => i.nodeId)).size).toBe(2);
 
-    await writer.stop();
-    expect(writer.acked.length).toBeGreaterThan(50);
-    expect(await writer.lost(app)).toEqual([]);
-    expect(await countPresent(app, 'k', 2000)).toBe(2000);
-    app.disconnect();
-    writer['client'].disconnect();
+    await expectNothingLost(writer, app);
   });
 
   it('keeps every live copy, drops the copy on the down node without a rebuild, and loses no acknowledged write', async () => {
@@ -104,8 +109,7 @@ describe('lowering the replica count while a node is away', () => {
     const nodes = (await api.nodes()).body.items;
     const node = nodes.find((n) => n.id === victim.nodeId)!;
     const index = stack.agents.findIndex((a) => a.name === node.name);
-    await stack.stopAgent(index, 'SIGKILL');
-    for (const pid of redisPidsOn([node.address]).concat(redisPidsOn([node.address], 'spares'))) process.kill(pid, 'SIGKILL');
+    await killHost(stack, index);
     await api.waitForEvent(id, 'node-down', (e) => e.node.id === node.id, 30_000);
 
     const changed = await api.updateCluster(id, { replicasPerShard: 1 });
@@ -127,11 +131,6 @@ describe('lowering the replica count while a node is away', () => {
     const events = (await api.events(id, '?limit=200')).body.items;
     expect(events.filter((e) => e.type === 'replica-rebuilt')).toEqual([]);
 
-    await writer.stop();
-    expect(writer.acked.length).toBeGreaterThan(50);
-    expect(await writer.lost(app)).toEqual([]);
-    expect(await countPresent(app, 'k', 2000)).toBe(2000);
-    app.disconnect();
-    writer['client'].disconnect();
+    await expectNothingLost(writer, app);
   });
 });

@@ -54,3 +54,19 @@ export function redisPidsOn(addresses: string[], kind: 'instances' | 'spares' = 
       }
     });
 }
+
+/**
+ * A node's whole host stops: its agent and every engine and warm spare on its address are killed together
+ * (SIGKILL), as when the machine dies.
+ */
+export async function killHost(stack: Stack, index: number): Promise<void> {
+  const address = stack.agents[index]!.address;
+  await stack.stopAgent(index, 'SIGKILL');
+  for (const pid of [...redisPidsOn([address]), ...redisPidsOn([address], 'spares')]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+}
