@@ -156,11 +156,15 @@ describe('benchmarks with replicas, run by the agents', () => {
     expect(f.writeGapStartT!).toBeLessThanOrEqual(f.injectedAtT! + 0.5);
     expect(f.writeGapEndT!).toBeGreaterThanOrEqual(f.failoverAtT! - 0.5);
     expect(f.errors).toBeGreaterThan(0);
-    // The time series shows the dip: the worst second after the kill is below the best second before it (a
-    // failover of well under a second only dents one second, so the median before is too close to tell).
-    const before = res.series.filter((p) => p.t > 0 && p.t <= f.injectedAtT!).map((p) => p.ops).sort((a, c) => a - c);
-    const after = res.series.filter((p) => p.t > f.injectedAtT! && p.t <= f.writeGapEndT! + 1).map((p) => p.ops);
-    expect(Math.min(...after)).toBeLessThan(before[before.length - 1]!);
+    // The time series shows the failover: its errors fall in the seconds of the kill and the write gap, and only
+    // there. (Throughput alone cannot show it: a gap of a few hundred ms on one shard of three dents a second by a
+    // few percent, less than a loaded machine's drift from second to second.)
+    const withErrors = res.series.filter((p) => (p.errors ?? 0) > 0).map((p) => p.t);
+    expect(withErrors.length).toBeGreaterThan(0);
+    for (const t of withErrors) {
+      expect(t).toBeGreaterThanOrEqual(Math.floor(f.injectedAtT!));
+      expect(t).toBeLessThanOrEqual(Math.ceil(f.writeGapEndT!) + 2);
+    }
     expect(res.series.every((p) => p.writes !== undefined)).toBe(true);
     // The run is judged on everything but the errors the fault caused.
     for (const reason of res.validity.reasons) expect(['client-cpu', 'schedule-lag', 'redirects']).toContain(reason.gate);

@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
-import { killHost, testStack } from './helpers/test-stack';
+import { killHost, redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
 
@@ -81,6 +81,14 @@ describe('lowering the replica count while a node is away', () => {
     expect(new Set(after.shards[0]!.instances.map((i) => i.nodeId)).size).toBe(2);
 
     await expectNothingLost(writer, app);
+    // Gone before the next test kills a node: an engine its peers forgot but its node still runs would hold back
+    // the early (confirmed) node-down until the full timeout.
+    expect((await api.deleteCluster(id)).status).toBe(202);
+    const gone = Date.now() + 60_000;
+    while (redisPidsOn(stack.agents.map((a) => a.address)).length > 0) {
+      if (Date.now() > gone) throw new Error('the first cluster\'s engines are still running');
+      await new Promise((r) => setTimeout(r, 250));
+    }
   });
 
   it('keeps every live copy, drops the copy on the down node without a rebuild, and loses no acknowledged write', async () => {

@@ -98,26 +98,24 @@ describe('ObservedState', () => {
     expect(o.silentForMs('n1')).toBe(1000);
   });
 
-  describe('unreachableByPeers: every other node with a settled engine of its clusters flags one of its engines', () => {
+  describe('unreachableByPeers: every engine of a node flagged by every other node with a fresh report of its cluster', () => {
     const fleet = (now: { t: number }, settleMs = 0) => {
       const o = new ObservedState(() => now.t, 5000, 2500, settleMs);
       o.record('n1', report([engine('a', 'A'), engine('b', 'B')]));
       return o;
     };
 
-    it('is false until every peer node flags it, and again when one reaches it', () => {
+    it('is false while any engine of the node is reachable, and true once every peer node flags them all', () => {
       const now = { t: 0 };
       const o = fleet(now);
-      o.record('n2', report([engine('c', 'C')]));
-      o.record('n3', report([engine('d', 'D')]));
-      expect(o.unreachableByPeers('n1')).toBe(false);
       o.record('n2', report([engine('c', 'C', ['A'])]));
       expect(o.unreachableByPeers('n1')).toBe(false);
-      // One engine flagged per peer node is enough (the node's engines share its host).
-      o.record('n3', report([engine('d', 'D', ['B'])]));
+      o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      expect(o.unreachableByPeers('n1')).toBe(true);
+      o.record('n3', report([engine('d', 'D', ['A', 'B'])]));
       expect(o.unreachableByPeers('n1')).toBe(true);
       // A peer that reaches it again takes its flag back.
-      o.record('n3', report([engine('d', 'D')]));
+      o.record('n3', report([engine('d', 'D', ['A'])]));
       expect(o.unreachableByPeers('n1')).toBe(false);
     });
 
@@ -131,16 +129,6 @@ describe('ObservedState', () => {
       now.t += 2000;
       o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
       now.t += 501;
-      expect(o.unreachableByPeers('n1')).toBe(true);
-    });
-
-    it('is not held back by an engine its peers no longer know (removed from its cluster, not stopped yet)', () => {
-      const now = { t: 0 };
-      const o = new ObservedState(() => now.t, 5000, 2500, 0);
-      // n1 holds A (a member) and Z (forgotten by the others: nobody flags it).
-      o.record('n1', report([engine('a', 'A'), engine('z', 'Z')]));
-      o.record('n2', report([engine('c', 'C', ['A'])]));
-      o.record('n3', report([engine('d', 'D', ['A'])]));
       expect(o.unreachableByPeers('n1')).toBe(true);
     });
 
@@ -170,6 +158,24 @@ describe('ObservedState', () => {
       o.record('n2', report([{ ...engine('c', 'C', ['A', 'B']), state: 'crashed' }]));
       now.t = 6000;
       o.record('n2', report([engine('c', 'C', ['A', 'B'])]));
+      expect(o.unreachableByPeers('n1')).toBe(false);
+    });
+
+    it('is false while one engine of the node still answers its peers (only its agent and one engine died, its host lives)', () => {
+      const now = { t: 0 };
+      const o = fleet(now);
+      // A was killed with the agent; B still serves and its peers reach it.
+      o.record('n2', report([engine('c', 'C', ['A'])]));
+      o.record('n3', report([engine('d', 'D', ['A'])]));
+      expect(o.unreachableByPeers('n1')).toBe(false);
+    });
+
+    it('is held back (the full timeout applies) by an engine its peers no longer know: removed from its cluster, not stopped yet', () => {
+      const now = { t: 0 };
+      const o = new ObservedState(() => now.t, 5000, 2500, 0);
+      o.record('n1', report([engine('a', 'A'), engine('z', 'Z')]));
+      o.record('n2', report([engine('c', 'C', ['A'])]));
+      o.record('n3', report([engine('d', 'D', ['A'])]));
       expect(o.unreachableByPeers('n1')).toBe(false);
     });
 

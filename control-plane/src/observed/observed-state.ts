@@ -107,35 +107,35 @@ export class ObservedState {
   }
 
   /**
-   * Do the cluster peers of this node's engines say they cannot reach it?
-   * The witnesses are the other nodes that reported within `witnessFreshMs`
-   * an engine, running for at least `witnessSettleMs`, of a cluster that has
-   * an engine on this node. True when there is a witness and every witness
-   * flags (`fail?` or `fail`) at least one engine of this node's last
-   * report: a host that died or was cut off is unreachable from all of them.
-   * One witness that still reaches it (an asymmetric cut) vetoes. One engine
-   * flagged per witness is enough, since the engines of a node share its
-   * host, and an engine its peers no longer know (removed from its cluster,
-   * not stopped yet) is flagged by nobody. What tells a dead or cut-off host
-   * from a stopped agent whose engines keep serving (see node-liveness.ts).
+   * Do the cluster peers of every engine this node ran say they cannot reach
+   * it? True when, for each engine of the node's last report (with its Redis
+   * node id), every other node that reported within `witnessFreshMs` an
+   * engine of the same cluster running for `witnessSettleMs` flags it
+   * `fail?` or `fail`, and there is at least one such node. One peer's suspicion is not enough: an
+   * asymmetric cut (the node unreachable from one peer, reachable from
+   * another) is no dead host. What tells a dead or cut-off host from a
+   * stopped agent whose engines keep serving (see node-liveness.ts).
    */
   unreachableByPeers(nodeId: string): boolean {
     const engines = this.nodeInstances(nodeId).filter((i) => i.cluster?.myId);
     if (!engines.length) return false;
-    const witnesses = this.witnesses(new Set(engines.map((e) => e.clusterId)), nodeId);
-    return witnesses.length > 0 && witnesses.every((w) => engines.some((e) => this.flaggedBy.get(e.cluster!.myId)?.has(w)));
+    return engines.every((e) => {
+      const witnesses = this.witnesses(e.clusterId, nodeId);
+      const by = this.flaggedBy.get(e.cluster!.myId);
+      return witnesses.length > 0 && witnesses.every((w) => by?.has(w));
+    });
   }
 
   /**
-   * Nodes other than `exceptNodeId` that reported within `witnessFreshMs` an engine of one of the clusters, running
-   * for at least `witnessSettleMs` (a copy just started has not had Redis's node timeout to flag a dead peer).
+   * Nodes other than `exceptNodeId` that reported within `witnessFreshMs` an engine of the cluster running for at
+   * least `witnessSettleMs`.
    */
-  private witnesses(clusterIds: Set<string>, exceptNodeId: string): string[] {
+  private witnesses(clusterId: string, exceptNodeId: string): string[] {
     const out: string[] = [];
     const settledBefore = this.now() - this.witnessSettleMs;
     for (const [id, o] of this.byNode) {
       if (id === exceptNodeId || this.now() - o.receivedAt > this.witnessFreshMs) continue;
-      if (o.report.instances.some((i) => clusterIds.has(i.clusterId) && (this.runningSince.get(i.instanceId) ?? Infinity) <= settledBefore)) out.push(id);
+      if (o.report.instances.some((i) => i.clusterId === clusterId && (this.runningSince.get(i.instanceId) ?? Infinity) <= settledBefore)) out.push(id);
     }
     return out;
   }
