@@ -27,10 +27,12 @@ async function serverCounters(): Promise<{ hgetall: number; hset: number; asking
   const c = { hgetall: 0, hset: 0, asking: 0, all: 0, hits: 0, misses: 0, perEndpoint: new Map<string, number>() };
   for (const e of cluster.seeds) {
     const info = String(await (await admin(e)).info('commandstats')) + String(await (await admin(e)).info('stats'));
+    // Per endpoint, every command it received: the ones it ran and the ones it answered with a redirect
+    // (MOVED/ASK count as rejected calls), as the worker counts what it sent there.
     let mine = 0;
-    for (const m of info.matchAll(/^cmdstat_(hgetall|hset|asking):calls=(\d+)/gm)) {
+    for (const m of info.matchAll(/^cmdstat_(hgetall|hset|asking):calls=(\d+).*?rejected_calls=(\d+)/gm)) {
       c[m[1] as 'hgetall' | 'hset' | 'asking'] += Number(m[2]);
-      mine += Number(m[2]);
+      mine += Number(m[2]) + Number(m[3]);
     }
     c.all += mine;
     c.perEndpoint.set(e, mine);
