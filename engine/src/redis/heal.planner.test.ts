@@ -26,6 +26,11 @@ const input = (instances: HealInstance[], over: Partial<HealInput> = {}): HealIn
 
 const set = (list: HealInstance[], id: string, patch: (i: HealInstance) => void) => { patch(list.find((i) => i.id === id)!); return list; };
 const crash = (i: HealInstance, at = NOW - 50) => { i.obs = { process: 'crashed', held: true, crashedAt: at, view: null }; };
+/** Shard 0's third copy: a replica R0B on n2, following P0 (`v`: its link, sync state). */
+const thirdCopyOfShard0 = (v: Partial<ObservedClusterView>): HealInstance => ({
+  id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
+  obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', ...v }) },
+});
 const linkDown = (sec: number) => (i: HealInstance) => { i.obs!.view = { ...i.obs!.view!, primaryLinkUp: false, linkDownSinceSec: sec }; };
 const kinds = (p: ReturnType<typeof planHealing>) => p.actions.map((a) => a.kind);
 
@@ -262,8 +267,7 @@ describe('planHealing', () => {
         const l = healthy();
         for (const id of ['p1', 'r0']) set(l, id, (i) => { i.obs = null; i.nodeSilent = true; i.nodeDown = true; });
         // Shard 0 has a third copy on a live node: with one replica per shard it needs no other.
-        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
-          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) } });
+        l.push(thirdCopyOfShard0({ primaryLinkUp: true }));
         return l;
       },
       over: { replicasPerShard: 1 },
@@ -273,8 +277,7 @@ describe('planHealing', () => {
       name: 'one copy too many on live nodes (replicas lowered while a node was away): the replica added last goes',
       build: () => {
         const l = healthy();
-        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
-          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) } });
+        l.push(thirdCopyOfShard0({ primaryLinkUp: true }));
         return l;
       },
       over: { replicasPerShard: 1 },
@@ -284,8 +287,7 @@ describe('planHealing', () => {
       name: 'one copy too many, one of them on a silent node (not down): that one goes, the in-sync copies stay',
       build: () => {
         const l = set(healthy(), 'r0', (i) => { i.obs = null; i.nodeSilent = true; });
-        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
-          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) } });
+        l.push(thirdCopyOfShard0({ primaryLinkUp: true }));
         return l;
       },
       over: { replicasPerShard: 1 },
@@ -295,8 +297,7 @@ describe('planHealing', () => {
       name: 'one copy too many while one is still syncing: the syncing one goes, the in-sync copy stays',
       build: () => {
         const l = healthy();
-        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
-          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: false, syncInProgress: true }) } });
+        l.push(thirdCopyOfShard0({ primaryLinkUp: false, syncInProgress: true }));
         // Listed before r0 (r0 is the one added last), but r0b is the one not in sync: removing r0 would leave no in-sync replica.
         return [...l.filter((i) => i.id !== 'r0b').slice(0, 1), l.find((i) => i.id === 'r0b')!, ...l.filter((i) => i.id !== 'r0b').slice(1)];
       },
@@ -307,8 +308,7 @@ describe('planHealing', () => {
       name: 'one copy too many while the primary is not serving (failing over): nothing goes yet',
       build: () => {
         const l = set(healthy(), 'p0', (i) => crash(i));
-        l.push({ id: 'r0b', shard: 0, nodeId: 'n2', role: 'replica', preferredRole: 'replica', engineId: 'R0B', configEpoch: 1, nodeSilent: false, nodeDown: false,
-          obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R0B', role: 'replica', primaryId: 'P0', primaryLinkUp: false, linkDownSinceSec: 0 }) } });
+        l.push(thirdCopyOfShard0({ primaryLinkUp: false, linkDownSinceSec: 0 }));
         set(l, 'r0', linkDown(0));
         return l;
       },
