@@ -1,19 +1,24 @@
 /**
  * `npm run chaos -- --fault <name> --mode <default|fenced|both> --seconds N
- * [--runs K] [--shards N] [--no-baseline] [--json FILE]`: a Jepsen-style check of what a
+ * [--runs K] [--shards N] [--clients N] [--client-hosts client|spread]
+ * [--no-baseline] [--json FILE]`: a Jepsen-style check of what a
  * network or process fault costs. Starts its own stack with every node as a
  * host (network namespaces on a private bridge; needs root), runs the fault
  * `runs` times per mode on a fresh cluster (3 shards, or --shards, one
  * replica each) with clients appending unique
- * integers to lists (half of them acknowledged with WAIT 1), and prints, per
+ * integers to lists (half of them acknowledged with WAIT 1), all on this
+ * machine or spread over it and every node host (chaos/client-placement.ts),
+ * and prints, per
  * fault, mode and side (Strata; and Redis alone: the same with Strata's fast
  * failover off), the acknowledged appends lost, the loss window, unexpected
  * and duplicate elements, moments with two primaries for a slot, the first
  * acknowledged write after the fault and the failed/unknown shares; then,
  * per fault and mode, whether Strata's per-run losses are greater than
- * Redis alone's (chaos/loss-comparison.ts).
- * Bounded: each fault heals after --seconds, and the stack, its namespaces
- * and its rules are removed at the end, also on Ctrl-C.
+ * Redis alone's (chaos/loss-comparison.ts); with clients spread, the
+ * acknowledged appends lost by the clients on each side of the fault.
+ * Bounded: each fault heals after --seconds, clients on node hosts are
+ * processes with a deadline that also stop when this one ends, and the
+ * stack, its namespaces and its rules are removed at the end, also on Ctrl-C.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,20 +27,24 @@ import { parseArgs } from 'node:util';
 import { FAULTS, healAll, type FaultName } from './nemesis';
 import { runChaos, type ChaosMode, type ChaosRunResult } from './chaos/run';
 import { compareLosses, type LossComparison } from './chaos/loss-comparison';
+import { CLIENT_HOSTS, CLIENT_SIDES, figuresBySide, type ClientHosts } from './chaos/client-placement';
+import { killWorkers } from './chaos/remote-clients';
 import { startStack, type Stack } from './stack';
 
 const { values: a } = parseArgs({
   options: {
     fault: { type: 'string', default: 'minority' }, mode: { type: 'string', default: 'both' }, seconds: { type: 'string', default: '8' },
-    runs: { type: 'string', default: '1' }, shards: { type: 'string', default: '3' }, percent: { type: 'string', default: '30' }, 'no-baseline': { type: 'boolean' }, json: { type: 'string' }, clients: { type: 'string', default: '4' }, help: { type: 'boolean' },
+    runs: { type: 'string', default: '1' }, shards: { type: 'string', default: '3' }, percent: { type: 'string', default: '30' }, 'no-baseline': { type: 'boolean' }, json: { type: 'string' }, clients: { type: 'string' }, 'client-hosts': { type: 'string', default: 'client' }, help: { type: 'boolean' },
   },
 });
 
-const usage = `usage: npm run chaos -- --fault <${Object.keys(FAULTS).join('|')}|all> --mode <default|fenced|both> --seconds N [--runs K] [--shards N] [--clients N] [--no-baseline] [--json FILE]
+const usage = `usage: npm run chaos -- --fault <${Object.keys(FAULTS).join('|')}|all> --mode <default|fenced|both> --seconds N [--runs K] [--shards N] [--clients N] [--client-hosts client|spread] [--no-baseline] [--json FILE]
 
 faults (on the host of the second shard's primary; the first's with --shards 1):
 ${Object.entries(FAULTS).map(([k, v]) => `  ${k.padEnd(18)} ${v}`).join('\n')}
 modes: default (fencing off), fenced (write fencing on), both
+client hosts (where the appending clients run; --clients: 4 with client, a pair per host with spread):
+${Object.entries(CLIENT_HOSTS).map(([k, v]) => `  ${k.padEnd(18)} ${v}`).join('\n')}
 baseline: every run is repeated with Strata's fast failover off (Redis alone) unless --no-baseline`;
 
 if (a.help) {
@@ -46,12 +55,16 @@ const faults = (a.fault === 'all' ? Object.keys(FAULTS) : a.fault!.split(',')) a
 const modes: ChaosMode[] = a.mode === 'both' ? ['default', 'fenced'] : [a.mode as ChaosMode];
 const seconds = Number(a.seconds);
 const runs = Number(a.runs);
+const clientHosts = a['client-hosts'] as ClientHosts;
+const clients = a.clients === undefined ? undefined : Number(a.clients);
 const problems = [
   ...faults.filter((f) => !(f in FAULTS)).map((f) => `unknown fault ${f}`),
   ...modes.filter((m) => m !== 'default' && m !== 'fenced').map((m) => `unknown mode ${m}`),
   ...(!(seconds >= 1 && seconds <= 120) ? ['--seconds must be 1..120'] : []),
   ...(!(Number.isInteger(runs) && runs >= 1 && runs <= 100) ? ['--runs must be 1..100'] : []),
   ...(!(Number.isInteger(Number(a.shards)) && Number(a.shards) >= 1 && Number(a.shards) <= 6) ? ['--shards must be 1..6'] : []),
+  ...(!(clientHosts in CLIENT_HOSTS) ? [`unknown --client-hosts ${clientHosts}`] : []),
+  ...(clients !== undefined && !(Number.isInteger(clients) && clients >= 1 && clients <= 32) ? ['--clients must be 1..32'] : []),
   ...(!(Number(a.percent) >= 1 && Number(a.percent) <= 100) ? ['--percent must be 1..100'] : []),
   ...(process.getuid?.() !== 0 ? ['chaos runs put nodes in network namespaces: run as root'] : []),
 ];
@@ -67,6 +80,7 @@ let stack: Stack | undefined;
 let dir: string | undefined;
 const cleanUp = async () => {
   healAll();
+  killWorkers();
   await stack?.stop().catch(() => undefined);
   stack = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -88,7 +102,7 @@ try {
         for (let run = 1; run <= runs; run++) {
           let r: ChaosRunResult;
           try {
-            r = await runChaos(stack, { fault, mode, seconds, clients: Number(a.clients), shards: Number(a.shards), percent: Number(a.percent), name: `chaos-${fault}-${mode}-${run}-${Date.now().toString(36)}`.slice(0, 40), log: (l) => console.log(`[chaos] ${side} ${mode} #${run}: ${l}`) });
+            r = await runChaos(stack, { fault, mode, seconds, ...(clients !== undefined ? { clients } : {}), clientHosts, shards: Number(a.shards), percent: Number(a.percent), name: `chaos-${fault}-${mode}-${run}-${Date.now().toString(36)}`.slice(0, 40), log: (l) => console.log(`[chaos] ${side} ${mode} #${run}: ${l}`) });
           } catch (err) {
             // A run that could not be judged (e.g. the cluster never became ready) is reported, and the others go on.
             failures.push({ side, fault, mode, run, error: (err as Error).message });
@@ -97,8 +111,9 @@ try {
           }
           results.push({ ...r, side, run });
           // Written after every run: a long table interrupted keeps what it measured.
-          if (a.json) writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures, complete: false }, null, 2));
+          if (a.json) writeFileSync(a.json, JSON.stringify({ seconds, runs, clientHosts, results, failures, complete: false }, null, 2));
           console.log(`[chaos] ${side} ${fault} ${mode} #${run}: lost ${r.lost.wait} WAIT / ${r.lost.plain} plain of ${r.acknowledged.wait} / ${r.acknowledged.plain} acknowledged; two-primary moments ${r.twoPrimaryMoments}; failed ${pct(r.failedShare)}, unknown ${pct(r.unknownShare)}`);
+          if (clientHosts === 'spread') console.log(`[chaos] ${side} ${fault} ${mode} #${run}: lost by client (fault on ${r.faultHost}): ${r.clients.map((c) => `${c.client} ${c.kind} on ${c.host}${c.host === r.faultHost ? ' (fault host)' : ''} ${c.lost}/${c.acknowledged}`).join(', ')}`);
         }
       }
     }
@@ -123,6 +138,21 @@ for (const f of failures) console.log(`[chaos] not judged: ${f.side} ${f.fault} 
 console.log('');
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i]!)).join('  '));
 
+// Where the lost appends' clients ran, relative to the fault: only meaningful with clients on several hosts.
+if (clientHosts === 'spread') {
+  console.log('\nacknowledged appends lost by the clients on each side of the fault (lost / acknowledged, WAIT 1 and plain):');
+  for (const fault of faults) for (const mode of modes) for (const side of sides) {
+    const bySide = results.filter((r) => r.fault === fault && r.mode === mode && r.side === side).map((r) => figuresBySide(r.clients));
+    const cell = (s: (typeof CLIENT_SIDES)[number]) => {
+      const f = bySide.map((b) => b[s]).filter((x) => x !== undefined);
+      if (!f.length) return `${s}: no clients`;
+      const sum = (g: (x: (typeof f)[number]) => number) => f.reduce((n, x) => n + g(x), 0);
+      return `${s}: WAIT ${sum((x) => x.lost.wait)}/${sum((x) => x.acknowledged.wait)}, plain ${sum((x) => x.lost.plain)}/${sum((x) => x.acknowledged.plain)}`;
+    };
+    console.log(`${fault} ${mode} ${side}: ${CLIENT_SIDES.map(cell).join('; ')}`);
+  }
+}
+
 // Does Strata lose more than Redis alone? By rank over the runs (a few lumpy runs decide totals).
 const comparisons: { fault: FaultName; mode: ChaosMode; kind: 'wait' | 'plain'; comparison: LossComparison }[] = [];
 if (sides.length === 2) {
@@ -136,6 +166,6 @@ if (sides.length === 2) {
 }
 if (failures.length) process.exitCode = 1;
 if (a.json) {
-  writeFileSync(a.json, JSON.stringify({ seconds, runs, results, failures, comparisons, complete: true }, null, 2));
+  writeFileSync(a.json, JSON.stringify({ seconds, runs, clientHosts, results, failures, comparisons, complete: true }, null, 2));
   console.log(`\n[chaos] every run written to ${a.json}`);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkHistory, type AppendOp } from './history';
 
-const op = (o: Partial<AppendOp> & { value: number }): AppendOp => ({ key: 'l:0', kind: 'plain', status: 'ok', start: o.value * 10, end: o.value * 10 + 5, ...o });
+const op = (o: Partial<AppendOp> & { value: number }): AppendOp => ({ client: 1, key: 'l:0', kind: 'plain', status: 'ok', start: o.value * 10, end: o.value * 10 + 5, ...o });
 
 describe('checkHistory', () => {
   it('finds acknowledged appends missing from the lists, split by WAIT, with the window they span', () => {

@@ -9,6 +9,8 @@
 export type OpStatus = 'ok' | 'failed' | 'unknown';
 
 export interface AppendOp {
+  /** The appending client (1-based); its values are `client × 10,000,000 + sequence`. */
+  client: number;
   key: string;
   value: number;
   /** `wait`: acknowledged only once `WAIT 1` said a replica has it. */
@@ -51,13 +53,24 @@ export interface ChaosVerdict {
   errors: Record<string, number>;
 }
 
+/** Acknowledged appends missing from the final lists. */
+export function lostAppends(ops: readonly AppendOp[], finalLists: ReadonlyMap<string, readonly number[]>): AppendOp[] {
+  const present = new Map<string, Set<number>>();
+  const has = (key: string, value: number) => {
+    let set = present.get(key);
+    if (!set) present.set(key, (set = new Set(finalLists.get(key) ?? [])));
+    return set.has(value);
+  };
+  return ops.filter((o) => o.status === 'ok' && !has(o.key, o.value));
+}
+
 export function checkHistory(input: { ops: readonly AppendOp[]; finalLists: ReadonlyMap<string, readonly number[]>; samples: readonly SplitSample[]; faultAt: number; endAt: number }): ChaosVerdict {
   const { ops, finalLists } = input;
   const seen = new Map<number, number>();
   for (const values of finalLists.values()) for (const v of values) seen.set(v, (seen.get(v) ?? 0) + 1);
   const attempted = new Set(ops.map((o) => o.value));
   const acked = ops.filter((o) => o.status === 'ok');
-  const lostOps = acked.filter((o) => !(finalLists.get(o.key) ?? []).includes(o.value));
+  const lostOps = lostAppends(acked, finalLists);
   const errors: Record<string, number> = {};
   for (const o of ops) if (o.status !== 'ok') errors[o.error ?? o.status] = (errors[o.error ?? o.status] ?? 0) + 1;
   const okTimes = acked.map((o) => o.end).sort((a, b) => a - b);

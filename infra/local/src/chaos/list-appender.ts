@@ -76,9 +76,13 @@ const errorWord = (err: unknown) => {
   return m.split(' ')[0]!;
 };
 
-/** One client's loop: RPUSH its next value to a key, then (kind `wait`) WAIT 1 on the same connection. */
+/**
+ * One client's loop: RPUSH its next value to a key, then (kind `wait`) WAIT 1 on the same connection. Each
+ * finished operation goes to `record`, timed in ms since `t0` (a wall-clock time: a client in another process
+ * on this machine shares the clock).
+ */
 export async function appendLoop(o: {
-  router: SlotRouter; client: number; kind: 'plain' | 'wait'; keys: readonly string[]; t0: number; until: () => boolean; ops: AppendOp[];
+  router: SlotRouter; client: number; kind: 'plain' | 'wait'; keys: readonly string[]; t0: number; until: () => boolean; record: (op: AppendOp) => void;
 }): Promise<void> {
   for (let seq = 1; !o.until(); seq++) {
     const key = o.keys[(seq * 7 + o.client) % o.keys.length]!;
@@ -109,7 +113,7 @@ export async function appendLoop(o: {
         break;
       }
     }
-    o.ops.push({ key, value, kind: o.kind, status, start, end: Date.now() - o.t0, ...(error ? { error } : {}) });
+    o.record({ client: o.client, key, value, kind: o.kind, status, start, end: Date.now() - o.t0, ...(error ? { error } : {}) });
     if (status !== 'ok') await new Promise((r) => setTimeout(r, 20));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * One chaos run against a stack whose nodes are hosts (netns): a cluster
  * of 3 shards (or `shards`) with a replica each, fenced or not, clients
- * appending on this machine (the client host), a fault on the host of the
+ * appending from this process or spread over this machine and every node
+ * host (client-placement.ts), a fault on the host of the
  * second shard's primary (the first's with one shard) for `seconds`, heal, wait
  * for the cluster to be ready again, read every list back and check.
  */
@@ -10,6 +11,9 @@ import type { Stack } from '../stack';
 import { inject, type FaultName } from '../nemesis';
 import { checkHistory, type AppendOp, type ChaosVerdict } from './history';
 import { appendLoop, SlotRouter } from './list-appender';
+import { CLIENT_HOST, figuresByClient, nodeHostIndex, nodeHostLabel, placeClients, type ClientFigures, type ClientHost, type ClientHosts } from './client-placement';
+import { mergeHistories } from './client-wire';
+import { startRemoteClients, type RemoteClients } from './remote-clients';
 import { startSplitSampler } from './split-sampler';
 
 export type ChaosMode = 'default' | 'fenced';
@@ -19,8 +23,10 @@ export interface ChaosRunOptions {
   mode: ChaosMode;
   /** How long the fault lasts. */
   seconds: number;
-  /** Appending clients (half of them with WAIT 1). Default 4. */
+  /** Appending clients (half of them with WAIT 1). Default 4 with `client`, a pair per host with `spread`. */
   clients?: number;
+  /** Where the clients run (client-placement.ts). Default `client`. */
+  clientHosts?: ClientHosts;
   /** Lists, spread over every slot. Default 64. */
   keys?: number;
   /** Shards of the cluster (1 replica each). Default 3. */
@@ -39,6 +45,13 @@ export interface ChaosRunResult extends ChaosVerdict {
   /** From the fault's heal to the cluster's `ready`, ms. */
   readyAfterHealMs: number | null;
   failovers: number;
+  clientHosts: ClientHosts;
+  /** The node host of the fault (`n1`, ...). */
+  faultHost: ClientHost;
+  /** Per client: the host it ran on, its side of the fault, its acknowledged and lost appends. */
+  clients: ClientFigures[];
+  /** Node hosts' client processes that did not end cleanly with every op reported (their missing ops are not judged). */
+  workerProblems: string[];
 }
 
 type Api = <T>(method: string, p: string, body?: unknown) => Promise<{ status: number; body: T }>;
@@ -85,6 +98,8 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
   });
   if (created.status !== 202) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
   const id = created.body.cluster.id;
+  // Stops every client, local or on a node host, whatever ended the run (idempotent).
+  let stopClients: (() => Promise<void>) | undefined;
   try {
     if (!(await waitPhase(api, id, 'ready', 90_000))) {
       const status = (await api<{ status: { phase: string; conditions: { type: string; status: string; message: string }[] } }>('GET', `/v1/clusters/${id}`)).body.status;
@@ -103,13 +118,29 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
     const host = net.hosts.findIndex((h) => h.address === primary.split(':')[0]);
 
     const keys = Array.from({ length: o.keys ?? 64 }, (_, i) => `chaos:{${i}}`);
-    const ops: AppendOp[] = [];
+    const clientHosts = o.clientHosts ?? 'client';
+    const placed = placeClients({ placement: clientHosts, nodeHosts: net.hosts.length, ...(o.clients !== undefined ? { count: o.clients } : {}) });
+    const localOps: AppendOp[] = [];
     const t0 = Date.now();
     let stop = false;
     const refresher = (async () => { while (!stop) { await writers.refresh(); await sleep(500); } })();
     const split = startSplitSampler({ router: sampler, addresses: () => members, t0 });
-    const clients = o.clients ?? 4;
-    const loops = Array.from({ length: clients }, (_, c) => appendLoop({ router: writers, client: c + 1, kind: c % 2 ? 'wait' : 'plain', keys, t0, until: () => stop, ops }));
+    const loops = placed.filter((c) => c.host === CLIENT_HOST)
+      .map((c) => appendLoop({ router: writers, client: c.client, kind: c.kind, keys, t0, until: () => stop, record: (op) => localOps.push(op) }));
+    // A node host's clients run in its namespace, one process per host; the deadline bounds them if this run hangs.
+    const remote: RemoteClients[] = [];
+    for (const h of [...new Set(placed.map((c) => c.host))].filter((h) => h !== CLIENT_HOST)) {
+      const config = { seeds: conn.seeds, login, keys, t0, deadline: t0 + (o.seconds + 150) * 1000, clients: placed.filter((c) => c.host === h).map((c) => ({ client: c.client, kind: c.kind })) };
+      remote.push(startRemoteClients({ host: h, ns: net.hosts[nodeHostIndex(h)!]!.ns, config }));
+    }
+    stopClients = async () => {
+      stop = true;
+      await Promise.all([...remote.map((w) => w.stop(2000)), ...loops, refresher, split.stop()]);
+      writers.close();
+      sampler.close();
+    };
+    await Promise.all(remote.map((w) => w.ready));
+    if (remote.length) log(`clients: ${placed.map((c) => `${c.client} ${c.kind} on ${c.host}`).join(', ')} (workers ${remote.map((w) => `${w.host} pid ${w.pid}`).join(', ')})`);
 
     await sleep(2000);
     const faultAt = Date.now() - t0;
@@ -126,8 +157,17 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
     const readyAfterHealMs = ready ? Date.now() - healedAt : null;
     await sleep(2000);
     stop = true;
+    const stopped = await Promise.all(remote.map((w) => w.stop()));
     await Promise.all(loops);
     await refresher;
+    const workerProblems = remote.flatMap((w, i) => {
+      const r = stopped[i]!;
+      return r.whole && r.exitCode === 0 ? [] : [`${w.host} (pid ${w.pid}): exit ${r.exitCode}, ${w.stream.ops.length} ops received, done ${w.stream.done ?? 'never said'}${r.stderr ? `; ${r.stderr.slice(-300)}` : ''}`];
+    });
+    for (const p of workerProblems) log(`clients on ${p}`);
+    const merged = mergeHistories([{ host: CLIENT_HOST, ops: localOps }, ...remote.map((w) => ({ host: w.host, ops: w.stream.ops }))], placed);
+    if (merged.misplaced) workerProblems.push(`${merged.misplaced} ops from a client not placed on the host that sent them (left out)`);
+    const ops = merged.ops;
     const samples = await split.stop();
     const endAt = Date.now() - t0;
 
@@ -152,8 +192,13 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
     sampler.close();
     const events = (await api<{ items: { type: string }[] }>('GET', `/v1/clusters/${id}/events?limit=200`)).body.items;
     const verdict = checkHistory({ ops, finalLists, samples, faultAt, endAt });
-    return { fault: o.fault, mode: o.mode, seconds: o.seconds, ...verdict, readyAfterHealMs, failovers: events.filter((e) => e.type === 'failover').length };
+    const faultHost = nodeHostLabel(host);
+    return {
+      fault: o.fault, mode: o.mode, seconds: o.seconds, ...verdict, readyAfterHealMs, failovers: events.filter((e) => e.type === 'failover').length,
+      clientHosts, faultHost, clients: figuresByClient({ clients: placed, ops, finalLists, faultHost }), workerProblems,
+    };
   } finally {
+    await stopClients?.();
     // Gone before the next run places its cluster.
     await api('DELETE', `/v1/clusters/${id}`).catch(() => undefined);
     const until = Date.now() + 60_000;
