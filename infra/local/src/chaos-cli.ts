@@ -85,7 +85,16 @@ const cleanUp = async () => {
   stack = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
 };
-for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void cleanUp().finally(() => process.exit(130)));
+// Listening for good: nemesis.ts raises the signal again once it healed its faults (and tsx relays Ctrl-C to a
+// process that got it already), which would end this one before the stack's stop and this run's files are done.
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    if (interrupted) return;
+    interrupted = true;
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 try {
