@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Stack } from '../stack';
 import { inject, type FaultName } from '../nemesis';
-import { checkHistory, type AppendOp, type ChaosVerdict } from './history';
+import { checkHistory, lostAppends, type AppendOp, type ChaosVerdict } from './history';
 import { appendLoop, SlotRouter } from './list-appender';
 import { CLIENT_HOST, figuresByClient, nodeHostIndex, nodeHostLabel, placeClients, type ClientFigures, type ClientHost, type ClientHosts } from './client-placement';
 import { mergeHistories } from './client-wire';
@@ -50,6 +50,11 @@ export interface ChaosRunResult extends ChaosVerdict {
   faultHost: ClientHost;
   /** Per client: the host it ran on, its side of the fault, its acknowledged and lost appends. */
   clients: ClientFigures[];
+  /** The fault's start and heal, ms since the run started (the ops' clock). */
+  faultAtMs: number;
+  healedAtMs: number;
+  /** The first lost acknowledged appends (up to 20, by start), to tell when and by whom they were written. */
+  lostExamples: AppendOp[];
   /** Node hosts' client processes that did not end cleanly with every op reported (their missing ops are not judged). */
   workerProblems: string[];
 }
@@ -196,6 +201,7 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
     return {
       fault: o.fault, mode: o.mode, seconds: o.seconds, ...verdict, readyAfterHealMs, failovers: events.filter((e) => e.type === 'failover').length,
       clientHosts, faultHost, clients: figuresByClient({ clients: placed, ops, finalLists, faultHost }), workerProblems,
+      faultAtMs: faultAt, healedAtMs: healedAt - t0, lostExamples: lostAppends(ops, finalLists).slice(0, 20),
     };
   } finally {
     await stopClients?.();
