@@ -28,9 +28,6 @@ function killLiveOnExit(): void {
   process.once('exit', killWorkers);
 }
 
-/** PIDs of the workers running now (for checks and logs). */
-export const liveWorkerPids = (): number[] => [...live];
-
 export interface RemoteClients {
   host: string;
   pid: number;
