@@ -1,7 +1,7 @@
 /**
  * The agent's safe-restart rule against real redis-server processes: a
- * crashed primary is held until the control plane asks for it (no timed
- * release), a crashed replica restarts on its own, and every engine found
+ * crashed primary is held until healing restarts it (no timed release, and a
+ * plain ensure leaves it held), a crashed replica restarts on its own, and every engine found
  * stopped when an agent starts is held, with a crash time bounded by the
  * last time an agent saw it running.
  */
@@ -77,10 +77,27 @@ describe('EngineSupervisor: safe restarts', () => {
     // The crash time is on disk, for an agent that dies before the control plane answers.
     expect(Number(readFileSync(path.join(dir, 'instances', 'i1', 'crashed-at'), 'utf8'))).toBe(held.crashedAt);
 
-    // The control plane's ensure-instance ends the hold.
+    // A plain ensure (an operation making sure its instances run) leaves it held: restarted empty before its
+    // replica took over, it would still claim its slots and its replica would resync the emptiness.
     await s.ensure(spec(1), credentials);
+    expect(s.status('i1')).toMatchObject({ state: 'crashed', held: true });
+    expect(isAlive(pidOf('i1'))).toBe(false);
+    // Healing's restart (ensure-instance with release) ends the hold.
+    await s.ensure(spec(1), credentials, undefined, { release: true });
     expect(s.status('i1')).toMatchObject({ state: 'running', held: false, crashedAt: null });
     expect(isAlive(pidOf('i1'))).toBe(true);
+  }, 30_000);
+
+  it('an ensure that comes after a primary died, before the crash was seen, holds it instead of starting it empty', async () => {
+    const { s, registry } = supervisor(); // no recover(): no watch loop, so only the ensure can see the crash
+    await s.ensure(spec(6), credentials);
+    registry.setLastRole('i6', 'primary');
+    const pid = pidOf('i6');
+    process.kill(pid, 'SIGKILL');
+    await until('the engine to exit', () => !isAlive(pid));
+    await s.ensure(spec(6), credentials);
+    expect(s.status('i6')).toMatchObject({ state: 'crashed', held: true });
+    expect(isAlive(pidOf('i6'))).toBe(false);
   }, 30_000);
 
   it('a new agent adopts running engines and holds every stopped one (primary or replica), with the last time an agent saw it running as its crash time', async () => {
@@ -115,8 +132,8 @@ describe('EngineSupervisor: safe restarts', () => {
     }
     for (const id of ['i3', 'i4']) expect(second.s.status(id), id).toMatchObject({ state: 'running', held: false });
 
-    // A replica the control plane still wants is restarted when it says so.
-    await second.s.ensure(spec(2), credentials);
+    // A replica the control plane still wants is restarted when healing says so.
+    await second.s.ensure(spec(2), credentials, undefined, { release: true });
     expect(second.s.status('i2')).toMatchObject({ state: 'running', held: false });
   }, 30_000);
 

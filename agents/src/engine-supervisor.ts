@@ -65,14 +65,18 @@ export const sparesServe = (spec: Pick<InstanceSpec, 'engineVersion'>): boolean 
  * crash is reported at once. A crashed replica is restarted with exponential
  * backoff; a crashed former primary is held: restarted only when the control
  * plane says so (after promoting its replica, so the replica never resyncs
- * from an empty restarted primary). There is no timed release: with one or
+ * from an empty restarted primary) with an ensure that says `release`. A
+ * plain ensure (an operation making sure its instances run, sent while this
+ * node's reports were late) leaves a held engine stopped: restarted empty
+ * before its replica took over, it would still claim its slots and wipe
+ * that replica. There is no timed release: with one or
  * two shards Redis cannot fail over on its own, and a primary restarted
  * empty on a timer wipes its replica.
  *
  * An engine found stopped when the agent starts is held too, whatever its
  * role: the node may have been away long enough for the control plane to
  * replace its copies, and a stale engine must not serve old data or rejoin.
- * The control plane restarts it (ensure-instance) if it still wants it; the
+ * The control plane restarts it (ensure-instance with `release`) if it still wants it; the
  * orphan sweeper removes it otherwise. Its crash time is bounded from below
  * by the last time an agent saw it running (a mark written every second),
  * so the control plane can still tell whether its replica was in sync.
@@ -198,7 +202,7 @@ export class EngineSupervisor {
   }
 
   /** Idempotent: write the config and make sure the engine runs. */
-  async ensure(spec: InstanceSpec, credentials: EngineCredentials, seed?: InstanceSeed, opts: { dropClaims?: boolean } = {}): Promise<void> {
+  async ensure(spec: InstanceSpec, credentials: EngineCredentials, seed?: InstanceSeed, opts: { dropClaims?: boolean; release?: boolean } = {}): Promise<void> {
     if (this.closing) throw new Error('the agent is stopping: not starting engines');
     const dir = this.d.registry.instanceDir(spec.instanceId);
     const firstStart = !this.d.registry.get(spec.instanceId) && !existsSync(dir);
@@ -217,7 +221,14 @@ export class EngineSupervisor {
       this.runtime.set(spec.instanceId, fresh(pid, 'running', rt?.restarts ?? 0));
       return;
     }
-    // The control plane asked for this instance to run: that ends any hold.
+    // It was running and has exited, and the watch loop has not seen it yet: that is a crash, seen now (a former
+    // primary is held), not a reason to start it at once.
+    if (rt?.state === 'running') this.crashed(spec.instanceId, rt);
+    if (rt?.held && !opts.release) {
+      this.d.log.warn({ instanceId: spec.instanceId }, 'engine stays held: only a restart from healing starts a held engine again');
+      return;
+    }
+    // Healing asked for this instance to run again: that ends the hold.
     if (rt?.held) this.d.log.info({ instanceId: spec.instanceId }, 'control plane released the held engine; restarting it');
     if (rt) rt.held = false;
     this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, usersDigest: usersDigestOf(credentials) });

@@ -137,7 +137,7 @@ export class TaskRunner {
     'disk-profile': (p, log, t) => runDiskProfile(p, {
       dataDir: this.d.dataDir ?? '.', fio: this.d.fio, report: (r) => this.d.client.diskProfileReport(t.taskId, r), log, attempt: t.attempt, stopping: this.abort.signal,
     }),
-    'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials, p.seed, { dropClaims: p.dropClaims }),
+    'ensure-instance': (p) => this.d.supervisor.ensure(p.instance, p.credentials, p.seed, { dropClaims: p.dropClaims, release: p.release }),
     'backup-shard': async (p, log, t) => {
       let last = Promise.resolve();
       const login = internalLogin(p.credentials);

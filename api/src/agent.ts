@@ -117,6 +117,7 @@ export const TaskRequest = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('ensure-instance'), instance: InstanceSpec, seed: InstanceSeed.optional().describe("a restored primary: its data, loaded at its first start"),
     dropClaims: z.boolean().optional().describe('a crashed primary another member replaced: it starts without the slots and migration marks it claimed when it stopped, and rejoins as a replica'),
+    release: z.boolean().optional().describe('an engine the agent holds (a crashed former primary) may start again: only healing\'s restart and a cluster still being created say so; any other ensure leaves a held engine stopped'),
   }),
   z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
   z.object({ kind: z.literal('restart-instance'), instanceId: Id, clusterId: Id }).describe('stop the running engine gracefully and start it again with its data and config (a rolling restart)'),
@@ -185,7 +186,7 @@ export type TaskKind = TaskRequest['kind'];
 export const TASKS_WITHOUT_CREDENTIALS = ['remove-instance', 'restart-instance', 'disk-profile', 'import-shard'] as const satisfies readonly TaskKind[];
 
 export const TaskPayload = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, seed: InstanceSeed.optional(), dropClaims: z.boolean().optional(), credentials: EngineCredentials }),
+  z.object({ kind: z.literal('ensure-instance'), instance: InstanceSpec, seed: InstanceSeed.optional(), dropClaims: z.boolean().optional(), release: z.boolean().optional(), credentials: EngineCredentials }),
   z.object({ kind: z.literal('remove-instance'), instanceId: Id, clusterId: Id }),
   z.object({ kind: z.literal('restart-instance'), instanceId: Id, clusterId: Id }),
   z.object({ kind: z.literal('form-cluster'), clusterId: Id, shards: z.array(FormClusterShard), credentials: EngineCredentials }),

@@ -10493,6 +10493,7 @@ export interface components {
                     keysWithExpiry: number;
                 };
                 dropClaims?: boolean;
+                release?: boolean;
                 credentials: {
                     customerUser: string;
                     customerPassword: string;

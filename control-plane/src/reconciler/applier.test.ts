@@ -156,8 +156,9 @@ describe('one function per act, whoever asks', () => {
     expect(f.txs()).toBe(1);
     expect(f.enqueued).toMatchObject([{ inTx: true, dedupeKey: taskKey({ kind: 'restart', instanceId: 'p0', crashedAt: 9 }) }]);
     expect(f.events.map((e) => [e.type, e.inTx])).toEqual([['instance-restarted', true], ['data-lost', true]]);
-    // Restarted in place (no replica took over): it keeps its slot claims.
+    // Restarted in place (no replica took over): it keeps its slot claims. Only a restart releases a held engine.
     expect(f.enqueued[0]!.request).not.toHaveProperty('dropClaims');
+    expect(f.enqueued[0]!.request).toMatchObject({ kind: 'ensure-instance', release: true });
   });
 
   it('restart of a primary a replica replaced: the agent drops its old slot claims before it starts', async () => {

@@ -128,7 +128,9 @@ export async function startInstance(ctx: ClusterContext, inst: InstanceRow, sett
   const seed = ctx.operation?.kind === 'create-cluster' && inst.role === 'primary' ? await ctx.deps.restoreSeed?.(ctx.cluster.id, inst.shardIndex) : null;
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'start', instanceId: inst.id }, settleMs: SETTLE_MS.start,
-    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst, settings), ...(seed ? { seed } : {}) },
+    // A cluster being created holds no data yet: an engine held there starts again. Anywhere else a held engine
+    // (a crashed primary) waits for healing's restart, which knows whether its replica took over first.
+    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst, settings), ...(seed ? { seed } : {}), ...(ctx.operation?.kind === 'create-cluster' ? { release: true } : {}) },
   });
 }
 
@@ -143,7 +145,7 @@ export function restartInstance(ctx: ClusterContext, a: Extract<HealAction, { ki
   const instance = eventRef(ctx, inst);
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'restart', instanceId: inst.id, crashedAt: a.crashedAt }, settleMs: SETTLE_MS.restart,
-    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst), ...(a.superseded ? { dropClaims: true } : {}) },
+    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst), release: true, ...(a.superseded ? { dropClaims: true } : {}) },
     alongside: async (db) => {
       await ctx.deps.events.record(ctx.cluster, {
         type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,

@@ -49,6 +49,16 @@ describe('update shards 2 -> 3', () => {
     expect(planStartInstances(input(set(growing(), 'r2', { obs: { process: 'running', view: null } }))).actions).toEqual([{ kind: 'start', shard: 2, instanceId: 'p2', settings: spec({ shards: 3 }) }]);
   });
 
+  it('start: one that started while its node has not reported lately is not started again (unknown is no reason)', () => {
+    const l = set(growing(), 'p2', { nodeReportedAt: NOW - 6000 });
+    set(l, 'r2', { obs: { process: 'running', view: view({ myId: 'R2', role: 'replica', primaryId: 'P2', primaryLinkUp: true, slotsOwned: 0 }) } });
+    const started: [UpdateTaskRef, TaskView][] = [[{ kind: 'start', instanceId: 'p2' }, ok(10_000)]];
+    expect(planStartInstances(input(l, {}, started))).toEqual({ actions: [], verdict: { kind: 'done', detail: '2 new instance(s) running' } });
+    // Its node reports and does not list it: the agent lost it, it is started again.
+    set(l, 'p2', { nodeReportedAt: NOW - 500 });
+    expect(planStartInstances(input(l, {}, started)).actions).toEqual([{ kind: 'start', shard: 2, instanceId: 'p2', settings: spec({ shards: 3 }) }]);
+  });
+
   it('join: the new primary meets the cluster through a running primary, then its replica follows it until in sync', () => {
     const l = set(set(growing(), 'p2', { obs: { process: 'running', view: view({ myId: 'P2', role: 'primary', state: 'fail', knownNodes: 1, slotsOwned: 0 }) }, engineId: 'P2' }),
       'r2', { obs: { process: 'running', view: view({ myId: 'R2', role: 'primary', state: 'fail', knownNodes: 1, slotsOwned: 0 }) } });

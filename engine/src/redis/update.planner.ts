@@ -69,15 +69,20 @@ export function planConfigure(input: UpdateInput, rollback: boolean): UpdateStep
   return { actions, verdict: { kind: 'wait', detail: `${done} of ${targets.length} instances reconfigured`, fraction: done / targets.length } };
 }
 
+/** A node that reported this recently and does not list an instance does not have it. */
+const LISTED_WITHIN_MS = 2000;
+
 /**
  * The new instances run. One that started and crashed since (steps run again
  * on every pass) is not restarted here: a crashed primary comes back empty
  * still owning its slots and its replica copies the emptiness; the agent
- * holds it until its replica is promoted.
+ * holds it until its replica is promoted. Nor is one whose node has not
+ * reported lately (busy, or cut off): not knowing is no reason to start it.
  */
 export function planStartInstances(input: UpdateInput): UpdateStepPlan {
   const added = input.instances.filter((i) => input.added.includes(i.id));
-  const up = added.filter((i) => running(i) || (succeeded(input.task({ kind: 'start', instanceId: i.id })) && !!i.obs && i.crashed));
+  const unheard = (i: OpInstance) => !i.obs && (i.nodeReportedAt === null || input.now - i.nodeReportedAt > LISTED_WITHIN_MS);
+  const up = added.filter((i) => running(i) || (succeeded(input.task({ kind: 'start', instanceId: i.id })) && ((!!i.obs && i.crashed) || unheard(i))));
   const actions: UpdateAction[] = added.filter((i) => !up.includes(i)).map((i) => ({ kind: 'start', shard: i.shard, instanceId: i.id, settings: input.to }));
   if (up.length === added.length) return { actions, verdict: { kind: 'done', detail: `${up.length} new instance(s) running` } };
   return { actions, verdict: { kind: 'wait', detail: `${up.length} of ${added.length} new instances running`, fraction: added.length ? up.length / added.length : 1 } };
