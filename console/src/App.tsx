@@ -1,20 +1,21 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import type { Session } from '@strata/api';
 import { useSessionQuery } from './data/session/session-query';
 import { matchPath, navigate, useLocation } from './lib/router';
+import { lazyPart } from './lib/lazy-part';
 import { AppShell, Logo } from './components/layout/AppShell';
 import { ErrorState, LoadingState } from './components/ui/States';
 
 // Each page is its own chunk; the shell (React, react-query, router, layout) loads first.
-const SignInPage = lazy(() => import('./interfaces/SignIn/SignInPage'));
-const ClustersPage = lazy(() => import('./interfaces/Clusters/ClustersPage'));
-const CreateClusterPage = lazy(() => import('./interfaces/ClusterCreate/CreateClusterPage'));
-const ClusterPage = lazy(() => import('./interfaces/Cluster/ClusterPage'));
-const BackupsPage = lazy(() => import('./interfaces/Backups/BackupsPage'));
-const NodesPage = lazy(() => import('./interfaces/Nodes/NodesPage'));
-const AlertsPage = lazy(() => import('./interfaces/Alerts/AlertsPage'));
-const SettingsPage = lazy(() => import('./interfaces/Settings/SettingsPage'));
-const NotFoundPage = lazy(() => import('./interfaces/NotFoundPage'));
+const SignInPage = lazyPart(() => import('./interfaces/SignIn/SignInPage'), (m) => m.default);
+const ClustersPage = lazyPart(() => import('./interfaces/Clusters/ClustersPage'), (m) => m.default);
+const CreateClusterPage = lazyPart(() => import('./interfaces/ClusterCreate/CreateClusterPage'), (m) => m.default);
+const ClusterPage = lazyPart(() => import('./interfaces/Cluster/ClusterPage'), (m) => m.default);
+const BackupsPage = lazyPart(() => import('./interfaces/Backups/BackupsPage'), (m) => m.default);
+const NodesPage = lazyPart(() => import('./interfaces/Nodes/NodesPage'), (m) => m.default);
+const AlertsPage = lazyPart(() => import('./interfaces/Alerts/AlertsPage'), (m) => m.default);
+const SettingsPage = lazyPart(() => import('./interfaces/Settings/SettingsPage'), (m) => m.default);
+const NotFoundPage = lazyPart(() => import('./interfaces/NotFoundPage'), (m) => m.default);
 
 function safeNext(next: string | null): string {
   // Only same-app paths: never redirect off-site.

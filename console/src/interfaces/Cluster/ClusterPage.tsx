@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { ENGINE_LABELS, type Cluster, type Operation } from '@strata/api';
 import { useClusterQuery } from '../../data/clusters/cluster-query';
 import { useClusterOperationsQuery } from '../../data/clusters/cluster-operations-query';
@@ -22,13 +22,14 @@ import { OPERATION_TITLES, OperationProgress } from './OperationProgress';
 import { TopologyPanel } from './TopologyPanel';
 import { SettingsTab } from './Settings/SettingsTab';
 import { ClusterHealthAlert } from './ClusterHealthAlert';
+import { lazyPart } from '../../lib/lazy-part';
 
 // uPlot and the charts load only when the Monitoring tab opens.
-const MonitoringTab = lazy(() => import('./Monitoring/MonitoringTab').then((m) => ({ default: m.MonitoringTab })));
-const UsersTab = lazy(() => import('./Users/UsersTab').then((m) => ({ default: m.UsersTab })));
-const BenchmarksTab = lazy(() => import('./Benchmarks/BenchmarksTab').then((m) => ({ default: m.BenchmarksTab })));
-const BackupsTab = lazy(() => import('./Backups/BackupsTab').then((m) => ({ default: m.BackupsTab })));
-const DiagnosticsTab = lazy(() => import('./Diagnostics/DiagnosticsTab').then((m) => ({ default: m.DiagnosticsTab })));
+const MonitoringTab = lazyPart(() => import('./Monitoring/MonitoringTab'), (m) => m.MonitoringTab);
+const UsersTab = lazyPart(() => import('./Users/UsersTab'), (m) => m.UsersTab);
+const BenchmarksTab = lazyPart(() => import('./Benchmarks/BenchmarksTab'), (m) => m.BenchmarksTab);
+const BackupsTab = lazyPart(() => import('./Backups/BackupsTab'), (m) => m.BackupsTab);
+const DiagnosticsTab = lazyPart(() => import('./Diagnostics/DiagnosticsTab'), (m) => m.DiagnosticsTab);
 
 // Later issues add monitoring, benchmark and topology-change tabs here.
 const TABS = [

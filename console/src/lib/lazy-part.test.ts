@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { partLoader } from './lazy-part';
+
+const settled = (p: Promise<unknown>, ms = 50) => Promise.race([p.then(() => 'resolved', () => 'rejected'), new Promise((r) => setTimeout(() => r('pending'), ms))]);
+
+describe('partLoader', () => {
+  it('gives React the picked component of a loaded module', async () => {
+    const Part = () => null;
+    await expect(partLoader(async () => ({ Part }), (m) => m.Part)()).resolves.toEqual({ default: Part });
+  });
+
+  it('waits (never fails) when the import resolved with nothing: the page is reloading after a chunk failed to load', async () => {
+    expect(await settled(partLoader(async () => undefined, (m: { Part: unknown }) => m.Part)())).toBe('pending');
+  });
+
+  it('still fails when the import itself fails (no reload was started)', async () => {
+    expect(await settled(partLoader(async () => { throw new Error('chunk gone'); }, (m: { Part: unknown }) => m.Part)())).toBe('rejected');
+  });
+});
