@@ -40,6 +40,8 @@ const MAX_BACKOFF = 30_000;
 
 /** How often adopted engines (not our children) are checked for exit; our own children report exit at once. */
 const WATCH_MS = 100;
+/** How often the engines the agent started itself (whose exit it hears at once) are checked too. */
+const FULL_CHECK_MS = 1000;
 /** How often the "engines seen running until" mark is written (the crash-time bound for engines found stopped at start). */
 const ALIVE_MARK_MS = 1000;
 /** Per agent: until when (ms epoch) every engine it ran as `running` was seen alive. */
@@ -150,6 +152,7 @@ export class EngineSupervisor {
   }
 
   private lastAliveMark = 0;
+  private lastFullCheck = 0;
   private aliveMarkFd: number | null = null;
   /**
    * Every engine this agent holds as running was alive now (checked by watch() just before, or reported by its exit event).
@@ -583,14 +586,20 @@ export class EngineSupervisor {
     this.d.onChange();
   }
 
-  /** Crash detection for adopted engines and restarts (with backoff) of crashed replicas. */
+  /**
+   * Crash detection for adopted engines (every tick) and restarts (with backoff) of crashed replicas. Our own
+   * children report their exit themselves (the `exit` event): they are checked only once a second, in case.
+   */
   private async watch(): Promise<void> {
     if (this.closing) return;
+    const now = Date.now();
+    const everyEngine = now - this.lastFullCheck >= FULL_CHECK_MS;
+    if (everyEngine) this.lastFullCheck = now;
     for (const rec of this.d.registry.all()) {
       const id = rec.spec.instanceId;
       const rt = this.runtime.get(id);
       if (!rt || rt.state === 'starting') continue;
-      if (rt.state === 'running' && rt.pid && !isAlive(rt.pid)) this.crashed(id, rt);
+      if (rt.state === 'running' && rt.pid && (everyEngine || !this.children.has(rt.pid)) && !isAlive(rt.pid)) this.crashed(id, rt);
     }
     this.markAlive();
     for (const rec of this.d.registry.all()) {
