@@ -11,6 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterUpdateAccepted, MigrationPriority, Operation, Problem, Topology } from '@strata/api';
+import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, enginePid, loadKeys } from './helpers/workload';
@@ -18,12 +19,13 @@ import { LastValueLoad, clusterViews, slotReport, until } from './helpers/reshar
 import { RespConnection, keySlot } from '@strata/bench/loadgen';
 
 let api: TestApi;
+let stack: Stack;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   // Removing instances waits 10 s (not 60) for a member that is down: the cancel case's dead source stays down.
   // 16 slots a round (not 128): slow enough that every kill lands mid-migration, fast enough that the rest takes seconds.
-  ({ api, cleanup } = await testStack('127.0.64', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '16' }, extraEnv: { STRATA_UPDATE_FORGET_WAIT_MS: '10000' } }));
+  ({ api, stack, cleanup } = await testStack('127.0.64', { nodes: 4, agentEnv: { STRATA_AGENT_MIGRATE_SLOTS_PER_ROUND: '16' }, extraEnv: { STRATA_UPDATE_FORGET_WAIT_MS: '10000' } }));
 });
 afterAll(async () => cleanup?.());
 
@@ -114,6 +116,29 @@ describe('resharding when a primary crashes', () => {
     const c = await loadedCluster('reshard-target-crash');
     const opId = await startChange(c.id, 4);
     const { killedAt } = killPrimary((await api.topology(c.id)).body, 3);
+    const done = await api.waitForOperation(opId, 150_000);
+    console.log(summary(done, killedAt));
+    expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('succeeded');
+    await expectWhole(c, 4);
+  }, 400_000);
+
+  it("the target's agent stalls mid-migration (its reports stop for 6 s), then the target primary dies as it resumes: held, its replica takes over, no acknowledged write lost", async () => {
+    // Past the control plane's 5 s without a report the target's state is unknown. Nothing may start it then: an
+    // engine restarted empty before its replica took over would still claim its slots, and the replica would resync
+    // the emptiness (what a busy agent once caused: every key the new shard owned was lost).
+    const c = await loadedCluster('reshard-stalled-agent');
+    const opId = await startChange(c.id, 4);
+    const victim = (await api.topology(c.id)).body.shards.find((s) => s.index === 3)!.instances.find((i) => i.role === 'primary')!;
+    const agentPid = stack.agents.find((a) => a.address === victim.address.split(':')[0])!.proc!.child.pid!;
+    process.kill(agentPid, 'SIGSTOP');
+    let killedAt = 0;
+    try {
+      await new Promise((r) => setTimeout(r, 6500));
+      process.kill(enginePid(victim.address), 'SIGKILL');
+      killedAt = Date.now();
+    } finally {
+      process.kill(agentPid, 'SIGCONT');
+    }
     const done = await api.waitForOperation(opId, 150_000);
     console.log(summary(done, killedAt));
     expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('succeeded');
