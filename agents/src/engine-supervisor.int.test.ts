@@ -100,6 +100,25 @@ describe('EngineSupervisor: safe restarts', () => {
     expect(isAlive(pidOf('i6'))).toBe(false);
   }, 30_000);
 
+  it('a replica promoted since its last report (its nodes.conf says primary with slots) is held when it crashes, not restarted', async () => {
+    const { s, registry } = supervisor();
+    await s.recover();
+    await s.ensure(spec(7), credentials);
+    registry.setLastRole('i7', 'replica'); // what the agent last reported
+    const r = new Redis({ host: ADDRESS, port: spec(7).port, username: credentials.internalUser, password: credentials.internalPassword });
+    try {
+      await r.call('CLUSTER', 'ADDSLOTSRANGE', '0', '99'); // it serves slots now: Redis saves that in nodes.conf
+    } finally {
+      r.disconnect();
+    }
+    const pid = pidOf('i7');
+    process.kill(pid, 'SIGKILL');
+    await until('the crash to be seen', () => s.status('i7')?.state === 'crashed');
+    await sleep(1500); // past the first restart backoff
+    expect(s.status('i7')).toMatchObject({ state: 'crashed', held: true });
+    expect(isAlive(pidOf('i7'))).toBe(false);
+  }, 30_000);
+
   it('a new agent adopts running engines and holds every stopped one (primary or replica), with the last time an agent saw it running as its crash time', async () => {
     const first = supervisor();
     await first.s.recover();

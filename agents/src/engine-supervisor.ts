@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, r
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceState, TaskPayload } from '@strata/api';
-import { databaseUsersDigest, renderRedisConfig, withoutOwnClaims } from '@strata/engine';
+import { claimsSlots, databaseUsersDigest, renderRedisConfig, withoutOwnClaims } from '@strata/engine';
 import { certificateExpiry, trustFileDigest, writeTlsFiles } from './tls-files';
 import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, runTlsSwitchMember, SPARE_USERS, syncDatabaseUsers, tlsLogin } from '@strata/engine/redis-admin';
 import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
@@ -237,6 +237,15 @@ export class EngineSupervisor {
     this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, usersDigest: usersDigestOf(credentials) });
     if (opts.dropClaims) this.dropOwnClaims(spec.instanceId);
     await this.start(spec.instanceId);
+  }
+
+  /** Its nodes.conf (saved by Redis on every role and slot change) says it was a primary serving slots. */
+  private savedAsPrimary(instanceId: string): boolean {
+    try {
+      return claimsSlots(readFileSync(path.join(this.d.registry.instanceDir(instanceId), 'nodes.conf'), 'utf8'));
+    } catch {
+      return false;
+    }
   }
 
   /** A replaced primary, not running: its nodes.conf loses the slots and migration marks it claimed (see withoutOwnClaims). */
@@ -582,6 +591,8 @@ export class EngineSupervisor {
     rt.nextRestartAt = Date.now() + rt.backoffMs;
     rt.backoffMs = Math.min(rt.backoffMs * 2, MAX_BACKOFF);
     if (this.d.registry.get(id)?.lastRole === 'primary') this.hold(id, rt, 'primary exited');
+    // Promoted since its last report (its cluster file says so): a primary all the same.
+    else if (this.savedAsPrimary(id)) this.hold(id, rt, 'primary exited (promoted since its last report)');
     else this.d.log.warn({ instanceId: id, restarts: rt.restarts }, 'engine crashed; restarting with backoff');
     this.d.onChange();
   }

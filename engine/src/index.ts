@@ -21,7 +21,7 @@ export {
   type PlacementResult,
   type PlacementFailureCode,
 } from './placement.planner';
-export { withoutOwnClaims } from './redis/nodes-conf';
+export { claimsSlots, withoutOwnClaims } from './redis/nodes-conf';
 export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type InstanceTlsLayout, type RedisConfigInput } from './redis/config.renderer';
 export { quoteConfigArg } from './redis/config.quoting';
 export { clientAuthSettings, tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';

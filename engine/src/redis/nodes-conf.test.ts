@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutOwnClaims } from './nodes-conf';
+import { claimsSlots, withoutOwnClaims } from './nodes-conf';
 
 const CONF = [
   '2d0beef9 127.0.64.2:7001@17001 slave c78beb01 0 1795745256296 7 connected',
@@ -22,5 +22,16 @@ describe('withoutOwnClaims', () => {
     const replica = '2d0beef9 127.0.64.2:7001@17001 myself,slave c78beb01 0 0 7 connected\nvars currentEpoch 7 lastVoteEpoch 0\n';
     expect(withoutOwnClaims(replica)).toEqual({ text: replica, dropped: [] });
     expect(withoutOwnClaims('vars currentEpoch 0 lastVoteEpoch 0\n')).toBeNull();
+  });
+});
+
+describe('claimsSlots', () => {
+  it('is true for a primary with slots (its myself line), false for a replica, a primary owning nothing or no myself line', () => {
+    expect(claimsSlots(CONF)).toBe(true);
+    expect(claimsSlots('2d0beef9 127.0.64.2:7001@17001 myself,slave c78beb01 0 0 7 connected\n')).toBe(false);
+    expect(claimsSlots('c78beb01 127.0.64.1:7997@17997 myself,master - 0 0 7 connected\n')).toBe(false);
+    // Only a migration mark: it serves no slot.
+    expect(claimsSlots('c78beb01 127.0.64.1:7997@17997 myself,master - 0 0 7 connected [4256-<-c35568be]\n')).toBe(false);
+    expect(claimsSlots('vars currentEpoch 0 lastVoteEpoch 0\n')).toBe(false);
   });
 });

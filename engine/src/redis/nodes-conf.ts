@@ -25,3 +25,16 @@ export function withoutOwnClaims(nodesConf: string): { text: string; dropped: st
   lines[i] = fields.slice(0, 8).join(' ');
   return { text: lines.join('\n'), dropped: fields.slice(8) };
 }
+
+/**
+ * Does the file say this engine was a primary serving slots when it last
+ * saved its cluster state? Redis saves it (fsync'd) on every role or slot
+ * change, so it can be newer than what the agent last reported: a replica
+ * promoted a moment before it crashed.
+ */
+export function claimsSlots(nodesConf: string): boolean {
+  const line = nodesConf.split('\n').find((l) => l.split(' ')[2]?.split(',').includes('myself'));
+  if (!line) return false;
+  const fields = line.trim().split(/ +/);
+  return fields[2]!.split(',').includes('master') && fields.slice(8).some((f) => /^\d/.test(f));
+}
