@@ -34,6 +34,8 @@ export interface RdbSync {
 }
 
 const EOF_MARK_LENGTH = 40;
+/** Bytes gathered from the socket before they go on as one piece. */
+const COALESCE_BYTES = 256 * 1024;
 
 /** A RESP command as bytes. */
 const command = (...args: string[]) => Buffer.from(`*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`);
@@ -72,11 +74,30 @@ export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
     let mark: Buffer | null = null;
     let tail = Buffer.alloc(0);
 
+    // The socket delivers the stream in pieces of ~16 KB: they go on in batches of COALESCE_BYTES, so what reads the
+    // RDB (hash, file or upload) handles a few hundred pieces per 100 MB instead of thousands.
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    const flush = (): boolean => {
+      if (!batchBytes) return true;
+      const out = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
+      return rdb.write(out);
+    };
+    /** Queues bytes of the RDB; false when the reader wants no more for now. */
+    const emit = (b: Buffer): boolean => {
+      if (!b.length) return true;
+      batch.push(b);
+      batchBytes += b.length;
+      return batchBytes >= COALESCE_BYTES ? flush() : true;
+    };
     const finish = () => {
       done = true;
       socket.removeAllListeners('data');
       socket.end();
       socket.destroy();
+      flush();
       rdb.end();
     };
 
@@ -85,8 +106,11 @@ export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
       if (remaining !== null) {
         const take = chunk.subarray(0, remaining);
         remaining -= take.length;
-        if (take.length && !rdb.write(take)) socket.pause();
-        if (remaining === 0) finish();
+        if (remaining === 0) {
+          emit(take);
+          return finish();
+        }
+        if (!emit(take)) socket.pause();
         return;
       }
       // Diskless: hold back the last 40 bytes until we know they are not the end mark.
@@ -94,8 +118,8 @@ export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
         // The usual case, without copying the chunk: the held-back bytes go on, and the chunk's last 40 are held.
         const end = chunk.length - EOF_MARK_LENGTH;
         const last = chunk.subarray(end);
-        let room = tail.length ? rdb.write(tail) : true;
-        if (end) room = rdb.write(chunk.subarray(0, end)) && room;
+        let room = emit(tail);
+        room = emit(chunk.subarray(0, end)) && room;
         if (last.equals(mark!)) return finish();
         tail = Buffer.from(last);
         if (!room) socket.pause();
@@ -103,15 +127,14 @@ export function openRdbSync(t: RdbSyncTarget): Promise<RdbSync> {
       }
       const all = Buffer.concat([tail, chunk]);
       if (all.length >= EOF_MARK_LENGTH && all.subarray(all.length - EOF_MARK_LENGTH).equals(mark!)) {
-        const body = all.subarray(0, all.length - EOF_MARK_LENGTH);
-        if (body.length) rdb.write(body);
+        emit(all.subarray(0, all.length - EOF_MARK_LENGTH));
         finish();
         return;
       }
       const keep = Math.min(EOF_MARK_LENGTH, all.length);
       const out = all.subarray(0, all.length - keep);
       tail = Buffer.from(all.subarray(all.length - keep));
-      if (out.length && !rdb.write(out)) socket.pause();
+      if (!emit(out)) socket.pause();
     };
     rdb.on('drain', () => socket.resume());
 
