@@ -128,6 +128,19 @@ describe('one function per act, whoever asks', () => {
     expect(heal.enqueued.map((t) => t.dedupeKey)).toEqual([taskKey({ kind: 'start', instanceId: 'r1' }), taskKey({ kind: 'start', instanceId: 'r1' })]);
   });
 
+  it('start: only a create not yet formed may start a held engine again (release); later, and in any other operation, healing decides', async () => {
+    const released = async (operation: { kind: string; steps: { name: string; state: string }[] } | undefined) => {
+      const f = fake({ operationId: operation ? 'op' : null });
+      f.ctx.operation = operation as never;
+      await startInstance(f.ctx, f.byId('p0'));
+      return (f.enqueued[0]!.request as { release?: boolean }).release === true;
+    };
+    expect(await released({ kind: 'create-cluster', steps: [{ name: 'start-instances', state: 'running' }] })).toBe(true);
+    expect(await released({ kind: 'create-cluster', steps: [{ name: 'start-instances', state: 'succeeded' }, { name: 'form-cluster', state: 'succeeded' }, { name: 'load-data', state: 'running' }] })).toBe(false);
+    expect(await released({ kind: 'update-cluster', steps: [{ name: 'start-instances', state: 'running' }] })).toBe(false);
+    expect(await released(undefined)).toBe(false);
+  });
+
   it("a valkey-8 cluster's instances name their engine (a Redis 7.0 one's do not: the agent's default)", () => {
     const f = fake();
     f.ctx.cluster.spec.engineVersion = 'valkey-8';

@@ -12,6 +12,7 @@ import { address, inTx, timingsOf, type ClusterContext } from './cluster-context
 import type { StepResult } from './step-runner';
 import { eventKey, taskKey, type TaskId } from './dedupe-keys';
 import { faultPoint } from './fault-point';
+import { createStage } from './create-progress';
 import type { InstanceRow } from '../stores/cluster.store';
 import type { TaskRow } from '../stores/task.store';
 import type { Db } from '../db/tx';
@@ -128,9 +129,9 @@ export async function startInstance(ctx: ClusterContext, inst: InstanceRow, sett
   const seed = ctx.operation?.kind === 'create-cluster' && inst.role === 'primary' ? await ctx.deps.restoreSeed?.(ctx.cluster.id, inst.shardIndex) : null;
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'start', instanceId: inst.id }, settleMs: SETTLE_MS.start,
-    // A cluster being created holds no data yet: an engine held there starts again. Anywhere else a held engine
-    // (a crashed primary) waits for healing's restart, which knows whether its replica took over first.
-    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst, settings), ...(seed ? { seed } : {}), ...(ctx.operation?.kind === 'create-cluster' ? { release: true } : {}) },
+    // A cluster being created holds no data before it is formed: an engine held there starts again. Anywhere else a
+    // held engine (a crashed primary) waits for healing's restart, which knows whether its replica took over first.
+    request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst, settings), ...(seed ? { seed } : {}), ...(createStage(ctx.operation) === 'before-form' ? { release: true } : {}) },
   });
 }
 

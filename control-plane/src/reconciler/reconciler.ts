@@ -10,6 +10,7 @@ import type { ClusterLease } from '../stores/cluster.store';
 import type { Db } from '../db/tx';
 import { fencedTransaction, LeaseLost } from './lease-fence';
 import { runSteps } from './step-runner';
+import { createStage } from './create-progress';
 import { handlerFor } from './operation-handlers';
 import { evaluateHealth } from './health';
 import { applyHealPlan, planFor, recordAgentRestarts, recordDownNodes, recordFinishedRepairs, releaseCleanedUpLost, suspectNodes } from './heal';
@@ -275,7 +276,10 @@ export class Reconciler {
       const waiting = op.state === 'pending' ? handler.waitsUntil?.(ctx, this.deps.now?.() ?? Date.now()) : null;
       if (waiting) return { done: await this.waitForStart(ctx, op, waiting, save), seen };
       if (op.startsAt) delete op.startsAt;
-      const during = op.kind === 'update-cluster' ? healDuringUpdate(op) : op.kind === 'restart-cluster' ? 'restart' as const : undefined;
+      // A rolling restart, and a create once formed (a restore may have loaded keys), promote the replica of a primary
+      // that dies meanwhile and record the roles that follow.
+      const during = op.kind === 'update-cluster' ? healDuringUpdate(op)
+        : op.kind === 'restart-cluster' || createStage(op) === 'formed' ? 'promote-only' as const : undefined;
       const healCtx = op.kind !== 'delete-cluster' ? await loadContext(deps, cluster, null, { nodes: await this.nodeList() }) : null;
       if ((during || handler.healsAsWhenIdle) && healCtx) {
         // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`);

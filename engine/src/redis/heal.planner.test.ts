@@ -459,10 +459,10 @@ describe('planHealing', () => {
     it('a rolling restart: roles a switchover changed are recorded, a dead primary is promoted, an instance it stopped is neither started nor restarted', () => {
       const switched = set(set(healthy(), 'r0', (i) => { i.obs!.view = view({ myId: 'R0', role: 'primary', configEpoch: 2 }); }),
         'p0', (i) => { i.obs!.view = view({ myId: 'P0', role: 'replica', primaryId: 'R0', primaryLinkUp: true, configEpoch: 2 }); });
-      expect(kinds(planHealing(input(switched, { during: 'restart' })))).toEqual(['record-role', 'record-role']);
-      expect(planHealing(input(crashedNewShard(), { during: 'restart' })).actions).toEqual([{ kind: 'promote', shard: 2, instanceId: 'r2', fromInstanceId: 'p2', mode: 'force', crashedAt: NOW - 50 }]);
+      expect(kinds(planHealing(input(switched, { during: 'promote-only' })))).toEqual(['record-role', 'record-role']);
+      expect(planHealing(input(crashedNewShard(), { during: 'promote-only' })).actions).toEqual([{ kind: 'promote', shard: 2, instanceId: 'r2', fromInstanceId: 'p2', mode: 'force', crashedAt: NOW - 50 }]);
       const stopped = set(healthy(), 'r1', (i) => { i.obs = { process: 'starting', held: false, crashedAt: null, view: null }; });
-      expect(planHealing(input(stopped, { during: 'restart' })).actions).toEqual([]);
+      expect(planHealing(input(stopped, { during: 'promote-only' })).actions).toEqual([]);
     });
   });
 });

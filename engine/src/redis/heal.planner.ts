@@ -83,9 +83,11 @@ export interface HealInput {
   /**
    * An operation runs (in a step that stops no instance on purpose): only
    * its own new primaries are healed, by promoting their replica (see
-   * `planHealing`); the operation's steps own everything else.
+   * `planHealing`); the operation's steps own everything else. With
+   * `promote-only` (a rolling restart, a create once its cluster is formed)
+   * roles are recorded and any dead primary's replica is promoted.
    */
-  during?: { added: string[]; removed: string[] } | 'restart';
+  during?: { added: string[]; removed: string[] } | 'promote-only';
 }
 
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
@@ -403,10 +405,10 @@ function recordRoles(input: HealInput): HealAction[] {
  * primary serves slots, and Redis fails it over itself as when no change
  * runs. Instances the change removes are left alone.
  */
-function planDuringOperation(input: HealInput, during: { added: string[]; removed: string[] } | 'restart'): HealPlan {
-  if (during === 'restart') {
-    // A rolling restart stops instances on purpose and hands primaries over: healing records the roles that
-    // follow, and promotes the replica of a primary that dies meanwhile (the roll pauses until the cluster is whole).
+function planDuringOperation(input: HealInput, during: { added: string[]; removed: string[] } | 'promote-only'): HealPlan {
+  if (during === 'promote-only') {
+    // A rolling restart (it stops instances on purpose and hands primaries over), or a create once its cluster is
+    // formed: healing records the roles that follow and promotes the replica of a primary that dies meanwhile.
     const plan = planHealing({ ...input, during: undefined });
     return { actions: plan.actions.filter((a) => a.kind === 'record-role' || a.kind === 'promote'), waiting: [] };
   }
