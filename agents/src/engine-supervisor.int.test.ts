@@ -5,7 +5,7 @@
  * stopped when an agent starts is held, with a crash time bounded by the
  * last time an agent saw it running.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import type { EngineCredentials, InstanceSpec } from '@strata/api';
 import { ENGINE_STOP_GRACE_MS, EngineSupervisor } from './engine-supervisor';
 import { InstanceRegistry } from './instance-registry';
 import { isAlive, readPid } from './process-utils';
+import { awaitAofWritten } from './backup/seed-instance';
 import { loopbackAddress } from '@strata/local';
 
 const ADDRESS = loopbackAddress('127.0.161.1');
@@ -118,6 +119,32 @@ describe('EngineSupervisor: safe restarts', () => {
     expect(s.status('i7')).toMatchObject({ state: 'crashed', held: true });
     expect(isAlive(pidOf('i7'))).toBe(false);
   }, 30_000);
+
+  it('a restored engine keeps its backup file until the append-only file it switched on holds the data', async () => {
+    const { s } = supervisor();
+    await s.ensure({ ...spec(8), memoryMb: 128 }, credentials);
+    const r = new Redis({ host: ADDRESS, port: spec(8).port, username: credentials.internalUser, password: credentials.internalPassword });
+    try {
+      await r.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+      while (!/cluster_state:ok/.test(String(await r.call('CLUSTER', 'INFO')))) await sleep(50);
+      for (let i = 0; i < 200_000; i += 5000) {
+        const p = r.pipeline();
+        for (let j = i; j < i + 5000; j++) p.set(`{k}:${j}`, 'v'.repeat(100));
+        for (const [err] of (await p.exec()) ?? []) if (err) throw err;
+      }
+      await r.call('CONFIG', 'SET', 'appendonly', 'yes'); // what reconfigureInstance does for aof-everysec
+      await awaitAofWritten(r, 30_000);
+      const info = String(await r.call('INFO', 'persistence'));
+      expect(info).toMatch(/aof_rewrite_in_progress:0/);
+      expect(info).toMatch(/aof_rewrite_scheduled:0/);
+      expect(info).toMatch(/aof_last_bgrewrite_status:ok/);
+      const aofDir = path.join(dir, 'instances', 'i8', 'appendonlydir');
+      const base = readdirSync(aofDir).find((f) => f.includes('.base.'));
+      expect(base && statSync(path.join(aofDir, base)).size).toBeGreaterThan(1_000_000);
+    } finally {
+      r.disconnect();
+    }
+  }, 60_000);
 
   it('a new agent adopts running engines and holds every stopped one (primary or replica), with the last time an agent saw it running as its crash time', async () => {
     const first = supervisor();

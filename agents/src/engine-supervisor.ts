@@ -6,7 +6,7 @@ import type { EngineCredentials, InstanceSeed, InstanceSpec, ObservedInstanceSta
 import { claimsSlots, databaseUsersDigest, renderRedisConfig, withoutOwnClaims } from '@strata/engine';
 import { certificateExpiry, trustFileDigest, writeTlsFiles } from './tls-files';
 import { applyInstanceSettings, connectAdmin, internalLogin, reconfigureInstance, reloadTlsFiles, runTlsSwitchMember, SPARE_USERS, syncDatabaseUsers, tlsLogin } from '@strata/engine/redis-admin';
-import { awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
+import { awaitAofWritten, awaitSeedLoaded, connectWhileLoading, copySeed } from './backup/seed-instance';
 import type { SparePool } from './spare-pool';
 import type { InstanceRecord, InstanceRegistry } from './instance-registry';
 import { describeProcess, isAlive, isRedisOnPort, portHoldersIfListening, readPid, stopProcesses, waitForRedis, worksUnder } from './process-utils';
@@ -291,6 +291,8 @@ export class EngineSupervisor {
       try {
         const loaded = await awaitSeedLoaded(client, seed, 30 * 60_000);
         await reconfigureInstance(client, spec);
+        // The backup file is deleted below: not before the append-only file it switched on holds the data.
+        await awaitAofWritten(client, 30 * 60_000);
         this.d.log.info({ instanceId: id, bytes, keys: loaded }, 'restored engine loaded its backup file');
       } finally {
         client.disconnect();

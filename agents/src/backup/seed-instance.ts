@@ -55,6 +55,25 @@ export async function awaitSeedLoaded(client: Redis, seed: InstanceSeed, timeout
   }
 }
 
+/**
+ * With an append-only file switched on, waits until its first rewrite (the loaded data as the AOF's base) is on
+ * disk: until then the backup file is the only copy on disk, and must stay.
+ */
+export async function awaitAofWritten(client: Redis, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const info = String(await client.call('INFO', 'persistence'));
+    if (field(info, 'aof_enabled') !== '1') return;
+    const busy = field(info, 'aof_rewrite_in_progress') === '1' || field(info, 'aof_rewrite_scheduled') === '1';
+    if (!busy) {
+      if (field(info, 'aof_last_bgrewrite_status') !== 'ok') throw new Error('the append-only file of the restored data could not be written');
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`the append-only file of the restored data is still being written after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Connects to an engine that may still be loading its file (it answers LOADING until done). */
 export async function connectWhileLoading(connect: () => Promise<Redis>, timeoutMs: number): Promise<Redis> {
   const deadline = Date.now() + timeoutMs;
