@@ -17,6 +17,7 @@ import { planSlots } from '../slots.planner';
 import { planSlotTargets } from '../topology.planner';
 import { formCluster } from './form-cluster';
 import { migrateSlots } from './migrate-slots';
+import { repairOpenSlots } from './repair-slots';
 import { connectAdmin } from './admin-connection';
 import { parseClusterNodes, parseOpenSlots } from './cluster-reply.parser';
 import { startRedisFleet, TEST_CREDENTIALS as creds, type RedisFleet } from './testing/redis-fleet.fixture';
@@ -229,4 +230,34 @@ describe('migrateSlots on real redis-server processes', () => {
     }
     console.log(`${outcomes.join('\n')}\n${RUNS} of ${RUNS} runs: 0 acknowledged writes lost`);
   }, 60_000 + RUNS * 30_000);
+  it("a repair that stopped half-way (owner set STABLE, the handed-over keys not moved back yet) is finished by the next one: those keys go back to the owner, none is dropped", async () => {
+    await formed();
+    const [p0, , p2] = shards.map((x) => x.primary);
+    const a0 = await admin(p0!.host, p0!.port);
+    const a2 = await admin(p2!.host, p2!.port);
+    const id0 = String(await a0.call('CLUSTER', 'MYID'));
+    const id2 = String(await a2.call('CLUSTER', 'MYID'));
+    // The first slots of shard 0 holding keys.
+    const moved: number[] = [];
+    for (let slot = slots[0]!.start; moved.length < 5; slot++) if (Number(await a0.call('CLUSTER', 'COUNTKEYSINSLOT', String(slot))) > 0) moved.push(slot);
+    let keys = 0;
+    for (const slot of moved) {
+      // Handed over to shard 2 (the keys now only there), then the owner set STABLE by a repair that failed next.
+      await a2.call('CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', id0);
+      await a0.call('CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', id2);
+      const ks = (await a0.call('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as string[];
+      keys += ks.length;
+      await a0.call('MIGRATE', p2!.host, String(p2!.port), '', '0', '5000', 'AUTH2', internal.username, internal.password, 'KEYS', ...ks);
+      await a0.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+    }
+    expect(keys).toBeGreaterThan(0);
+    const repaired = await repairOpenSlots({ primaries, ...internal });
+    expect(repaired.map((r) => r.slot).sort((a, b) => a - b)).toEqual(moved);
+    let back = 0;
+    for (const slot of moved) back += Number(await a0.call('CLUSTER', 'COUNTKEYSINSLOT', String(slot)));
+    expect(back).toBe(keys);
+    expect(await settled(primaries)).toEqual({ owned: 16384, open: 0, keys: KEYS });
+    const c = appClient();
+    for (let i = 0; i < KEYS; i += 2000) expect(await c.get(`k:${i}`)).toBe(`v${i}`);
+  }, 60_000);
 });

@@ -59,7 +59,7 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
     // commands (MIGRATE, and the DEL of copies) until it names the live owner.
     for (const slot of openSlots) await adoptImporters(slot, ownerOf(slot), views, log);
     await untilClusterOk(views, log);
-    for (const c of copies) for (const v of c.importers) await dropCopies(c.slot, c.owner, v, log);
+    for (const c of copies) for (const v of c.importers) await dropCopies(c.slot, c.owner, v, log, opts);
     for (const slot of openSlots) {
       const owner = ownerOf(slot);
       const dest = opts.movingTo?.(slot);
@@ -97,20 +97,37 @@ function copyHolders(slot: number, owner: View, views: View[]): View[] {
   return views.filter((v) => v !== owner && v.open.some((o) => o.slot === slot && o.state === 'importing' && o.peerId === owner.myself.id));
 }
 
-/** Removes an importer's copies of `slot` and its mark (see copyHolders). */
-async function dropCopies(slot: number, owner: View, v: View, log: (m: string) => void): Promise<void> {
+/**
+ * Removes an importer's copies of `slot` and its mark (see copyHolders). Only the keys the owner also has are
+ * dropped (the owner's is the newer); one the owner lacks goes back to it. A repair that failed half-way (the
+ * owner set STABLE, the keys handed over not moved back yet) leaves the same marks as a move stopped while
+ * copying, and then the importer holds the only copies. The cost: a key deleted on the owner while a move was
+ * copying it, and the move then interrupted, comes back.
+ */
+async function dropCopies(slot: number, owner: View, v: View, log: (m: string) => void, opts: RepairSlotsOptions): Promise<void> {
   let dropped = 0;
+  let returned = 0;
   for (;;) {
     const keys = (await v.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as Buffer[];
     if (!keys.length) break;
-    const pl = v.client.pipeline();
-    for (const k of keys) pl.call('ASKING').call('DEL', k);
-    for (const [err] of (await pl.exec()) ?? []) if (err) throw err;
-    dropped += keys.length;
+    const held = await owner.client.pipeline(keys.map((k) => ['exists', k])).exec();
+    const onOwner = keys.filter((_, i) => {
+      const [err, n] = held![i]!;
+      if (err) throw err;
+      return Number(n) === 1;
+    });
+    if (onOwner.length) {
+      const pl = v.client.pipeline();
+      for (const k of onOwner) pl.call('ASKING').call('DEL', k);
+      for (const [err] of (await pl.exec()) ?? []) if (err) throw err;
+      dropped += onOwner.length;
+    }
+    const only = keys.filter((k) => !onOwner.includes(k));
+    if (only.length) returned += await moveBack(v.client, owner, only, opts);
   }
   await v.client.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
   v.open = v.open.filter((o) => o.slot !== slot);
-  log(`slot ${slot}: ${v.host}:${v.port} was copying it from its owner ${owner.host}:${owner.port}; ${dropped} copied key(s) dropped`);
+  log(`slot ${slot}: ${v.host}:${v.port} was copying it from its owner ${owner.host}:${owner.port}; ${dropped} copied key(s) dropped, ${returned} the owner lacked moved back to it`);
 }
 
 const CLUSTER_OK_WAIT_MS = 10_000;
@@ -190,8 +207,8 @@ async function closeOn(v: View, slot: number, owner: { host: string; port: numbe
  * after the owner became stable, so it is the newer value: the stale copy on
  * the importing side is dropped instead of overwriting it.
  */
-async function moveBack(from: Redis, owner: { host: string; port: number }, keys: string[], opts: RepairSlotsOptions): Promise<number> {
-  const migrate = (ks: string[]) => from.call('MIGRATE', owner.host, String(owner.port), '', '0', '5000', 'AUTH2', opts.username, opts.password, 'KEYS', ...ks);
+async function moveBack(from: Redis, owner: { host: string; port: number }, keys: (string | Buffer)[], opts: RepairSlotsOptions): Promise<number> {
+  const migrate = (ks: (string | Buffer)[]) => from.call('MIGRATE', owner.host, String(owner.port), '', '0', '5000', 'AUTH2', opts.username, opts.password, 'KEYS', ...ks);
   try {
     await migrate(keys);
     return keys.length;
