@@ -59,12 +59,17 @@ describe('evaluateHealth: the Healing condition', () => {
     expect(healing(c)).toMatchObject({ status: 'true', reason: 'Acting', message: 'shard 1: primary stopped; promoting its in-sync replica (takeover)' });
   });
 
-  it('no in-sync replica (durability none): says it restarts the primary and that the data is lost', () => {
-    const c = ctx({
+  it('no in-sync replica (durability none): promotes the one that got furthest and says its missing writes are lost; with none that had the data, restarts the primary and says all is lost', () => {
+    const behind = ctx({
       p: obs('p', { state: 'crashed', held: true, crashedAt: new Date(NOW - 100).toISOString() }),
-      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: false, linkDownSinceSec: 600 }) }),
+      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: false, linkDownSinceSec: 600, replOffset: 5000 }) }),
     });
-    expect(healing(c)?.message).toBe('shard 1: restarting an instance (no replica was in sync when the primary stopped); without persistence its data is lost');
+    expect(healing(behind)?.message).toBe('shard 1: primary stopped without persistence and no replica in sync; promoting the replica that got furthest (takeover): writes it had not received are lost');
+    const empty = ctx({
+      p: obs('p', { state: 'crashed', held: true, crashedAt: new Date(NOW - 100).toISOString() }),
+      r: obs('r', { cluster: view({ myId: 'R', role: 'replica', primaryId: 'P', primaryLinkUp: false, linkDownSinceSec: 600, replOffset: 0 }) }),
+    });
+    expect(healing(empty)?.message).toBe('shard 1: restarting an instance (no replica was in sync when the primary stopped); without persistence its data is lost');
   });
 
   it('work that needs no action now is said too (waiting), and a role record alone is not "acting"', () => {

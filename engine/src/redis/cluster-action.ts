@@ -42,7 +42,7 @@ export type ClusterAction =
    */
   | { kind: 'forget'; scope: ForgetScope; keep: string[] | null; lostInstanceIds: string[] }
   /** A replica takes over from its crashed primary (FORCE, or TAKEOVER when FORCE does not take). */
-  | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null }
+  | { kind: 'promote'; shard: number; instanceId: string; fromInstanceId: string; mode: 'force' | 'takeover'; crashedAt: number | null; behind?: true }
   /** A healthy primary hands over to an in-sync replica, data-safe: for a reason of healing's. */
   | { kind: 'switchover'; shard: number; instanceId: string; fromInstanceId: string; reason: SwitchoverReason }
   /** A healthy primary hands over to this replica, data-safe: the user asked for it. */

@@ -51,8 +51,19 @@ describe('planHealing', () => {
       expect: [{ kind: 'promote', shard: 0, instanceId: 'r0', mode: 'takeover' }],
     },
     {
-      name: 'replica link down long before the crash (missing writes): restart the primary, data lost without persistence',
+      name: 'replica link down long before the crash (missing writes), with AOF: restart the primary, its file has every write',
       build: () => set(set(healthy(), 'p2', (i) => crash(i)), 'r2', linkDown(60)),
+      over: { durability: 'aof-everysec' },
+      expect: [{ kind: 'restart', shard: 2, instanceId: 'p2', dataLost: false }],
+    },
+    {
+      name: 'replica link down long before the crash, without persistence: the behind replica takes over (it lacks its last writes; the primary restarted would lack all)',
+      build: () => set(set(healthy(), 'p2', (i) => crash(i)), 'r2', linkDown(60)),
+      expect: [{ kind: 'promote', shard: 2, instanceId: 'r2', fromInstanceId: 'p2', mode: 'takeover' }],
+    },
+    {
+      name: 'without persistence, a replica that never had the primary\'s data (offset 0) is not promoted: the primary restarts empty',
+      build: () => set(set(healthy(), 'p2', (i) => crash(i)), 'r2', (i) => { linkDown(60)(i); i.obs!.view = { ...i.obs!.view!, replOffset: 0 }; }),
       expect: [{ kind: 'restart', shard: 2, instanceId: 'p2', dataLost: true }],
     },
     {
@@ -96,9 +107,10 @@ describe('planHealing', () => {
       expect: [{ kind: 'promote', shard: 1, instanceId: 'r1', fromInstanceId: 'p1', mode: 'takeover' }],
     },
     {
-      name: 'engines found stopped at agent start: a replica whose link was down before the agents last saw the primary running is not in sync',
+      name: 'engines found stopped at agent start: a replica whose link was down before the agents last saw the primary running is not in sync (AOF: the primary restarts)',
       build: () => set(set(healthy(2), 'p1', (i) => crash(i, NOW - 40_000)), 'r1', linkDown(60)),
-      expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: true }],
+      over: { durability: 'aof-everysec' },
+      expect: [{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: false }],
     },
     {
       name: 'a stale "primary" observation (from before a switchover) never releases a just-killed primary',

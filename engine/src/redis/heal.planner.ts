@@ -228,6 +228,22 @@ export function planHealing(input: HealInput): HealPlan {
       actions.push({ kind: 'promote', shard, instanceId: best.id, fromInstanceId: primary.id, mode, crashedAt });
       continue;
     }
+    // Without persistence the primary would come back empty and its replicas would resync the emptiness. A replica
+    // that fell behind (its link down since before the crash) still holds all but its last writes: promoted without
+    // an election (its primary is dead), it loses those instead of everything. Not one in a full sync, nor one that
+    // never had the primary's data (offset 0).
+    const behind = input.durability === 'none' ? members
+      .filter((m) => m !== primary && isRunning(m) && !m.nodeSilent && !m.obs!.view!.syncInProgress
+        && followsNode(m.obs!.view, primaryNodeId(primary)) && (m.obs!.view!.replOffset ?? 0) > 0)
+      .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0))[0] : undefined;
+    if (behind) {
+      if (!input.fastFailover && crashedAt !== null && input.now - crashedAt < input.failoverGraceMs) {
+        waiting.push(`${shardName(shard)}: primary down; waiting for Redis's own failover`);
+        continue;
+      }
+      actions.push({ kind: 'promote', shard, instanceId: behind.id, fromInstanceId: primary.id, mode: 'takeover', crashedAt, behind: true });
+      continue;
+    }
     const hasReplicas = members.length > 1;
     const persistent = input.durability !== 'none';
     actions.push({
@@ -423,7 +439,9 @@ function planDuringOperation(input: HealInput, during: { added: string[]; remove
 export function describeHealAction(a: HealAction): string {
   switch (a.kind) {
     case 'record-role': return `${shardName(a.shard)}: instance is now ${a.role}`;
-    case 'promote': return `${shardName(a.shard)}: primary stopped; promoting its in-sync replica (${a.mode})`;
+    case 'promote': return a.behind
+      ? `${shardName(a.shard)}: primary stopped without persistence and no replica in sync; promoting the replica that got furthest (${a.mode}): writes it had not received are lost`
+      : `${shardName(a.shard)}: primary stopped; promoting its in-sync replica (${a.mode})`;
     case 'restart': return `${shardName(a.shard)}: restarting an instance (${a.reason})${a.dataLost ? '; without persistence its data is lost' : ''}`;
     case 'switchover': return `${shardName(a.shard)}: ${switchoverText[a.reason]} (switchover)`;
     case 'repair-slots': return `closing ${a.slots.length} open slot(s)`;
