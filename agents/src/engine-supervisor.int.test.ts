@@ -146,6 +146,18 @@ describe('EngineSupervisor: safe restarts', () => {
     }
   }, 60_000);
 
+  it('a rolling restart asked for a primary that has just died refuses and holds it: it never starts it empty', async () => {
+    const { s, registry } = supervisor(); // no recover(): no watch loop, so only the restart can see the crash
+    await s.ensure(spec(9), credentials);
+    registry.setLastRole('i9', 'primary');
+    const pid = pidOf('i9');
+    process.kill(pid, 'SIGKILL');
+    await until('the engine to exit', () => !isAlive(pid));
+    await expect(s.restart('i9')).rejects.toThrow(/not running \(crashed, held\)/);
+    expect(s.status('i9')).toMatchObject({ state: 'crashed', held: true });
+    expect(isAlive(pidOf('i9'))).toBe(false);
+  }, 30_000);
+
   it('a new agent adopts running engines and holds every stopped one (primary or replica), with the last time an agent saw it running as its crash time', async () => {
     const first = supervisor();
     await first.s.recover();

@@ -652,6 +652,10 @@ export class EngineSupervisor {
     if (!rec) throw new Error(`instance ${instanceId} is not on this node`);
     const rt = this.runtime.get(instanceId);
     const pid = rt?.pid ?? readPid(this.pidFile(instanceId));
+    // A restart is for a running engine. One that died meanwhile crashed: held if it was a primary (started here it
+    // could come back empty still claiming its slots), and in any case for healing to deal with.
+    if (rt?.state === 'running' && !(pid && onItsPort(pid, rec.spec))) this.crashed(instanceId, rt);
+    if (rt && rt.state !== 'running') throw new Error(`instance ${instanceId} is not running (${rt.state}${rt.held ? ', held' : ''}): not restarted; healing deals with it`);
     // 'starting' before the exit: the exit handler and the watch take it for ours, not a crash.
     if (rt) rt.state = 'starting';
     this.d.onChange();
