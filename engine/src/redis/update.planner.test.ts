@@ -81,6 +81,20 @@ describe('update shards 2 -> 3', () => {
     expect(planJoinInstances(input(headless)).verdict).toEqual({ kind: 'wait', detail: 'waiting for a running primary to introduce new instances to' });
   });
 
+  it('join: a replica joined once whose node has not reported lately is not asked again (it may have been promoted: REPLICATE would fail on its slots)', () => {
+    const l = set(set(growing(), 'p2', { obs: { process: 'crashed', view: null }, engineId: 'P2', crashed: true }), 'r2', { obs: null });
+    const tasks: [UpdateTaskRef, TaskView][] = [[{ kind: 'meet', instanceId: 'p2' }, ok()], [{ kind: 'join', instanceId: 'r2', primaryInstanceId: 'p2' }, ok(60_000)]];
+    const plan = planJoinInstances(input(l, {}, tasks));
+    expect(plan.actions.filter((a) => a.kind === 'join')).toEqual([]);
+    expect(plan.verdict).toMatchObject({ kind: 'wait' });
+    // Heard, still a replica of its dead primary in its last view (link down): not asked again either.
+    set(l, 'r2', { obs: { process: 'running', view: view({ myId: 'R2', role: 'replica', primaryId: 'P2', primaryLinkUp: false, linkDownSinceSec: 1 }) } });
+    expect(planJoinInstances(input(l, {}, tasks)).actions.filter((a) => a.kind === 'join')).toEqual([]);
+    // Heard again, a primary serving slots: it serves the shard, joined or not.
+    set(l, 'r2', { obs: { process: 'running', view: view({ myId: 'R2', role: 'primary', slotsOwned: 1365 }) } });
+    expect(planJoinInstances(input(l, {}, tasks.slice(0, 1))).verdict).toEqual({ kind: 'done', detail: '1 primary joined, 1 replica(s) in sync' });
+  });
+
   it('finish records the new slot map; a rollback records the old one and the spec before', () => {
     const i = input(growing());
     expect(planFinish(i, false)).toEqual({ actions: [{ kind: 'record-topology', slots: i.targetSlots }], verdict: { kind: 'done' } });

@@ -105,8 +105,14 @@ export function planJoinInstances(input: UpdateInput): UpdateStepPlan {
     const primary = input.instances.find((i) => i.shard === r.shard && i.role === 'primary');
     if (!primary || (isAdded(primary.id) && !joined.has(primary.id))) continue;
     if (isInSyncReplica(r.obs, primaryNodeId(primary))) { synced++; continue; }
-    // Joined, and promoted since (its primary died): it serves the shard; asking it to follow the dead one would fail.
-    if (succeeded(input.task({ kind: 'join', instanceId: r.id, primaryInstanceId: primary.id })) && r.obs?.view?.role === 'primary') { synced++; continue; }
+    const joinedOnce = succeeded(input.task({ kind: 'join', instanceId: r.id, primaryInstanceId: primary.id }));
+    // Joined, and promoted since (its primary died), or serving slots: it serves the shard; asking it to follow the
+    // dead one would fail.
+    const v = r.obs?.view;
+    if (v?.role === 'primary' && (joinedOnce || v.slotsOwned > 0)) { synced++; continue; }
+    // Joined once and not heard of now (its node's reports are late), or its primary is not running (healing promotes
+    // it): wait to know rather than ask again.
+    if (joinedOnce && (!r.obs || !running(primary))) continue;
     actions.push({ kind: 'join', shard: r.shard, instanceId: r.id, primaryInstanceId: primary.id });
   }
   const primaries = newPrimaries.length;
