@@ -42,11 +42,12 @@ lines.on('close', () => {
 async function run(c: WorkerConfig): Promise<void> {
   setTimeout(() => process.exit(3), Math.max(0, c.deadline - Date.now()) + 10_000).unref();
   const until = () => stopping || Date.now() >= c.deadline;
-  const router = new SlotRouter(c.seeds, c.login);
-  await router.refresh();
+  // Connections of its own per client, as separate applications would have (see run.ts).
+  const routers = c.clients.map(() => new SlotRouter(c.seeds, c.login));
+  for (const r of routers) await r.refresh();
   const refresher = (async () => {
     while (!until()) {
-      await router.refresh();
+      await Promise.all(routers.map((r) => r.refresh()));
       await new Promise((r) => setTimeout(r, 500));
     }
   })();
@@ -56,8 +57,8 @@ async function run(c: WorkerConfig): Promise<void> {
     process.stdout.write(workerLine({ op }));
   };
   process.stdout.write(workerLine({ ready: true }));
-  await Promise.all(c.clients.map((x) => appendLoop({ router, client: x.client, kind: x.kind, keys: c.keys, t0: c.t0, until, record })));
+  await Promise.all(c.clients.map((x, i) => appendLoop({ router: routers[i]!, client: x.client, kind: x.kind, keys: c.keys, t0: c.t0, until, record })));
   await refresher;
-  router.close();
+  for (const r of routers) r.close();
   process.stdout.write(workerLine({ done: sent }), () => process.exit(0));
 }

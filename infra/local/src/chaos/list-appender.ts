@@ -1,8 +1,9 @@
 /**
  * Clients of a chaos run: each appends unique integers to lists spread over
  * every slot, talking to the primary that owns the key's slot on a direct
- * connection (as a careful application does), half of them acknowledging a
- * write only once `WAIT 1` on that same connection said a replica has it.
+ * connection (as a careful application does; each client its own router and
+ * connections), half of them acknowledging a write only once `WAIT 1` on
+ * that same connection said a replica has it.
  * Every operation is recorded as ok, failed (refused: not applied) or
  * unknown (a timeout or lost connection: maybe applied).
  */

@@ -128,10 +128,13 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
     const localOps: AppendOp[] = [];
     const t0 = Date.now();
     let stop = false;
-    const refresher = (async () => { while (!stop) { await writers.refresh(); await sleep(500); } })();
+    // Each client has connections of its own, as separate applications would: on a shared one, a plain client's
+    // writes would queue behind another client's WAIT.
+    const local = placed.filter((c) => c.host === CLIENT_HOST).map((c) => ({ c, router: new SlotRouter(conn.seeds, login) }));
+    for (const l of local) await l.router.refresh();
+    const refresher = (async () => { while (!stop) { await Promise.all([writers, ...local.map((l) => l.router)].map((r) => r.refresh())); await sleep(500); } })();
     const split = startSplitSampler({ router: sampler, addresses: () => members, t0 });
-    const loops = placed.filter((c) => c.host === CLIENT_HOST)
-      .map((c) => appendLoop({ router: writers, client: c.client, kind: c.kind, keys, t0, until: () => stop, record: (op) => localOps.push(op) }));
+    const loops = local.map(({ c, router }) => appendLoop({ router, client: c.client, kind: c.kind, keys, t0, until: () => stop, record: (op) => localOps.push(op) }));
     // A node host's clients run in its namespace, one process per host; the deadline bounds them if this run hangs.
     const remote: RemoteClients[] = [];
     for (const h of [...new Set(placed.map((c) => c.host))].filter((h) => h !== CLIENT_HOST)) {
@@ -141,6 +144,7 @@ export async function runChaos(stack: Stack, o: ChaosRunOptions): Promise<ChaosR
     stopClients = async () => {
       stop = true;
       await Promise.all([...remote.map((w) => w.stop(2000)), ...loops, refresher, split.stop()]);
+      for (const l of local) l.router.close();
       writers.close();
       sampler.close();
     };
