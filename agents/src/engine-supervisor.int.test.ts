@@ -42,6 +42,20 @@ async function until(what: string, ok: () => boolean, ms = 5000): Promise<void> 
   }
 }
 
+/**
+ * A supervisor without its watch loop (no recover()) whose primary `i<n>` was just killed: nothing has seen the
+ * crash yet, so the next call on the supervisor is the first to meet it.
+ */
+async function primaryJustDead(n: number): Promise<EngineSupervisor> {
+  const { s, registry } = supervisor();
+  await s.ensure(spec(n), credentials);
+  registry.setLastRole(`i${n}`, 'primary');
+  const pid = pidOf(`i${n}`);
+  process.kill(pid, 'SIGKILL');
+  await until('the engine to exit', () => !isAlive(pid));
+  return s;
+}
+
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'strata-supervisor-'));
   supervisors = [];
@@ -90,12 +104,7 @@ describe('EngineSupervisor: safe restarts', () => {
   }, 30_000);
 
   it('an ensure that comes after a primary died, before the crash was seen, holds it instead of starting it empty', async () => {
-    const { s, registry } = supervisor(); // no recover(): no watch loop, so only the ensure can see the crash
-    await s.ensure(spec(6), credentials);
-    registry.setLastRole('i6', 'primary');
-    const pid = pidOf('i6');
-    process.kill(pid, 'SIGKILL');
-    await until('the engine to exit', () => !isAlive(pid));
+    const s = await primaryJustDead(6); // no watch loop: only the ensure can see the crash
     await s.ensure(spec(6), credentials);
     expect(s.status('i6')).toMatchObject({ state: 'crashed', held: true });
     expect(isAlive(pidOf('i6'))).toBe(false);
@@ -147,12 +156,7 @@ describe('EngineSupervisor: safe restarts', () => {
   }, 60_000);
 
   it('a rolling restart asked for a primary that has just died refuses and holds it: it never starts it empty', async () => {
-    const { s, registry } = supervisor(); // no recover(): no watch loop, so only the restart can see the crash
-    await s.ensure(spec(9), credentials);
-    registry.setLastRole('i9', 'primary');
-    const pid = pidOf('i9');
-    process.kill(pid, 'SIGKILL');
-    await until('the engine to exit', () => !isAlive(pid));
+    const s = await primaryJustDead(9); // no watch loop: only the restart can see the crash
     await expect(s.restart('i9')).rejects.toThrow(/not running \(crashed, held\)/);
     expect(s.status('i9')).toMatchObject({ state: 'crashed', held: true });
     expect(isAlive(pidOf('i9'))).toBe(false);
