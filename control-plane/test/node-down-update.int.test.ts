@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
 import { killHost, redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
-import { appClient, countPresent, DurableWriter, loadKeys } from './helpers/workload';
+import { appClient, DurableWriter, loadKeys } from './helpers/workload';
+import { expectNothingLost } from './helpers/nothing-lost';
 
 let stack: Stack;
 let api: TestApi;
@@ -25,16 +26,6 @@ beforeAll(async () => {
   ({ stack, api, cleanup } = await testStack('127.0.128', { nodes: 3, extraEnv: { STRATA_NODE_DOWN_AFTER_MS: '60000' } }));
 });
 afterAll(async () => cleanup?.());
-
-/** Stops the writer; every write it had acknowledged and every loaded key is read back through `app`. */
-async function expectNothingLost(writer: DurableWriter, app: ReturnType<typeof appClient>): Promise<void> {
-  await writer.stop();
-  expect(writer.acked.length).toBeGreaterThan(50);
-  expect(await writer.lost(app)).toEqual([]);
-  expect(await countPresent(app, 'k', 2000)).toBe(2000);
-  app.disconnect();
-  writer['client'].disconnect();
-}
 
 describe('lowering the replica count while a node is away', () => {
   it('away but not down (its agent stopped, its engines serving): no copy removed meanwhile; once back, the copy too many goes, nothing lost', async () => {
