@@ -31,6 +31,7 @@ import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
 import { phaseClock } from './helpers/phase-clock';
+import { settledPrimaries } from './helpers/redis-client';
 import { createClusterCa, issueClientCertificate as issueClientCertificateFrom } from '../src/crypto/cluster-ca';
 
 let stack: Stack;
@@ -322,7 +323,8 @@ describe('a TLS cluster', () => {
     const fresh = tlsClient(conn.uri, ca, client);
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
     expect(await writer.lost(fresh)).toEqual([]);
-    expect(fresh.nodes('master')).toHaveLength(4);
+    // The client routes to exactly the 4 primaries the API reports (once its slot map settles), and the new one serves TLS only.
+    expect(await settledPrimaries(fresh, after.shards.map((sh) => sh.instances.find((i) => i.role === 'primary')!.address))).toHaveLength(4);
     const { host, port } = split(primaryOf(after, 3).address);
     expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
     phase('3 -> 4 shards');

@@ -14,3 +14,21 @@ export function standalone(address: string, auth?: { username: string; password:
   const [host, port] = address.split(':');
   return new Redis({ host, port: Number(port), ...auth, lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
 }
+
+/**
+ * The primaries `client` routes to once its slot map agrees with `expected` (addresses "host:port"), re-reading the map
+ * until then: right after slots move, the node a client asks may still hold the old map for a gossip round or two, and
+ * a client keeps every primary a redirection named until its next full refresh. Throws, naming what it saw, when the
+ * map has not settled on `expected` within `timeoutMs`.
+ */
+export async function settledPrimaries(client: Cluster, expected: string[], timeoutMs = 15_000): Promise<string[]> {
+  const want = [...expected].sort().join(' ');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await new Promise<void>((resolve) => client.refreshSlotsCache(() => resolve()));
+    const seen = client.nodes('master').map((n) => `${n.options.host}:${n.options.port}`).sort();
+    if (seen.join(' ') === want) return seen;
+    if (Date.now() > deadline) throw new Error(`the client's slot map names primaries ${seen.join(', ')}; the cluster's are ${want}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
