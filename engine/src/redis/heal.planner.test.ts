@@ -432,6 +432,24 @@ describe('planHealing', () => {
     expect(planHealing(input(l, { shards: 3 })).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1b' }]);
   });
 
+  it('with two replicas, waits until both reported after the crash before comparing offsets (at most OFFSET_SETTLE_MS)', () => {
+    // r1 was sampled before it saw the primary go (link still up, offset 1000 and growing); r1b after (5000, final).
+    const build = () => {
+      const l = healthy();
+      l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1b', configEpoch: 1, nodeSilent: false, nodeDown: false,
+        obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R1b', role: 'replica', primaryId: 'P1', primaryLinkUp: false, linkDownSinceSec: 0, replOffset: 1000 }) } });
+      return set(set(l, 'p1', (i) => crash(i, NOW - 500)), 'r1', (i) => { i.obs!.view = { ...i.obs!.view!, replOffset: 900 }; });
+    };
+    const early = planHealing(input(build()));
+    expect(early.actions.filter((a) => a.kind === 'promote')).toEqual([]);
+    expect(early.waiting.join('\n')).toMatch(/^shard 2: .*replication offset after the crash/);
+    // Its next report: link down, the offset it really reached.
+    const settled = set(build(), 'r1', (i) => { i.obs!.view = { ...i.obs!.view!, primaryLinkUp: false, linkDownSinceSec: 0, replOffset: 2000 }; });
+    expect(planHealing(input(settled)).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1' }]);
+    // A replica that never reports its link down does not hold the failover past the bound.
+    expect(planHealing(input(build(), { now: NOW + 3000 })).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1b' }]);
+  });
+
   it('never restarts a crashed primary while an in-sync replica exists', () => {
     // Exhaustive over link states that mean "in sync when it died".
     for (const sec of [0, 1, 2]) {

@@ -103,6 +103,14 @@ export interface HealPlan {
 /** How far behind its primary's death a replica's link may have gone down and still count as in sync. */
 const LINK_SLACK_MS = 3000;
 
+/**
+ * With two or more replicas to choose from, their offsets are compared only once every one of them has reported after
+ * its link to the dead primary went down (an offset sampled before that may still grow), for at most this long after
+ * the crash: a replica picked on an early sample could be behind another that holds writes `WAIT 1` acknowledged, and
+ * the other would resync from it and drop them.
+ */
+export const OFFSET_SETTLE_MS = 3000;
+
 const isRunning = (i: HealInstance) => i.obs?.process === 'running' && !!i.obs.view;
 const servesSlots = (i: HealInstance) => isRunning(i) && i.obs!.view!.role === 'primary' && i.obs!.view!.slotsOwned > 0;
 /** The copies that count toward a shard's spec: neither on a down node nor on a draining one (in the stored order: replica index). */
@@ -216,6 +224,11 @@ export function planHealing(input: HealInput): HealPlan {
       .filter((m) => m !== primary && isPromotable(m, primary, input.now))
       .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0));
     const best = candidates[0];
+    if (candidates.length > 1 && crashedAt !== null && input.now - crashedAt < OFFSET_SETTLE_MS
+      && candidates.some((m) => m.obs!.view!.primaryLinkUp === true)) {
+      waiting.push(`${shardName(shard)}: primary down; waiting for every replica to report its replication offset after the crash before picking the furthest`);
+      continue;
+    }
     if (best) {
       if (!input.fastFailover && crashedAt !== null && input.now - crashedAt < input.failoverGraceMs) {
         waiting.push(`${shardName(shard)}: primary down; waiting for Redis's own failover`);

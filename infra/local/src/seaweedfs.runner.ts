@@ -49,7 +49,9 @@ const answers = (url: string, ok = false) => new Promise<boolean>((resolve) => {
 export async function startSeaweedFs(opts: { dir: string; address: string; bucket?: string; timeoutMs?: number }): Promise<SeaweedFs> {
   const bin = findWeed();
   const dataDir = path.join(opts.dir, 'data');
+  const logDir = path.join(opts.dir, 'logs');
   mkdirSync(dataDir, { recursive: true });
+  mkdirSync(logDir, { recursive: true });
   const bucket = opts.bucket ?? 'strata-backups';
   const accessKeyId = 'strata-test-key';
   const secretAccessKey = `secret-${Math.random().toString(36).slice(2)}`;
@@ -63,8 +65,9 @@ export async function startSeaweedFs(opts: { dir: string; address: string; bucke
     if (!ports.includes(p)) ports.push(p);
   }
   const [master, masterGrpc, volume, volumeGrpc, filer, filerGrpc, s3, s3Grpc, admin, adminGrpc] = ports as [number, ...number[]];
+  // -logdir: its log files go beside its data, not into the machine's /tmp.
   const args = [
-    'mini', `-dir=${dataDir}`, `-ip=${opts.address}`, `-ip.bind=${opts.address}`,
+    `-logdir=${logDir}`, 'mini', `-dir=${dataDir}`, `-ip=${opts.address}`, `-ip.bind=${opts.address}`,
     `-master.port=${master}`, `-master.port.grpc=${masterGrpc}`, `-volume.port=${volume}`, `-volume.port.grpc=${volumeGrpc}`,
     `-filer.port=${filer}`, `-filer.port.grpc=${filerGrpc}`, `-s3.port=${s3}`, `-s3.port.grpc=${s3Grpc}`, '-s3.port.iceberg=0', '-s3.port.lance=0',
     '-admin.ui=false', `-admin.port=${admin}`, `-admin.port.grpc=${adminGrpc}`, '-admin.port.legacy=0', '-webdav=false',
