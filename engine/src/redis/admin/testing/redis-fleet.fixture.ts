@@ -130,7 +130,11 @@ async function waitForPing(server: RunningRedis, credentials: EngineCredentials,
     }
     try {
       const client = await connectAdmin({ host: server.host, port: server.port, username: credentials.internalUser, password: credentials.internalPassword }, 500);
-      client.disconnect();
+      // The answer must come from this member's own server, not from a stranger already on the address (ours then
+      // exits on its failed bind, which the loop above reports).
+      const info = String(await client.call('INFO', 'server').finally(() => client.disconnect()));
+      const pid = /process_id:(\d+)/.exec(info)?.[1];
+      if (Number(pid) !== server.pid) throw new Error(`${server.host}:${server.port} is served by another process (pid ${pid})`);
       return;
     } catch (err) {
       if (Date.now() > deadline) throw new Error(`redis-server ${server.host}:${server.port} did not answer PING: ${String(err)}`);
