@@ -31,6 +31,7 @@ import { redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { expectSameKeys } from './helpers/key-compare';
 import { appClient, DurableWriter } from './helpers/workload';
+import { phaseClock } from './helpers/phase-clock';
 
 let stack: Stack;
 let api: TestApi;
@@ -274,16 +275,21 @@ describe('backups to S3-compatible storage', () => {
   }, 180_000);
 
   it('fails cleanly when the storage is down or refuses the credentials: a reason, no manifest, no upload left, the cluster serving', async () => {
+    const phase = phaseClock('storage down, then refusing');
     const restarts = stack.agents.map((a) => a.restarts);
     const writer = new DurableWriter(appClient((await api.connection(srcId)).body.uri), 'down', 1).start();
     await s3.stop();
+    phase('storage stopped');
     const down = await waitEnded((await startBackup(srcId)).id);
+    phase('backup failed');
     expect(down.status).toBe('failed');
     expect(down.manifest).toBeNull();
     expect(down.error).toMatchObject({ code: 'storage_failed', message: expect.stringMatching(/unreachable/) });
     await s3.restart();
+    phase('storage restarted');
     // Its objects are swept once the storage answers again.
     await api.pollUntil(async () => ((await objectsOf(down.id)).length === 0 ? true : undefined), 20_000, () => 'objects of the failed backup remain');
+    phase('objects swept');
 
     // The storage now wants another secret: the organization's credentials are refused.
     const config = path.join(stack.dir, 'seaweedfs', 's3.json');
@@ -293,7 +299,9 @@ describe('backups to S3-compatible storage', () => {
     try {
       await s3.stop();
       await s3.restart();
+      phase('storage restarted with another secret');
       refused = await waitEnded((await startBackup(srcId)).id);
+      phase('backup refused');
       expect(refused.status).toBe('failed');
       expect(refused.error).toMatchObject({ code: 'storage_failed', message: expect.stringMatching(/credentials were refused/) });
       expect(refused.manifest).toBeNull();
@@ -311,8 +319,10 @@ describe('backups to S3-compatible storage', () => {
       writeFileSync(config, withSecret(s3.secretAccessKey));
       await s3.stop();
       await s3.restart();
+      phase('storage restarted with the right secret');
     }
     await api.pollUntil(async () => ((await objectsOf(refused.id)).length === 0 ? true : undefined), 20_000, () => 'objects of the refused backup remain');
+    phase('objects swept');
     expect(await bucket.openUploads()).toEqual([]);
     expect(leftoverSnapshots()).toEqual([]);
   }, 180_000);
