@@ -235,7 +235,13 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       const deadline = Date.now() + waitReplicaMs;
       for (;;) {
         for (const r of replicas) {
-          const info = await pool.get(r.host, r.port).then((c) => c.call('INFO', 'replication')).then((t) => parseInfo(String(t)), () => null);
+          // No longer than the deadline: a replica that stopped answering (frozen, its host cut off) must not hold the move past it.
+          const asked = pool.get(r.host, r.port).then((c) => c.call('INFO', 'replication'));
+          asked.catch(() => {});
+          let timer: NodeJS.Timeout | undefined;
+          const info = await Promise.race([asked, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), Math.max(1, deadline - Date.now())); })])
+            .then((t) => parseInfo(String(t)), () => null)
+            .finally(() => clearTimeout(timer));
           // Its processed offset in the target's own stream (same replication id).
           if (info && info.master_replid === mine.master_replid && Number(info.slave_repl_offset) >= offset) return;
         }
