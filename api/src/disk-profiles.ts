@@ -114,7 +114,10 @@ export type DiskProfileStatus = z.infer<typeof DiskProfileStatus>;
 
 /** Latency in microseconds. */
 export const ProfileLatency = z
-  .object({ mean: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), p999: z.number(), max: z.number() })
+  .object({
+    min: z.number().optional().describe('the fastest I/O: what the device (or the page cache) answers in when nothing else waits'),
+    mean: z.number(), p50: z.number(), p90: z.number(), p99: z.number(), p999: z.number(), max: z.number(),
+  })
   .openapi('ProfileLatency');
 export type ProfileLatency = z.infer<typeof ProfileLatency>;
 

@@ -212,9 +212,9 @@ describe('disk profiles through the API, run by the agent with fio', () => {
     p.results.forEach(expectConsistent);
     const byName = (n: string) => p.results.find((r) => r.workload.name === n)!;
     // The file is in the page cache (fio laid it out just before): buffered reads never wait for the disk. Compared by
-    // each read's median time, not IOPS: beside the rest of npm test a CPU-bound cached run gets few slices of a core
-    // and its IOPS fall below direct I/O's, while each read it does still takes microseconds.
-    expect(byName('cached').read!.latency.p50, JSON.stringify({ cached: byName('cached').read, direct: byName('direct').read })).toBeLessThan(byName('direct').read!.latency.p50);
+    // the fastest read, not IOPS or the median: beside the rest of npm test a CPU-bound cached run gets few slices of a
+    // core, and its IOPS and even its median read fall behind direct I/O's, while its fastest read is a copy from memory.
+    expect(byName('cached').read!.latency.min, JSON.stringify({ cached: byName('cached').read, direct: byName('direct').read })).toBeLessThan(byName('direct').read!.latency.min!);
     expect(byName('zipf mixed').read!.ios).toBeGreaterThan(byName('zipf mixed').write!.ios);
     expect(byName('fsync every 8').sync!.count).toBeGreaterThan(0);
     expect(byName('fsync every 8').sync!.count).toBeLessThan(byName('fsync every 8').ios / 4);

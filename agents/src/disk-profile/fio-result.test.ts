@@ -40,6 +40,9 @@ describe('fio JSON+ to a result', () => {
     expect(r.sync!.count).toBe(4);
     expect(r.sync!.latency.p50).toBe(100);
     expect(latencyOf([lat], [4]).p99).toBe(400);
+    // The fastest I/O: the smaller of the directions that ran; one that did not run (N 0, min 0) does not count.
+    expect(latencyOf([{ N: 2, min: 3500, mean: 4000, max: 4500, bins: { 3500: 1, 4500: 1 } }, { N: 0, min: 0, mean: 0, max: 0 }], [2, 0]).min).toBe(3.5);
+    expect(latencyOf([{ N: 1, min: 9000, mean: 9000, max: 9000, bins: { 9000: 1 } }, { N: 1, min: 2000, mean: 2000, max: 2000, bins: { 2000: 1 } }], [1, 1]).min).toBe(2);
     // A bucket named past the largest sample does not put a percentile above the max.
     expect(latencyOf([{ N: 2, mean: 1000, max: 1010, bins: { 1000: 1, 1016: 1 } }], [2])).toMatchObject({ p99: 1.01, max: 1.01 });
   });

@@ -44,11 +44,13 @@ export function latencyOf(lats: FioLat[], counts: number[]): ProfileLatency {
   const n = counts.reduce((a, b) => a + b, 0);
   const mean = n ? lats.reduce((a, l, i) => a + l.mean * counts[i]!, 0) / n : 0;
   const us = (ns: number) => Math.round(ns / 10) / 100;
-  if (!total) return { mean: us(mean), p50: 0, p90: 0, p99: 0, p999: 0, max: us(Math.max(0, ...lats.map((l) => l.max))) };
+  const mins = lats.filter((l) => (l.N ?? 1) > 0 && l.min !== undefined).map((l) => l.min!);
+  const min = mins.length ? { min: us(Math.min(...mins)) } : {};
+  if (!total) return { ...min, mean: us(mean), p50: 0, p90: 0, p99: 0, p999: 0, max: us(Math.max(0, ...lats.map((l) => l.max))) };
   // fio's histogram buckets are ~1.5% wide and named by a value that can lie past the largest sample.
   const max = Math.max(...lats.map((l) => l.max));
   const q = (x: number) => us(Math.min(max, quantile(bins, total, x)));
-  return { mean: us(mean), p50: q(0.5), p90: q(0.9), p99: q(0.99), p999: q(0.999), max: us(max) };
+  return { ...min, mean: us(mean), p50: q(0.5), p90: q(0.9), p99: q(0.99), p999: q(0.999), max: us(max) };
 }
 
 /** Counts in power-of-two microsecond buckets: bucket `leUs` holds samples in (leUs/2, leUs]. */

@@ -9085,6 +9085,8 @@ export interface components {
         };
         /** @description completion latency of every I/O, microseconds */
         ProfileLatency: {
+            /** @description the fastest I/O: what the device (or the page cache) answers in when nothing else waits */
+            min?: number;
             mean: number;
             p50: number;
             p90: number;
