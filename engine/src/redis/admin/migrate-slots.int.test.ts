@@ -122,6 +122,15 @@ async function formed(): Promise<void> {
   }
 }
 
+/** A formed cluster (keys loaded) and admin connections to shard 0's primary (the source) and shard 2's (the target), with their ids. */
+async function formedWithMovingPair() {
+  await formed();
+  const [p0, , p2] = shards.map((x) => x.primary);
+  const a0 = await admin(p0!.host, p0!.port);
+  const a2 = await admin(p2!.host, p2!.port);
+  return { p0: p0!, p2: p2!, a0, a2, id0: String(await a0.call('CLUSTER', 'MYID')), id2: String(await a2.call('CLUSTER', 'MYID')) };
+}
+
 /** Every slot owned by exactly one live primary and none open; the key count. */
 async function settled(live: { host: string; port: number }[]): Promise<{ owned: number; open: number; keys: number }> {
   let owned = 0;
@@ -231,12 +240,7 @@ describe('migrateSlots on real redis-server processes', () => {
     console.log(`${outcomes.join('\n')}\n${RUNS} of ${RUNS} runs: 0 acknowledged writes lost`);
   }, 60_000 + RUNS * 30_000);
   it("slots an earlier run left MIGRATING move a batch at a time: while the target's replica is frozen nothing leaves the source; once it answers every key moves, also one rewritten all along", async () => {
-    await formed();
-    const [p0, , p2] = shards.map((x) => x.primary);
-    const a0 = await admin(p0!.host, p0!.port);
-    const a2 = await admin(p2!.host, p2!.port);
-    const id0 = String(await a0.call('CLUSTER', 'MYID'));
-    const id2 = String(await a2.call('CLUSTER', 'MYID'));
+    const { a0, a2, id0, id2 } = await formedWithMovingPair();
     const open = { start: MOVING.start, end: MOVING.start + 199 };
     const onSource = async () => {
       let n = 0;
@@ -290,12 +294,7 @@ describe('migrateSlots on real redis-server processes', () => {
   }, 60_000);
 
   it("a repair that stopped half-way (owner set STABLE, the handed-over keys not moved back yet) is finished by the next one: those keys go back to the owner, none is dropped", async () => {
-    await formed();
-    const [p0, , p2] = shards.map((x) => x.primary);
-    const a0 = await admin(p0!.host, p0!.port);
-    const a2 = await admin(p2!.host, p2!.port);
-    const id0 = String(await a0.call('CLUSTER', 'MYID'));
-    const id2 = String(await a2.call('CLUSTER', 'MYID'));
+    const { p2, a0, a2, id0, id2 } = await formedWithMovingPair();
     // The first slots of shard 0 holding keys.
     const moved: number[] = [];
     for (let slot = slots[0]!.start; moved.length < 5; slot++) if (Number(await a0.call('CLUSTER', 'COUNTKEYSINSLOT', String(slot))) > 0) moved.push(slot);
@@ -306,7 +305,7 @@ describe('migrateSlots on real redis-server processes', () => {
       await a0.call('CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', id2);
       const ks = (await a0.call('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as string[];
       keys += ks.length;
-      await a0.call('MIGRATE', p2!.host, String(p2!.port), '', '0', '5000', 'AUTH2', internal.username, internal.password, 'KEYS', ...ks);
+      await a0.call('MIGRATE', p2.host, String(p2.port), '', '0', '5000', 'AUTH2', internal.username, internal.password, 'KEYS', ...ks);
       await a0.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
     }
     expect(keys).toBeGreaterThan(0);
