@@ -106,12 +106,16 @@ export class AdminConnectionPool {
     return created;
   }
 
+  /**
+   * Closes every connection. One still being opened (an instance that accepted the TCP connection but does not answer,
+   * e.g. frozen) is closed when its attempt ends, without holding the caller until then.
+   */
   async closeAll(): Promise<void> {
     const pending = [...this.clients.values()];
     this.clients.clear();
-    for (const p of await Promise.allSettled(pending)) {
-      if (p.status === 'fulfilled') p.value.disconnect();
-    }
+    for (const p of pending) void p.then((c) => c.disconnect(), () => {});
+    // Those already open close now (their promises settled: the callbacks above run in this microtask turn).
+    await Promise.resolve();
   }
 }
 

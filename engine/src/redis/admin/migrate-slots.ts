@@ -233,18 +233,30 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       const mine = parseInfo(String(await to.client.call('INFO', 'replication')));
       const offset = Number(mine.master_repl_offset);
       const deadline = Date.now() + waitReplicaMs;
+      // Its processed offset in the target's own stream (same replication id).
+      const confirms = async (r: { host: string; port: number }, capMs: number): Promise<boolean> => {
+        const asked = pool.get(r.host, r.port).then((c) => c.call('INFO', 'replication'));
+        asked.catch(() => {});
+        let timer: NodeJS.Timeout | undefined;
+        const info = await Promise.race([asked, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), capMs); })])
+          .then((t) => parseInfo(String(t)), () => null)
+          .finally(() => clearTimeout(timer));
+        return !!info && info.master_replid === mine.master_replid && Number(info.slave_repl_offset) >= offset;
+      };
       for (;;) {
-        for (const r of replicas) {
-          // No longer than the deadline: a replica that stopped answering (frozen, its host cut off) must not hold the move past it.
-          const asked = pool.get(r.host, r.port).then((c) => c.call('INFO', 'replication'));
-          asked.catch(() => {});
-          let timer: NodeJS.Timeout | undefined;
-          const info = await Promise.race([asked, new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), Math.max(1, deadline - Date.now())); })])
-            .then((t) => parseInfo(String(t)), () => null)
-            .finally(() => clearTimeout(timer));
-          // Its processed offset in the target's own stream (same replication id).
-          if (info && info.master_replid === mine.master_replid && Number(info.slave_repl_offset) >= offset) return;
-        }
+        // Every replica asked at once, each for at most 500 ms (and not past the deadline): one that stopped answering
+        // (frozen, its host cut off) neither holds the move past the deadline nor keeps another from confirming.
+        const capMs = Math.max(1, Math.min(500, deadline - Date.now()));
+        const confirmed = await new Promise<boolean>((resolve) => {
+          let pending = replicas.length;
+          for (const r of replicas) {
+            void confirms(r, capMs).then((ok) => {
+              if (ok) resolve(true);
+              else if (--pending === 0) resolve(false);
+            });
+          }
+        });
+        if (confirmed) return;
         if (Date.now() > deadline) {
           throw new Error(`no replica of ${to.host}:${to.port} confirmed the copied keys within ${waitReplicaMs} ms; the sources still hold them`);
         }

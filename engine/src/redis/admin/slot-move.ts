@@ -22,9 +22,8 @@
  *
  * A slot whose keys keep changing under the copy (HANDOVER refused
  * HANDOVER_ATTEMPTS times) and a slot an earlier run left MIGRATING move
- * a batch of keys at a time (moveClassic): MIGRATE ... COPY, the target's
- * replica confirms, then the source deletes the batch only if no key of it
- * changed meanwhile (WATCH).
+ * the way redis-cli moves them (MIGRATING, then MIGRATE ... REPLACE, which
+ * removes each key from the source as it lands on the target).
  *
  * Each call on a primary is sized by a BatchPacer to the priority's time
  * budget; a probe (PING on its own connection) tells when a source is busy,
@@ -234,23 +233,11 @@ async function clearCopies(to: MoveMember, slots: number[], ctx: PairContext): P
 }
 
 /**
- * The classic move, for a slot whose keys keep changing under a whole-slot copy and for one an earlier run left
- * MIGRATING: MIGRATING on the source, so a key the source no longer holds is served by the target (ASK) and never
- * comes back to the source; then, a batch of keys at a time, until the slot is empty on the source:
- *
- *  - WATCH the batch (on a connection of the move's own: a WATCH belongs to its connection);
- *  - MIGRATE ... COPY REPLACE: atomic on the source, which keeps its keys; the target's older copies are replaced
- *    (a key the source holds was never written on the target: writes go to the source while it has the key);
- *  - a replica of the target has the copies (its offset), when the target has replicas;
- *  - MULTI DEL EXEC: the source deletes the batch only if no key of it changed since the WATCH (a change, an expiry,
- *    a delete), so the target's copy is the latest write of each key deleted. Otherwise nothing is deleted and the
- *    batch goes round again, halved.
- *
- * Unlike redis-cli's MIGRATE (which deletes each key as it lands on the target, before the target's replica has
- * it), no acknowledged write lives only on the target primary. A single key rewritten faster than a copy round trip
- * CLASSIC_KEY_ATTEMPTS times in a row moves with a plain MIGRATE, the one case where that key's last write is exposed
- * (logged). `fromStable`: the source still serves the slots alone, so the target's keys of them are copies of an
- * earlier attempt, removed first (a key deleted on the source since must not come back through them).
+ * The classic move (redis-cli's): MIGRATING on the source, then MIGRATE ...
+ * REPLACE batches until the slot is empty, then SETSLOT NODE. `fromStable`:
+ * the source still serves the slots alone, so the target's keys of them are
+ * copies of an earlier attempt, removed first (a key deleted on the source
+ * since must not come back through them).
  */
 async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromStable: boolean): Promise<void> {
   const { from, to } = p;
@@ -260,64 +247,17 @@ async function moveClassic(p: PairMove, slots: number[], ctx: PairContext, fromS
   await ctx.timed('open', () => exec(to.client, slots.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'IMPORTING', from.id])));
   if (fromStable) await clearCopies(to, slots, ctx);
   await ctx.timed('open', () => exec(from.client, slots.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'MIGRATING', to.id])));
-  const watcher = from.client.duplicate();
-  watcher.on('error', () => {}); // a failed call rejects; the connection's own errors are not the move's
-  try {
-    if (watcher.status === 'wait') await watcher.connect();
-    for (const s of slots) {
-      let limit = Infinity;
-      let refused = 0;
-      for (;;) {
-        await paceCall(from, ctx);
-        const keys = (await from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(Math.max(1, Math.min(limit, pacer.batchKeys()))))) as Buffer[];
-        if (!keys.length) break;
-        if (keys.length === 1 && refused >= CLASSIC_KEY_ATTEMPTS) {
-          ctx.log(`slot ${s}: a key changed under each of ${refused} copies: moved with a plain MIGRATE`);
-          await ctx.timed('classic', () => ctx.onSource(from, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys)));
-          ctx.onKeys(from, 1);
-          refused = 0;
-          continue;
-        }
-        const moved = await ctx.onSource(from, () => handOverKeys(watcher, p, keys, auth, ctx));
-        if (moved) {
-          ctx.onKeys(from, keys.length);
-          refused = 0;
-          limit = Math.min(Infinity, limit * 2);
-        } else {
-          refused++;
-          limit = Math.max(1, Math.floor(keys.length / 2));
-        }
-      }
+  for (const s of slots) {
+    for (;;) {
+      await paceCall(from, ctx);
+      const keys = (await from.client.callBuffer('CLUSTER', 'GETKEYSINSLOT', String(s), String(pacer.batchKeys()))) as Buffer[];
+      if (!keys.length) break;
+      await ctx.timed('classic', () => ctx.onSource(from, () => measured(ctx, from, keys.length, () => from.client.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'REPLACE', ...auth, 'KEYS', ...keys))));
+      ctx.onKeys(from, keys.length);
     }
-  } finally {
-    watcher.disconnect();
   }
   await close(p, slots, ctx);
   ctx.onSlotsDone(slots.length);
-}
-
-/** Copies of the same single key refused (it changed under each) before it moves with a plain MIGRATE. */
-export const CLASSIC_KEY_ATTEMPTS = 20;
-
-/** One batch of the classic move (see moveClassic): true when the source deleted it, false when a key changed. */
-async function handOverKeys(watcher: Redis, p: PairMove, keys: Buffer[], auth: string[], ctx: PairContext): Promise<boolean> {
-  const { from, to } = p;
-  try {
-    await watcher.call('WATCH', ...keys);
-    await ctx.timed('classic', () => measured(ctx, from, keys.length, () => watcher.callBuffer('MIGRATE', to.host, String(to.port), '', '0', '10000', 'COPY', 'REPLACE', ...auth, 'KEYS', ...keys)));
-    await ctx.timed('wait', () => ctx.confirmCopies(to));
-    // null: a watched key changed since the WATCH, nothing deleted.
-    const res = await ctx.timed('handover', () => watcher.multi().call('DEL', ...keys).exec());
-    if (!res) return false;
-    const [err] = res[0]!;
-    if (err) throw err;
-    return true;
-  } catch (err) {
-    await watcher.call('UNWATCH').catch(() => {});
-    // A key deleted by a client since the listing: the source answers ASK (or TRYAGAIN) for it. List again.
-    if (/^(ASK|TRYAGAIN|EXECABORT)\b/.test((err as Error).message)) return false;
-    throw err;
-  }
 }
 
 /**
