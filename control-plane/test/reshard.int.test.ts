@@ -10,6 +10,7 @@ import type { Cluster, Operation } from '@strata/api';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, loadKeys } from './helpers/workload';
+import { settledPrimaries } from './helpers/redis-client';
 import { LastValueLoad, slotReport } from './helpers/reshard-load';
 import { keySlot } from '@strata/bench/loadgen';
 
@@ -145,6 +146,7 @@ describe('resharding under load', () => {
         if (s.slots.some((r) => slot >= r.start && slot <= r.end)) expected[primary]++;
       }
     }
+    await settledPrimaries(fresh, Object.keys(expected));
     const held: Record<string, number> = {};
     for (const n of fresh.nodes('master')) held[`${n.options.host}:${n.options.port}`] = Number(await n.dbsize());
     expect(held).toEqual(expected);

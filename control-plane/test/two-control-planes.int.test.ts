@@ -14,6 +14,7 @@ import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import { TestApi } from './helpers/api-client';
 import { appClient, enginePid, loadKeys } from './helpers/workload';
+import { settledPrimaries } from './helpers/redis-client';
 import { LastValueLoad, slotReport, until } from './helpers/reshard-load';
 
 let stack: Stack;
@@ -74,13 +75,14 @@ async function duplicateTasks(): Promise<string[]> {
 }
 
 /** Ready (not degraded) through `api`, every slot owned once and none open, no duplicate task. */
-async function expectWhole(api: TestApi, shards: number): Promise<void> {
+async function expectWhole(api: TestApi, shards: number): Promise<string[]> {
   const healthy = await api.waitForHealthy(clusterId, 90_000);
   expect(healthy.shards).toHaveLength(shards);
   expect((await api.getCluster(clusterId)).body.status.phase).toBe('ready');
   const primaries = healthy.shards.flatMap((s) => s.instances.filter((i) => i.role === 'primary').map((i) => i.address));
   expect(await slotReport(primaries, auth)).toEqual({ owned: 16384, open: [], assigned: 16384 });
   expect(await duplicateTasks()).toEqual([]);
+  return primaries;
 }
 
 describe('two control planes, kill -9 of either', () => {
@@ -144,10 +146,11 @@ describe('two control planes, kill -9 of either', () => {
     console.log(`failover: control plane ${survivorIndex + 1} killed (lease held by ${holder === undefined ? 'none' : `control plane ${holder + 1}`})`);
     const failover = await api.waitForEvent(clusterId, 'failover', (e) => e.shard === 0, 60_000);
     expect(Date.parse(failover.at)).toBeGreaterThan(crashedAt - 1000);
-    await expectWhole(api, 4);
+    const primaries = await expectWhole(api, 4);
     await load.stop();
     const fresh = appClient(uri, (await api.connection(clusterId)).body.seeds);
     expect(await load.wrong(fresh)).toEqual([]);
+    await settledPrimaries(fresh, primaries);
     let total = 0;
     for (const n of fresh.nodes('master')) total += Number(await n.dbsize());
     expect(total).toBe(KEYS);
