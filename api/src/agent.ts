@@ -304,6 +304,7 @@ export const ObservedClusterView = z.object({
   configEpoch: z.number().int().default(0),
   /** Redis node ids of the members this engine cannot reach: flagged `fail?` (no answer within the node timeout) or `fail` in its CLUSTER NODES. */
   unreachablePeers: z.array(safeString()).optional(),
+  sampledAt: z.number().optional().describe("when the engine was read (ms epoch, the agent's clock): a report may carry a view up to a second old"),
 });
 export type ObservedClusterView = z.infer<typeof ObservedClusterView>;
 

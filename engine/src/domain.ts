@@ -119,6 +119,8 @@ export interface ObservedClusterView {
   configEpoch: number;
   /** Redis node ids of the members this engine cannot reach: flagged `fail?` (no answer within the node timeout) or `fail`. */
   unreachablePeers?: string[];
+  /** When the engine was read (ms epoch, the observer's clock): a report may carry a view up to a second old. */
+  sampledAt?: number;
 }
 
 /** Live progress of a slot migration. */

@@ -10399,6 +10399,8 @@ export interface components {
                     /** @default 0 */
                     configEpoch: number;
                     unreachablePeers?: string[];
+                    /** @description when the engine was read (ms epoch, the agent's clock): a report may carry a view up to a second old */
+                    sampledAt?: number;
                 } | null;
                 /** @default false */
                 held: boolean;

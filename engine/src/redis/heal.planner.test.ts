@@ -450,6 +450,22 @@ describe('planHealing', () => {
     expect(planHealing(input(build(), { now: NOW + 3000 })).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1b' }]);
   });
 
+  it('with two replicas, one whose view was read before the crash (an old link-down, since caught up) holds the choice until it reports again', () => {
+    // r1b's last view, read 800 ms before the crash, showed a link down for 60 s: not promotable on it, but it may have
+    // reconnected and caught up since. r1's view was read after the crash.
+    const build = (r1bView: Partial<ObservedClusterView>) => {
+      const l = healthy();
+      l.push({ id: 'r1b', shard: 1, nodeId: 'n0', role: 'replica', preferredRole: 'replica', engineId: 'R1b', configEpoch: 1, nodeSilent: false, nodeDown: false,
+        obs: { process: 'running', held: false, crashedAt: null, view: view({ myId: 'R1b', role: 'replica', primaryId: 'P1', primaryLinkUp: false, linkDownSinceSec: 60, replOffset: 500, sampledAt: NOW - 1300, ...r1bView }) } });
+      return set(set(l, 'p1', (i) => crash(i, NOW - 500)), 'r1', (i) => { linkDown(0)(i); i.obs!.view = { ...i.obs!.view!, sampledAt: NOW - 100 }; });
+    };
+    expect(planHealing(input(build({}))).actions.filter((a) => a.kind === 'promote')).toEqual([]);
+    // Its next view, read after the crash: it had caught up (link down since the crash, furthest offset).
+    expect(planHealing(input(build({ linkDownSinceSec: 0, replOffset: 3000, sampledAt: NOW - 50 }))).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1b' }]);
+    // Its next view, read after the crash: it was behind all along; the in-sync one is promoted.
+    expect(planHealing(input(build({ sampledAt: NOW - 50 }))).actions).toMatchObject([{ kind: 'promote', instanceId: 'r1' }]);
+  });
+
   it('never restarts a crashed primary while an in-sync replica exists', () => {
     // Exhaustive over link states that mean "in sync when it died".
     for (const sec of [0, 1, 2]) {

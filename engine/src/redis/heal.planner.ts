@@ -104,10 +104,10 @@ export interface HealPlan {
 const LINK_SLACK_MS = 3000;
 
 /**
- * With two or more replicas to choose from, their offsets are compared only once every one of them has reported after
- * its link to the dead primary went down (an offset sampled before that may still grow), for at most this long after
- * the crash: a replica picked on an early sample could be behind another that holds writes `WAIT 1` acknowledged, and
- * the other would resync from it and drop them.
+ * With two or more replicas following a dead primary, their offsets are compared only once every one of them has
+ * reported a view read after the crash (its link down, and read no earlier than the crash), for at most this long
+ * after the crash: an offset read before may still have grown, so a replica picked on it could be behind another
+ * that holds writes `WAIT 1` acknowledged, and the other would resync from it and drop them.
  */
 export const OFFSET_SETTLE_MS = 3000;
 
@@ -224,8 +224,13 @@ export function planHealing(input: HealInput): HealPlan {
       .filter((m) => m !== primary && isPromotable(m, primary, input.now))
       .sort((a, b) => (b.obs!.view!.replOffset ?? 0) - (a.obs!.view!.replOffset ?? 0));
     const best = candidates[0];
-    if (candidates.length > 1 && crashedAt !== null && input.now - crashedAt < OFFSET_SETTLE_MS
-      && candidates.some((m) => m.obs!.view!.primaryLinkUp === true)) {
+    // Every running copy following the dead primary counts, not only the promotable ones: one whose last view (read
+    // before the crash) showed an old link-down may have caught up since, and be the furthest.
+    const followers = members.filter((m) => m !== primary && isRunning(m) && !m.obs!.view!.syncInProgress && followsNode(m.obs!.view, primaryNodeId(primary)));
+    const readBeforeCrash = (m: HealInstance) => m.obs!.view!.primaryLinkUp === true
+      || (crashedAt !== null && m.obs!.view!.sampledAt !== undefined && m.obs!.view!.sampledAt < crashedAt);
+    if (candidates.length > 0 && followers.length > 1 && crashedAt !== null && input.now - crashedAt < OFFSET_SETTLE_MS
+      && followers.some(readBeforeCrash)) {
       waiting.push(`${shardName(shard)}: primary down; waiting for every replica to report its replication offset after the crash before picking the furthest`);
       continue;
     }

@@ -43,7 +43,7 @@ export async function observeWith(client: Redis): Promise<ObservedClusterView | 
     if (!replies) return null;
     for (const [err] of replies) if (err) return null;
     const [myId, clusterInfoText, nodesText, replicationText] = replies.map(([, value]) => String(value)) as [string, string, string, string];
-    return toView(myId, clusterInfoText, nodesText, replicationText);
+    return { ...toView(myId, clusterInfoText, nodesText, replicationText), sampledAt: Date.now() };
   } catch {
     return null;
   }
