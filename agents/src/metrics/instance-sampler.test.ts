@@ -211,7 +211,9 @@ describe('InstanceSampler', () => {
     expect(redis.sent.map((a) => a.slice(0, 2).join(' '))).toEqual(['INFO server', 'CLUSTER MYID', 'CLUSTER INFO', 'CLUSTER NODES']);
     expect(s).toMatchObject({ reads: 0, writes: 0, others: 4 });
     const live = await observeWith(client);
-    expect(sampler.lastView?.view).toEqual(live);
+    // The same view, each stamped with its own read time.
+    expect(sampler.lastView?.view).toEqual({ ...live, sampledAt: expect.any(Number) });
+    expect(sampler.lastView!.view!.sampledAt).toBeLessThanOrEqual(live!.sampledAt!);
     expect(sampler.lastView?.view).toMatchObject({ myId: 'a1', role: 'primary', state: 'ok', slotsOwned: 16384, configEpoch: 3 });
   });
 
