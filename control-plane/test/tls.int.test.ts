@@ -39,7 +39,7 @@ let api: TestApi;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ stack, api, cleanup } = await testStack('127.0.123', { nodes: 3, extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '6000' } }));
+  ({ stack, api, cleanup } = await testStack('127.0.123', { nodes: 3, extraEnv: { STRATA_NODE_OFFLINE_AFTER_MS: '2000', STRATA_NODE_DOWN_AFTER_MS: '6000', STRATA_REBALANCE_AFTER_MS: '1000' } }));
 });
 afterAll(async () => cleanup?.());
 
@@ -221,6 +221,13 @@ describe('a TLS cluster', () => {
     expect(await countPresent(app, 'k', KEYS)).toBe(KEYS);
     console.log(`failover over TLS: ${writer.acked.length} acknowledged writes, longest gap ${writer.longestGapMs} ms`);
     phase('failover');
+    // The old primary, back as a replica, becomes primary again (a switchover over TLS, once the cluster has been healthy
+    // for STRATA_REBALANCE_AFTER_MS): every later phase starts from the placement as created.
+    await api.pollUntil(async () => {
+      const t = await api.waitForHealthy(id, 60_000);
+      return t.shards.every((sh) => sh.instances.every((i) => i.role === i.preferredRole)) ? t : undefined;
+    }, 60_000, () => 'the primaries did not move back to where they were placed');
+    phase('primaries moved back');
 
     // A backup over TLS (the snapshot streamed over the replication protocol on a TLS connection), restored into a new TLS cluster with its own CA.
     const backupStarted = await api.call<BackupResponse>('POST', `/v1/clusters/${id}/backups`, {});
@@ -324,7 +331,8 @@ describe('a TLS cluster', () => {
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
     expect(await writer.lost(fresh)).toEqual([]);
     // The client routes to exactly the 4 primaries the API reports (once its slot map settles), and the new one serves TLS only.
-    expect(await settledPrimaries(fresh, after.shards.map((sh) => sh.instances.find((i) => i.role === 'primary')!.address))).toHaveLength(4);
+    const primariesNow = async () => (await api.topology(id)).body.shards.map((sh) => sh.instances.find((i) => i.role === 'primary')!.address);
+    expect(await settledPrimaries(fresh, primariesNow)).toHaveLength(4);
     const { host, port } = split(primaryOf(after, 3).address);
     expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
     phase('3 -> 4 shards');
