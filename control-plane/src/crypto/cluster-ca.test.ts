@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
-import { createClusterCa, crossCertificate, issueClientCertificate, issueInstanceCertificate, issueRevocableClientCertificate } from './cluster-ca';
+import { createClusterCa, crossCertificate, issueClientCertificate, issueInstanceCertificate, issueRevocableClientCertificate, serialFrom } from './cluster-ca';
 
 describe('cluster CA', () => {
   it('makes a CA that signs instance certificates naming the node address and the endpoint host', async () => {
@@ -107,5 +107,17 @@ describe('cluster CA', () => {
     const leaf = new X509Certificate((await issueInstanceCertificate(next, ['127.0.0.1'])).certificate);
     expect(leaf.checkIssued(cross)).toBe(true);
     expect(leaf.verify(cross.publicKey)).toBe(true);
+  });
+
+  it('serial numbers are positive and never start with a zero byte, so the stored hex is what tools print for the certificate', () => {
+    // A zero first byte (1 in 128 random serials) would be dropped by Node's X509Certificate and openssl.
+    expect(serialFrom(Buffer.from('00b8bd08d7a16579e3d6bbf09493bd6c', 'hex'))).toBe('01b8bd08d7a16579e3d6bbf09493bd6c');
+    expect(serialFrom(Buffer.from('ffb8bd08d7a16579e3d6bbf09493bd6c', 'hex'))).toBe('7fb8bd08d7a16579e3d6bbf09493bd6c');
+    for (let first = 0; first < 256; first++) {
+      const hex = serialFrom(Buffer.from([first, ...Array(15).fill(0xab)]));
+      expect(hex).toHaveLength(32);
+      expect(Number.parseInt(hex.slice(0, 2), 16)).toBeGreaterThan(0);
+      expect(Number.parseInt(hex.slice(0, 2), 16)).toBeLessThan(0x80);
+    }
   });
 });

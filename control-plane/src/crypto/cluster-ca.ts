@@ -29,11 +29,18 @@ export interface PemPair {
   privateKey: string;
 }
 
-const serial = () => {
-  const b = randomBytes(16);
-  b[0]! &= 0x7f; // a positive serial number
-  return b.toString('hex');
-};
+/**
+ * A certificate serial number from 16 random bytes, as hex: positive (top bit clear) and with a non-zero first byte,
+ * so the hex Strata stores and shows is the one every tool prints for the certificate (a leading zero byte is not
+ * part of the number: Node's X509Certificate and openssl would print it without, 1 time in 128).
+ */
+export function serialFrom(b: Buffer): string {
+  const out = Buffer.from(b);
+  out[0] = (out[0]! & 0x7f) || 0x01;
+  return out.toString('hex');
+}
+
+const serial = () => serialFrom(randomBytes(16));
 
 const pkcs8Pem = async (key: CryptoKey): Promise<string> => {
   const der = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
