@@ -331,8 +331,7 @@ describe('a TLS cluster', () => {
     expect(await countPresent(fresh, 'k', KEYS)).toBe(KEYS);
     expect(await writer.lost(fresh)).toEqual([]);
     // The client routes to exactly the 4 primaries the API reports (once its slot map settles), and the new one serves TLS only.
-    const primariesNow = async () => (await api.topology(id)).body.shards.map((sh) => sh.instances.find((i) => i.role === 'primary')!.address);
-    expect(await settledPrimaries(fresh, primariesNow)).toHaveLength(4);
+    expect(await settledPrimaries(fresh, () => api.primaryAddresses(id))).toHaveLength(4);
     const { host, port } = split(primaryOf(after, 3).address);
     expect(await plainPing(host, port)).not.toMatch(/^[+-]/);
     phase('3 -> 4 shards');

@@ -150,7 +150,7 @@ describe('two control planes, kill -9 of either', () => {
     const fresh = appClient(uri, (await api.connection(clusterId)).body.seeds);
     expect(await load.wrong(fresh)).toEqual([]);
     // The API's primaries as they are now (after the failover, a switchover may move shard 0's primary back meanwhile).
-    await settledPrimaries(fresh, async () => (await api.topology(clusterId)).body.shards.map((sh) => sh.instances.find((i) => i.role === 'primary')!.address));
+    await settledPrimaries(fresh, () => api.primaryAddresses(clusterId));
     let total = 0;
     for (const n of fresh.nodes('master')) total += Number(await n.dbsize());
     expect(total).toBe(KEYS);

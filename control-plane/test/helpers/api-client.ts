@@ -42,6 +42,10 @@ export class TestApi {
   listClusters() { return this.typed<{ items: Cluster[] }>(this.client.GET('/v1/clusters')); }
   deleteCluster(id: string) { return this.typed<ClusterWithOperation & Problem>(this.client.DELETE('/v1/clusters/{id}', { params: { path: { id } } })); }
   topology(id: string) { return this.typed<Topology>(this.client.GET('/v1/clusters/{id}/topology', { params: { path: { id } } })); }
+  /** host:port of each shard's primary, as the topology says now. */
+  async primaryAddresses(id: string): Promise<string[]> {
+    return (await this.topology(id)).body.shards.map((sh) => sh.instances.find((i) => i.role === 'primary')!.address);
+  }
   connection(id: string) { return this.typed<Connection>(this.client.GET('/v1/clusters/{id}/connection', { params: { path: { id } } })); }
   operation(id: string) { return this.typed<Operation>(this.client.GET('/v1/operations/{id}', { params: { path: { id } } })); }
   nodes() { return this.typed<NodeList>(this.client.GET('/v1/nodes')); }
