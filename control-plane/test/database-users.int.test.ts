@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
 import type { DatabaseUserList, DatabaseUserWithPassword, Problem, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
-import { testStack } from './helpers/test-stack';
+import { internalCredentials as internalOf, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, enginePid } from './helpers/workload';
 
@@ -52,16 +52,7 @@ afterAll(async () => {
 const usersPath = () => `/v1/clusters/${clusterId}/users`;
 const instances = async (): Promise<string[]> => ((await api.topology(clusterId)).body as Topology).shards.flatMap((s) => s.instances.map((i) => i.address));
 
-/** The internal user of the instance at this address (from its agent's records). */
-function internalCredentials(address: string): { username: string; password: string } {
-  const port = Number(address.split(':')[1]);
-  for (const a of stack.agents.filter((x) => address.startsWith(`${x.address}:`))) {
-    const recs = JSON.parse(readFileSync(`${a.dir}/instances.json`, 'utf8')) as { spec: { port: number }; credentials: { internalUser: string; internalPassword: string } }[];
-    const rec = recs.find((x) => x.spec.port === port);
-    if (rec) return { username: rec.credentials.internalUser, password: rec.credentials.internalPassword };
-  }
-  throw new Error(`no agent runs ${address}`);
-}
+const internalCredentials = (address: string) => internalOf(stack, address);
 
 function connect(address: string, auth: { username: string; password: string }): Redis {
   const [host, port] = address.split(':');

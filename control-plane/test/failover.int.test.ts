@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
-import { testStack } from './helpers/test-stack';
+import { internalCredentials, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, countPresentEventually, DurableWriter, enginePid, loadKeys } from './helpers/workload';
 import { keysInSlots, missingKeys } from './helpers/shard-keys';
+import { standalone } from './helpers/redis-client';
 
 let stack: Stack;
 let api: TestApi;
@@ -85,6 +86,62 @@ describe.each(['none', 'aof-everysec'] as const)('kill -9 of a primary, 3x1, dur
     fresh.disconnect();
     app.disconnect();
     writer['client'].disconnect();
+    await drop(id);
+  });
+});
+
+describe('kill -9 of a primary with two replicas, one of them behind, a WAIT 1 client writing', () => {
+  it('promotes the replica that has every acknowledged write, not the one that was behind; nothing acknowledged is lost', async () => {
+    const { id, uri, topology } = await ready('two-replicas', { shards: 3, replicasPerShard: 2, memoryMbPerShard: 256 });
+    const app = appClient(uri);
+    await loadKeys(app, 'k', 5000, 1);
+    const victim = primaryOf(topology, 1);
+    const [ahead, behind] = topology.shards[1]!.instances.filter((i) => i.role === 'replica');
+    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
+    await new Promise((r) => setTimeout(r, 300));
+    // One replica stops reading the replication stream; WAIT 1 is answered by the other. 48 MB written to the shard
+    // meanwhile is more than the paused replica's socket buffers can hold (receive <= 32 MB, send <= 4 MB here), so the
+    // rest stays in the primary's memory and dies with it: that replica is really behind, not just late.
+    const [filler] = await keysInSlots(app, Array.from({ length: 200 }, (_, i) => `filler:${i}`), topology.shards[1]!.slots);
+    const behindPid = enginePid(behind!.address);
+    const primary = standalone(victim.address, internalCredentials(stack, victim.address));
+    process.kill(behindPid, 'SIGSTOP');
+    try {
+      const mb = 'x'.repeat(1 << 20);
+      for (let i = 0; i < 48; i++) expect(Number((await app.pipeline().set(filler!, mb).call('WAIT', '1', '5000').exec())![1]![1])).toBeGreaterThanOrEqual(1);
+      const ackedBefore = writer.acked.length;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(writer.acked.length, 'writes acknowledged while one replica was paused').toBeGreaterThan(ackedBefore + 10);
+      const info = String(await primary.info('replication'));
+      const master = Number(/master_repl_offset:(\d+)/.exec(info)![1]);
+      // Replicas connect from 127.0.0.1 (they bind no source address): each is known by its port.
+      const behindPort = behind!.address.split(':')[1];
+      const lines = [...info.matchAll(new RegExp(`^slave\\d+:ip=[^,]+,port=${behindPort},state=\\w+,offset=(\\d+)`, 'gm'))];
+      expect(lines, info).toHaveLength(1);
+      const behindAcked = Number(lines[0]![1]);
+      expect(master - behindAcked, 'bytes the paused replica has not acknowledged').toBeGreaterThan(48e6);
+      // The primary dies; the paused replica resumes at the same moment, with an older offset than the other.
+      process.kill(enginePid(victim.address), 'SIGKILL');
+    } finally {
+      process.kill(behindPid, 'SIGCONT');
+      primary.disconnect();
+    }
+    app.disconnect();
+    const failover = await api.waitForEvent(id, 'failover', (e) => e.shard === 1, 60_000);
+    expect(failover).toMatchObject({ oldPrimary: { instanceId: victim.id }, newPrimary: { instanceId: ahead!.id } });
+    await api.waitForHealthy(id, 90_000);
+    await new Promise((r) => setTimeout(r, 300));
+    await writer.stop();
+    writer['client'].disconnect();
+    const fresh = appClient(uri);
+    try {
+      expect(await countPresent(fresh, 'k', 5000)).toBe(5000);
+      expect(await writer.lost(fresh)).toEqual([]);
+    } finally {
+      fresh.disconnect();
+    }
+    console.log(`two replicas: ${writer.acked.length} acknowledged writes, failover event ${failover.writeUnavailableMs} ms, longest gap ${writer.longestGapMs} ms`);
+    expect((await api.events(id)).body.items.filter((e) => e.type === 'data-lost')).toEqual([]);
     await drop(id);
   });
 });

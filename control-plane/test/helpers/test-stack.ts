@@ -1,4 +1,4 @@
-import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -69,4 +69,15 @@ export async function killHost(stack: Stack, index: number): Promise<void> {
       // gone already
     }
   }
+}
+
+/** The internal (admin) user of the instance at `address`, from its agent's records (instances.json). */
+export function internalCredentials(stack: Stack, address: string): { username: string; password: string } {
+  const port = Number(address.split(':')[1]);
+  for (const a of stack.agents.filter((x) => address.startsWith(`${x.address}:`))) {
+    const recs = JSON.parse(readFileSync(`${a.dir}/instances.json`, 'utf8')) as { spec: { port: number }; credentials: { internalUser: string; internalPassword: string } }[];
+    const rec = recs.find((x) => x.spec.port === port);
+    if (rec) return { username: rec.credentials.internalUser, password: rec.credentials.internalPassword };
+  }
+  throw new Error(`no agent runs ${address}`);
 }
