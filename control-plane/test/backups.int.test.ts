@@ -11,6 +11,9 @@
  * engines, paced by the agents so the move takes seconds); the agent moving
  * a file is killed -9 mid-move: its temporary engine and directory are gone
  * once it is back, the move runs again and the new cluster holds every key.
+ * A new primary (no replica, no persistence) killed -9 after one file was
+ * moved in full: it is restarted, every file is moved again, and the new
+ * cluster holds every key.
  * An RDB file saved by a standalone redis-server is uploaded (streamed, its
  * CRC-64 checked; a truncated or damaged file, a newer RDB version and a file
  * over the limit refused) and restored into 2x0 key by key; a backup whose
@@ -30,7 +33,7 @@ import { loopbackAddress, type Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { expectSameKeys } from './helpers/key-compare';
-import { appClient, DurableWriter } from './helpers/workload';
+import { appClient, DurableWriter, enginePid } from './helpers/workload';
 import { settledPrimaries } from './helpers/redis-client';
 
 let stack: Stack;
@@ -352,6 +355,58 @@ describe('backups and restore', () => {
       dst.disconnect();
     }
   }, 240_000);
+  it('a new primary killed -9 while keys are moved into it, after a file finished: the restore loads again what it lost and ends with every key', async () => {
+    const created = await api.createCluster({ name: 'three-b', shards: 3, replicasPerShard: 1, memoryMbPerShard: 64 });
+    const srcId = created.body.cluster.id;
+    await api.waitForHealthy(srcId);
+    const src = appClient((await api.connection(srcId)).body.uri);
+    const keys = await loadMany(src);
+    // One file holds 1,600 keys more (one slot's): it moves for seconds after the others are done.
+    const slow = Array.from({ length: 1600 }, (_, i) => `{slow}:${i}`);
+    await Promise.all(slow.map((k, i) => src.set(k, `v${i}`)));
+    keys.push(...slow);
+    for (const node of src.nodes('master')) expect(Number(await node.call('WAIT', '1', '5000'))).toBe(1);
+    const backup = await waitForBackup((await api.call<BackupResponse>('POST', `/v1/clusters/${srcId}/backups`, {})).body.backup.id);
+    const restored = await api.createCluster({ name: 'two-b', shards: 2, replicasPerShard: 0, memoryMbPerShard: 64, restoreFrom: { backupId: backup.id } });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(202);
+    const newId = restored.body.cluster.id;
+    const opId = restored.body.operation.id;
+    // One file's keys are all in (some of them on each new primary) while another file is still moving.
+    const seen = new Set<string>();
+    const detail = await api.pollUntil(async () => {
+      const d = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body.steps.find((s) => s.name === 'load-data')?.detail ?? '';
+      seen.add(d);
+      return /shard \d: done/.test(d) && /shard \d: (starting|\d+\/\d+ keys)/.test(d) ? d : undefined;
+    }, 60_000, () => `no moment with one file done and another moving: ${[...seen].join(' | ')}`, { steady: true });
+    const topo = await api.topology(newId);
+    const victim = topo.body.shards[0]!.instances[0]!;
+    process.kill(enginePid(victim.address), 'SIGKILL');
+    console.log(`killed new primary ${victim.address} at "${detail}"`);
+
+    await api.waitForPhase(newId, 'ready', 120_000).catch(async (err: Error) => {
+      const o = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body;
+      const c = (await api.getCluster(newId)).body;
+      throw new Error(`${err.message}; steps: ${o.steps.map((x) => `${x.name} ${x.state} ${x.detail ?? ''}`).join(' | ')}; conditions: ${JSON.stringify(c.status.conditions)}; topology: ${JSON.stringify((await api.topology(newId)).body.shards)}`);
+    });
+    const op = (await api.call<Operation>('GET', `/v1/operations/${opId}`)).body;
+    expect(op.state).toBe('succeeded');
+    // The user is told: the engine restarted without its data, and every file was loaded again after it.
+    const events = (await api.events(newId)).body.items;
+    expect(events.filter((e) => e.type === 'instance-restarted').map((e) => e.instance.instanceId)).toEqual([victim.id]);
+    const dst = appClient((await api.connection(newId)).body.uri);
+    try {
+      await expectSameKeys(src, dst, keys);
+    } finally {
+      src.disconnect();
+      dst.disconnect();
+    }
+    expect(op.steps.find((s) => s.name === 'load-data')!.detail).toMatch(/^3 backup file\(s\) loaded in round 2 \(an engine of the new cluster restarted/);
+    await api.deleteCluster(newId);
+    await api.deleteCluster(srcId);
+    await api.waitForGone(newId);
+    await api.waitForGone(srcId);
+  }, 240_000);
+
   it('imports a running standalone Redis as a backup (its password never shown) and restores it into 2x0 key by key; a source that cannot be imported is named', async () => {
     const host = loopbackAddress('127.0.46.200');
     const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-import-src-'));

@@ -258,13 +258,13 @@ export function formPayload(ctx: ClusterContext): Extract<TaskRequest, { kind: '
  * the new cluster by the agent of a new primary (files spread over them),
  * which loads the file into a temporary engine first.
  */
-export async function restoreKeys(ctx: ClusterContext, backupShard: number): Promise<Submitted> {
+export async function restoreKeys(ctx: ClusterContext, backupShard: number, round: number): Promise<Submitted> {
   const file = (await ctx.deps.restoreFiles?.(ctx.cluster.id))?.[backupShard];
   if (!file) return { kind: 'failed', code: 'restore_missing', message: `the restore has no backup file for shard ${backupShard}` };
   const primaries = ctx.instances.filter((i) => i.role === 'primary').sort((a, b) => a.shardIndex - b.shardIndex);
   const runner = primaries[backupShard % primaries.length]!;
   return submitTask(ctx, {
-    nodeId: runner.nodeId, id: { kind: 'restore-keys', backupShard }, settleMs: 0,
+    nodeId: runner.nodeId, id: { kind: 'restore-keys', backupShard, round }, settleMs: 0,
     request: { kind: 'restore-keys', clusterId: ctx.cluster.id, backupShard, file, targets: primaries.map((i) => address(ctx, i)) },
   });
 }

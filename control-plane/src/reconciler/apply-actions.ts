@@ -52,7 +52,7 @@ export async function applyAction(ctx: ClusterContext, a: ClusterAction): Promis
     case 'sync-users': return syncUsers(ctx, byId(ctx, a.instanceId), a.generation, a.digest);
     case 'renew-certificate': return renewCertificate(ctx, byId(ctx, a.instanceId), a.expiresAt);
     case 'sync-trust': return syncTrust(ctx, byId(ctx, a.instanceId), a.digest);
-    case 'restore-keys': return restoreKeys(ctx, a.backupShard);
+    case 'restore-keys': return restoreKeys(ctx, a.backupShard, a.round);
   }
 }
 

@@ -13,16 +13,29 @@ import { timingsOf, type ClusterContext } from './cluster-context';
 import { applyOperationActions, opInstances, taskView } from './apply-actions';
 import { taskFor } from './applier';
 
-/** Each backup file's restore-keys task and progress (load-data only). */
+/**
+ * The load round: engines of the new cluster restarted or failed over so far (each such event). Keys moved before one
+ * may be gone with it (a primary without persistence restarts empty; a failover drops what its replica had not
+ * received), so each new round moves every file again.
+ */
+async function loadRound(ctx: ClusterContext): Promise<number> {
+  const { items } = await ctx.deps.events.list(ctx.cluster.id, ctx.cluster.organizationId, { limit: 1000, types: ['instance-restarted', 'failover'] });
+  return items.length;
+}
+
+/** Each backup file's restore-keys task and progress in this round (load-data only). */
 async function restoreFiles(ctx: ClusterContext): Promise<RestoreFileView[]> {
   const files = (await ctx.deps.restoreFiles?.(ctx.cluster.id)) ?? [];
+  const round = files.length ? await loadRound(ctx) : 0;
   return files.map((f, backupShard) => {
-    const id = { kind: 'restore-keys' as const, backupShard };
+    const id = { kind: 'restore-keys' as const, backupShard, round };
     const t = taskFor(ctx, id);
+    const earlierRunning = Array.from({ length: round }, (_, r) => taskFor(ctx, { kind: 'restore-keys', backupShard, round: r }))
+      .some((e) => e?.state === 'pending' || e?.state === 'leased');
     const progress = parseRestoreProgressDetail(t?.progressDetail);
     const result = t?.result?.kind === 'restore-keys' ? t.result : null;
     return {
-      backupShard, task: taskView(ctx, id),
+      backupShard, round, task: taskView(ctx, id), earlierRunning,
       done: result ? result.keysMoved + result.keysExpired : progress?.done ?? 0,
       total: result?.keysTotal ?? progress?.total ?? (t ? f.keys : null),
     };

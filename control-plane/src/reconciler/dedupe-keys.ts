@@ -58,8 +58,11 @@ export type TaskId =
   | { kind: 'slowlog'; requestId: string; nodeId: string }
   /** One shard's part of a key scan. */
   | { kind: 'key-scan'; scanId: string; shard: number }
-  /** A restore into another layout: the keys of one backup file moved into the new cluster (one per create operation). */
-  | { kind: 'restore-keys'; backupShard: number }
+  /**
+   * A restore into another layout: the keys of one backup file moved into the new cluster (one per create operation
+   * and round: a new cluster's engine that restarted or failed over during the load starts a new round of every file).
+   */
+  | { kind: 'restore-keys'; backupShard: number; round: number }
   /** One instance's part of one stage of an in-place TLS switch (one per operation and stage). */
   | { kind: 'tls-switch'; instanceId: string; stage: string };
 
@@ -92,7 +95,7 @@ export function taskKey(t: TaskId): string {
     case 'backup-consistent-start': return `backup:${t.backupId}:start`;
     case 'slowlog': return `slowlog:${t.requestId}:${t.nodeId}`;
     case 'key-scan': return `key-scan:${t.scanId}:${t.shard}`;
-    case 'restore-keys': return `restore-keys:${t.backupShard}`;
+    case 'restore-keys': return t.round ? `restore-keys:${t.backupShard}:round-${t.round}` : `restore-keys:${t.backupShard}`;
     case 'tls-switch': return `tls-switch:${t.stage}:${t.instanceId}`;
   }
 }

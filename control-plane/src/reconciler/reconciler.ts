@@ -277,9 +277,9 @@ export class Reconciler {
       if (waiting) return { done: await this.waitForStart(ctx, op, waiting, save), seen };
       if (op.startsAt) delete op.startsAt;
       // A rolling restart, and a create once formed (a restore may have loaded keys), promote the replica of a primary
-      // that dies meanwhile and record the roles that follow.
+      // that dies meanwhile and record the roles that follow; a create also restarts a crashed engine.
       const during = op.kind === 'update-cluster' ? healDuringUpdate(op)
-        : op.kind === 'restart-cluster' || createStage(op) === 'formed' ? 'promote-only' as const : undefined;
+        : op.kind === 'restart-cluster' ? 'promote-only' as const : createStage(op) === 'formed' ? 'create' as const : undefined;
       const healCtx = op.kind !== 'delete-cluster' ? await loadContext(deps, cluster, null, { nodes: await this.nodeList() }) : null;
       if ((during || handler.healsAsWhenIdle) && healCtx) {
         // A primary the change added that dies during it still gets its replica promoted (planHealing's `during`);

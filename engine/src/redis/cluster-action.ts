@@ -75,8 +75,8 @@ export type ClusterAction =
   | { kind: 'renew-certificate'; instanceId: string; expiresAt: number }
   /** Have a running TLS instance load the cluster's client trust file as desired now (`digest`: which file), without a restart. */
   | { kind: 'sync-trust'; instanceId: string; digest: string }
-  /** A restore into another layout: move the keys of the backup's shard `backupShard` (its file) into the new cluster. */
-  | { kind: 'restore-keys'; backupShard: number }
+  /** A restore into another layout: move the keys of the backup's shard `backupShard` (its file) into the new cluster, in load round `round`. */
+  | { kind: 'restore-keys'; backupShard: number; round: number }
   /** Hand a (resumable) migration run to `runnerInstanceId`: every slot to its target primary; `primaries` all get the final SETSLOT NODE. */
   | { kind: 'migrate'; rollback: boolean; runnerInstanceId: string; targets: { instanceId: string; slots: SlotRange[]; shardEngineIds: string[] }[]; primaries: string[] };
 

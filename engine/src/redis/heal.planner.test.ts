@@ -510,5 +510,13 @@ describe('planHealing', () => {
       const stopped = set(healthy(), 'r1', (i) => { i.obs = { process: 'starting', held: false, crashedAt: null, view: null }; });
       expect(planHealing(input(stopped, { during: 'promote-only' })).actions).toEqual([]);
     });
+    it('a create once formed: a crashed primary without replicas is restarted (data lost), a dead primary\'s replica promoted, an instance still starting left to the create', () => {
+      const noReplicas = set(healthy().filter((i) => i.role === 'primary'), 'p1', (i) => crash(i));
+      expect(planHealing(input(noReplicas, { during: 'create' })).actions).toMatchObject([{ kind: 'restart', shard: 1, instanceId: 'p1', dataLost: true }]);
+      expect(planHealing(input(noReplicas, { during: 'promote-only' })).actions).toEqual([]);
+      expect(planHealing(input(crashedNewShard(), { during: 'create' })).actions).toEqual([{ kind: 'promote', shard: 2, instanceId: 'r2', fromInstanceId: 'p2', mode: 'force', crashedAt: NOW - 50 }]);
+      const starting = set(healthy(), 'r1', (i) => { i.obs = { process: 'starting', held: false, crashedAt: null, view: null }; });
+      expect(planHealing(input(starting, { during: 'create' })).actions).toEqual([]);
+    });
   });
 });

@@ -84,10 +84,12 @@ export interface HealInput {
    * An operation runs (in a step that stops no instance on purpose): only
    * its own new primaries are healed, by promoting their replica (see
    * `planHealing`); the operation's steps own everything else. With
-   * `promote-only` (a rolling restart, a create once its cluster is formed)
-   * roles are recorded and any dead primary's replica is promoted.
+   * `promote-only` (a rolling restart) roles are recorded and any dead
+   * primary's replica is promoted; `create` (a create once its cluster is
+   * formed) also restarts a crashed engine, as healing does: nothing else
+   * would, and a restore's load moves its keys again afterwards.
    */
-  during?: { added: string[]; removed: string[] } | 'promote-only';
+  during?: { added: string[]; removed: string[] } | 'promote-only' | 'create';
 }
 
 export type FailoverMode = 'force' | 'takeover' | 'switchover';
@@ -439,10 +441,14 @@ function recordRoles(input: HealInput): HealAction[] {
  * primary serves slots, and Redis fails it over itself as when no change
  * runs. Instances the change removes are left alone.
  */
-function planDuringOperation(input: HealInput, during: { added: string[]; removed: string[] } | 'promote-only'): HealPlan {
+function planDuringOperation(input: HealInput, during: NonNullable<HealInput['during']>): HealPlan {
+  if (during === 'create') {
+    const plan = planHealing({ ...input, during: undefined });
+    return { actions: plan.actions.filter((a) => a.kind === 'record-role' || a.kind === 'promote' || a.kind === 'restart'), waiting: [] };
+  }
   if (during === 'promote-only') {
-    // A rolling restart (it stops instances on purpose and hands primaries over), or a create once its cluster is
-    // formed: healing records the roles that follow and promotes the replica of a primary that dies meanwhile.
+    // A rolling restart (it stops instances on purpose and hands primaries over): healing records the roles that follow
+    // and promotes the replica of a primary that dies meanwhile.
     const plan = planHealing({ ...input, during: undefined });
     return { actions: plan.actions.filter((a) => a.kind === 'record-role' || a.kind === 'promote'), waiting: [] };
   }

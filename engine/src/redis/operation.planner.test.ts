@@ -95,18 +95,40 @@ describe('planCreateStep load-data (a restore into another layout)', () => {
     const plan = planCreateStep('load-data', {
       ...base,
       restore: [
-        { backupShard: 0, task: task('succeeded'), done: 100, total: 100 },
-        { backupShard: 1, task: task('leased'), done: 50, total: 200 },
-        { backupShard: 2, task: null, done: 0, total: null },
+        { backupShard: 0, round: 0, task: task('succeeded'), earlierRunning: false, done: 100, total: 100 },
+        { backupShard: 1, round: 0, task: task('leased'), earlierRunning: false, done: 50, total: 200 },
+        { backupShard: 2, round: 0, task: null, earlierRunning: false, done: 0, total: null },
       ],
     });
-    expect(plan.actions).toEqual([{ kind: 'restore-keys', backupShard: 1 }, { kind: 'restore-keys', backupShard: 2 }]);
+    expect(plan.actions).toEqual([{ kind: 'restore-keys', backupShard: 1, round: 0 }, { kind: 'restore-keys', backupShard: 2, round: 0 }]);
     expect(plan.verdict).toEqual({ kind: 'wait', detail: 'shard 0: done (100 keys), shard 1: 50/200 keys, shard 2: starting', fraction: 0.5 });
   });
 
   it('is done once every file\'s task succeeded (a failed one is handed out again; the applier counts its attempts)', () => {
-    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, task: task('failed'), done: 3, total: 10 }] }).actions).toEqual([{ kind: 'restore-keys', backupShard: 0 }]);
-    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, task: task('succeeded'), done: 10, total: 10 }] }).verdict)
+    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, round: 0, task: task('failed'), earlierRunning: false, done: 3, total: 10 }] }).actions).toEqual([{ kind: 'restore-keys', backupShard: 0, round: 0 }]);
+    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, round: 0, task: task('succeeded'), earlierRunning: false, done: 10, total: 10 }] }).verdict)
       .toEqual({ kind: 'done', detail: '1 backup file(s) loaded: shard 0: done (10 keys)' });
+  });
+
+  it('moves every file again in a new round (an engine restarted or failed over), each once its earlier move ended', () => {
+    // Round 1: shard 0's round-0 move finished before the restart (no task of this round yet); shard 1's still runs.
+    const plan = planCreateStep('load-data', {
+      ...base,
+      restore: [
+        { backupShard: 0, round: 1, task: null, earlierRunning: false, done: 0, total: null },
+        { backupShard: 1, round: 1, task: null, earlierRunning: true, done: 0, total: null },
+      ],
+    });
+    expect(plan.actions).toEqual([{ kind: 'restore-keys', backupShard: 0, round: 1 }]);
+    expect(plan.verdict).toMatchObject({ kind: 'wait', detail: 'loading again, round 2 (an engine of the new cluster restarted or failed over during the load): shard 0: starting, shard 1: waiting for its earlier move to end' });
+    // Not done while a file waits for its earlier move, even with no action to hand out.
+    const waiting = planCreateStep('load-data', { ...base, restore: [
+      { backupShard: 0, round: 1, task: task('succeeded'), earlierRunning: false, done: 10, total: 10 },
+      { backupShard: 1, round: 1, task: null, earlierRunning: true, done: 0, total: null },
+    ] });
+    expect(waiting.actions).toEqual([]);
+    expect(waiting.verdict.kind).toBe('wait');
+    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, round: 1, task: task('succeeded'), earlierRunning: false, done: 10, total: 10 }] }).verdict)
+      .toEqual({ kind: 'done', detail: '1 backup file(s) loaded in round 2 (an engine of the new cluster restarted or failed over during the load): shard 0: done (10 keys)' });
   });
 });

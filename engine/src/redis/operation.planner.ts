@@ -83,7 +83,15 @@ export interface CreateInput {
 /** One backup file of a restore that moves keys: its task and how many of its keys are in. */
 export interface RestoreFileView {
   backupShard: number;
+  /**
+   * The load round: how many times an engine of the new cluster restarted (or its primary failed over) since the
+   * restore began. Keys moved before that may be gone with it, so every file is moved again in each new round.
+   */
+  round: number;
+  /** This round's task. */
   task: TaskView | null;
+  /** A task of an earlier round that still runs (its file is moved again once it ended: one move of a file at a time). */
+  earlierRunning: boolean;
   /** Keys moved (or skipped as expired) so far, of the file's total (null: not known yet). */
   done: number;
   total: number | null;
@@ -133,10 +141,14 @@ export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
  * when every file's keys are in; the detail shows each file's progress.
  */
 function planLoadData(files: RestoreFileView[]): StepPlan {
-  const actions: OperationAction[] = files.filter((f) => f.task?.state !== 'succeeded').map((f) => ({ kind: 'restore-keys', backupShard: f.backupShard }));
-  const keys = (f: RestoreFileView) => (f.total === null ? 'starting' : `${f.done}/${f.total} keys`);
-  const detail = files.map((f) => `shard ${f.backupShard}: ${f.task?.state === 'succeeded' ? `done${f.total === null ? '' : ` (${f.total} keys)`}` : keys(f)}`).join(', ');
-  if (!actions.length) return { actions, verdict: { kind: 'done', detail: `${files.length} backup file(s) loaded: ${detail}` } };
+  const unfinished = files.filter((f) => f.task?.state !== 'succeeded');
+  const actions: OperationAction[] = unfinished.filter((f) => !f.earlierRunning).map((f) => ({ kind: 'restore-keys', backupShard: f.backupShard, round: f.round }));
+  const keys = (f: RestoreFileView) => (f.earlierRunning ? 'waiting for its earlier move to end' : f.total === null ? 'starting' : `${f.done}/${f.total} keys`);
+  const round = Math.max(0, ...files.map((f) => f.round));
+  const why = 'an engine of the new cluster restarted or failed over during the load';
+  const each = files.map((f) => `shard ${f.backupShard}: ${f.task?.state === 'succeeded' ? `done${f.total === null ? '' : ` (${f.total} keys)`}` : keys(f)}`).join(', ');
+  if (!unfinished.length) return { actions, verdict: { kind: 'done', detail: `${files.length} backup file(s) loaded${round ? ` in round ${round + 1} (${why})` : ''}: ${each}` } };
+  const detail = (round ? `loading again, round ${round + 1} (${why}): ` : '') + each;
   const total = files.reduce((n, f) => n + (f.total ?? 0), 0);
   const done = files.reduce((n, f) => n + (f.task?.state === 'succeeded' ? f.total ?? 0 : f.done), 0);
   return { actions, verdict: { kind: 'wait', detail, fraction: total ? done / total : 0 } };
