@@ -3,9 +3,12 @@
  * crashed primary is held until healing restarts it (no timed release, and a
  * plain ensure leaves it held), a crashed replica restarts on its own, and every engine found
  * stopped when an agent starts is held, with a crash time bounded by the
- * last time an agent saw it running.
+ * last time an agent saw it running. A restored primary whose engine died
+ * before its cluster was ready loads its backup file again when its restart
+ * carries the file, and starts empty when it does not.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -279,4 +282,63 @@ describe('EngineSupervisor: bounded stops and taken ports', () => {
     await expect(s.ensure(spec(14), credentials)).rejects.toThrow(/stopping/);
     expect(readPid(path.join(dir, 'instances', 'i14', 'redis.pid'))).toBeNull();
   }, 30_000);
+});
+
+async function clusterOk(client: Redis): Promise<void> {
+  for (let i = 0; !/cluster_state:ok/.test(String(await client.call('CLUSTER', 'INFO'))); i++) {
+    if (i > 250) throw new Error('the one-node cluster did not turn ok');
+    await sleep(20);
+  }
+}
+
+describe('EngineSupervisor: a restored primary', () => {
+  it('whose engine died before its cluster was ready loads its backup file again when the restart carries the file; a restart without it starts empty', async () => {
+    const { s, registry } = supervisor();
+    await s.ensure(spec(9), credentials);
+    registry.setLastRole('i9', 'primary');
+    const client = new Redis({ host: ADDRESS, port: spec(9).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await client.connect();
+    // A one-node cluster with 500 keys, saved: the backup file.
+    await client.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+    await clusterOk(client);
+    for (let i = 0; i < 50; i++) await Promise.all(Array.from({ length: 10 }, (_, k) => client.set(`{k${i}}:${k}`, `v${i}-${k}`)));
+    await client.call('SAVE');
+    const root = path.join(dir, 'backups');
+    mkdirSync(root, { recursive: true });
+    const file = readFileSync(path.join(dir, 'instances', 'i9', 'dump.rdb'));
+    writeFileSync(path.join(root, 'shard-0.rdb'), file);
+    rmSync(path.join(dir, 'instances', 'i9', 'dump.rdb'));
+    const seed = { storage: { kind: 'local' as const, root }, key: 'shard-0.rdb', sha256: createHash('sha256').update(file).digest('hex'), keys: 500, keysWithExpiry: 0 };
+    client.disconnect();
+
+    // Durability none: killed, it would come back empty. It is a primary serving slots, so it is held.
+    process.kill(pidOf('i9'), 'SIGKILL');
+    await until('the engine to be seen stopped', () => s.status('i9')?.state !== 'running');
+    await s.ensure(spec(9), credentials, seed, { release: true });
+    const back = new Redis({ host: ADDRESS, port: spec(9).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await back.connect();
+    try {
+      expect(Number(await back.dbsize())).toBe(500);
+      await clusterOk(back);
+      expect(await back.get('{k7}:3')).toBe('v7-3');
+      // Still the same cluster node, with its slots.
+      expect(String(await back.call('CLUSTER', 'INFO'))).toMatch(/cluster_slots_assigned:16384/);
+      // The file is not left for a later restart to load.
+      expect(readdirSync(path.join(dir, 'instances', 'i9'))).not.toContain('dump.rdb');
+      // A later crash and restart without the file (its cluster ready by then): empty, as durability none says.
+      process.kill(pidOf('i9'), 'SIGKILL');
+      await until('the engine to be seen stopped', () => s.status('i9')?.state !== 'running');
+      back.disconnect();
+    } finally {
+      back.disconnect();
+    }
+    await s.ensure(spec(9), credentials, undefined, { release: true });
+    const empty = new Redis({ host: ADDRESS, port: spec(9).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await empty.connect();
+    try {
+      expect(Number(await empty.dbsize())).toBe(0);
+    } finally {
+      empty.disconnect();
+    }
+  });
 });

@@ -236,6 +236,12 @@ export class EngineSupervisor {
     if (rt) rt.held = false;
     this.d.registry.put({ ...this.d.registry.get(spec.instanceId)!, usersDigest: usersDigestOf(credentials) });
     if (opts.dropClaims) this.dropOwnClaims(spec.instanceId);
+    // A restored primary that stopped before its cluster was ready (only then does the control plane hand a seed to
+    // an engine that started before): it may have come back without what it loaded, so it loads its backup file again.
+    if (seed) {
+      this.d.log.warn({ instanceId: spec.instanceId }, 'restored engine stopped before its cluster was ready: loading its backup file again');
+      return this.loadSeed(spec, credentials, seed);
+    }
     await this.start(spec.instanceId);
   }
 
@@ -283,26 +289,37 @@ export class EngineSupervisor {
     await this.discardSpare(spec.port);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const { bytes } = await copySeed(seed, dir);
       this.d.registry.put({ spec, credentials, usersDigest: usersDigestOf(credentials) });
-      this.writeConfig({ ...spec, durability: 'none' }, credentials);
-      await this.start(id);
-      const client = await connectWhileLoading(() => connectAdmin({ host: this.d.address, port: spec.port, ...internalLogin(credentials) }, 5000), 30 * 60_000);
-      try {
-        const loaded = await awaitSeedLoaded(client, seed, 30 * 60_000);
-        await reconfigureInstance(client, spec);
-        // The backup file is deleted below: not before the append-only file it switched on holds the data.
-        await awaitAofWritten(client, 30 * 60_000);
-        this.d.log.info({ instanceId: id, bytes, keys: loaded }, 'restored engine loaded its backup file');
-      } finally {
-        client.disconnect();
-      }
-      this.writeConfig(spec, credentials);
-      rmSync(path.join(dir, 'dump.rdb'), { force: true });
+      await this.loadSeed(spec, credentials, seed);
     } catch (err) {
       await this.remove(id).catch(() => {});
       throw err;
     }
+  }
+
+  /**
+   * The backup file becomes the RDB the (stopped) engine loads at its start, without an append-only file; once every
+   * key is in and checked against the manifest, the instance gets its persistence and the file is deleted. Its
+   * nodes.conf, if it has one, is kept: a member of a formed cluster comes back as itself, with its slots.
+   */
+  private async loadSeed(spec: InstanceSpec, credentials: EngineCredentials, seed: InstanceSeed): Promise<void> {
+    const id = spec.instanceId;
+    const dir = this.d.registry.instanceDir(id);
+    const { bytes } = await copySeed(seed, dir);
+    this.writeConfig({ ...spec, durability: 'none' }, credentials);
+    await this.start(id);
+    const client = await connectWhileLoading(() => connectAdmin({ host: this.d.address, port: spec.port, ...internalLogin(credentials) }, 5000), 30 * 60_000);
+    try {
+      const loaded = await awaitSeedLoaded(client, seed, 30 * 60_000);
+      await reconfigureInstance(client, spec);
+      // The backup file is deleted below: not before the append-only file it switched on holds the data.
+      await awaitAofWritten(client, 30 * 60_000);
+      this.d.log.info({ instanceId: id, bytes, keys: loaded }, 'restored engine loaded its backup file');
+    } finally {
+      client.disconnect();
+    }
+    this.writeConfig(spec, credentials);
+    rmSync(path.join(dir, 'dump.rdb'), { force: true });
   }
 
   /**

@@ -54,6 +54,7 @@ export {
   type MemberObservation,
 } from './redis/member-health';
 export {
+  MAX_LOAD_ROUNDS,
   planCreateStep,
   planDeleteStep,
   planSwitchoverStep,

@@ -16,7 +16,7 @@ import { applyAction } from './apply-actions';
 interface Enqueued { nodeId: string; operationId: string | null; dedupeKey: string; request: TaskRequest; inTx: boolean }
 
 /** A 2x1 cluster (p0 r0 on n0/n1, p1 r1 on n1/n0) with a fake store, broker and event log. */
-function fake(opts: { operationId?: string | null; observed?: Record<string, Partial<ObservedInstance>>; lost?: LostInstanceRow[] } = {}) {
+function fake(opts: { operationId?: string | null; observed?: Record<string, Partial<ObservedInstance>>; lost?: LostInstanceRow[]; phase?: string; seeded?: boolean } = {}) {
   const enqueued: Enqueued[] = [];
   const events: { type: string; key?: string; inTx: boolean }[] = [];
   const recorded: { id: string; role: string; inTx: boolean }[] = [];
@@ -47,6 +47,8 @@ function fake(opts: { operationId?: string | null; observed?: Record<string, Par
     notifyNode: (n: string) => notified.push(n),
     transaction: async <T>(fn: (db: never) => Promise<T>) => { txs++; return fn('tx' as never); },
     maxTaskAttempts: 3,
+    // A same-layout restore: each shard's backup file.
+    restoreSeed: async (_c: string, shard: number) => (opts.seeded ? { key: `file-${shard}` } : null),
   } as unknown as ReconcileDeps;
   const obs = (id: string, o: Partial<ObservedInstance> = {}): ObservedInstance => ({
     instanceId: id, clusterId: 'c', port: 7000, pid: 1, state: 'running', restarts: 0, lastError: null, cluster: null, held: false, crashedAt: null, ...o,
@@ -55,7 +57,7 @@ function fake(opts: { operationId?: string | null; observed?: Record<string, Par
   for (const [id, o] of Object.entries(opts.observed ?? {})) if (o === null) delete observed[id];
   const ctx: ClusterContext = {
     deps,
-    cluster: { id: 'c', organizationId: 'o', spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'aof-everysec', evictionPolicy: 'noeviction', engineVersion: '7' }, tlsLayout: 'plain', tlsBus: false } as ClusterRow,
+    cluster: { id: 'c', organizationId: 'o', spec: { shards: 2, replicasPerShard: 1, memoryMbPerShard: 64, durability: 'aof-everysec', evictionPolicy: 'noeviction', engineVersion: '7' }, tlsLayout: 'plain', tlsBus: false, status: { phase: opts.phase ?? 'ready' } } as ClusterRow,
     operationId: opts.operationId ?? null,
     instances, lost: opts.lost ?? [], shards: [],
     nodes: new Map(['n0', 'n1'].map((id, k) => [id, { id, name: id, address: `10.0.0.${k + 1}` } as never])),
@@ -172,6 +174,18 @@ describe('one function per act, whoever asks', () => {
     // Restarted in place (no replica took over): it keeps its slot claims. Only a restart releases a held engine.
     expect(f.enqueued[0]!.request).not.toHaveProperty('dropClaims');
     expect(f.enqueued[0]!.request).toMatchObject({ kind: 'ensure-instance', release: true });
+  });
+
+  it('restart of a restored primary before its cluster is ready: it loads its backup file again, and no data is reported lost', async () => {
+    const f = fake({ observed: { p0: { state: 'crashed', held: true } }, phase: 'provisioning', seeded: true });
+    await applyAction(f.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true, superseded: false });
+    expect(f.enqueued[0]!.request).toMatchObject({ kind: 'ensure-instance', release: true, seed: { key: 'file-0' } });
+    expect(f.events.map((e) => e.type)).toEqual(['instance-restarted']);
+    // Once the cluster is ready, a restart never loads the backup again (it would bring back old data).
+    const ready = fake({ observed: { p0: { state: 'crashed', held: true } }, seeded: true });
+    await applyAction(ready.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true, superseded: false });
+    expect(ready.enqueued[0]!.request).not.toHaveProperty('seed');
+    expect(ready.events.map((e) => e.type)).toEqual(['instance-restarted', 'data-lost']);
   });
 
   it('restart of a primary a replica replaced: the agent drops its old slot claims before it starts', async () => {

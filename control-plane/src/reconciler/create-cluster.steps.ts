@@ -6,7 +6,7 @@
  * applier do it.
  */
 import { parseRestoreProgressDetail } from '@strata/api';
-import { planCreateStep, type CreateStep, type RestoreFileView } from '@strata/engine';
+import { MAX_LOAD_ROUNDS, planCreateStep, type CreateStep, type RestoreFileView } from '@strata/engine';
 import { CREATE_STEPS, CREATE_STEPS_LOADING_KEYS } from './steps';
 import type { Step } from './step-runner';
 import { timingsOf, type ClusterContext } from './cluster-context';
@@ -19,7 +19,8 @@ import { taskFor } from './applier';
  * received), so each new round moves every file again.
  */
 async function loadRound(ctx: ClusterContext): Promise<number> {
-  const { items } = await ctx.deps.events.list(ctx.cluster.id, ctx.cluster.organizationId, { limit: 1000, types: ['instance-restarted', 'failover'] });
+  // Past MAX_LOAD_ROUNDS the step fails: counting further changes nothing.
+  const { items } = await ctx.deps.events.list(ctx.cluster.id, ctx.cluster.organizationId, { limit: MAX_LOAD_ROUNDS + 1, types: ['instance-restarted', 'failover'] });
   return items.length;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservedClusterView } from '../domain';
-import { planCreateStep, planDeleteStep, planSwitchoverStep, type CreateInput, type OpInstance, type TaskView } from './operation.planner';
+import { MAX_LOAD_ROUNDS, planCreateStep, planDeleteStep, planSwitchoverStep, type CreateInput, type OpInstance, type TaskView } from './operation.planner';
 
 const NOW = 1_000_000;
 const view = (v: Partial<ObservedClusterView> & { myId: string; role: 'primary' | 'replica' }): ObservedClusterView => ({
@@ -128,6 +128,9 @@ describe('planCreateStep load-data (a restore into another layout)', () => {
     ] });
     expect(waiting.actions).toEqual([]);
     expect(waiting.verdict.kind).toBe('wait');
+    // Engines that keep crashing: the restore fails with the reason instead of loading again forever.
+    expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, round: MAX_LOAD_ROUNDS + 1, task: null, earlierRunning: false, done: 0, total: null }] }))
+      .toMatchObject({ actions: [], verdict: { kind: 'failed', code: 'restore_engines_unstable', message: expect.stringContaining(`${MAX_LOAD_ROUNDS + 1} times during the load`) } });
     expect(planCreateStep('load-data', { ...base, restore: [{ backupShard: 0, round: 1, task: task('succeeded'), earlierRunning: false, done: 10, total: 10 }] }).verdict)
       .toEqual({ kind: 'done', detail: '1 backup file(s) loaded in round 2 (an engine of the new cluster restarted or failed over during the load): shard 0: done (10 keys)' });
   });

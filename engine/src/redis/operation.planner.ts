@@ -135,16 +135,22 @@ export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
   }
 }
 
+/** Load rounds a restore goes through before it fails (each engine restart or failover during the load starts one). */
+export const MAX_LOAD_ROUNDS = 5;
+
 /**
  * A restore into another layout: one restore-keys task per backup file (the
  * applier hands each out again after a failure, up to its attempts). Done
  * when every file's keys are in; the detail shows each file's progress.
  */
 function planLoadData(files: RestoreFileView[]): StepPlan {
+  const round = Math.max(0, ...files.map((f) => f.round));
+  if (round > MAX_LOAD_ROUNDS) {
+    return { actions: [], verdict: { kind: 'failed', code: 'restore_engines_unstable', message: `engines of the new cluster restarted or failed over ${round} times during the load; every file was moved again after each, and the restore gives up rather than loop. Check the nodes (memory, the engines' logs), delete this cluster and restore again.` } };
+  }
   const unfinished = files.filter((f) => f.task?.state !== 'succeeded');
   const actions: OperationAction[] = unfinished.filter((f) => !f.earlierRunning).map((f) => ({ kind: 'restore-keys', backupShard: f.backupShard, round: f.round }));
   const keys = (f: RestoreFileView) => (f.earlierRunning ? 'waiting for its earlier move to end' : f.total === null ? 'starting' : `${f.done}/${f.total} keys`);
-  const round = Math.max(0, ...files.map((f) => f.round));
   const why = 'an engine of the new cluster restarted or failed over during the load';
   const each = files.map((f) => `shard ${f.backupShard}: ${f.task?.state === 'succeeded' ? `done${f.total === null ? '' : ` (${f.total} keys)`}` : keys(f)}`).join(', ');
   if (!unfinished.length) return { actions, verdict: { kind: 'done', detail: `${files.length} backup file(s) loaded${round ? ` in round ${round + 1} (${why})` : ''}: ${each}` } };
