@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import type { Stack } from '@strata/local';
 import type { Topology } from '@strata/api';
-import { testStack } from './helpers/test-stack';
+import { internalCredentials as internalOf, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, countPresent, DurableWriter, enginePid, loadKeys } from './helpers/workload';
 
@@ -27,16 +27,7 @@ afterAll(async () => cleanup?.());
 const KEYS = 5_000;
 const patch = (id: string, body: unknown, dryRun = false) => api.updateCluster(id, body, dryRun);
 
-/** The internal user of the cluster an address belongs to (from the agents' records). */
-function internalCredentials(address: string): { username: string; password: string } {
-  const port = Number(address.split(':')[1]);
-  for (const a of stack.agents.filter((x) => address.startsWith(`${x.address}:`))) {
-    const recs = JSON.parse(readFileSync(`${a.dir}/instances.json`, 'utf8')) as { spec: { port: number }; credentials: { internalUser: string; internalPassword: string } }[];
-    const rec = recs.find((x) => x.spec.port === port);
-    if (rec) return { username: rec.credentials.internalUser, password: rec.credentials.internalPassword };
-  }
-  throw new Error(`no agent runs ${address}`);
-}
+const internalCredentials = (address: string) => internalOf(stack, address);
 
 async function admin<T>(address: string, fn: (c: Redis) => Promise<T>): Promise<T> {
   const [host, port] = address.split(':');
