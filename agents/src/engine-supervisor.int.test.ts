@@ -311,6 +311,25 @@ describe('EngineSupervisor: a restored primary', () => {
     const seed = { storage: { kind: 'local' as const, root }, key: 'shard-0.rdb', sha256: createHash('sha256').update(file).digest('hex'), keys: 500, keysWithExpiry: 0 };
     client.disconnect();
 
+    // A new instance seeded from that file, killed before its cluster formed: held (the engine took the slots of the
+    // keys it loaded, so it is a primary by its cluster file), not restarted empty; the restart that hands the file
+    // again brings every key back.
+    await s.ensure(spec(8), credentials, seed);
+    const pid8 = pidOf('i8');
+    process.kill(pid8, 'SIGKILL');
+    await until('the seeded engine to be seen crashed', () => s.status('i8')?.state === 'crashed');
+    expect(s.status('i8')).toMatchObject({ held: true });
+    await sleep(300);
+    expect(s.status('i8')).toMatchObject({ state: 'crashed', held: true });
+    await s.ensure(spec(8), credentials, seed, { release: true });
+    const eight = new Redis({ host: ADDRESS, port: spec(8).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await eight.connect();
+    try {
+      expect(Number(await eight.dbsize())).toBe(500);
+    } finally {
+      eight.disconnect();
+    }
+
     // Durability none: killed, it would come back empty. It is a primary serving slots, so it is held.
     process.kill(pidOf('i9'), 'SIGKILL');
     await until('the engine to be seen stopped', () => s.status('i9')?.state !== 'running');
@@ -333,6 +352,7 @@ describe('EngineSupervisor: a restored primary', () => {
       back.disconnect();
     }
     await s.ensure(spec(9), credentials, undefined, { release: true });
+    expect(pid8).not.toBe(pidOf('i8'));
     const empty = new Redis({ host: ADDRESS, port: spec(9).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     await empty.connect();
     try {
