@@ -176,7 +176,7 @@ describe('one function per act, whoever asks', () => {
     expect(f.enqueued[0]!.request).toMatchObject({ kind: 'ensure-instance', release: true });
   });
 
-  it('restart of a restored primary before its cluster is ready: it loads its backup file again, and no data is reported lost', async () => {
+  it('restart before the cluster is ready: a restored primary loads its backup file again; no data is reported lost (a restore loads again, a new cluster had none)', async () => {
     const f = fake({ observed: { p0: { state: 'crashed', held: true } }, phase: 'provisioning', seeded: true });
     await applyAction(f.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true, superseded: false });
     expect(f.enqueued[0]!.request).toMatchObject({ kind: 'ensure-instance', release: true, seed: { key: 'file-0' } });
@@ -186,6 +186,10 @@ describe('one function per act, whoever asks', () => {
     await applyAction(ready.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true, superseded: false });
     expect(ready.enqueued[0]!.request).not.toHaveProperty('seed');
     expect(ready.events.map((e) => e.type)).toEqual(['instance-restarted', 'data-lost']);
+    const created = fake({ observed: { p0: { state: 'crashed', held: true } }, phase: 'provisioning' });
+    await applyAction(created.ctx, { kind: 'restart', shard: 0, instanceId: 'p0', crashedAt: 9, reason: 'the shard has no replica', dataLost: true, superseded: false });
+    expect(created.enqueued[0]!.request).not.toHaveProperty('seed');
+    expect(created.events.map((e) => e.type)).toEqual(['instance-restarted']);
   });
 
   it('restart of a primary a replica replaced: the agent drops its old slot claims before it starts', async () => {

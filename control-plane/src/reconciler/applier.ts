@@ -144,9 +144,11 @@ export async function startInstance(ctx: ClusterContext, inst: InstanceRow, sett
 export async function restartInstance(ctx: ClusterContext, a: Extract<HealAction, { kind: 'restart' }>): Promise<Submitted> {
   const inst = byId(ctx, a.instanceId);
   const instance = eventRef(ctx, inst);
-  // A restored primary (same layout: its file seeded it) that would come back empty before its cluster is ready
-  // loads its file again: the cluster becomes ready only with every key in.
-  const seed = a.dataLost && inst.role === 'primary' && ctx.cluster.status.phase === 'provisioning' ? await ctx.deps.restoreSeed?.(ctx.cluster.id, inst.shardIndex) : null;
+  // Before its cluster is ready (being created) nothing of the user's is lost: a restored primary (same layout: its
+  // file seeded it) that would come back empty loads its file again, a restore that moves keys moves them again
+  // (its load round), and a new empty cluster had nothing to lose.
+  const creating = ctx.cluster.status.phase === 'provisioning';
+  const seed = a.dataLost && inst.role === 'primary' && creating ? await ctx.deps.restoreSeed?.(ctx.cluster.id, inst.shardIndex) : null;
   return submitTask(ctx, {
     nodeId: inst.nodeId, id: { kind: 'restart', instanceId: inst.id, crashedAt: a.crashedAt }, settleMs: SETTLE_MS.restart,
     request: { kind: 'ensure-instance', instance: instanceSpec(ctx, inst), release: true, ...(a.superseded ? { dropClaims: true } : {}), ...(seed ? { seed } : {}) },
@@ -155,7 +157,7 @@ export async function restartInstance(ctx: ClusterContext, a: Extract<HealAction
         type: 'instance-restarted', shard: a.shard, instance, reason: a.reason,
         message: `${shardLabel(a.shard)}: restarting ${instance.address} on ${instance.nodeName}: it ${a.reason}.${seed ? ' It loads its backup file again: the restore is not complete until it has.' : ''}`,
       }, eventKey({ type: 'instance-restarted', instanceId: inst.id, crashedAt: a.crashedAt }), db);
-      if (a.dataLost && !seed) {
+      if (a.dataLost && !creating) {
         await ctx.deps.events.record(ctx.cluster, {
           type: 'data-lost', shard: a.shard, instance,
           reason: `durability none and ${a.reason}`,
