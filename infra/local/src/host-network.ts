@@ -144,7 +144,14 @@ export function onClientHost(net: HostNetwork, command: string, args: string[] =
 /** Runs a command on the client host and returns its output (throws with its stderr when it fails). */
 export function runOnClientHost(net: HostNetwork, command: string, args: string[] = [], opts: { input?: string; timeoutMs?: number; cwd?: string } = {}): string {
   const [cmd, argv] = onClientHost(net, command, args);
-  return execFileSync(cmd, argv, { input: opts.input, cwd: opts.cwd, timeout: opts.timeoutMs ?? 30_000, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8' });
+  try {
+    return execFileSync(cmd, argv, { input: opts.input, cwd: opts.cwd, timeout: opts.timeoutMs ?? 30_000, stdio: ['pipe', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (err) {
+    // The command's own account of what went wrong (a timeout's message says only ETIMEDOUT).
+    const stderr = String((err as { stderr?: unknown }).stderr ?? '').trim().split('\n').slice(-10).join('\n');
+    if (stderr) (err as Error).message += `\n${command} ${args.join(' ')} said:\n${stderr}`;
+    throw err;
+  }
 }
 
 /** Starts a process on the client host (`ip netns exec` execs it: the child's PID is the process's). */

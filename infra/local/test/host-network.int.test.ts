@@ -266,7 +266,8 @@ describe('nodes in network namespaces', () => {
       .toEqual([stack.agents[holder]!.name]);
 
     const client = ['--import', 'tsx', 'infra/local/test/fixtures/uri-client.ts'];
-    const written = JSON.parse(runOnClientHost(net, process.execPath, [...client, 'write', conn.uri, '300'], { timeoutMs: 30_000, cwd: REPO_ROOT })) as { acked: number };
+    // Its own deadline (45 s) ends it with the reason before this one does.
+    const written = JSON.parse(runOnClientHost(net, process.execPath, [...client, 'write', conn.uri, '300', '45000'], { timeoutMs: 60_000, cwd: REPO_ROOT })) as { acked: number };
     expect(written.acked).toBe(300);
 
     const probe = spawnOnClientHost(net, process.execPath, [...client, 'probe', conn.uri, '300', '30000'], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -300,7 +301,7 @@ describe('nodes in network namespaces', () => {
     // (about 1.6 s), exactly the same one host holds it.
     await new Promise((r) => setTimeout(r, 2000));
     expect(floatingAddressHolders(net)).toEqual(during);
-  }, 120_000);
+  }, 180_000);
 
   it('a stop ends every keepalived and removes every namespace and the bridge', async () => {
     expect(existingNamespaces(tag)).toHaveLength(4);
