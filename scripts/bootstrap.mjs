@@ -151,7 +151,12 @@ if (mode === 'start') {
   ensureNodeModules();
   ensureNativeWorker({ optional: true });
   ensureConsoleBuilt();
-  process.exit(run(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts']));
+  // Strata runs in a child: a signal sent to this process alone (a process manager stopping `npm start`, not a
+  // terminal's Ctrl-C, which reaches both) is passed on, so the stack stops cleanly instead of outliving us.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/src/start.ts'], { cwd: root, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal));
+  child.on('error', (err) => fail(`Strata could not start: ${err.message}`));
+  child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else if (mode === 'test') {
   ensureSystemPackages([redis, postgres, fio, cc, chromium, prometheus, python, golang, hostNetwork]);
   try { installValkey(); } catch (err) { fail(err.message); }
