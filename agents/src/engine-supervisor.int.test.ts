@@ -284,6 +284,20 @@ describe('EngineSupervisor: bounded stops and taken ports', () => {
   }, 30_000);
 });
 
+/** A connection to instance `i<n>` as the internal user (connect() it). */
+const internalClient = (n: number) => new Redis({ host: ADDRESS, port: spec(n).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+
+/** DBSIZE of instance `i<n>`. */
+async function keysOn(n: number): Promise<number> {
+  const c = internalClient(n);
+  try {
+    await c.connect();
+    return Number(await c.dbsize());
+  } finally {
+    c.disconnect();
+  }
+}
+
 async function clusterOk(client: Redis): Promise<void> {
   for (let i = 0; !/cluster_state:ok/.test(String(await client.call('CLUSTER', 'INFO'))); i++) {
     if (i > 250) throw new Error('the one-node cluster did not turn ok');
@@ -296,7 +310,7 @@ describe('EngineSupervisor: a restored primary', () => {
     const { s, registry } = supervisor();
     await s.ensure(spec(9), credentials);
     registry.setLastRole('i9', 'primary');
-    const client = new Redis({ host: ADDRESS, port: spec(9).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const client = internalClient(9);
     await client.connect();
     // A one-node cluster with 500 keys, saved: the backup file.
     await client.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
@@ -322,19 +336,13 @@ describe('EngineSupervisor: a restored primary', () => {
     await sleep(300);
     expect(s.status('i8')).toMatchObject({ state: 'crashed', held: true });
     await s.ensure(spec(8), credentials, seed, { release: true });
-    const eight = new Redis({ host: ADDRESS, port: spec(8).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    await eight.connect();
-    try {
-      expect(Number(await eight.dbsize())).toBe(500);
-    } finally {
-      eight.disconnect();
-    }
+    expect(await keysOn(8)).toBe(500);
 
     // Durability none: killed, it would come back empty. It is a primary serving slots, so it is held.
     process.kill(pidOf('i9'), 'SIGKILL');
     await until('the engine to be seen stopped', () => s.status('i9')?.state !== 'running');
     await s.ensure(spec(9), credentials, seed, { release: true });
-    const back = new Redis({ host: ADDRESS, port: spec(9).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const back = internalClient(9);
     await back.connect();
     try {
       expect(Number(await back.dbsize())).toBe(500);
@@ -353,12 +361,6 @@ describe('EngineSupervisor: a restored primary', () => {
     }
     await s.ensure(spec(9), credentials, undefined, { release: true });
     expect(pid8).not.toBe(pidOf('i8'));
-    const empty = new Redis({ host: ADDRESS, port: spec(9).port, username: credentials.internalUser, password: credentials.internalPassword, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    await empty.connect();
-    try {
-      expect(Number(await empty.dbsize())).toBe(0);
-    } finally {
-      empty.disconnect();
-    }
+    expect(await keysOn(9)).toBe(0);
   });
 });
