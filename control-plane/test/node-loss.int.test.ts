@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stack } from '@strata/local';
 import { testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { redisPidsOn } from './helpers/test-stack';
+import { killHost, redisPidsOn } from './helpers/test-stack';
 import { appClient, countPresent, countPresentEventually, DurableWriter, loadKeys } from './helpers/workload';
 
 let stack: Stack;
@@ -192,4 +192,59 @@ describe('a node whose agent goes silent', () => {
     expect(await countPresentEventually(after, 'n', 2000, 30_000)).toBe(2000);
     after.disconnect();
   }, 300_000);
+
+  it('lost while a cluster is being created: the create fails naming it, the delete does not wait for it, a new create succeeds meanwhile, and its return leaves no engine of the deleted cluster', async () => {
+    await poll(async () => ((await api.nodes()).body.items.every((n) => n.status === 'online') ? true : undefined), 'every node online');
+    for (const c of (await api.listClusters()).body.items) await api.deleteCluster(c.id);
+    for (const c of (await api.listClusters()).body.items) await api.waitForGone(c.id);
+    // A copy on each of the 3 nodes, so the lost node holds one whichever it is.
+    const r = await api.createCluster({ name: 'lost-in-create', shards: 1, replicasPerShard: 2, memoryMbPerShard: 32 });
+    expect(r.status).toBe(202);
+    const id = r.body.cluster.id;
+    const agent = stack.agents[2]!;
+    const node = (await api.nodes()).body.items.find((n) => n.name === agent.name)!;
+    // Its engine started (its agent keeps a record of it and starts it again when it comes back), the cluster not ready.
+    await poll(async () => (redisPidsOn([agent.address]).length ? true : undefined), 'the engine on the node to lose started', 30_000);
+    expect((await api.getCluster(id)).body.status.phase).toBe('provisioning');
+    const killedAt = Date.now();
+    await killHost(stack, 2);
+
+    const op = await api.waitForOperation(r.body.operation.id, 60_000);
+    console.log(`create failed ${Date.now() - killedAt} ms after the host stopped (node-down timeout 6 s): ${op.error?.message}`);
+    expect(op.state).toBe('failed');
+    expect(op.error?.code).toBe('node_down');
+    expect(op.error?.message).toContain(`node ${agent.name} went down while the cluster was being created`);
+    expect(op.error?.message).toMatch(/Delete this cluster .* and create it again/);
+    const failed = (await api.getCluster(id)).body;
+    expect(failed.status.phase).toBe('failed');
+    expect(failed.status.conditions[0]?.message).toContain(agent.name);
+    expect((await api.nodes()).body.items.find((n) => n.id === node.id)!.status).toBe('down');
+
+    // The node is still down: the delete finishes without it.
+    const del = await api.deleteCluster(id);
+    expect(del.status).toBe(202);
+    await api.waitForGone(id, 30_000);
+    const deleteOp = await api.waitForOperation(del.body.operation.id, 5_000);
+    expect(deleteOp.state).toBe('succeeded');
+    expect(deleteOp.steps.find((s) => s.name === 'stop-instances')?.detail).toContain(`on down node ${agent.name} removed when it reports again`);
+    // The live nodes kept nothing of it.
+    expect(redisPidsOn([stack.agents[0]!.address, stack.agents[1]!.address])).toEqual([]);
+
+    // A new create meanwhile is placed on the live nodes only, and is ready.
+    const again = await api.createCluster({ name: 'lost-in-create', shards: 1, replicasPerShard: 1, memoryMbPerShard: 32 });
+    expect(again.status).toBe(202);
+    const healthy = await api.waitForHealthy(again.body.cluster.id, 60_000);
+    expect(healthy.shards[0]!.instances.some((i) => i.nodeId === node.id)).toBe(false);
+
+    // The node returns: whatever it ran of the deleted cluster is removed, and the new cluster is untouched.
+    await stack.startAgent(2);
+    await poll(async () => ((await api.nodes()).body.items.find((n) => n.id === node.id)!.status === 'online' ? true : undefined), 'the lost node online again');
+    await poll(async () => (redisPidsOn([agent.address]).length === 0 ? true : undefined), 'no engine of the deleted cluster left on the returned node', 30_000);
+    // Nor does its agent keep a record of it (it would start it again on its next start).
+    const records = path.join(agent.dir, 'instances.json');
+    await poll(async () => (existsSync(records) && readFileSync(records, 'utf8').includes(id) ? undefined : true), 'the deleted cluster gone from the agent\'s records');
+    await api.waitForHealthy(again.body.cluster.id, 30_000);
+    await api.deleteCluster(again.body.cluster.id);
+    await api.waitForGone(again.body.cluster.id);
+  }, 180_000);
 });

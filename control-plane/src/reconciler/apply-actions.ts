@@ -8,6 +8,7 @@ import type { ClusterAction, HealAction, OperationAction, OpInstance, TaskView }
 import { address, inTx, type ClusterContext } from './cluster-context';
 import type { TaskId } from './dedupe-keys';
 import { memberObservation } from '../observed/instance-health';
+import { downNodes } from './heal';
 import {
   addReplica, formCluster, forgetNonMembers, joinReplica, meetPrimary, migrateSlots, promoteReplica, reconfigureInstance, recordRole, recordTopology,
   rememberEngineIds, removeInstance, repairSlots, restartRunning, replaceLost, restartInstance, restoreKeys, retire, startInstance, switchOver, syncUsers, renewCertificate, syncTrust, taskFor, type Submitted,
@@ -84,10 +85,12 @@ export async function applyHealActions(ctx: ClusterContext, actions: HealAction[
 
 /** The context's instances as the operation planner sees them. */
 export function opInstances(ctx: ClusterContext): OpInstance[] {
+  const down = new Set(downNodes(ctx).map((n) => n.id));
   return ctx.instances.map((i) => ({
     id: i.id, shard: i.shardIndex, role: i.role, engineId: i.engineId ?? null, label: `${address(ctx, i).host}:${i.port}`,
     nodeName: ctx.nodes.get(i.nodeId)?.name ?? i.nodeId, obs: memberObservation(ctx.observe(i.id)), nodeReportedAt: ctx.nodeReportedAt(i.nodeId),
     crashed: ((o) => !!o && (o.held || o.crashedAt !== null))(ctx.observe(i.id)),
+    nodeDown: down.has(i.nodeId),
   }));
 }
 

@@ -26,7 +26,8 @@ function fakeContext(observed: Map<string, ObservedInstance>) {
       countFailures: async () => 0,
     },
     notifyNode: () => {},
-    observed: { isSilent: () => false },
+    observed: { isSilent: () => false, silentForMs: () => 0, unreachableByPeers: () => false, staleAfterMs: 5000 },
+    nodeDownAfterMs: 15_000,
     clusters: { recordObservedInstance: async () => {} },
   } as unknown as ReconcileDeps;
   const ctx: ClusterContext = {

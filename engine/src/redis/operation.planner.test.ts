@@ -44,6 +44,20 @@ describe('planCreateStep', () => {
     expect(planCreateStep(step, input)).toEqual({ actions, verdict });
   });
 
+  it.each(['start-instances', 'form-cluster', 'load-data', 'verify'] as const)('%s: a node holding instances went down: the create fails, naming the node and what it held', (step) => {
+    const l = cluster(step === 'start-instances' ? 'absent' : 'formed');
+    for (const i of l) if (i.nodeName === 'n1') i.nodeDown = true;
+    const restore = step === 'load-data' ? [{ backupShard: 0, round: 0, task: null, earlierRunning: false, done: 0, total: null }] : undefined;
+    const plan = planCreateStep(step, create(l, { restore }));
+    expect(plan.actions).toEqual([]);
+    expect(plan.verdict).toMatchObject({ kind: 'failed', code: 'node_down' });
+    const message = (plan.verdict as { message: string }).message;
+    expect(message).toContain('node n1 went down');
+    expect(message).toContain('it held 10.0.0.0:7001 (shard 0 replica), 10.0.0.1:7000 (shard 1 primary)');
+    expect(message).toContain(step === 'load-data' ? 'restore it again' : 'create it again');
+    expect(planCreateStep('plan', create(l)).verdict.kind).toBe('done');
+  });
+
   it('a replica following the wrong primary is not formed yet', () => {
     const l = cluster('formed');
     l.find((i) => i.id === 'r1')!.obs = { process: 'running', view: view({ myId: 'R1', role: 'replica', primaryId: 'P0', primaryLinkUp: true }) };
@@ -70,6 +84,22 @@ describe('planDeleteStep', () => {
     const all = new Map(l.map((i) => [i.id, succeeded(500)]));
     expect(planDeleteStep('stop-instances', { instances: l, removal: all })).toEqual({ actions: [], verdict: { kind: 'done', detail: '4 instances removed' } });
     expect(planDeleteStep('remove-records', { instances: l, removal: all })).toEqual({ actions: [], verdict: { kind: 'done' } });
+  });
+});
+
+describe('planDeleteStep with a node down', () => {
+  it('does not wait for the down node: its instances are left to it (remove queued for its return), the rest removed', () => {
+    const l = cluster('formed');
+    for (const i of l) if (i.nodeName === 'n1') { i.nodeDown = true; i.nodeReportedAt = NOW - 60_000; }
+    const plan = planDeleteStep('stop-instances', { instances: l, removal: new Map() });
+    expect(plan.actions).toEqual(['p0', 'r0', 'p1', 'r1'].map((id) => ({ kind: 'remove', instanceId: id })));
+    expect(plan.verdict).toEqual({ kind: 'wait', detail: '2 of 4 removed; waiting on n0', fraction: 0.5 });
+    for (const i of l) if (i.nodeName === 'n0') i.obs = null;
+    const removal = new Map(l.filter((i) => i.nodeName === 'n0').map((i) => [i.id, succeeded(500)]));
+    expect(planDeleteStep('stop-instances', { instances: l, removal })).toEqual({
+      actions: ['r0', 'p1'].map((id) => ({ kind: 'remove', instanceId: id })),
+      verdict: { kind: 'done', detail: '2 instances removed; 2 on down node n1 removed when it reports again' },
+    });
   });
 });
 

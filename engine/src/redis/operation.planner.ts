@@ -25,6 +25,8 @@ export interface OpInstance {
   crashed: boolean;
   /** When its node last reported (ms epoch); null when not since the control plane started. */
   nodeReportedAt: number | null;
+  /** Its node is down (silent past the node-down timeout, or confirmed by its engines' peers); absent: it is not. */
+  nodeDown?: boolean;
 }
 
 /** What one of the operation's tasks did last (null: never asked). */
@@ -102,6 +104,8 @@ export type CreateStep = 'plan' | 'start-instances' | 'form-cluster' | 'load-dat
 export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
   const all = input.instances;
   const total = all.length;
+  const lost = step === 'plan' ? null : nodeLostDuringCreate(all, !!input.restore);
+  if (lost) return { actions: [], verdict: lost };
   switch (step) {
     case 'plan': {
       // Placement happened when the request was accepted; this step records it.
@@ -133,6 +137,24 @@ export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
       return { actions: reform ? [{ kind: 'form' }] : [], verdict: { kind: 'wait', detail: `${formed} of ${total} nodes agree`, fraction: formed / total } };
     }
   }
+}
+
+/**
+ * A node holding instances of a cluster being created went down: the create
+ * fails, naming it. A new cluster is not made whole around a lost node (its
+ * copies would be placed again and, once formed, its slots taken over): it
+ * holds nothing yet that a new create would not give back, so a new create
+ * (placement skips down nodes) is the quick and safe way on.
+ */
+function nodeLostDuringCreate(all: OpInstance[], restoring: boolean): Extract<StepVerdict, { kind: 'failed' }> | null {
+  const down = all.filter((i) => i.nodeDown);
+  if (!down.length) return null;
+  const nodes = [...new Set(down.map((i) => i.nodeName))];
+  const held = down.map((i) => `${i.label} (shard ${i.shard} ${i.role})`).join(', ');
+  return {
+    kind: 'failed', code: 'node_down',
+    message: `node ${nodes.join(', ')} went down while the cluster was being created; it held ${held}. Delete this cluster (the delete does not wait for the node) and ${restoring ? 'restore' : 'create'} it again: placement skips nodes that are down.`,
+  };
 }
 
 /** Load rounds a restore goes through before it fails (each engine restart or failover during the load starts one). */
@@ -182,11 +204,18 @@ export type DeleteStep = 'stop-instances' | 'remove-records';
 export function planDeleteStep(step: DeleteStep, input: DeleteInput): StepPlan {
   // The record itself is removed by the reconciler after the operation is saved.
   if (step === 'remove-records') return { actions: [], verdict: { kind: 'done' } };
-  const left = input.instances.filter((i) => !isGone(i, input.removal.get(i.id)));
+  const notGone = input.instances.filter((i) => !isGone(i, input.removal.get(i.id)));
+  // A delete does not wait for a down node: what it runs of the cluster is removed when it reports again (its remove
+  // tasks stay queued for it, and the orphan sweep removes any engine of a cluster that no longer exists).
+  const onDownNodes = notGone.filter((i) => i.nodeDown);
+  const left = notGone.filter((i) => !onDownNodes.includes(i));
   const total = input.instances.length;
   const gone = total - left.length;
-  const actions: OperationAction[] = left.map((i) => ({ kind: 'remove', instanceId: i.id }));
-  if (!left.length) return { actions, verdict: { kind: 'done', detail: `${total} instances removed` } };
+  const actions: OperationAction[] = notGone.map((i) => ({ kind: 'remove', instanceId: i.id }));
+  const downNote = onDownNodes.length
+    ? `; ${onDownNodes.length} on down node ${[...new Set(onDownNodes.map((i) => i.nodeName))].join(', ')} removed when it reports again`
+    : '';
+  if (!left.length) return { actions, verdict: { kind: 'done', detail: `${total - onDownNodes.length} instances removed${downNote}` } };
   const waitingOn = [...new Set(left.map((i) => i.nodeName))];
   return { actions, verdict: { kind: 'wait', detail: `${gone} of ${total} removed; waiting on ${waitingOn.join(', ')}`, fraction: total ? gone / total : 1 } };
 }
