@@ -26,7 +26,7 @@
  *   npm run bench:backup            (KEYS=1000000 RUNS=3 WARMUP=1 PAUSES=10)
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Cluster } from 'ioredis';
@@ -35,6 +35,7 @@ import type { Backup, BackupResponse, BackupShardResult, Connection, Topology } 
 import { startStack } from '../src/stack';
 import { loopbackAddress, loopbackPrefix } from '../src/loopback';
 import { startSeaweedFs } from '../src/seaweedfs.runner';
+import { cpuMeter, enginePids } from './process-cpu';
 
 const KEYS = Number(process.env.KEYS ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -47,34 +48,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))]!;
 const loadAverage = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
 const MB = 1024 * 1024;
-
-/** CPU time (ms) a process used, with its waited-for children's (a redis-server's snapshot forks); 0 once gone. */
-function cpuMs(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * (1000 / 100);
-  } catch {
-    return 0;
-  }
-}
-
-/** The stack's redis-server processes (they name themselves after their address). */
-function enginePids(prefix: string): number[] {
-  const out: number[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').startsWith(`redis-server ${prefix}.`)) out.push(Number(d));
-    } catch { /* gone */ }
-  }
-  return out;
-}
-
-/** CPU used by groups of processes over a stretch of time. */
-function cpuMeter(groups: Record<string, () => number[]>) {
-  const before = Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, pids().reduce((n, p) => n + cpuMs(p), 0)]));
-  return () => Object.entries(groups).map(([k, pids]) => `${k} ${Math.round(pids().reduce((n, p) => n + cpuMs(p), 0) - before[k]!)}`).join(', ');
-}
 
 /** Redis Cluster's hash slot of a key without a {hash tag}: CRC16-XMODEM mod 16384. */
 function calculateSlot(key: string): number {

@@ -23,6 +23,7 @@ import type { Connection, LiveEvent, MigrationPriority, Operation } from '@strat
 import { renderRedisConfig } from '@strata/engine';
 import { startStack } from '../src/stack';
 import { LiveStreamClient } from '@strata/control-plane/testing';
+import { cpuMeter, enginePids } from './process-cpu';
 
 const KEYS = Number(process.env.KEYS ?? 1_000_000);
 const PRIORITY = (process.env.PRIORITY ?? 'balanced') as MigrationPriority;
@@ -87,7 +88,10 @@ async function load(c: Cluster): Promise<void> {
   }));
 }
 
-/** 8 workers: SET or GET a random loaded key, one command at a time each; latencies tagged by phase (a name per window). */
+/**
+ * The client load: 8 workers, each a SET or GET (half each) of a random loaded key, one command at a time, as fast as
+ * they go; latencies tagged by phase (a name per window), commands counted per phase (the client's throughput).
+ */
 class Load {
   phase = 'warmup';
   readonly lat = new Map<string, number[]>();
@@ -98,24 +102,25 @@ class Load {
   private stop = false;
   private loops: Promise<void>[] = [];
   constructor(private readonly c: Cluster) {}
+  private async one(n: number, startedAt: number): Promise<void> {
+    const i = Math.floor(Math.random() * KEYS);
+    const phase = this.phase;
+    try {
+      if (n % 2) await this.c.set(`k:${i}`, `v${i}`);
+      else await this.c.get(`k:${i}`);
+      const list = this.lat.get(phase) ?? [];
+      const now = performance.now();
+      list.push(now - startedAt);
+      this.lat.set(phase, list);
+      if (process.env.TIMELINE && phase.startsWith('during')) this.trace.push([now, now - startedAt]);
+    } catch (err) {
+      this.errors++;
+      if (this.samples.length < 3) this.samples.push((err as Error).message.slice(0, 120));
+    }
+  }
   start(): this {
     for (let w = 0; w < 8; w++) this.loops.push((async () => {
-      for (let n = 0; !this.stop; n++) {
-        const i = Math.floor(Math.random() * KEYS);
-        const t = performance.now();
-        try {
-          if (n % 2) await this.c.set(`k:${i}`, `v${i}`);
-          else await this.c.get(`k:${i}`);
-          const list = this.lat.get(this.phase) ?? [];
-          const now = performance.now();
-          list.push(now - t);
-          this.lat.set(this.phase, list);
-          if (process.env.TIMELINE && this.phase.startsWith('during')) this.trace.push([now, now - t]);
-        } catch (err) {
-          this.errors++;
-          if (this.samples.length < 3) this.samples.push((err as Error).message.slice(0, 120));
-        }
-      }
+      for (let n = 0; !this.stop; n++) await this.one(n, performance.now());
     })());
     return this;
   }
@@ -150,12 +155,12 @@ async function countKeys(c: Cluster): Promise<{ present: number; total: number }
   return { present, total };
 }
 
-interface ChangeResult { tool: string; change: string; ms: number; moved: number; errors: number; lost: number; before: { p50: number; p99: number }; during: { p50: number; p99: number } }
+interface ChangeResult { tool: string; change: string; ms: number; moved: number; errors: number; lost: number; commands: number; before: { p50: number; p99: number }; during: { p50: number; p99: number } }
 const results: ChangeResult[] = [];
 const fmt = (x: number) => x.toFixed(2);
 const record = (r: ChangeResult) => {
   results.push(r);
-  console.log(`${`${r.tool} ${r.change}`.padEnd(18)} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${Math.round(r.moved / (r.ms / 1000)).toLocaleString().padStart(9)} keys/s  errors ${r.errors}  lost ${r.lost}  p50 before ${fmt(r.before.p50)} / during ${fmt(r.during.p50)} ms  p99 before ${fmt(r.before.p99)} / during ${fmt(r.during.p99)} ms`);
+  console.log(`${`${r.tool} ${r.change}`.padEnd(18)} ${(r.ms / 1000).toFixed(2).padStart(7)} s  ${Math.round(r.moved / (r.ms / 1000)).toLocaleString().padStart(9)} keys/s  errors ${r.errors}  lost ${r.lost}  commands during ${r.commands}  p50 before ${fmt(r.before.p50)} / during ${fmt(r.during.p50)} ms  p99 before ${fmt(r.before.p99)} / during ${fmt(r.during.p99)} ms`);
 };
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'strata-reshard-bench-'));
@@ -210,6 +215,10 @@ try {
     sl.phase = `before ${change}`;
     await sleep(3000);
     const cpBefore = await controlPlaneActivity();
+    const cpu = cpuMeter({
+      engines: () => enginePids(PREFIX), agents: () => stack.agents.map((a) => a.proc?.child.pid ?? 0).filter(Boolean),
+      'control plane': () => stack.controlPlanes.map((c) => c.proc?.child.pid ?? 0).filter(Boolean), 'this bench (the client)': () => [process.pid],
+    });
     sl.phase = `during ${change}`;
     t = performance.now();
     const wallStart = Date.now();
@@ -218,6 +227,7 @@ try {
     await live.waitFor(ended, 300_000);
     const ms = performance.now() - t;
     sl.phase = `after ${change}`;
+    console.log(`strata ${change}: CPU ms during the change (${Math.round(ms)} ms): ${cpu()}`);
     const op = await api<Operation>('GET', `/v1/operations/${accepted.operation.id}`);
     const cpAfter = await controlPlaneActivity();
     const mig = op.steps.find((st) => st.name === 'migrate-slots');
@@ -227,7 +237,7 @@ try {
     console.log(`strata ${change}: operation ${op.state}; ${op.migration?.slotsDone} slots, ${moved.toLocaleString()} keys moved; steps ${op.steps.map((st) => `${st.name} ${st.startedAt && st.finishedAt ? ((Date.parse(st.finishedAt) - Date.parse(st.startedAt)) / 1000).toFixed(2) : '?'} s`).join(', ')}`);
     console.log(`strata ${change}: control plane during the change: ${Object.entries(cpAfter).map(([k, v]) => [k, Math.round(v - (cpBefore[k] ?? 0))] as const).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(', ')}`);
     const keys = await countKeys(client((await api<Connection>('GET', `/v1/clusters/${id}/connection`)).seeds, auth));
-    record({ tool: 'strata', change, ms, moved, errors: sl.errors, lost: KEYS - keys.present, before: sl.of(`before ${change}`), during: sl.of(`during ${change}`) });
+    record({ tool: 'strata', change, ms, moved, errors: sl.errors, commands: sl.of(`during ${change}`).n, lost: KEYS - keys.present, before: sl.of(`before ${change}`), during: sl.of(`during ${change}`) });
     if (Number.isFinite(migMs)) console.log(`strata ${change}: migrate-slots step ${(migMs / 1000).toFixed(2)} s of ${(ms / 1000).toFixed(2)} s`);
   }
   live.close();
@@ -273,6 +283,7 @@ try {
   for (const change of ['3->4', '4->3'] as const) {
     hl.phase = `before ${change}`;
     await sleep(3000);
+    const cpu = cpuMeter({ engines: () => enginePids(HAND.split('.').slice(0, 3).join('.')), 'this bench (the client) and redis-cli': () => [process.pid] });
     hl.phase = `during ${change}`;
     t = performance.now();
     let moved: number;
@@ -290,8 +301,9 @@ try {
     }
     const ms = performance.now() - t;
     hl.phase = `after ${change}`;
+    console.log(`redis-cli ${change}: CPU ms during the change (${Math.round(ms)} ms): ${cpu()}`);
     const keys = await countKeys(client(ports.slice(0, 3).map((p) => `${HAND}:${p}`), handAuth));
-    record({ tool: 'redis-cli', change, ms, moved, errors: hl.errors, lost: KEYS - keys.present, before: hl.of(`before ${change}`), during: hl.of(`during ${change}`) });
+    record({ tool: 'redis-cli', change, ms, moved, errors: hl.errors, commands: hl.of(`during ${change}`).n, lost: KEYS - keys.present, before: hl.of(`before ${change}`), during: hl.of(`during ${change}`) });
   }
   await hl.end();
 
