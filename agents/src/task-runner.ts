@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Redis } from 'ioredis';
 import type { AgentTask, TaskKind, TaskPayload, TaskResult } from '@strata/api';
 import { connectAdmin, forgetNodes, internalLogin, formCluster, joinAsReplica, meetAsPrimary, migrateSlots, promoteReplica, reconfigureInstance, reloadTlsFiles, repairOpenSlots } from '@strata/engine/redis-admin';
-import type { ControlPlaneClient } from './control-plane.client';
+import { ControlPlaneError, type ControlPlaneClient } from './control-plane.client';
 import type { EngineSupervisor } from './engine-supervisor';
 import type { InstanceConnections } from './instance-connections';
 import { runBenchmarkTask, type BenchmarkWorkerDeps } from './benchmark-worker';
@@ -13,6 +13,7 @@ import { consistentStart } from './backup/consistent-start';
 import { restoreKeys } from './backup/restore-keys';
 import { openRdbSync, StorageCache } from '@strata/engine/backup';
 import { backupProgressDetail, restoreProgressDetail } from '@strata/api';
+import { LeaseWatch, type HeartbeatAnswer } from './lease-watch';
 import { runKeyScan, runSlowLog } from './diagnostics';
 
 /** What a running task can use besides its payload. */
@@ -24,7 +25,7 @@ interface TaskContext {
   stop: AbortSignal;
 }
 
-/** Must stay well under the control plane's task lease (6 s). */
+/** Must stay well under the control plane's task lease. */
 const HEARTBEAT_MS = 2_000;
 
 /** Serializes work per key (an instance or a cluster) while different keys run in parallel. */
@@ -93,12 +94,18 @@ export class TaskRunner {
   private async execute(task: AgentTask): Promise<void> {
     const log = this.d.log.child({ taskId: task.id, kind: task.payload.kind, attempt: task.attempt });
     const stop = new AbortController();
-    const hb = setInterval(() => void this.d.client.heartbeat(task.id).then((r) => {
-      if (r.stop && !stop.signal.aborted) {
-        log.info('control plane asks the task to stop at a safe point');
+    const lease = new LeaseWatch(Date.now(), task.payload.kind === 'migrate-slots');
+    const heard = (a: HeartbeatAnswer) => {
+      const why = lease.answer(a, Date.now());
+      if (why && !stop.signal.aborted) {
+        log.warn(why);
         stop.abort();
       }
-    }).catch((err) => log.warn({ err: err.message }, 'lease heartbeat failed')), HEARTBEAT_MS);
+    };
+    const hb = setInterval(() => void this.d.client.heartbeat(task.id).then((r) => heard({ kind: 'renewed', stop: r.stop })).catch((err) => {
+      log.warn({ err: err.message }, 'lease heartbeat failed');
+      heard(err instanceof ControlPlaneError && (err.status === 404 || err.status === 409) ? { kind: 'refused' } : { kind: 'unanswered' });
+    }), HEARTBEAT_MS);
     const started = Date.now();
     let outcome: { outcome: 'succeeded' | 'failed'; error?: string; result?: TaskResult };
     try {

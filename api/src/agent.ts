@@ -247,6 +247,12 @@ export type AgentTask = z.infer<typeof AgentTask>;
 export const LeaseTaskResponse = z.object({ task: AgentTask.nullable() }).openapi('LeaseTaskResponse');
 export type LeaseTaskResponse = z.infer<typeof LeaseTaskResponse>;
 
+/**
+ * A task's lease (ms), extended by the agent's heartbeats: a task leased just before a crash is handed out again within
+ * seconds, and an agent whose heartbeats go unanswered this long stops the task at its next safe point.
+ */
+export const TASK_LEASE_MS = 6_000;
+
 export const HeartbeatResponse = z
   .object({ stop: z.boolean().describe('the task should stop early at a safe point (its operation was paused or cancelled)') })
   .openapi('HeartbeatResponse');

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterUpdateAccepted, MigrationPriority, Operation, Problem, Topology } from '@strata/api';
 import type { Stack } from '@strata/local';
-import { testStack } from './helpers/test-stack';
+import { killHost, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, enginePid, loadKeys } from './helpers/workload';
 import { LastValueLoad, clusterViews, slotReport, until } from './helpers/reshard-load';
@@ -188,5 +188,31 @@ describe('resharding when a primary crashes', () => {
     // copied are still on their source: every key is there, the client's acknowledged writes too. (Without the
     // promotion every key moved into it so far was lost when its agent restarted it empty.)
     await expectWhole(c, 4, KEYS + 3 * HEAVY);
+  }, 400_000);
+
+  it('the host running the migration is lost mid-migration (its agent and engines killed together): the move goes on from a live node, one owner per slot, no acknowledged write lost', async () => {
+    const c = await loadedCluster('reshard-runner-lost');
+    // The migration runs on the agent of shard 0's primary.
+    const runnerNodeId = c.before.shards.find((s) => s.index === 0)!.instances.find((i) => i.role === 'primary')!.nodeId;
+    const runnerName = (await api.nodes()).body.items.find((n) => n.id === runnerNodeId)!.name;
+    const index = stack.agents.findIndex((a) => a.name === runnerName);
+    expect(index).toBeGreaterThanOrEqual(0);
+    const opId = await startChange(c.id, 4);
+    const onHost = (await api.topology(c.id)).body.shards.flatMap((s) => s.instances.filter((i) => i.nodeId === runnerNodeId).map((i) => `shard ${s.index} ${i.role}`));
+    console.log(`killing ${runnerName}, which runs the migration and holds ${onHost.join(', ')}`);
+    const killedAt = Date.now();
+    await killHost(stack, index);
+    try {
+      const done = await api.waitForOperation(opId, 150_000);
+      console.log(summary(done, killedAt));
+      expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('succeeded');
+      await api.waitForEvent(c.id, 'node-down', (e) => e.node.id === runnerNodeId);
+      // The copies that were on the lost host are rebuilt on the live nodes once the change is done.
+      await expectWhole(c, 4);
+      const t = (await api.topology(c.id)).body;
+      expect(t.shards.flatMap((s) => s.instances).some((i) => i.nodeId === runnerNodeId)).toBe(false);
+    } finally {
+      await stack.startAgent(index);
+    }
   }, 400_000);
 });

@@ -12,8 +12,10 @@ import {
   type RollbackStepName, type TopologyStepName, type UpdateInput, type UpdateStepPlan,
 } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
-import { timingsOf, type ClusterContext } from './cluster-context';
+import { inTx, timingsOf, type ClusterContext } from './cluster-context';
 import { taskFor } from './applier';
+import { downNodes } from './heal';
+import type { TaskRow } from '../stores/task.store';
 import { applyOperationActions, opInstances, taskView } from './apply-actions';
 import { taskKey, type TaskId } from './dedupe-keys';
 import { UPDATE_STEP_TITLES, type UpdatePlanRecord } from './update-plan';
@@ -57,7 +59,7 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     const p = planOf(ctx);
     const id: TaskId = { kind: 'migrate', rollback: name === 'rollback-migrate' };
     const op = ctx.operation!;
-    const latest = taskFor(ctx, id);
+    const latest = await takenBackFromDownNode(ctx, taskFor(ctx, id));
     const result = latest?.result?.kind === 'migrate-slots' ? latest.result : null;
     const raw = latest?.progressStats ?? null;
     // A run resumed after a pause counts only what was left: progress is shown against the whole plan.
@@ -79,6 +81,23 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
     });
     return (await applyOperationActions(ctx, plan.actions)) ?? plan.verdict;
   };
+}
+
+/**
+ * A migration run whose node went down (its host died, or it is cut off) is taken back: failed, naming the node, so the
+ * next run starts from shard 0's primary as the engines report it now (on a live node: Redis fails a dead primary
+ * over). Counts as one of the migration's attempts. Its agent, if it still runs, stops at its next safe point (its
+ * heartbeat is refused), so two runs never move slots at once for long.
+ */
+async function takenBackFromDownNode(ctx: ClusterContext, t: TaskRow | undefined): Promise<TaskRow | undefined> {
+  if (!t || (t.state !== 'pending' && t.state !== 'leased')) return t;
+  const node = downNodes(ctx).find((n) => n.id === t.nodeId);
+  if (!node) return t;
+  const error = `node ${node.name} (${node.address}) went down while it ran the migration; the move goes on from a live node`;
+  const row = await inTx(ctx, (db) => ctx.deps.tasks.takeBack(t.id, error, db));
+  if (!row) return t;
+  ctx.tasks.set(row.dedupeKey, row);
+  return row;
 }
 
 const step = (name: string, title: string, run: Step<ClusterContext>['run']): Step<ClusterContext> => ({ def: { name, title, weight: WEIGHTS[name] ?? 0.1 }, run });

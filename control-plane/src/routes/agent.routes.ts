@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type pg from 'pg';
-import type { HeartbeatResponse, RegisterAgentResponse } from '@strata/api';
+import { TASK_LEASE_MS, type HeartbeatResponse, type RegisterAgentResponse } from '@strata/api';
 import { parseUuid } from '../http/validate';
 import { mountOperation } from '../http/operation-router';
 import { AppError, conflict, notFound } from '../errors';
@@ -11,7 +11,7 @@ import type { NodeStore } from '../stores/node.store';
 import type { TaskStore } from '../stores/task.store';
 import type { OperationStore } from '../stores/operation.store';
 import type { ObservedState } from '../observed/observed-state';
-import { TASK_LEASE_MS, type TaskBroker } from '../services/task-broker';
+import type { TaskBroker } from '../services/task-broker';
 import { hashToken, newToken } from '../crypto/tokens';
 import type { EndpointDirectory } from '../services/endpoint-directory';
 import { acceptStatusReport } from '../services/agent-status';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { AgentTask, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type DatabaseUserAcl, type StorageCredentials, type StorageRef } from '@strata/api';
+import { AgentTask, TASK_LEASE_MS, TASKS_WITHOUT_CREDENTIALS, TaskPayload, TaskRequest, type DatabaseUserAcl, type StorageCredentials, type StorageRef } from '@strata/api';
 import type { TaskRow, TaskStore } from '../stores/task.store';
 import type { ClusterStore } from '../stores/cluster.store';
 import type { SecretBox } from '../crypto/secret-box';
@@ -11,9 +11,6 @@ import { DEFAULT_RENEW_BEFORE_DAYS, instanceCertValidityMs } from '@strata/engin
 /** The common name of the client certificate Strata's own connections present. */
 export const STRATA_CLIENT_NAME = 'strata-internal';
 const DEFAULT_VALIDITY_MS = instanceCertValidityMs(DEFAULT_RENEW_BEFORE_DAYS * 86_400_000);
-
-/** Short leases, extended by agent heartbeats: a task leased just before a crash is handed out again within seconds. */
-export const TASK_LEASE_MS = 6_000;
 
 /**
  * Hands tasks to agents: long-polls wait on an in-process signal (or a short

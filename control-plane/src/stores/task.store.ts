@@ -101,6 +101,18 @@ export class TaskStore {
     return r.rows[0] ? toTask(r.rows[0]) : null;
   }
 
+  /**
+   * Takes an open task back from its node (it went down): failed with `error`, so the work is handed out again, to
+   * another node. Its agent, if it still runs, finds its heartbeat refused and stops at its next safe point.
+   */
+  async takeBack(id: string, error: string, db: Db = this.pool): Promise<TaskRow | null> {
+    const r = await db.query(
+      `UPDATE tasks SET state = 'failed', error = $2, lease_until = NULL, updated_at = now() WHERE id = $1 AND state IN ('pending', 'leased') RETURNING *`,
+      [id, error],
+    );
+    return r.rows[0] ? toTask(r.rows[0]) : null;
+  }
+
   async exists(id: string, nodeId: string): Promise<boolean> {
     const r = await this.pool.query('SELECT 1 FROM tasks WHERE id = $1 AND node_id = $2', [id, nodeId]);
     return r.rowCount === 1;

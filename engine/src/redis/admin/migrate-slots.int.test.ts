@@ -322,4 +322,34 @@ describe('migrateSlots on real redis-server processes', () => {
     const c = appClient();
     for (let i = 0; i < KEYS; i += 2000) expect(await c.get(`k:${i}`)).toBe(`v${i}`);
   }, 60_000);
+
+  it("a target's promoted replica holding handed-over keys with no mark and no claim (its primary died with them): the next run keeps them, takes the owner's newer writes, and finishes the move", async () => {
+    const { p2, a0, a2, id0, id2 } = await formedWithMovingPair();
+    const moved: number[] = [];
+    for (let slot = MOVING.start; moved.length < 5; slot++) if (Number(await a0.call('CLUSTER', 'COUNTKEYSINSLOT', String(slot))) > 0) moved.push(slot);
+    const handed: string[] = [];
+    for (const slot of moved) {
+      // Handed over to shard 2 (the source's keys deleted), then the marks gone as when the target primary died and
+      // its replica took over (marks are not replicated) and the source's slot state went with a failover too.
+      await a2.call('CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', id0);
+      await a0.call('CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', id2);
+      const ks = (await a0.call('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as string[];
+      handed.push(...ks);
+      await a0.call('MIGRATE', p2.host, String(p2.port), '', '0', '5000', 'AUTH2', internal.username, internal.password, 'KEYS', ...ks);
+      await a2.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+      await a0.call('CLUSTER', 'SETSLOT', String(slot), 'STABLE');
+    }
+    expect(handed.length).toBeGreaterThan(0);
+    // The owner serves the slot alone meanwhile: a client rewrote one of the keys there (the newer value).
+    const rewritten = handed[0]!;
+    await appClient().set(rewritten, 'newer');
+    expect(Number(await a0.call('CLUSTER', 'COUNTKEYSINSLOT', String(moved[0])))).toBe(1);
+    const logs: string[] = [];
+    const r = await migrateSlots({ targets: [{ ...primaries[2]!, slots: [MOVING] }], primaries, ...internal, log: (m) => logs.push(m) });
+    expect(r.complete).toBe(true);
+    expect(await settled(primaries)).toEqual({ owned: 16384, open: 0, keys: KEYS });
+    const c = appClient();
+    for (const k of handed) expect(await c.get(k)).toBe(k === rewritten ? 'newer' : `v${k.slice(2)}`);
+    expect(logs.join('\n')).toMatch(/5 slot\(s\) whose keys a target holds without owning them or marking them/);
+  }, 60_000);
 });

@@ -86,6 +86,31 @@ async function introduce(members: Member[], known: Map<Member, Set<string>>, log
   }
 }
 
+/**
+ * Slots a target is to own that it does not own, yet holds keys of, with no
+ * mark: what the replica of a target primary that died mid-move holds once
+ * promoted (the importing marks and the claim of the last slots handed over
+ * die with the primary; the keys, which its replica confirmed before any
+ * source let them go, do not). Those keys may be the only copies (the source
+ * deleted its own at the handover), so the slots are repaired as if open:
+ * the target imports them from their owner again, keeps its keys, and takes
+ * the owner's (newer) ones. Left alone they would be invisible, and lost.
+ */
+async function unmarkedHolderSlots(targets: Member[], dest: Map<number, { host: string; port: number }>): Promise<number[]> {
+  const out: number[] = [];
+  for (const t of targets) {
+    const text = String(await t.client.call('CLUSTER', 'NODES'));
+    const me = parseClusterNodes(text).find((n) => n.myself)!;
+    const owned = new Set(me.slots.flatMap((r) => Array.from({ length: r.end - r.start + 1 }, (_, i) => r.start + i)));
+    const marked = new Set(parseOpenSlots(text, me.id).map((o) => o.slot));
+    const candidates = [...dest].filter(([s, d]) => d.host === t.host && d.port === t.port && !owned.has(s) && !marked.has(s)).map(([s]) => s);
+    if (!candidates.length) continue;
+    const counts = (await exec(t.client, candidates.map((s) => ['CLUSTER', 'COUNTKEYSINSLOT', String(s)]))) as number[];
+    candidates.forEach((s, i) => { if (Number(counts[i]) > 0) out.push(s); });
+  }
+  return out.sort((a, b) => a - b);
+}
+
 export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSlotsResult> {
   const log = opts.log ?? (() => {});
   const pace: MigrationPace = { ...MIGRATION_PACES[opts.priority ?? DEFAULT_MIGRATION_PRIORITY], ...opts.pace };
@@ -111,10 +136,12 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       known.set(member, new Set(nodes.map((n) => n.id)));
     }
     await introduce([...members.values()], known, log);
-    if (anyOpen) {
-      const dest = new Map<number, { host: string; port: number }>();
-      for (const t of opts.targets) for (const r of t.slots) for (let s = r.start; s <= r.end; s++) dest.set(s, t);
-      const repaired = await repairOpenSlots({ primaries: [...all.values()], username: opts.username, password: opts.password, tls: opts.tls, log, movingTo: (s) => dest.get(s) });
+    const dest = new Map<number, { host: string; port: number }>();
+    for (const t of opts.targets) for (const r of t.slots) for (let s = r.start; s <= r.end; s++) dest.set(s, t);
+    const unmarked = await unmarkedHolderSlots(opts.targets.map((t) => members.get(key(t))!), dest);
+    if (unmarked.length) log(`${unmarked.length} slot(s) whose keys a target holds without owning them or marking them (a target primary died mid-move, its replica took over): ${compressSlots(unmarked).map((r) => (r.start === r.end ? `${r.start}` : `${r.start}-${r.end}`)).join(',')}`);
+    if (anyOpen || unmarked.length) {
+      const repaired = await repairOpenSlots({ primaries: [...all.values()], username: opts.username, password: opts.password, tls: opts.tls, log, movingTo: (s) => dest.get(s), alsoSlots: unmarked });
       log(`${repaired.length} slot(s) left open by an earlier run: closed, or left moving toward their target`);
     }
 

@@ -29,6 +29,11 @@ export interface RepairSlotsOptions {
    * source), so the migration goes on instead of moving keys back.
    */
   movingTo?: (slot: number) => { host: string; port: number } | undefined;
+  /**
+   * Slots to repair though no member marks them open: a member holds keys of them without owning them (the
+   * promoted replica of a target whose primary died with the move's marks; see unmarkedHolderSlots).
+   */
+  alsoSlots?: number[];
 }
 
 export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot: number; movedKeys: number }[]> {
@@ -41,7 +46,7 @@ export async function repairOpenSlots(opts: RepairSlotsOptions): Promise<{ slot:
       const myself = parseClusterNodes(text).find((n) => n.myself)!;
       return { ...p, client, myself, open: parseOpenSlots(text, myself.id) };
     }));
-    const openSlots = [...new Set(views.flatMap((v) => v.open.map((o) => o.slot)))].sort((a, b) => a - b);
+    const openSlots = [...new Set([...views.flatMap((v) => v.open.map((o) => o.slot)), ...(opts.alsoSlots ?? [])])].sort((a, b) => a - b);
     const repaired: { slot: number; movedKeys: number }[] = [];
     // Two primaries may both claim a slot for a moment (a stale one back with its old claims): slotOwners decides.
     const owners = slotOwners(views.map((v) => ({ of: v, slots: v.myself.slots, configEpoch: v.myself.configEpoch })));
