@@ -97,9 +97,12 @@ async function main(): Promise<void> {
   const eventStreams = new EventStreams({ limits: { perPrincipal: config.limits.streamsPerUser, maxBufferedBytes: config.limits.streamMaxBufferBytes }, log });
   const metrics = createMetricsModule({ pool, log, config, clusters, nodes, observed, eventStreams });
   const benchmarks = createBenchmarkModule({ pool, log, clusters, nodes, tasks, observed, notifyNode: (id) => broker.notify(id), eventStreams });
+  // When a node counts as offline and as down (node-liveness.ts): placement, backups and the nodes API ask the same rule.
+  const liveness = { nodeOfflineAfterMs: config.nodeOfflineAfterMs, nodeDownAfterMs: config.nodeDownAfterMs, nodeDownConfirmedAfterMs: config.nodeDownConfirmedAfterMs };
   const backups = createBackupModule({
     pool, log, box, clusters, nodes, tasks, observed, events, notifyNode: (id) => broker.notify(id), localStorage: { kind: 'local', root: path.join(config.home, 'backups') },
     schedulerIntervalMs: config.backups.schedulerIntervalMs, uploadMaxBytes: config.backups.uploadMaxBytes, uploadIdleTimeoutMs: config.backups.uploadIdleTimeoutMs,
+    liveness,
   });
   storageCredentials = (ref) => backups.storage.credentials(ref);
   registerBackupMetrics(metrics.cpMetrics.registry, backups.store);
@@ -127,7 +130,7 @@ async function main(): Promise<void> {
   });
   service = new ClusterService({
     pool, clusters, nodes, operations, box, observed, wake: (id) => reconciler.wake(id),
-    liveness: { nodeOfflineAfterMs: config.nodeOfflineAfterMs, nodeDownAfterMs: config.nodeDownAfterMs, nodeDownConfirmedAfterMs: config.nodeDownConfirmedAfterMs },
+    liveness,
     endpointPortBase: config.endpoints.host ? config.endpoints.portBase : null,
     temporaryEngineMemory: (db) => backups.store.temporaryEngineMemory(db),
   });

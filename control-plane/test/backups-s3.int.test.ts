@@ -27,7 +27,7 @@ import type { Cluster as RedisCluster } from 'ioredis';
 import type { Backup, BackupList, BackupResponse, BackupScheduleResponse, BackupStorage, Problem } from '@strata/api';
 import { S3Storage } from '@strata/engine/backup';
 import { loopbackAddress, startSeaweedFs, type SeaweedFs, type Stack } from '@strata/local';
-import { redisPidsOn, testStack } from './helpers/test-stack';
+import { killHost, redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { expectSameKeys } from './helpers/key-compare';
 import { appClient, DurableWriter } from './helpers/workload';
@@ -347,6 +347,33 @@ describe('backups to S3-compatible storage', () => {
     expect(await objectsOf(completed.id)).toEqual([]);
     expect((await api.call<Problem>('DELETE', `/v1/backups/${completed.id}`)).status).toBe(404);
   }, 120_000);
+
+  it('a node lost mid-upload (its host: agent and engines): the control plane takes the shard back from it once it is down, and the backup completes from a live copy', async () => {
+    await api.waitForHealthy(srcId);
+    const last = (await api.call<BackupList>('GET', `/v1/clusters/${srcId}/backups`)).body.items.find((x) => x.status === 'completed')!;
+    const before = new Map(last.manifest!.shards.map((x) => [x.shard, x.keys]));
+    const b = await startBackup(srcId);
+    const shard = await api.pollUntil(async () => (await backupOf(b.id)).shards.find((s) => s.state === 'running' && (s.bytes ?? 0) > 0), 30_000, () => 'no shard was seen mid-upload', { steady: true });
+    const index = stack.agents.findIndex((a) => shard.source!.startsWith(`${a.address}:`));
+    const lost = (await api.nodes()).body.items.find((n) => n.name === stack.agents[index]!.name)!;
+    await killHost(stack, index);
+    try {
+      const done = await waitCompleted(b.id);
+      expect(done.manifest!.shards).toHaveLength(3);
+      const again = done.manifest!.shards.find((x) => x.shard === shard.shard)!;
+      expect(again.source.address.startsWith(`${lost.address}:`), `shard ${shard.shard} taken from ${again.source.address}`).toBe(false);
+      for (const sh of done.manifest!.shards) expect(sh.keys, `shard ${sh.shard}`).toBeGreaterThanOrEqual(before.get(sh.shard)!);
+      expect(await objectsOf(b.id)).toHaveLength(4);
+      expect((await api.nodes()).body.items.find((n) => n.id === lost.id)!.status).toBe('down');
+      console.log(`node lost mid-upload of shard ${shard.shard} (${shard.source}): completed, that shard taken from ${again.source.address}`);
+    } finally {
+      await stack.startAgent(index);
+    }
+    await api.pollUntil(async () => ((await bucket.openUploads()).length === 0 ? true : undefined), 20_000, () => 'an upload was left open');
+    // The cluster heals as after any node loss; the node back, it is whole on three nodes again.
+    const healed = await api.waitForHealthy(srcId, 120_000);
+    for (const sh of healed.shards) expect(new Set(sh.instances.map((i) => i.nodeId)).size, `shard ${sh.index}`).toBe(2);
+  }, 240_000);
 
   it('backs up on a schedule and applies retention, also to a deleted cluster\'s backups', async () => {
     const put = (body: object) => api.call<BackupScheduleResponse & Problem>('PUT', `/v1/clusters/${srcId}/backup-schedule`, body);

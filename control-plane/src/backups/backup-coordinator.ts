@@ -43,6 +43,8 @@ export interface BackupCoordinatorDeps {
   log: Logger;
   /** The cluster's Activity: backup-completed and backup-failed events. */
   events?: Pick<EventStore, 'record'>;
+  /** Is this node down (node-liveness.ts)? A shard's task it holds is taken back and handed to another copy. */
+  nodeDown?: (nodeId: string) => boolean;
   /** Runs of one shard's task before the backup fails. */
   maxAttempts?: number;
   intervalMs?: number;
@@ -152,7 +154,7 @@ export class BackupCoordinator {
     const done: { shard: number; task: TaskRow; result: BackupShardResult }[] = [];
     const todo: number[] = [];
     for (const s of b.shards) {
-      const t = tasks.get(s.shard);
+      const t = await this.takenBackFromDownNode(tasks.get(s.shard), s.shard);
       if (t?.state === 'succeeded' && t.result?.kind === 'backup-shard') { done.push({ shard: s.shard, task: t, result: t.result }); continue; }
       if (t && (t.state === 'pending' || t.state === 'leased')) continue;
       if (t?.state === 'failed') {
@@ -172,9 +174,22 @@ export class BackupCoordinator {
     if (done.length === b.shards.length) await (b.importSource ? this.completeImport(b, b.importSource, done) : this.complete(b, done));
   }
 
+  /**
+   * A shard's task held by a node that went down (its host died, or it is cut off) is taken back: failed, naming the
+   * node, so it counts as one attempt and the next goes to a copy on a live node (or, for an import, another agent).
+   * Left alone it would wait for that node for good, and the backup with it.
+   */
+  private async takenBackFromDownNode(t: TaskRow | undefined, shard: number): Promise<TaskRow | undefined> {
+    if (!t || (t.state !== 'pending' && t.state !== 'leased') || !this.d.nodeDown?.(t.nodeId)) return t;
+    const node = (await this.d.nodes.list()).find((n) => n.id === t.nodeId);
+    const taken = await this.d.tasks.takeBack(t.id, `node ${node?.name ?? t.nodeId} went down while it ran the backup of shard ${shard + 1}`);
+    if (taken) this.d.log.warn({ backupShard: shard, nodeId: t.nodeId }, 'took a backup task back from a node that went down');
+    return taken ?? t;
+  }
+
   /** An import's shards: each fetched by an agent that reports (spread over them), straight from the source's primary. */
   private async enqueueImport(b: BackupRow, src: ImportSource, shards: number[]): Promise<void> {
-    const nodes = (await this.d.nodes.list()).filter((n) => this.d.observed.lastReportAt(n.id) !== null).sort((x, y) => x.id.localeCompare(y.id));
+    const nodes = (await this.d.nodes.list()).filter((n) => this.d.observed.lastReportAt(n.id) !== null && !this.d.nodeDown?.(n.id)).sort((x, y) => x.id.localeCompare(y.id));
     if (!nodes.length) return;
     for (const shard of shards) {
       const node = nodes[shard % nodes.length]!;

@@ -16,6 +16,7 @@ import { backupRoutes } from './backup.routes';
 import { BackupStorageStore } from './backup-storage.store';
 import { BackupScheduleStore } from './backup-schedule.store';
 import { BackupScheduler } from './backup-scheduler';
+import { heardNodeStatus, type LivenessTimings } from '../observed/node-liveness';
 
 export function createBackupModule(d: {
   pool: pg.Pool;
@@ -36,6 +37,8 @@ export function createBackupModule(d: {
   uploadMaxBytes?: number;
   /** An upload that sends nothing for this long is ended (408). */
   uploadIdleTimeoutMs?: number;
+  /** When a node counts as down: a backup task it holds is then handed to another. Absent: tasks wait for their node. */
+  liveness?: LivenessTimings;
   now?: () => Date;
 }) {
   const log = d.log.child({ module: 'backups' });
@@ -45,6 +48,7 @@ export function createBackupModule(d: {
   const coordinator = new BackupCoordinator({
     store, storage, clusters: d.clusters, nodes: d.nodes, tasks: d.tasks, observed: d.observed, notifyNode: d.notifyNode, log, events: d.events,
     keepDays: async (clusterId) => (await schedules.get(clusterId))?.schedule.keepDays ?? null,
+    nodeDown: d.liveness && ((nodeId) => heardNodeStatus(d.observed, nodeId, d.liveness!) === 'down'),
   });
   const service = new BackupService({ store, clusters: d.clusters, nodes: d.nodes, coordinator, storage, box: d.box });
   const uploads = new BackupUploads({ store, storage, coordinator, maxBytes: d.uploadMaxBytes ?? 10 * 1024 ** 3, idleTimeoutMs: d.uploadIdleTimeoutMs });

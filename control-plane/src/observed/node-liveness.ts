@@ -30,3 +30,11 @@ export function nodeStatus(silentMs: number | null, unreachableByPeers: () => bo
   if (silentMs >= Math.min(t.nodeDownConfirmedAfterMs, t.nodeDownAfterMs) && unreachableByPeers()) return 'down';
   return silentMs < t.nodeOfflineAfterMs ? 'online' : 'offline';
 }
+
+/**
+ * A node's liveness by what this control plane heard (silence counted from its own start, so a control-plane outage
+ * never makes every node look down at once).
+ */
+export function heardNodeStatus(o: { silentForMs(nodeId: string): number | null; unreachableByPeers(nodeId: string): boolean }, nodeId: string, t: LivenessTimings): Node['status'] {
+  return nodeStatus(o.silentForMs(nodeId), () => o.unreachableByPeers(nodeId), t);
+}

@@ -13,7 +13,7 @@ import { taskFor } from './applier';
 import { applyHealActions } from './apply-actions';
 import { eventRef } from './failover-event';
 import { shardLabel } from '@strata/api';
-import { nodeStatus } from '../observed/node-liveness';
+import { heardNodeStatus } from '../observed/node-liveness';
 
 /** Observed state of the context's instances, as the planner sees it. */
 export function healInstances(ctx: ClusterContext, now = Date.now()): HealInstance[] {
@@ -90,9 +90,7 @@ const SUSPECT_AFTER_MS = 1000;
 function liveness(ctx: ClusterContext, nodeId: string) {
   const o = ctx.deps.observed;
   const { nodeDownAfterMs } = ctx.deps;
-  return nodeStatus(o.silentForMs(nodeId), () => o.unreachableByPeers(nodeId), {
-    nodeOfflineAfterMs: o.staleAfterMs, nodeDownAfterMs, nodeDownConfirmedAfterMs: ctx.deps.nodeDownConfirmedAfterMs ?? nodeDownAfterMs,
-  });
+  return heardNodeStatus(o, nodeId, { nodeOfflineAfterMs: o.staleAfterMs, nodeDownAfterMs, nodeDownConfirmedAfterMs: ctx.deps.nodeDownConfirmedAfterMs ?? nodeDownAfterMs });
 }
 
 /** A node went down: tell the user, once per outage, on every cluster it held instances of. */
