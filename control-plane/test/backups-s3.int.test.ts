@@ -356,6 +356,9 @@ describe('backups to S3-compatible storage', () => {
     const shard = await api.pollUntil(async () => (await backupOf(b.id)).shards.find((s) => s.state === 'running' && (s.bytes ?? 0) > 0), 30_000, () => 'no shard was seen mid-upload', { steady: true });
     const index = stack.agents.findIndex((a) => shard.source!.startsWith(`${a.address}:`));
     const lost = (await api.nodes()).body.items.find((n) => n.name === stack.agents[index]!.name)!;
+    // An application writes through the loss (each write acknowledged once a replica has it).
+    const uri = (await api.connection(srcId)).body.uri;
+    const writer = new DurableWriter(appClient(uri), 'node-lost', 1).start();
     await killHost(stack, index);
     try {
       const done = await waitCompleted(b.id);
@@ -374,6 +377,13 @@ describe('backups to S3-compatible storage', () => {
     // The cluster heals as after any node loss; the node back, it is whole on three nodes again.
     const healed = await api.waitForHealthy(srcId, 120_000);
     for (const sh of healed.shards) expect(new Set(sh.instances.map((i) => i.nodeId)).size, `shard ${sh.index}`).toBe(2);
+    for (const until = Date.now() + 30_000; writer.acked.length <= 50 && Date.now() < until;) await new Promise((r) => setTimeout(r, 100));
+    await writer.stop();
+    expect(writer.acked.length).toBeGreaterThan(50);
+    const reader = appClient(uri);
+    expect(await writer.lost(reader)).toEqual([]);
+    reader.disconnect();
+    writer['client'].disconnect();
   }, 240_000);
 
   it('backs up on a schedule and applies retention, also to a deleted cluster\'s backups', async () => {
