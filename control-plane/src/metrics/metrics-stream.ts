@@ -3,7 +3,8 @@
  * wall-clock second, when the agents' samples for it have arrived: agents
  * push within 700 ms of the second, spread so a fleet's pushes do not come
  * in one burst) each open stream gets one `sample` event with one point per
- * series.
+ * series. A tick that fires late (a busy event loop) sends every second
+ * the subscriber is owed, so a chart never skips one.
  */
 import type { Request, Response } from 'express';
 import type { ClusterMetric, MetricsGrouping } from '@strata/api';
@@ -15,7 +16,12 @@ interface Subscriber {
   clusterId: string;
   metrics: ClusterMetric[];
   by: MetricsGrouping;
+  /** The next second this subscriber is owed. */
+  next?: number;
 }
+
+/** At most this many owed seconds are sent in one tick; older ones are dropped. */
+const MAX_CATCH_UP = 5;
 
 export class MetricsStreams {
   private readonly subs = new Set<Subscriber>();
@@ -49,11 +55,19 @@ export class MetricsStreams {
     this.timer = setTimeout(() => this.tick(), 1000 - (Date.now() % 1000) + this.delayMs);
   }
 
+  /** The second whose samples are due now: the one that started `delayMs` + 1 s ago at most. */
+  private dueSecond(now = Date.now()): number {
+    return Math.floor((now - this.delayMs) / 1000);
+  }
+
   private tick(): void {
-    const sec = Math.floor(Date.now() / 1000);
+    const due = this.dueSecond();
     for (const s of this.subs) {
       try {
-        s.stream.send('sample', this.query.streamPoint(s.clusterId, s.metrics, s.by, sec), sec);
+        for (let sec = Math.max(s.next ?? due, due - MAX_CATCH_UP + 1); sec <= due; sec++) {
+          s.stream.send('sample', this.query.streamPoint(s.clusterId, s.metrics, s.by, sec), sec);
+        }
+        s.next = due + 1;
       } catch {
         this.subs.delete(s);
         s.stream.end();
