@@ -240,6 +240,7 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
       'serve-tls-beside-plain>plain+tls', 'close-plain>tls', 'serve-plain-beside-tls>tls+plain', 'close-tls>plain',
     ]);
     console.log(`TLS switch through the API: acknowledged ${plainWriter.acked.length} plain + ${tlsWriter.acked.length} TLS + ${backWriter.acked.length} plain during the switch to off + ${afterWriter.acked.length} plain after it `
-      + `(errors ${plainWriter.errors} + ${tlsWriter.errors} + ${backWriter.errors}), none lost; control plane killed at ${midway.state} ${midway.progress}; stages took ${[op1, op2, op3].map((o) => Date.parse(o.finishedAt!) - Date.parse(o.createdAt)).join(' / ')} ms`);
+      + `(errors ${plainWriter.errors} + ${tlsWriter.errors} + ${backWriter.errors}), none lost; control plane killed at ${midway.state} ${midway.progress}; stages took ${[op1, op2, op3].map((o) => Date.parse(o.finishedAt!) - Date.parse(o.createdAt)).join(' / ')} ms; `
+      + `first errors of the writer started during the switch to off: ${backWriter.firstErrors.join(' | ') || 'none'}`);
   }, 240_000);
 });

@@ -114,9 +114,25 @@ export class DurableWriter {
     return this;
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops after the write in flight. A cluster client whose every node went away (a temporary endpoint closed)
+   * queues that write for good: after `graceMs` its client is disconnected, which fails it (never acknowledged,
+   * so never counted).
+   */
+  async stop(graceMs = 5000): Promise<void> {
     this.stopped = true;
-    await this.loop;
+    if (await this.endsWithin(graceMs)) return;
+    this.noteError(new Error(`writer still waiting for a reply ${graceMs} ms after stop: client disconnected`));
+    this.client.disconnect();
+    // A client with no node left may not even fail its queued write on disconnect: the loop is left behind then.
+    await this.endsWithin(2000);
+  }
+
+  private async endsWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([(this.loop ?? Promise.resolve()).then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)))]);
+    clearTimeout(timer);
+    return ended;
   }
 
   private noteError(err: unknown): void {
