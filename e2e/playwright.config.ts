@@ -15,7 +15,8 @@ export default defineConfig({
   timeout: 180_000,
   // Beside the integration suite the machine's 2 cores run at 100 %: a first paint or a lazy chunk can take over 10 s.
   expect: { timeout: 20_000 },
-  reporter: process.env.CI ? [['list'], ['html', { outputFolder: process.env.STRATA_E2E_REPORT ?? './artifacts/report', open: 'never' }]] : [['list']],
+  // CI keeps no artifacts (a failed test prints its page snapshot); STRATA_E2E_REPORT writes an HTML report there.
+  reporter: process.env.STRATA_E2E_REPORT ? [['list'], ['html', { outputFolder: process.env.STRATA_E2E_REPORT, open: 'never' }]] : [['list']],
   use: {
     browserName: 'chromium',
     headless: true,

@@ -86,6 +86,8 @@ export async function signInByApi(page: Page, email: string, password: string): 
 
 /** Full-page screenshot into e2e/artifacts/<name>.png, also attached to the report. */
 export async function saveScreenshot(page: Page, name: string, testInfo: TestInfo): Promise<void> {
+  // CI keeps no artifacts: a full-page capture there only costs the browser CPU the other suites need.
+  if (process.env.CI) return;
   const file = path.join(ARTIFACTS, `${name}.png`);
   // Sticky chrome looks torn in a full-page capture of a scrolled page.
   await page.evaluate(() => window.scrollTo(0, 0));
