@@ -133,7 +133,10 @@ export class EndpointServer {
     s.listening = false;
     s.server?.close();
     s.server = null;
-    if (wasListening) this.d.onChange?.();
+    if (wasListening) {
+      this.d.log.info({ host: this.host, port, clusterId: s.endpoint.clusterId }, 'stopped serving cluster endpoint');
+      this.d.onChange?.();
+    }
   }
 
   /** Connects the client to the first target that answers, skipping ones that refused in the last few seconds. */

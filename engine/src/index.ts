@@ -26,7 +26,7 @@ export { renderRedisConfig, CUSTOMER_ACL_RULES, INTERNAL_ACL_RULES, type Instanc
 export { quoteConfigArg } from './redis/config.quoting';
 export { clientAuthSettings, tlsSettings, TLS_FILES, type TlsFiles } from './redis/tls-settings';
 export {
-  busPort, layoutAfter, layoutPorts, planTlsChange, replicationPortAfter, servesBoth, servesTls, stageConnection, stageName, switchOrder, tlsSwitchActs, tlsTargetOf, TLS_LAYOUTS,
+  busPort, layoutAfter, layoutPorts, planTlsChange, replicationPortAfter, secondProtocolMovesHome, servesBoth, servesTls, stageConnection, stageName, switchOrder, tlsSwitchActs, tlsTargetOf, TLS_LAYOUTS,
   type TlsDirection, type TlsLayout, type TlsStageRef, type TlsSwitchAct, type TlsSwitchMember, type TlsSwitchStage, type TlsTarget,
 } from './redis/tls-switch.plan';
 export {

@@ -7,13 +7,14 @@
  * restarted mid-stage carries on where the records say.
  */
 import { shardLabel } from '@strata/api';
-import { servesBoth, type TlsLayout } from '@strata/engine';
+import { secondProtocolMovesHome, servesBoth, type TlsLayout } from '@strata/engine';
 import type { Step, StepResult } from './step-runner';
 import { healthyMembersOf, inTx, type ClusterContext } from './cluster-context';
 import { instanceLayout, switchTlsOn, taskFor } from './applier';
 import { eventKey } from './dedupe-keys';
 import { tlsServedWords, tlsStageStep, type TlsSwitchPlanRecord } from './update-plan';
 import type { InstanceRow } from '../stores/cluster.store';
+import { SECOND_ENDPOINT_LINGER_MS } from '../services/second-ports';
 
 const planOf = (ctx: ClusterContext) => ctx.operation!.plan as TlsSwitchPlanRecord;
 const running = (ctx: ClusterContext, i: InstanceRow) => ctx.observe(i.id)?.state === 'running';
@@ -84,8 +85,9 @@ async function runStage(ctx: ClusterContext, index: number): Promise<StepResult>
 
 /** The cluster's layout moves on and the event telling it commit together (a crash between would lose the event for good). */
 async function record(ctx: ClusterContext, stage: string, after: TlsLayout): Promise<void> {
+  const linger = secondProtocolMovesHome(ctx.cluster.tlsLayout, after) ? SECOND_ENDPOINT_LINGER_MS : 0;
   await inTx(ctx, async (db) => {
-    await ctx.deps.clusters.setTlsLayout(ctx.cluster.id, after, servesBoth(after), db);
+    await ctx.deps.clusters.setTlsLayout(ctx.cluster.id, after, servesBoth(after), db, linger);
     const message = servesBoth(after)
       ? `TLS: every instance serves ${tlsServedWords(after)}; clients can move to the ${after === 'plain+tls' ? 'TLS' : 'plain-text'} URI (GET /connection) before the other protocol closes.`
       : `TLS: every instance serves ${tlsServedWords(after)}; the second ports are released.`;

@@ -62,6 +62,9 @@ export class EndpointDirectory {
       { clusterId: c.id, port: c.endpointPort!, targets: targets(c.id, (i) => i.port) },
       // While both protocols are served: the second protocol's endpoint, to the instances' second ports.
       ...(c.endpointSecondPort ? [{ clusterId: c.id, port: c.endpointSecondPort, targets: targets(c.id, (i) => i.secondPort) }] : []),
+      // A second endpoint whose protocol moved to the own ports lingers a while, forwarding to them.
+      ...(c.endpointLinger && c.endpointLinger.untilMs > this.now() && c.endpointLinger.port !== c.endpointSecondPort
+        ? [{ clusterId: c.id, port: c.endpointLinger.port, targets: targets(c.id, (i) => i.port) }] : []),
     ]);
     const value = { host: this.d.host, items };
     this.cache = { at: this.now(), value };

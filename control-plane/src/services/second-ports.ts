@@ -5,13 +5,18 @@
  * for the instances it starts with; an instance added meanwhile (a reshard, a rebuilt or drained copy) gets one here.
  * A cluster with a stable endpoint also holds a second endpoint port meanwhile (the lowest free one from its
  * endpoint's port up), which forwards to the second ports: clients of the second protocol get a URI that outlives
- * any node too. Both are released with the layout that leaves one protocol (ClusterStore.setTlsLayout).
+ * any node too. Both are released with the layout that leaves one protocol (ClusterStore.setTlsLayout). When that
+ * layout serves the second protocol on the own ports, the endpoint lingers SECOND_ENDPOINT_LINGER_MS, forwarding to
+ * them: a cluster client that knew only the second ports reconnects through it instead of losing every address.
  * Call under the placement lock, after the rows are inserted.
  */
 import { planSecondPorts, servesBoth, type TlsLayout } from '@strata/engine';
 import type { Db } from '../db/tx';
 import type { ClusterStore, InstanceRow } from '../stores/cluster.store';
 import type { ClusterService } from './cluster.service';
+
+/** How long a second endpoint whose protocol moved to the own ports stays open after the switch (forwarding to them). */
+export const SECOND_ENDPOINT_LINGER_MS = 120_000;
 
 export async function holdSecondPorts(
   d: { clusters: ClusterStore; placement: Pick<ClusterService, 'placementNodes'> }, clusterId: string, rows: InstanceRow[], db: Db, layout?: TlsLayout,

@@ -11,6 +11,8 @@ export interface ClusterRow extends Cluster {
   endpointPort: number | null;
   /** The port of its second stable endpoint, held while its instances serve both protocols (to their second ports). */
   endpointSecondPort?: number | null;
+  /** A second endpoint that lingers after the switch that moved its protocol to the own ports (forwarding to them), and until when. */
+  endpointLinger?: { port: number; untilMs: number } | null;
   /** What its instances serve now (an in-place TLS switch moves it stage by stage); spec.tls is what was asked. */
   tlsLayout: TlsLayout;
   /** Its cluster bus speaks TLS (created with TLS; never changes). */
@@ -77,6 +79,7 @@ const toCluster = (r: any): ClusterRow => ({
   reconcileRequests: String(r.reconcile_requests),
   endpointPort: r.endpoint_port ?? null,
   endpointSecondPort: r.endpoint_second_port ?? null,
+  endpointLinger: r.endpoint_linger_port && r.endpoint_linger_until ? { port: r.endpoint_linger_port, untilMs: r.endpoint_linger_until.getTime() } : null,
   tlsLayout: r.tls_layout ?? (r.spec?.tls === 'required' ? 'tls' : 'plain'),
   tlsBus: r.tls_bus ?? r.spec?.tls === 'required',
 });
@@ -89,7 +92,7 @@ const toInstance = (r: any): InstanceRow => ({
 });
 
 /** Strips what must never leave the server. */
-export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointPort: _e, endpointSecondPort: _e2, tlsLayout: _l, tlsBus: _b, ...c }: ClusterRow): Cluster => c;
+export const publicCluster = ({ secretsEnc: _s, reconcileRequests: _r, endpointPort: _e, endpointSecondPort: _e2, endpointLinger: _e3, tlsLayout: _l, tlsBus: _b, ...c }: ClusterRow): Cluster => c;
 
 export class ClusterStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -107,7 +110,8 @@ export class ClusterStore {
   /** The lowest endpoint port from `base` up that no cluster holds (as its endpoint or its second one). Call under the placement lock. */
   async freeEndpointPort(base: number, db: Db = this.pool): Promise<number> {
     const r = await db.query(
-      `SELECT p FROM (SELECT endpoint_port AS p FROM clusters UNION SELECT endpoint_second_port FROM clusters) held WHERE p >= $1 ORDER BY p`,
+      `SELECT p FROM (SELECT endpoint_port AS p FROM clusters UNION SELECT endpoint_second_port FROM clusters
+         UNION SELECT endpoint_linger_port FROM clusters WHERE endpoint_linger_until > now()) held WHERE p >= $1 ORDER BY p`,
       [base],
     );
     let port = base;
@@ -207,9 +211,15 @@ export class ClusterStore {
     for (const [id, port] of ports) await db.query('UPDATE instances SET second_port = $2 WHERE id = $1', [id, port]);
   }
 
-  /** A TLS switch stage done on every instance: the cluster serves `layout`; instances follow it again; second ports released unless kept. */
-  async setTlsLayout(clusterId: string, layout: TlsLayout, keepSecondPorts: boolean, db: Db = this.pool): Promise<void> {
-    await db.query(`UPDATE clusters SET tls_layout = $2${keepSecondPorts ? '' : ', endpoint_second_port = NULL'} WHERE id = $1`, [clusterId, layout]);
+  /**
+   * A TLS switch stage done on every instance: the cluster serves `layout`; instances follow it again; second ports
+   * released unless kept. With `lingerMs`, a released second endpoint lingers that long (forwarding to the own ports).
+   */
+  async setTlsLayout(clusterId: string, layout: TlsLayout, keepSecondPorts: boolean, db: Db = this.pool, lingerMs = 0): Promise<void> {
+    const release = lingerMs > 0
+      ? `, endpoint_linger_port = endpoint_second_port, endpoint_linger_until = CASE WHEN endpoint_second_port IS NULL THEN NULL ELSE now() + make_interval(secs => $3 / 1000.0) END, endpoint_second_port = NULL`
+      : ', endpoint_second_port = NULL';
+    await db.query(`UPDATE clusters SET tls_layout = $2${keepSecondPorts ? '' : release} WHERE id = $1`, lingerMs > 0 && !keepSecondPorts ? [clusterId, layout, lingerMs] : [clusterId, layout]);
     await db.query(`UPDATE instances SET tls_layout = NULL${keepSecondPorts ? '' : ', second_port = NULL'} WHERE cluster_id = $1`, [clusterId]);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutAfter, layoutPorts, planTlsChange, replicationPortAfter, stageConnection, stageName, switchOrder, tlsSwitchActs, tlsTargetOf, TLS_LAYOUTS, type TlsSwitchMember, type TlsTarget } from './tls-switch.plan';
+import { layoutAfter, layoutPorts, planTlsChange, replicationPortAfter, secondProtocolMovesHome, stageConnection, stageName, switchOrder, tlsSwitchActs, tlsTargetOf, TLS_LAYOUTS, type TlsSwitchMember, type TlsTarget } from './tls-switch.plan';
 
 const m: TlsSwitchMember = { host: '10.0.0.1', port: 7000, secondPort: 7100, role: 'primary' };
 const settings = (acts: ReturnType<typeof tlsSwitchActs>) => acts.map((a) => (a.kind === 'config' ? Object.fromEntries(a.settings) : { kill: a.address }));
@@ -109,5 +109,12 @@ describe('TLS change plan (what a PATCH of tls runs)', () => {
     expect(layoutPorts('tls+plain', 7000, 7100)).toEqual({ plainPort: 7100, tlsPort: 7000, tlsReplication: false });
     expect(layoutPorts('tls', 7000, null)).toEqual({ plainPort: 0, tlsPort: 7000, tlsReplication: true });
     expect(() => layoutPorts('plain+tls', 7000, null)).toThrow(/second port/);
+  });
+});
+
+describe('secondProtocolMovesHome', () => {
+  it('is true only when the second ports\' protocol is what the own ports serve next', () => {
+    const moves = TLS_LAYOUTS.flatMap((a) => TLS_LAYOUTS.filter((b) => secondProtocolMovesHome(a, b)).map((b) => `${a}>${b}`));
+    expect(moves).toEqual(['plain+tls>tls', 'tls+plain>plain']);
   });
 });

@@ -149,6 +149,14 @@ export function tlsTargetOf(layout: TlsLayout): TlsTarget {
 
 /** Both protocols are served: instances need a second port. */
 export const servesBoth = (layout: TlsLayout): boolean => layout === 'plain+tls' || layout === 'tls+plain';
+
+/**
+ * The protocol the second ports served before is what the own ports serve after (`plain+tls` -> `tls`,
+ * `tls+plain` -> `plain`): clients of the second ports find it on the own ports. Not when the second protocol is
+ * withdrawn (back to what was served before).
+ */
+export const secondProtocolMovesHome = (before: TlsLayout, after: TlsLayout): boolean =>
+  (before === 'plain+tls' && after === 'tls') || (before === 'tls+plain' && after === 'plain');
 /** TLS is served on some port. */
 export const servesTls = (layout: TlsLayout): boolean => layout !== 'plain';
 
