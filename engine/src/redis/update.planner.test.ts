@@ -181,4 +181,14 @@ describe('update memory / durability / eviction', () => {
     const done = new Map(['p0', 'r0', 'p1', 'r1'].map((id) => [key({ kind: 'configure', instanceId: id, rollback: false }), ok()]));
     expect(planConfigure({ ...i, task: (t) => done.get(key(t)) ?? null }, false)).toEqual({ actions: [], verdict: { kind: 'done', detail: '4 instance(s) reconfigured without restart' } });
   });
+  it('does not wait for an instance on a down node (its task stays asked for), but does for one on a node only silent', () => {
+    const i = vertical({ memoryMbPerShard: 128 });
+    const done = new Map(['p0', 'r0', 'p1'].map((id) => [key({ kind: 'configure', instanceId: id, rollback: false }), ok()]));
+    const down = { ...i, instances: set(i.instances.map((x) => ({ ...x })), 'r1', { nodeDown: true, obs: null }), task: (t: UpdateTaskRef) => done.get(key(t)) ?? null };
+    const p = planConfigure(down, false);
+    expect(p.actions.map((a) => a.kind === 'configure' && a.instanceId)).toEqual(['r1']);
+    expect(p.verdict).toEqual({ kind: 'done', detail: '3 instance(s) reconfigured without restart; 1 on down node n-r1 not waited for (rebuilt elsewhere with these settings, or reconfigured if the node reports again)' });
+    const silent = { ...down, instances: set(i.instances.map((x) => ({ ...x })), 'r1', { obs: null, nodeReportedAt: NOW - 8000 }) };
+    expect(planConfigure(silent, false).verdict.kind).toBe('wait');
+  });
 });

@@ -57,7 +57,11 @@ export type UpdateStepPlan = Omit<StepPlan, 'actions'> & { actions: UpdateAction
 const running = (i: OpInstance) => i.obs?.process === 'running';
 const succeeded = (t: TaskView | null) => t?.state === 'succeeded';
 
-/** Memory, durability and eviction on every kept instance, in place (or back to what they were). */
+/**
+ * Memory, durability and eviction on every kept instance, in place (or back to what they were). An instance on a
+ * down node is not waited for: its task stays queued for the node (applied if it reports again), and healing, which
+ * resumes once the change ends, rebuilds its copy elsewhere from the new spec.
+ */
 export function planConfigure(input: UpdateInput, rollback: boolean): UpdateStepPlan {
   const settings = rollback ? input.from : input.to;
   const skip = new Set([...input.added, ...(rollback ? [] : input.removed)]);
@@ -65,8 +69,12 @@ export function planConfigure(input: UpdateInput, rollback: boolean): UpdateStep
   const left = targets.filter((i) => !succeeded(input.task({ kind: 'configure', instanceId: i.id, rollback })));
   const done = targets.length - left.length;
   const actions: UpdateAction[] = left.map((i) => ({ kind: 'configure', instanceId: i.id, settings, rollback }));
-  if (!left.length) return { actions, verdict: { kind: 'done', detail: `${done} instance(s) reconfigured without restart` } };
-  return { actions, verdict: { kind: 'wait', detail: `${done} of ${targets.length} instances reconfigured`, fraction: done / targets.length } };
+  const onDown = left.filter((i) => i.nodeDown);
+  const downNote = onDown.length
+    ? `; ${onDown.length} on down node ${[...new Set(onDown.map((i) => i.nodeName))].join(', ')} not waited for (rebuilt elsewhere with these settings, or reconfigured if the node reports again)`
+    : '';
+  if (left.length === onDown.length) return { actions, verdict: { kind: 'done', detail: `${done} instance(s) reconfigured without restart${downNote}` } };
+  return { actions, verdict: { kind: 'wait', detail: `${done} of ${targets.length} instances reconfigured${downNote}`, fraction: done / targets.length } };
 }
 
 /** A node that reported this recently and does not list an instance does not have it. */

@@ -1,0 +1,71 @@
+/**
+ * A settings change (memory) while a node is lost, on the real stack: 3 nodes,
+ * a 1x1 cluster (127.0.141.x). The replica's host (agent and engines) is
+ * killed and the change is asked for right away. The change does not wait
+ * for the lost copy: it ends once the node is declared down and every live
+ * copy took the new settings, and healing then rebuilds the replica on the
+ * third node with them. A writer runs throughout (WAIT 1): nothing it had
+ * acknowledged is lost, and every loaded key is there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import type { Stack } from '@strata/local';
+import { internalCredentials, killHost, testStack } from './helpers/test-stack';
+import type { TestApi } from './helpers/api-client';
+import { appClient, DurableWriter, loadKeys } from './helpers/workload';
+import { expectNothingLost } from './helpers/nothing-lost';
+
+let stack: Stack;
+let api: TestApi;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ stack, api, cleanup } = await testStack('127.0.141', { nodes: 3 }));
+});
+afterAll(async () => cleanup?.());
+
+async function maxmemoryMb(address: string): Promise<number> {
+  const [host, port] = [address.slice(0, address.lastIndexOf(':')), Number(address.slice(address.lastIndexOf(':') + 1))];
+  const r = new Redis({ host, port, ...internalCredentials(stack, address), lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await r.connect();
+    const [, bytes] = (await r.config('GET', 'maxmemory')) as [string, string];
+    return Number(bytes) / 1024 / 1024;
+  } finally {
+    r.disconnect();
+  }
+}
+
+describe('a settings change while a node is lost', () => {
+  it('does not wait for the copy on the down node; healing rebuilds it elsewhere with the new settings; nothing lost', async () => {
+    const created = await api.createCluster({ name: 'down-settings', shards: 1, replicasPerShard: 1, memoryMbPerShard: 64 });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.cluster.id;
+    const before = await api.waitForHealthy(id, 60_000);
+    const replica = before.shards[0]!.instances.find((i) => i.role === 'replica')!;
+    const uri = (await api.connection(id)).body.uri;
+    const app = appClient(uri);
+    await loadKeys(app, 'k', 2000, 1);
+    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
+
+    const node = (await api.nodes()).body.items.find((n) => n.id === replica.nodeId)!;
+    await killHost(stack, stack.agents.findIndex((a) => a.name === node.name));
+    const changed = await api.updateCluster(id, { memoryMbPerShard: 48 });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(202);
+    const op = await api.waitForOperation(changed.body.operation.id, 60_000);
+    expect(op.state, JSON.stringify(op)).toBe('succeeded');
+    const configure = op.steps.find((s) => s.name === 'configure')!;
+    expect(configure.detail).toContain(`1 on down node ${node.name} not waited for`);
+    await api.waitForEvent(id, 'node-down', (e) => e.node.id === node.id, 30_000);
+
+    // Healing rebuilds the replica on the third node, with the new memory; the primary took it in place.
+    const rebuilt = await api.waitForEvent(id, 'replica-rebuilt', () => true, 60_000);
+    expect(rebuilt.replacement.nodeName).not.toBe(node.name);
+    const after = await api.waitForHealthy(id, 60_000);
+    const copies = after.shards[0]!.instances;
+    expect(copies.map((i) => i.nodeId)).not.toContain(node.id);
+    for (const c of copies) expect(await maxmemoryMb(c.address), c.address).toBe(48);
+
+    await expectNothingLost(writer, app);
+  }, 240_000);
+});
