@@ -75,6 +75,20 @@ describe('planRestartStep', () => {
     });
   });
 
+  it('stops with node_down once a node holding a copy is down (only silent, it pauses)', () => {
+    const l = cluster();
+    set(l, 'r1', { obs: null, nodeReportedAt: NOW - 8000 });
+    expect(plan(l).verdict.kind).toBe('wait');
+    set(l, 'r1', { nodeDown: true });
+    expect(plan(l)).toEqual({
+      actions: [],
+      verdict: {
+        kind: 'failed', code: 'node_down',
+        message: 'node n0 went down during the rolling restart; it held 10.0.0.1:7001 (Shard 2 replica). Healing rebuilds those copies elsewhere with fresh engines; ask for the restart again once the cluster is ready to restart the others.',
+      },
+    });
+  });
+
   it('waits for an in-sync replica before a primary hands over', () => {
     const l = cluster();
     const tasks = { 'restart-running:r0': succeededAt(NOW - 5000) };

@@ -38,8 +38,26 @@ export const FRESH_AFTER_MS = 1500;
 
 const wait = (detail: string, fraction: number): StepPlan['verdict'] => ({ kind: 'wait', detail, fraction });
 
+/**
+ * A node holding copies of the cluster went down: the roll stops there (the copies restarted so far stay restarted).
+ * Waiting would hold healing back for good (a roll lets it only promote), and healing rebuilds those copies with fresh
+ * engines once the operation ended.
+ */
+function nodeLostDuringRestart(instances: OpInstance[]): Extract<StepPlan['verdict'], { kind: 'failed' }> | null {
+  const down = instances.filter((i) => i.nodeDown);
+  if (!down.length) return null;
+  const nodes = [...new Set(down.map((i) => i.nodeName))];
+  return {
+    kind: 'failed', code: 'node_down',
+    message: `node ${nodes.join(', ')} went down during the rolling restart; it held ${down.map((i) => `${i.label} (${shardLabel(i.shard)} ${i.role})`).join(', ')}. `
+      + 'Healing rebuilds those copies elsewhere with fresh engines; ask for the restart again once the cluster is ready to restart the others.',
+  };
+}
+
 export function planRestartStep(input: RestartInput): StepPlan & { actions: OperationAction[] } {
   const { instances, order } = input;
+  const lost = nodeLostDuringRestart(instances);
+  if (lost) return { actions: [], verdict: lost };
   const healthy = healthyIds(instances);
   const total = order.length || 1;
   let done = 0;

@@ -1,11 +1,15 @@
 /**
- * A settings change (memory) while a node is lost, on the real stack: 3 nodes,
- * a 1x1 cluster (127.0.141.x). The replica's host (agent and engines) is
- * killed and the change is asked for right away. The change does not wait
- * for the lost copy: it ends once the node is declared down and every live
- * copy took the new settings, and healing then rebuilds the replica on the
- * third node with them. A writer runs throughout (WAIT 1): nothing it had
- * acknowledged is lost, and every loaded key is there.
+ * Day-two changes while a node is lost, on the real stack (3 nodes,
+ * 127.0.141.x), each with a writer running and keys loaded:
+ * - a settings change (memory) on a 1x1 cluster asked for right after its
+ *   replica's host (agent and engines) is killed: the change does not wait
+ *   for the lost copy; it ends once the node is declared down and every live
+ *   copy took the new settings, and healing then rebuilds the replica on the
+ *   third node with them (WAIT 1 writer: nothing acknowledged lost);
+ * - a rolling restart of a 1x1 cluster (on the two nodes left) whose
+ *   replica's host is killed as the roll begins: the roll stops with
+ *   `node_down`, rather than pausing for good while healing waits behind it;
+ *   the primary keeps serving every key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
@@ -36,8 +40,8 @@ async function maxmemoryMb(address: string): Promise<number> {
   }
 }
 
-describe('a settings change while a node is lost', () => {
-  it('does not wait for the copy on the down node; healing rebuilds it elsewhere with the new settings; nothing lost', async () => {
+describe('day-two changes while a node is lost', () => {
+  it('a settings change does not wait for the copy on the down node; healing rebuilds it elsewhere with the new settings; nothing lost', async () => {
     const created = await api.createCluster({ name: 'down-settings', shards: 1, replicasPerShard: 1, memoryMbPerShard: 64 });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const id = created.body.cluster.id;
@@ -65,6 +69,29 @@ describe('a settings change while a node is lost', () => {
     const copies = after.shards[0]!.instances;
     expect(copies.map((i) => i.nodeId)).not.toContain(node.id);
     for (const c of copies) expect(await maxmemoryMb(c.address), c.address).toBe(48);
+
+    await expectNothingLost(writer, app);
+  }, 240_000);
+
+  it('a rolling restart stops with node_down when a node holding a copy goes down, and the primary keeps every key', async () => {
+    const created = await api.createCluster({ name: 'down-restart', shards: 1, replicasPerShard: 1, memoryMbPerShard: 32 });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const id = created.body.cluster.id;
+    const before = await api.waitForHealthy(id, 60_000);
+    const replica = before.shards[0]!.instances.find((i) => i.role === 'replica')!;
+    const uri = (await api.connection(id)).body.uri;
+    const app = appClient(uri);
+    await loadKeys(app, 'k', 2000, 1);
+    // Acknowledged by the primary (no replica left to wait for once the replica's host is gone).
+    const writer = new DurableWriter(appClient(uri), 'w', 0).start();
+
+    const started = await api.restart(id);
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const node = (await api.nodes()).body.items.find((n) => n.id === replica.nodeId)!;
+    await killHost(stack, stack.agents.findIndex((a) => a.name === node.name));
+    const op = await api.waitForOperation(started.body.operation.id, 60_000);
+    expect(op.state, JSON.stringify(op)).toBe('failed');
+    expect(op.error).toMatchObject({ code: 'node_down', message: expect.stringContaining(`node ${node.name} went down during the rolling restart`) });
 
     await expectNothingLost(writer, app);
   }, 240_000);
