@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import type { Stack } from '@strata/local';
 import { internalCredentials, killHost, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
-import { appClient, DurableWriter, loadKeys } from './helpers/workload';
+import { loadedOneShard } from './helpers/loaded-cluster';
 import { expectNothingLost } from './helpers/nothing-lost';
 
 let stack: Stack;
@@ -42,17 +42,7 @@ async function maxmemoryMb(address: string): Promise<number> {
 
 describe('day-two changes while a node is lost', () => {
   it('a settings change does not wait for the copy on the down node; healing rebuilds it elsewhere with the new settings; nothing lost', async () => {
-    const created = await api.createCluster({ name: 'down-settings', shards: 1, replicasPerShard: 1, memoryMbPerShard: 64 });
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const id = created.body.cluster.id;
-    const before = await api.waitForHealthy(id, 60_000);
-    const replica = before.shards[0]!.instances.find((i) => i.role === 'replica')!;
-    const uri = (await api.connection(id)).body.uri;
-    const app = appClient(uri);
-    await loadKeys(app, 'k', 2000, 1);
-    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
-
-    const node = (await api.nodes()).body.items.find((n) => n.id === replica.nodeId)!;
+    const { id, app, writer, replicaNode: node } = await loadedOneShard(api, { name: 'down-settings', replicasPerShard: 1, memoryMbPerShard: 64 });
     await killHost(stack, stack.agents.findIndex((a) => a.name === node.name));
     const changed = await api.updateCluster(id, { memoryMbPerShard: 48 });
     expect(changed.status, JSON.stringify(changed.body)).toBe(202);
@@ -74,20 +64,10 @@ describe('day-two changes while a node is lost', () => {
   }, 240_000);
 
   it('a rolling restart stops with node_down when a node holding a copy goes down, and the primary keeps every key', async () => {
-    const created = await api.createCluster({ name: 'down-restart', shards: 1, replicasPerShard: 1, memoryMbPerShard: 32 });
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const id = created.body.cluster.id;
-    const before = await api.waitForHealthy(id, 60_000);
-    const replica = before.shards[0]!.instances.find((i) => i.role === 'replica')!;
-    const uri = (await api.connection(id)).body.uri;
-    const app = appClient(uri);
-    await loadKeys(app, 'k', 2000, 1);
-    // Acknowledged by the primary (no replica left to wait for once the replica's host is gone).
-    const writer = new DurableWriter(appClient(uri), 'w', 0).start();
-
+    // The writer's writes are acknowledged by the primary: no replica is left to wait for once the replica's host is gone.
+    const { id, app, writer, replicaNode: node } = await loadedOneShard(api, { name: 'down-restart', replicasPerShard: 1, memoryMbPerShard: 32 }, 0);
     const started = await api.restart(id);
     expect(started.status, JSON.stringify(started.body)).toBe(202);
-    const node = (await api.nodes()).body.items.find((n) => n.id === replica.nodeId)!;
     await killHost(stack, stack.agents.findIndex((a) => a.name === node.name));
     const op = await api.waitForOperation(started.body.operation.id, 60_000);
     expect(op.state, JSON.stringify(op)).toBe('failed');

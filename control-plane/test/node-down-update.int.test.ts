@@ -17,6 +17,7 @@ import { killHost, redisPidsOn, testStack } from './helpers/test-stack';
 import type { TestApi } from './helpers/api-client';
 import { appClient, DurableWriter, loadKeys } from './helpers/workload';
 import { expectNothingLost } from './helpers/nothing-lost';
+import { loadedOneShard } from './helpers/loaded-cluster';
 
 let stack: Stack;
 let api: TestApi;
@@ -29,17 +30,7 @@ afterAll(async () => cleanup?.());
 
 describe('lowering the replica count while a node is away', () => {
   it('away but not down (its agent stopped, its engines serving): no copy removed meanwhile; once back, the copy too many goes, nothing lost', async () => {
-    const created = await api.createCluster({ name: 'away-update', shards: 1, replicasPerShard: 2, memoryMbPerShard: 32 });
-    expect(created.status, JSON.stringify(created.body)).toBe(202);
-    const id = created.body.cluster.id;
-    const before = await api.waitForHealthy(id, 60_000);
-    const replica = before.shards[0]!.instances.find((i) => i.role === 'replica')!;
-    const uri = (await api.connection(id)).body.uri;
-    const app = appClient(uri);
-    await loadKeys(app, 'k', 2000, 1);
-    const writer = new DurableWriter(appClient(uri), 'w', 1).start();
-
-    const node = (await api.nodes()).body.items.find((n) => n.id === replica.nodeId)!;
+    const { id, app, writer, replicaNode: node } = await loadedOneShard(api, { name: 'away-update', replicasPerShard: 2, memoryMbPerShard: 32 });
     const agent = stack.agents.findIndex((a) => a.name === node.name);
     const pid = stack.agents[agent]!.proc!.child.pid!;
     process.kill(pid, 'SIGSTOP');

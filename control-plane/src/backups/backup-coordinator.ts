@@ -180,11 +180,10 @@ export class BackupCoordinator {
    * Left alone it would wait for that node for good, and the backup with it.
    */
   private async takenBackFromDownNode(t: TaskRow | undefined, shard: number): Promise<TaskRow | undefined> {
-    if (!t || (t.state !== 'pending' && t.state !== 'leased') || !this.d.nodeDown?.(t.nodeId)) return t;
-    const node = (await this.d.nodes.list()).find((n) => n.id === t.nodeId);
-    const taken = await this.d.tasks.takeBack(t.id, `node ${node?.name ?? t.nodeId} went down while it ran the backup of shard ${shard + 1}`);
-    if (taken) this.d.log.warn({ backupShard: shard, nodeId: t.nodeId }, 'took a backup task back from a node that went down');
-    return taken ?? t;
+    const downNode = async (id: string) => (this.d.nodeDown?.(id) ? { name: (await this.d.nodes.list()).find((n) => n.id === id)?.name ?? id } : null);
+    const row = await this.d.tasks.takeBackFromDownNode(t, downNode, (node) => `node ${node.name} went down while it ran the backup of shard ${shard + 1}`);
+    if (row && row !== t) this.d.log.warn({ backupShard: shard, nodeId: row.nodeId }, 'took a backup task back from a node that went down');
+    return row;
   }
 
   /** An import's shards: each fetched by an agent that reports (spread over them), straight from the source's primary. */

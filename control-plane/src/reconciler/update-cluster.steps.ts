@@ -90,13 +90,10 @@ function migrate(name: 'migrate-slots' | 'rollback-migrate'): Step<ClusterContex
  * heartbeat is refused), so two runs never move slots at once for long.
  */
 async function takenBackFromDownNode(ctx: ClusterContext, t: TaskRow | undefined): Promise<TaskRow | undefined> {
-  if (!t || (t.state !== 'pending' && t.state !== 'leased')) return t;
-  const node = downNodes(ctx).find((n) => n.id === t.nodeId);
-  if (!node) return t;
-  const error = `node ${node.name} (${node.address}) went down while it ran the migration; the move goes on from a live node`;
-  const row = await inTx(ctx, (db) => ctx.deps.tasks.takeBack(t.id, error, db));
-  if (!row) return t;
-  ctx.tasks.set(row.dedupeKey, row);
+  const down = downNodes(ctx);
+  const row = await inTx(ctx, (db) => ctx.deps.tasks.takeBackFromDownNode(t, (id) => down.find((n) => n.id === id) ?? null,
+    (node) => `node ${node.name} (${node.address}) went down while it ran the migration; the move goes on from a live node`, db));
+  if (row && row !== t) ctx.tasks.set(row.dedupeKey, row);
   return row;
 }
 

@@ -113,6 +113,19 @@ export class TaskStore {
     return r.rows[0] ? toTask(r.rows[0]) : null;
   }
 
+  /**
+   * `t` as it stands, or, when it is open (pending or leased) and held by a node `downNode` names (null: not down),
+   * taken back with the error `why` gives for that node (see takeBack).
+   */
+  async takeBackFromDownNode<N>(
+    t: TaskRow | undefined, downNode: (nodeId: string) => N | null | Promise<N | null>, why: (node: N) => string, db: Db = this.pool,
+  ): Promise<TaskRow | undefined> {
+    if (!t || (t.state !== 'pending' && t.state !== 'leased')) return t;
+    const node = await downNode(t.nodeId);
+    if (node === null) return t;
+    return (await this.takeBack(t.id, why(node), db)) ?? t;
+  }
+
   async exists(id: string, nodeId: string): Promise<boolean> {
     const r = await this.pool.query('SELECT 1 FROM tasks WHERE id = $1 AND node_id = $2', [id, nodeId]);
     return r.rowCount === 1;
