@@ -352,4 +352,40 @@ describe('migrateSlots on real redis-server processes', () => {
     for (const k of handed) expect(await c.get(k)).toBe(k === rewritten ? 'newer' : `v${k.slice(2)}`);
     expect(logs.join('\n')).toMatch(/5 slot\(s\) whose keys a target holds without owning them or marking them/);
   }, 60_000);
+  it("an open slot owned only by a dead target primary (its promoted replica never owned it): the next run has the replica claim it before repairing open slots, and finishes with every key", async () => {
+    const { p2, a0, a2, id0, id2 } = await formedWithMovingPair();
+    let slot = MOVING.start;
+    while (Number(await a0.call('CLUSTER', 'COUNTKEYSINSLOT', String(slot))) === 0) slot++;
+    // The slot's keys handed over to shard 2's primary (the source's copies deleted), and its replica has them.
+    await a2.call('CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', id0);
+    await a0.call('CLUSTER', 'SETSLOT', String(slot), 'MIGRATING', id2);
+    const ks = (await a0.call('CLUSTER', 'GETKEYSINSLOT', String(slot), '1000')) as string[];
+    await a0.call('MIGRATE', p2.host, String(p2.port), '', '0', '5000', 'AUTH2', internal.username, internal.password, 'KEYS', ...ks);
+    expect(Number(await a2.call('WAIT', '1', '2000'))).toBe(1);
+    // The source gives the slot to the target (its side of the handover), but the target dies before claiming it:
+    // its replica, promoted, never owned it. The source alone says the dead target owns it, and a member still marks
+    // it open (importing it from the source, as a move that began again would).
+    const replica = fleet!.servers.find((x) => x.host === HOSTS[0] && x.port === 7201)!;
+    const victim = fleet!.servers.find((x) => x.host === p2.host && x.port === p2.port)!;
+    await a0.call('CLUSTER', 'SETSLOT', String(slot), 'NODE', id2);
+    process.kill(victim.pid, 'SIGKILL');
+    const promoted = await admin(replica.host, replica.port);
+    await promoted.call('CLUSTER', 'FAILOVER', 'TAKEOVER');
+    while (((await promoted.call('ROLE')) as string[])[0] !== 'master') await new Promise((r) => setTimeout(r, 20));
+    await promoted.call('CLUSTER', 'SETSLOT', String(slot), 'IMPORTING', id0);
+    const live = [primaries[0]!, primaries[1]!, { host: replica.host, port: replica.port }];
+    for (const m of live) {
+      const me = parseClusterNodes(String(await (await admin(m.host, m.port)).call('CLUSTER', 'NODES'))).find((n) => n.myself)!;
+      expect(me.slots.some((r) => r.start <= slot && slot <= r.end), `${m.host}:${m.port} owns ${slot}`).toBe(false);
+    }
+    expect(parseClusterNodes(String(await a0.call('CLUSTER', 'NODES'))).find((n) => n.slots.some((r) => r.start <= slot && slot <= r.end))?.id).toBe(id2);
+
+    const logs: string[] = [];
+    const r = await migrateSlots({ targets: [{ host: replica.host, port: replica.port, slots: [MOVING], shardEngineIds: [id2] }], primaries: live, ...internal, log: (m) => logs.push(m) });
+    expect(r.complete).toBe(true);
+    expect(logs.join('\n')).toMatch(/1 slot\(s\) claimed only by a dead former primary/);
+    expect(await settled(live)).toEqual({ owned: 16384, open: 0, keys: KEYS });
+    const c = appClient();
+    for (const k of ks) expect(await c.get(k)).toBe(`v${k.slice(2)}`);
+  }, 60_000);
 });

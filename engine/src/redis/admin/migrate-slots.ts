@@ -111,6 +111,41 @@ async function unmarkedHolderSlots(targets: Member[], dest: Map<number, { host: 
   return out.sort((a, b) => a - b);
 }
 
+/**
+ * A slot no live primary claims, that the others say belongs to a (dead) former primary of the shard it is wanted in:
+ * that primary died just after claiming it, before its replica (now promoted) heard of it. Redis leaves such a slot
+ * uncovered (cluster_state:fail everywhere), and a member may still mark it migrating to the dead one; the replica
+ * holds its keys (a source lets keys go only once the target's replica has them): it claims it. Done before open
+ * slots are repaired, which need an owner for every open slot.
+ */
+async function claimOrphanSlots(members: Member[], targets: MigrateSlotsOptions['targets'], memberOf: (t: { host: string; port: number }) => Member, log: (msg: string) => void): Promise<void> {
+  const views = await Promise.all(members.map(async (m) => ({ m, nodes: parseClusterNodes(String(await m.client.call('CLUSTER', 'NODES'))) })));
+  const owner = slotOwners(views.map(({ m, nodes }) => {
+    const me = nodes.find((n) => n.myself)!;
+    return { of: m, slots: me.slots, configEpoch: me.configEpoch };
+  }));
+  const claimedBy = new Map<number, Set<string>>();
+  for (const { nodes } of views) {
+    for (const n of nodes) {
+      if (n.myself) continue;
+      for (const r of n.slots) for (let s = r.start; s <= r.end; s++) {
+        if (!owner[s]) claimedBy.set(s, (claimedBy.get(s) ?? new Set()).add(n.id));
+      }
+    }
+  }
+  for (const t of targets) {
+    const to = memberOf(t);
+    const orphans: number[] = [];
+    for (const r of t.slots) for (let s = r.start; s <= r.end; s++) {
+      if (!owner[s] && [...(claimedBy.get(s) ?? [])].some((id) => t.shardEngineIds?.includes(id))) orphans.push(s);
+    }
+    if (!orphans.length) continue;
+    await exec(to.client, orphans.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]));
+    await Promise.all(members.filter((m) => m !== to).map((m) => exec(m.client, orphans.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]))));
+    log(`${orphans.length} slot(s) claimed only by a dead former primary of ${to.host}:${to.port}'s shard: now its own`);
+  }
+}
+
 export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSlotsResult> {
   const log = opts.log ?? (() => {});
   const pace: MigrationPace = { ...MIGRATION_PACES[opts.priority ?? DEFAULT_MIGRATION_PRIORITY], ...opts.pace };
@@ -136,6 +171,7 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       known.set(member, new Set(nodes.map((n) => n.id)));
     }
     await introduce([...members.values()], known, log);
+    await claimOrphanSlots([...members.values()], opts.targets, (t) => members.get(key(t))!, log);
     const dest = new Map<number, { host: string; port: number }>();
     for (const t of opts.targets) for (const r of t.slots) for (let s = r.start; s <= r.end; s++) dest.set(s, t);
     const unmarked = await unmarkedHolderSlots(opts.targets.map((t) => members.get(key(t))!), dest);
@@ -146,6 +182,8 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
     }
 
     // 2. Who owns what now: each primary's own claim; a double claim (gossip in flight) goes to the higher epoch.
+    //    (Orphans again: the repair may have moved keys and claims.)
+    await claimOrphanSlots([...members.values()], opts.targets, (t) => members.get(key(t))!, log);
     const claims: { of: Member; slots: SlotRange[]; configEpoch: number }[] = [];
     const viewOf = new Map<Member, ReturnType<typeof parseClusterNodes>>();
     const openOf = new Map<Member, ReturnType<typeof parseOpenSlots>>();
@@ -158,31 +196,6 @@ export async function migrateSlots(opts: MigrateSlotsOptions): Promise<MigrateSl
       claims.push({ of: m, slots: me.slots, configEpoch: me.configEpoch });
     }
     const owner = slotOwners(claims);
-    // A slot no live primary claims, that the others say belongs to a (dead) former primary of the shard it is
-    // wanted in: that primary died just after claiming it, before its replica (now promoted) heard of it. Redis
-    // leaves such a slot uncovered (cluster_state:fail everywhere); the replica holds its keys: it claims it.
-    const claimedBy = new Map<number, Set<string>>();
-    for (const nodes of viewOf.values()) {
-      for (const n of nodes) {
-        if (n.myself) continue;
-        for (const r of n.slots) for (let s = r.start; s <= r.end; s++) {
-          if (!owner[s]) claimedBy.set(s, (claimedBy.get(s) ?? new Set()).add(n.id));
-        }
-      }
-    }
-    for (const t of opts.targets) {
-      const to = members.get(key(t))!;
-      const orphans: number[] = [];
-      for (const r of t.slots) for (let s = r.start; s <= r.end; s++) {
-        if (!owner[s] && [...(claimedBy.get(s) ?? [])].some((id) => t.shardEngineIds?.includes(id))) orphans.push(s);
-      }
-      if (!orphans.length) continue;
-      await exec(to.client, orphans.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]));
-      await Promise.all([...members.values()].filter((m) => m !== to)
-        .map((m) => exec(m.client, orphans.map((s) => ['CLUSTER', 'SETSLOT', String(s), 'NODE', to.id]))));
-      for (const s of orphans) owner[s] = to;
-      log(`${orphans.length} slot(s) claimed only by a dead former primary of ${to.host}:${to.port}'s shard: now its own`);
-    }
     // Keyed commands fail with CLUSTERDOWN on a member that still sees a slot uncovered (a failover, a claim that
     // gossip has not spread yet): wait a while for every member to say ok (then try anyway: the caller retries).
     await untilClusterOk([...members.values()], log);
