@@ -1,4 +1,5 @@
 import type { Node } from '@strata/api';
+import type { NodeRow, NodeStore } from '../stores/node.store';
 
 /** How long a node may stay silent before it counts as offline, and as down. */
 export interface LivenessTimings {
@@ -32,8 +33,19 @@ export function nodeStatus(silentMs: number | null, unreachableByPeers: () => bo
 }
 
 /**
+ * A node's liveness as the API shows it and placement counts it: silence since its last heartbeat, this process's
+ * or, before it heard one, the stored one (less what a restart may have missed, NodeStore.silentForMs). A node that
+ * died while the control plane was away is shown down at once, and placement never picks it.
+ */
+export function storedNodeStatus(
+  n: NodeRow, d: { nodes: Pick<NodeStore, 'silentForMs'>; observed: { unreachableByPeers(nodeId: string): boolean } }, t: LivenessTimings, now = Date.now(),
+): Node['status'] {
+  return nodeStatus(d.nodes.silentForMs(n, now), () => d.observed.unreachableByPeers(n.id), t);
+}
+
+/**
  * A node's liveness by what this control plane heard (silence counted from its own start, so a control-plane outage
- * never makes every node look down at once).
+ * never makes every node look down at once): what healing and backups act on.
  */
 export function heardNodeStatus(o: { silentForMs(nodeId: string): number | null; unreachableByPeers(nodeId: string): boolean }, nodeId: string, t: LivenessTimings): Node['status'] {
   return nodeStatus(o.silentForMs(nodeId), () => o.unreachableByPeers(nodeId), t);

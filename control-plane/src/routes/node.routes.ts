@@ -8,7 +8,7 @@ import type { ClusterStore } from '../stores/cluster.store';
 import type { NodeStore } from '../stores/node.store';
 import type { ObservedState } from '../observed/observed-state';
 import { hashToken, newToken } from '../crypto/tokens';
-import { nodeStatus } from '../observed/node-liveness';
+import { storedNodeStatus } from '../observed/node-liveness';
 
 export interface NodeRoutesDeps {
   nodes: NodeStore;
@@ -50,7 +50,7 @@ export function nodeRoutes(d: NodeRoutesDeps): Router {
         id: n.id,
         name: n.name,
         address: n.address,
-        status: nodeStatus(d.nodes.silentForMs(n, now), () => d.observed.unreachableByPeers(n.id), liveness),
+        status: storedNodeStatus(n, d, liveness, now),
         draining: n.draining,
         capacity: fleet ? { memoryMb: n.memoryMb, usedMemoryMb: on.reduce((s, i) => s + i.memoryMb, 0) } : null,
         lastHeartbeatAt: n.lastHeartbeatAt?.toISOString() ?? null,

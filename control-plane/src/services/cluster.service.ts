@@ -19,7 +19,7 @@ import { initialStatus, storedStatus, writeStatus } from '../reconciler/cluster-
 import type { ClusterSecrets } from './cluster-secrets';
 import { holdSecondPorts } from './second-ports';
 import type { ObservedState } from '../observed/observed-state';
-import { nodeStatus, type LivenessTimings } from '../observed/node-liveness';
+import { storedNodeStatus, type LivenessTimings } from '../observed/node-liveness';
 import type { PlacementFence } from '../reconciler/cluster-context';
 
 export interface ClusterServiceDeps {
@@ -90,7 +90,7 @@ export class ClusterService {
         id: n.id,
         name: n.name,
         // A draining node takes no new instances; a node declared down is not online, even before it is offline by silence.
-        online: !n.draining && nodeStatus(this.d.nodes.silentForMs(n, now), () => this.d.observed.unreachableByPeers(n.id), this.d.liveness) === 'online',
+        online: !n.draining && storedNodeStatus(n, this.d, this.d.liveness, now) === 'online',
         memoryMb: n.memoryMb,
         usedMemoryMb: mine.reduce((s, i) => s + i.memoryMb, 0) + Math.ceil((temporary.get(n.id) ?? 0) / (1024 * 1024)),
         // Also the ports of engines the node still runs for copies no longer in any row (a deleted
