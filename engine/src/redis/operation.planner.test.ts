@@ -53,7 +53,7 @@ describe('planCreateStep', () => {
     expect(plan.verdict).toMatchObject({ kind: 'failed', code: 'node_down' });
     const message = (plan.verdict as { message: string }).message;
     expect(message).toContain('node n1 went down');
-    expect(message).toContain('it held 10.0.0.0:7001 (shard 0 replica), 10.0.0.1:7000 (shard 1 primary)');
+    expect(message).toContain('it held 10.0.0.0:7001 (Shard 1 replica), 10.0.0.1:7000 (Shard 2 primary)');
     expect(message).toContain(step === 'load-data' ? 'restore it again' : 'create it again');
     expect(planCreateStep('plan', create(l)).verdict.kind).toBe('done');
   });

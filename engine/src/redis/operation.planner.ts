@@ -9,6 +9,7 @@
 import type { InstanceRole } from '../domain';
 import type { OperationAction } from './cluster-action';
 import { isHealthyMember, primaryNodeId, type MemberObservation } from './member-health';
+import { shardLabel } from '../shard-label';
 
 /** One stored instance with what its node reports. */
 export interface OpInstance {
@@ -147,14 +148,20 @@ export function planCreateStep(step: CreateStep, input: CreateInput): StepPlan {
  * (placement skips down nodes) is the quick and safe way on.
  */
 function nodeLostDuringCreate(all: OpInstance[], restoring: boolean): Extract<StepVerdict, { kind: 'failed' }> | null {
-  const down = all.filter((i) => i.nodeDown);
+  return nodeDownFailure(all, 'while the cluster was being created',
+    `Delete this cluster (the delete does not wait for the node) and ${restoring ? 'restore' : 'create'} it again: placement skips nodes that are down.`);
+}
+
+/**
+ * An operation that cannot go on without a node that went down: `node_down`, naming the node(s) and the copies they
+ * held (`during`: when, in words; `advice`: what to do next). Null while no instance's node is down.
+ */
+export function nodeDownFailure(instances: readonly OpInstance[], during: string, advice: string): Extract<StepVerdict, { kind: 'failed' }> | null {
+  const down = instances.filter((i) => i.nodeDown);
   if (!down.length) return null;
   const nodes = [...new Set(down.map((i) => i.nodeName))];
-  const held = down.map((i) => `${i.label} (shard ${i.shard} ${i.role})`).join(', ');
-  return {
-    kind: 'failed', code: 'node_down',
-    message: `node ${nodes.join(', ')} went down while the cluster was being created; it held ${held}. Delete this cluster (the delete does not wait for the node) and ${restoring ? 'restore' : 'create'} it again: placement skips nodes that are down.`,
-  };
+  const held = down.map((i) => `${i.label} (${shardLabel(i.shard)} ${i.role})`).join(', ');
+  return { kind: 'failed', code: 'node_down', message: `node ${nodes.join(', ')} went down ${during}; it held ${held}. ${advice}` };
 }
 
 /** Load rounds a restore goes through before it fails (each engine restart or failover during the load starts one). */

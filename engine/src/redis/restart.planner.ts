@@ -11,7 +11,7 @@
  */
 import type { OperationAction } from './cluster-action';
 import { isInSyncReplica, primaryNodeId } from './member-health';
-import { healthyIds, type OpInstance, type StepPlan, type TaskView } from './operation.planner';
+import { healthyIds, nodeDownFailure, type OpInstance, type StepPlan, type TaskView } from './operation.planner';
 import { shardLabel } from '../shard-label';
 
 /** The roll's own tasks, by what they are for. */
@@ -43,16 +43,8 @@ const wait = (detail: string, fraction: number): StepPlan['verdict'] => ({ kind:
  * Waiting would hold healing back for good (a roll lets it only promote), and healing rebuilds those copies with fresh
  * engines once the operation ended.
  */
-function nodeLostDuringRestart(instances: OpInstance[]): Extract<StepPlan['verdict'], { kind: 'failed' }> | null {
-  const down = instances.filter((i) => i.nodeDown);
-  if (!down.length) return null;
-  const nodes = [...new Set(down.map((i) => i.nodeName))];
-  return {
-    kind: 'failed', code: 'node_down',
-    message: `node ${nodes.join(', ')} went down during the rolling restart; it held ${down.map((i) => `${i.label} (${shardLabel(i.shard)} ${i.role})`).join(', ')}. `
-      + 'Healing rebuilds those copies elsewhere with fresh engines; ask for the restart again once the cluster is ready to restart the others.',
-  };
-}
+const nodeLostDuringRestart = (instances: OpInstance[]) => nodeDownFailure(instances, 'during the rolling restart',
+  'Healing rebuilds those copies elsewhere with fresh engines; ask for the restart again once the cluster is ready to restart the others.');
 
 export function planRestartStep(input: RestartInput): StepPlan & { actions: OperationAction[] } {
   const { instances, order } = input;
