@@ -142,6 +142,12 @@ describe('resharding when a primary crashes', () => {
     const done = await api.waitForOperation(opId, 150_000);
     console.log(summary(done, killedAt));
     expect(done.state, JSON.stringify(done.error ?? done.steps)).toBe('succeeded');
+    // On a busy host the move may end before the kill (it runs on the sources' agents, not the stalled one): the
+    // replica's takeover then comes after the operation. The whole cluster is checked once it happened.
+    await until('the new shard\'s replica to take over from the killed primary', async () => {
+      const shard = (await api.topology(c.id)).body.shards.find((s) => s.index === 3);
+      return shard?.instances.some((i) => i.role === 'primary' && i.address !== victim.address && i.health === 'healthy') ? shard : undefined;
+    });
     await expectWhole(c, 4);
   }, 400_000);
 
