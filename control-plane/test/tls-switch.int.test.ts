@@ -73,24 +73,16 @@ function valkeyPid(address: string): number {
   return Number(out[0]);
 }
 
-/** host:port of every instance as CLUSTER SLOTS tells a TLS client (over a TLS connection: their TLS ports). */
-async function tlsSlotsAddresses(uri: string, ca: string): Promise<string[]> {
+/**
+ * host:port of every instance as CLUSTER SLOTS tells a client through `uri`: with `ca`, over TLS (their TLS ports);
+ * without, in plain text (their plain ports).
+ */
+async function slotsAddresses(uri: string, ca?: string): Promise<string[]> {
   const u = new URL(uri);
-  const r = new Redis({ host: u.hostname, port: Number(u.port), username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: { ca }, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  r.on('error', () => {}); // connect() rejects with it
-  await r.connect();
-  try {
-    const slots = (await r.call('CLUSTER', 'SLOTS')) as [number, number, ...[string, number, string][]][];
-    return [...new Set(slots.flatMap(([, , ...nodes]) => nodes.map(([host, port]) => `${host}:${port}`)))];
-  } finally {
-    r.disconnect();
-  }
-}
-
-/** The addresses a plain cluster client is told by CLUSTER SLOTS through `uri`. */
-async function plainSlotsAddresses(uri: string): Promise<string[]> {
-  const u = new URL(uri);
-  const r = new Redis({ host: u.hostname, port: Number(u.port), username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const r = new Redis({
+    host: u.hostname, port: Number(u.port), username: decodeURIComponent(u.username), password: decodeURIComponent(u.password),
+    ...(ca ? { tls: { ca } } : {}), lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null,
+  });
   r.on('error', () => {}); // connect() rejects with it
   await r.connect();
   try {
@@ -163,7 +155,7 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     // Every instance, the restarted one too, is told to a TLS client with a port that completes a TLS handshake.
     // (The cluster's gossip tells the others of the restarted replica within a node timeout or so: asked until then.)
     let tlsNodes: string[] = [];
-    await expect.poll(async () => (tlsNodes = await tlsSlotsAddresses(both.tlsUri!, ca)).length, { timeout: 20_000, interval: 250 }).toBe(6);
+    await expect.poll(async () => (tlsNodes = await slotsAddresses(both.tlsUri!, ca)).length, { timeout: 20_000, interval: 250 }).toBe(6);
     for (const a of tlsNodes) expect(await tlsHandshake(a, ca), a).toBe(true);
 
     // The application moves to TLS; a plain client still reads.
@@ -194,7 +186,7 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     expect(new URL(tlsOnly.uri).host).toBe(plainAt.host);
     expect(JSON.stringify(tlsOnly)).not.toContain(`:${secondEndpoint.port}`);
     // (Agents read the endpoint list every second: until then it still forwards to the closed second ports.)
-    await expect.poll(() => tlsSlotsAddresses(both.tlsUri!, ca).catch((err: Error) => err.message), { timeout: 10_000, interval: 250 })
+    await expect.poll(() => slotsAddresses(both.tlsUri!, ca).catch((err: Error) => err.message), { timeout: 10_000, interval: 250 })
       .toEqual(expect.arrayContaining(primaries));
     for (const a of primaries) {
       expect(await plainPing(split(a).host, split(a).port)).toBe('');
@@ -220,7 +212,7 @@ describe('TLS switched in place on a valkey-8 cluster through the API', () => {
     await tlsWriter.stop();
     // The second endpoint (plain text on the second ports while both were served) lingers, now forwarding to the own
     // ports: a client that knew only it connects through it and is told the own ports.
-    await expect.poll(() => plainSlotsAddresses(during.uri).catch((err: Error) => err.message), { timeout: 10_000, interval: 250 })
+    await expect.poll(() => slotsAddresses(during.uri).catch((err: Error) => err.message), { timeout: 10_000, interval: 250 })
       .toEqual(expect.arrayContaining(primaries));
     // The writer that came in through it during the switch usually goes on after it (it reconnects through the
     // lingering endpoint); it is given a while, and nothing it had acknowledged may be lost either way.
