@@ -39,7 +39,8 @@ async function readStream(url: string, token: string, count: number, into: Metri
     if (done) break;
     buf += decoder.decode(value, { stream: true });
     let i;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
+    // One chunk can carry several events (a late tick sends the seconds it owes at once): take `count`.
+    while (into.length < count && (i = buf.indexOf('\n\n')) >= 0) {
       const block = buf.slice(0, i);
       buf = buf.slice(i + 2);
       const data = block.split('\n').find((l) => l.startsWith('data: '));
