@@ -9,7 +9,10 @@
  *
  * Environment: STRATA_WATCH_PID (the launcher), STRATA_WATCH_DIR (the stack's
  * directory), STRATA_WATCH_POSTGRES=1 (it runs an embedded PostgreSQL in
- * <dir>/pg), STRATA_WATCH_NETNS (the host network's tag, when it has one).
+ * <dir>/pg), STRATA_WATCH_NETNS (the host network's tag, when it has one),
+ * STRATA_WATCH_GROUPS (a file of process-group ids, one a line, killed
+ * first: launchers a test started in groups of their own, which by design
+ * outlive whoever started them).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,7 +44,16 @@ function postgresPid(): number | null {
   }
 }
 
+function killListedGroups(): void {
+  let listed = '';
+  try { listed = process.env.STRATA_WATCH_GROUPS ? readFileSync(process.env.STRATA_WATCH_GROUPS, 'utf8') : ''; } catch { /* none written */ }
+  for (const pgid of listed.split('\n').map(Number).filter((g) => Number.isInteger(g) && g > 1)) {
+    try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+  }
+}
+
 async function endStack(): Promise<void> {
+  killListedGroups();
   await stopPids(strataProcessesOf(dir!).map((p) => p.pid), 15_000);
   await stopLeftoverRedis(path.join(dir!, 'nodes'), 5_000);
   await stopPids(keepalivedProcessesUnder(path.join(dir!, 'nodes')), 5_000);

@@ -8,13 +8,13 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Cluster } from 'ioredis';
 import { loopbackPrefix } from '../src';
-import { REPO_ROOT } from '../src/process';
+import { REPO_ROOT, startDetachedTs } from '../src/process';
 import { alive, redisProcessesUnder, strataProcessesOf } from '../src/leftovers';
 
 const PREFIX = loopbackPrefix('127.0.19');
@@ -25,10 +25,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Every process a test starts is ended after it whatever happened (a failed test leaves nothing to the next one).
 const groups = new Set<number>();
+// A worker that dies mid-test (Ctrl-C, a crash) runs no afterEach: the stack watchdog then ends the launchers' groups
+// (listed in GROUPS_FILE), the agents, the control plane, the engines and PostgreSQL of this home.
+const GROUPS_FILE = path.join(home, '.test-launcher-groups');
+const watchdog = await startDetachedTs(path.join(REPO_ROOT, 'infra/local/src/stack-watchdog.ts'), {
+  ...process.env, STRATA_WATCH_PID: String(process.pid), STRATA_WATCH_DIR: home, STRATA_WATCH_POSTGRES: '1', STRATA_WATCH_GROUPS: GROUPS_FILE,
+});
 const children = new Set<ChildProcess>();
 afterEach(async () => {
   for (const pgid of groups) try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
   groups.clear();
+  writeFileSync(GROUPS_FILE, '');
   for (const p of strataProcessesOf(home)) try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ }
   for (const c of children) c.kill('SIGKILL');
   children.clear();
@@ -36,7 +43,10 @@ afterEach(async () => {
   await sleep(300);
   for (const pid of postgresOf(home)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
 });
-afterAll(() => rmSync(home, { recursive: true, force: true }));
+afterAll(() => {
+  watchdog.kill('SIGTERM');
+  rmSync(home, { recursive: true, force: true });
+});
 
 /** The postmaster of this home's embedded PostgreSQL, if one still runs. */
 function postgresOf(dir: string): number[] {
@@ -61,6 +71,7 @@ function launch(): Launcher {
     env: { ...process.env, STRATA_HOME: home, STRATA_PORT: '0', STRATA_LOCAL_NODES: '2', STRATA_ADDRESS_PREFIX: PREFIX, STRATA_AGENT_SPARES: '2' },
   });
   groups.add(child.pid!);
+  appendFileSync(GROUPS_FILE, `${child.pid}\n`);
   let out = '';
   child.stderr!.on('data', (d) => { out += d; });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
