@@ -5,6 +5,7 @@
  */
 import { Redis, type Cluster } from 'ioredis';
 import { pace } from './pace';
+import { bulkSibling } from './workload';
 
 export class LastValueLoad {
   /** Last acknowledged value per key index (undefined: the loaded value). */
@@ -78,13 +79,18 @@ export class LastValueLoad {
   /** Keys whose value is not their last acknowledged one (or the loaded `v<i>`). */
   async wrong(client: Cluster): Promise<string[]> {
     const bad: string[] = [];
-    for (let start = 0; start < this.keys; start += 1000) {
-      const idx = Array.from({ length: Math.min(1000, this.keys - start) }, (_, k) => start + k);
-      const values = await Promise.all(idx.map((i) => client.get(`${this.prefix}:${i}`)));
-      values.forEach((v, k) => {
-        const i = idx[k]!;
-        if (v !== (this.acked.get(i) ?? `v${i}`) && v !== this.unsure.get(i)) bad.push(`${this.prefix}:${i}=${v} (want ${this.acked.get(i) ?? `v${i}`})`);
-      });
+    const bulk = bulkSibling(client);
+    try {
+      for (let start = 0; start < this.keys; start += 1000) {
+        const idx = Array.from({ length: Math.min(1000, this.keys - start) }, (_, k) => start + k);
+        const values = await Promise.all(idx.map((i) => bulk.get(`${this.prefix}:${i}`)));
+        values.forEach((v, k) => {
+          const i = idx[k]!;
+          if (v !== (this.acked.get(i) ?? `v${i}`) && v !== this.unsure.get(i)) bad.push(`${this.prefix}:${i}=${v} (want ${this.acked.get(i) ?? `v${i}`})`);
+        });
+      }
+    } finally {
+      bulk.disconnect();
     }
     return bad;
   }

@@ -33,18 +33,40 @@ export function appClient(uri: string, seeds?: string[]): Cluster {
   return c;
 }
 
+/**
+ * A client of the same cluster, with the same options, that sends the
+ * commands one tick issues as one write per node (ioredis's auto-pipelining):
+ * a bulk load or check of thousands of keys then costs a few system calls per
+ * batch instead of one per key, on the client and on every server. The
+ * caller disconnects it.
+ */
+export function bulkSibling(client: Cluster): Cluster {
+  // The nodes it knows, or (not connected yet) the ones it was given.
+  const known = client.nodes('all').map((n) => ({ host: n.options.host, port: n.options.port }));
+  const seeds = known.length ? known : (client as unknown as { startupNodes: { host: string; port: number }[] }).startupNodes;
+  const c = new Cluster(seeds, { ...client.options, enableAutoPipelining: true });
+  c.on('error', () => {});
+  return c;
+}
+
 /** Writes `count` keys `prefix:<i>` = `v<i>` and waits until every primary's replicas acknowledged them. */
 export async function loadKeys(client: Cluster, prefix: string, count: number, replicas: number): Promise<void> {
-  for (let start = 0; start < count; start += 1000) {
-    const writes: Promise<unknown>[] = [];
-    for (let i = start; i < Math.min(count, start + 1000); i++) writes.push(client.set(`${prefix}:${i}`, `v${i}`));
-    await Promise.all(writes);
-  }
-  if (replicas > 0) {
-    for (const node of client.nodes('master')) {
-      const acked = Number(await node.call('WAIT', String(replicas), '5000'));
-      if (acked < replicas) throw new Error(`WAIT: only ${acked} of ${replicas} replicas acknowledged on ${node.options.host}:${node.options.port}`);
+  const bulk = bulkSibling(client);
+  try {
+    for (let start = 0; start < count; start += 1000) {
+      const writes: Promise<unknown>[] = [];
+      for (let i = start; i < Math.min(count, start + 1000); i++) writes.push(bulk.set(`${prefix}:${i}`, `v${i}`));
+      await Promise.all(writes);
     }
+    // WAIT counts the writes of its own connection: it goes to the connections that wrote.
+    if (replicas > 0) {
+      for (const node of bulk.nodes('master')) {
+        const acked = Number(await node.call('WAIT', String(replicas), '5000'));
+        if (acked < replicas) throw new Error(`WAIT: only ${acked} of ${replicas} replicas acknowledged on ${node.options.host}:${node.options.port}`);
+      }
+    }
+  } finally {
+    bulk.disconnect();
   }
 }
 
@@ -52,10 +74,15 @@ export async function loadKeys(client: Cluster, prefix: string, count: number, r
 export async function countPresent(client: Cluster, prefix: string, count: number): Promise<number> {
   let present = 0;
   let firstError: Error | null = null;
-  for (let start = 0; start < count; start += 1000) {
-    const reads: Promise<string | null>[] = [];
-    for (let i = start; i < Math.min(count, start + 1000); i++) reads.push(client.get(`${prefix}:${i}`).catch((err: Error) => { firstError ??= err; return null; }));
-    (await Promise.all(reads)).forEach((v, k) => { if (v === `v${start + k}`) present++; });
+  const bulk = bulkSibling(client);
+  try {
+    for (let start = 0; start < count; start += 1000) {
+      const reads: Promise<string | null>[] = [];
+      for (let i = start; i < Math.min(count, start + 1000); i++) reads.push(bulk.get(`${prefix}:${i}`).catch((err: Error) => { firstError ??= err; return null; }));
+      (await Promise.all(reads)).forEach((v, k) => { if (v === `v${start + k}`) present++; });
+    }
+  } finally {
+    bulk.disconnect();
   }
   // A read that failed says nothing about the key: the caller must not mistake it for a lost key.
   if (firstError) throw new Error(`reads failed: ${(firstError as Error).message}`);
