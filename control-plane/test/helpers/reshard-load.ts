@@ -83,7 +83,7 @@ export class LastValueLoad {
     try {
       for (let start = 0; start < this.keys; start += 1000) {
         const idx = Array.from({ length: Math.min(1000, this.keys - start) }, (_, k) => start + k);
-        const values = await Promise.all(idx.map((i) => bulk.get(`${this.prefix}:${i}`)));
+        const values = await Promise.all(idx.map((i) => bulk.get(`${this.prefix}:${i}`).catch(() => client.get(`${this.prefix}:${i}`))));
         values.forEach((v, k) => {
           const i = idx[k]!;
           if (v !== (this.acked.get(i) ?? `v${i}`) && v !== this.unsure.get(i)) bad.push(`${this.prefix}:${i}=${v} (want ${this.acked.get(i) ?? `v${i}`})`);

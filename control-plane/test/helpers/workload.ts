@@ -37,8 +37,10 @@ export function appClient(uri: string, seeds?: string[]): Cluster {
  * A client of the same cluster, with the same options, that sends the
  * commands one tick issues as one write per node (ioredis's auto-pipelining):
  * a bulk load or check of thousands of keys then costs a few system calls per
- * batch instead of one per key, on the client and on every server. The
- * caller disconnects it.
+ * batch instead of one per key, on the client and on every server. A command
+ * of such a batch that meets a redirect (MOVED, ASK: its slot map was stale)
+ * fails instead of following it, so callers send a failed one again through
+ * the ordinary client. The caller disconnects it.
  */
 export function bulkSibling(client: Cluster): Cluster {
   // The nodes it knows, or (not connected yet) the ones it was given.
@@ -55,12 +57,12 @@ export async function loadKeys(client: Cluster, prefix: string, count: number, r
   try {
     for (let start = 0; start < count; start += 1000) {
       const writes: Promise<unknown>[] = [];
-      for (let i = start; i < Math.min(count, start + 1000); i++) writes.push(bulk.set(`${prefix}:${i}`, `v${i}`));
+      for (let i = start; i < Math.min(count, start + 1000); i++) writes.push(bulk.set(`${prefix}:${i}`, `v${i}`).catch(() => client.set(`${prefix}:${i}`, `v${i}`)));
       await Promise.all(writes);
     }
-    // WAIT counts the writes of its own connection: it goes to the connections that wrote.
+    // WAIT counts the writes of its own connection: it goes to every connection that wrote.
     if (replicas > 0) {
-      for (const node of bulk.nodes('master')) {
+      for (const node of [...bulk.nodes('master'), ...client.nodes('master')]) {
         const acked = Number(await node.call('WAIT', String(replicas), '5000'));
         if (acked < replicas) throw new Error(`WAIT: only ${acked} of ${replicas} replicas acknowledged on ${node.options.host}:${node.options.port}`);
       }
@@ -78,7 +80,7 @@ export async function countPresent(client: Cluster, prefix: string, count: numbe
   try {
     for (let start = 0; start < count; start += 1000) {
       const reads: Promise<string | null>[] = [];
-      for (let i = start; i < Math.min(count, start + 1000); i++) reads.push(bulk.get(`${prefix}:${i}`).catch((err: Error) => { firstError ??= err; return null; }));
+      for (let i = start; i < Math.min(count, start + 1000); i++) reads.push(bulk.get(`${prefix}:${i}`).catch(() => client.get(`${prefix}:${i}`)).catch((err: Error) => { firstError ??= err; return null; }));
       (await Promise.all(reads)).forEach((v, k) => { if (v === `v${start + k}`) present++; });
     }
   } finally {
